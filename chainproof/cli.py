@@ -1,0 +1,159 @@
+"""The command line: ``chainproof verify``, ``coverage`` and ``graph``.
+
+Exit codes: 0 every verdict holds, 1 a property is violated, vacuous or
+unknown, 2 bad input or an ill-formed model.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any, Callable, Iterator
+
+import click
+from rich.console import Console
+
+from chainproof import report
+from chainproof.games import GAME_NAMES, BadInput, Game, get_game
+from model import bmc, explicit
+from model.machine import ModelError
+from model.registry import RegistryError
+from model.results import Result
+from properties import select
+
+METHODS = ("explicit", "bmc", "both")
+
+
+def fail(message: str) -> None:
+    click.echo(f"chainproof: error: {message}", err=True)
+    sys.exit(2)
+
+
+def guarded(run: Callable[[], int]) -> None:
+    """Turn every known kind of bad input or broken model into one line and exit 2."""
+    try:
+        code = run()
+    except BadInput as exc:
+        fail(str(exc))
+    except (ModelError, RegistryError) as exc:
+        fail(f"the model is ill-formed: {exc}")
+    sys.exit(code)
+
+
+def _games(names: tuple[str, ...]) -> list[Game]:
+    return [get_game(n) for n in (names or GAME_NAMES)]
+
+
+@click.group()
+@click.version_option(package_name="chainproof")
+def main() -> None:
+    """Check trading-card-game rulebooks encoded as state-machine graphs."""
+
+
+@main.command()
+@click.option("--game", "games", multiple=True, metavar="GAME", help=f"game to check (repeatable; default all: {', '.join(GAME_NAMES)})")
+@click.option("--property", "pattern", metavar="GLOB", help="only properties whose name matches this glob")
+@click.option("--method", type=click.Choice(METHODS), default="both", show_default=True, help="explicit search, Z3 bounded model checking, or both")
+@click.option("--depth", type=int, default=30, show_default=True, help="deepest unrolling for bounded model checking (1..200)")
+@click.option("--players", type=int, help="players at the table")
+@click.option("--chain-depth", type=int, help="most links on the chain at once")
+@click.option("--turns", type=int, help="turns explored")
+@click.option("--hand", type=int, help="most cards of each kind in a starting hand")
+@click.option("--deck", type=int, help="most cards in a starting deck")
+@click.option("--hand-limit", type=int, help="maximum hand size in the end step")
+@click.option("--timeout", type=float, default=60.0, show_default=True, help="seconds per solver query before the verdict is unknown")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
+def verify(games: tuple[str, ...], pattern: str | None, method: str, depth: int, as_json: bool, timeout: float, **bounds: Any) -> None:
+    """Check every property of every game at the given (or default) bounds."""
+
+    def run() -> int:
+        if not 1 <= depth <= 200:
+            raise BadInput(f"--depth {depth} is out of range: allowed 1..200")
+        if timeout <= 0:
+            raise BadInput(f"--timeout {timeout} must be positive (seconds)")
+        console = Console(stderr=True)
+        started = time.perf_counter()
+        jobs = []
+        for game in _games(games):
+            chosen = select(game.properties, pattern)
+            if not chosen:
+                raise BadInput(
+                    f"no property of {game.name} matches {pattern!r}; properties: {', '.join(p.name for p in game.properties)}"
+                )
+            jobs.append((game, game.machine(bounds), chosen))
+        results: list[Result] = []
+        stats: dict[str, Any] = {}
+        with report.progress(console, enabled=not as_json) as advance:
+            for game, machine, chosen in jobs:
+                results.extend(_check(game, machine, chosen, method, depth, int(timeout * 1000), advance, stats))
+        summary = report.summary(results, time.perf_counter() - started, stats)
+        if as_json:
+            click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": summary}, indent=2))
+        else:
+            report.print_results(results, summary)
+        return 0 if summary["passing"] else 1
+
+    guarded(run)
+
+
+def _check(
+    game: Game,
+    machine: Any,
+    chosen: list,
+    method: str,
+    depth: int,
+    timeout_ms: int,
+    advance: Callable[[str, int, int], None],
+    stats: dict[str, Any],
+) -> Iterator[Result]:
+    if method in ("explicit", "both"):
+        advance(f"{game.name}: exploring states", 0, 1)
+        exploration = explicit.explore(machine)
+        stats[game.name] = {
+            "states": exploration.states,
+            "transitions": exploration.transitions,
+            "exploration_seconds": round(exploration.seconds, 3),
+        }
+        for i, p in enumerate(chosen):
+            advance(f"{game.name}: explicit {p.name}", i, len(chosen))
+            yield explicit.check(exploration, p)
+    if method in ("bmc", "both"):
+        advance(f"{game.name}: bmc depth 0", 0, depth + 1)
+        yield from bmc.check_all(
+            machine, chosen, depth, timeout_ms, on_depth=lambda k: advance(f"{game.name}: bmc depth {k}", k + 1, depth + 1)
+        )
+
+
+@main.command()
+@click.option("--game", "games", multiple=True, metavar="GAME", help="game (repeatable; default all)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def coverage(games: tuple[str, ...], as_json: bool) -> None:
+    """The rules registry: which rules are encoded, not modelled or assumed."""
+
+    def run() -> int:
+        tables = []
+        for game in _games(games):
+            machine = game.machine({})
+            cited = machine.cited_rules() | {r for p in game.properties for r in p.rules}
+            tables.append(report.coverage(game, cited))
+        if as_json:
+            click.echo(json.dumps({"games": tables}, indent=2))
+        else:
+            report.print_coverage(tables)
+        return 0 if all(not t["uncited"] for t in tables) else 1
+
+    guarded(run)
+
+
+@main.command()
+@click.option("--game", default=GAME_NAMES[0], show_default=True, help="game")
+def graph(game: str) -> None:
+    """Print the control-location graph in DOT, edges labelled with rule numbers."""
+
+    def run() -> int:
+        g = get_game(game)
+        click.echo(report.dot(g.machine({})))
+        return 0
+
+    guarded(run)

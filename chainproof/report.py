@@ -1,0 +1,159 @@
+"""Rendering results: Rich tables on a terminal, plain text when piped, DOT for graphs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from model.machine import Machine
+from model.results import VERDICTS, Result
+
+VERDICT_STYLE = {
+    "proved": "bold green",
+    "holds-to-depth": "green",
+    "violated": "bold red",
+    "vacuous": "yellow",
+    "unknown": "magenta",
+}
+
+
+@contextmanager
+def progress(console: Console, enabled: bool) -> Iterator[Callable[[str, int, int], None]]:
+    """A progress bar on a terminal; silence when piped or when printing JSON."""
+    if not (enabled and console.is_terminal):
+        yield lambda description, done, total: None
+        return
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), console=console, transient=True
+    ) as bar:
+        task = bar.add_task("starting", total=1)
+
+        def advance(description: str, done: int, total: int) -> None:
+            bar.update(task, description=description, completed=done, total=total)
+
+        yield advance
+
+
+def summary(results: Sequence[Result], seconds: float, stats: dict[str, Any]) -> dict[str, Any]:
+    counts = Counter(r.verdict for r in results)
+    return {
+        "total": len(results),
+        "verdicts": {v: counts.get(v, 0) for v in VERDICTS},
+        "passing": all(r.passing for r in results),
+        "seconds": round(seconds, 3),
+        "games": stats,
+    }
+
+
+def _stdout() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
+    console = _stdout()
+    if console.is_terminal:
+        table = Table(title="chainproof verify", show_lines=False)
+        for column in ("game", "property", "rules", "method", "verdict", "depth", "seconds"):
+            table.add_column(column, justify="right" if column in ("depth", "seconds") else "left")
+        for r in results:
+            table.add_row(
+                r.game,
+                r.property,
+                " ".join(r.rules),
+                r.method,
+                f"[{VERDICT_STYLE[r.verdict]}]{r.verdict}[/]",
+                str(r.depth),
+                f"{r.seconds:.2f}",
+            )
+        console.print(table)
+    else:
+        rows = [("game", "property", "rules", "method", "verdict", "depth", "seconds")]
+        rows += [(r.game, r.property, " ".join(r.rules), r.method, r.verdict, str(r.depth), f"{r.seconds:.2f}") for r in results]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    for r in results:
+        if r.counterexample is not None:
+            click.echo(f"\n{r.game} {r.property} ({r.method}): violated in {r.depth} steps")
+            click.echo(r.counterexample.text())
+        elif r.verdict in ("vacuous", "unknown"):
+            click.echo(f"\n{r.game} {r.property} ({r.method}): {r.verdict}: {r.note}")
+    for game, s in summary["games"].items():
+        click.echo(f"\n{game}: {s['states']} reachable states, {s['transitions']} transitions, explored in {s['exploration_seconds']:.2f}s")
+    counts = ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items() if n)
+    click.echo(f"{summary['total']} results: {counts} in {summary['seconds']:.1f}s")
+
+
+def coverage(game: Any, cited: set[str]) -> dict[str, Any]:
+    """The registry of one game, by section, with the share of each status."""
+    sections = []
+    for name, rules in game.registry.by_section().items():
+        counts = Counter(r.status for r in rules)
+        sections.append(
+            {
+                "section": name,
+                "rules": len(rules),
+                **{status: counts.get(status, 0) for status in ("encoded", "not-modelled", "assumed")},
+            }
+        )
+    rules = list(game.registry.rules.values())
+    counts = Counter(r.status for r in rules)
+    return {
+        "game": game.name,
+        "rules": len(rules),
+        "encoded": counts.get("encoded", 0),
+        "not-modelled": counts.get("not-modelled", 0),
+        "assumed": counts.get("assumed", 0),
+        "sections": sections,
+        "entries": [
+            {"id": r.id, "status": r.status, "summary": r.summary, "why": r.why, "cited": r.id in cited} for r in rules
+        ],
+        "uncited": [r.id for r in game.registry.uncited(cited)],
+    }
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "-"
+
+
+def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
+    console = _stdout()
+    for t in tables:
+        table = Table(title=f"{t['game']} rules registry")
+        for column in ("section", "rules", "encoded", "not-modelled", "assumed"):
+            table.add_column(column, justify="left" if column == "section" else "right")
+        for s in t["sections"]:
+            table.add_row(
+                s["section"],
+                str(s["rules"]),
+                *(f"{s[k]} ({_pct(s[k], s['rules'])})" for k in ("encoded", "not-modelled", "assumed")),
+            )
+        table.add_row(
+            "all", str(t["rules"]), *(f"{t[k]} ({_pct(t[k], t['rules'])})" for k in ("encoded", "not-modelled", "assumed"))
+        )
+        console.print(table)
+        for e in t["entries"]:
+            mark = {"encoded": "+", "not-modelled": "-", "assumed": "?"}[e["status"]]
+            why = f"  ({e['why']})" if e["why"] else ""
+            console.print(f" {mark} {e['id']:<28} {e['summary']}{why}", markup=False)
+        if t["uncited"]:
+            console.print(f"rules marked encoded or assumed that nothing cites: {', '.join(t['uncited'])}", markup=False)
+
+
+def dot(machine: Machine) -> str:
+    """The control-location graph in Graphviz DOT, each edge labelled with its rules."""
+    lines = [f'digraph "{machine.game}" {{', "  rankdir=TB;", '  node [shape=box, style=rounded, fontname="Helvetica"];']
+    for name, loc in machine.locations.items():
+        shape = ", shape=doubleoctagon" if loc.terminal else ""
+        lines.append(f'  "{name}" [label="{name}\\n{" ".join(loc.rules)}"{shape}];')
+    for e in machine.edges:
+        lines.append(f'  "{e.source}" -> "{e.target}" [label="{e.name}\\n{" ".join(e.rules)}", fontsize=9];')
+    lines.append("}")
+    return "\n".join(lines)
+

@@ -1,0 +1,119 @@
+"""The two backends a guard or an update is evaluated over.
+
+Every guard and update in a model is written once, as a Python function of a
+state and a backend.  Over ``CONCRETE`` the state holds plain ints, bools and
+tuples and the result is a plain value; over ``SYMBOLIC`` the state holds Z3
+terms and the result is a Z3 term.  Only the operations that differ between the
+two (boolean connectives, if-then-else, indexing by a variable) go through the
+backend; comparison and arithmetic operators work on both as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import z3
+
+
+class Concrete:
+    """Plain Python values: what explicit search and the transcripts use."""
+
+    name = "concrete"
+
+    @staticmethod
+    def And(*xs: Any) -> bool:
+        for x in xs:
+            if not x:
+                return False
+        return True
+
+    @staticmethod
+    def Or(*xs: Any) -> bool:
+        for x in xs:
+            if x:
+                return True
+        return False
+
+    @staticmethod
+    def Not(x: Any) -> bool:
+        return not x
+
+    @staticmethod
+    def Implies(a: Any, c: Any) -> bool:
+        return (not a) or bool(c)
+
+    @staticmethod
+    def If(cond: Any, then: Any, other: Any) -> Any:
+        return then if cond else other
+
+    @staticmethod
+    def select(seq: Sequence[Any], index: Any, default: Any = 0) -> Any:
+        # Out-of-range reads give the default on both backends, so a guard may
+        # index by "nobody" (the value one past the last player) safely.
+        if 0 <= index < len(seq):
+            return seq[index]
+        return default
+
+    @staticmethod
+    def store(seq: Sequence[Any], index: Any, value: Any) -> tuple:
+        if 0 <= index < len(seq):
+            return tuple(seq[:index]) + (value,) + tuple(seq[index + 1 :])
+        return tuple(seq)
+
+    @staticmethod
+    def count(flags: Sequence[Any]) -> int:
+        return sum(1 for f in flags if f)
+
+    @staticmethod
+    def total(values: Sequence[Any]) -> int:
+        return sum(values)
+
+
+class Symbolic:
+    """Z3 terms: what bounded model checking unrolls."""
+
+    name = "z3"
+
+    @staticmethod
+    def And(*xs: Any) -> z3.BoolRef:
+        return z3.And(*xs) if xs else z3.BoolVal(True)
+
+    @staticmethod
+    def Or(*xs: Any) -> z3.BoolRef:
+        return z3.Or(*xs) if xs else z3.BoolVal(False)
+
+    @staticmethod
+    def Not(x: Any) -> z3.BoolRef:
+        return z3.Not(x)
+
+    @staticmethod
+    def Implies(a: Any, c: Any) -> z3.BoolRef:
+        return z3.Implies(a, c)
+
+    @staticmethod
+    def If(cond: Any, then: Any, other: Any) -> Any:
+        return z3.If(cond, then, other)
+
+    @staticmethod
+    def select(seq: Sequence[Any], index: Any, default: Any = 0) -> Any:
+        result = default
+        for i in reversed(range(len(seq))):
+            result = z3.If(index == i, seq[i], result)
+        return result
+
+    @staticmethod
+    def store(seq: Sequence[Any], index: Any, value: Any) -> tuple:
+        return tuple(z3.If(index == i, value, seq[i]) for i in range(len(seq)))
+
+    @staticmethod
+    def count(flags: Sequence[Any]) -> Any:
+        return z3.Sum([z3.If(f, 1, 0) for f in flags]) if flags else z3.IntVal(0)
+
+    @staticmethod
+    def total(values: Sequence[Any]) -> Any:
+        return z3.Sum(list(values)) if values else z3.IntVal(0)
+
+
+CONCRETE = Concrete()
+SYMBOLIC = Symbolic()
+Backend = Concrete | Symbolic

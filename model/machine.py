@@ -1,0 +1,402 @@
+"""A rulebook as an extended finite state machine held in a networkx graph.
+
+Control locations (``ready_step``, ``action_phase``, ...) are the nodes of a
+``networkx.MultiDiGraph``; each edge between two locations is a transition with
+a name, the rule numbers that justify it, a guard and an update over typed,
+finite data variables.  A state is a ``namedtuple`` with one field per variable
+(plus ``location``); the same tuple type carries plain values for explicit
+search and Z3 terms for bounded model checking.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import namedtuple
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+import networkx as nx
+import z3
+
+from model.backend import CONCRETE, SYMBOLIC, Backend
+from model.registry import Registry
+
+
+class ModelError(Exception):
+    """The model itself is ill-formed: a bug in the encoding, not in the rules."""
+
+
+# --------------------------------------------------------------------------
+# Variables
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A finite set of values: a bounded integer range, booleans, or an enum."""
+
+    lo: int
+    hi: int
+    is_bool: bool = False
+    labels: tuple[str, ...] | None = None
+
+    def contains(self, value: Any) -> bool:
+        if self.is_bool:
+            return isinstance(value, bool)
+        return isinstance(value, int) and not isinstance(value, bool) and self.lo <= value <= self.hi
+
+    def values(self) -> range | tuple[bool, bool]:
+        return (False, True) if self.is_bool else range(self.lo, self.hi + 1)
+
+    def constrain(self, term: Any) -> Any:
+        return z3.BoolVal(True) if self.is_bool else z3.And(term >= self.lo, term <= self.hi)
+
+    def describe(self) -> str:
+        if self.is_bool:
+            return "bool"
+        if self.labels:
+            return "{" + ", ".join(self.labels) + "}"
+        return f"{self.lo}..{self.hi}"
+
+
+def IntRange(lo: int, hi: int) -> Domain:
+    if hi < lo:
+        raise ModelError(f"empty integer range {lo}..{hi}")
+    return Domain(lo, hi)
+
+
+BOOL = Domain(0, 1, is_bool=True)
+
+
+def Enum(*labels: str) -> Domain:
+    return Domain(0, len(labels) - 1, labels=tuple(labels))
+
+
+@dataclass(frozen=True)
+class Var:
+    """A typed data variable; with ``length`` it is a fixed-size tuple (per
+    player, or the slots of a bounded stack).
+
+    ``initial`` lists the values allowed in an initial state (for a tuple, the
+    values allowed in each slot).  ``monitor`` marks history kept only so a
+    property can be stated (not state the rules themselves speak of).
+    """
+
+    name: str
+    domain: Domain
+    initial: tuple[Any, ...]
+    length: int | None = None
+    monitor: bool = False
+    doc: str = ""
+
+    def initial_values(self) -> Iterator[Any]:
+        if self.length is None:
+            yield from self.initial
+        else:
+            yield from itertools.product(self.initial, repeat=self.length)
+
+    def within(self, value: Any) -> bool:
+        if self.length is None:
+            return self.domain.contains(value)
+        return isinstance(value, tuple) and len(value) == self.length and all(
+            self.domain.contains(v) for v in value
+        )
+
+
+# --------------------------------------------------------------------------
+# Edges
+
+
+Guard = Callable[[Any, Backend], Any]
+Update = Callable[[Any, Backend], Mapping[str, Any]]
+Actor = Callable[[Any, Backend], Any]
+
+
+def always(state: Any, b: Backend) -> Any:
+    return True
+
+
+def no_change(state: Any, b: Backend) -> Mapping[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A transition between two control locations, justified by rule numbers.
+
+    ``actor`` gives the player who takes the action (None: the game itself
+    does it, as with turn-based actions that use no priority).  ``tags`` say
+    what kind of step it is, so properties can select steps by meaning
+    (``adds_link``, ``passes``, ``resolves``, ``opens_window``...).
+    """
+
+    name: str
+    source: str
+    target: str
+    rules: tuple[str, ...]
+    guard: Guard = always
+    update: Update = no_change
+    actor: Actor | None = None
+    tags: frozenset[str] = frozenset()
+    doc: str = ""
+
+    def has(self, tag: str) -> bool:
+        return tag in self.tags
+
+
+# --------------------------------------------------------------------------
+# The machine
+
+
+@dataclass
+class Location:
+    name: str
+    rules: tuple[str, ...]
+    doc: str
+    terminal: str | None = None  # why no edge leaves it: "game over", a bound...
+
+
+class Machine:
+    """An extended finite state machine for one rulebook at fixed bounds."""
+
+    def __init__(
+        self,
+        game: str,
+        variables: Sequence[Var],
+        locations: Sequence[Location],
+        initial_location: str,
+        edges: Sequence[Edge],
+        registry: Registry,
+        bounds: Mapping[str, int],
+        describe: Callable[["Machine", Any], dict[str, str]],
+    ) -> None:
+        self.game = game
+        self.registry = registry
+        self.bounds = dict(bounds)
+        self.variables = tuple(variables)
+        self.var = {v.name: v for v in self.variables}
+        self.locations = {loc.name: loc for loc in locations}
+        self.location_names = tuple(self.locations)
+        self.location_index = {name: i for i, name in enumerate(self.location_names)}
+        if initial_location not in self.locations:
+            raise ModelError(f"initial location {initial_location!r} is not a location")
+        self.initial_location = initial_location
+        self._describe = describe
+        names = ["location", *(v.name for v in self.variables)]
+        if len(set(names)) != len(names):
+            raise ModelError(f"duplicate variable names in {names}")
+        self.State = namedtuple("State", names)  # type: ignore[misc]
+        self.edges: tuple[Edge, ...] = ()
+        self.graph = nx.MultiDiGraph(game=game)
+        for loc in locations:
+            self.graph.add_node(loc.name, rules=loc.rules, doc=loc.doc, terminal=loc.terminal)
+        self._add_edges(edges)
+
+    # -- construction --------------------------------------------------------
+
+    def _add_edges(self, edges: Iterable[Edge]) -> None:
+        edges = tuple(edges)
+        seen: set[str] = set()
+        for e in edges:
+            if e.name in seen:
+                raise ModelError(f"two edges are named {e.name!r}")
+            seen.add(e.name)
+            for end in (e.source, e.target):
+                if end not in self.locations:
+                    raise ModelError(f"edge {e.name!r} joins unknown location {end!r}")
+            if self.locations[e.source].terminal:
+                raise ModelError(f"edge {e.name!r} leaves terminal location {e.source!r}")
+            if not e.rules and not e.has("bound"):
+                # Only an exploration bound (not a rule) may cite nothing.
+                raise ModelError(f"edge {e.name!r} cites no rule")
+            self.registry.require(e.rules, f"edge {e.name!r}")
+        for loc in self.locations.values():
+            self.registry.require(loc.rules, f"location {loc.name!r}")
+        self.edges = edges
+        self.edge_index = {e.name: i for i, e in enumerate(edges)}
+        self.graph.remove_edges_from(list(self.graph.edges(keys=True)))
+        for e in edges:
+            self.graph.add_edge(e.source, e.target, key=e.name, edge=e, rules=e.rules)
+        self._out = {name: tuple(e for e in edges if e.source == name) for name in self.locations}
+        self._out_index = {
+            self.location_index[name]: tuple((e, self.location_index[e.target]) for e in out)
+            for name, out in self._out.items()
+        }
+
+    def with_edges(self, edges: Iterable[Edge]) -> "Machine":
+        """A copy of this machine with another set of edges (for variants)."""
+        clone = object.__new__(Machine)
+        clone.__dict__.update(self.__dict__)
+        clone.graph = self.graph.copy()
+        clone._add_edges(edges)
+        return clone
+
+    def replace_edge(self, name: str, **changes: Any) -> "Machine":
+        """A variant of this machine with one edge's guard, update or target replaced."""
+        if name not in self.edge_index:
+            raise ModelError(f"no edge named {name!r}; edges are {', '.join(self.edge_index)}")
+        return self.with_edges(replace(e, **changes) if e.name == name else e for e in self.edges)
+
+    def without_edge(self, name: str) -> "Machine":
+        if name not in self.edge_index:
+            raise ModelError(f"no edge named {name!r}")
+        return self.with_edges(e for e in self.edges if e.name != name)
+
+    # -- queries ---------------------------------------------------------------
+
+    def edge(self, name: str) -> Edge:
+        return self.edges[self.edge_index[name]]
+
+    def is_terminal(self, state: Any) -> bool:
+        return self.locations[self.location_names[state.location]].terminal is not None
+
+    def location_of(self, state: Any) -> str:
+        return self.location_names[state.location]
+
+    def at(self, state: Any, *names: str, b: Backend = CONCRETE) -> Any:
+        """Is the state at one of the named locations?"""
+        return b.Or(*(state.location == self.location_index[n] for n in names))
+
+    def initial_states(self) -> Iterator[Any]:
+        start = self.location_index[self.initial_location]
+        for combo in itertools.product(*(list(v.initial_values()) for v in self.variables)):
+            yield self.State(start, *combo)
+
+    def initial_constraint(self, s: Any) -> Any:
+        parts = [s.location == self.location_index[self.initial_location]]
+        for v in self.variables:
+            slots = getattr(s, v.name) if v.length is not None else (getattr(s, v.name),)
+            for term in slots:
+                parts.append(z3.Or(*(term == value for value in v.initial)))
+        return z3.And(*parts)
+
+    def domain_constraint(self, s: Any) -> Any:
+        parts = [s.location >= 0, s.location < len(self.location_names)]
+        for v in self.variables:
+            slots = getattr(s, v.name) if v.length is not None else (getattr(s, v.name),)
+            parts.extend(v.domain.constrain(t) for t in slots)
+        return z3.And(*parts)
+
+    def symbolic_state(self, tag: str) -> Any:
+        """A state whose fields are fresh Z3 constants named ``var@tag``."""
+        fields: list[Any] = [z3.Int(f"location@{tag}")]
+        for v in self.variables:
+            make = z3.Bool if v.domain.is_bool else z3.Int
+            if v.length is None:
+                fields.append(make(f"{v.name}@{tag}"))
+            else:
+                fields.append(tuple(make(f"{v.name}[{i}]@{tag}") for i in range(v.length)))
+        return self.State(*fields)
+
+    def constant_state(self, state: Any) -> Any:
+        """A concrete state lifted into Z3 values (for backend agreement checks)."""
+        def lift(value: Any) -> Any:
+            if isinstance(value, tuple):
+                return tuple(lift(x) for x in value)
+            return z3.BoolVal(value) if isinstance(value, bool) else z3.IntVal(value)
+        return self.State(*(lift(x) for x in state))
+
+    # -- stepping (concrete) ---------------------------------------------------
+
+    def enabled(self, state: Any) -> Iterator[Edge]:
+        for e, _ in self._out_index[state.location]:
+            if e.guard(state, CONCRETE):
+                yield e
+
+    def successors(self, state: Any) -> Iterator[tuple[Edge, Any]]:
+        for e, target in self._out_index[state.location]:
+            if e.guard(state, CONCRETE):
+                yield e, state._replace(location=target, **e.update(state, CONCRETE))
+
+    def apply(self, state: Any, edge: Edge) -> Any:
+        if edge.source != self.location_of(state) or not edge.guard(state, CONCRETE):
+            raise ModelError(f"edge {edge.name!r} is not enabled in {self.describe(state)}")
+        return state._replace(location=self.location_index[edge.target], **edge.update(state, CONCRETE))
+
+    def actor(self, edge: Edge, state: Any) -> int | None:
+        return None if edge.actor is None else edge.actor(state, CONCRETE)
+
+    def out_of_bounds(self, state: Any) -> list[str]:
+        """Variables whose value lies outside their declared domain."""
+        return [v.name for v in self.variables if not v.within(getattr(state, v.name))]
+
+    # -- stepping (symbolic) -----------------------------------------------------
+
+    def transition(self, pre: Any, post: Any, selector: Any) -> Any:
+        """The Z3 transition relation: ``selector`` names the edge taken."""
+        cases = [z3.And(selector >= 0, selector < len(self.edges))]
+        for i, e in enumerate(self.edges):
+            updates = e.update(pre, SYMBOLIC)
+            unknown = set(updates) - set(self.var)
+            if unknown:
+                raise ModelError(f"edge {e.name!r} updates unknown variables {sorted(unknown)}")
+            frame = [post.location == self.location_index[e.target]]
+            for v in self.variables:
+                new = updates.get(v.name, getattr(pre, v.name))
+                if v.length is None:
+                    frame.append(getattr(post, v.name) == new)
+                else:
+                    frame.extend(p == n for p, n in zip(getattr(post, v.name), new))
+            cases.append(
+                z3.Implies(
+                    selector == i,
+                    z3.And(pre.location == self.location_index[e.source], e.guard(pre, SYMBOLIC), *frame),
+                )
+            )
+        return z3.And(*cases)
+
+    def enabled_constraint(self, s: Any) -> Any:
+        """Some edge is enabled in ``s``."""
+        return z3.Or(
+            *(
+                z3.And(s.location == self.location_index[e.source], e.guard(s, SYMBOLIC))
+                for e in self.edges
+            )
+        )
+
+    def terminal_constraint(self, s: Any) -> Any:
+        terminal = [self.location_index[n] for n, loc in self.locations.items() if loc.terminal]
+        return z3.Or(*(s.location == i for i in terminal)) if terminal else z3.BoolVal(False)
+
+    # -- reading -----------------------------------------------------------------
+
+    def describe(self, state: Any) -> str:
+        """A one-line, pasteable snapshot of a concrete state."""
+        aspects = self.aspects(state)
+        return "; ".join(f"{k}: {v}" for k, v in aspects.items())
+
+    def aspects(self, state: Any) -> dict[str, str]:
+        """The state as a judge reads it: named aspects with readable values."""
+        return {"location": self.location_of(state), **self._describe(self, state)}
+
+    def cited_rules(self) -> set[str]:
+        return {r for e in self.edges for r in e.rules} | {
+            r for loc in self.locations.values() for r in loc.rules
+        }
+
+
+@dataclass(frozen=True)
+class BoundSpec:
+    """A bound a user may set, with its allowed range and meaning."""
+
+    name: str
+    default: int
+    lo: int
+    hi: int
+    doc: str
+
+    def check(self, value: int) -> int:
+        if not self.lo <= value <= self.hi:
+            raise BoundError(f"--{self.name.replace('_', '-')} {value} is out of range: allowed {self.lo}..{self.hi} ({self.doc})")
+        return value
+
+
+class BoundError(ValueError):
+    """A bound outside what the model supports."""
+
+
+def resolve_bounds(specs: Sequence[BoundSpec], given: Mapping[str, int | None]) -> dict[str, int]:
+    unknown = {k for k, v in given.items() if v is not None} - {s.name for s in specs}
+    if unknown:
+        raise BoundError(f"unknown bound(s) {sorted(unknown)}; bounds are {[s.name for s in specs]}")
+    return {s.name: s.check(given[s.name]) if given.get(s.name) is not None else s.default for s in specs}
+

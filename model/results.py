@@ -1,0 +1,120 @@
+"""Verdicts and the counterexample transcripts that back them.
+
+A verdict is never stronger than its method: exhaustive search of a bounded
+instance and bounded model checking both say ``holds-to-depth``; ``proved`` is
+reserved for unbounded methods; a solver timeout is ``unknown``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from model.machine import Edge, Machine
+
+PROVED = "proved"
+HOLDS_TO_DEPTH = "holds-to-depth"
+VIOLATED = "violated"
+VACUOUS = "vacuous"
+UNKNOWN = "unknown"
+VERDICTS = (PROVED, HOLDS_TO_DEPTH, VIOLATED, VACUOUS, UNKNOWN)
+PASSING = (PROVED, HOLDS_TO_DEPTH)
+
+
+def actor_name(player: int | None) -> str:
+    return "game" if player is None else f"P{player + 1}"
+
+
+@dataclass(frozen=True)
+class Step:
+    index: int
+    edge: str
+    actor: str
+    rules: tuple[str, ...]
+    changes: dict[str, tuple[str, str]]
+
+    def line(self) -> str:
+        changed = "; ".join(f"{k}: {a} -> {b}" for k, (a, b) in self.changes.items()) or "no change"
+        return f"{self.index:>3}. {self.actor:<4} {self.edge} [{' '.join(self.rules)}]  {changed}"
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A game a judge can read: the starting state, then one line per step."""
+
+    initial: dict[str, str]
+    steps: tuple[Step, ...]
+    violation: str
+
+    @classmethod
+    def from_path(cls, machine: Machine, start: Any, path: Sequence[tuple[Edge, Any]], violation: str) -> "Transcript":
+        steps = []
+        pre = start
+        for i, (edge, post) in enumerate(path, start=1):
+            before, after = machine.aspects(pre), machine.aspects(post)
+            changes = {k: (before[k], after[k]) for k in after if before.get(k) != after[k]}
+            steps.append(Step(i, edge.name, actor_name(machine.actor(edge, pre)), edge.rules, changes))
+            pre = post
+        return cls(machine.aspects(start), tuple(steps), violation)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def lines(self) -> list[str]:
+        out = ["start: " + "; ".join(f"{k}: {v}" for k, v in self.initial.items())]
+        out.extend(step.line() for step in self.steps)
+        out.append(f"violated: {self.violation}")
+        return out
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "initial": self.initial,
+            "steps": [
+                {
+                    "step": s.index,
+                    "action": s.edge,
+                    "player": s.actor,
+                    "rules": list(s.rules),
+                    "changes": {k: {"from": a, "to": b} for k, (a, b) in s.changes.items()},
+                }
+                for s in self.steps
+            ],
+            "violation": self.violation,
+        }
+
+
+@dataclass
+class Result:
+    game: str
+    property: str
+    rules: tuple[str, ...]
+    kind: str
+    verdict: str
+    depth: int
+    method: str
+    seconds: float
+    counterexample: Transcript | None = None
+    note: str = ""
+    bounds: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def passing(self) -> bool:
+        return self.verdict in PASSING
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "property": self.property,
+            "rules": list(self.rules),
+            "kind": self.kind,
+            "verdict": self.verdict,
+            "depth": self.depth,
+            "method": self.method,
+            "seconds": round(self.seconds, 4),
+            "counterexample": self.counterexample.to_json() if self.counterexample else None,
+            "note": self.note,
+            "bounds": self.bounds,
+        }
