@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import z3
 
@@ -22,21 +22,24 @@ from model.results import HOLDS_TO_DEPTH, UNKNOWN, VACUOUS, VIOLATED, Result, Tr
 from properties import Deadlock, Invariant, Property, StepProperty
 
 
+DOMAIN_SLACK = 8
+
+
 @dataclass
 class _Open:
     """A property not yet decided, with whether its premise was ever reachable."""
 
     prop: Property
     premise_met: bool
-    seconds: float = 0.0
-    unknown_at: int | None = None
-    matching: Any = field(default=None)
+    matching: list[int] = field(default_factory=list)
 
 
 class BMC:
     def __init__(self, machine: Machine, timeout_ms: int = 60_000) -> None:
         self.machine = machine
-        self.solver = z3.Solver()
+        # QF_FD bit-blasts bounded integers into Z3's incremental SAT solver,
+        # which on these finite machines is far faster than arithmetic solving.
+        self.solver = z3.SolverFor("QF_FD")
         self.solver.set("timeout", timeout_ms)
         self.states = [machine.symbolic_state("0")]
         self.selectors: list[Any] = []
@@ -47,6 +50,10 @@ class BMC:
         post = self.machine.symbolic_state(str(k))
         selector = z3.Int(f"edge@{k - 1}")
         self.solver.add(self.machine.transition(self.states[-1], post, selector))
+        # The finite-domain solver needs every integer bounded.  The slack lets
+        # an update that leaves its domain be seen (and reported) rather than
+        # silently excluded, since the previous state was inside the domain.
+        self.solver.add(self.machine.domain_constraint(post, slack=DOMAIN_SLACK))
         self.states.append(post)
         self.selectors.append(selector)
 
@@ -89,7 +96,15 @@ class BMC:
         max_depth: int,
         on_depth: Callable[[int], None] | None = None,
     ) -> list[Result]:
+        """Check all properties together, one depth at a time.
+
+        At each depth one query asks whether any open property is violated
+        there; only when one is does the model say which.  The seconds of a
+        result are the time from the start of the run to its verdict, since
+        the work is shared.
+        """
         m = self.machine
+        started = time.perf_counter()
         open_: dict[str, _Open] = {}
         results: dict[str, Result] = {}
         for p in properties:
@@ -100,11 +115,21 @@ class BMC:
             if isinstance(p, StepProperty):
                 entry.matching = [i for i, e in enumerate(m.edges) if p.applies(e)]
             open_[p.name] = entry
-        common = lambda p: dict(  # noqa: E731
-            game=m.game, property=p.name, rules=p.rules, kind=p.kind, method="bmc", bounds=m.bounds
-        )
-        reached = max_depth
-        exhausted = False
+
+        def decide(p: Property, **fields: Any) -> None:
+            results[p.name] = Result(
+                game=m.game,
+                property=p.name,
+                rules=p.rules,
+                kind=p.kind,
+                method="bmc",
+                bounds=m.bounds,
+                seconds=time.perf_counter() - started,
+                **fields,
+            )
+            del open_[p.name]
+
+        reached, exhausted = max_depth, False
         for k in range(max_depth + 1):
             if k > 0:
                 self._unroll()
@@ -113,54 +138,57 @@ class BMC:
                 if self.solver.check() == z3.unsat:
                     reached, exhausted = k - 1, True
                     break
-            s = self.states[k]
-            answer, model = self._ask(z3.Not(m.domain_constraint(s)))
+            answer, model = self._ask(z3.Not(m.domain_constraint(self.states[k])))
             if answer == z3.sat:
                 t = self._transcript(model, k, "a variable left its declared domain")
                 raise ModelError(f"the model leaves a variable's domain at depth {k}:\n{t.text()}")
-            for name, entry in list(open_.items()):
-                p = entry.prop
-                started = time.perf_counter()
-                violation, premise = self._violation_and_premise(p, entry, k)
-                if violation is None:
-                    entry.seconds += time.perf_counter() - started
-                    continue
-                answer, model = self._ask(*violation)
-                if answer == z3.sat:
-                    transcript = self._transcript(model, k, f"{p.name}: {p.statement}")
-                    entry.seconds += time.perf_counter() - started
-                    results[name] = Result(
-                        verdict=VIOLATED, depth=k, seconds=entry.seconds, counterexample=transcript, **common(p)
-                    )
-                    del open_[name]
-                    continue
-                if answer == z3.unknown:
-                    entry.unknown_at = k
-                    entry.seconds += time.perf_counter() - started
-                    results[name] = Result(
-                        verdict=UNKNOWN,
-                        depth=max(k - 1, 0),
-                        seconds=entry.seconds,
-                        note=f"solver gave up at depth {k} ({self.solver.reason_unknown()})",
-                        **common(p),
-                    )
-                    del open_[name]
-                    continue
-                if not entry.premise_met and premise is not None:
-                    entry.premise_met = self._ask(*premise)[0] == z3.sat
-                entry.seconds += time.perf_counter() - started
+            violations, premises = {}, {}
+            for name, entry in open_.items():
+                violation, premise = self._violation_and_premise(entry.prop, entry, k)
+                if violation is not None:
+                    violations[name] = z3.And(*violation)
+                if premise is not None and not entry.premise_met:
+                    premises[name] = z3.And(*premise)
+            for name, model in self._which(violations, k, "violates"):
+                p = open_[name].prop
+                if model is None:
+                    decide(p, verdict=UNKNOWN, depth=max(k - 1, 0), note=f"solver gave up at depth {k} ({self.solver.reason_unknown()})")
+                else:
+                    decide(p, verdict=VIOLATED, depth=k, counterexample=self._transcript(model, k, f"{p.name}: {p.statement}"))
+            for name, model in self._which({n: c for n, c in premises.items() if n in open_}, k, "premise"):
+                if model is not None:
+                    open_[name].premise_met = True
             if on_depth is not None:
                 on_depth(k)
-        for name, entry in open_.items():
-            p = entry.prop
-            scope = f"no run is longer than {reached} steps" if exhausted else f"runs up to {reached} steps"
-            if not entry.premise_met:
-                results[name] = Result(
-                    verdict=VACUOUS, depth=reached, seconds=entry.seconds, note=f"premise never reached ({scope})", **common(p)
-                )
+        scope = f"no run is longer than {reached} steps" if exhausted else f"runs up to {reached} steps"
+        for entry in list(open_.values()):
+            if entry.premise_met:
+                decide(entry.prop, verdict=HOLDS_TO_DEPTH, depth=reached, note=scope)
             else:
-                results[name] = Result(verdict=HOLDS_TO_DEPTH, depth=reached, seconds=entry.seconds, note=scope, **common(p))
+                decide(entry.prop, verdict=VACUOUS, depth=reached, note=f"premise never reached ({scope})")
         return [results[p.name] for p in properties]
+
+    def _which(self, conditions: dict[str, Any], k: int, label: str) -> Iterator[tuple[str, z3.ModelRef | None]]:
+        """Which of the named conditions are satisfiable at depth ``k``, asked
+        as few times as possible: one query for all, then again without those
+        a model already satisfied.  A condition the solver could not decide is
+        yielded with no model."""
+        pending = dict(conditions)
+        while pending:
+            flags = {name: z3.Bool(f"{label}:{name}@{k}") for name in pending}
+            answer, model = self._ask(
+                z3.Or(*flags.values()), *(z3.Implies(flags[n], c) for n, c in pending.items())
+            )
+            if answer == z3.unsat:
+                return
+            if answer == z3.unknown:
+                for name in pending:
+                    yield name, None
+                return
+            hits = [n for n in pending if z3.is_true(model.eval(flags[n], model_completion=True))]
+            for name in hits:
+                del pending[name]
+                yield name, model
 
     def _violation_and_premise(self, p: Property, entry: _Open, k: int) -> tuple[list[Any] | None, list[Any] | None]:
         """The constraints of a violation at depth ``k`` and of the property's premise there."""

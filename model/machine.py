@@ -47,8 +47,10 @@ class Domain:
     def values(self) -> range | tuple[bool, bool]:
         return (False, True) if self.is_bool else range(self.lo, self.hi + 1)
 
-    def constrain(self, term: Any) -> Any:
-        return z3.BoolVal(True) if self.is_bool else z3.And(term >= self.lo, term <= self.hi)
+    def constrain(self, term: Any, slack: int = 0) -> Any:
+        if self.is_bool:
+            return z3.BoolVal(True)
+        return z3.And(term >= self.lo - slack, term <= self.hi + slack)
 
     def describe(self) -> str:
         if self.is_bool:
@@ -269,11 +271,12 @@ class Machine:
                 parts.append(z3.Or(*(term == value for value in v.initial)))
         return z3.And(*parts)
 
-    def domain_constraint(self, s: Any) -> Any:
+    def domain_constraint(self, s: Any, slack: int = 0) -> Any:
+        """Every variable of ``s`` lies in its domain, widened by ``slack`` on each side."""
         parts = [s.location >= 0, s.location < len(self.location_names)]
         for v in self.variables:
             slots = getattr(s, v.name) if v.length is not None else (getattr(s, v.name),)
-            parts.extend(v.domain.constrain(t) for t in slots)
+            parts.extend(v.domain.constrain(t, slack) for t in slots)
         return z3.And(*parts)
 
     def symbolic_state(self, tag: str) -> Any:
