@@ -23,6 +23,8 @@ from model.results import Result
 from properties import select
 
 METHODS = ("explicit", "bmc", "both")
+#: Z3 takes its timeout in milliseconds as a 32-bit number; a day is plenty.
+MAX_TIMEOUT = 86_400.0
 
 
 def fail(message: str) -> None:
@@ -42,7 +44,7 @@ def guarded(run: Callable[[], int]) -> None:
 
 
 def _games(names: tuple[str, ...]) -> list[Game]:
-    return [get_game(n) for n in (names or GAME_NAMES)]
+    return [get_game(n) for n in dict.fromkeys(names or GAME_NAMES)]
 
 
 @click.group()
@@ -70,8 +72,8 @@ def verify(games: tuple[str, ...], pattern: str | None, method: str, depth: int,
     def run() -> int:
         if not 1 <= depth <= 200:
             raise BadInput(f"--depth {depth} is out of range: allowed 1..200")
-        if timeout <= 0:
-            raise BadInput(f"--timeout {timeout} must be positive (seconds)")
+        if not 0.001 <= timeout <= MAX_TIMEOUT:  # also rejects nan
+            raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{MAX_TIMEOUT:g} seconds")
         console = Console(stderr=True)
         started = time.perf_counter()
         jobs = []
@@ -86,7 +88,7 @@ def verify(games: tuple[str, ...], pattern: str | None, method: str, depth: int,
         stats: dict[str, Any] = {}
         with report.progress(console, enabled=not as_json) as advance:
             for game, machine, chosen in jobs:
-                results.extend(_check(game, machine, chosen, method, depth, int(timeout * 1000), advance, stats))
+                results.extend(_check(game, machine, chosen, method, depth, round(timeout * 1000), advance, stats))
         summary = report.summary(results, time.perf_counter() - started, stats)
         if as_json:
             click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": summary}, indent=2))

@@ -129,50 +129,70 @@ class BMC:
             )
             del open_[p.name]
 
-        reached, exhausted = max_depth, False
+        reached, exhausted, gave_up = max_depth, False, ""
         for k in range(max_depth + 1):
             if k > 0:
                 self._unroll()
                 # No run is k steps long: every shorter run was already covered,
                 # so deeper unrolling would check nothing new.
-                if self.solver.check() == z3.unsat:
+                answer = self.solver.check()
+                if answer == z3.unsat:
                     reached, exhausted = k - 1, True
                     break
-            answer, model = self._ask(z3.Not(m.domain_constraint(self.states[k])))
-            if answer == z3.sat:
-                t = self._transcript(model, k, "a variable left its declared domain")
-                raise ModelError(f"the model leaves a variable's domain at depth {k}:\n{t.text()}")
-            violations, premises = {}, {}
-            for name, entry in open_.items():
-                violation, premise = self._violation_and_premise(entry.prop, entry, k)
-                if violation is not None:
-                    violations[name] = z3.And(*violation)
-                if premise is not None and not entry.premise_met:
-                    premises[name] = z3.And(*premise)
-            for name, model in self._which(violations, k, "violates"):
-                p = open_[name].prop
-                if model is None:
-                    decide(p, verdict=UNKNOWN, depth=max(k - 1, 0), note=f"solver gave up at depth {k} ({self.solver.reason_unknown()})")
-                else:
-                    decide(p, verdict=VIOLATED, depth=k, counterexample=self._transcript(model, k, f"{p.name}: {p.statement}"))
-            for name, model in self._which({n: c for n, c in premises.items() if n in open_}, k, "premise"):
-                if model is not None:
-                    open_[name].premise_met = True
+                if answer == z3.unknown:
+                    gave_up = f"solver gave up unrolling depth {k} ({self.solver.reason_unknown()})"
+                    reached = k - 1
+                    break
+            gave_up = self._check_depth(k, open_, decide)
+            if gave_up:
+                reached = k - 1
+                break
             if on_depth is not None:
                 on_depth(k)
         scope = f"no run is longer than {reached} steps" if exhausted else f"runs up to {reached} steps"
         for entry in list(open_.values()):
-            if entry.premise_met:
+            if gave_up:
+                # An interrupted query can leave the incremental solver unsound,
+                # so nothing after it is trusted: the run stops here.
+                decide(entry.prop, verdict=UNKNOWN, depth=max(reached, 0), note=f"{gave_up}; holds up to {reached} steps")
+            elif entry.premise_met:
                 decide(entry.prop, verdict=HOLDS_TO_DEPTH, depth=reached, note=scope)
             else:
                 decide(entry.prop, verdict=VACUOUS, depth=reached, note=f"premise never reached ({scope})")
         return [results[p.name] for p in properties]
 
+    def _check_depth(self, k: int, open_: dict[str, _Open], decide: Callable[..., None]) -> str:
+        """Decide what depth ``k`` decides; say why if the solver gave up."""
+        m = self.machine
+        answer, model = self._ask(z3.Not(m.domain_constraint(self.states[k])))
+        if answer == z3.sat:
+            t = self._transcript(model, k, "a variable left its declared domain")
+            raise ModelError(f"the model leaves a variable's domain at depth {k}:\n{t.text()}")
+        if answer == z3.unknown:
+            return f"solver gave up at depth {k} ({self.solver.reason_unknown()})"
+        violations, premises = {}, {}
+        for name, entry in open_.items():
+            violation, premise = self._violation_and_premise(entry.prop, entry, k)
+            if violation is not None:
+                violations[name] = z3.And(*violation)
+            if premise is not None and not entry.premise_met:
+                premises[name] = z3.And(*premise)
+        for name, model in self._which(violations, k, "violates"):
+            if model is None:
+                return f"solver gave up at depth {k} ({self.solver.reason_unknown()})"
+            p = open_[name].prop
+            decide(p, verdict=VIOLATED, depth=k, counterexample=self._transcript(model, k, f"{p.name}: {p.statement}"))
+        for name, model in self._which({n: c for n, c in premises.items() if n in open_}, k, "premise"):
+            if model is None:
+                return f"solver gave up at depth {k} ({self.solver.reason_unknown()})"
+            open_[name].premise_met = True
+        return ""
+
     def _which(self, conditions: dict[str, Any], k: int, label: str) -> Iterator[tuple[str, z3.ModelRef | None]]:
         """Which of the named conditions are satisfiable at depth ``k``, asked
         as few times as possible: one query for all, then again without those
-        a model already satisfied.  A condition the solver could not decide is
-        yielded with no model."""
+        a model already satisfied.  If the solver gives up, one last pair with
+        no model says so and the search ends."""
         pending = dict(conditions)
         while pending:
             flags = {name: z3.Bool(f"{label}:{name}@{k}") for name in pending}
@@ -182,8 +202,7 @@ class BMC:
             if answer == z3.unsat:
                 return
             if answer == z3.unknown:
-                for name in pending:
-                    yield name, None
+                yield next(iter(pending)), None
                 return
             hits = [n for n in pending if z3.is_true(model.eval(flags[n], model_completion=True))]
             for name in hits:

@@ -67,6 +67,6 @@ def validate(machine: Machine, properties: Sequence[Property]) -> None:
 
 
 def select(properties: Sequence[Property], pattern: str | None) -> list[Property]:
-    if not pattern:
+    if pattern is None:
         return list(properties)
     return [p for p in properties if fnmatch.fnmatchcase(p.name, pattern)]

@@ -1,0 +1,36 @@
+"""Shared fixtures: small WoW machines, explored once per session."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from model import explicit, wowtcg
+from model.machine import Machine
+
+#: Small bounds that keep every reachable state and edge but explore in well under a second.
+SMALL = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2}
+
+
+@pytest.fixture(scope="session")
+def small_machine() -> Machine:
+    return wowtcg.build(**SMALL)
+
+
+@pytest.fixture(scope="session")
+def small_exploration(small_machine: Machine) -> explicit.Exploration:
+    return explicit.explore(small_machine)
+
+
+def states_of(machine: Machine) -> st.SearchStrategy:
+    """Any state whose variables lie in their declared domains (reachable or not)."""
+
+    def values(var):  # noqa: ANN001
+        one = st.booleans() if var.domain.is_bool else st.integers(var.domain.lo, var.domain.hi)
+        return one if var.length is None else st.tuples(*([one] * var.length))
+
+    return st.builds(
+        machine.State,
+        st.integers(0, len(machine.location_names) - 1),
+        *(values(v) for v in machine.variables),
+    )

@@ -1,0 +1,329 @@
+"""The command line: JSON and plain output, exit codes, bad input, coverage and graph.
+
+Every run uses small bounds and a shallow ``--depth`` so the whole file stays fast;
+the default (full) run is never invoked here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import json
+
+import pytest
+from click.testing import CliRunner, Result
+
+from chainproof import games
+from chainproof.cli import main
+from model import wowtcg
+from properties import Invariant
+from properties.wowtcg import CATALOGUE
+
+#: Small bounds, as flags (the same instance as tests/conftest.py SMALL).
+SMALL = ["--players", "2", "--chain-depth", "2", "--turns", "2", "--hand", "1", "--deck", "1", "--hand-limit", "2"]
+#: Tinier still, for runs that only look at which properties were selected.
+TINY = ["--players", "2", "--chain-depth", "1", "--turns", "1", "--hand", "1", "--deck", "1", "--hand-limit", "2"]
+BMC_DEPTH = 8
+CATALOGUE_NAMES = [p.name for p in CATALOGUE]
+VERDICTS = {"proved", "holds-to-depth", "violated", "vacuous", "unknown"}
+RESULT_KEYS = {"game", "property", "rules", "kind", "verdict", "depth", "method", "seconds", "counterexample"}
+
+
+def invoke(*args: str) -> Result:
+    # Unset the variables that make Rich treat a pipe as a terminal, so output is plain.
+    runner = CliRunner(env={"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "NO_COLOR": None})
+    return runner.invoke(main, list(args))
+
+
+def parse_json(result: Result) -> dict:
+    """stdout must be exactly one JSON object (json.loads rejects trailing data)."""
+    text = result.stdout.strip()
+    assert text.startswith("{") and text.endswith("}"), result.output
+    data = json.loads(text)
+    assert isinstance(data, dict)
+    return data
+
+
+# -- verify --json ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def both_run() -> Result:
+    return invoke("verify", "--game", "wowtcg", *SMALL, "--depth", str(BMC_DEPTH), "--method", "both", "--json")
+
+
+def test_verify_json_is_one_object_with_results_and_summary(both_run: Result) -> None:
+    assert both_run.exit_code == 0, both_run.output
+    assert "Traceback" not in both_run.output
+    assert both_run.stderr == ""  # no progress bar or log noise when printing JSON
+    data = parse_json(both_run)
+    assert set(data) == {"results", "summary"}
+    assert isinstance(data["results"], list) and data["results"]
+
+
+def test_verify_json_result_fields_and_verdicts(both_run: Result) -> None:
+    results = parse_json(both_run)["results"]
+    for r in results:
+        assert RESULT_KEYS <= set(r), r
+        assert r["game"] == "wowtcg"
+        assert r["verdict"] in VERDICTS
+        assert r["method"] in ("explicit", "bmc")
+        assert isinstance(r["rules"], list) and r["rules"]
+        assert isinstance(r["depth"], int) and r["depth"] >= 0
+        assert isinstance(r["seconds"], (int, float)) and r["seconds"] >= 0
+    by_name = {p.name: p for p in CATALOGUE}
+    for r in results:
+        p = by_name[r["property"]]
+        assert r["rules"] == list(p.rules)
+        assert r["kind"] == p.kind
+
+
+def test_verify_small_bounds_all_hold_to_depth(both_run: Result) -> None:
+    data = parse_json(both_run)
+    results = data["results"]
+    assert {r["verdict"] for r in results} == {"holds-to-depth"}
+    assert all(r["counterexample"] is None for r in results)
+    summary = data["summary"]
+    assert summary["passing"] is True
+    assert summary["total"] == len(results)
+    assert summary["verdicts"]["holds-to-depth"] == len(results)
+    assert sum(summary["verdicts"].values()) == len(results)
+    assert set(summary["verdicts"]) == VERDICTS
+
+
+def test_verify_both_methods_cover_the_catalogue(both_run: Result) -> None:
+    results = parse_json(both_run)["results"]
+    assert {r["method"] for r in results} == {"explicit", "bmc"}
+    for method in ("explicit", "bmc"):
+        names = [r["property"] for r in results if r["method"] == method]
+        assert names == CATALOGUE_NAMES, method
+    assert len(results) == 2 * len(CATALOGUE_NAMES)
+    assert all(r["depth"] == BMC_DEPTH for r in results if r["method"] == "bmc")
+
+
+def test_verify_json_reports_the_bounds_given(both_run: Result) -> None:
+    data = parse_json(both_run)
+    expected = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2}
+    for r in data["results"]:
+        assert r["bounds"] == expected
+    stats = data["summary"]["games"]["wowtcg"]
+    assert stats["states"] > 0 and stats["transitions"] > 0
+
+
+@pytest.mark.parametrize("method", ["explicit", "bmc"])
+def test_verify_single_method(method: str) -> None:
+    result = invoke("verify", *TINY, "--depth", "4", "--method", method, "--property", "priority_*", "--json")
+    assert result.exit_code == 0, result.output
+    results = parse_json(result)["results"]
+    assert results and {r["method"] for r in results} == {method}
+
+
+@pytest.mark.parametrize("pattern", ["priority_*", "*_priority", "*first*"])
+def test_verify_property_glob_selects_only_matching(pattern: str) -> None:
+    expected = [n for n in CATALOGUE_NAMES if fnmatch.fnmatchcase(n, pattern)]
+    assert expected and len(expected) < len(CATALOGUE_NAMES)
+    result = invoke("verify", *TINY, "--method", "explicit", "--property", pattern, "--json")
+    assert result.exit_code == 0, result.output
+    names = [r["property"] for r in parse_json(result)["results"]]
+    assert names == expected
+
+
+# -- bad input -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["verify", "--game", "nosuch"], ["nosuch", "wowtcg"]),
+        (["verify", "--property", "zz_no_such_*", "--method", "explicit"], ["zz_no_such_*", "priority_exclusive"]),
+        (["verify", "--players", "9"], ["players", "9", "2..4"]),
+        (["verify", "--players", "1", "--json"], ["players", "2..4"]),
+        (["verify", "--chain-depth", "99"], ["chain-depth", "99"]),
+        (["verify", "--depth", "0"], ["depth", "0", "1..200"]),
+        (["verify", "--depth", "201"], ["depth", "1..200"]),
+        (["verify", "--timeout", "0"], ["timeout"]),
+        (["coverage", "--game", "nosuch"], ["nosuch"]),
+        (["graph", "--game", "nosuch"], ["nosuch"]),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: list[str], fragments: list[str]) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("chainproof: error:")
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_non_finite_timeout_is_bad_input(value: str) -> None:
+    result = invoke("verify", *TINY, "--method", "explicit", "--property", "priority_*", "--timeout", value)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("chainproof: error:")
+
+
+# -- plain output ----------------------------------------------------------------
+
+
+def test_verify_plain_output_is_a_text_table() -> None:
+    result = invoke("verify", *SMALL, "--method", "explicit")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    out = result.stdout
+    assert "\x1b" not in out  # no ANSI escapes when piped
+    assert not any(ch in out for ch in "┏━┃│└┘")  # not a Rich box table
+    lines = out.splitlines()
+    header = lines[0].split()
+    assert "property" in header and "verdict" in header
+    assert header == ["game", "property", "rules", "method", "verdict", "depth", "seconds"]
+    rows = [line.split() for line in lines[1 : 1 + len(CATALOGUE_NAMES)]]
+    assert [row[1] for row in rows] == CATALOGUE_NAMES
+    row = next(row for row in rows if row[1] == "priority_exclusive")
+    assert row[0] == "wowtcg" and "explicit" in row and "holds-to-depth" in row
+    assert f"{len(CATALOGUE_NAMES)} results: {len(CATALOGUE_NAMES)} holds-to-depth" in out
+    assert "reachable states" in out
+
+
+# -- coverage --------------------------------------------------------------------
+
+
+def test_coverage_json() -> None:
+    result = invoke("coverage", "--json")
+    assert result.exit_code == 0, result.output
+    data = parse_json(result)
+    assert [t["game"] for t in data["games"]] == ["wowtcg"]
+    t = data["games"][0]
+    assert t["rules"] > 0
+    assert t["encoded"] + t["not-modelled"] + t["assumed"] == t["rules"]
+    assert len(t["entries"]) == t["rules"]
+    assert sum(s["rules"] for s in t["sections"]) == t["rules"]
+    for s in t["sections"]:
+        assert s["encoded"] + s["not-modelled"] + s["assumed"] == s["rules"]
+    assert t["uncited"] == []
+    entry = next(e for e in t["entries"] if e["id"] == "409.4a")
+    assert entry["status"] == "encoded"
+    assert entry["cited"] is True
+
+
+def test_coverage_plain() -> None:
+    result = invoke("coverage", "--game", "wowtcg")
+    assert result.exit_code == 0, result.output
+    assert "409.4a" in result.stdout
+    assert "nothing cites" not in result.stdout
+
+
+# -- graph -----------------------------------------------------------------------
+
+
+def test_graph_is_dot_with_every_location_and_rule_labels() -> None:
+    result = invoke("graph")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("digraph")
+    assert out.rstrip().endswith("}")
+    machine = wowtcg.build()
+    assert machine.locations
+    for name in machine.locations:
+        assert f'"{name}"' in out, name
+    edge_lines = [line for line in out.splitlines() if "->" in line]
+    assert len(edge_lines) == len(machine.edges)
+    assert any("409.4a" in line for line in edge_lines)
+
+
+# -- a violated property ---------------------------------------------------------
+
+always_nobody_has_priority = Invariant(
+    "always_nobody_has_priority",
+    ("409.1",),
+    "false on purpose: nobody ever holds priority",
+    holds=lambda m, s, b: s.priority_holder == m.bounds["players"],
+)
+
+
+@pytest.fixture
+def false_property(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = games.get_game("wowtcg")
+    game = dataclasses.replace(real, properties=(*real.properties, always_nobody_has_priority))
+    monkeypatch.setitem(games._LOADERS, "wowtcg", lambda: game)
+
+
+def _check_transcript(cx: dict) -> None:
+    assert cx is not None
+    assert cx["steps"], cx
+    for i, step in enumerate(cx["steps"], start=1):
+        assert {"action", "player", "rules"} <= set(step), step
+        assert step["step"] == i
+        assert step["player"] == "game" or step["player"] in ("P1", "P2")
+    assert cx["violation"]
+    assert "location" in cx["initial"]
+
+
+def test_violated_property_json(false_property: None) -> None:
+    result = invoke(
+        "verify", *SMALL, "--depth", "6", "--method", "both", "--property", "always_*", "--json"
+    )
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    data = parse_json(result)
+    results = data["results"]
+    assert [r["property"] for r in results] == ["always_nobody_has_priority"] * 2
+    assert {r["method"] for r in results} == {"explicit", "bmc"}
+    for r in results:
+        assert r["verdict"] == "violated", r
+        _check_transcript(r["counterexample"])
+        assert r["depth"] == len(r["counterexample"]["steps"])
+        # the last step must be the one that hands someone priority
+        assert "priority" in json.dumps(r["counterexample"]["steps"][-1]["changes"])
+    assert data["summary"]["passing"] is False
+    assert data["summary"]["verdicts"]["violated"] == 2
+
+
+def test_violated_property_plain(false_property: None) -> None:
+    result = invoke("verify", *SMALL, "--depth", "6", "--method", "explicit", "--property", "always_*")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    out = result.stdout
+    assert "violated" in out
+    assert "always_nobody_has_priority (explicit): violated in" in out
+    assert "start: location:" in out
+    assert "1 results: 1 violated" in out
+
+
+def test_violation_among_passing_properties_still_exits_1(false_property: None) -> None:
+    result = invoke("verify", *SMALL, "--method", "explicit", "--json")
+    assert result.exit_code == 1, result.output
+    verdicts = {r["property"]: r["verdict"] for r in parse_json(result)["results"]}
+    assert verdicts.pop("always_nobody_has_priority") == "violated"
+    assert set(verdicts) == set(CATALOGUE_NAMES)
+    assert set(verdicts.values()) == {"holds-to-depth"}
+
+
+@pytest.fixture
+def broken_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a link resolves in the action phase, priority goes to the non-turn player (breaks 409.4a)."""
+    real = games.get_game("wowtcg")
+    name = "resolve_top_link@action_phase"
+
+    def build(**bounds: int):  # noqa: ANN202
+        machine = real.build(**bounds)
+        update = machine.edge(name).update
+        return machine.replace_edge(
+            name,
+            update=lambda s, b: {**update(s, b), "priority_holder": b.If(s.turn_player == 0, 1, 0)},
+        )
+
+    game = dataclasses.replace(real, build=build)
+    monkeypatch.setitem(games._LOADERS, "wowtcg", lambda: game)
+
+
+def test_broken_edge_is_caught(broken_resolution: None) -> None:
+    result = invoke("verify", *SMALL, "--method", "explicit", "--property", "turn_player_first", "--json")
+    assert result.exit_code == 1, result.output
+    (r,) = parse_json(result)["results"]
+    assert r["verdict"] == "violated"
+    _check_transcript(r["counterexample"])
+    assert r["counterexample"]["steps"][-1]["action"] == "resolve_top_link@action_phase"
+    assert "409.4a" in r["counterexample"]["steps"][-1]["rules"]
