@@ -1,0 +1,77 @@
+"""Explicit search and bounded model checking decide the same questions alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from model import bmc, explicit, wowtcg
+from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED
+from properties import Invariant, StepProperty
+from properties.wowtcg import CATALOGUE
+
+TINY = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1}
+
+
+def test_every_property_holds_at_default_bounds_by_both_methods(small_machine, small_exploration):  # noqa: ANN001
+    by_search = {r.property: r for r in (explicit.check(small_exploration, p) for p in CATALOGUE)}
+    by_solver = {r.property: r for r in bmc.check_all(small_machine, CATALOGUE, depth=12)}
+    for p in CATALOGUE:
+        assert by_search[p.name].verdict == by_solver[p.name].verdict == HOLDS_TO_DEPTH, p.name
+        assert by_solver[p.name].depth == 12
+
+
+def test_bmc_stops_when_no_run_is_longer():
+    """On a tiny instance BMC unrolls past the longest run and says so; both methods still agree."""
+    machine = wowtcg.build(**TINY)
+    exploration = explicit.explore(machine)
+    results = bmc.check_all(machine, CATALOGUE, depth=120)
+    longest = max(r.depth for r in results)
+    assert longest < 120
+    assert all("no run is longer than" in r.note for r in results)
+    assert longest >= exploration.levels  # the longest run is at least the deepest shortest path
+    assert [r.verdict for r in results] == [explicit.check(exploration, p).verdict for p in CATALOGUE]
+
+
+def test_a_step_property_that_never_applies_is_vacuous_for_both(small_machine, small_exploration):  # noqa: ANN001
+    # With two players a decked player always ends the game, so the multiplayer
+    # edge never fires and a property about it checks nothing.
+    prop = StepProperty(
+        "multiplayer_leaving_keeps_someone",
+        ("102.2",),
+        "after a player leaves a multiplayer game, someone is still in it",
+        applies=lambda e: e.name == "decked_turn_passes",
+        holds=lambda m, pre, post, b: b.count(post.in_game) > 0,
+    )
+    assert explicit.check(small_exploration, prop).verdict == VACUOUS
+    assert bmc.check_all(small_machine, [prop], depth=10)[0].verdict == VACUOUS
+
+
+def test_an_invariant_whose_premise_is_unreachable_is_vacuous_for_both(small_machine, small_exploration):  # noqa: ANN001
+    prop = Invariant(
+        "chain_in_end_step",
+        ("503.2a",),
+        "the end step never holds links (premise: a link in the end step)",
+        holds=lambda m, s, b: s.chain_len == 0,
+        premise=lambda m, s, b: b.And(m.at(s, "end_step", b=b), s.chain_len > 0),
+    )
+    assert explicit.check(small_exploration, prop).verdict == VACUOUS
+    assert bmc.check_all(small_machine, [prop], depth=10)[0].verdict == VACUOUS
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_false_invariant_gets_the_same_shortest_counterexample(players):  # noqa: ANN001
+    """Priority reaches the last seat only after the others pass: both methods find that length."""
+    machine = wowtcg.build(players=players, chain_depth=1, turns=1, hand=0, deck=0, hand_limit=0)
+    last = players - 1
+    prop = Invariant(
+        "last_seat_never_has_priority",
+        ("409.1",),
+        "a deliberately false claim: the last seat never gets priority",
+        holds=lambda m, s, b: s.priority_holder != last,
+    )
+    by_search = explicit.check(explicit.explore(machine), prop)
+    by_solver = bmc.check_all(machine, [prop], depth=10)[0]
+    assert by_search.verdict == by_solver.verdict == VIOLATED
+    # ready_cards opens the window, then players-1 passes reach the last seat
+    assert by_search.depth == by_solver.depth == players
+    assert [s.edge for s in by_solver.counterexample.steps] == ["ready_cards"] + ["pass_priority@ready_step"] * last

@@ -1,0 +1,194 @@
+"""Deliberately broken variants of the WoW model, each caught by the property
+that cites the broken rule, with the same minimal counterexample from explicit
+search and from bounded model checking."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+
+from model import bmc, explicit, wowtcg
+from model.machine import Machine
+from model.results import VIOLATED
+from properties.wowtcg import CATALOGUE
+
+PROPERTIES = {p.name: p for p in CATALOGUE}
+TWO = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2}
+THREE = {"players": 3, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 0, "hand_limit": 1}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    rule: str  # the rule the mutation breaks
+    caught_by: str  # the property that must catch it
+    bounds: dict
+    mutate: Callable[[Machine], Machine]
+    broken_edge: str  # the edge the transcript must end on (prefix match)
+
+
+def wrap_update(m: Machine, edge: str, extra: Callable) -> Machine:
+    original = m.edge(edge).update
+    return m.replace_edge(edge, update=lambda s, b: {**original(s, b), **extra(s, b)})
+
+
+def every(m: Machine, prefix: str, **changes) -> Machine:  # noqa: ANN003
+    for e in m.edges:
+        if e.name.startswith(prefix):
+            m = m.replace_edge(e.name, **changes)
+    return m
+
+
+def shift_chain_down(s, b):  # noqa: ANN001
+    """Resolve the bottom link instead of the top one."""
+    nobody = len(s.in_game)
+    return {
+        "chain_controller": tuple(s.chain_controller[1:]) + (nobody,),
+        "chain_kind": tuple(s.chain_kind[1:]) + (0,),
+        "chain_len": s.chain_len - 1,
+        "priority_holder": s.turn_player,
+        "passes": 0,
+        "passed": (False,) * nobody,
+    }
+
+
+MUTANTS = [
+    Mutant(
+        "after resolution the other player gets priority",
+        "409.4a",
+        "turn_player_first",
+        TWO,
+        lambda m: wrap_update(m, "resolve_top_link@action_phase", lambda s, b: {"priority_holder": 1 - s.turn_player}),
+        "resolve_top_link@action_phase",
+    ),
+    Mutant(
+        "a window closes with links on the chain",
+        "409.4b",
+        "window_closes_on_empty_chain",
+        TWO,
+        lambda m: m.replace_edge(
+            "close_window@action_phase",
+            guard=lambda s, b: b.And(s.priority_holder < 2, s.passes + 1 == b.count(s.in_game)),
+        ),
+        "close_window@action_phase",
+    ),
+    Mutant(
+        "a second resource in one turn",
+        "410.1",
+        "one_resource_per_turn",
+        TWO,
+        lambda m: m.replace_edge(
+            "place_resource[quest]",
+            guard=lambda s, b: b.And(
+                s.priority_holder == s.turn_player, s.chain_len == 0, b.select(s.hand_quest, s.turn_player) > 0
+            ),
+        ),
+        "place_resource[quest]",
+    ),
+    Mutant(
+        "passing skips the next player",
+        "409.1",
+        "clockwise_passing",
+        THREE,
+        lambda m: every(
+            m,
+            "pass_priority@",
+            update=lambda s, b: {
+                "priority_holder": b.select((2, 0, 1), s.priority_holder, 3),
+                "passes": s.passes + 1,
+                "passed": b.store(s.passed, s.priority_holder, True),
+            },
+        ),
+        "pass_priority@",
+    ),
+    Mutant(
+        "a link resolves one pass early",
+        "409.4a",
+        "resolution_needs_all_passes",
+        TWO,
+        lambda m: m.replace_edge(
+            "resolve_top_link@action_phase",
+            guard=lambda s, b: b.And(s.priority_holder < 2, s.passes + 2 == b.count(s.in_game), s.chain_len > 0),
+        ),
+        "resolve_top_link@action_phase",
+    ),
+    Mutant(
+        "the player who adds a link loses priority",
+        "409.1",
+        "adder_keeps_priority",
+        TWO,
+        lambda m: wrap_update(m, "play_instant@draw_step", lambda s, b: {"priority_holder": 1 - s.priority_holder}),
+        "play_instant@draw_step",
+    ),
+    Mutant(
+        "the bottom link resolves first",
+        "413.7a",
+        "last_in_first_out",
+        TWO,
+        lambda m: every(m, "resolve_top_link@", update=shift_chain_down),
+        "resolve_top_link@",
+    ),
+    Mutant(
+        "a non-instant card is played in the end phase",
+        "408.1",
+        "main_phase_only",
+        TWO,
+        lambda m: m.replace_edge("play_non_instant", source="end_phase", target="end_phase"),
+        "play_non_instant",
+    ),
+    Mutant(
+        "the first player draws on the first turn",
+        "501.2b",
+        "first_player_skips_first_draw",
+        TWO,
+        lambda m: every(
+            m.without_edge("skip_first_draw"),
+            "draw_card[",
+            guard=lambda s, b: b.select(s.deck, s.turn_player) > 0,
+        ),
+        "draw_card[",
+    ),
+    Mutant(
+        "a hand exactly at the limit can neither discard nor end the turn",
+        "503.2a",
+        "deadlock",
+        TWO,
+        lambda m: m.replace_edge(
+            "end_turn",
+            guard=lambda s, b: b.select(
+                tuple(s.hand_instant[p] + s.hand_non_instant[p] + s.hand_quest[p] for p in range(2)), s.turn_player
+            )
+            < 2,
+        ),
+        "",
+    ),
+]
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_mutant_is_caught_by_the_property_citing_the_broken_rule(mutant: Mutant) -> None:
+    prop = PROPERTIES[mutant.caught_by]
+    assert mutant.rule in prop.rules, f"{prop.name} does not cite {mutant.rule}"
+    machine = mutant.mutate(wowtcg.build(**mutant.bounds))
+    found = explicit.check(explicit.explore(machine), prop)
+    assert found.verdict == VIOLATED
+    transcript = found.counterexample
+    assert transcript is not None and len(transcript) == found.depth
+    if mutant.broken_edge:
+        assert transcript.steps[-1].edge.startswith(mutant.broken_edge), transcript.text()
+    assert prop.name in transcript.text()
+
+    by_solver = bmc.check_all(machine, [prop], depth=found.depth)[0]
+    assert by_solver.verdict == VIOLATED, by_solver.note
+    assert by_solver.depth == found.depth, "explicit search and BMC disagree on the shortest counterexample"
+    assert len(by_solver.counterexample) == found.depth
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_unmutated_model_satisfies_the_same_property(mutant: Mutant) -> None:
+    """The catch is due to the mutation: the faithful model at the same bounds holds."""
+    machine = wowtcg.build(**mutant.bounds)
+    result = explicit.check(explicit.explore(machine), PROPERTIES[mutant.caught_by])
+    assert result.verdict == "holds-to-depth"
