@@ -152,8 +152,14 @@ def dot(machine: Machine) -> str:
     for name, loc in machine.locations.items():
         shape = ", shape=doubleoctagon" if loc.terminal else ""
         lines.append(f'  "{name}" [label="{name}\\n{" ".join(loc.rules)}"{shape}];')
+    # Edges joining the same two locations share one arrow, one line per edge,
+    # so the self-loops of a priority window stay legible.
+    grouped: dict[tuple[str, str], list[str]] = {}
     for e in machine.edges:
-        lines.append(f'  "{e.source}" -> "{e.target}" [label="{e.name}\\n{" ".join(e.rules)}", fontsize=9];')
+        grouped.setdefault((e.source, e.target), []).append(f"{e.name}  {' '.join(e.rules)}")
+    for (source, target), labels in grouped.items():
+        label = "".join(f"{text}\\l" for text in labels)
+        lines.append(f'  "{source}" -> "{target}" [label="{label}", fontsize=9];')
     lines.append("}")
     return "\n".join(lines)
 

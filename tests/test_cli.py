@@ -229,8 +229,10 @@ def test_graph_is_dot_with_every_location_and_rule_labels() -> None:
     for name in machine.locations:
         assert f'"{name}"' in out, name
     edge_lines = [line for line in out.splitlines() if "->" in line]
-    assert len(edge_lines) == len(machine.edges)
-    assert any("409.4a" in line for line in edge_lines)
+    # one arrow per pair of joined locations, naming every edge between them
+    assert len(edge_lines) == len({(e.source, e.target) for e in machine.edges})
+    for e in machine.edges:
+        assert any(f'"{e.source}" -> "{e.target}"' in line and f"{e.name}  {' '.join(e.rules)}" in line for line in edge_lines), e.name
 
 
 # -- a violated property ---------------------------------------------------------

@@ -479,8 +479,6 @@ def describe(machine: Machine, s: Any) -> dict[str, str]:
         if not s.in_game[p]:
             aspects[name] = "out of the game"
             continue
-        aspects[name] = (
-            f"hand {s.hand_instant[p]} instant, {s.hand_non_instant[p]} non-instant, {s.hand_quest[p]} quest; "
-            f"deck {s.deck[p]}"
-        )
+        aspects[f"{name} hand"] = f"{s.hand_instant[p]} instant, {s.hand_non_instant[p]} non-instant, {s.hand_quest[p]} quest"
+        aspects[f"{name} deck"] = str(s.deck[p])
     return aspects
