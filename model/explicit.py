@@ -65,18 +65,22 @@ def explore(machine: Machine) -> Exploration:
     initial = list(machine.initial_states())
     queue: deque[Any] = deque()
     for s in initial:
+        if machine.out_of_bounds(s):
+            raise ModelError(f"an initial state is outside the declared domains: {machine.describe(s)}")
         if s not in depth:
             depth[s] = 0
             graph.add_node(s)
             queue.append(s)
-    successors = machine.successors
+    steps_from = machine.steps_from
     add_edge = graph.add_edge
     while queue:
         pre = queue.popleft()
         level = depth[pre] + 1
-        for edge, post in successors(pre):
+        for edge, post, changes in steps_from(pre):
             if post not in depth:
-                bad = machine.out_of_bounds(post)
+                # Only what the update set can have left its domain: the rest
+                # was checked when the predecessor was first reached.
+                bad = machine.out_of_bounds(post, changes)
                 if bad:
                     raise ModelError(
                         f"edge {edge.name!r} takes {', '.join(bad)} out of its declared domain; "

@@ -11,6 +11,7 @@ search and Z3 terms for bounded model checking.
 from __future__ import annotations
 
 import itertools
+from functools import cached_property
 from collections import namedtuple
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -38,11 +39,6 @@ class Domain:
     hi: int
     is_bool: bool = False
     labels: tuple[str, ...] | None = None
-
-    def contains(self, value: Any) -> bool:
-        if self.is_bool:
-            return isinstance(value, bool)
-        return isinstance(value, int) and not isinstance(value, bool) and self.lo <= value <= self.hi
 
     def values(self) -> range | tuple[bool, bool]:
         return (False, True) if self.is_bool else range(self.lo, self.hi + 1)
@@ -96,12 +92,16 @@ class Var:
         else:
             yield from itertools.product(self.initial, repeat=self.length)
 
+    @cached_property
+    def _allowed(self) -> frozenset[Any]:
+        return frozenset(self.domain.values())
+
     def within(self, value: Any) -> bool:
+        # Set membership: explicit search calls this on every new state.
+        allowed = self._allowed
         if self.length is None:
-            return self.domain.contains(value)
-        return isinstance(value, tuple) and len(value) == self.length and all(
-            self.domain.contains(v) for v in value
-        )
+            return value in allowed
+        return isinstance(value, tuple) and len(value) == self.length and all(v in allowed for v in value)
 
 
 # --------------------------------------------------------------------------
@@ -306,9 +306,15 @@ class Machine:
                 yield e
 
     def successors(self, state: Any) -> Iterator[tuple[Edge, Any]]:
+        for e, post, _ in self.steps_from(state):
+            yield e, post
+
+    def steps_from(self, state: Any) -> Iterator[tuple[Edge, Any, Mapping[str, Any]]]:
+        """Each enabled edge, the successor, and the variables its update set."""
         for e, target in self._out_index[state.location]:
             if e.guard(state, CONCRETE):
-                yield e, state._replace(location=target, **e.update(state, CONCRETE))
+                changes = e.update(state, CONCRETE)
+                yield e, state._replace(location=target, **changes), changes
 
     def apply(self, state: Any, edge: Edge) -> Any:
         if edge.source != self.location_of(state) or not edge.guard(state, CONCRETE):
@@ -318,9 +324,10 @@ class Machine:
     def actor(self, edge: Edge, state: Any) -> int | None:
         return None if edge.actor is None else edge.actor(state, CONCRETE)
 
-    def out_of_bounds(self, state: Any) -> list[str]:
-        """Variables whose value lies outside their declared domain."""
-        return [v.name for v in self.variables if not v.within(getattr(state, v.name))]
+    def out_of_bounds(self, state: Any, names: Iterable[str] | None = None) -> list[str]:
+        """Variables (all, or those named) whose value lies outside their declared domain."""
+        chosen = self.variables if names is None else (self.var[n] for n in names)
+        return [v.name for v in chosen if not v.within(getattr(state, v.name))]
 
     # -- stepping (symbolic) -----------------------------------------------------
 
