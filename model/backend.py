@@ -62,7 +62,7 @@ class Concrete:
 
     @staticmethod
     def count(flags: Sequence[Any]) -> int:
-        return sum(1 for f in flags if f)
+        return sum(map(bool, flags))
 
     @staticmethod
     def total(values: Sequence[Any]) -> int:

@@ -21,16 +21,26 @@ from properties import Deadlock, Invariant, Property, StepProperty
 
 @dataclass
 class Exploration:
+    """The reachable states of a machine and the transitions between them.
+
+    ``graph`` is a ``networkx.MultiDiGraph`` whose nodes are state numbers
+    (``nodes[i]`` is the concrete state numbered ``i``, numbered in
+    breadth-first order) and whose edge keys are edge names.  Numbers rather
+    than the states themselves as nodes halve the search time: a state's hash
+    is recomputed on every lookup, an int's is not.
+    """
+
     machine: Machine
-    graph: nx.MultiDiGraph  # nodes: concrete states; edge keys: edge names
-    initial: list[Any]
-    depth: dict[Any, int]
-    parent: dict[Any, tuple[Any, Edge]]
+    graph: nx.MultiDiGraph
+    nodes: list[Any]
+    number: dict[Any, int]
+    depth: list[int]
+    parent: list[tuple[int, Edge] | None]
     seconds: float
 
     @property
     def states(self) -> int:
-        return self.graph.number_of_nodes()
+        return len(self.nodes)
 
     @property
     def transitions(self) -> int:
@@ -39,19 +49,21 @@ class Exploration:
     @property
     def levels(self) -> int:
         """The length of the longest shortest path from an initial state."""
-        return max(self.depth.values(), default=0)
+        return self.depth[-1] if self.depth else 0
 
-    def path_to(self, state: Any) -> tuple[Any, list[tuple[Edge, Any]]]:
+    def path_to(self, node: int) -> tuple[Any, list[tuple[Edge, Any]]]:
+        """The initial state and a shortest path from it to state number ``node``."""
         path: list[tuple[Edge, Any]] = []
-        while state in self.parent:
-            pre, edge = self.parent[state]
-            path.append((edge, state))
-            state = pre
+        step = self.parent[node]
+        while step is not None:
+            pre, edge = step
+            path.append((edge, self.nodes[node]))
+            node, step = pre, self.parent[pre]
         path.reverse()
-        return state, path
+        return self.nodes[node], path
 
-    def steps(self) -> Iterator[tuple[Any, Edge, Any]]:
-        """Every transition, in breadth-first order of its source state."""
+    def steps(self) -> Iterator[tuple[int, Edge, int]]:
+        """Every transition as numbers and edge, in breadth-first order of its source."""
         edge = self.machine.edge
         for pre, post, name in self.graph.out_edges(keys=True):
             yield pre, edge(name), post
@@ -59,25 +71,29 @@ class Exploration:
 
 def explore(machine: Machine) -> Exploration:
     started = time.perf_counter()
-    graph = nx.MultiDiGraph()
-    depth: dict[Any, int] = {}
-    parent: dict[Any, tuple[Any, Edge]] = {}
-    initial = list(machine.initial_states())
-    queue: deque[Any] = deque()
-    for s in initial:
+    nodes: list[Any] = []
+    number: dict[Any, int] = {}
+    depth: list[int] = []
+    parent: list[tuple[int, Edge] | None] = []
+    for s in machine.initial_states():
         if machine.out_of_bounds(s):
             raise ModelError(f"an initial state is outside the declared domains: {machine.describe(s)}")
-        if s not in depth:
-            depth[s] = 0
-            graph.add_node(s)
-            queue.append(s)
+        if s not in number:
+            number[s] = len(nodes)
+            nodes.append(s)
+            depth.append(0)
+            parent.append(None)
+    transitions: list[tuple[int, int, str]] = []
     steps_from = machine.steps_from
-    add_edge = graph.add_edge
-    while queue:
-        pre = queue.popleft()
-        level = depth[pre] + 1
+    i = 0
+    # The list of states is the breadth-first queue: new states are appended
+    # behind the one being expanded.
+    while i < len(nodes):
+        pre = nodes[i]
+        level = depth[i] + 1
         for edge, post, changes in steps_from(pre):
-            if post not in depth:
+            j = number.get(post)
+            if j is None:
                 # Only what the update set can have left its domain: the rest
                 # was checked when the predecessor was first reached.
                 bad = machine.out_of_bounds(post, changes)
@@ -86,27 +102,33 @@ def explore(machine: Machine) -> Exploration:
                         f"edge {edge.name!r} takes {', '.join(bad)} out of its declared domain; "
                         f"from {machine.describe(pre)}"
                     )
-                depth[post] = level
-                parent[post] = (pre, edge)
-                queue.append(post)
-            add_edge(pre, post, key=edge.name)
-    return Exploration(machine, graph, initial, depth, parent, time.perf_counter() - started)
+                j = number[post] = len(nodes)
+                nodes.append(post)
+                depth.append(level)
+                parent.append((i, edge))
+            transitions.append((i, j, edge.name))
+        i += 1
+    graph = nx.MultiDiGraph(game=machine.game)
+    graph.add_nodes_from(range(len(nodes)))
+    graph.add_edges_from(transitions)
+    return Exploration(machine, graph, nodes, number, depth, parent, time.perf_counter() - started)
 
 
 def check(exploration: Exploration, prop: Property) -> Result:
     started = time.perf_counter()
     m = exploration.machine
+    nodes = exploration.nodes
     violation: tuple[Any, list[tuple[Edge, Any]]] | None = None
     premise_met = True
     if isinstance(prop, Invariant):
         premise_met = prop.premise is None
-        for s in exploration.graph.nodes:
+        for i, s in enumerate(nodes):
             if prop.premise is not None:
                 if not prop.premise(m, s, CONCRETE):
                     continue
                 premise_met = True
             if not prop.holds(m, s, CONCRETE):
-                violation = exploration.path_to(s)
+                violation = exploration.path_to(i)
                 break
     elif isinstance(prop, StepProperty):
         premise_met = False
@@ -114,15 +136,15 @@ def check(exploration: Exploration, prop: Property) -> Result:
             if not prop.applies(edge):
                 continue
             premise_met = True
-            if not prop.holds(m, pre, post, CONCRETE):
+            if not prop.holds(m, nodes[pre], nodes[post], CONCRETE):
                 start, path = exploration.path_to(pre)
-                violation = (start, path + [(edge, post)])
+                violation = (start, path + [(edge, nodes[post])])
                 break
     elif isinstance(prop, Deadlock):
-        graph = exploration.graph
-        for s in graph.nodes:
-            if graph.out_degree(s) == 0 and not m.is_terminal(s):
-                violation = exploration.path_to(s)
+        out_degree = exploration.graph.out_degree
+        for i, s in enumerate(nodes):
+            if out_degree(i) == 0 and not m.is_terminal(s):
+                violation = exploration.path_to(i)
                 break
     else:
         raise TypeError(f"explicit search cannot check {type(prop).__name__}")

@@ -23,7 +23,7 @@ def explored(bounds: tuple[tuple[str, int], ...]) -> explicit.Exploration:
 def test_counts_are_pinned(case):  # noqa: ANN001
     exploration = explored(tuple(case["bounds"].items()))
     machine = exploration.machine
-    terminal = Counter(machine.location_of(s) for s in exploration.graph.nodes if machine.is_terminal(s))
+    terminal = Counter(machine.location_of(s) for s in exploration.nodes if machine.is_terminal(s))
     assert (exploration.states, exploration.transitions, exploration.levels) == (
         case["states"],
         case["transitions"],
