@@ -59,8 +59,11 @@ def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
     console = _stdout()
     if console.is_terminal:
         table = Table(title="chainproof verify", show_lines=False)
+        # Names and verdicts stay whole; only the rule list wraps on a narrow terminal.
         for column in ("game", "property", "rules", "method", "verdict", "depth", "seconds"):
-            table.add_column(column, justify="right" if column in ("depth", "seconds") else "left")
+            table.add_column(
+                column, justify="right" if column in ("depth", "seconds") else "left", no_wrap=column != "rules"
+            )
         for r in results:
             table.add_row(
                 r.game,
