@@ -300,11 +300,6 @@ class Machine:
 
     # -- stepping (concrete) ---------------------------------------------------
 
-    def enabled(self, state: Any) -> Iterator[Edge]:
-        for e, _ in self._out_index[state.location]:
-            if e.guard(state, CONCRETE):
-                yield e
-
     def successors(self, state: Any) -> Iterator[tuple[Edge, Any]]:
         for e, post, _ in self.steps_from(state):
             yield e, post
