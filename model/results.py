@@ -45,6 +45,7 @@ class Transcript:
     initial: dict[str, str]
     steps: tuple[Step, ...]
     violation: str
+    final: dict[str, str]
 
     @classmethod
     def from_path(cls, machine: Machine, start: Any, path: Sequence[tuple[Edge, Any]], violation: str) -> "Transcript":
@@ -55,7 +56,7 @@ class Transcript:
             changes = {k: (before[k], after[k]) for k in after if before.get(k) != after[k]}
             steps.append(Step(i, edge.name, actor_name(machine.actor(edge, pre)), edge.rules, changes))
             pre = post
-        return cls(machine.aspects(start), tuple(steps), violation)
+        return cls(machine.aspects(start), tuple(steps), violation, machine.aspects(pre))
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -63,6 +64,8 @@ class Transcript:
     def lines(self) -> list[str]:
         out = ["start: " + "; ".join(f"{k}: {v}" for k, v in self.initial.items())]
         out.extend(step.line() for step in self.steps)
+        # The whole last state, so the judge sees what the violation is about.
+        out.append("end: " + "; ".join(f"{k}: {v}" for k, v in self.final.items()))
         out.append(f"violated: {self.violation}")
         return out
 
@@ -82,6 +85,7 @@ class Transcript:
                 }
                 for s in self.steps
             ],
+            "final": self.final,
             "violation": self.violation,
         }
 
