@@ -64,14 +64,26 @@ def main() -> None:
 @click.option("--hand", type=int, help="most cards of each kind in a starting hand")
 @click.option("--deck", type=int, help="most cards in a starting deck")
 @click.option("--hand-limit", type=int, help="maximum hand size in the end step")
+@click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
 @click.option("--timeout", type=float, default=60.0, show_default=True, help="seconds per solver query before the verdict is unknown")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
-def verify(games: tuple[str, ...], pattern: str | None, method: str, depth: int, as_json: bool, timeout: float, **bounds: Any) -> None:
+def verify(
+    games: tuple[str, ...],
+    pattern: str | None,
+    method: str,
+    depth: int,
+    as_json: bool,
+    timeout: float,
+    max_states: int,
+    **bounds: Any,
+) -> None:
     """Check every property of every game at the given (or default) bounds."""
 
     def run() -> int:
         if not 1 <= depth <= 200:
             raise BadInput(f"--depth {depth} is out of range: allowed 1..200")
+        if max_states < 1:
+            raise BadInput(f"--max-states {max_states} must be at least 1")
         if not 0.001 <= timeout <= MAX_TIMEOUT:  # also rejects nan
             raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{MAX_TIMEOUT:g} seconds")
         console = Console(stderr=True)
@@ -88,7 +100,9 @@ def verify(games: tuple[str, ...], pattern: str | None, method: str, depth: int,
         stats: dict[str, Any] = {}
         with report.progress(console, enabled=not as_json) as advance:
             for game, machine, chosen in jobs:
-                results.extend(_check(game, machine, chosen, method, depth, round(timeout * 1000), advance, stats))
+                results.extend(
+                    _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, advance, stats)
+                )
         summary = report.summary(results, time.perf_counter() - started, stats)
         if as_json:
             click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": summary}, indent=2))
@@ -106,13 +120,15 @@ def _check(
     method: str,
     depth: int,
     timeout_ms: int,
+    max_states: int,
     advance: Callable[[str, int, int], None],
     stats: dict[str, Any],
 ) -> Iterator[Result]:
     if method in ("explicit", "both"):
         advance(f"{game.name}: exploring states", 0, 1)
-        exploration = explicit.explore(machine)
+        exploration = explicit.explore(machine, max_states)
         stats[game.name] = {
+            "complete": exploration.complete,
             "states": exploration.states,
             "transitions": exploration.transitions,
             "exploration_seconds": round(exploration.seconds, 3),

@@ -88,7 +88,8 @@ def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
         elif r.verdict in ("vacuous", "unknown"):
             click.echo(f"\n{r.game} {r.property} ({r.method}): {r.verdict}: {r.note}")
     for game, s in summary["games"].items():
-        click.echo(f"\n{game}: {s['states']} reachable states, {s['transitions']} transitions, explored in {s['exploration_seconds']:.2f}s")
+        scope = "reachable states" if s["complete"] else "states (search stopped at --max-states)"
+        click.echo(f"\n{game}: {s['states']} {scope}, {s['transitions']} transitions, explored in {s['exploration_seconds']:.2f}s")
     counts = ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items() if n)
     click.echo(f"{summary['total']} results: {counts} in {summary['seconds']:.1f}s")
 

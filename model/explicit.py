@@ -37,6 +37,8 @@ class Exploration:
     depth: list[int]
     parent: list[tuple[int, Edge] | None]
     seconds: float
+    complete: bool  # every reachable state was expanded
+    expanded: int  # states up to this depth were expanded (all of them when complete)
 
     @property
     def states(self) -> int:
@@ -69,7 +71,16 @@ class Exploration:
             yield pre, edge(name), post
 
 
-def explore(machine: Machine) -> Exploration:
+#: Enough for every default instance; a larger one stops at a level boundary.
+DEFAULT_MAX_STATES = 2_000_000
+
+
+def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> Exploration:
+    """Breadth-first search of every reachable state.
+
+    Past ``max_states`` the search finishes the level it is in and stops; the
+    result then covers exactly the runs of up to ``expanded`` steps.
+    """
     started = time.perf_counter()
     nodes: list[Any] = []
     number: dict[Any, int] = {}
@@ -86,9 +97,13 @@ def explore(machine: Machine) -> Exploration:
     transitions: list[tuple[int, int, str]] = []
     steps_from = machine.steps_from
     i = 0
+    complete = True
     # The list of states is the breadth-first queue: new states are appended
     # behind the one being expanded.
     while i < len(nodes):
+        if len(nodes) > max_states and depth[i] > depth[i - 1]:
+            complete = False
+            break
         pre = nodes[i]
         level = depth[i] + 1
         for edge, post, changes in steps_from(pre):
@@ -111,7 +126,8 @@ def explore(machine: Machine) -> Exploration:
     graph = nx.MultiDiGraph(game=machine.game)
     graph.add_nodes_from(range(len(nodes)))
     graph.add_edges_from(transitions)
-    return Exploration(machine, graph, nodes, number, depth, parent, time.perf_counter() - started)
+    expanded = depth[i - 1] if i else -1
+    return Exploration(machine, graph, nodes, number, depth, parent, time.perf_counter() - started, complete, expanded)
 
 
 def check(exploration: Exploration, prop: Property) -> Result:
@@ -143,6 +159,8 @@ def check(exploration: Exploration, prop: Property) -> Result:
     elif isinstance(prop, Deadlock):
         out_degree = exploration.graph.out_degree
         for i, s in enumerate(nodes):
+            if exploration.depth[i] > exploration.expanded:
+                break  # not expanded: whether it has successors is unknown
             if out_degree(i) == 0 and not m.is_terminal(s):
                 violation = exploration.path_to(i)
                 break
@@ -154,10 +172,14 @@ def check(exploration: Exploration, prop: Property) -> Result:
         start, path = violation
         transcript = Transcript.from_path(m, start, path, f"{prop.name}: {prop.statement}")
         return Result(verdict=VIOLATED, depth=len(path), seconds=seconds, counterexample=transcript, **common)
-    note = f"all {exploration.states} reachable states within the bounds"
+    if exploration.complete:
+        depth, note = exploration.levels, f"all {exploration.states} reachable states within the bounds"
+    else:
+        depth = exploration.expanded
+        note = f"search stopped after {exploration.states} states: every run of up to {depth} steps covered"
     if not premise_met:
-        return Result(verdict=VACUOUS, depth=exploration.levels, seconds=seconds, note=f"premise never reached in {note}", **common)
-    return Result(verdict=HOLDS_TO_DEPTH, depth=exploration.levels, seconds=seconds, note=note, **common)
+        return Result(verdict=VACUOUS, depth=depth, seconds=seconds, note=f"premise never reached ({note})", **common)
+    return Result(verdict=HOLDS_TO_DEPTH, depth=depth, seconds=seconds, note=note, **common)
 
 
 def check_all(machine: Machine, properties: Sequence[Property]) -> list[Result]:

@@ -75,3 +75,28 @@ def test_a_false_invariant_gets_the_same_shortest_counterexample(players):  # no
     # ready_cards opens the window, then players-1 passes reach the last seat
     assert by_search.depth == by_solver.depth == players
     assert [s.edge for s in by_solver.counterexample.steps] == ["ready_cards"] + ["pass_priority@ready_step"] * last
+
+
+def test_a_stopped_search_claims_only_the_levels_it_expanded(small_machine, small_exploration):  # noqa: ANN001
+    partial = explicit.explore(small_machine, max_states=3000)
+    assert not partial.complete and small_exploration.complete
+    assert partial.states > 3000
+    # it stopped at a level boundary: every state up to the expanded depth is there
+    full_upto = sum(1 for d in small_exploration.depth if d <= partial.expanded + 1)
+    assert partial.states == full_upto
+    for prop in CATALOGUE:
+        result = explicit.check(partial, prop)
+        assert result.verdict == HOLDS_TO_DEPTH, prop.name
+        assert result.depth == partial.expanded
+        assert "search stopped" in result.note
+
+
+def test_a_stopped_search_still_finds_a_shallow_violation(small_machine):  # noqa: ANN001
+    prop = Invariant(
+        "nobody_ever_passes",
+        ("409.1",),
+        "a deliberately false claim: nobody ever passes",
+        holds=lambda m, s, b: s.passes == 0,
+    )
+    result = explicit.check(explicit.explore(small_machine, max_states=600), prop)
+    assert result.verdict == VIOLATED and result.depth == 2
