@@ -61,7 +61,7 @@ def main() -> None:
 @click.option("--players", type=int, help="players at the table")
 @click.option("--chain-depth", type=int, help="most links on the chain at once")
 @click.option("--turns", type=int, help="turns explored")
-@click.option("--hand", type=int, help="most cards of each kind in a starting hand")
+@click.option("--hand", type=int, help="cards of each kind in every starting hand")
 @click.option("--deck", type=int, help="most cards in a starting deck")
 @click.option("--hand-limit", type=int, help="maximum hand size in the end step")
 @click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")

@@ -32,8 +32,8 @@ BOUNDS = (
     BoundSpec("players", 2, 2, 4, "players at the table; priority passes clockwise"),
     BoundSpec("chain_depth", 3, 1, 6, "most links on the chain at once"),
     BoundSpec("turns", 3, 1, 16, "turns explored before the search stops"),
-    BoundSpec("hand", 1, 0, 3, "most cards of each kind (instant, non-instant, quest) in a starting hand"),
-    BoundSpec("deck", 1, 0, 4, "most cards in a deck at the start"),
+    BoundSpec("hand", 1, 0, 3, "cards of each kind (instant, non-instant, quest) in every starting hand"),
+    BoundSpec("deck", 1, 0, 4, "most cards in a deck at the start (every count up to it is an initial state)"),
     BoundSpec(
         "hand_limit",
         2,
@@ -86,8 +86,12 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         Var("chain_controller", IntRange(0, nobody), (nobody,), length=depth, doc="controller of each link, bottom first"),
         Var("chain_kind", Enum(*LINK_KINDS), (0,), length=depth, doc="kind of each link, bottom first"),
         Var("resource_placed", BOOL, (False,), doc="the turn player placed a resource this turn (410.1)"),
+        # Reading: every player starts with the same hand (seven cards in the
+        # rules, 101.1; ``hand`` of each kind here).  A smaller hand only takes
+        # options away, and letting every mix start multiplied the states of a
+        # three-player game by four.  Deck sizes do vary, so decking is reached.
         *(
-            Var(f"hand_{kind}", IntRange(0, hand_hi), tuple(range(hand + 1)), length=n, doc=f"{kind} cards in each hand")
+            Var(f"hand_{kind}", IntRange(0, hand_hi), (hand,), length=n, doc=f"{kind} cards in each hand")
             for kind in CARD_KINDS
         ),
         Var("deck", IntRange(0, deck), tuple(range(deck + 1)), length=n, doc="cards in each deck (413.4a)"),
@@ -95,7 +99,8 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
     ]
 
     locations = [
-        Location("ready_step_start", ("501.1", "501.1a", "501.1c"), "turn-based readying; no priority window (501.1c)"),
+        # 101.1: the game starts here, heroes in play and hands drawn.
+        Location("ready_step_start", ("501.1", "501.1a", "501.1c", "101.1"), "turn-based readying; no priority window (501.1c)"),
         Location("ready_step", ("501.1b",), "the ready step's priority window"),
         Location("draw_step_start", ("501.2a", "501.1c"), "the turn player draws; no priority window yet"),
         Location("draw_step", ("501.2", "501.2a"), "the draw step's priority window"),
