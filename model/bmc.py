@@ -1,9 +1,9 @@
 """Bounded model checking with Z3, incremental by depth.
 
 One solver holds the initial constraint and the transition relation unrolled
-one step at a time; each property is asked at each depth inside push/pop, so
-the first depth at which a violation is satisfiable is the length of a
-shortest counterexample.  Every counterexample is replayed on the concrete
+one step at a time.  At each depth one query (inside push/pop) asks whether
+any open property is violated there, so the first depth at which a violation
+is satisfiable is the length of a shortest counterexample.  Every counterexample is replayed on the concrete
 backend before it is reported, so the two backends are checked against each
 other on every violation found.
 """
@@ -21,7 +21,8 @@ from model.machine import Machine, ModelError
 from model.results import HOLDS_TO_DEPTH, UNKNOWN, VACUOUS, VIOLATED, Result, Transcript
 from properties import Deadlock, Invariant, Property, StepProperty
 
-
+#: How far past its domain a variable may be seen.  An update here moves a value
+#: by at most one from a state inside the domain, so any excursion is caught.
 DOMAIN_SLACK = 8
 
 
