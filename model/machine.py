@@ -104,6 +104,71 @@ class Var:
         return isinstance(value, tuple) and len(value) == self.length and all(v in allowed for v in value)
 
 
+@dataclass(frozen=True)
+class Stack:
+    """A bounded stack of records, bottom first.
+
+    It is a length variable ``<name>_len`` and one tuple variable
+    ``<name>_<field>`` per field.  Free slots hold each field's empty value,
+    so two equal stacks are always equal states.
+    """
+
+    name: str
+    depth: int
+    fields: tuple[tuple[str, Domain, int], ...]  # (field, domain, empty value)
+    doc: str = ""
+
+    def variables(self) -> list[Var]:
+        return [
+            Var(f"{self.name}_len", IntRange(0, self.depth), (0,), doc=f"entries on the {self.name}"),
+            *(
+                Var(f"{self.name}_{f}", domain, (empty,), length=self.depth, doc=f"{f} of each {self.name} entry, bottom first")
+                for f, domain, empty in self.fields
+            ),
+        ]
+
+    def size(self, s: Any) -> Any:
+        return getattr(s, f"{self.name}_len")
+
+    def slots(self, s: Any, field: str) -> tuple:
+        return getattr(s, f"{self.name}_{field}")
+
+    def is_full(self, s: Any) -> Any:
+        return self.size(s) >= self.depth
+
+    def push(self, s: Any, b: Any, **record: Any) -> dict[str, Any]:
+        if set(record) != {f for f, _, _ in self.fields}:
+            raise ModelError(f"a push onto {self.name} must give {[f for f, _, _ in self.fields]}, got {sorted(record)}")
+        top = self.size(s)
+        return {
+            f"{self.name}_len": top + 1,
+            **{f"{self.name}_{f}": b.store(self.slots(s, f), top, record[f]) for f, _, _ in self.fields},
+        }
+
+    def pop(self, s: Any, b: Any) -> dict[str, Any]:
+        top = self.size(s) - 1
+        return {
+            f"{self.name}_len": top,
+            **{f"{self.name}_{f}": b.store(self.slots(s, f), top, empty) for f, _, empty in self.fields},
+        }
+
+    def top(self, s: Any, b: Any, field: str, default: Any = -1) -> Any:
+        return b.select(self.slots(s, field), self.size(s) - 1, default)
+
+    def kept(self, pre: Any, post: Any, b: Any, count: Any) -> Any:
+        """The bottom ``count`` entries are the same in ``pre`` and ``post``."""
+        return b.And(
+            *(
+                b.Implies(i < count, b.And(*(self.slots(post, f)[i] == self.slots(pre, f)[i] for f, _, _ in self.fields)))
+                for i in range(self.depth)
+            )
+        )
+
+    def entries(self, s: Any) -> list[dict[str, Any]]:
+        """The entries of a concrete state, bottom first."""
+        return [{f: self.slots(s, f)[i] for f, _, _ in self.fields} for i in range(self.size(s))]
+
+
 # --------------------------------------------------------------------------
 # Edges
 
@@ -170,11 +235,13 @@ class Machine:
         registry: Registry,
         bounds: Mapping[str, int],
         describe: Callable[["Machine", Any], dict[str, str]],
+        stacks: Sequence[Stack] = (),
     ) -> None:
         self.game = game
         self.registry = registry
         self.bounds = dict(bounds)
-        self.variables = tuple(variables)
+        self.stacks = {st.name: st for st in stacks}
+        self.variables = tuple(variables) + tuple(v for st in stacks for v in st.variables())
         self.var = {v.name: v for v in self.variables}
         self.locations = {loc.name: loc for loc in locations}
         self.location_names = tuple(self.locations)

@@ -62,7 +62,7 @@ adder_keeps_priority = StepProperty(
     applies=lambda e: e.has("adds_link"),
     holds=lambda m, pre, post, b: b.And(
         post.priority_holder == pre.priority_holder,
-        b.select(post.chain_controller, post.chain_len - 1, -1) == pre.priority_holder,
+        m.stacks["chain"].top(post, b, "controller") == pre.priority_holder,
     ),
 )
 
@@ -106,19 +106,6 @@ window_closes_on_empty_chain = StepProperty(
 )
 
 
-def _links_below_top_kept(m: Machine, pre: Any, post: Any, b: Backend) -> Any:
-    depth = m.bounds["chain_depth"]
-    return b.And(
-        *(
-            b.Implies(
-                i < post.chain_len,
-                b.And(post.chain_controller[i] == pre.chain_controller[i], post.chain_kind[i] == pre.chain_kind[i]),
-            )
-            for i in range(depth)
-        )
-    )
-
-
 # 413.7a, 409.4a, CR7.4 709.1: only the top link resolves; the ones under it stay in order.
 last_in_first_out = StepProperty(
     "last_in_first_out",
@@ -126,7 +113,7 @@ last_in_first_out = StepProperty(
     "resolving removes exactly the most recently added link and leaves the others in order",
     applies=lambda e: e.has("resolves"),
     holds=lambda m, pre, post, b: b.And(
-        pre.chain_len > 0, post.chain_len == pre.chain_len - 1, _links_below_top_kept(m, pre, post, b)
+        pre.chain_len > 0, post.chain_len == pre.chain_len - 1, m.stacks["chain"].kept(pre, post, b, post.chain_len)
     ),
 )
 
@@ -137,18 +124,7 @@ links_added_on_top = StepProperty(
     "adding a link puts it on top of the chain and leaves the links below unchanged",
     applies=lambda e: e.has("adds_link"),
     holds=lambda m, pre, post, b: b.And(
-        post.chain_len == pre.chain_len + 1,
-        b.And(
-            *(
-                b.Implies(
-                    i < pre.chain_len,
-                    b.And(
-                        post.chain_controller[i] == pre.chain_controller[i], post.chain_kind[i] == pre.chain_kind[i]
-                    ),
-                )
-                for i in range(m.bounds["chain_depth"])
-            )
-        ),
+        post.chain_len == pre.chain_len + 1, m.stacks["chain"].kept(pre, post, b, pre.chain_len)
     ),
 )
 

@@ -24,6 +24,7 @@ from model.machine import (
     IntRange,
     Location,
     Machine,
+    Stack,
     Var,
 )
 from model.wowtcg import REGISTRY
@@ -82,9 +83,6 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             monitor=True,
             doc="which players passed since a link was last added or resolved or the window opened",
         ),
-        Var("chain_len", IntRange(0, depth), (0,), doc="links on the chain (413.7a)"),
-        Var("chain_controller", IntRange(0, nobody), (nobody,), length=depth, doc="controller of each link, bottom first"),
-        Var("chain_kind", Enum(*LINK_KINDS), (0,), length=depth, doc="kind of each link, bottom first"),
         Var("resource_placed", BOOL, (False,), doc="the turn player placed a resource this turn (410.1)"),
         # Reading: every player starts with the same hand (seven cards in the
         # rules, 101.1; ``hand`` of each kind here).  A smaller hand only takes
@@ -97,6 +95,14 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         Var("deck", IntRange(0, deck), tuple(range(deck + 1)), length=n, doc="cards in each deck (413.4a)"),
         Var("in_game", BOOL, (True,), length=n, doc="each player is still in the game (102.2)"),
     ]
+
+    # 413.7a: the chain, links added on top; a link is its controller and kind.
+    chain = Stack(
+        "chain",
+        depth,
+        (("controller", IntRange(0, nobody), nobody), ("kind", Enum(*LINK_KINDS), 0)),
+        doc="the chain (413.7a)",
+    )
 
     locations = [
         # 101.1: the game starts here, heroes in play and hands drawn.
@@ -135,14 +141,6 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
     def take_from_hand(s: Any, b: Backend, kind: str, player: Any) -> dict[str, Any]:
         field = f"hand_{kind}"
         return {field: b.store(getattr(s, field), player, in_hand(s, b, kind, player) - 1)}
-
-    def push_link(s: Any, b: Backend, controller: Any, kind: int) -> dict[str, Any]:
-        # 413.7a: a link added to the chain goes on top.
-        return {
-            "chain_controller": b.store(s.chain_controller, s.chain_len, controller),
-            "chain_kind": b.store(s.chain_kind, s.chain_len, kind),
-            "chain_len": s.chain_len + 1,
-        }
 
     def fresh_succession() -> dict[str, Any]:
         return {"passes": 0, "passed": (False,) * n}
@@ -288,11 +286,11 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
                 guard=lambda s, b: b.And(
                     has_priority(s, b),
                     in_hand(s, b, "instant", s.priority_holder) > 0,
-                    s.chain_len < depth,
+                    b.Not(chain.is_full(s)),
                 ),
                 update=lambda s, b: {
                     **take_from_hand(s, b, "instant", s.priority_holder),
-                    **push_link(s, b, s.priority_holder, INSTANT_LINK),
+                    **chain.push(s, b, controller=s.priority_holder, kind=INSTANT_LINK),
                     **fresh_succession(),
                 },
                 actor=holder,
@@ -318,15 +316,6 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             )
         )
 
-        def resolve_top_link(s: Any, b: Backend) -> dict[str, Any]:
-            top = s.chain_len - 1
-            return {
-                "chain_controller": b.store(s.chain_controller, top, nobody),
-                "chain_kind": b.store(s.chain_kind, top, 0),
-                "chain_len": top,
-                **give_turn_player_priority(s, b),
-            }
-
         edges.append(
             Edge(
                 f"resolve_top_link@{window}",
@@ -334,7 +323,8 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
                 window,
                 ("409.4", "409.4a", "CR7.4 709.1", "413.7a"),
                 guard=lambda s, b: b.And(last_pass(s, b), s.chain_len > 0),
-                update=resolve_top_link,
+                # Card effects are not modelled: the resolving link just leaves.
+                update=lambda s, b: {**chain.pop(s, b), **give_turn_player_priority(s, b)},
                 actor=holder,
                 tags=frozenset({"passes", "resolves"}),
                 doc="every player passed in succession: the top link resolves, the turn player gets priority",
@@ -371,11 +361,11 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             "action_phase",
             ("408.1", "409.2b", "502.1", "409.3", "413.7a"),
             guard=lambda s, b: b.And(
-                main_phase_ready(s, b), in_hand(s, b, "non_instant", s.turn_player) > 0, s.chain_len < depth
+                main_phase_ready(s, b), in_hand(s, b, "non_instant", s.turn_player) > 0, b.Not(chain.is_full(s))
             ),
             update=lambda s, b: {
                 **take_from_hand(s, b, "non_instant", s.turn_player),
-                **push_link(s, b, s.turn_player, NON_INSTANT_LINK),
+                **chain.push(s, b, controller=s.turn_player, kind=NON_INSTANT_LINK),
                 **fresh_succession(),
             },
             actor=turn_player,
@@ -396,11 +386,11 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
                     main_phase_ready(s, b),
                     b.Not(s.resource_placed),
                     in_hand(s, b, kind, s.turn_player) > 0,
-                    s.chain_len < depth,
+                    b.Not(chain.is_full(s)),
                 ),
                 update=lambda s, b, kind=kind: {
                     **take_from_hand(s, b, kind, s.turn_player),
-                    **push_link(s, b, s.turn_player, RESOURCE_LINK),
+                    **chain.push(s, b, controller=s.turn_player, kind=RESOURCE_LINK),
                     "resource_placed": True,
                     **fresh_succession(),
                 },
@@ -458,6 +448,7 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         REGISTRY,
         {"players": players, "chain_depth": chain_depth, "turns": turns, "hand": hand, "deck": deck, "hand_limit": hand_limit},
         describe,
+        stacks=[chain],
     )
 
 
@@ -469,8 +460,8 @@ def describe(machine: Machine, s: Any) -> dict[str, str]:
     """What a judge reads off a state: turn, priority, chain, hands, decks."""
     n = machine.bounds["players"]
     chain = ", ".join(
-        f"{player_name(s.chain_controller[i])} {LINK_KINDS[s.chain_kind[i]].replace('_', '-')}"
-        for i in range(s.chain_len)
+        f"{player_name(link['controller'])} {LINK_KINDS[link['kind']].replace('_', '-')}"
+        for link in machine.stacks["chain"].entries(s)
     )
     aspects = {
         "turn": f"{player_name(s.turn_player)} (turn {s.turn_number}{', first' if s.first_turn else ''})",

@@ -1,0 +1,77 @@
+"""Building a machine: ill-formed models are rejected early, with the reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from model import wowtcg
+from model.backend import CONCRETE
+from model.machine import Edge, IntRange, ModelError, Stack
+
+
+@pytest.fixture(scope="module")
+def machine():  # noqa: ANN201
+    return wowtcg.build(players=2, chain_depth=2, turns=1)
+
+
+def with_extra(machine, edge):  # noqa: ANN001, ANN201
+    return machine.with_edges([*machine.edges, edge])
+
+
+def test_two_edges_with_one_name_are_rejected(machine):  # noqa: ANN001
+    with pytest.raises(ModelError, match="two edges are named 'end_turn'"):
+        with_extra(machine, Edge("end_turn", "end_step", "ready_step_start", ("503.2a",)))
+
+
+def test_an_edge_to_an_unknown_location_is_rejected(machine):  # noqa: ANN001
+    with pytest.raises(ModelError, match="joins unknown location 'combat_step'"):
+        with_extra(machine, Edge("propose", "action_phase", "combat_step", ("409.2b",)))
+
+
+def test_an_edge_out_of_a_terminal_location_is_rejected(machine):  # noqa: ANN001
+    with pytest.raises(ModelError, match="leaves terminal location 'game_over'"):
+        with_extra(machine, Edge("rematch", "game_over", "ready_step_start", ("102.1",)))
+
+
+def test_an_edge_citing_no_rule_is_rejected_unless_it_is_a_bound(machine):  # noqa: ANN001
+    with pytest.raises(ModelError, match="cites no rule"):
+        with_extra(machine, Edge("shortcut", "action_phase", "end_step", ()))
+    bound = Edge("stop", "action_phase", "turn_limit", (), tags=frozenset({"bound"}))
+    assert "stop" in with_extra(machine, bound).edge_index
+
+
+def test_replacing_an_unknown_edge_names_the_edges_there_are(machine):  # noqa: ANN001
+    with pytest.raises(ModelError, match="no edge named 'resolve'; edges are ready_cards"):
+        machine.replace_edge("resolve", guard=lambda s, b: True)
+
+
+def test_a_variant_leaves_the_original_machine_alone(machine):  # noqa: ANN001
+    variant = machine.without_edge("end_turn")
+    assert "end_turn" not in variant.edge_index and "end_turn" in machine.edge_index
+    assert variant.graph.number_of_edges() == machine.graph.number_of_edges() - 1
+
+
+def test_an_edge_that_is_not_enabled_cannot_be_applied(machine):  # noqa: ANN001
+    start = next(machine.initial_states())
+    with pytest.raises(ModelError, match="edge 'end_turn' is not enabled in location: ready_step_start"):
+        machine.apply(start, machine.edge("end_turn"))
+
+
+def test_a_stack_push_must_give_every_field():
+    stack = Stack("chain", 2, (("controller", IntRange(0, 2), 2), ("kind", IntRange(0, 3), 0)))
+    with pytest.raises(ModelError, match=r"must give \['controller', 'kind'\], got \['controller'\]"):
+        stack.push(None, CONCRETE, controller=1)
+
+
+def test_a_stack_pops_what_it_pushed_and_clears_the_slot():
+    stack = Stack("chain", 2, (("controller", IntRange(0, 2), 2), ("kind", IntRange(0, 3), 0)))
+
+    class S(dict):
+        __getattr__ = dict.__getitem__
+
+    empty = S(chain_len=0, chain_controller=(2, 2), chain_kind=(0, 0))
+    pushed = S({**empty, **stack.push(empty, CONCRETE, controller=1, kind=3)})
+    assert stack.entries(pushed) == [{"controller": 1, "kind": 3}]
+    assert stack.top(pushed, CONCRETE, "kind") == 3
+    popped = S({**pushed, **stack.pop(pushed, CONCRETE)})
+    assert popped == empty
