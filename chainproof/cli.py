@@ -33,13 +33,22 @@ def fail(message: str) -> None:
 
 
 def guarded(run: Callable[[], int]) -> None:
-    """Turn every known kind of bad input or broken model into one line and exit 2."""
+    """Turn bad input, a broken model or an internal error into one line and exit 2.
+
+    ``--debug`` (before the command) lets an internal error raise with its traceback.
+    """
     try:
         code = run()
     except BadInput as exc:
         fail(str(exc))
     except (ModelError, RegistryError) as exc:
         fail(f"the model is ill-formed: {exc}")
+    except KeyboardInterrupt:
+        fail("interrupted")
+    except Exception as exc:  # noqa: BLE001 - the last line of defence of a command-line tool
+        if click.get_current_context().find_root().params.get("debug"):
+            raise
+        fail(f"internal error: {type(exc).__name__}: {exc} (run 'chainproof --debug ...' for the traceback)")
     sys.exit(code)
 
 
@@ -49,7 +58,8 @@ def _games(names: tuple[str, ...]) -> list[Game]:
 
 @click.group()
 @click.version_option(package_name="chainproof")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="let an internal error show its traceback")
+def main(debug: bool) -> None:
     """Check trading-card-game rulebooks encoded as state-machine graphs."""
 
 

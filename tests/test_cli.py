@@ -329,3 +329,19 @@ def test_broken_edge_is_caught(broken_resolution: None) -> None:
     _check_transcript(r["counterexample"])
     assert r["counterexample"]["steps"][-1]["action"] == "resolve_top_link@action_phase"
     assert "409.4a" in r["counterexample"]["steps"][-1]["rules"]
+
+
+def test_an_internal_error_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken_explore(machine, max_states):  # noqa: ANN001, ANN202
+        raise RuntimeError("graph store exploded")
+
+    monkeypatch.setattr("chainproof.cli.explicit.explore", broken_explore)
+    result = invoke("verify", *TINY, "--method", "explicit")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "chainproof: error: internal error: RuntimeError: graph store exploded "
+        "(run 'chainproof --debug ...' for the traceback)"
+    )
+    assert "Traceback" not in result.output
+    debug = CliRunner().invoke(main, ["--debug", "verify", *TINY, "--method", "explicit"])
+    assert isinstance(debug.exception, RuntimeError)
