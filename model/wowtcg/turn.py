@@ -69,9 +69,9 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
     hand_hi = hand + ceil(turns / n)
 
     variables = [
-        Var("turn_player", IntRange(0, n - 1), (0,), doc="whose turn it is"),
         # Reading: 101.1 picks the first player at random; by symmetry of seats
         # the model lets P1 go first and loses no behaviour.
+        Var("turn_player", IntRange(0, n - 1), (0,), doc="whose turn it is"),
         Var("first_turn", BOOL, (True,), doc="this is the first turn of the game (501.2b)"),
         Var("turn_number", IntRange(1, turns + 1), (1,), doc="turns begun, for the turn bound"),
         Var("priority_holder", IntRange(0, nobody), (nobody,), doc="who has priority (409.1); nobody outside windows"),
@@ -87,8 +87,8 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         Var("resource_placed", BOOL, (False,), doc="the turn player placed a resource this turn (410.1)"),
         # Reading: every player starts with the same hand (seven cards in the
         # rules, 101.1; ``hand`` of each kind here).  A smaller hand only takes
-        # options away, and letting every mix start multiplied the states of a
-        # three-player game by four.  Deck sizes do vary, so decking is reached.
+        # options away (apart from how much the end step discards), and letting
+        # every mix start multiplied the states of a three-player game by four.  Deck sizes do vary, so decking is reached.
         *(
             Var(f"hand_{kind}", IntRange(0, hand_hi), (hand,), length=n, doc=f"{kind} cards in each hand")
             for kind in CARD_KINDS
