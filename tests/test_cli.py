@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -345,3 +346,9 @@ def test_an_internal_error_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatc
     assert "Traceback" not in result.output
     debug = CliRunner().invoke(main, ["--debug", "verify", *TINY, "--method", "explicit"])
     assert isinstance(debug.exception, RuntimeError)
+
+
+def test_the_graph_in_the_docs_is_current() -> None:
+    """docs/wowtcg-turn.dot (drawn into the README's SVG) is what `chainproof graph` prints now."""
+    committed = (Path(__file__).parent.parent / "docs" / "wowtcg-turn.dot").read_text()
+    assert invoke("graph").stdout == committed, "regenerate: chainproof graph > docs/wowtcg-turn.dot; dot -Tsvg ..."
