@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 from chainproof import games
 from chainproof.cli import main
 from model import wowtcg
-from properties import Invariant
+from properties import Invariant, StepProperty
 from properties.wowtcg import CATALOGUE
 
 #: Small bounds, as flags (the same instance as tests/conftest.py SMALL).
@@ -352,3 +352,19 @@ def test_the_graph_in_the_docs_is_current() -> None:
     """docs/wowtcg-turn.dot (drawn into the README's SVG) is what `chainproof graph` prints now."""
     committed = (Path(__file__).parent.parent / "docs" / "wowtcg-turn.dot").read_text()
     assert invoke("graph").stdout == committed, "regenerate: chainproof graph > docs/wowtcg-turn.dot; dot -Tsvg ..."
+
+
+def test_a_vacuous_property_is_not_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    never = StepProperty(
+        "multiplayer_leaving",
+        ("102.2",),
+        "vacuous with two players: the multiplayer leaving edge never fires",
+        applies=lambda e: e.name == "decked_turn_passes",
+        holds=lambda m, pre, post, b: True,
+    )
+    real = games.get_game("wowtcg")
+    monkeypatch.setitem(games._LOADERS, "wowtcg", lambda: dataclasses.replace(real, properties=(never,)))
+    result = invoke("verify", *TINY, "--json")
+    assert result.exit_code == 1
+    verdicts = {r["method"]: r["verdict"] for r in json.loads(result.stdout)["results"]}
+    assert verdicts == {"explicit": "vacuous", "bmc": "vacuous"}
