@@ -7,7 +7,6 @@ which is what the bounded model checker finds too (the tests hold them to it).
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
