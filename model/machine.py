@@ -48,13 +48,6 @@ class Domain:
             return z3.BoolVal(True)
         return z3.And(term >= self.lo - slack, term <= self.hi + slack)
 
-    def describe(self) -> str:
-        if self.is_bool:
-            return "bool"
-        if self.labels:
-            return "{" + ", ".join(self.labels) + "}"
-        return f"{self.lo}..{self.hi}"
-
 
 def IntRange(lo: int, hi: int) -> Domain:
     if hi < lo:
@@ -75,15 +68,13 @@ class Var:
     player, or the slots of a bounded stack).
 
     ``initial`` lists the values allowed in an initial state (for a tuple, the
-    values allowed in each slot).  ``monitor`` marks history kept only so a
-    property can be stated (not state the rules themselves speak of).
+    values allowed in each slot).
     """
 
     name: str
     domain: Domain
     initial: tuple[Any, ...]
     length: int | None = None
-    monitor: bool = False
     doc: str = ""
 
     def initial_values(self) -> Iterator[Any]:

@@ -76,14 +76,10 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         Var("turn_number", IntRange(1, turns + 1), (1,), doc="turns begun, for the turn bound"),
         Var("priority_holder", IntRange(0, nobody), (nobody,), doc="who has priority (409.1); nobody outside windows"),
         Var("passes", IntRange(0, n - 1), (0,), doc="players who passed in succession (409.4)"),
-        Var(
-            "passed",
-            BOOL,
-            (False,),
-            length=n,
-            monitor=True,
-            doc="which players passed since a link was last added or resolved or the window opened",
-        ),
+        # A monitor, not rule state: who passed since a link was last added or
+        # resolved or the window opened, so that "everyone had the chance to
+        # respond" can be stated apart from the ``passes`` count the rules use.
+        Var("passed", BOOL, (False,), length=n, doc="players who passed in the current succession"),
         Var("resource_placed", BOOL, (False,), doc="the turn player placed a resource this turn (410.1)"),
         # Reading: every player starts with the same hand (seven cards in the
         # rules, 101.1; ``hand`` of each kind here).  A smaller hand only takes
