@@ -83,3 +83,9 @@ def test_malformed_registry_files_are_rejected_with_file_and_entry(tmp_path: Pat
     with pytest.raises(RegistryError, match=message) as info:
         Registry.load(path)
     assert str(path) in str(info.value)
+
+
+def test_the_readme_lists_every_property_with_its_rules():
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    for prop in CATALOGUE:
+        assert f"| `{prop.name}` | {' '.join(prop.rules)} |" in readme, prop.name
