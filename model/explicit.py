@@ -32,7 +32,6 @@ class Exploration:
     machine: Machine
     graph: nx.MultiDiGraph
     nodes: list[Any]
-    number: dict[Any, int]
     depth: list[int]
     parent: list[tuple[int, Edge] | None]
     seconds: float
@@ -126,7 +125,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> Explorati
     graph.add_nodes_from(range(len(nodes)))
     graph.add_edges_from(transitions)
     expanded = depth[i - 1] if i else -1
-    return Exploration(machine, graph, nodes, number, depth, parent, time.perf_counter() - started, complete, expanded)
+    return Exploration(machine, graph, nodes, depth, parent, time.perf_counter() - started, complete, expanded)
 
 
 def check(exploration: Exploration, prop: Property) -> Result:

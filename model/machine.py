@@ -276,10 +276,9 @@ class Machine:
         self.graph.remove_edges_from(list(self.graph.edges(keys=True)))
         for e in edges:
             self.graph.add_edge(e.source, e.target, key=e.name, edge=e, rules=e.rules)
-        self._out = {name: tuple(e for e in edges if e.source == name) for name in self.locations}
         self._out_index = {
-            self.location_index[name]: tuple((e, self.location_index[e.target]) for e in out)
-            for name, out in self._out.items()
+            self.location_index[name]: tuple((e, self.location_index[e.target]) for e in edges if e.source == name)
+            for name in self.locations
         }
 
     def with_edges(self, edges: Iterable[Edge]) -> "Machine":
