@@ -1,7 +1,7 @@
 """The command line: ``chainproof verify``, ``coverage`` and ``graph``.
 
 Exit codes: 0 every verdict holds, 1 a property is violated, vacuous or
-unknown, 2 bad input or an ill-formed model.
+unknown, 2 bad input, an ill-formed model or a graph that could not be drawn.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import click
@@ -23,6 +24,7 @@ from model.results import Result
 from properties import select
 
 METHODS = ("explicit", "bmc", "both")
+GRAPH_FORMATS = ("dot", "svg")
 #: Z3 takes its timeout in milliseconds as a 32-bit number; a day is plenty.
 MAX_TIMEOUT = 86_400.0
 
@@ -43,6 +45,8 @@ def guarded(run: Callable[[], int]) -> None:
         fail(str(exc))
     except (ModelError, RegistryError) as exc:
         fail(f"the model is ill-formed: {exc}")
+    except report.RenderError as exc:
+        fail(str(exc))
     except KeyboardInterrupt:
         fail("interrupted")
     except Exception as exc:  # noqa: BLE001 - the last line of defence of a command-line tool
@@ -176,12 +180,23 @@ def coverage(games: tuple[str, ...], as_json: bool) -> None:
 
 @main.command()
 @click.option("--game", default=GAME_NAMES[0], show_default=True, help="game")
-def graph(game: str) -> None:
-    """Print the control-location graph in DOT, edges labelled with rule numbers."""
+@click.option("--format", "fmt", type=click.Choice(GRAPH_FORMATS), default="dot", show_default=True, help="Graphviz DOT, or SVG drawn from it")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="write to this file instead of stdout")
+def graph(game: str, fmt: str, output: Path | None) -> None:
+    """Print the control-location graph in DOT or SVG, edges labelled with rule numbers."""
 
     def run() -> int:
         g = get_game(game)
-        click.echo(report.dot(g.machine({})))
+        text = report.dot(g.machine({})) + "\n"
+        if fmt == "svg":
+            text = report.svg(text)
+        if output is None:
+            click.echo(text, nl=False)
+        else:
+            try:
+                output.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise BadInput(f"cannot write {output}: {exc.strerror or exc}") from None
         return 0
 
     guarded(run)

@@ -1,9 +1,12 @@
-"""Rendering results: Rich tables on a terminal, plain text when piped, DOT for graphs."""
+"""Rendering results: Rich tables on a terminal, plain text when piped, DOT and SVG for graphs."""
 
 from __future__ import annotations
 
+import subprocess
 from collections import Counter
 from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import click
@@ -13,6 +16,10 @@ from rich.table import Table
 
 from model.machine import Machine
 from model.results import VERDICTS, Result
+
+#: The distribution whose program draws graphs: a port of Graphviz's ``dot`` shipped as a wheel,
+#: so the picture needs nothing outside chainproof's own install.
+RENDERER = "graphviz-pure"
 
 VERDICT_STYLE = {
     "proved": "bold green",
@@ -167,3 +174,38 @@ def dot(machine: Machine) -> str:
     lines.append("}")
     return "\n".join(lines)
 
+
+class RenderError(Exception):
+    """The SVG renderer is not installed or could not draw the graph."""
+
+
+def _renderer() -> Path:
+    """The program of the installed renderer distribution.
+
+    Found through its metadata rather than PATH, which lacks the environment's
+    scripts directory when chainproof runs from a virtual environment that is not activated.
+    """
+    try:
+        files = metadata.distribution(RENDERER).files or []
+    except metadata.PackageNotFoundError:
+        raise RenderError(
+            f"cannot draw SVG: {RENDERER} is not installed (it is a dependency of chainproof: reinstall chainproof)"
+        ) from None
+    for file in files:
+        if file.name in (RENDERER, f"{RENDERER}.exe"):
+            return Path(file.locate())
+    raise RenderError(f"cannot draw SVG: the {RENDERER} distribution has no {RENDERER} program")
+
+
+def svg(dot_source: str) -> str:
+    """The graph laid out and drawn as SVG by the renderer."""
+    try:
+        process = subprocess.run(
+            [_renderer(), "-Tsvg"], input=dot_source, capture_output=True, encoding="utf-8", check=False
+        )
+    except OSError as exc:
+        raise RenderError(f"cannot draw SVG: {RENDERER} did not start: {exc}") from None
+    if process.returncode != 0:
+        reason = " ".join(process.stderr.split()) or "no message"
+        raise RenderError(f"cannot draw SVG: {RENDERER} exited with status {process.returncode}: {reason}")
+    return process.stdout

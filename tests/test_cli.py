@@ -10,6 +10,7 @@ import dataclasses
 import fnmatch
 import json
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from click.testing import CliRunner, Result
@@ -20,6 +21,8 @@ from model import wowtcg
 from properties import Invariant, StepProperty
 from properties.wowtcg import CATALOGUE
 
+#: The SVG namespace as ElementTree writes it in tag names.
+SVG = "{http://www.w3.org/2000/svg}"
 #: Small bounds, as flags (the same instance as tests/conftest.py SMALL).
 SMALL = ["--players", "2", "--chain-depth", "2", "--turns", "2", "--hand", "1", "--deck", "1", "--hand-limit", "2"]
 #: Tinier still, for runs that only look at which properties were selected.
@@ -236,6 +239,62 @@ def test_graph_is_dot_with_every_location_and_rule_labels() -> None:
         assert any(f'"{e.source}" -> "{e.target}"' in line and f"{e.name}  {' '.join(e.rules)}" in line for line in edge_lines), e.name
 
 
+def test_graph_svg_is_xml_naming_every_location_and_edge_with_its_rules() -> None:
+    result = invoke("graph", "--format", "svg")
+    assert result.exit_code == 0, result.output
+    root = ElementTree.fromstring(result.stdout)
+    assert root.tag == f"{SVG}svg"
+    # Graphviz turns the second of two spaces into a no-break space; compare words.
+    texts = {" ".join("".join(t.itertext()).split()) for t in root.iter(f"{SVG}text")}
+    machine = wowtcg.build()
+    for name in machine.locations:
+        assert name in texts, name
+    for e in machine.edges:
+        assert " ".join([e.name, *e.rules]) in texts, e.name
+
+
+def test_graph_rejects_an_unknown_format() -> None:
+    result = invoke("graph", "--format", "png")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "'png' is not one of 'dot', 'svg'" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["dot", "svg"])
+def test_graph_output_writes_what_stdout_would_show(fmt: str, tmp_path: Path) -> None:
+    target = tmp_path / f"turn.{fmt}"
+    result = invoke("graph", "--format", fmt, "--output", str(target))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert target.read_text() == invoke("graph", "--format", fmt).stdout
+
+
+def _one_error_line(result: Result) -> str:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("chainproof: error:"), result.stderr
+    return lines[0]
+
+
+def test_graph_output_to_a_missing_directory_is_one_line(tmp_path: Path) -> None:
+    line = _one_error_line(invoke("graph", "--output", str(tmp_path / "missing" / "turn.dot")))
+    assert "cannot write" in line and "missing" in line
+
+
+def test_graph_svg_without_the_renderer_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("chainproof.report.RENDERER", "graphviz-pure-not-installed")
+    line = _one_error_line(invoke("graph", "--format", "svg"))
+    assert "graphviz-pure-not-installed is not installed" in line
+
+
+def test_graph_svg_the_renderer_rejects_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("chainproof.report.dot", lambda machine: "digraph {")
+    line = _one_error_line(invoke("graph", "--format", "svg"))
+    assert "graphviz-pure exited with status 1" in line and "syntax error" in line
+
+
 # -- a violated property ---------------------------------------------------------
 
 always_nobody_has_priority = Invariant(
@@ -351,7 +410,7 @@ def test_an_internal_error_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatc
 def test_the_graph_in_the_docs_is_current() -> None:
     """docs/wowtcg-turn.dot (drawn into the README's SVG) is what `chainproof graph` prints now."""
     committed = (Path(__file__).parent.parent / "docs" / "wowtcg-turn.dot").read_text()
-    assert invoke("graph").stdout == committed, "regenerate: chainproof graph > docs/wowtcg-turn.dot; dot -Tsvg ..."
+    assert invoke("graph").stdout == committed, "regenerate: chainproof graph -o docs/wowtcg-turn.dot"
 
 
 def test_a_vacuous_property_is_not_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
