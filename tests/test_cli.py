@@ -413,6 +413,14 @@ def test_the_graph_in_the_docs_is_current() -> None:
     assert invoke("graph").stdout == committed, "regenerate: chainproof graph -o docs/wowtcg-turn.dot"
 
 
+def test_the_graph_picture_in_the_docs_is_current() -> None:
+    """docs/wowtcg-turn.svg is what `chainproof graph --format svg` draws now (the pinned renderer is deterministic)."""
+    committed = (Path(__file__).parent.parent / "docs" / "wowtcg-turn.svg").read_text()
+    assert invoke("graph", "--format", "svg").stdout == committed, (
+        "regenerate: chainproof graph --format svg -o docs/wowtcg-turn.svg"
+    )
+
+
 def test_a_vacuous_property_is_not_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     never = StepProperty(
         "multiplayer_leaving",
