@@ -6,6 +6,12 @@ any open property is violated there, so the first depth at which a violation
 is satisfiable is the length of a shortest counterexample.  Every counterexample is replayed on the concrete
 backend before it is reported, so the two backends are checked against each
 other on every violation found.
+
+A liveness property (``Eventually``) is violated at depth ``k`` when, from a
+premise state on, no state up to ``k`` meets the goal and state ``k`` either
+repeats one of them (a lasso: the run can go round forever) or has no enabled
+edge (a dead end).  Finding none up to ``k`` is weaker than a proof: a run may
+still miss the goal later.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import z3
 from model.backend import SYMBOLIC as SYM
 from model.machine import Machine, ModelError
 from model.results import HOLDS_TO_DEPTH, UNKNOWN, VACUOUS, VIOLATED, Result, Transcript
-from properties import Deadlock, Invariant, Property, StepProperty
+from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 #: How far past its domain a variable may be seen.  An update here moves a value
 #: by at most one from a state inside the domain, so any excursion is caught.
@@ -67,7 +73,7 @@ class BMC:
         finally:
             self.solver.pop()
 
-    def _transcript(self, model: z3.ModelRef, length: int, violation: str) -> Transcript:
+    def _transcript(self, model: z3.ModelRef, length: int, violation: str, loop_start: int | None = None) -> Transcript:
         m = self.machine
         concrete = [self._read_state(model, self.states[k]) for k in range(length + 1)]
         path = []
@@ -81,7 +87,7 @@ class BMC:
                     f"the concrete backend {m.describe(replayed)}"
                 )
             path.append((edge, concrete[k + 1]))
-        return Transcript.from_path(m, concrete[0], path, violation)
+        return Transcript.from_path(m, concrete[0], path, violation, loop_start)
 
     def _read_state(self, model: z3.ModelRef, s: Any) -> Any:
         def read(term: Any) -> Any:
@@ -109,7 +115,7 @@ class BMC:
         open_: dict[str, _Open] = {}
         results: dict[str, Result] = {}
         for p in properties:
-            if not isinstance(p, (Invariant, StepProperty, Deadlock)):
+            if not isinstance(p, (Invariant, StepProperty, Deadlock, Eventually)):
                 raise TypeError(f"bounded model checking cannot check {type(p).__name__}")
             premise_met = isinstance(p, Deadlock) or (isinstance(p, Invariant) and p.premise is None)
             entry = _Open(p, premise_met)
@@ -156,6 +162,16 @@ class BMC:
                 # An interrupted query can leave the incremental solver unsound,
                 # so nothing after it is trusted: the run stops here.
                 decide(entry.prop, verdict=UNKNOWN, depth=max(reached, 0), note=f"{gave_up}; holds up to {reached} steps")
+            elif entry.premise_met and isinstance(entry.prop, Eventually):
+                # With no longer run every run was followed to its end; otherwise
+                # a run may still owe the goal past the last depth.
+                unmet = (
+                    "none from a premise state stops short of the goal"
+                    if exhausted
+                    else "none from a premise state loops or stops short of the goal within them, "
+                    "but one still open after them is not ruled out (a bounded check, not a proof)"
+                )
+                decide(entry.prop, verdict=HOLDS_TO_DEPTH, depth=reached, note=f"{scope}; {unmet}")
             elif entry.premise_met:
                 decide(entry.prop, verdict=HOLDS_TO_DEPTH, depth=reached, note=scope)
             else:
@@ -182,7 +198,9 @@ class BMC:
             if model is None:
                 return f"solver gave up at depth {k} ({self.solver.reason_unknown()})"
             p = open_[name].prop
-            decide(p, verdict=VIOLATED, depth=k, counterexample=self._transcript(model, k, f"{p.name}: {p.statement}"))
+            loop_start = self._loop_start(p, model, k) if isinstance(p, Eventually) else None
+            transcript = self._transcript(model, k, f"{p.name}: {p.statement}", loop_start)
+            decide(p, verdict=VIOLATED, depth=k, counterexample=transcript)
         for name, model in self._which({n: c for n, c in premises.items() if n in open_}, k, "premise"):
             if model is None:
                 return f"solver gave up at depth {k} ({self.solver.reason_unknown()})"
@@ -223,8 +241,40 @@ class BMC:
             taken = z3.Or(*(self.selectors[k - 1] == i for i in entry.matching)) if entry.matching else z3.BoolVal(False)
             pre = self.states[k - 1]
             return [taken, z3.Not(p.holds(m, pre, s, SYM))], [taken]
+        if isinstance(p, Eventually):
+            loops, stuck = self._unmet(p, k)
+            return [z3.Or(*loops, stuck)], [p.premise(m, s, SYM)]
         return [z3.Not(m.terminal_constraint(s)), z3.Not(m.enabled_constraint(s))], None
 
+    def _unmet(self, p: Eventually, k: int) -> tuple[list[Any], Any]:
+        """The ways the first ``k`` steps show a run that never meets the goal.
+
+        ``loops[j]``: the goal is owed since a premise state at or before step
+        ``j`` and state ``k`` repeats state ``j``, so the run can go round
+        forever.  ``stuck``: it is owed at step ``k`` and no edge is enabled.
+        """
+        m = self.machine
+        states = self.states[: k + 1]
+        missed = [z3.Not(p.goal(m, s, SYM)) for s in states]
+        owed: list[Any] = []  # owed[t]: some premise state at or before t, and no goal since
+        for t, s in enumerate(states):
+            begun = p.premise(m, s, SYM)
+            owed.append(z3.And(missed[t], z3.Or(begun, owed[-1]) if owed else begun))
+        loops = [z3.And(owed[j], *missed[j + 1 :], _same(states[j], states[k])) for j in range(k)]
+        return loops, z3.And(owed[k], z3.Not(m.enabled_constraint(states[k])))
+
+    def _loop_start(self, p: Eventually, model: z3.ModelRef, k: int) -> int | None:
+        """The step after which a violation at depth ``k`` repeats its last state (None: it is stuck)."""
+        loops, _ = self._unmet(p, k)
+        return next((j for j, loop in enumerate(loops) if z3.is_true(model.eval(loop, model_completion=True))), None)
+
+
+def _same(a: Any, b: Any) -> Any:
+    """Two symbolic states agree on every field, every slot of a tuple included."""
+    def terms(s: Any) -> Iterator[Any]:
+        for value in s:
+            yield from value if isinstance(value, tuple) else (value,)
+    return z3.And(*(x == y for x, y in zip(terms(a), terms(b))))
 
 
 def check_all(

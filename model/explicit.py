@@ -6,6 +6,7 @@ which is what the bounded model checker finds too (the tests hold them to it).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
@@ -15,7 +16,7 @@ import networkx as nx
 from model.backend import CONCRETE
 from model.machine import Edge, Machine, ModelError
 from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result, Transcript
-from properties import Deadlock, Invariant, Property, StepProperty
+from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 
 @dataclass
@@ -133,6 +134,7 @@ def check(exploration: Exploration, prop: Property) -> Result:
     m = exploration.machine
     nodes = exploration.nodes
     violation: tuple[Any, list[tuple[Edge, Any]]] | None = None
+    loop_start: int | None = None
     premise_met = True
     if isinstance(prop, Invariant):
         premise_met = prop.premise is None
@@ -162,13 +164,15 @@ def check(exploration: Exploration, prop: Property) -> Result:
             if out_degree(i) == 0 and not m.is_terminal(s):
                 violation = exploration.path_to(i)
                 break
+    elif isinstance(prop, Eventually):
+        premise_met, violation, loop_start = _unmet(exploration, prop)
     else:
         raise TypeError(f"explicit search cannot check {type(prop).__name__}")
     seconds = time.perf_counter() - started  # the shared exploration is timed once, by the caller
     common = dict(game=m.game, property=prop.name, rules=prop.rules, kind=prop.kind, method="explicit", bounds=m.bounds)
     if violation is not None:
         start, path = violation
-        transcript = Transcript.from_path(m, start, path, f"{prop.name}: {prop.statement}")
+        transcript = Transcript.from_path(m, start, path, f"{prop.name}: {prop.statement}", loop_start)
         return Result(verdict=VIOLATED, depth=len(path), seconds=seconds, counterexample=transcript, **common)
     if exploration.complete:
         depth, note = exploration.levels, f"all {exploration.states} reachable states within the bounds"
@@ -177,7 +181,77 @@ def check(exploration: Exploration, prop: Property) -> Result:
         note = f"search stopped after {exploration.states} states: every run of up to {depth} steps covered"
     if not premise_met:
         return Result(verdict=VACUOUS, depth=depth, seconds=seconds, note=f"premise never reached ({note})", **common)
+    if isinstance(prop, Eventually):
+        note += (
+            "; every run from a premise state reaches the goal"
+            if exploration.complete
+            else "; none from a premise state loops or stops short of the goal within them, "
+            "but one still open after them is not ruled out"
+        )
     return Result(verdict=HOLDS_TO_DEPTH, depth=depth, seconds=seconds, note=note, **common)
+
+
+#: The node ahead of every premise state in the graph of owed goals, so that one
+#: shortest-path search measures every run from the initial states.
+_BEFORE_PREMISE = -1
+
+
+def _unmet(
+    exploration: Exploration, prop: Eventually
+) -> tuple[bool, tuple[Any, list[tuple[Edge, Any]]] | None, int | None]:
+    """Whether a premise state is reached; a shortest run that never meets the goal
+    after one; and the step after which that run loops (None: it is stuck).
+
+    Such a run reaches a premise state by a shortest path, then stays off the
+    goal until it closes a cycle or reaches a state with no successor.  Only
+    expanded states count as stuck: the successors of the others are unknown.
+    """
+    m, graph, depth = exploration.machine, exploration.graph, exploration.depth
+    premise = [bool(prop.premise(m, s, CONCRETE)) for s in exploration.nodes]
+    if not any(premise):
+        return False, None, None
+    missed = [not prop.goal(m, s, CONCRETE) for s in exploration.nodes]
+    # The states a run can be in with the goal still owed.  Entering a premise
+    # state costs its depth, every further step one.
+    owed = nx.DiGraph()
+    owed.add_node(_BEFORE_PREMISE)
+    owed.add_weighted_edges_from((_BEFORE_PREMISE, i, depth[i]) for i, p in enumerate(premise) if p and missed[i])
+    owed.add_edges_from((u, v) for u, v in graph.edges() if missed[u] and missed[v])
+    before, distance = nx.dijkstra_predecessor_and_distance(owed, _BEFORE_PREMISE)
+    del distance[_BEFORE_PREMISE]
+
+    # The shortest violation: its length, the state it ends in (for a lasso,
+    # where its cycle starts and ends) and for a lasso that cycle.
+    stuck = (v for v in distance if depth[v] <= exploration.expanded and graph.out_degree(v) == 0)
+    end = min(stuck, key=distance.__getitem__, default=None)
+    length = math.inf if end is None else distance[end]
+    cycle: list[int] | None = None
+    reached = owed.subgraph(distance)
+    for component in nx.strongly_connected_components(reached):
+        some = next(iter(component))
+        if len(component) == 1 and not reached.has_edge(some, some):
+            continue  # on no cycle
+        cyclic = reached.subgraph(component)
+        for j in sorted(component, key=distance.__getitem__):
+            if distance[j] + 1 >= length:
+                break  # no cycle through this state or a farther one is shorter
+            back = nx.single_source_shortest_path_length(cyclic, j)
+            closing = min(cyclic.predecessors(j), key=back.__getitem__)
+            if distance[j] + back[closing] + 1 < length:
+                end, length = j, distance[j] + back[closing] + 1
+                cycle = nx.shortest_path(cyclic, j, closing) + [j]
+    if end is None:
+        return True, None, None
+
+    route = [end]
+    while before[route[-1]][0] != _BEFORE_PREMISE:
+        route.append(before[route[-1]][0])
+    route.reverse()
+    start, path = exploration.path_to(route[0])
+    visits = route + (cycle[1:] if cycle else [])
+    for u, v in zip(visits, visits[1:]):
+        path.append((m.edge(next(iter(graph[u][v]))), exploration.nodes[v]))
+    return True, (start, path), (distance[end] if cycle else None)
 
 
 def check_all(machine: Machine, properties: Sequence[Property]) -> list[Result]:

@@ -40,23 +40,37 @@ class Step:
 
 @dataclass(frozen=True)
 class Transcript:
-    """A game a judge can read: the starting state, then one line per step."""
+    """A game a judge can read: the starting state, then one line per step.
+
+    A run that goes round forever is shown up to the step that repeats a
+    state: ``loop_start`` is the step after which that state was first seen
+    (0: the start).
+    """
 
     initial: dict[str, str]
     steps: tuple[Step, ...]
     violation: str
     final: dict[str, str]
+    loop_start: int | None = None
 
     @classmethod
-    def from_path(cls, machine: Machine, start: Any, path: Sequence[tuple[Edge, Any]], violation: str) -> "Transcript":
+    def from_path(
+        cls,
+        machine: Machine,
+        start: Any,
+        path: Sequence[tuple[Edge, Any]],
+        violation: str,
+        loop_start: int | None = None,
+    ) -> "Transcript":
         steps = []
         pre = start
         for i, (edge, post) in enumerate(path, start=1):
             before, after = machine.aspects(pre), machine.aspects(post)
-            changes = {k: (before[k], after[k]) for k in after if before.get(k) != after[k]}
+            # An aspect can appear mid-game ("P2: out of the game" replaces his hand and deck).
+            changes = {k: (before.get(k, "-"), after[k]) for k in after if before.get(k) != after[k]}
             steps.append(Step(i, edge.name, actor_name(machine.actor(edge, pre)), edge.rules, changes))
             pre = post
-        return cls(machine.aspects(start), tuple(steps), violation, machine.aspects(pre))
+        return cls(machine.aspects(start), tuple(steps), violation, machine.aspects(pre), loop_start)
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -64,6 +78,9 @@ class Transcript:
     def lines(self) -> list[str]:
         out = ["start: " + "; ".join(f"{k}: {v}" for k, v in self.initial.items())]
         out.extend(step.line() for step in self.steps)
+        if self.loop_start is not None:
+            again = "the start" if self.loop_start == 0 else f"the state after step {self.loop_start}"
+            out.append(f"  loops back to {again}")
         # The whole last state, so the judge sees what the violation is about.
         out.append("end: " + "; ".join(f"{k}: {v}" for k, v in self.final.items()))
         out.append(f"violated: {self.violation}")
@@ -85,6 +102,7 @@ class Transcript:
                 }
                 for s in self.steps
             ],
+            "loop_start": self.loop_start,
             "final": self.final,
             "violation": self.violation,
         }

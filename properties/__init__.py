@@ -8,10 +8,16 @@ kind:
   *vacuous*);
 - ``StepProperty``: every step along an edge that ``applies`` to satisfies
   ``holds(pre, post)``; if no such step is ever taken, the verdict is vacuous;
-- ``Deadlock``: no reachable state that is not terminal lacks an enabled edge.
+- ``Deadlock``: no reachable state that is not terminal lacks an enabled edge;
+- ``Eventually``: every run from a reachable state satisfying ``premise``
+  reaches a state satisfying ``goal`` (the premise state itself may be it).
+  A cycle of non-goal states or a non-goal state with no enabled edge, after a
+  premise state and without the goal in between, violates it; terminal
+  locations are such dead ends unless the goal includes them.  If no
+  reachable state satisfies the premise, the verdict is vacuous.
 
-``holds`` and ``premise`` take the machine, the state(s) and a backend, so the
-same definition is checked by explicit search and by Z3.
+``holds``, ``premise`` and ``goal`` take the machine, the state(s) and a
+backend, so the same definition is checked by explicit search and by Z3.
 """
 
 from __future__ import annotations
@@ -52,6 +58,14 @@ class StepProperty(Property):
 @dataclass(frozen=True)
 class Deadlock(Property):
     kind = "deadlock"
+
+
+@dataclass(frozen=True)
+class Eventually(Property):
+    premise: Callable[[Machine, Any, Backend], Any]  # a state from which the obligation starts
+    goal: Callable[[Machine, Any, Backend], Any]  # a state that discharges it
+
+    kind = "liveness"
 
 
 def validate(machine: Machine, properties: Sequence[Property]) -> None:

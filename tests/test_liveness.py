@@ -1,0 +1,176 @@
+"""Liveness (``Eventually``): explicit search and BMC find the same lassos and dead ends."""
+
+from __future__ import annotations
+
+from model import bmc, explicit, wowtcg
+from model.machine import Machine, no_change
+from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result
+from properties import Eventually
+
+TINY = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1}
+WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase")
+
+
+def closes(window: str) -> Eventually:
+    # Leaving the window discharges it, and so does the end of the game or of
+    # the exploration: both are other locations.
+    return Eventually(
+        f"{window}_closes",
+        ("409.4b",),
+        f"every priority window of the {window} eventually closes",
+        premise=lambda m, s, b: m.at(s, window, b=b),
+        goal=lambda m, s, b: b.Not(m.at(s, window, b=b)),
+    )
+
+
+def both(machine: Machine, prop: Eventually, depth: int) -> tuple[Result, Result]:
+    """The verdicts of explicit search and BMC, which must agree on verdict and, for a violation, on length."""
+    by_search = explicit.check(explicit.explore(machine), prop)
+    by_solver = bmc.check_all(machine, [prop], depth=depth)[0]
+    assert by_search.verdict == by_solver.verdict, (by_search.note, by_solver.note)
+    if by_search.verdict == VIOLATED:
+        assert by_search.depth == by_solver.depth, "explicit search and BMC disagree on the shortest counterexample"
+        assert len(by_search.counterexample) == len(by_solver.counterexample) == by_search.depth
+    return by_search, by_solver
+
+
+def endless_passing(m: Machine) -> Machine:
+    """A pass in the action phase hands priority on but is neither counted nor remembered."""
+    return m.replace_edge(
+        "pass_priority@action_phase", update=lambda s, b: {"priority_holder": b.If(s.priority_holder == 0, 1, 0)}
+    )
+
+
+def test_every_window_eventually_closes_by_both_methods(small_machine, small_exploration):  # noqa: ANN001
+    # True because hands and the chain are finite: a play spends a card, a
+    # resolution shortens the chain, and passes in succession are bounded.
+    properties = [closes(w) for w in WINDOWS]
+    for result in (explicit.check(small_exploration, p) for p in properties):
+        assert result.verdict == HOLDS_TO_DEPTH, result.note
+        assert result.depth == small_exploration.levels
+        assert "every run from a premise state reaches the goal" in result.note
+    for result in bmc.check_all(small_machine, properties, depth=12):
+        assert result.verdict == HOLDS_TO_DEPTH, result.note
+        assert result.depth == 12
+        assert "not ruled out" in result.note  # a bounded check does not claim the goal is always met
+
+
+def test_bmc_past_the_longest_run_says_every_run_was_followed():
+    machine = wowtcg.build(**TINY)
+    _, by_solver = both(machine, closes("action_phase"), depth=120)
+    assert by_solver.depth < 120
+    assert by_solver.note.startswith("no run is longer than")
+    assert "none from a premise state stops short of the goal" in by_solver.note
+
+
+def test_passing_forever_is_a_lasso_for_both(small_machine):  # noqa: ANN001
+    machine = endless_passing(small_machine)
+    for result in both(machine, closes("action_phase"), depth=12):
+        assert result.verdict == VIOLATED
+        # the action phase opens after 6 steps; two passes bring back the same state
+        assert result.depth == 8
+        transcript = result.counterexample
+        assert transcript.loop_start == 6
+        assert [s.edge for s in transcript.steps[6:]] == ["pass_priority@action_phase"] * 2
+        assert "\n  loops back to the state after step 6\nend: location: action_phase;" in transcript.text()
+        assert transcript.to_json()["loop_start"] == 6
+
+
+def test_a_lasso_loops_back_no_earlier_than_its_premise_state(small_machine):  # noqa: ANN001
+    """The premise holds only halfway round the cycle: the loop must close after it."""
+    machine = endless_passing(small_machine)
+    prop = Eventually(
+        "p2_window_closes",
+        ("409.4b",),
+        "once P2 holds priority in the action phase, the window eventually closes",
+        premise=lambda m, s, b: b.And(m.at(s, "action_phase", b=b), s.priority_holder == 1),
+        goal=lambda m, s, b: b.Not(m.at(s, "action_phase", b=b)),
+    )
+    for result in both(machine, prop, depth=12):
+        assert result.verdict == VIOLATED
+        # P2 first holds priority after step 7; the run returns to that state two passes later
+        assert result.depth == 9
+        assert result.counterexample.loop_start == 7
+
+
+def test_a_loop_on_the_initial_state_loops_back_to_the_start(small_machine):  # noqa: ANN001
+    machine = small_machine.replace_edge("ready_cards", target="ready_step_start", update=no_change)
+    prop = Eventually(
+        "turn_gets_ready",
+        ("501.1a",),
+        "a deliberately broken model: the ready step's window opens",
+        premise=lambda m, s, b: m.at(s, "ready_step_start", b=b),
+        goal=lambda m, s, b: m.at(s, "ready_step", b=b),
+    )
+    for result in both(machine, prop, depth=4):
+        assert result.verdict == VIOLATED and result.depth == 1
+        assert result.counterexample.loop_start == 0
+        assert "\n  loops back to the start\n" in result.counterexample.text()
+
+
+def test_a_window_that_cannot_close_is_a_dead_end_for_both(small_machine):  # noqa: ANN001
+    machine = small_machine.without_edge("close_window@action_phase")
+    for result in both(machine, closes("action_phase"), depth=12):
+        assert result.verdict == VIOLATED
+        # stuck once P2, without an instant left to play, cannot pass the last pass
+        assert result.depth == 11
+        transcript = result.counterexample
+        assert transcript.loop_start is None and transcript.to_json()["loop_start"] is None
+        assert "loops back" not in transcript.text()
+        assert transcript.steps[-1].edge == "pass_priority@action_phase"
+        assert transcript.final["location"] == "action_phase"
+        assert transcript.final["P2 hand"].startswith("0 instant")
+
+
+def test_a_terminal_location_outside_the_goal_is_a_dead_end(small_machine):  # noqa: ANN001
+    prop = Eventually(
+        "draw_step_opens",
+        ("501.2a",),
+        "a deliberately false claim: once a turn reaches its draw, the draw step's window opens",
+        premise=lambda m, s, b: m.at(s, "draw_step_start", b=b),
+        goal=lambda m, s, b: m.at(s, "draw_step", b=b),
+    )
+    for result in both(small_machine, prop, depth=16):
+        assert result.verdict == VIOLATED
+        # the first turn with its discard to the hand limit (12 steps), then P2
+        # readies and draws from an empty deck
+        assert result.depth == 16
+        assert result.counterexample.steps[-1].edge == "decked_game_over"
+        assert result.counterexample.final["location"] == "game_over"
+        assert result.counterexample.loop_start is None
+        assert "P2: - -> out of the game" in result.counterexample.text()
+
+
+def test_an_unreachable_premise_is_vacuous_for_both(small_machine, small_exploration):  # noqa: ANN001
+    prop = Eventually(
+        "end_step_chain_resolves",
+        ("503.2a",),
+        "a link in the end step eventually leaves the chain (premise: a link in the end step)",
+        premise=lambda m, s, b: b.And(m.at(s, "end_step", b=b), s.chain_len > 0),
+        goal=lambda m, s, b: s.chain_len == 0,
+    )
+    by_search = explicit.check(small_exploration, prop)
+    by_solver = bmc.check_all(small_machine, [prop], depth=10)[0]
+    assert by_search.verdict == by_solver.verdict == VACUOUS
+    assert by_search.note.startswith("premise never reached")
+
+
+def test_a_stopped_search_claims_no_dead_end_at_its_frontier(small_machine):  # noqa: ANN001
+    partial = explicit.explore(small_machine, max_states=3000)
+    assert not partial.complete
+    # the frontier holds open windows whose successors were never computed
+    frontier = [s for s, d in zip(partial.nodes, partial.depth) if d > partial.expanded]
+    assert any(small_machine.location_of(s) == "action_phase" for s in frontier)
+    result = explicit.check(partial, closes("action_phase"))
+    assert result.verdict == HOLDS_TO_DEPTH
+    assert result.depth == partial.expanded
+    assert "search stopped" in result.note and "not ruled out" in result.note
+
+
+def test_a_stopped_search_still_finds_a_shallow_lasso(small_machine):  # noqa: ANN001
+    partial = explicit.explore(endless_passing(small_machine), max_states=200)
+    # the lasso's last step leaves a state of depth 7, the deepest expanded
+    assert not partial.complete and partial.expanded == 7
+    result = explicit.check(partial, closes("action_phase"))
+    assert result.verdict == VIOLATED and result.depth == 8
+    assert result.counterexample.loop_start == 6
