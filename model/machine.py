@@ -227,8 +227,11 @@ class Machine:
         bounds: Mapping[str, int],
         describe: Callable[["Machine", Any], dict[str, str]],
         stacks: Sequence[Stack] = (),
+        table: Any = None,
     ) -> None:
         self.game = game
+        #: The game's fixed facts (seats, the cards on the board) that properties read.
+        self.table = table
         self.registry = registry
         self.bounds = dict(bounds)
         self.stacks = {st.name: st for st in stacks}
@@ -304,6 +307,10 @@ class Machine:
 
     def edge(self, name: str) -> Edge:
         return self.edges[self.edge_index[name]]
+
+    @property
+    def terminal_locations(self) -> tuple[str, ...]:
+        return tuple(name for name, loc in self.locations.items() if loc.terminal)
 
     def is_terminal(self, state: Any) -> bool:
         return self.locations[self.location_names[state.location]].terminal is not None

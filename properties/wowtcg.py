@@ -1,7 +1,9 @@
-"""World of Warcraft TCG: the priority-fairness catalogue and deadlock.
+"""World of Warcraft TCG: priority fairness, combat, winning and losing, deadlock.
 
 Each property restates a rule in its own terms rather than calling the model's
-helpers, so a broken edge cannot hide behind the same broken helper.
+helpers, so a broken edge cannot hide behind the same broken helper.  They read
+only the board's fixed facts (``machine.table``: who owns which character, the
+printed stats and keywords).
 """
 
 from __future__ import annotations
@@ -10,9 +12,9 @@ from typing import Any
 
 from model.backend import Backend
 from model.machine import Machine
-from properties import Deadlock, Invariant, Property, StepProperty
+from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
-WINDOW_LOCATIONS = ("ready_step", "draw_step", "action_phase", "end_phase")
+WINDOW_LOCATIONS = ("ready_step", "draw_step", "action_phase", "end_phase", "attack_window", "defend_window")
 
 
 def _nobody(m: Machine) -> int:
@@ -32,11 +34,12 @@ def _clockwise_after(m: Machine, s: Any, b: Backend, player: Any) -> Any:
     return b.select(tuple(options), player, n)
 
 
-# 409.1, 501.1c, 503.2a: a window has exactly one priority holder, a player
-# still in the game; outside windows nobody holds priority.
+# 409.1, 501.1c, 503.2a, 602.2: a window has exactly one priority holder, a
+# player still in the game; outside windows (including the protect point and
+# pre-priority processing) nobody holds priority.
 priority_exclusive = Invariant(
     "priority_exclusive",
-    ("409.1", "409.4", "501.1c", "503.2a"),
+    ("409.1", "409.4", "501.1c", "503.2a", "602.2"),
     "while a window is open exactly one player in the game holds priority; outside windows nobody does",
     holds=lambda m, s, b: b.If(
         m.at(s, *WINDOW_LOCATIONS, b=b),
@@ -132,8 +135,8 @@ links_added_on_top = StepProperty(
 # player, in his non-combat action phase, with priority and an empty chain.
 main_phase_only = StepProperty(
     "main_phase_only",
-    ("408.1", "409.2b", "410.1a", "502.1"),
-    "non-instant cards and resources are added only by the turn player with priority in his action phase on an empty chain",
+    ("408.1", "409.2b", "410.1a", "502.1", "601.1"),
+    "non-instant cards, resources and combat proposals are added only by the turn player with priority in his action phase on an empty chain",
     applies=lambda e: e.has("main_phase_action"),
     holds=lambda m, pre, post, b: b.And(
         m.at(pre, "action_phase", b=b),
@@ -182,9 +185,286 @@ decked_player_loses = StepProperty(
 
 deadlock = Deadlock(
     "deadlock",
-    ("409.1", "409.4b", "503.2a"),
+    ("409.1", "409.4b", "503.2a", "600.2", "600.3"),
     "every reachable state that is not game over (or the turn bound) has an enabled transition",
 )
+
+
+# -- combat (600-603) ----------------------------------------------------------------
+
+
+def _at(m: Machine, s: Any, b: Backend, *names: str) -> Any:
+    return m.at(s, *names, b=b)
+
+
+def _proposal_is_legal(m: Machine, s: Any, b: Backend, a: Any, d: Any) -> Any:
+    """601.2a-c restated: a ready attacker of the turn player's party, not new to it
+    unless it has ferocity; a non-elusive opposing character in play, or for a
+    saboteur an opposing player's object; and the 'can attack only' target when
+    that target could be proposed."""
+    t = m.table
+
+    def opposing(x: Any) -> Any:
+        owner = b.select(t.owner, x, -1)
+        return b.And(owner >= 0, owner != s.turn_player, b.select(s.in_game, owner, False))
+
+    def defendable(x: Any) -> Any:
+        return b.And(
+            x < t.none,
+            opposing(x),
+            b.If(
+                x < t.count,
+                b.And(b.select(s.in_play, x, False), b.Not(b.select(t.keyword("elusive"), x, False))),
+                b.select(t.keyword("sabotage"), a, False),
+            ),
+        )
+
+    only = b.select(t.attacks_only, a, t.none)
+    return b.And(
+        a < t.count,
+        b.select(t.owner, a, -1) == s.turn_player,
+        b.select(s.in_play, a, False),
+        b.Not(b.select(s.exhausted, a, True)),
+        b.Or(b.Not(b.select(s.fresh, a, True)), b.select(t.keyword("ferocity"), a, False)),
+        defendable(d),
+        b.Or(only == t.none, d == only, b.Not(defendable(only))),
+    )
+
+
+# 601.3, 601.2a-c: legality is checked again as the proposal resolves; a legal
+# proposal starts the combat step, an illegal one is interrupted.
+proposal_rechecked = StepProperty(
+    "proposal_rechecked",
+    ("601.3", "601.2a", "601.2b", "601.2c", "302.2"),
+    "a proposal starts a combat as it resolves exactly when it is still legal, and is interrupted otherwise",
+    applies=lambda e: e.has("resolves_proposal"),
+    holds=lambda m, pre, post, b: _at(m, post, b, "attack_window") == _proposal_is_legal(m, pre, b, pre.attacker, pre.defender),
+)
+
+# 602.1: the attacker exhausts as the combat step starts.
+attacker_exhausts = StepProperty(
+    "attacker_exhausts",
+    ("602.1",),
+    "as a combat step starts, the attacker is exhausted",
+    applies=lambda e: e.target == "attack_window" and e.source != "attack_window",
+    holds=lambda m, pre, post, b: b.And(post.attacker == pre.attacker, b.select(post.exhausted, post.attacker, False)),
+)
+
+
+def _must_attack_binds(m: Machine, s: Any, b: Backend) -> Any:
+    """600.2 with 600.3: an untaxed 'must attack if able' character of the turn
+    player could be proposed against something, on an empty chain, with him holding priority."""
+    t = m.table
+    bound = [a for a, c in enumerate(t.characters) if c.must_attack and c.attack_tax == 0]
+    return b.And(
+        s.priority_holder == s.turn_player,
+        s.chain_len == 0,
+        b.Or(*(_proposal_is_legal(m, s, b, a, d) for a in bound for d in range(t.none))),
+    )
+
+
+# 600.2, 600.3: while a character must attack and can, its controller can't pass.
+must_attack_if_able = StepProperty(
+    "must_attack_if_able",
+    ("600.2", "600.3"),
+    "the turn player never passes in his action phase on an empty chain while a character of his that must attack if able (and owes no attack cost) could attack",
+    applies=lambda e: e.has("passes") and e.source == "action_phase",
+    holds=lambda m, pre, post, b: b.Not(_must_attack_binds(m, pre, b)),
+)
+
+# 602.2b: one protector per combat, never the proposed defender itself.
+one_protector_per_combat = StepProperty(
+    "one_protector_per_combat",
+    ("602.2", "602.2b"),
+    "at most one character protects in a combat, and a proposed defender never protects itself",
+    applies=lambda e: e.has("protects"),
+    holds=lambda m, pre, post, b: b.And(b.Not(pre.protected), post.defender != pre.defender),
+)
+
+# 602.2a: no protection against a stealthy attacker.
+no_protection_against_stealth = StepProperty(
+    "no_protection_against_stealth",
+    ("602.2a",),
+    "no character protects while the attacker has stealth",
+    applies=lambda e: e.has("protects"),
+    holds=lambda m, pre, post, b: b.Not(b.select(m.table.keyword("stealth"), pre.attacker, False)),
+)
+
+
+def _hero_in_combat(m: Machine, s: Any, b: Backend, player: Any) -> Any:
+    hero = player * m.table.slots
+    return b.And(s.attacker < m.table.none, s.defender < m.table.none, b.Or(s.attacker == hero, s.defender == hero))
+
+
+# 602.3a, 409.2a: strikes only in the defend window, by a player whose hero is in combat.
+strikes_only_in_defend_window = StepProperty(
+    "strikes_only_in_defend_window",
+    ("602.3a", "409.2a", "303.2"),
+    "a weapon strikes only while the defend window is open and its controller's hero is in combat",
+    applies=lambda e: e.has("strikes"),
+    holds=lambda m, pre, post, b: b.And(
+        _at(m, pre, b, "defend_window"), _hero_in_combat(m, pre, b, pre.priority_holder)
+    ),
+)
+
+
+def _weapons_struck_are_allowed(m: Machine, s: Any, b: Backend) -> Any:
+    """303.2c, 405.3: each player struck with at most one weapon this combat, or two melee weapons with dual wield."""
+    t = m.table
+    checks = []
+    for p, party in enumerate(t.board.parties):
+        flags = [s.struck[t.weapon(p, w)] for w in range(len(party.weapons))]
+        melee_pair = b.And(
+            party.dual_wield,
+            *(b.Implies(f, weapon.melee) for f, weapon in zip(flags, party.weapons)),
+            b.count(flags) <= 2,
+        )
+        checks.append(b.Or(b.count(flags) <= 1, melee_pair))
+    return b.And(*checks)
+
+
+one_weapon_per_combat = Invariant(
+    "one_weapon_per_combat",
+    ("303.2c", "405.3"),
+    "a player strikes with at most one weapon per combat, or with two melee weapons if his hero has dual wield",
+    holds=_weapons_struck_are_allowed,
+)
+
+
+def _damage_of(s: Any, b: Backend, c: Any) -> Any:
+    return b.select(s.damage, c, 0)
+
+
+# 603.1a: defenders deal no combat damage to a long-range attacker.
+long_range_attacker_takes_no_combat_damage = StepProperty(
+    "long_range_attacker_takes_no_combat_damage",
+    ("603.1a",),
+    "an attacker with long-range takes no combat damage",
+    applies=lambda e: e.has("deals_combat_damage"),
+    holds=lambda m, pre, post, b: b.Implies(
+        b.select(m.table.keyword("long_range"), pre.attacker, False),
+        _damage_of(post, b, pre.attacker) == _damage_of(pre, b, pre.attacker),
+    ),
+)
+
+# 603.1: a sabotage deals no combat damage.
+sabotage_deals_no_combat_damage = StepProperty(
+    "sabotage_deals_no_combat_damage",
+    ("603.1",),
+    "a sabotage combat concludes without combat damage to anyone",
+    applies=lambda e: e.has("concludes_combat"),
+    holds=lambda m, pre, post, b: b.Implies(pre.sabotage, b.And(*(a == c for a, c in zip(post.damage, pre.damage)))),
+)
+
+
+def _combat_atk(m: Machine, s: Any, b: Backend, c: Any) -> Any:
+    """An ally's printed ATK; a hero's is the ATK of the weapons it struck with this combat (303.2a)."""
+    t = m.table
+    values = []
+    for x, character in enumerate(t.characters):
+        if x % t.slots:
+            values.append(character.atk)
+            continue
+        p = x // t.slots
+        weapons = t.board.parties[p].weapons
+        values.append(character.atk + b.total(tuple(b.If(s.struck[t.weapon(p, w)], wp.atk, 0) for w, wp in enumerate(weapons))))
+    return b.select(tuple(values), c, 0)
+
+
+def _packet_landed(m: Machine, pre: Any, post: Any, b: Backend, target: Any, amount: Any) -> Any:
+    """The target's damage grew by the packet, or for a hero by the packet less at most his armor's DEF (304.2)."""
+    t = m.table
+    owner = b.select(t.owner, target, -1)
+    armor = b.select(tuple(party.armor_def for party in t.board.parties), owner, 0)
+    before, after = _damage_of(pre, b, target), _damage_of(post, b, target)
+    exact = after == before + amount
+    is_hero = b.And(target < t.count, target == owner * t.slots)
+    return b.If(is_hero, b.And(after <= before + amount, after >= before + amount - armor, after >= before), exact)
+
+
+# 603.1, 304.2: simultaneous packets equal to each side's ATK (less a hero's armor).
+combat_damage_equals_atk = StepProperty(
+    "combat_damage_equals_atk",
+    ("603.1", "603.1a", "304.2", "407.2a"),
+    "combat damage is each side's ATK, dealt at once to the other (a hero's armor may prevent up to its DEF)",
+    applies=lambda e: e.has("deals_combat_damage"),
+    holds=lambda m, pre, post, b: b.And(
+        _packet_landed(m, pre, post, b, pre.defender, _combat_atk(m, pre, b, pre.attacker)),
+        _packet_landed(
+            m,
+            pre,
+            post,
+            b,
+            pre.attacker,
+            b.If(b.select(m.table.keyword("long_range"), pre.attacker, False), 0, _combat_atk(m, pre, b, pre.defender)),
+        ),
+    ),
+)
+
+# 602.4, 603: a combat step always goes on to its conclusion, whatever leaves it.
+every_combat_concludes = Eventually(
+    "every_combat_concludes",
+    ("602.4", "603.1", "603.2"),
+    "every combat step that starts reaches its conclusion (or the game ends first)",
+    premise=lambda m, s, b: _at(m, s, b, "attack_window"),
+    goal=lambda m, s, b: _at(m, s, b, "combat_conclusion", *m.terminal_locations),
+)
+
+# 603.1: nobody has priority during combat conclusion.
+no_priority_in_conclusion = Invariant(
+    "no_priority_in_conclusion",
+    ("603.1",),
+    "nobody holds priority during combat conclusion",
+    premise=lambda m, s, b: _at(m, s, b, "combat_conclusion"),
+    holds=lambda m, s, b: s.priority_holder == _nobody(m),
+)
+
+# 603.2: after conclusion the turn player has priority in his action phase, roles gone.
+turn_player_priority_after_combat = StepProperty(
+    "turn_player_priority_after_combat",
+    ("603.2",),
+    "when a combat step ends the turn player has priority in his action phase on an empty chain, with no combat roles left",
+    applies=lambda e: e.has("ends_combat_step"),
+    holds=lambda m, pre, post, b: b.And(
+        _at(m, post, b, "action_phase"),
+        post.priority_holder == post.turn_player,
+        post.chain_len == 0,
+        post.attacker == m.table.none,
+        post.defender == m.table.none,
+    ),
+)
+
+# 409.5, 409.6b, 404.2: lethal damage destroys before anyone gets priority.
+lethal_damage_destroys_before_priority = Invariant(
+    "lethal_damage_destroys_before_priority",
+    ("409.5", "409.6b", "404.2"),
+    "whenever a player holds priority, no character in play carries lethal damage",
+    holds=lambda m, s, b: b.Implies(
+        s.priority_holder < _nobody(m),
+        b.And(*(b.Or(b.Not(s.in_play[c]), s.damage[c] < h) for c, h in enumerate(m.table.health))),
+    ),
+)
+
+# 102.1a, 102.2: a player whose hero is destroyed is out of the game by the next priority.
+destroyed_hero_loses = Invariant(
+    "destroyed_hero_loses",
+    ("102.1a", "102.2", "409.5"),
+    "whenever a player holds priority, every player still in the game has his hero in play",
+    holds=lambda m, s, b: b.Implies(
+        s.priority_holder < _nobody(m),
+        b.And(*(b.Implies(s.in_game[p], s.in_play[p * m.table.slots]) for p in range(_nobody(m)))),
+    ),
+)
+
+# 102.1, 102.1a: a finished game has one winner, or none when all lost at once (a draw).
+game_ends_with_one_winner_or_a_draw = Invariant(
+    "game_ends_with_one_winner_or_a_draw",
+    ("102.1", "102.1a"),
+    "when the game is over at most one player remains in it: the winner, or nobody in a draw",
+    premise=lambda m, s, b: _at(m, s, b, "game_over"),
+    holds=lambda m, s, b: b.count(s.in_game) <= 1,
+)
+
 
 
 CATALOGUE: tuple[Property, ...] = (
@@ -200,5 +480,21 @@ CATALOGUE: tuple[Property, ...] = (
     one_resource_per_turn,
     first_player_skips_first_draw,
     decked_player_loses,
+    proposal_rechecked,
+    attacker_exhausts,
+    must_attack_if_able,
+    one_protector_per_combat,
+    no_protection_against_stealth,
+    strikes_only_in_defend_window,
+    one_weapon_per_combat,
+    long_range_attacker_takes_no_combat_damage,
+    sabotage_deals_no_combat_damage,
+    combat_damage_equals_atk,
+    every_combat_concludes,
+    no_priority_in_conclusion,
+    turn_player_priority_after_combat,
+    lethal_damage_destroys_before_priority,
+    destroyed_hero_loses,
+    game_ends_with_one_winner_or_a_draw,
     deadlock,
 )

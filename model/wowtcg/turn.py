@@ -1,18 +1,19 @@
-"""World of Warcraft TCG: the turn, priority windows and the chain.
+"""World of Warcraft TCG: the turn, its priority windows, the chain, and combat.
 
-Seed ``000_93427c41005e332f.txt`` sections 408-410, 413.7 and 501-503, with the
-chain section of the basic rules (``001_bb13bfcb78a9b116.txt``) and, where the
-seed lacks the chain chapter, the Comprehensive Rules 7.4 (``CR7.4 709.1``).
+Seed ``000_93427c41005e332f.txt`` sections 408-410, 413.7, 501-503 and 600-603
+(with the English combat text of ``002_747842af486db20b.txt``), the chain
+section of the basic rules (``001_bb13bfcb78a9b116.txt``) and, where the seed
+lacks the chain chapter, the Comprehensive Rules 7.4 (``CR7.4 709.1``).
 
-Cards are abstracted to what priority and the chain depend on: each player's
-hand is a count of cards of each kind (instant, non-instant, quest), the deck
-is a count, and a link on the chain is its controller and kind.  Card effects
-and costs are not modelled here: resolving a link only removes it.
+Cards are abstracted to what priority, the chain and combat depend on: each
+player's hand is a count of cards of each kind (instant, non-instant, quest),
+the deck is a count, and a link on the chain is its controller and kind.  The
+characters in play come from a board (``model/wowtcg/board.py``) whose stats
+and keywords are constants; their readiness, damage and roles are state.
 """
 
 from __future__ import annotations
 
-from math import ceil
 from typing import Any
 
 from model.backend import Backend
@@ -27,13 +28,22 @@ from model.machine import (
     Stack,
     Var,
 )
-from model.wowtcg import REGISTRY
+from model.wowtcg import REGISTRY, combat
+from model.wowtcg.board import Board, default_board
+from model.wowtcg.table import CARD_KINDS, LINK_KINDS, NON_INSTANT_LINK, RESOURCE_LINK, Table
+from model.wowtcg.windows import closing, resolving, top_link_is, turn_player, window_edges
 
 BOUNDS = (
     BoundSpec("players", 2, 2, 4, "players at the table; priority passes clockwise"),
-    BoundSpec("chain_depth", 3, 1, 6, "most links on the chain at once"),
-    BoundSpec("turns", 3, 1, 16, "turns explored before the search stops"),
-    BoundSpec("hand", 1, 0, 3, "cards of each kind (instant, non-instant, quest) in every starting hand"),
+    BoundSpec("chain_depth", 2, 1, 6, "most links on the chain at once"),
+    BoundSpec("turns", 2, 1, 16, "turns explored before the search stops"),
+    BoundSpec(
+        "hand",
+        0,
+        0,
+        3,
+        "cards of each kind (instant, non-instant, quest) in every starting hand; with 0, cards come only from draws",
+    ),
     BoundSpec("deck", 1, 0, 4, "most cards in a deck at the start (every count up to it is an initial state)"),
     BoundSpec(
         "hand_limit",
@@ -43,16 +53,19 @@ BOUNDS = (
         "maximum hand size checked in the end step; the rules say 7 (503.2a), "
         "scaled down so that small instances reach the discard",
     ),
+    BoundSpec("allies", 2, 0, 2, "allies in each party at the start (the board's ally slots)"),
+    BoundSpec("resources", 1, 0, 3, "resources each player has in play at the start"),
+    BoundSpec(
+        "combats",
+        1,
+        0,
+        3,
+        "combats proposed per turn that are explored; where 'must attack' would demand one more, the search stops at combat_limit",
+    ),
 )
 
-#: The kinds of card a hand holds, as far as priority cares (408.1, 408.2).
-CARD_KINDS = ("instant", "non_instant", "quest")
-#: What a link on the chain is.  ``empty`` marks a free slot of the bounded stack.
-LINK_KINDS = ("empty", "instant", "non_instant", "resource")
-INSTANT_LINK, NON_INSTANT_LINK, RESOURCE_LINK = 1, 2, 3
-
-#: Locations where a priority window is open, in turn order, with the location
-#: the game advances to when that window closes (409.4b) and the rules that say so.
+#: Locations where a turn's priority window is open, in turn order, with the
+#: location the game advances to when that window closes (409.4b) and the rules that say so.
 WINDOWS = {
     "ready_step": ("draw_step_start", ("501.1a", "501.1c")),
     "draw_step": ("action_phase", ("501.2a",)),
@@ -60,13 +73,36 @@ WINDOWS = {
     "end_phase": ("end_step", ("503.1",)),
 }
 
+#: Named readings of the rules that differ from the seed's, for comparison.
+VARIANTS = {
+    "600.2-without-600.3": "'must attack if able' binds even a character that can't attack unless its controller pays",
+}
 
-def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1, deck: int = 1, hand_limit: int = 2) -> Machine:
-    n, depth = players, chain_depth
-    nobody = n  # the value of priority_holder (and of an empty slot's controller) when no player is meant
-    # A hand holds at most its start plus one draw per own turn; a domain check
-    # in both checkers reports it if the model ever gets past that.
-    hand_hi = hand + ceil(turns / n)
+
+def build(
+    players: int = 2,
+    chain_depth: int = 2,
+    turns: int = 2,
+    hand: int = 0,
+    deck: int = 1,
+    hand_limit: int = 2,
+    allies: int = 2,
+    resources: int = 1,
+    combats: int = 1,
+    board: Board | None = None,
+    variant: str | None = None,
+) -> Machine:
+    if variant is not None and variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
+    n = players
+    # 413.7a: the chain, links added on top; a link is its controller and kind.
+    chain = Stack(
+        "chain",
+        chain_depth,
+        (("controller", IntRange(0, n), n), ("kind", Enum(*LINK_KINDS), 0)),
+        doc="the chain (413.7a)",
+    )
+    t = Table(players, turns, hand, resources, allies, board or default_board(players, allies), chain)
 
     variables = [
         # Reading: 101.1 picks the first player at random; by symmetry of seats
@@ -74,7 +110,7 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         Var("turn_player", IntRange(0, n - 1), (0,), doc="whose turn it is"),
         Var("first_turn", BOOL, (True,), doc="this is the first turn of the game (501.2b)"),
         Var("turn_number", IntRange(1, turns + 1), (1,), doc="turns begun, for the turn bound"),
-        Var("priority_holder", IntRange(0, nobody), (nobody,), doc="who has priority (409.1); nobody outside windows"),
+        Var("priority_holder", IntRange(0, t.nobody), (t.nobody,), doc="who has priority (409.1); nobody outside windows"),
         Var("passes", IntRange(0, n - 1), (0,), doc="players who passed in succession (409.4)"),
         # A monitor, not rule state: who passed since a link was last added or
         # resolved or the window opened, so that "everyone had the chance to
@@ -84,22 +120,16 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         # Reading: every player starts with the same hand (seven cards in the
         # rules, 101.1; ``hand`` of each kind here).  A smaller hand only takes
         # options away (apart from how much the end step discards), and letting
-        # every mix start multiplied the states of a three-player game by four.  Deck sizes do vary, so decking is reached.
+        # every mix start multiplied the states of a three-player game by four.
+        # Deck sizes do vary, so decking is reached.
         *(
-            Var(f"hand_{kind}", IntRange(0, hand_hi), (hand,), length=n, doc=f"{kind} cards in each hand")
+            Var(f"hand_{kind}", IntRange(0, t.hand_hi), (hand,), length=n, doc=f"{kind} cards in each hand")
             for kind in CARD_KINDS
         ),
         Var("deck", IntRange(0, deck), tuple(range(deck + 1)), length=n, doc="cards in each deck (413.4a)"),
         Var("in_game", BOOL, (True,), length=n, doc="each player is still in the game (102.2)"),
+        *combat.variables(t, combats),
     ]
-
-    # 413.7a: the chain, links added on top; a link is its controller and kind.
-    chain = Stack(
-        "chain",
-        depth,
-        (("controller", IntRange(0, nobody), nobody), ("kind", Enum(*LINK_KINDS), 0)),
-        doc="the chain (413.7a)",
-    )
 
     locations = [
         # 101.1: the game starts here, heroes in play and hands drawn.
@@ -108,57 +138,28 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         Location("draw_step_start", ("501.2a", "501.1c"), "the turn player draws; no priority window yet"),
         Location("draw_step", ("501.2", "501.2a"), "the draw step's priority window"),
         Location("action_phase", ("502.1",), "the non-combat action phase's priority window"),
+        *combat.LOCATIONS,
         Location("end_phase", ("503.1",), "the end phase's priority window"),
         Location("end_step", ("503.2", "503.2a"), "discard to the hand limit; no priority window (503.2a)"),
-        Location("game_over", ("102.1", "102.1a"), "no opponent remains", terminal="game over"),
+        Location("game_over", ("102.1", "102.1a"), "at most one player remains", terminal="game over"),
         Location("turn_limit", (), f"{turns} turns explored", terminal="turn bound reached"),
+        Location("combat_limit", (), f"{combats} combats explored in a turn", terminal="combat bound reached"),
     ]
-
-    # -- helpers shared by the edges ------------------------------------------
-
-    def remaining(s: Any, b: Backend) -> Any:
-        return b.count(s.in_game)
-
-    def next_clockwise(s: Any, b: Backend, player: Any) -> Any:
-        """409.1, 503.2a: the next player clockwise who is still in the game."""
-        def after(p: int) -> Any:
-            result: Any = p
-            for k in reversed(range(1, n)):
-                q = (p + k) % n
-                result = b.If(s.in_game[q], q, result)
-            return result
-        return b.select(tuple(after(p) for p in range(n)), player, nobody)
-
-    def has_priority(s: Any, b: Backend) -> Any:
-        return s.priority_holder < nobody
-
-    def in_hand(s: Any, b: Backend, kind: str, player: Any) -> Any:
-        return b.select(getattr(s, f"hand_{kind}"), player)
-
-    def take_from_hand(s: Any, b: Backend, kind: str, player: Any) -> dict[str, Any]:
-        field = f"hand_{kind}"
-        return {field: b.store(getattr(s, field), player, in_hand(s, b, kind, player) - 1)}
-
-    def fresh_succession() -> dict[str, Any]:
-        return {"passes": 0, "passed": (False,) * n}
-
-    def give_turn_player_priority(s: Any, b: Backend) -> dict[str, Any]:
-        # 409.4: as a window opens the turn player gets priority first.
-        return {"priority_holder": s.turn_player, **fresh_succession()}
-
-    def last_pass(s: Any, b: Backend) -> Any:
-        """This pass completes a succession of passes by every player in the game (409.4)."""
-        return b.And(has_priority(s, b), s.passes + 1 == remaining(s, b))
-
-    def holder(s: Any, b: Backend) -> Any:
-        return s.priority_holder
-
-    def turn_player(s: Any, b: Backend) -> Any:
-        return s.turn_player
 
     edges: list[Edge] = []
 
     # -- 501.1 ready step ---------------------------------------------------------
+
+    def ready_turn_players_cards(s: Any, b: Backend) -> dict[str, Any]:
+        """501.1a: the turn player readies his characters, equipment and resources."""
+        return {
+            "exhausted": tuple(b.And(s.exhausted[c], s.turn_player != t.owner[c]) for c in range(t.count)),
+            "weapon_exhausted": tuple(
+                b.And(s.weapon_exhausted[i], s.turn_player != i // t.weapons) for i in range(n * t.weapons)
+            ),
+            "armor_exhausted": b.store(s.armor_exhausted, s.turn_player, False),
+            "resources_exhausted": b.store(s.resources_exhausted, s.turn_player, 0),
+        }
 
     edges.append(
         Edge(
@@ -167,7 +168,7 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             "ready_step",
             ("501.1a", "501.1b", "409.4"),
             guard=lambda s, b: s.turn_number <= turns,
-            update=give_turn_player_priority,
+            update=lambda s, b: {**ready_turn_players_cards(s, b), **t.give_turn_player_priority(s, b)},
             tags=frozenset({"opens_window"}),
             doc="the turn player readies his cards without the chain, then a window opens",
         )
@@ -179,7 +180,7 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             "turn_limit",
             (),
             guard=lambda s, b: s.turn_number > turns,
-            update=lambda s, b: {"priority_holder": nobody},
+            update=lambda s, b: {"priority_holder": t.nobody},
             tags=frozenset({"bound"}),
             doc="the exploration bound on turns, not a rule",
         )
@@ -194,7 +195,7 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             "draw_step",
             ("501.2b", "501.2a", "409.4"),
             guard=lambda s, b: s.first_turn,
-            update=give_turn_player_priority,
+            update=t.give_turn_player_priority,
             tags=frozenset({"opens_window"}),
             doc="the first player skips the draw of the first turn",
         )
@@ -208,8 +209,8 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             field = f"hand_{kind}"
             return {
                 "deck": b.store(s.deck, s.turn_player, b.select(s.deck, s.turn_player) - 1),
-                field: b.store(getattr(s, field), s.turn_player, in_hand(s, b, kind, s.turn_player) + 1),
-                **give_turn_player_priority(s, b),
+                field: b.store(getattr(s, field), s.turn_player, t.in_hand(s, b, kind, s.turn_player) + 1),
+                **t.give_turn_player_priority(s, b),
             }
 
         edges.append(
@@ -229,8 +230,8 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
     def decked(s: Any, b: Backend) -> Any:
         return b.And(b.Not(s.first_turn), b.select(s.deck, s.turn_player) == 0)
 
-    def leave_game(s: Any, b: Backend) -> dict[str, Any]:
-        return {"in_game": b.store(s.in_game, s.turn_player, False), "priority_holder": nobody}
+    def turn_player_leaves(s: Any, b: Backend) -> dict[str, Any]:
+        return {**t.leave_game(s, b, tuple(s.turn_player == p for p in range(n))), "priority_holder": t.nobody}
 
     # Reading: the draw from an empty deck and the loss it causes (409.6c) are
     # one step here, because the pre-priority check that applies the loss
@@ -241,8 +242,8 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             "draw_step_start",
             "game_over",
             ("409.6", "409.6c", "409.5", "102.1a", "102.1"),
-            guard=lambda s, b: b.And(decked(s, b), remaining(s, b) == 2),
-            update=leave_game,
+            guard=lambda s, b: b.And(decked(s, b), t.remaining(s, b) == 2),
+            update=turn_player_leaves,
             actor=turn_player,
             tags=frozenset({"loses"}),
             doc="drawing from an empty deck loses; the last opponent wins",
@@ -254,94 +255,34 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             "draw_step_start",
             "ready_step_start",
             ("409.6", "409.6c", "409.5", "102.1a", "102.2", "assumed:turn-player-leaves"),
-            guard=lambda s, b: b.And(decked(s, b), remaining(s, b) > 2),
-            update=lambda s, b: {
-                **leave_game(s, b),
-                "turn_player": next_clockwise(s, b, s.turn_player),
-                "turn_number": s.turn_number + 1,
-                "first_turn": False,
-                "resource_placed": False,
-            },
+            guard=lambda s, b: b.And(decked(s, b), t.remaining(s, b) > 2),
+            update=lambda s, b: {**turn_player_leaves(s, b), **t.next_turn(s, b)},
             actor=turn_player,
             tags=frozenset({"loses", "ends_turn"}),
             doc="with players left, the decked turn player leaves and the next player clockwise starts a turn",
         )
     )
 
-    # -- 409 priority windows, one set of edges per window ---------------------------
+    # -- 409 priority windows of the turn, and combat (600-603) ----------------------
 
+    combat_edges, may_pass = combat.edges(t, combats, cost_exempts=variant != "600.2-without-600.3")
     for window, (after_close, close_rules) in WINDOWS.items():
-        edges.append(
-            Edge(
-                f"play_instant@{window}",
-                window,
-                window,
-                ("408.1", "409.1", "409.2", "409.3", "413.7a"),
-                guard=lambda s, b: b.And(
-                    has_priority(s, b),
-                    in_hand(s, b, "instant", s.priority_holder) > 0,
-                    b.Not(chain.is_full(s)),
-                ),
-                update=lambda s, b: {
-                    **take_from_hand(s, b, "instant", s.priority_holder),
-                    **chain.push(s, b, controller=s.priority_holder, kind=INSTANT_LINK),
-                    **fresh_succession(),
-                },
-                actor=holder,
-                tags=frozenset({"adds_link"}),
-                doc="the player with priority plays an instant and keeps priority",
-            )
-        )
-        edges.append(
-            Edge(
-                f"pass_priority@{window}",
-                window,
-                window,
-                ("409.1", "409.4"),
-                guard=lambda s, b: b.And(has_priority(s, b), s.passes + 1 < remaining(s, b)),
-                update=lambda s, b: {
-                    "priority_holder": next_clockwise(s, b, s.priority_holder),
-                    "passes": s.passes + 1,
-                    "passed": b.store(s.passed, s.priority_holder, True),
-                },
-                actor=holder,
-                tags=frozenset({"passes"}),
-                doc="the player with priority passes it clockwise",
-            )
-        )
-
-        edges.append(
-            Edge(
-                f"resolve_top_link@{window}",
-                window,
-                window,
-                ("409.4", "409.4a", "CR7.4 709.1", "413.7a"),
-                guard=lambda s, b: b.And(last_pass(s, b), s.chain_len > 0),
-                # Card effects are not modelled: the resolving link just leaves.
-                update=lambda s, b: {**chain.pop(s, b), **give_turn_player_priority(s, b)},
-                actor=holder,
-                tags=frozenset({"passes", "resolves"}),
-                doc="every player passed in succession: the top link resolves, the turn player gets priority",
-            )
-        )
+        in_action_phase = window == "action_phase"
+        edges += window_edges(t, window, may_pass if in_action_phase else None)
         opens_next = after_close in WINDOWS
         edges.append(
-            Edge(
-                f"close_window@{window}",
+            closing(
+                t,
                 window,
                 after_close,
-                ("409.4", "409.4b", *close_rules),
-                guard=lambda s, b: b.And(last_pass(s, b), s.chain_len == 0),
-                update=(
-                    give_turn_player_priority
-                    if opens_next
-                    else lambda s, b: {"priority_holder": nobody, **fresh_succession()}
-                ),
-                actor=holder,
-                tags=frozenset({"passes", "closes_window", *(("opens_window",) if opens_next else ())}),
+                close_rules + (("600.2", "600.3") if in_action_phase else ()),
+                t.give_turn_player_priority if opens_next else (lambda s, b: {"priority_holder": t.nobody, **t.fresh_succession()}),
+                extra=may_pass if in_action_phase else None,
+                opens_window=opens_next,
                 doc=f"every player passed with the chain empty: the window closes and {after_close} begins",
             )
         )
+    edges += combat_edges
 
     # -- 408.1, 409.2b, 410.1: only in the turn player's non-combat action phase -------
 
@@ -355,12 +296,12 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             "action_phase",
             ("408.1", "409.2b", "502.1", "409.3", "413.7a"),
             guard=lambda s, b: b.And(
-                main_phase_ready(s, b), in_hand(s, b, "non_instant", s.turn_player) > 0, b.Not(chain.is_full(s))
+                main_phase_ready(s, b), t.in_hand(s, b, "non_instant", s.turn_player) > 0, b.Not(chain.is_full(s))
             ),
             update=lambda s, b: {
-                **take_from_hand(s, b, "non_instant", s.turn_player),
+                **t.take_from_hand(s, b, "non_instant", s.turn_player),
                 **chain.push(s, b, controller=s.turn_player, kind=NON_INSTANT_LINK),
-                **fresh_succession(),
+                **t.fresh_succession(),
             },
             actor=turn_player,
             tags=frozenset({"adds_link", "main_phase_action"}),
@@ -379,14 +320,14 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
                 guard=lambda s, b, kind=kind: b.And(
                     main_phase_ready(s, b),
                     b.Not(s.resource_placed),
-                    in_hand(s, b, kind, s.turn_player) > 0,
+                    t.in_hand(s, b, kind, s.turn_player) > 0,
                     b.Not(chain.is_full(s)),
                 ),
                 update=lambda s, b, kind=kind: {
-                    **take_from_hand(s, b, kind, s.turn_player),
+                    **t.take_from_hand(s, b, kind, s.turn_player),
                     **chain.push(s, b, controller=s.turn_player, kind=RESOURCE_LINK),
                     "resource_placed": True,
-                    **fresh_succession(),
+                    **t.fresh_succession(),
                 },
                 actor=turn_player,
                 tags=frozenset({"adds_link", "main_phase_action", "places_resource"}),
@@ -394,10 +335,53 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             )
         )
 
+    # 410.1a: a placed resource enters play as it resolves (ready, 105.1).
+    edges.append(
+        resolving(
+            t,
+            "action_phase",
+            "resolve_resource",
+            ("410.1a", "105.1"),
+            lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
+            lambda s, b: {"resources": b.store(s.resources, s.turn_player, b.select(s.resources, s.turn_player) + 1)},
+            "the placed resource resolves and enters play",
+        )
+    )
+
+    # Reading: the non-instant cards the model tracks are allies (302.1).  As
+    # one resolves it enters its controller's lowest free ally slot, as the
+    # card of that slot, ready and new to the party; a controller with no free
+    # slot played some other non-instant, whose effect is not tracked.
+    def free_slot_is(s: Any, b: Backend, c: int) -> Any:
+        earlier = [x for x in t.party(t.owner[c]) if x < c and not t.is_hero[x]]
+        return b.And(b.Not(s.in_play[c]), *(s.in_play[x] for x in earlier))
+
+    for c in range(t.count):
+        if t.is_hero[c]:
+            continue
+        edges.append(
+            resolving(
+                t,
+                "action_phase",
+                f"resolve_ally[{t.name(c)}]",
+                ("302.1", "105.1", "601.2a"),
+                lambda s, b, c=c: b.And(
+                    top_link_is(t, s, b, NON_INSTANT_LINK), s.turn_player == t.owner[c], free_slot_is(s, b, c)
+                ),
+                lambda s, b, c=c: {
+                    "in_play": b.store(s.in_play, c, True),
+                    "fresh": b.store(s.fresh, c, True),
+                    "exhausted": b.store(s.exhausted, c, False),
+                    "damage": b.store(s.damage, c, 0),
+                },
+                f"the ally resolves and enters play as {t.name(c)}, new to the party",
+            )
+        )
+
     # -- 503.2 end step -----------------------------------------------------------------
 
     def hand_size(s: Any, b: Backend, player: Any) -> Any:
-        return b.total(tuple(in_hand(s, b, kind, player) for kind in CARD_KINDS))
+        return b.total(tuple(t.in_hand(s, b, kind, player) for kind in CARD_KINDS))
 
     for kind in CARD_KINDS:
         edges.append(
@@ -407,9 +391,9 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
                 "end_step",
                 ("503.2a", "413.5b"),
                 guard=lambda s, b, kind=kind: b.And(
-                    hand_size(s, b, s.turn_player) > hand_limit, in_hand(s, b, kind, s.turn_player) > 0
+                    hand_size(s, b, s.turn_player) > hand_limit, t.in_hand(s, b, kind, s.turn_player) > 0
                 ),
-                update=lambda s, b, kind=kind: take_from_hand(s, b, kind, s.turn_player),
+                update=lambda s, b, kind=kind: t.take_from_hand(s, b, kind, s.turn_player),
                 actor=turn_player,
                 tags=frozenset({"discards"}),
                 doc=f"the turn player, over the hand limit, discards a {kind} card",
@@ -422,12 +406,7 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
             "ready_step_start",
             ("503.2a",),
             guard=lambda s, b: hand_size(s, b, s.turn_player) <= hand_limit,
-            update=lambda s, b: {
-                "turn_player": next_clockwise(s, b, s.turn_player),
-                "turn_number": s.turn_number + 1,
-                "first_turn": False,
-                "resource_placed": False,
-            },
+            update=t.next_turn,
             tags=frozenset({"ends_turn"}),
             doc="the turn ends and the next player clockwise starts a turn",
         )
@@ -440,22 +419,32 @@ def build(players: int = 2, chain_depth: int = 3, turns: int = 3, hand: int = 1,
         "ready_step_start",
         edges,
         REGISTRY,
-        {"players": players, "chain_depth": chain_depth, "turns": turns, "hand": hand, "deck": deck, "hand_limit": hand_limit},
-        describe,
+        {
+            "players": players,
+            "chain_depth": chain_depth,
+            "turns": turns,
+            "hand": hand,
+            "deck": deck,
+            "hand_limit": hand_limit,
+            "allies": allies,
+            "resources": resources,
+            "combats": combats,
+        },
+        lambda m, s: describe(t, s),
         stacks=[chain],
+        table=t,
     )
 
 
 def player_name(p: int) -> str:
-    return f"P{p + 1}"
+    return Table.player_name(p)
 
 
-def describe(machine: Machine, s: Any) -> dict[str, str]:
-    """What a judge reads off a state: turn, priority, chain, hands, decks."""
-    n = machine.bounds["players"]
+def describe(t: Table, s: Any) -> dict[str, str]:
+    """What a judge reads off a state: turn, priority, chain, combat, hands, decks, parties."""
+    n = t.n
     chain = ", ".join(
-        f"{player_name(link['controller'])} {LINK_KINDS[link['kind']].replace('_', '-')}"
-        for link in machine.stacks["chain"].entries(s)
+        f"{player_name(link['controller'])} {LINK_KINDS[link['kind']].replace('_', '-')}" for link in t.chain.entries(s)
     )
     aspects = {
         "turn": f"{player_name(s.turn_player)} (turn {s.turn_number}{', first' if s.first_turn else ''})",
@@ -464,6 +453,11 @@ def describe(machine: Machine, s: Any) -> dict[str, str]:
         "chain": f"[{chain}]",
         "resource placed": "yes" if s.resource_placed else "no",
     }
+    if s.attacker < t.none or s.defender < t.none:
+        marks = [m for m, on in (("sabotage", s.sabotage), ("protected", s.protected)) if on]
+        aspects["combat"] = f"{t.name(s.attacker)} -> {t.name(s.defender)}" + (f" ({', '.join(marks)})" if marks else "")
+    else:
+        aspects["combat"] = "none"
     for p in range(n):
         name = player_name(p)
         if not s.in_game[p]:
@@ -471,4 +465,21 @@ def describe(machine: Machine, s: Any) -> dict[str, str]:
             continue
         aspects[f"{name} hand"] = f"{s.hand_instant[p]} instant, {s.hand_non_instant[p]} non-instant, {s.hand_quest[p]} quest"
         aspects[f"{name} deck"] = str(s.deck[p])
+        party = []
+        for c in t.party(p):
+            if not s.in_play[c]:
+                party.append(f"{t.characters[c].name} gone")
+                continue
+            marks = [m for m, on in (("exhausted", s.exhausted[c]), ("new", s.fresh[c])) if on]
+            damage = f" {s.damage[c]} damage" if s.damage[c] else ""
+            party.append(t.characters[c].name + damage + (f" ({', '.join(marks)})" if marks else ""))
+        aspects[f"{name} party"] = ", ".join(party)
+        gear = [f"resources {s.resources[p] - s.resources_exhausted[p]}/{s.resources[p]} ready"]
+        for w, weapon in enumerate(t.board.parties[p].weapons):
+            i = t.weapon(p, w)
+            state = "exhausted" if s.weapon_exhausted[i] else "ready"
+            gear.append(f"{weapon.name} {state}{', struck' if s.struck[i] else ''}")
+        if t.board.parties[p].armor_def:
+            gear.append(f"armor {'exhausted' if s.armor_exhausted[p] else 'ready'}")
+        aspects[f"{name} gear"] = ", ".join(gear)
     return aspects

@@ -1,0 +1,128 @@
+"""The cards on the table: the fixed stats and keywords of every character.
+
+A model instance plays one board.  Stats and keywords never change during a
+game here (no modifier in the model changes them), so they are constants of
+the build rather than state variables: only what combat changes (readiness,
+damage, being in play, roles) is state.  Health is scaled down from the
+printed values (heroes have about 25, 301.1) so that small instances reach
+lethal damage; what matters to the rules is the comparison with damage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Keywords the model knows, with the rule or glossary entry that defines them.
+KEYWORDS = {
+    "protector": "602.2",  # this character can protect
+    "stealth": "602.2a",  # while it attacks, characters can't protect
+    "elusive": "601.2b",  # can't be proposed as a defender
+    "ferocity": "601.2a",  # may attack in the turn it joined the party
+    "long_range": "603.1a",  # while it attacks, defenders deal no combat damage
+    "sabotage": "601.2b",  # may propose a sabotage combat against an opposing object
+}
+
+
+@dataclass(frozen=True)
+class Character:
+    """A hero or an ally (300.1), with the modifiers of 600.2, 600.3 and 601.2c in force."""
+
+    name: str
+    atk: int  # printed ATK; heroes print none (301.1) and gain ATK by striking (303.2a)
+    health: int
+    keywords: frozenset[str] = frozenset()
+    must_attack: bool = False  # 600.2: "must attack if able"
+    attack_tax: int = 0  # 600.3: "can't attack unless its controller pays (N)"
+    #: 601.2c: "can attack only [X] if able", as (seats clockwise from the
+    #: controller, slot in that party: 0 the hero, 1.. the allies).
+    attacks_only: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        unknown = set(self.keywords) - set(KEYWORDS)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown keyword(s) {sorted(unknown)}; known: {', '.join(KEYWORDS)}")
+        if self.health < 1 or self.atk < 0 or self.attack_tax < 0:
+            raise ValueError(f"{self.name}: health must be at least 1 and ATK and tax at least 0")
+
+    def has(self, keyword: str) -> bool:
+        return keyword in self.keywords
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    atk: int
+    strike_cost: int  # resources exhausted to strike (303.2)
+    melee: bool = True  # dual wield lets a hero strike with two melee weapons (405.3)
+
+
+@dataclass(frozen=True)
+class Party:
+    """One player's side: hero, allies in their slots, equipment and one object that can be sabotaged."""
+
+    hero: Character
+    allies: tuple[Character, ...]
+    weapons: tuple[Weapon, ...]
+    armor_def: int  # 304.2: DEF of the hero's one armor (0: none)
+    dual_wield: bool = False  # 405.1, 405.3
+    object_name: str = "item"  # a non-character [thing] a sabotage combat can target (601.2b)
+
+    @property
+    def characters(self) -> tuple[Character, ...]:
+        return (self.hero, *self.allies)
+
+
+@dataclass(frozen=True)
+class Board:
+    parties: tuple[Party, ...] = field(default_factory=tuple)
+
+
+def _party_a(allies: int) -> Party:
+    # A dual-wielding hero with two melee weapons (the Viking Warhammer pair of
+    # the 407.3d example), a protector, and a stealthy saboteur that must attack
+    # if able but can't attack unless its controller pays (1): 600.2 against 600.3.
+    return Party(
+        hero=Character("hero", atk=0, health=2),
+        allies=(
+            Character("guard", atk=1, health=1, keywords=frozenset({"protector"})),
+            Character(
+                "prowler",
+                atk=1,
+                health=2,
+                keywords=frozenset({"stealth", "sabotage"}),
+                must_attack=True,
+                attack_tax=1,
+            ),
+        )[:allies],
+        weapons=(Weapon("warhammer", atk=1, strike_cost=1), Weapon("second warhammer", atk=1, strike_cost=0)),
+        armor_def=1,
+        dual_wield=True,
+    )
+
+
+def _party_b(allies: int) -> Party:
+    # A hero without dual wield holding a melee and a ranged weapon (one strike
+    # per combat, 303.2c), an elusive long-range ally with ferocity, and a
+    # protector that must attack if able and can attack only the next player's
+    # guard if able (the Mocking Blow and Sarmoth modifiers of the 601.2d example).
+    return Party(
+        hero=Character("hero", atk=0, health=2),
+        allies=(
+            Character("skirmisher", atk=1, health=2, keywords=frozenset({"elusive", "ferocity", "long_range"})),
+            Character(
+                "taunted",
+                atk=1,
+                health=1,
+                keywords=frozenset({"protector"}),
+                must_attack=True,
+                attacks_only=(1, 1),
+            ),
+        )[:allies],
+        weapons=(Weapon("warhammer", atk=1, strike_cost=1), Weapon("bow", atk=1, strike_cost=0, melee=False)),
+        armor_def=1,
+    )
+
+
+def default_board(players: int, allies: int) -> Board:
+    """Seats alternate between two parties that between them carry every keyword and modifier."""
+    return Board(tuple(_party_a(allies) if p % 2 == 0 else _party_b(allies) for p in range(players)))

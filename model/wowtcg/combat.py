@@ -1,0 +1,443 @@
+"""Combat (600-603) and the pre-priority checks that follow it (409.5-409.6, 102).
+
+A combat is proposed in the turn player's non-combat action phase as a link
+(601.1); as that link resolves, legality is checked again (601.3) and the combat
+step starts: the attack window, the protect point, the defend window (602),
+then the conclusion, where nobody has priority (603).  Combat damage is the only
+damage in this model, so pre-priority processing (409.5) is a location of its
+own after the conclusion: batches of checks run until one changes nothing, and
+only then does the turn player get priority back in the action phase.
+
+Combat roles: ``attacker`` holds the proposed attacker while the proposal is
+on the chain and the attacker from 602.1 on; ``defender`` holds the proposed
+defender until 602.3 and the defender after it.  ``none`` means no one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from model.backend import Backend
+from model.machine import BOOL, Edge, IntRange, Location, Var
+from model.wowtcg.table import PROPOSAL_LINK, STRIKE_LINK, Table
+from model.wowtcg.windows import closing, holder, turn_player, window_edges
+
+LOCATIONS = (
+    Location("attack_window", ("602.1",), "the combat step's first priority window"),
+    Location("protect_point", ("602.2",), "opponents of the attacker may exhaust a protector; no priority"),
+    Location("defend_window", ("602.3",), "the combat step's second priority window; weapons may strike"),
+    Location("combat_conclusion", ("603.1", "603.2"), "combat damage, then roles and 'this combat' modifiers end; no priority"),
+    Location("pre_priority_checks", ("409.5", "409.6"), "batches of pre-priority checks before anyone gets priority"),
+)
+
+#: The armor a combat-damage step uses (304.2): whose hero exhausts armor to prevent damage.
+ARMOR_CHOICES = {"": (), "[attacker's armor]": ("attacker",), "[defender's armor]": ("defender",), "[both armors]": ("attacker", "defender")}
+
+
+def variables(t: Table, combats: int) -> list[Var]:
+    n, count = t.n, t.count
+    most_damage = max(t.health) + t.most_combat_atk
+    return [
+        Var("resources", IntRange(0, t.resource_hi), (t.start_resources,), length=n, doc="resources in play (410.1a)"),
+        Var("resources_exhausted", IntRange(0, t.resource_hi), (0,), length=n, doc="exhausted resources (402.4a)"),
+        # 101.1: heroes (and, in this model, the allies of the board) start in play.
+        Var("in_play", BOOL, (True,), length=count, doc="each character is in play"),
+        Var("exhausted", BOOL, (False,), length=count, doc="each character is exhausted (105.1)"),
+        Var("fresh", BOOL, (False,), length=count, doc="the ally joined its party this turn (601.2a)"),
+        Var("damage", IntRange(0, most_damage), (0,), length=count, doc="damage on each character (404.1)"),
+        Var("weapon_exhausted", BOOL, (False,), length=n * t.weapons, doc="each weapon is exhausted (303.2)"),
+        Var("armor_exhausted", BOOL, (False,), length=n, doc="each hero's armor is exhausted (304.2)"),
+        Var("struck", BOOL, (False,), length=n * t.weapons, doc="each weapon struck this combat (303.2c)"),
+        Var("attacker", IntRange(0, t.none), (t.none,), doc="the (proposed) attacker (601.2, 602.1)"),
+        Var("defender", IntRange(0, t.none), (t.none,), doc="the (proposed) defender (601.2, 602.3)"),
+        Var("sabotage", BOOL, (False,), doc="the combat is a sabotage (600.1, 602.2c)"),
+        Var("protected", BOOL, (False,), doc="a character protected this combat (602.2b)"),
+        Var("combats", IntRange(0, combats), (0,), doc="combats proposed this turn, for the combat bound"),
+    ]
+
+
+def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge], Any]:
+    """The combat edges, and the 600.2 condition the action phase's passes must respect.
+
+    ``combats`` bounds the proposals explored per turn (an exploration bound, not
+    a rule): past it no proposal is explored, and where 'must attack' would
+    then forbid passing, the search stops at ``combat_limit`` instead of
+    reporting a deadlock the rules do not have.
+    """
+    chain = t.chain
+    out: list[Edge] = []
+    none = t.none
+    no_struck = (False,) * (t.n * t.weapons)
+
+    # -- 601 proposal --------------------------------------------------------------
+    for a in range(t.count):
+        for d in t.rivals(a):
+            tax = t.attack_tax[a]
+            sabotage = d >= t.count
+            out.append(
+                Edge(
+                    f"propose_combat[{t.name(a)} -> {t.name(d)}]",
+                    "action_phase",
+                    "action_phase",
+                    ("601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "409.2b", "409.3", "413.7a", "302.2")
+                    + (("600.3", "402.1") if tax else ()),
+                    guard=lambda s, b, a=a, d=d, tax=tax: b.And(
+                        s.combats < combats,
+                        s.priority_holder == s.turn_player,
+                        s.chain_len == 0,
+                        t.legal_proposal(s, b, a, d),
+                        t.ready_resources(s, b, s.turn_player) >= tax,
+                    ),
+                    update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
+                        **chain.push(s, b, controller=s.turn_player, kind=PROPOSAL_LINK),
+                        **t.fresh_succession(),
+                        **(t.pay(s, b, s.turn_player, tax) if tax else {}),
+                        "attacker": a,
+                        "defender": d,
+                        "sabotage": sabotage,
+                        "combats": s.combats + 1,
+                    },
+                    actor=turn_player,
+                    tags=frozenset({"adds_link", "main_phase_action", "proposes"}),
+                    doc=f"the turn player proposes {'a sabotage' if sabotage else 'a combat'}: {t.name(a)} against {t.name(d)}",
+                )
+            )
+
+    def proposal_on_top(s: Any, b: Backend) -> Any:
+        return b.And(t.last_pass(s, b), s.chain_len > 0, chain.top(s, b, "kind") == PROPOSAL_LINK)
+
+    out.append(
+        Edge(
+            "resolve_proposal@action_phase",
+            "action_phase",
+            "attack_window",
+            ("601.3", "602.1", "409.4a", "CR7.4 709.1", "413.7a", "409.4"),
+            guard=lambda s, b: b.And(proposal_on_top(s, b), t.legal_proposal(s, b, s.attacker, s.defender)),
+            update=lambda s, b: {
+                **chain.pop(s, b),
+                **t.give_turn_player_priority(s, b),
+                "exhausted": b.store(s.exhausted, s.attacker, True),
+            },
+            actor=holder,
+            tags=frozenset({"passes", "resolves", "resolves_proposal", "opens_window"}),
+            doc="the proposal is still legal: the action phase's window closes, the attacker exhausts and the attack window opens",
+        )
+    )
+    out.append(
+        Edge(
+            "interrupt_proposal@action_phase",
+            "action_phase",
+            "action_phase",
+            ("601.3", "CR7.4 711.1", "409.4a", "413.7a", "409.4"),
+            guard=lambda s, b: b.And(proposal_on_top(s, b), b.Not(t.legal_proposal(s, b, s.attacker, s.defender))),
+            update=lambda s, b: {
+                **chain.pop(s, b),
+                **t.give_turn_player_priority(s, b),
+                "attacker": none,
+                "defender": none,
+                "sabotage": False,
+            },
+            actor=holder,
+            tags=frozenset({"passes", "resolves", "resolves_proposal", "interrupts"}),
+            doc="the proposal is no longer legal: it is interrupted and the turn player gets priority on an empty chain",
+        )
+    )
+
+    # -- 602.1-602.2 attack window and protect point -------------------------------------
+    out += window_edges(t, "attack_window")
+    both_roles = lambda s, b: b.And(s.attacker < none, s.defender < none)  # noqa: E731
+    out.append(
+        closing(
+            t,
+            "attack_window",
+            "protect_point",
+            ("602.2",),
+            lambda s, b: {"priority_holder": t.nobody, **t.fresh_succession()},
+            extra=both_roles,
+            doc="the attack window closes with an attacker and a proposed defender: the protect point",
+        )
+    )
+    out.append(
+        closing(
+            t,
+            "attack_window",
+            "combat_conclusion",
+            ("602.2", "603.1b"),
+            lambda s, b: {"priority_holder": t.nobody, **t.fresh_succession()},
+            suffix="[no attacker or defender]",
+            extra=lambda s, b: b.Not(both_roles(s, b)),
+            doc="the attack window closes with no attacker or no proposed defender: the combat concludes",
+        )
+    )
+    stealth = t.keyword("stealth")
+    protector = t.keyword("protector")
+    for c in range(t.count):
+        if not protector[c]:
+            continue
+        out.append(
+            Edge(
+                f"protect[{t.name(c)}]",
+                "protect_point",
+                "defend_window",
+                ("602.2", "602.2a", "602.2b", "602.2c", "602.3"),
+                guard=lambda s, b, c=c: b.And(
+                    b.Not(s.protected),
+                    b.Not(b.select(stealth, s.attacker, False)),
+                    t.is_opponent(s, b, b.select(t.owner, s.attacker, t.nobody), t.owner[c]),
+                    s.in_play[c],
+                    b.Not(s.exhausted[c]),
+                    s.defender != c,
+                ),
+                update=lambda s, b, c=c: {
+                    "exhausted": b.store(s.exhausted, c, True),
+                    "defender": c,
+                    "protected": True,
+                    "sabotage": False,
+                    **t.give_turn_player_priority(s, b),
+                },
+                actor=lambda s, b, c=c: t.owner[c],
+                tags=frozenset({"protects", "opens_window"}),
+                doc=f"{t.name(c)} exhausts to protect and becomes the defender; the defend window opens",
+            )
+        )
+    out.append(
+        Edge(
+            "no_protection",
+            "protect_point",
+            "defend_window",
+            ("602.2", "602.3"),
+            update=t.give_turn_player_priority,
+            tags=frozenset({"opens_window"}),
+            doc="nobody protects: the proposed defender defends, both are in combat, the defend window opens",
+        )
+    )
+
+    # -- 602.3 defend window and strikes --------------------------------------------------
+    out += window_edges(t, "defend_window")
+    for p in range(t.n):
+        party = t.board.parties[p]
+        for w, weapon in enumerate(party.weapons):
+            slot = t.weapon(p, w)
+            # 303.2c: one weapon per combat; 405.3: a dual-wielding hero may also
+            # strike with a second melee weapon.  Another weapon already struck
+            # this combat forbids this strike unless the two make such a pair.
+            paired = party.dual_wield and weapon.melee
+            exclusive = [t.weapon(p, v) for v, other in enumerate(party.weapons) if v != w and not (paired and other.melee)]
+            out.append(
+                Edge(
+                    f"strike[{t.player_name(p)} {weapon.name}]",
+                    "defend_window",
+                    "defend_window",
+                    ("602.3a", "409.2a", "303.2", "303.2a", "303.2c", "409.3", "413.7a")
+                    + (("405.3",) if paired else ()),
+                    guard=lambda s, b, p=p, slot=slot, exclusive=exclusive, cost=weapon.strike_cost: b.And(
+                        s.priority_holder == p,
+                        t.in_combat(s, b, t.hero(p)),
+                        b.Not(s.weapon_exhausted[slot]),
+                        t.ready_resources(s, b, p) >= cost,
+                        b.Not(chain.is_full(s)),
+                        *(b.Not(s.struck[o]) for o in exclusive),
+                    ),
+                    update=lambda s, b, p=p, slot=slot, cost=weapon.strike_cost: {
+                        "weapon_exhausted": b.store(s.weapon_exhausted, slot, True),
+                        "struck": b.store(s.struck, slot, True),
+                        **(t.pay(s, b, p, cost) if cost else {}),
+                        **chain.push(s, b, controller=p, kind=STRIKE_LINK),
+                        **t.fresh_succession(),
+                    },
+                    actor=holder,
+                    tags=frozenset({"adds_link", "strikes"}),
+                    doc=f"{t.player_name(p)}, whose hero is in combat, strikes with {weapon.name}",
+                )
+            )
+    out.append(
+        closing(
+            t,
+            "defend_window",
+            "combat_conclusion",
+            ("602.3", "603.1"),
+            lambda s, b: {"priority_holder": t.nobody, **t.fresh_succession()},
+            doc="the defend window closes: the combat concludes",
+        )
+    )
+
+    # -- 603 conclusion ------------------------------------------------------------------------
+    def conclude(extra: dict[str, Any]) -> dict[str, Any]:
+        """603.2: roles are removed and 'this combat' modifiers (the strikes) end."""
+        return {"attacker": none, "defender": none, "sabotage": False, "protected": False, "struck": no_struck, **extra}
+
+    out.append(
+        Edge(
+            "conclude_without_combat_damage[no attacker or defender]",
+            "combat_conclusion",
+            "pre_priority_checks",
+            ("603.1b", "603.2"),
+            guard=lambda s, b: b.Not(both_roles(s, b)),
+            update=lambda s, b: conclude({}),
+            tags=frozenset({"concludes_combat"}),
+            doc="no attacker or no defender remains: no combat damage",
+        )
+    )
+    out.append(
+        Edge(
+            "conclude_without_combat_damage[sabotage]",
+            "combat_conclusion",
+            "pre_priority_checks",
+            ("603.1", "603.2"),
+            guard=lambda s, b: b.And(both_roles(s, b), s.sabotage),
+            update=lambda s, b: conclude({}),
+            tags=frozenset({"concludes_combat"}),
+            doc="a sabotage concludes: no combat damage ('when it sabotages' effects are not modelled)",
+        )
+    )
+
+    long_range = t.keyword("long_range")
+
+    def packets(s: Any, b: Backend) -> dict[str, Any]:
+        """603.1, 603.1a: simultaneous packets, ATK for ATK; none from defenders of a long-range attacker."""
+        to_defender = t.combat_atk(s, b, s.attacker)
+        to_attacker = b.If(b.select(long_range, s.attacker, False), 0, t.combat_atk(s, b, s.defender))
+        return {"defender": to_defender, "attacker": to_attacker}
+
+    def armor_usable(s: Any, b: Backend, role: str) -> Any:
+        """304.2: the recipient is a hero about to take damage whose armor is ready (DEF 1 or more)."""
+        c = getattr(s, role)
+        p = b.select(t.owner, c, t.nobody)
+        defs = tuple(party.armor_def for party in t.board.parties)
+        return b.And(
+            b.select(t.is_hero, c, False),
+            packets(s, b)[role] > 0,
+            b.select(defs, p, 0) > 0,
+            b.Not(b.select(s.armor_exhausted, p, True)),
+        )
+
+    for suffix, armored in ARMOR_CHOICES.items():
+        def damage_guard(s: Any, b: Backend, armored=armored) -> Any:
+            return b.And(
+                both_roles(s, b),
+                b.Not(s.sabotage),
+                *(armor_usable(s, b, role) for role in armored),
+            )
+
+        def damage_update(s: Any, b: Backend, armored=armored) -> dict[str, Any]:
+            amounts = packets(s, b)
+            defs = tuple(party.armor_def for party in t.board.parties)
+            dealt = {}
+            armor = s.armor_exhausted
+            for role, amount in amounts.items():
+                if role in armored:
+                    p = b.select(t.owner, getattr(s, role), t.nobody)
+                    prevented = b.select(defs, p, 0)
+                    amount = b.If(amount > prevented, amount - prevented, 0)
+                    armor = b.store(armor, p, True)
+                dealt[role] = amount
+            damage = tuple(
+                s.damage[c] + b.If(s.attacker == c, dealt["attacker"], 0) + b.If(s.defender == c, dealt["defender"], 0)
+                for c in range(t.count)
+            )
+            return conclude({"damage": damage, "armor_exhausted": armor})
+
+        out.append(
+            Edge(
+                f"combat_damage{suffix}",
+                "combat_conclusion",
+                "pre_priority_checks",
+                ("603.1", "603.1a", "603.2", "404.4", "407.1", "407.2a") + (("304.2",) if armored else ()),
+                guard=damage_guard,
+                update=damage_update,
+                tags=frozenset({"concludes_combat", "deals_combat_damage"}),
+                doc="attacker and defender deal combat damage packets equal to their ATK at once"
+                + (f"; {' and '.join(armored)} hero's armor prevents damage" if armored else ""),
+            )
+        )
+
+    # -- 409.5-409.6 pre-priority processing, 102 winning and losing ------------------------
+    health = t.health
+
+    def lethal(s: Any, b: Backend, c: int) -> Any:
+        return b.And(s.in_play[c], s.damage[c] >= health[c])
+
+    def hero_gone(s: Any, b: Backend, p: int) -> Any:
+        return b.And(s.in_game[p], b.Not(s.in_play[t.hero(p)]))
+
+    def something_to_check(s: Any, b: Backend) -> Any:
+        return b.Or(*(lethal(s, b, c) for c in range(t.count)), *(hero_gone(s, b, p) for p in range(t.n)))
+
+    def batch(s: Any, b: Backend) -> dict[str, Any]:
+        destroyed = tuple(lethal(s, b, c) for c in range(t.count))
+        leaving = tuple(hero_gone(s, b, p) for p in range(t.n))
+        left = t.leave_game(s, b, leaving)
+        return {
+            **left,
+            # 409.6b: lethal damage destroys; 404.1: a card that leaves play loses its damage.
+            "in_play": tuple(b.And(left["in_play"][c], b.Not(destroyed[c])) for c in range(t.count)),
+            "damage": tuple(b.If(b.Or(destroyed[c], b.Not(left["in_play"][c])), 0, s.damage[c]) for c in range(t.count)),
+            "exhausted": tuple(b.If(b.Or(destroyed[c], b.Not(left["in_play"][c])), False, s.exhausted[c]) for c in range(t.count)),
+        }
+
+    out.append(
+        Edge(
+            "pre_priority_batch",
+            "pre_priority_checks",
+            "pre_priority_checks",
+            ("409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2"),
+            guard=something_to_check,
+            update=batch,
+            tags=frozenset({"pre_priority_batch"}),
+            doc="one batch: characters with lethal damage are destroyed and players whose hero is gone lose, all at once",
+        )
+    )
+    settled = lambda s, b: b.Not(something_to_check(s, b))  # noqa: E731
+    out.append(
+        Edge(
+            "game_ends",
+            "pre_priority_checks",
+            "game_over",
+            ("102.1", "102.1a"),
+            guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) <= 1),
+            update=lambda s, b: {"priority_holder": t.nobody},
+            tags=frozenset({"ends_game"}),
+            doc="at most one player remains: he wins, or with nobody left the game is a draw",
+        )
+    )
+    out.append(
+        Edge(
+            "open_action_window",
+            "pre_priority_checks",
+            "action_phase",
+            ("603.2", "409.5", "409.4"),
+            guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) > 1, b.select(s.in_game, s.turn_player, False)),
+            update=t.give_turn_player_priority,
+            tags=frozenset({"opens_window", "ends_combat_step"}),
+            doc="the checks change nothing more: a window opens in the action phase and the turn player gets priority",
+        )
+    )
+    out.append(
+        Edge(
+            "turn_player_left",
+            "pre_priority_checks",
+            "ready_step_start",
+            ("409.5", "102.2", "assumed:turn-player-leaves"),
+            guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) > 1, b.Not(b.select(s.in_game, s.turn_player, True))),
+            update=lambda s, b: t.next_turn(s, b),
+            tags=frozenset({"ends_turn"}),
+            doc="the turn player lost in combat with players left: the next player clockwise starts a turn",
+        )
+    )
+
+    def must_attack(s: Any, b: Backend) -> Any:
+        return t.must_attack_binds(s, b, cost_exempts)
+
+    out.append(
+        Edge(
+            "combat_limit_reached",
+            "action_phase",
+            "combat_limit",
+            (),
+            guard=lambda s, b: b.And(s.combats >= combats, must_attack(s, b)),
+            update=lambda s, b: {"priority_holder": t.nobody, **t.fresh_succession()},
+            tags=frozenset({"bound"}),
+            doc="the exploration bound on combats per turn, not a rule",
+        )
+    )
+    return out, (lambda s, b: b.Not(must_attack(s, b)))

@@ -1,0 +1,267 @@
+"""The WoW model's shared vocabulary: seats, characters, the chain, and the
+predicates that the turn edges and the combat edges both read.
+
+Characters are numbered seat by seat: character ``p * slots + i`` is slot ``i``
+of player ``p``'s party (slot 0 the hero, 1.. the allies).  The object a
+sabotage combat targets (601.2b) of player ``p`` is number ``characters + p``,
+and ``none`` (one past the objects) means "no character or object", as in an
+empty combat role.  Predicates take a state and a backend, and their indices
+may be Python ints or Z3 terms alike (they read constants through
+``b.select``), so one definition serves both checkers.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import Any
+
+from model.backend import Backend
+from model.machine import Stack
+from model.wowtcg.board import Board, Character
+
+#: The kinds of card a hand holds, as far as priority cares (408.1, 408.2).
+CARD_KINDS = ("instant", "non_instant", "quest")
+#: What a link on the chain is.  ``empty`` marks a free slot of the bounded stack.
+LINK_KINDS = ("empty", "instant", "non_instant", "resource", "proposal", "strike")
+INSTANT_LINK, NON_INSTANT_LINK, RESOURCE_LINK, PROPOSAL_LINK, STRIKE_LINK = 1, 2, 3, 4, 5
+
+
+class Table:
+    """The seats and cards of one model instance, and what the rules ask of a state."""
+
+    def __init__(self, players: int, turns: int, hand: int, resources: int, allies: int, board: Board, chain: Stack) -> None:
+        if len(board.parties) != players:
+            raise ValueError(f"the board has {len(board.parties)} parties for {players} players")
+        self.n = players
+        self.nobody = players  # priority_holder (and a free chain slot's controller) when no player is meant
+        self.slots = allies + 1
+        self.board = board
+        self.chain = chain
+        self.characters: tuple[Character, ...] = tuple(c for party in board.parties for c in party.characters[: self.slots])
+        if len(self.characters) != players * self.slots:
+            raise ValueError(f"every party needs a hero and {allies} allies")
+        self.count = len(self.characters)
+        self.none = self.count + players
+        # A player's own turns come every n turns; resources and hands grow at most once per own turn.
+        self.own_turns = ceil(turns / players)
+        self.resource_hi = resources + self.own_turns
+        self.hand_hi = hand + self.own_turns
+        self.start_resources = resources
+        self.weapons = max(len(party.weapons) for party in board.parties)
+        # The most ATK a character can have in combat: printed, or a hero striking with every weapon.
+        self.most_combat_atk = max(
+            max(c.atk for c in self.characters),
+            max(sum(w.atk for w in party.weapons) for party in board.parties),
+        )
+        # Constants indexed by character (and object) number; ``select`` gives
+        # the default for ``none``.
+        self.owner = tuple(c // self.slots for c in range(self.count)) + tuple(range(players))
+        self.atk = tuple(c.atk for c in self.characters)
+        self.health = tuple(c.health for c in self.characters)
+        self.is_hero = tuple(c % self.slots == 0 for c in range(self.count))
+        self.attack_tax = tuple(c.attack_tax for c in self.characters)
+        self.attacks_only = tuple(self._resolve_target(c, ch) for c, ch in enumerate(self.characters))
+
+    def _resolve_target(self, c: int, character: Character) -> int:
+        if character.attacks_only is None:
+            return self.none
+        seats, slot = character.attacks_only
+        return ((c // self.slots + seats) % self.n) * self.slots + slot if slot < self.slots else self.none
+
+    # -- naming ----------------------------------------------------------------
+
+    @staticmethod
+    def player_name(p: int) -> str:
+        return f"P{p + 1}"
+
+    def name(self, c: int) -> str:
+        """A character or object as a judge reads it: ``P2 guard``, ``P1 item``, ``-``."""
+        if c < self.count:
+            return f"{self.player_name(self.owner[c])} {self.characters[c].name}"
+        if c < self.none:
+            p = c - self.count
+            return f"{self.player_name(p)} {self.board.parties[p].object_name}"
+        return "-"
+
+    def hero(self, p: int) -> int:
+        return p * self.slots
+
+    def party(self, p: int) -> range:
+        return range(p * self.slots, (p + 1) * self.slots)
+
+    def keyword(self, word: str) -> tuple[bool, ...]:
+        return tuple(c.has(word) for c in self.characters)
+
+    def weapon(self, p: int, w: int) -> int:
+        """The index of weapon ``w`` of player ``p`` in the per-weapon tuples."""
+        return p * self.weapons + w
+
+    # -- seats and priority (409) ------------------------------------------------
+
+    def remaining(self, s: Any, b: Backend) -> Any:
+        return b.count(s.in_game)
+
+    def next_clockwise(self, s: Any, b: Backend, player: Any) -> Any:
+        """409.1, 503.2a: the next player clockwise who is still in the game."""
+        n = self.n
+
+        def after(p: int) -> Any:
+            result: Any = p
+            for k in reversed(range(1, n)):
+                q = (p + k) % n
+                result = b.If(s.in_game[q], q, result)
+            return result
+
+        return b.select(tuple(after(p) for p in range(n)), player, self.nobody)
+
+    def has_priority(self, s: Any, b: Backend) -> Any:
+        return s.priority_holder < self.nobody
+
+    def fresh_succession(self) -> dict[str, Any]:
+        return {"passes": 0, "passed": (False,) * self.n}
+
+    def give_turn_player_priority(self, s: Any, b: Backend) -> dict[str, Any]:
+        # 409.4: as a window opens (and after a resolution, 409.4a) the turn player gets priority first.
+        return {"priority_holder": s.turn_player, **self.fresh_succession()}
+
+    def last_pass(self, s: Any, b: Backend) -> Any:
+        """This pass completes a succession of passes by every player in the game (409.4)."""
+        return b.And(self.has_priority(s, b), s.passes + 1 == self.remaining(s, b))
+
+    def is_opponent(self, s: Any, b: Backend, p: Any, q: Any) -> Any:
+        """``q`` is an opponent of ``p`` still in the game (every other player is one: no teams here)."""
+        return b.And(p != q, b.select(s.in_game, q, False))
+
+    def next_turn(self, s: Any, b: Backend) -> dict[str, Any]:
+        """503.2a: the turn ends and the next player clockwise begins one; no ally is new any more."""
+        return {
+            "turn_player": self.next_clockwise(s, b, s.turn_player),
+            "turn_number": s.turn_number + 1,
+            "first_turn": False,
+            "resource_placed": False,
+            "fresh": (False,) * self.count,
+            "combats": 0,
+        }
+
+    # -- hands and resources (402, 410, 413) ---------------------------------------
+
+    def in_hand(self, s: Any, b: Backend, kind: str, player: Any) -> Any:
+        return b.select(getattr(s, f"hand_{kind}"), player)
+
+    def take_from_hand(self, s: Any, b: Backend, kind: str, player: Any) -> dict[str, Any]:
+        field = f"hand_{kind}"
+        return {field: b.store(getattr(s, field), player, self.in_hand(s, b, kind, player) - 1)}
+
+    def ready_resources(self, s: Any, b: Backend, player: Any) -> Any:
+        return b.select(s.resources, player) - b.select(s.resources_exhausted, player)
+
+    def pay(self, s: Any, b: Backend, player: Any, amount: Any) -> dict[str, Any]:
+        """402.4a: exhaust ``amount`` of the player's ready resources."""
+        return {"resources_exhausted": b.store(s.resources_exhausted, player, b.select(s.resources_exhausted, player) + amount)}
+
+    def free_ally_slot(self, s: Any, b: Backend, player: int) -> Any:
+        return b.Or(*(b.Not(s.in_play[c]) for c in self.party(player) if not self.is_hero[c]))
+
+    def leave_game(self, s: Any, b: Backend, leaving: Any) -> dict[str, Any]:
+        """102.2: the players flagged in ``leaving`` (a tuple of bools) leave; their cards leave play."""
+        return {
+            "in_game": tuple(b.And(s.in_game[p], b.Not(leaving[p])) for p in range(self.n)),
+            "in_play": tuple(b.And(s.in_play[c], b.Not(leaving[self.owner[c]])) for c in range(self.count)),
+        }
+
+    # -- combat legality (601.2) -----------------------------------------------------
+
+    def _char(self, values: tuple, c: Any, b: Backend, default: Any = False) -> Any:
+        return b.select(values, c, default)
+
+    def is_character(self, c: Any) -> Any:
+        return c < self.count
+
+    def legal_attacker(self, s: Any, b: Backend, a: Any) -> Any:
+        """601.2a, 302.2: a ready character of the turn player's party that has been
+        there since his turn started, or has ferocity (heroes are never new)."""
+        return b.And(
+            self.is_character(a),
+            self._char(self.owner, a, b, self.nobody) == s.turn_player,
+            self._char(s.in_play, a, b),
+            b.Not(self._char(s.exhausted, a, b, True)),
+            b.Or(b.Not(self._char(s.fresh, a, b, True)), self._char(self.keyword("ferocity"), a, b)),
+        )
+
+    def legal_defender(self, s: Any, b: Backend, a: Any, d: Any) -> Any:
+        """601.2b: a non-elusive character of an opponent, or for an attacker with
+        sabotage an opponent's object (objects are never elusive here)."""
+        owner = self._char(self.owner, d, b, self.nobody)
+        return b.And(
+            d < self.none,
+            self.is_opponent(s, b, s.turn_player, owner),
+            b.If(
+                self.is_character(d),
+                b.And(self._char(s.in_play, d, b), b.Not(self._char(self.keyword("elusive"), d, b))),
+                self._char(self.keyword("sabotage"), a, b),
+            ),
+        )
+
+    def legal_proposal(self, s: Any, b: Backend, a: Any, d: Any) -> Any:
+        """601.2a-e: the attacker and defender are legal, and an attacker that can
+        attack only [X] if able proposes X, unless proposing X would be illegal (601.2c)."""
+        only = self._char(self.attacks_only, a, b, self.none)
+        return b.And(
+            self.legal_attacker(s, b, a),
+            self.legal_defender(s, b, a, d),
+            b.Or(only == self.none, d == only, b.Not(self.legal_defender(s, b, a, only))),
+        )
+
+    def must_attack_binds(self, s: Any, b: Backend, cost_exempts: bool = True) -> Any:
+        """600.2: the turn player may not pass in his non-combat action phase on an
+        empty chain while a character of his that must attack if able could be
+        legally proposed as an attacker.
+
+        600.3 exempts a character that also can't attack unless its controller
+        pays: it need not attack.  ``cost_exempts=False`` is the reading without
+        that clause, kept as a rule variant.
+        """
+        must = tuple(c.must_attack and (c.attack_tax == 0 or not cost_exempts) for c in self.characters)
+        return b.And(
+            s.priority_holder == s.turn_player,
+            s.chain_len == 0,
+            b.Or(
+                *(
+                    b.And(self.legal_attacker(s, b, a), b.Or(*(self.legal_proposal(s, b, a, d) for d in self.rivals(a))))
+                    for a in range(self.count)
+                    if must[a]
+                )
+            ),
+        )
+
+    def rivals(self, a: int) -> list[int]:
+        """The characters and objects of every player but ``a``'s controller: the defenders a proposal by ``a`` may name."""
+        mine = self.owner[a]
+        return [d for d in range(self.none) if self.owner[d] != mine]
+
+    # -- combat (602, 603) -------------------------------------------------------------
+
+    def in_combat(self, s: Any, b: Backend, c: Any) -> Any:
+        """602.3c: an attacker or defender is in combat while it has an opposing one."""
+        both = b.And(s.attacker < self.none, s.defender < self.none)
+        return b.And(both, b.Or(s.attacker == c, s.defender == c))
+
+    def combat_atk(self, s: Any, b: Backend, c: Any) -> Any:
+        """A character's ATK in combat: printed ATK; a hero adds the ATK of each weapon
+        it struck with this combat (303.2a, 303.2c).
+
+        Reading: every strike link has resolved by conclusion (the defend window
+        closes only on an empty chain, 409.4b) and nothing here interrupts one,
+        so the strike modifiers are exactly the weapons struck this combat.
+        """
+        values = []
+        for x in range(self.count):
+            bonus = 0
+            if self.is_hero[x]:
+                p = self.owner[x]
+                party = self.board.parties[p]
+                bonus = b.total(
+                    tuple(b.If(s.struck[self.weapon(p, w)], weapon.atk, 0) for w, weapon in enumerate(party.weapons))
+                )
+            values.append(self.atk[x] + bonus)
+        return b.select(tuple(values), c, 0)

@@ -1,0 +1,188 @@
+"""Priority windows and the chain (409, 413.7, CR7.4 707-711).
+
+Every window, in the turn or in combat, has the same edges: play an instant,
+pass clockwise, and the final pass of a succession, which either resolves the
+top link (409.4a) or, on an empty chain, closes the window (409.4b).  What a
+link does as it resolves depends on its kind; effects the model does not
+track (most instants, strikes, non-ally non-instants) just leave the chain.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from model.backend import Backend
+from model.machine import Edge
+from model.wowtcg.table import INSTANT_LINK, NON_INSTANT_LINK, STRIKE_LINK, Table
+
+#: Windows that belong to a combat step (602.1, 602.3), where removal from combat matters.
+COMBAT_WINDOWS = ("attack_window", "defend_window")
+
+
+def holder(s: Any, b: Backend) -> Any:
+    return s.priority_holder
+
+
+def turn_player(s: Any, b: Backend) -> Any:
+    return s.turn_player
+
+
+def window_edges(t: Table, window: str, may_pass: Callable[[Any, Backend], Any] | None = None) -> list[Edge]:
+    """The edges every priority window shares, except the ones that close it (see ``closing``).
+
+    ``may_pass`` is an extra condition on passing (600.2 in the action phase).
+    """
+    chain = t.chain
+
+    def pass_allowed(s: Any, b: Backend) -> Any:
+        return True if may_pass is None else may_pass(s, b)
+
+    edges = [
+        Edge(
+            f"play_instant@{window}",
+            window,
+            window,
+            ("408.1", "409.1", "409.2", "409.3", "413.7a"),
+            guard=lambda s, b: b.And(
+                t.has_priority(s, b), t.in_hand(s, b, "instant", s.priority_holder) > 0, b.Not(chain.is_full(s))
+            ),
+            update=lambda s, b: {
+                **t.take_from_hand(s, b, "instant", s.priority_holder),
+                **chain.push(s, b, controller=s.priority_holder, kind=INSTANT_LINK),
+                **t.fresh_succession(),
+            },
+            actor=holder,
+            tags=frozenset({"adds_link"}),
+            doc="the player with priority plays an instant and keeps priority",
+        ),
+        Edge(
+            f"pass_priority@{window}",
+            window,
+            window,
+            ("409.1", "409.4") + (("600.2", "600.3") if may_pass else ()),
+            guard=lambda s, b: b.And(t.has_priority(s, b), s.passes + 1 < t.remaining(s, b), pass_allowed(s, b)),
+            update=lambda s, b: {
+                "priority_holder": t.next_clockwise(s, b, s.priority_holder),
+                "passes": s.passes + 1,
+                "passed": b.store(s.passed, s.priority_holder, True),
+            },
+            actor=holder,
+            tags=frozenset({"passes"}),
+            doc="the player with priority passes it clockwise",
+        ),
+    ]
+
+    def top_is(s: Any, b: Backend, kind: int) -> Any:
+        return top_link_is(t, s, b, kind)
+
+    def untracked(s: Any, b: Backend) -> Any:
+        # A non-instant is an ally only when its controller has a free ally slot (see resolve_ally).
+        controller = chain.top(s, b, "controller")
+        no_slot = b.Not(b.select(tuple(t.free_ally_slot(s, b, p) for p in range(t.n)), controller, False))
+        return b.Or(
+            top_is(s, b, INSTANT_LINK),
+            top_is(s, b, STRIKE_LINK),
+            b.And(top_is(s, b, NON_INSTANT_LINK), no_slot),
+        )
+
+    edges.append(
+        resolving(
+            t,
+            window,
+            "resolve_top_link",
+            (),
+            untracked,
+            lambda s, b: {},
+            "every player passed in succession: the top link resolves with an effect the model does not track",
+        )
+    )
+    # Reading: an instant's target is chosen here, as it resolves.  Links carry
+    # no targets in this model; choosing late covers every target the player
+    # could have chosen on playing it (CR7.4 707), so no behaviour is lost.
+    # The instant effects tracked are those that bear on combat legality:
+    # exhausting a proposed attacker before its proposal resolves (601.3), and
+    # removing a combatant from combat (602.4).  Others leave no trace here.
+    if window == "action_phase":
+        edges.append(
+            resolving(
+                t,
+                window,
+                "resolve_instant[exhaust proposed attacker]",
+                ("105.1", "601.3"),
+                lambda s, b: b.And(
+                    top_is(s, b, INSTANT_LINK),
+                    s.attacker < t.none,
+                    b.Not(b.select(s.exhausted, s.attacker, True)),
+                ),
+                lambda s, b: {"exhausted": b.store(s.exhausted, s.attacker, True)},
+                "an instant resolves and exhausts the proposed attacker (as Entangling Roots does)",
+            )
+        )
+    if window in COMBAT_WINDOWS:
+        for role in ("attacker", "defender"):
+            edges.append(
+                resolving(
+                    t,
+                    window,
+                    f"resolve_instant[remove {role} from combat]",
+                    ("602.4",),
+                    lambda s, b, role=role: b.And(top_is(s, b, INSTANT_LINK), getattr(s, role) < t.none),
+                    lambda s, b, role=role: {role: t.none},
+                    f"an instant resolves and removes the {role} from combat; the combat step goes on (602.4)",
+                )
+            )
+    return edges
+
+
+def top_link_is(t: Table, s: Any, b: Backend, kind: int) -> Any:
+    """Every player passed in succession and the top link is of this kind (409.4a)."""
+    return b.And(t.last_pass(s, b), s.chain_len > 0, t.chain.top(s, b, "kind") == kind)
+
+
+def resolving(
+    t: Table,
+    window: str,
+    name: str,
+    rules: tuple[str, ...],
+    guard: Callable[[Any, Backend], Any],
+    effect: Callable[[Any, Backend], Mapping[str, Any]],
+    doc: str,
+) -> Edge:
+    """The top link resolves with ``effect``, leaves the chain, and the turn player gets priority (409.4a)."""
+    return Edge(
+        f"{name}@{window}",
+        window,
+        window,
+        ("409.4", "409.4a", "CR7.4 709.1", "413.7a", *rules),
+        guard=guard,
+        update=lambda s, b: {**effect(s, b), **t.chain.pop(s, b), **t.give_turn_player_priority(s, b)},
+        actor=holder,
+        tags=frozenset({"passes", "resolves"}),
+        doc=doc,
+    )
+
+
+def closing(
+    t: Table,
+    window: str,
+    target: str,
+    rules: Sequence[str],
+    update: Callable[[Any, Backend], Mapping[str, Any]],
+    *,
+    suffix: str = "",
+    extra: Callable[[Any, Backend], Any] | None = None,
+    opens_window: bool = False,
+    doc: str,
+) -> Edge:
+    """The final pass of a succession on an empty chain: the window closes (409.4b)."""
+    return Edge(
+        f"close_window@{window}{suffix}",
+        window,
+        target,
+        ("409.4", "409.4b", *rules),
+        guard=lambda s, b: b.And(t.last_pass(s, b), s.chain_len == 0, True if extra is None else extra(s, b)),
+        update=update,
+        actor=holder,
+        tags=frozenset({"passes", "closes_window", *(("opens_window",) if opens_window else ())}),
+        doc=doc,
+    )
