@@ -157,19 +157,35 @@ def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
             console.print(f"rules marked encoded or assumed that nothing cites: {', '.join(t['uncited'])}", markup=False)
 
 
+def edge_family(name: str) -> str:
+    """Edges that differ only in their bracketed choice form a family:
+    ``propose_combat[P1 hero -> P2 hero]`` belongs to ``propose_combat[...]``;
+    the ``@location`` suffix is kept."""
+    base, bracket, rest = name.partition("[")
+    if not bracket:
+        return name
+    return f"{base}[...]{rest.partition(']')[2]}"
+
+
+def edge_families(machine: Machine) -> dict[tuple[str, str], dict[str, tuple[str, ...]]]:
+    """For each pair of joined locations, each edge family and the rules its members cite (in order, once each)."""
+    grouped: dict[tuple[str, str], dict[str, dict[str, None]]] = {}
+    for e in machine.edges:
+        rules = grouped.setdefault((e.source, e.target), {}).setdefault(edge_family(e.name), {})
+        rules.update(dict.fromkeys(e.rules))
+    return {pair: {family: tuple(rules) for family, rules in families.items()} for pair, families in grouped.items()}
+
+
 def dot(machine: Machine) -> str:
     """The control-location graph in Graphviz DOT, each edge labelled with its rules."""
     lines = [f'digraph "{machine.game}" {{', "  rankdir=TB;", '  node [shape=box, style=rounded, fontname="Helvetica"];']
     for name, loc in machine.locations.items():
         shape = ", shape=doubleoctagon" if loc.terminal else ""
         lines.append(f'  "{name}" [label="{name}\\n{" ".join(loc.rules)}"{shape}];')
-    # Edges joining the same two locations share one arrow, one line per edge,
-    # so the self-loops of a priority window stay legible.
-    grouped: dict[tuple[str, str], list[str]] = {}
-    for e in machine.edges:
-        grouped.setdefault((e.source, e.target), []).append(f"{e.name}  {' '.join(e.rules)}")
-    for (source, target), labels in grouped.items():
-        label = "".join(f"{text}\\l" for text in labels)
+    # Edges joining the same two locations share one arrow, one line per edge
+    # family, so the self-loops of a priority window stay legible.
+    for (source, target), families in edge_families(machine).items():
+        label = "".join(f"{family}  {' '.join(rules)}\\l" for family, rules in families.items())
         lines.append(f'  "{source}" -> "{target}" [label="{label}", fontsize=9];')
     lines.append("}")
     return "\n".join(lines)

@@ -467,7 +467,8 @@ game_ends_with_one_winner_or_a_draw = Invariant(
 
 
 
-CATALOGUE: tuple[Property, ...] = (
+#: Turn, priority and chain: checked with or without combat.
+TURN_PROPERTIES: tuple[Property, ...] = (
     priority_exclusive,
     turn_player_first,
     adder_keeps_priority,
@@ -480,6 +481,9 @@ CATALOGUE: tuple[Property, ...] = (
     one_resource_per_turn,
     first_player_skips_first_draw,
     decked_player_loses,
+)
+#: Combat and what follows it: vacuous on an instance without combat.
+COMBAT_PROPERTIES: tuple[Property, ...] = (
     proposal_rechecked,
     attacker_exhausts,
     must_attack_if_able,
@@ -496,5 +500,5 @@ CATALOGUE: tuple[Property, ...] = (
     lethal_damage_destroys_before_priority,
     destroyed_hero_loses,
     game_ends_with_one_winner_or_a_draw,
-    deadlock,
 )
+CATALOGUE: tuple[Property, ...] = (*TURN_PROPERTIES, *COMBAT_PROPERTIES, deadlock)

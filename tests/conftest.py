@@ -8,8 +8,11 @@ from hypothesis import strategies as st
 from model import explicit, wowtcg
 from model.machine import Machine
 
-#: Small bounds that keep every reachable state and edge but explore in well under a second.
-SMALL = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2}
+#: The turn and priority model without combat (no allies, no combats), at small
+#: bounds that keep every reachable state and edge but explore in well under a second.
+SMALL = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2, "allies": 0, "combats": 0}
+#: Combat with the whole default board, one turn each, no cards in hand (P2 draws one).
+COMBAT = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "hand_limit": 2, "allies": 2, "combats": 1}
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,8 @@ from tests.conftest import states_of
 
 MACHINES = {
     "2 players": wowtcg.build(players=2, chain_depth=2, turns=3, hand=1, deck=1, hand_limit=2),
-    "3 players": wowtcg.build(players=3, chain_depth=3, turns=4, hand=1, deck=1, hand_limit=1),
+    "3 players": wowtcg.build(players=3, chain_depth=3, turns=4, hand=1, deck=1, hand_limit=1, allies=1, combats=2),
+    "4 players, no allies": wowtcg.build(players=4, chain_depth=2, turns=4, hand=1, deck=1, hand_limit=1, allies=0),
 }
 
 

@@ -7,17 +7,48 @@ import pytest
 from model import bmc, explicit, wowtcg
 from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED
 from properties import Invariant, StepProperty
-from properties.wowtcg import CATALOGUE
+from properties.wowtcg import CATALOGUE, COMBAT_PROPERTIES, TURN_PROPERTIES, deadlock
+from tests.conftest import COMBAT
 
-TINY = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1}
+TINY = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
 
 
-def test_every_property_holds_at_default_bounds_by_both_methods(small_machine, small_exploration):  # noqa: ANN001
-    by_search = {r.property: r for r in (explicit.check(small_exploration, p) for p in CATALOGUE)}
-    by_solver = {r.property: r for r in bmc.check_all(small_machine, CATALOGUE, depth=12)}
-    for p in CATALOGUE:
+def test_every_turn_property_holds_by_both_methods(small_machine, small_exploration):  # noqa: ANN001
+    chosen = (*TURN_PROPERTIES, deadlock)
+    by_search = {r.property: r for r in (explicit.check(small_exploration, p) for p in chosen)}
+    by_solver = {r.property: r for r in bmc.check_all(small_machine, chosen, depth=12)}
+    for p in chosen:
         assert by_search[p.name].verdict == by_solver[p.name].verdict == HOLDS_TO_DEPTH, p.name
         assert by_solver[p.name].depth == 12
+
+
+def test_without_combat_every_combat_property_is_vacuous(small_exploration):  # noqa: ANN001
+    """A property about combat checks nothing on an instance with no combat, and says so."""
+    verdicts = {p.name: explicit.check(small_exploration, p).verdict for p in COMBAT_PROPERTIES}
+    # What holds without combat: invariants over every state, the action phase's
+    # passes (nothing must attack), and a game ended by decking.
+    outside_combat = {
+        "must_attack_if_able",
+        "one_weapon_per_combat",
+        "lethal_damage_destroys_before_priority",
+        "destroyed_hero_loses",
+        "game_ends_with_one_winner_or_a_draw",
+    }
+    assert {name for name, v in verdicts.items() if v == HOLDS_TO_DEPTH} == outside_combat
+    assert {name for name, v in verdicts.items() if v == VACUOUS} == set(verdicts) - outside_combat
+
+
+def test_every_property_holds_with_combat_by_both_methods():
+    """Explicit search covers every reachable state; BMC to a shallower depth finds no violation either."""
+    machine = wowtcg.build(**COMBAT)
+    exploration = explicit.explore(machine)
+    assert exploration.complete
+    for p in CATALOGUE:
+        assert explicit.check(exploration, p).verdict == HOLDS_TO_DEPTH, p.name
+    by_solver = bmc.check_all(machine, CATALOGUE, depth=14)
+    assert all(r.verdict in (HOLDS_TO_DEPTH, VACUOUS) for r in by_solver), [(r.property, r.verdict) for r in by_solver]
+    # a proposal resolves at depth 9 at the earliest: BMC at 14 has checked it
+    assert {r.property: r.verdict for r in by_solver}["proposal_rechecked"] == HOLDS_TO_DEPTH
 
 
 def test_bmc_stops_when_no_run_is_longer():
@@ -61,7 +92,7 @@ def test_an_invariant_whose_premise_is_unreachable_is_vacuous_for_both(small_mac
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_false_invariant_gets_the_same_shortest_counterexample(players):  # noqa: ANN001
     """Priority reaches the last seat only after the others pass: both methods find that length."""
-    machine = wowtcg.build(players=players, chain_depth=1, turns=1, hand=0, deck=0, hand_limit=0)
+    machine = wowtcg.build(players=players, chain_depth=1, turns=1, hand=0, deck=0, hand_limit=0, allies=0, combats=0)
     last = players - 1
     prop = Invariant(
         "last_seat_never_has_priority",
@@ -84,7 +115,7 @@ def test_a_stopped_search_claims_only_the_levels_it_expanded(small_machine, smal
     # it stopped at a level boundary: every state up to the expanded depth is there
     full_upto = sum(1 for d in small_exploration.depth if d <= partial.expanded + 1)
     assert partial.states == full_upto
-    for prop in CATALOGUE:
+    for prop in (*TURN_PROPERTIES, deadlock):
         result = explicit.check(partial, prop)
         assert result.verdict == HOLDS_TO_DEPTH, prop.name
         assert result.depth == partial.expanded

@@ -15,18 +15,20 @@ from xml.etree import ElementTree
 import pytest
 from click.testing import CliRunner, Result
 
-from chainproof import games
+from chainproof import games, report
 from chainproof.cli import main
 from model import wowtcg
 from properties import Invariant, StepProperty
-from properties.wowtcg import CATALOGUE
+from properties.wowtcg import CATALOGUE, TURN_PROPERTIES
 
 #: The SVG namespace as ElementTree writes it in tag names.
 SVG = "{http://www.w3.org/2000/svg}"
 #: Small bounds, as flags (the same instance as tests/conftest.py SMALL).
-SMALL = ["--players", "2", "--chain-depth", "2", "--turns", "2", "--hand", "1", "--deck", "1", "--hand-limit", "2"]
+SMALL = ["--players", "2", "--chain-depth", "2", "--turns", "2", "--hand", "1", "--deck", "1", "--hand-limit", "2", "--allies", "0", "--combats", "0"]
+#: Combat with one ally per party, no cards in hand: every property of the catalogue applies (explicit search).
+COMBAT = ["--players", "2", "--chain-depth", "1", "--turns", "2", "--hand", "0", "--deck", "1", "--allies", "1", "--combats", "1"]
 #: Tinier still, for runs that only look at which properties were selected.
-TINY = ["--players", "2", "--chain-depth", "1", "--turns", "1", "--hand", "1", "--deck", "1", "--hand-limit", "2"]
+TINY = ["--players", "2", "--chain-depth", "1", "--turns", "1", "--hand", "1", "--deck", "1", "--hand-limit", "2", "--allies", "0", "--combats", "0"]
 BMC_DEPTH = 8
 CATALOGUE_NAMES = [p.name for p in CATALOGUE]
 VERDICTS = {"proved", "holds-to-depth", "violated", "vacuous", "unknown"}
@@ -57,7 +59,7 @@ def both_run() -> Result:
 
 
 def test_verify_json_is_one_object_with_results_and_summary(both_run: Result) -> None:
-    assert both_run.exit_code == 0, both_run.output
+    assert both_run.exit_code == 1, both_run.output  # the combat properties are vacuous without combat
     assert "Traceback" not in both_run.output
     assert both_run.stderr == ""  # no progress bar or log noise when printing JSON
     data = parse_json(both_run)
@@ -82,15 +84,18 @@ def test_verify_json_result_fields_and_verdicts(both_run: Result) -> None:
         assert r["kind"] == p.kind
 
 
-def test_verify_small_bounds_all_hold_to_depth(both_run: Result) -> None:
+def test_verify_without_combat_turn_properties_hold_and_combat_ones_are_vacuous(both_run: Result) -> None:
     data = parse_json(both_run)
     results = data["results"]
-    assert {r["verdict"] for r in results} == {"holds-to-depth"}
+    turn = {p.name for p in TURN_PROPERTIES} | {"deadlock"}
+    assert {r["verdict"] for r in results if r["property"] in turn} == {"holds-to-depth"}
+    assert {r["verdict"] for r in results} == {"holds-to-depth", "vacuous"}
+    assert "proposal_rechecked" in {r["property"] for r in results if r["verdict"] == "vacuous"}
     assert all(r["counterexample"] is None for r in results)
     summary = data["summary"]
-    assert summary["passing"] is True
+    assert summary["passing"] is False  # a vacuous verdict is a finding, not a pass
     assert summary["total"] == len(results)
-    assert summary["verdicts"]["holds-to-depth"] == len(results)
+    assert summary["verdicts"]["holds-to-depth"] + summary["verdicts"]["vacuous"] == len(results)
     assert sum(summary["verdicts"].values()) == len(results)
     assert set(summary["verdicts"]) == VERDICTS
 
@@ -107,7 +112,10 @@ def test_verify_both_methods_cover_the_catalogue(both_run: Result) -> None:
 
 def test_verify_json_reports_the_bounds_given(both_run: Result) -> None:
     data = parse_json(both_run)
-    expected = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2}
+    expected = {
+        "players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2,
+        "allies": 0, "resources": 1, "combats": 0,
+    }
     for r in data["results"]:
         assert r["bounds"] == expected
     stats = data["summary"]["games"]["wowtcg"]
@@ -173,7 +181,7 @@ def test_non_finite_timeout_is_bad_input(value: str) -> None:
 
 
 def test_verify_plain_output_is_a_text_table() -> None:
-    result = invoke("verify", *SMALL, "--method", "explicit")
+    result = invoke("verify", *COMBAT, "--method", "explicit")
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     out = result.stdout
@@ -236,7 +244,11 @@ def test_graph_is_dot_with_every_location_and_rule_labels() -> None:
     # one arrow per pair of joined locations, naming every edge between them
     assert len(edge_lines) == len({(e.source, e.target) for e in machine.edges})
     for e in machine.edges:
-        assert any(f'"{e.source}" -> "{e.target}"' in line and f"{e.name}  {' '.join(e.rules)}" in line for line in edge_lines), e.name
+        family = report.edge_family(e.name)
+        line = next(line for line in edge_lines if f'"{e.source}" -> "{e.target}"' in line)
+        segments = line.split('label="')[1].split('", fontsize')[0].split("\\l")
+        (segment,) = [s for s in segments if s.startswith(family + "  ")]
+        assert all(f" {rule}" in segment[len(family) :] for rule in e.rules), (e.name, segment)
 
 
 def test_graph_svg_is_xml_naming_every_location_and_edge_with_its_rules() -> None:
@@ -249,8 +261,9 @@ def test_graph_svg_is_xml_naming_every_location_and_edge_with_its_rules() -> Non
     machine = wowtcg.build()
     for name in machine.locations:
         assert name in texts, name
-    for e in machine.edges:
-        assert " ".join([e.name, *e.rules]) in texts, e.name
+    for (source, target), families in report.edge_families(machine).items():
+        for family, rules in families.items():
+            assert " ".join([family, *rules]) in texts, family
 
 
 def test_graph_rejects_an_unknown_format() -> None:
@@ -355,7 +368,7 @@ def test_violated_property_plain(false_property: None) -> None:
 
 
 def test_violation_among_passing_properties_still_exits_1(false_property: None) -> None:
-    result = invoke("verify", *SMALL, "--method", "explicit", "--json")
+    result = invoke("verify", *COMBAT, "--method", "explicit", "--json")
     assert result.exit_code == 1, result.output
     verdicts = {r["property"]: r["verdict"] for r in parse_json(result)["results"]}
     assert verdicts.pop("always_nobody_has_priority") == "violated"

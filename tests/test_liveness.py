@@ -7,7 +7,7 @@ from model.machine import Machine, no_change
 from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result
 from properties import Eventually
 
-TINY = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1}
+TINY = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
 WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase")
 
 

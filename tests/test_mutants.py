@@ -16,8 +16,8 @@ from model.results import VIOLATED
 from properties.wowtcg import CATALOGUE
 
 PROPERTIES = {p.name: p for p in CATALOGUE}
-TWO = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2}
-THREE = {"players": 3, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 0, "hand_limit": 1}
+TWO = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2, "allies": 0, "combats": 0}
+THREE = {"players": 3, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ def test_an_edge_citing_an_unknown_rule_fails_the_build():
 
 def test_an_edge_citing_a_not_modelled_rule_fails_the_build():
     machine = wowtcg.build()
-    bogus = Edge("strike", "action_phase", "action_phase", ("409.2a",))
+    bogus = Edge("detach", "action_phase", "action_phase", ("409.6d",))
     with pytest.raises(RegistryError, match="marks not-modelled"):
         machine.with_edges([*machine.edges, bogus])
 

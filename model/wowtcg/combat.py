@@ -79,7 +79,7 @@ def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge]
                     f"propose_combat[{t.name(a)} -> {t.name(d)}]",
                     "action_phase",
                     "action_phase",
-                    ("601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "409.2b", "409.3", "413.7a", "302.2")
+                    ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "409.2b", "409.3", "413.7a", "302.2")
                     + (("600.3", "402.1") if tax else ()),
                     guard=lambda s, b, a=a, d=d, tax=tax: b.And(
                         s.combats < combats,
@@ -228,7 +228,7 @@ def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge]
                     f"strike[{t.player_name(p)} {weapon.name}]",
                     "defend_window",
                     "defend_window",
-                    ("602.3a", "409.2a", "303.2", "303.2a", "303.2c", "409.3", "413.7a")
+                    ("602.3a", "602.3c", "409.2a", "303.2", "303.2a", "303.2c", "409.3", "413.7a")
                     + (("405.3",) if paired else ()),
                     guard=lambda s, b, p=p, slot=slot, exclusive=exclusive, cost=weapon.strike_cost: b.And(
                         s.priority_holder == p,

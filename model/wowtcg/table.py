@@ -42,10 +42,13 @@ class Table:
             raise ValueError(f"every party needs a hero and {allies} allies")
         self.count = len(self.characters)
         self.none = self.count + players
-        # A player's own turns come every n turns; resources and hands grow at most once per own turn.
+        # A player's own turns come every n turns; a hand grows at most once per own turn.
         self.own_turns = ceil(turns / players)
-        self.resource_hi = resources + self.own_turns
         self.hand_hi = hand + self.own_turns
+        # Resources are bounded by the cards a player ever holds, not by the
+        # one-per-turn rule (410.1), so a model that breaks that rule is caught
+        # by the property that states it rather than by a domain check.
+        self.resource_hi = resources + len(CARD_KINDS) * self.hand_hi
         self.start_resources = resources
         self.weapons = max(len(party.weapons) for party in board.parties)
         # The most ATK a character can have in combat: printed, or a hero striking with every weapon.

@@ -455,7 +455,7 @@ def describe(t: Table, s: Any) -> dict[str, str]:
     }
     if s.attacker < t.none or s.defender < t.none:
         marks = [m for m, on in (("sabotage", s.sabotage), ("protected", s.protected)) if on]
-        aspects["combat"] = f"{t.name(s.attacker)} -> {t.name(s.defender)}" + (f" ({', '.join(marks)})" if marks else "")
+        aspects["combat"] = f"{t.name(s.attacker)} vs {t.name(s.defender)}" + (f" ({', '.join(marks)})" if marks else "")
     else:
         aspects["combat"] = "none"
     for p in range(n):
