@@ -18,6 +18,12 @@ from properties.wowtcg import CATALOGUE
 PROPERTIES = {p.name: p for p in CATALOGUE}
 TWO = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2, "allies": 0, "combats": 0}
 THREE = {"players": 3, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
+#: P1's combat turn with the whole board and no cards.
+P1_COMBAT = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 0, "deck": 0, "hand_limit": 2, "allies": 2, "combats": 1}
+#: Both players' combat turns (P2 draws his one card).
+BOTH_COMBATS = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "hand_limit": 2, "allies": 2, "combats": 1}
+#: Heroes only, with an instant each, so a proposal can be made illegal before it resolves.
+HEROES_WITH_INSTANTS = {"players": 2, "chain_depth": 2, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 3, "allies": 0, "combats": 1}
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,67 @@ def shift_chain_down(s, b):  # noqa: ANN001
         "passes": 0,
         "passed": (False,) * nobody,
     }
+
+
+def protect_guard(m: Machine, c: int, *, stealth_matters: bool = True, self_protection: bool = False) -> Callable:
+    """The protect point's guard for character ``c``, with one of its rules left out."""
+    t = m.table
+    stealth = t.keyword("stealth")
+    return lambda s, b: b.And(
+        b.Not(s.protected),
+        b.Not(b.select(stealth, s.attacker, False)) if stealth_matters else True,
+        t.is_opponent(s, b, b.select(t.owner, s.attacker, t.nobody), t.owner[c]),
+        s.in_play[c],
+        b.Not(s.exhausted[c]),
+        True if self_protection else s.defender != c,
+    )
+
+
+def every_protector(m: Machine, **options) -> Machine:  # noqa: ANN003
+    for e in m.edges:
+        if e.name.startswith("protect["):
+            c = next(c for c in range(m.table.count) if e.name == f"protect[{m.table.name(c)}]")
+            m = m.replace_edge(e.name, guard=protect_guard(m, c, **options))
+    return m
+
+
+def long_range_ignored(m: Machine) -> Machine:
+    """Defenders deal their ATK to a long-range attacker after all."""
+    t = m.table
+    for e in m.edges:
+        if e.has("deals_combat_damage"):
+            original = e.update
+
+            def update(s, b, original=original):  # noqa: ANN001, ANN202
+                changes = dict(original(s, b))
+                back = b.If(b.select(t.keyword("long_range"), s.attacker, False), t.combat_atk(s, b, s.defender), 0)
+                changes["damage"] = tuple(d + b.If(s.attacker == c, back, 0) for c, d in enumerate(changes["damage"]))
+                return changes
+
+            m = m.replace_edge(e.name, update=update)
+    return m
+
+
+def proposal_not_rechecked(m: Machine) -> Machine:
+    t = m.table
+    return m.replace_edge(
+        "resolve_proposal@action_phase",
+        guard=lambda s, b: b.And(t.last_pass(s, b), s.chain_len > 0, t.chain.top(s, b, "kind") == 4),
+    )
+
+
+def second_weapon_without_dual_wield(m: Machine) -> Machine:
+    """P2's bow strikes even after his warhammer did (P2's hero has no dual wield)."""
+    t = m.table
+    return m.replace_edge(
+        "strike[P2 bow]",
+        guard=lambda s, b: b.And(
+            s.priority_holder == 1,
+            t.in_combat(s, b, t.hero(1)),
+            b.Not(s.weapon_exhausted[t.weapon(1, 1)]),
+            b.Not(t.chain.is_full(s)),
+        ),
+    )
 
 
 MUTANTS = [
@@ -164,6 +231,73 @@ MUTANTS = [
             < 2,
         ),
         "",
+    ),
+    Mutant(
+        "a character protects against a stealthy attacker",
+        "602.2a",
+        "no_protection_against_stealth",
+        P1_COMBAT,
+        lambda m: every_protector(m, stealth_matters=False),
+        "protect[",
+    ),
+    Mutant(
+        "a proposed defender protects itself",
+        "602.2b",
+        "one_protector_per_combat",
+        P1_COMBAT,
+        lambda m: every_protector(m, self_protection=True),
+        "protect[",
+    ),
+    Mutant(
+        "a proposal resolves without its legality checked again",
+        "601.3",
+        "proposal_rechecked",
+        HEROES_WITH_INSTANTS,
+        proposal_not_rechecked,
+        "resolve_proposal@action_phase",
+    ),
+    Mutant(
+        "a weapon strikes in the attack window",
+        "602.3a",
+        "strikes_only_in_defend_window",
+        P1_COMBAT,
+        lambda m: m.replace_edge("strike[P1 warhammer]", source="attack_window", target="attack_window"),
+        "strike[P1 warhammer]",
+    ),
+    Mutant(
+        "a hero without dual wield strikes with two weapons in one combat",
+        "303.2c",
+        "one_weapon_per_combat",
+        P1_COMBAT,
+        second_weapon_without_dual_wield,
+        "strike[P2 bow]",
+    ),
+    Mutant(
+        "defenders deal combat damage to a long-range attacker",
+        "603.1a",
+        "long_range_attacker_takes_no_combat_damage",
+        BOTH_COMBATS,
+        long_range_ignored,
+        "combat_damage",
+    ),
+    Mutant(
+        "a player keeps priority into combat conclusion",
+        "603.1",
+        "no_priority_in_conclusion",
+        P1_COMBAT,
+        lambda m: m.replace_edge("close_window@defend_window", update=lambda s, b: {"passes": 0, "passed": (False, False)}),
+        "close_window@defend_window",
+    ),
+    Mutant(
+        "the turn player passes while a character must attack",
+        "600.2",
+        "must_attack_if_able",
+        BOTH_COMBATS,
+        lambda m: m.replace_edge(
+            "pass_priority@action_phase",
+            guard=lambda s, b: b.And(s.priority_holder < 2, s.passes + 1 < b.count(s.in_game)),
+        ),
+        "pass_priority@action_phase",
     ),
 ]
 

@@ -19,8 +19,8 @@ from properties import Invariant, StepProperty
 from properties.wowtcg import CATALOGUE
 
 LARGE = [
-    {"players": 4, "chain_depth": 6, "turns": 8, "hand": 2, "deck": 3, "hand_limit": 3},
-    {"players": 3, "chain_depth": 4, "turns": 12, "hand": 3, "deck": 4, "hand_limit": 7},
+    {"players": 4, "chain_depth": 6, "turns": 8, "hand": 2, "deck": 3, "hand_limit": 3, "combats": 3},
+    {"players": 3, "chain_depth": 4, "turns": 12, "hand": 3, "deck": 4, "hand_limit": 7, "resources": 3, "combats": 2},
 ]
 MAX_STEPS = 2_000
 

@@ -88,7 +88,7 @@ def _party_a(allies: int) -> Party:
             Character(
                 "prowler",
                 atk=1,
-                health=2,
+                health=1,
                 keywords=frozenset({"stealth", "sabotage"}),
                 must_attack=True,
                 attack_tax=1,
@@ -102,18 +102,19 @@ def _party_a(allies: int) -> Party:
 
 def _party_b(allies: int) -> Party:
     # A hero without dual wield holding a melee and a ranged weapon (one strike
-    # per combat, 303.2c), an elusive long-range ally with ferocity, and a
+    # per combat, 303.2c), an elusive ally with ferocity (it can die only by
+    # attacking, and then come back and attack at once), and a long-range
     # protector that must attack if able and can attack only the next player's
     # guard if able (the Mocking Blow and Sarmoth modifiers of the 601.2d example).
     return Party(
         hero=Character("hero", atk=0, health=2),
         allies=(
-            Character("skirmisher", atk=1, health=2, keywords=frozenset({"elusive", "ferocity", "long_range"})),
+            Character("skirmisher", atk=1, health=2, keywords=frozenset({"elusive", "ferocity"})),
             Character(
                 "taunted",
                 atk=1,
                 health=1,
-                keywords=frozenset({"protector"}),
+                keywords=frozenset({"protector", "long_range"}),
                 must_attack=True,
                 attacks_only=(1, 1),
             ),

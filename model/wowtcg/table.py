@@ -238,9 +238,16 @@ class Table:
         )
 
     def rivals(self, a: int) -> list[int]:
-        """The characters and objects of every player but ``a``'s controller: the defenders a proposal by ``a`` may name."""
+        """The characters and objects a proposal by ``a`` may name, as far as the
+        board alone decides (601.2b): another player's non-elusive characters,
+        and their objects if ``a`` has sabotage.  The rest is checked in play."""
         mine = self.owner[a]
-        return [d for d in range(self.none) if self.owner[d] != mine]
+        return [
+            d
+            for d in range(self.none)
+            if self.owner[d] != mine
+            and (not self.characters[d].has("elusive") if d < self.count else self.characters[a].has("sabotage"))
+        ]
 
     # -- combat (602, 603) -------------------------------------------------------------
 
