@@ -18,7 +18,7 @@ from model.machine import Machine
 from model.results import VERDICTS, Result
 
 #: The distribution whose program draws graphs: a port of Graphviz's ``dot`` shipped as a wheel,
-#: so the picture needs nothing outside chainproof's own install.
+#: installed with the `svg` extra (the test extra includes it).
 RENDERER = "graphviz-pure"
 
 VERDICT_STYLE = {
@@ -205,7 +205,7 @@ def _renderer() -> Path:
         files = metadata.distribution(RENDERER).files or []
     except metadata.PackageNotFoundError:
         raise RenderError(
-            f"cannot draw SVG: {RENDERER} is not installed (it is a dependency of chainproof: reinstall chainproof)"
+            f"cannot draw SVG: {RENDERER} is not installed (pip install 'chainproof[svg]'), or use --format dot"
         ) from None
     for file in files:
         if file.name in (RENDERER, f"{RENDERER}.exe"):

@@ -17,7 +17,7 @@ from typing import Any
 
 from model.backend import Backend
 from model.machine import Stack
-from model.wowtcg.board import Board, Character
+from model.wowtcg.board import KEYWORDS, Board, Character
 
 #: The kinds of card a hand holds, as far as priority cares (408.1, 408.2).
 CARD_KINDS = ("instant", "non_instant", "quest")
@@ -63,6 +63,7 @@ class Table:
         self.health = tuple(c.health for c in self.characters)
         self.is_hero = tuple(c % self.slots == 0 for c in range(self.count))
         self.attack_tax = tuple(c.attack_tax for c in self.characters)
+        self._keywords = {word: tuple(c.has(word) for c in self.characters) for word in KEYWORDS}
         self.attacks_only = tuple(self._resolve_target(c, ch) for c, ch in enumerate(self.characters))
 
     def _resolve_target(self, c: int, character: Character) -> int:
@@ -93,7 +94,8 @@ class Table:
         return range(p * self.slots, (p + 1) * self.slots)
 
     def keyword(self, word: str) -> tuple[bool, ...]:
-        return tuple(c.has(word) for c in self.characters)
+        """Which characters have ``word``, by number (computed once: guards read it on every step)."""
+        return self._keywords[word]
 
     def weapon(self, p: int, w: int) -> int:
         """The index of weapon ``w`` of player ``p`` in the per-weapon tuples."""
