@@ -291,6 +291,16 @@ no_protection_against_stealth = StepProperty(
 )
 
 
+# 602.2c: a character that protects turns a sabotage into a normal combat.
+protection_ends_sabotage = StepProperty(
+    "protection_ends_sabotage",
+    ("602.2c",),
+    "after a character protects, the combat is not a sabotage (the protector takes damage as any defender)",
+    applies=lambda e: e.has("protects"),
+    holds=lambda m, pre, post, b: b.And(b.Not(post.sabotage), post.defender < m.table.count),
+)
+
+
 def _hero_in_combat(m: Machine, s: Any, b: Backend, player: Any) -> Any:
     hero = player * m.table.slots
     return b.And(s.attacker < m.table.none, s.defender < m.table.none, b.Or(s.attacker == hero, s.defender == hero))
@@ -489,6 +499,7 @@ COMBAT_PROPERTIES: tuple[Property, ...] = (
     must_attack_if_able,
     one_protector_per_combat,
     no_protection_against_stealth,
+    protection_ends_sabotage,
     strikes_only_in_defend_window,
     one_weapon_per_combat,
     long_range_attacker_takes_no_combat_damage,

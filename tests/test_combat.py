@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import pytest
 
 from model import bmc, explicit, wowtcg
@@ -53,6 +54,27 @@ def test_heroes_that_destroy_each_other_draw_the_game():
     assert edges[-4:] == ["combat_damage", "pre_priority_batch", "pre_priority_batch", "game_ends"]
     after_damage = path[-4][1]
     assert all(after_damage.damage[machine.table.hero(p)] >= 2 for p in range(2))
+
+
+def test_a_protection_turns_a_sabotage_into_a_combat_with_damage():
+    """602.2c: P1's guard sabotages P2's item, P2's taunted protects, and combat damage follows."""
+    machine = wowtcg.build(players=2, chain_depth=1, turns=1, hand=0, deck=0)
+    exploration = explicit.explore(machine)
+    nodes = exploration.nodes
+    protected = [
+        post
+        for pre, edge, post in exploration.steps()
+        if edge.has("protects") and nodes[pre].sabotage and machine.table.name(nodes[pre].defender) == "P2 item"
+    ]
+    assert protected
+    # from such a protection, the combat goes on to deal damage to the protector
+    after = set().union(*(nx.descendants(exploration.graph, post) for post in protected))
+    damaged = {
+        machine.table.name(nodes[pre].defender)
+        for pre, edge, post in exploration.steps()
+        if edge.has("deals_combat_damage") and pre in after and nodes[pre].protected
+    }
+    assert "P2 taunted" in damaged
 
 
 def test_a_character_with_an_unknown_keyword_is_rejected():

@@ -83,6 +83,14 @@ def every_protector(m: Machine, **options) -> Machine:  # noqa: ANN003
     return m
 
 
+def keep_sabotage(m: Machine) -> Machine:
+    """Protecting no longer ends a sabotage (forgets 602.2c)."""
+    for e in m.edges:
+        if e.name.startswith("protect["):
+            m = wrap_update(m, e.name, lambda s, b: {"sabotage": s.sabotage})
+    return m
+
+
 def long_range_ignored(m: Machine) -> Machine:
     """Defenders deal their ATK to a long-range attacker after all."""
     t = m.table
@@ -246,6 +254,14 @@ MUTANTS = [
         "one_protector_per_combat",
         P1_COMBAT,
         lambda m: every_protector(m, self_protection=True),
+        "protect[",
+    ),
+    Mutant(
+        "a protection leaves a sabotage a sabotage",
+        "602.2c",
+        "protection_ends_sabotage",
+        P1_COMBAT,
+        keep_sabotage,
         "protect[",
     ),
     Mutant(

@@ -79,17 +79,18 @@ class Board:
 
 def _party_a(allies: int) -> Party:
     # A dual-wielding hero with two melee weapons (the Viking Warhammer pair of
-    # the 407.3d example), a protector, and a stealthy saboteur that must attack
-    # if able but can't attack unless its controller pays (1): 600.2 against 600.3.
+    # the 407.3d example), a protector that can sabotage (so a protection can
+    # end a sabotage, 602.2c), and a stealthy ally that must attack if able but
+    # can't attack unless its controller pays (1): 600.2 against 600.3.
     return Party(
         hero=Character("hero", atk=0, health=2),
         allies=(
-            Character("guard", atk=1, health=1, keywords=frozenset({"protector"})),
+            Character("guard", atk=1, health=1, keywords=frozenset({"protector", "sabotage"})),
             Character(
                 "prowler",
                 atk=1,
                 health=1,
-                keywords=frozenset({"stealth", "sabotage"}),
+                keywords=frozenset({"stealth"}),
                 must_attack=True,
                 attack_tax=1,
             ),
