@@ -6,11 +6,13 @@ tuples and the result is a plain value; over ``SYMBOLIC`` the state holds Z3
 terms and the result is a Z3 term.  Only the operations that differ between the
 two (boolean connectives, if-then-else, indexing by a variable) go through the
 backend; comparison and arithmetic operators work on both as they are.
+``AndThen`` is a conjunction whose costly second part the concrete backend
+skips when the first is already false.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import z3
 
@@ -33,6 +35,12 @@ class Concrete:
             if x:
                 return True
         return False
+
+    @staticmethod
+    def AndThen(first: Any, rest: Callable[[], Any]) -> bool:
+        # Python evaluates And's arguments eagerly; a costly conjunct goes in
+        # ``rest`` so that it is skipped when ``first`` already decides.
+        return bool(first) and bool(rest())
 
     @staticmethod
     def Not(x: Any) -> bool:
@@ -81,6 +89,10 @@ class Symbolic:
     @staticmethod
     def Or(*xs: Any) -> z3.BoolRef:
         return z3.Or(*xs) if xs else z3.BoolVal(False)
+
+    @staticmethod
+    def AndThen(first: Any, rest: Callable[[], Any]) -> z3.BoolRef:
+        return z3.And(first, rest())
 
     @staticmethod
     def Not(x: Any) -> z3.BoolRef:

@@ -81,12 +81,14 @@ def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge]
                     "action_phase",
                     ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "409.2b", "409.3", "413.7a", "302.2")
                     + (("600.3", "402.1") if tax else ()),
-                    guard=lambda s, b, a=a, d=d, tax=tax: b.And(
-                        s.combats < combats,
-                        s.priority_holder == s.turn_player,
-                        s.chain_len == 0,
-                        t.legal_proposal(s, b, a, d),
-                        t.ready_resources(s, b, s.turn_player) >= tax,
+                    guard=lambda s, b, a=a, d=d, tax=tax: b.AndThen(
+                        b.And(
+                            s.combats < combats,
+                            s.priority_holder == s.turn_player,
+                            s.chain_len == 0,
+                            t.ready_resources(s, b, s.turn_player) >= tax,
+                        ),
+                        lambda: t.legal_proposal(s, b, a, d),
                     ),
                     update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
                         **chain.push(s, b, controller=s.turn_player, kind=PROPOSAL_LINK),

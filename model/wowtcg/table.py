@@ -211,10 +211,12 @@ class Table:
         """601.2a-e: the attacker and defender are legal, and an attacker that can
         attack only [X] if able proposes X, unless proposing X would be illegal (601.2c)."""
         only = self._char(self.attacks_only, a, b, self.none)
-        return b.And(
+        return b.AndThen(
             self.legal_attacker(s, b, a),
-            self.legal_defender(s, b, a, d),
-            b.Or(only == self.none, d == only, b.Not(self.legal_defender(s, b, a, only))),
+            lambda: b.And(
+                self.legal_defender(s, b, a, d),
+                b.Or(only == self.none, d == only, b.Not(self.legal_defender(s, b, a, only))),
+            ),
         )
 
     def must_attack_binds(self, s: Any, b: Backend, cost_exempts: bool = True) -> Any:
@@ -227,15 +229,10 @@ class Table:
         that clause, kept as a rule variant.
         """
         must = tuple(c.must_attack and (c.attack_tax == 0 or not cost_exempts) for c in self.characters)
-        return b.And(
-            s.priority_holder == s.turn_player,
-            s.chain_len == 0,
-            b.Or(
-                *(
-                    b.And(self.legal_attacker(s, b, a), b.Or(*(self.legal_proposal(s, b, a, d) for d in self.rivals(a))))
-                    for a in range(self.count)
-                    if must[a]
-                )
+        return b.AndThen(
+            b.And(s.priority_holder == s.turn_player, s.chain_len == 0),
+            lambda: b.Or(
+                *(b.Or(*(self.legal_proposal(s, b, a, d) for d in self.rivals(a))) for a in range(self.count) if must[a])
             ),
         )
 
