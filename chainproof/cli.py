@@ -81,6 +81,7 @@ def main(debug: bool) -> None:
 @click.option("--allies", type=int, help="allies in each party at the start")
 @click.option("--resources", type=int, help="resources each player has in play at the start")
 @click.option("--combats", type=int, help="combats explored per turn")
+@click.option("--variant", metavar="NAME", help="check a named reading of the rules other than the seed's (e.g. 600.2-without-600.3)")
 @click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
 @click.option("--timeout", type=float, default=60.0, show_default=True, help="seconds per solver query before the verdict is unknown")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
@@ -92,6 +93,7 @@ def verify(
     as_json: bool,
     timeout: float,
     max_states: int,
+    variant: str | None,
     **bounds: Any,
 ) -> None:
     """Check every property of every game at the given (or default) bounds."""
@@ -112,7 +114,7 @@ def verify(
                 raise BadInput(
                     f"no property of {game.name} matches {pattern!r}; properties: {', '.join(p.name for p in game.properties)}"
                 )
-            jobs.append((game, game.machine(bounds), chosen))
+            jobs.append((game, game.machine(bounds, variant), chosen))
         results: list[Result] = []
         stats: dict[str, Any] = {}
         with report.progress(console, enabled=not as_json) as advance:
@@ -120,7 +122,7 @@ def verify(
                 results.extend(
                     _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, advance, stats)
                 )
-        summary = report.summary(results, time.perf_counter() - started, stats)
+        summary = {**report.summary(results, time.perf_counter() - started, stats), "variant": variant}
         if as_json:
             click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": summary}, indent=2))
         else:

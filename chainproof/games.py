@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
 from model.machine import BoundError, BoundSpec, Machine, resolve_bounds
@@ -22,13 +22,18 @@ class Game:
     build: Callable[..., Machine]
     properties: tuple[Property, ...]
     registry: Registry
+    #: Named readings of the rules other than the seed's, with what each changes.
+    variants: Mapping[str, str] = field(default_factory=dict)
 
-    def machine(self, given: Mapping[str, int | None]) -> Machine:
+    def machine(self, given: Mapping[str, int | None], variant: str | None = None) -> Machine:
         try:
             bounds = resolve_bounds(self.bounds, given)
         except BoundError as exc:
             raise BadInput(f"{self.name}: {exc}") from None
-        machine = self.build(**bounds)
+        if variant is not None and variant not in self.variants:
+            known = ", ".join(self.variants) or "none"
+            raise BadInput(f"{self.name}: unknown variant {variant!r}; variants: {known}")
+        machine = self.build(**bounds) if variant is None else self.build(**bounds, variant=variant)
         validate(machine, self.properties)
         return machine
 
@@ -39,11 +44,12 @@ def _wowtcg() -> Game:
 
     return Game(
         "wowtcg",
-        "World of Warcraft TCG: turn, priority and the chain",
+        "World of Warcraft TCG: turn, priority, the chain and combat",
         wowtcg.BOUNDS,
         wowtcg.build,
         CATALOGUE,
         wowtcg.REGISTRY,
+        wowtcg.VARIANTS,
     )
 
 

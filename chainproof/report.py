@@ -97,6 +97,8 @@ def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
     for game, s in summary["games"].items():
         scope = "reachable states" if s["complete"] else "states (search stopped at --max-states)"
         click.echo(f"\n{game}: {s['states']} {scope}, {s['transitions']} transitions, explored in {s['exploration_seconds']:.2f}s")
+    if summary.get("variant"):
+        click.echo(f"\nrule variant: {summary['variant']} (not the seed's reading)")
     counts = ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items() if n)
     click.echo(f"{summary['total']} results: {counts} in {summary['seconds']:.1f}s")
 

@@ -448,3 +448,30 @@ def test_a_vacuous_property_is_not_a_pass(monkeypatch: pytest.MonkeyPatch) -> No
     assert result.exit_code == 1
     verdicts = {r["method"]: r["verdict"] for r in json.loads(result.stdout)["results"]}
     assert verdicts == {"explicit": "vacuous", "bmc": "vacuous"}
+
+
+# -- rule variants -------------------------------------------------------------------
+
+
+def test_a_rule_variant_is_checked_and_named_in_the_output() -> None:
+    """600.2 without 600.3's clause deadlocks where the seed's rules do not (tests/test_combat.py)."""
+    bounds = ["--turns", "1", "--deck", "0", "--resources", "0", "--combats", "3", "--chain-depth", "1"]
+    args = ["verify", *bounds, "--property", "deadlock", "--method", "explicit"]
+    seed = invoke(*args, "--json")
+    assert seed.exit_code == 0, seed.output
+    assert parse_json(seed)["summary"]["variant"] is None
+    variant = invoke(*args, "--variant", "600.2-without-600.3", "--json")
+    assert variant.exit_code == 1, variant.output
+    data = parse_json(variant)
+    assert data["summary"]["variant"] == "600.2-without-600.3"
+    (r,) = data["results"]
+    assert r["verdict"] == "violated" and r["counterexample"]["final"]["location"] == "action_phase"
+    plain = invoke(*args, "--variant", "600.2-without-600.3")
+    assert "rule variant: 600.2-without-600.3" in plain.stdout
+
+
+def test_an_unknown_variant_is_bad_input_naming_the_known_ones() -> None:
+    result = invoke("verify", "--variant", "nope", "--method", "explicit")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.strip() == "chainproof: error: wowtcg: unknown variant 'nope'; variants: 600.2-without-600.3"
