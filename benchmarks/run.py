@@ -64,11 +64,14 @@ CATALOGUE_TO_GOAL_TIMEOUT_S = 600.0
 # are run smallest first so that a row predicted (from the two before it) to
 # exceed the cap can be skipped.
 FULL_SERIES = (
-    ("Turns", [{"turns": t} for t in (1, 2, 3)]),
+    # Turns and combats start at the defaults: a turn-1 or combat-free instance
+    # is too different in kind (114 states without combat) to extrapolate from,
+    # so the next row is run against the cap instead of predicted.
+    ("Turns", [{"turns": t} for t in (2, 3)]),
     ("Chain depth", [{"chain_depth": c} for c in (1, 2, 3)]),
     ("Cards of each kind in the starting hand", [{"hand": h} for h in (0, 1, 2)]),
     ("Allies per party", [{"allies": a} for a in (0, 1, 2)]),
-    ("Combats per turn", [{"combats": c} for c in (0, 1, 2)]),
+    ("Combats per turn", [{"combats": c} for c in (1, 2)]),
     # At turns=1 (only P1's turn): each added player adds a party to attack
     # and a seat to pass priority through.
     ("Players (turns=1)", [{"players": p, "turns": 1} for p in (2, 3, 4)]),
