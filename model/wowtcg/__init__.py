@@ -6,6 +6,6 @@ from model.registry import Registry
 
 REGISTRY = Registry.load(Path(__file__).with_name("rules.yaml"))
 
-from model.wowtcg.turn import BOUNDS, VARIANTS, build, player_name  # noqa: E402
+from model.wowtcg.turn import BOUNDS, VARIANTS, build  # noqa: E402
 
-__all__ = ["BOUNDS", "REGISTRY", "VARIANTS", "build", "player_name"]
+__all__ = ["BOUNDS", "REGISTRY", "VARIANTS", "build"]

@@ -305,11 +305,10 @@ def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge]
         """304.2: the recipient is a hero about to take damage whose armor is ready (DEF 1 or more)."""
         c = getattr(s, role)
         p = b.select(t.owner, c, t.nobody)
-        defs = tuple(party.armor_def for party in t.board.parties)
         return b.And(
             b.select(t.is_hero, c, False),
             packets(s, b)[role] > 0,
-            b.select(defs, p, 0) > 0,
+            b.select(t.armor_def, p, 0) > 0,
             b.Not(b.select(s.armor_exhausted, p, True)),
         )
 
@@ -323,13 +322,12 @@ def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge]
 
         def damage_update(s: Any, b: Backend, armored=armored) -> dict[str, Any]:
             amounts = packets(s, b)
-            defs = tuple(party.armor_def for party in t.board.parties)
             dealt = {}
             armor = s.armor_exhausted
             for role, amount in amounts.items():
                 if role in armored:
                     p = b.select(t.owner, getattr(s, role), t.nobody)
-                    prevented = b.select(defs, p, 0)
+                    prevented = b.select(t.armor_def, p, 0)
                     amount = b.If(amount > prevented, amount - prevented, 0)
                     armor = b.store(armor, p, True)
                 dealt[role] = amount

@@ -63,6 +63,7 @@ class Table:
         self.health = tuple(c.health for c in self.characters)
         self.is_hero = tuple(c % self.slots == 0 for c in range(self.count))
         self.attack_tax = tuple(c.attack_tax for c in self.characters)
+        self.armor_def = tuple(party.armor_def for party in board.parties)
         self._keywords = {word: tuple(c.has(word) for c in self.characters) for word in KEYWORDS}
         self.attacks_only = tuple(self._resolve_target(c, ch) for c, ch in enumerate(self.characters))
 
@@ -176,9 +177,6 @@ class Table:
 
     # -- combat legality (601.2) -----------------------------------------------------
 
-    def _char(self, values: tuple, c: Any, b: Backend, default: Any = False) -> Any:
-        return b.select(values, c, default)
-
     def is_character(self, c: Any) -> Any:
         return c < self.count
 
@@ -187,30 +185,30 @@ class Table:
         there since his turn started, or has ferocity (heroes are never new)."""
         return b.And(
             self.is_character(a),
-            self._char(self.owner, a, b, self.nobody) == s.turn_player,
-            self._char(s.in_play, a, b),
-            b.Not(self._char(s.exhausted, a, b, True)),
-            b.Or(b.Not(self._char(s.fresh, a, b, True)), self._char(self.keyword("ferocity"), a, b)),
+            b.select(self.owner, a, self.nobody) == s.turn_player,
+            b.select(s.in_play, a, False),
+            b.Not(b.select(s.exhausted, a, True)),
+            b.Or(b.Not(b.select(s.fresh, a, True)), b.select(self.keyword("ferocity"), a, False)),
         )
 
     def legal_defender(self, s: Any, b: Backend, a: Any, d: Any) -> Any:
         """601.2b: a non-elusive character of an opponent, or for an attacker with
         sabotage an opponent's object (objects are never elusive here)."""
-        owner = self._char(self.owner, d, b, self.nobody)
+        owner = b.select(self.owner, d, self.nobody)
         return b.And(
             d < self.none,
             self.is_opponent(s, b, s.turn_player, owner),
             b.If(
                 self.is_character(d),
-                b.And(self._char(s.in_play, d, b), b.Not(self._char(self.keyword("elusive"), d, b))),
-                self._char(self.keyword("sabotage"), a, b),
+                b.And(b.select(s.in_play, d, False), b.Not(b.select(self.keyword("elusive"), d, False))),
+                b.select(self.keyword("sabotage"), a, False),
             ),
         )
 
     def legal_proposal(self, s: Any, b: Backend, a: Any, d: Any) -> Any:
         """601.2a-e: the attacker and defender are legal, and an attacker that can
         attack only [X] if able proposes X, unless proposing X would be illegal (601.2c)."""
-        only = self._char(self.attacks_only, a, b, self.none)
+        only = b.select(self.attacks_only, a, self.none)
         return b.AndThen(
             self.legal_attacker(s, b, a),
             lambda: b.And(

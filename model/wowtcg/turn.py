@@ -436,19 +436,15 @@ def build(
     )
 
 
-def player_name(p: int) -> str:
-    return Table.player_name(p)
-
-
 def describe(t: Table, s: Any) -> dict[str, str]:
     """What a judge reads off a state: turn, priority, chain, combat, hands, decks, parties."""
     n = t.n
     chain = ", ".join(
-        f"{player_name(link['controller'])} {LINK_KINDS[link['kind']].replace('_', '-')}" for link in t.chain.entries(s)
+        f"{Table.player_name(link['controller'])} {LINK_KINDS[link['kind']].replace('_', '-')}" for link in t.chain.entries(s)
     )
     aspects = {
-        "turn": f"{player_name(s.turn_player)} (turn {s.turn_number}{', first' if s.first_turn else ''})",
-        "priority": player_name(s.priority_holder) if s.priority_holder < n else "nobody",
+        "turn": f"{Table.player_name(s.turn_player)} (turn {s.turn_number}{', first' if s.first_turn else ''})",
+        "priority": Table.player_name(s.priority_holder) if s.priority_holder < n else "nobody",
         "passes": str(s.passes),
         "chain": f"[{chain}]",
         "resource placed": "yes" if s.resource_placed else "no",
@@ -459,7 +455,7 @@ def describe(t: Table, s: Any) -> dict[str, str]:
     else:
         aspects["combat"] = "none"
     for p in range(n):
-        name = player_name(p)
+        name = Table.player_name(p)
         if not s.in_game[p]:
             aspects[name] = "out of the game"
             continue

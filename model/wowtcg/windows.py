@@ -72,17 +72,14 @@ def window_edges(t: Table, window: str, may_pass: Callable[[Any, Backend], Any] 
         ),
     ]
 
-    def top_is(s: Any, b: Backend, kind: int) -> Any:
-        return top_link_is(t, s, b, kind)
-
     def untracked(s: Any, b: Backend) -> Any:
         # A non-instant is an ally only when its controller has a free ally slot (see resolve_ally).
         controller = chain.top(s, b, "controller")
         no_slot = b.Not(b.select(tuple(t.free_ally_slot(s, b, p) for p in range(t.n)), controller, False))
         return b.Or(
-            top_is(s, b, INSTANT_LINK),
-            top_is(s, b, STRIKE_LINK),
-            b.And(top_is(s, b, NON_INSTANT_LINK), no_slot),
+            top_link_is(t, s, b, INSTANT_LINK),
+            top_link_is(t, s, b, STRIKE_LINK),
+            b.And(top_link_is(t, s, b, NON_INSTANT_LINK), no_slot),
         )
 
     edges.append(
@@ -110,7 +107,7 @@ def window_edges(t: Table, window: str, may_pass: Callable[[Any, Backend], Any] 
                 "resolve_instant[exhaust proposed attacker]",
                 ("105.1", "601.3"),
                 lambda s, b: b.And(
-                    top_is(s, b, INSTANT_LINK),
+                    top_link_is(t, s, b, INSTANT_LINK),
                     s.attacker < t.none,
                     b.Not(b.select(s.exhausted, s.attacker, True)),
                 ),
@@ -126,7 +123,7 @@ def window_edges(t: Table, window: str, may_pass: Callable[[Any, Backend], Any] 
                     window,
                     f"resolve_instant[remove {role} from combat]",
                     ("602.4",),
-                    lambda s, b, role=role: b.And(top_is(s, b, INSTANT_LINK), getattr(s, role) < t.none),
+                    lambda s, b, role=role: b.And(top_link_is(t, s, b, INSTANT_LINK), getattr(s, role) < t.none),
                     lambda s, b, role=role: {role: t.none},
                     f"an instant resolves and removes the {role} from combat; the combat step goes on (602.4)",
                 )
