@@ -1,0 +1,393 @@
+"""Cards as data: the card pool's schema, its loader, and the rejection of text
+the engine cannot play.
+
+A card is a frozen `Card`. Its printed facts (type, cost, traits, stats, tags)
+are fields; what its text does is a small vocabulary of powers (`Power`) whose
+steps name an operation the engine implements (`OPERATIONS`). A card whose
+text needs anything outside that vocabulary is refused when the pool loads,
+with its name and the part that is not supported (`UnsupportedCardText`); a
+file that is not a pool at all is `CardFileError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+POOL_FILE = Path(__file__).with_name("cards.yaml")
+
+# 300.1: the seven card types. 300.1 also makes heroes, allies and totems
+# characters, and armor, items and weapons equipment.
+CARD_TYPES = ("hero", "ally", "weapon", "armor", "item", "ability", "quest")
+CHARACTER_TYPES = ("hero", "ally")
+EQUIPMENT_TYPES = ("weapon", "armor", "item")
+
+# 205 / 407.3a: the damage types.
+DAMAGE_TYPES = ("arcane", "fire", "frost", "holy", "melee", "nature", "ranged", "shadow")
+
+# Keyword powers the engine implements, with the rule that gives each meaning.
+KEYWORDS = {
+    "protector": "602.2",  # may exhaust to become the proposed defender
+    "elusive": "601.2b",  # can't be proposed as a defender
+    "ferocity": "601.2a",  # may attack the turn it joins the party
+    "stealth": "602.2a",  # nothing may protect against it
+    "long_range": "603.1a",  # defenders deal it no combat damage
+    "dual_wield": "405.1",  # two one-handed melee weapons; strikes with two (405.3)
+    "ranged_dual_wield": "405.2",  # two ranged weapons
+    "sabotage": "601.2b",  # may propose a sabotage combat against a non-friendly item
+}
+
+# Who or what a card's text may target (706) or attach to (400.1).
+TARGETS = {
+    "character": "target hero or ally",
+    "ally": "target ally",
+    "hero": "target hero",
+    "ally_cost_x": "target ally whose cost is X",
+    "attached_ability": "target ability attached to a hero or ally",
+    "player": "target player",
+}
+
+# The operations a step of a card's text may perform, each with the parameters
+# it accepts and the rules that say how it is carried out.
+OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
+    # 404.4, 407: the hero (or the source character) deals a packet of damage.
+    "deal": (frozenset({"amount", "type", "to", "source", "combat", "optional"}), "404.4 407.2"),
+    # 406.2: the hero heals a packet of damage.
+    "heal": (frozenset({"amount", "to"}), "406.1 406.2"),
+    # Seed 306.3a example (Chain Lightning): an optional further packet to a
+    # character chosen as the link resolves, not targeted.
+    "may_deal_another": (frozenset({"amount", "type"}), "404.4 CR7.4 709.2b"),
+    # 404.3: damage put on a character, not dealt; can't be prevented.
+    "double_damage_on_each_ally": (frozenset(), "404.3"),
+    "exhaust": (frozenset({"what"}), "105.1"),
+    "ready": (frozenset({"what"}), "105.1"),
+    "destroy": (frozenset({"what"}), "413.6a"),
+    # CR7.4 709.2f: "If you do" checks that the previous destroy happened.
+    "if_done_destroy": (frozenset({"what"}), "CR7.4 709.2f"),
+    # 600.2 / 601.2c: restrictions that last this turn.
+    "modify_this_turn": (frozenset({"what", "who"}), "600.2 601.2c"),
+    # 403.2: a token ally enters play.
+    "create_token": (frozenset({"name", "atk", "type", "health", "subtypes"}), "403.2 403.2a"),
+    # Sword of Zeal: a player may ready some of his resources.
+    "may_ready_resources": (frozenset({"player", "count"}), "105.1"),
+    # 400.4a: move an attachment to another host that fits its description.
+    "reattach_target": (frozenset(), "400.4a 400.4c 400.4d"),
+}
+
+# Continuous powers (704) the engine implements.
+CONTINUOUS = {
+    "hero_cant_be_destroyed": "103.2 103.4",  # Valthak Spiritdrinker
+    "health_per_other_named": "409.6b",  # Ironforge Guards
+    "opponents_attack_only_this": "601.2c 601.2d",  # Sarmoth
+    "heal_plus": "406.2 407.4",  # Hide of the Wild: a replacement of heal packets
+    "combat_damage_unpreventable": "407.3c",  # Annihilator
+    "attached_cant_ready": "501.1a",  # Entangling Roots
+    "control_attached": "401.3",  # Mind Control
+    "enters_play_exhausted": "CR7.4 710.1b",  # Observer's Shield
+    "inspire_ally": "501.1a",  # Vindicator Kaldels
+}
+
+# Events that triggered powers (CR7.4 703) watch for.
+TRIGGERS = {
+    "this_destroyed": "CR7.4 703.1",  # Vexra Darkfall
+    "friendly_race_destroyed": "CR7.4 703.1 403.2",  # Tyrande
+    "this_defends_against_ally": "602.3",  # Grunt Baranka
+    "ally_enters_combat_with_this": "602.3",  # High Overlord Saurfang
+    "hero_combat_damage_with_this": "407.3d",  # Sword of Zeal
+    "hero_combat_damage_with_this_to_ally": "407.3d",  # Deathbringer
+    "hero_first_combat_damage_with_this_each_turn": "407.3d",  # Thrash Blade
+    "hero_combat_damage_with_weapon_to_ally": "407.3d",  # Blade Flurry
+    "start_of_your_turn": "501.1a",  # Fireball while attached
+    "this_sabotages": "603.1",  # a saboteur's reward
+    "you_play_a_card": "408.1",  # Mind Control
+}
+
+# Costs a payment power (701) may ask for.
+PAYMENT_COSTS = ("resources", "x", "exhaust_this", "flip_hero")
+
+
+class CardFileError(ValueError):
+    """The pool file is not a well-formed pool: names the file and line."""
+
+
+class UnsupportedCardText(ValueError):
+    """A card's text needs something the engine does not implement."""
+
+    def __init__(self, card: str, part: str, where: str = ""):
+        self.card, self.part = card, part
+        at = f" ({where})" if where else ""
+        super().__init__(f"card {card!r}{at}: unsupported text: {part}")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One operation of a card's text, with its parameters."""
+
+    op: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    def arg(self, name: str, default: Any = None) -> Any:
+        return dict(self.args).get(name, default)
+
+
+@dataclass(frozen=True)
+class Power:
+    """A triggered (`when` set) or payment (`cost` set) power, or what an
+    ability does as it resolves (neither set)."""
+
+    steps: tuple[Step, ...]
+    target: str | None = None
+    when: str | None = None
+    cost: tuple[tuple[str, Any], ...] = ()
+    own_turn_only: bool = False
+    race: str | None = None  # friendly_race_destroyed: which race
+
+    def cost_of(self, name: str, default: Any = None) -> Any:
+        return dict(self.cost).get(name, default)
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    type: str
+    text: str
+    source: str
+    cost: int = 0
+    x_cost: bool = False
+    traits: frozenset[str] = frozenset()  # 206: faction and class icons
+    subtypes: tuple[str, ...] = ()  # races, classes, weapon kinds on the type line
+    tags: tuple[str, ...] = ()  # Unique, Unlimited, "Pet (1)", Two-Handed, Off-Hand ...
+    instant: bool = False
+    ongoing: bool = False
+    atk: int | None = None
+    damage_type: str | None = None
+    health: int | None = None
+    defense: int | None = None
+    strike_cost: int | None = None
+    keywords: frozenset[str] = frozenset()
+    talent: str | None = None  # a hero's talent (100.2b)
+    hero_required: str | None = None  # 100.2b "[Trait] Hero Required"
+    reputation: str | None = None  # 100.2c Aldor / Scryer
+    attach: str | None = None  # 400.1: what it attaches to
+    effect: Power | None = None  # what an ability does as it resolves
+    continuous: tuple[tuple[str, Any], ...] = ()
+    triggers: tuple[Power, ...] = ()
+    payments: tuple[Power, ...] = ()
+
+    @property
+    def is_character(self) -> bool:
+        return self.type in CHARACTER_TYPES
+
+    @property
+    def is_equipment(self) -> bool:
+        return self.type in EQUIPMENT_TYPES
+
+    @property
+    def unique(self) -> bool:
+        return "Unique" in self.tags
+
+    @property
+    def unlimited(self) -> bool:
+        return "Unlimited" in self.tags
+
+    def has_continuous(self, name: str) -> bool:
+        return any(key == name for key, _ in self.continuous)
+
+    def continuous_arg(self, name: str) -> Any:
+        return dict(self.continuous).get(name)
+
+    def limited_labels(self) -> dict[str, int]:
+        """Tags such as "Pet (1)" or "Melee (1)": at most n cards with the label
+        under one player's control (412; basic rules, "unique")."""
+        labels = {}
+        for tag in self.tags:
+            if tag.endswith(")") and "(" in tag:
+                label, _, n = tag[:-1].rpartition("(")
+                labels[label.strip()] = int(n)
+        return labels
+
+    def __deepcopy__(self, memo):  # cards are immutable definitions, shared
+        return self
+
+
+_CARD_FIELDS = {
+    "name", "type", "text", "source", "cost", "x_cost", "traits", "subtypes", "tags",
+    "instant", "ongoing", "atk", "damage_type", "health", "defense", "strike_cost",
+    "keywords", "talent", "hero_required", "reputation", "attach", "effect",
+    "continuous", "triggers", "payments", "target",
+}
+
+
+def _steps(card: str, raw: Any, where: str) -> tuple[Step, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise UnsupportedCardText(card, f"{where} must be a non-empty list of steps")
+    steps = []
+    for item in raw:
+        if isinstance(item, str):  # an operation without parameters
+            item = {item: {}}
+        if not isinstance(item, dict) or len(item) != 1:
+            raise UnsupportedCardText(card, f"{where}: a step is one operation, got {item!r}")
+        (op, args), = item.items()
+        if op not in OPERATIONS:
+            raise UnsupportedCardText(card, f"{where}: operation {op!r}")
+        args = args or {}
+        if not isinstance(args, dict):
+            args = {"what": args}
+        unknown = set(args) - OPERATIONS[op][0]
+        if unknown:
+            raise UnsupportedCardText(card, f"{where}: {op} with {sorted(unknown)}")
+        steps.append(Step(op, tuple(sorted(args.items()))))
+    return tuple(steps)
+
+
+def _power(card: str, raw: Any, where: str) -> Power:
+    if not isinstance(raw, dict):
+        raise UnsupportedCardText(card, f"{where} must be a mapping")
+    unknown = set(raw) - {"steps", "target", "when", "cost", "own_turn_only", "race"}
+    if unknown:
+        raise UnsupportedCardText(card, f"{where}: {sorted(unknown)}")
+    target = raw.get("target")
+    if target is not None and target not in TARGETS:
+        raise UnsupportedCardText(card, f"{where}: target {target!r}")
+    when = raw.get("when")
+    if when is not None and when not in TRIGGERS:
+        raise UnsupportedCardText(card, f"{where}: trigger event {when!r}")
+    cost = raw.get("cost") or {}
+    bad_cost = set(cost) - set(PAYMENT_COSTS)
+    if bad_cost:
+        raise UnsupportedCardText(card, f"{where}: cost {sorted(bad_cost)}")
+    return Power(
+        steps=_steps(card, raw.get("steps"), where),
+        target=target,
+        when=when,
+        cost=tuple(sorted(cost.items())),
+        own_turn_only=bool(raw.get("own_turn_only", False)),
+        race=raw.get("race"),
+    )
+
+
+def card_from_dict(raw: dict) -> Card:
+    """Build one card, refusing text outside the engine's vocabulary."""
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise UnsupportedCardText(repr(name), "every card needs a name")
+    unknown = set(raw) - _CARD_FIELDS
+    if unknown:
+        raise UnsupportedCardText(name, f"fields {sorted(unknown)}")
+    kind = raw.get("type")
+    if kind not in CARD_TYPES:
+        raise UnsupportedCardText(name, f"type {kind!r} (known: {', '.join(CARD_TYPES)})")
+    for word in raw.get("keywords", []):
+        if word not in KEYWORDS:
+            raise UnsupportedCardText(name, f"keyword {word!r}")
+    if raw.get("damage_type") not in (None, *DAMAGE_TYPES):
+        raise UnsupportedCardText(name, f"damage type {raw['damage_type']!r}")
+    continuous = []
+    for entry in raw.get("continuous", []):
+        key, value = (next(iter(entry.items())) if isinstance(entry, dict) else (entry, True))
+        if key not in CONTINUOUS:
+            raise UnsupportedCardText(name, f"continuous power {key!r}")
+        continuous.append((key, value))
+    effect = None
+    if "effect" in raw or "target" in raw:
+        # An attaching ability may have a target and nothing else to do (400.1a).
+        steps = raw.get("effect") or []
+        effect = Power(steps=_steps(name, steps, "effect") if steps else (), target=raw.get("target"))
+        if effect.target is not None and effect.target not in TARGETS:
+            raise UnsupportedCardText(name, f"target {effect.target!r}")
+    if raw.get("attach") not in (None, *TARGETS):
+        raise UnsupportedCardText(name, f"attach description {raw['attach']!r}")
+    triggers = tuple(_power(name, t, f"trigger {i + 1}") for i, t in enumerate(raw.get("triggers", [])))
+    if any(t.when is None for t in triggers):
+        raise UnsupportedCardText(name, "a triggered power needs 'when'")
+    payments = tuple(_power(name, p, f"payment power {i + 1}") for i, p in enumerate(raw.get("payments", [])))
+    if kind in CHARACTER_TYPES and raw.get("health") is None:
+        raise UnsupportedCardText(name, "a character needs health (301.1, 302.1)")
+    if kind == "weapon" and (raw.get("atk") is None or raw.get("strike_cost") is None):
+        raise UnsupportedCardText(name, "a weapon needs ATK and a strike cost (303.1)")
+    if kind == "armor" and raw.get("defense") is None:
+        raise UnsupportedCardText(name, "armor needs DEF (304.1)")
+    return Card(
+        name=name,
+        type=kind,
+        text=str(raw.get("text", "")),
+        source=str(raw.get("source", "")),
+        cost=int(raw.get("cost", 0)),
+        x_cost=bool(raw.get("x_cost", False)),
+        traits=frozenset(raw.get("traits", [])),
+        subtypes=tuple(raw.get("subtypes", [])),
+        tags=tuple(raw.get("tags", [])),
+        instant=bool(raw.get("instant", False)),
+        ongoing=bool(raw.get("ongoing", False)),
+        atk=raw.get("atk"),
+        damage_type=raw.get("damage_type"),
+        health=raw.get("health"),
+        defense=raw.get("defense"),
+        strike_cost=raw.get("strike_cost"),
+        keywords=frozenset(raw.get("keywords", [])),
+        talent=raw.get("talent"),
+        hero_required=raw.get("hero_required"),
+        reputation=raw.get("reputation"),
+        attach=raw.get("attach"),
+        effect=effect,
+        continuous=tuple(continuous),
+        triggers=triggers,
+        payments=payments,
+    )
+
+
+@dataclass
+class Pool:
+    """The cards by name."""
+
+    cards: dict[str, Card] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Card:
+        try:
+            return self.cards[name]
+        except KeyError:
+            raise KeyError(f"unknown card {name!r}: not in the pool") from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.cards
+
+    def __iter__(self):
+        return iter(self.cards.values())
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+def load_pool(path: Path | str = POOL_FILE) -> Pool:
+    """Read a pool file. Malformed YAML or a non-list is `CardFileError` with
+    file and line; a card the engine can't play is `UnsupportedCardText`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CardFileError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        nodes = yaml.compose(text)
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise CardFileError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if not isinstance(raw, list):
+        raise CardFileError(f"{path}:1: a pool is a list of cards")
+    pool = Pool()
+    for i, entry in enumerate(raw):
+        line = nodes.value[i].start_mark.line + 1
+        if not isinstance(entry, dict):
+            raise CardFileError(f"{path}:{line}: a card is a mapping, got {entry!r}")
+        try:
+            card = card_from_dict(entry)
+        except UnsupportedCardText as exc:
+            raise UnsupportedCardText(exc.card, exc.part, f"{path.name}:{line}") from None
+        if card.name in pool.cards:
+            raise CardFileError(f"{path}:{line}: card {card.name!r} appears twice")
+        pool.cards[card.name] = card
+    return pool

@@ -1,0 +1,123 @@
+"""Pre-priority processing (409.5-409.6), uniqueness (412, 405) and leaving
+the game (102.1-102.2)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .effects import can_be_destroyed, characters_in_play, destroyed_triggers, health_of, is_character, leave_play
+from .objects import Action, Decision
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def ppp_batch(st: GameState) -> bool:
+    """One batch of 409.6: every check reads the same state and what they find
+    happens at once. Returns whether anything happened (then another batch)."""
+    chars = characters_in_play(st)
+    # 409.6a: total health 0 destroys (not lethal damage); 409.6b: lethal damage.
+    doomed = [
+        o for o in chars
+        if (health_of(st, o) <= 0 or o.damage >= health_of(st, o)) and can_be_destroyed(st, o)
+    ]
+    # 409.6c / 102.1a: a player who had to draw from an empty deck loses; so
+    # does one whose hero has left play (its destruction was an earlier batch).
+    losers = [
+        p for p in st.players
+        if p.in_game and (p.drew_from_empty or p.hero not in st.play)
+    ]
+    # 409.6d: an attachment whose host no longer fits its description falls off.
+    misfits = [
+        st.objs[oid] for oid in st.play
+        if st.objs[oid].attached_to is not None
+        and not st.fits_attach(st.objs[oid], st.objs[st.objs[oid].attached_to], in_play=True)
+    ]
+    # 409.6e: a token outside play vanishes.
+    strays = [o for o in st.objs if o.token and o.zone not in ("play", "gone")]
+    # 409.6f: damage on something that is not a character is removed.
+    scarred = [st.objs[oid] for oid in st.play if st.objs[oid].damage and not is_character(st.objs[oid])]
+    if not (doomed or losers or misfits or strays or scarred):
+        return False
+    watchers = [st.objs[oid] for oid in st.play]
+    for o in doomed:
+        leave_play(st, o, "graveyard")
+    destroyed_triggers(st, doomed, watchers)
+    for a in misfits:
+        if a.id in st.play:
+            leave_play(st, a, "graveyard")
+    for o in strays:
+        st.move(o, "gone")
+    for o in scarred:
+        o.damage = 0
+    if losers:
+        st.players_lose([p.index for p in losers])
+    return True
+
+
+# --- Uniqueness (412; 405.1-405.2; basic rules "Unique") ------------------------
+
+def uniqueness_violation(st: GameState, player: int) -> list[int]:
+    """The cards of one uniqueness violation of this player, or []."""
+    mine = [
+        st.objs[oid] for oid in st.play
+        if st.objs[oid].controller == player and not st.objs[oid].resource
+    ]
+    by_name: dict[str, list[int]] = {}
+    for o in mine:
+        if o.card.unique:  # two unique cards with one name
+            by_name.setdefault(o.card.name, []).append(o.id)
+    for ids in by_name.values():
+        if len(ids) > 1:
+            return ids
+    hero = st.objs[st.players[player].hero].card
+    labels: dict[str, list] = {}
+    for o in mine:
+        for label in o.card.limited_labels():
+            labels.setdefault(label, []).append(o)
+    for label, cards in labels.items():
+        limit = cards[0].card.limited_labels()[label]
+        # 405.1: dual wield allows two one-handed melee weapons; 405.2: ranged
+        # dual wield two ranged weapons.
+        if label == "Melee" and "dual_wield" in hero.keywords and not any("Two-Handed" in c.card.tags for c in cards):
+            limit = 2
+        if label == "Ranged" and "ranged_dual_wield" in hero.keywords:
+            limit = 2
+        if len(cards) > limit:
+            return [c.id for c in cards]
+    two_handed = [o.id for o in mine if "Two-Handed" in o.card.tags]
+    off_hand = [o.id for o in mine if "Off-Hand" in o.card.tags]
+    if two_handed and off_hand:  # basic rules: two-handed against off-hand
+        return two_handed + off_hand
+    melee = [o.id for o in mine if "Melee" in o.card.limited_labels()]
+    if len(melee) >= 2 and off_hand:  # 405.1: two melee weapons and an off-hand card
+        return melee + off_hand
+    return []
+
+
+def check_uniqueness(st: GameState) -> None:
+    """CR7.4 414.2: the turn player repairs first, then clockwise; the player
+    chooses which violating card the game destroys (103.3: even one that
+    can't be destroyed)."""
+    for p in st.clockwise_from(st.turn_player):
+        ids = uniqueness_violation(st, p)
+        if ids:
+            options = [
+                Action("repair", p, oid, label=f"{st.pname(p)} keeps the others and destroys {st.describe(st.objs[oid])}")
+                for oid in ids
+            ]
+            st.decide(Decision("uniqueness", p, options, "412", {}))
+            return
+
+
+def remove_player_cards(st: GameState, player: int) -> None:
+    """102.2: a player who leaves takes every card he owns out of the game; his
+    links are interrupted; what he controlled of others' goes back (401.3b)."""
+    st.chain[:] = [link for link in st.chain if link.controller != player]
+    st.waiting[:] = [w for w in st.waiting if w.controller != player]
+    for o in st.objs:
+        if o.owner == player and o.zone not in ("removed", "gone"):
+            if o.zone == "play":
+                leave_play(st, o, "removed")
+            else:
+                st.move(o, "removed" if not o.token else "gone")

@@ -1,0 +1,236 @@
+"""Combat (600-603): who may attack whom, the protect point, strikes, and the
+conclusion's combat damage. Each check returns `None` when the rules allow the
+thing, or `(rule, reason)` naming the rule that forbids it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .effects import is_ally, is_character, make_packet, sources_in_play, trigger_event
+from .objects import Action, Decision, Packet
+
+if TYPE_CHECKING:
+    from .objects import Obj
+    from .state import GameState
+
+Problem = "tuple[str, str] | None"
+
+
+def has(o: Obj, keyword: str) -> bool:
+    return keyword in o.card.keywords
+
+
+def in_party_since_turn_start(st: GameState, o: Obj) -> bool:
+    """302.2: an ally counts only if it has been in its party continuously
+    since its controller's latest turn began; heroes always have."""
+    return o.card.type == "hero" or o.joined_turn < st.players[o.controller].last_turn_start
+
+
+def attack_only(st: GameState, attacker: Obj) -> set[int]:
+    """601.2c-d: the characters this attacker may attack only, if able:
+    Sarmoth's for his opponents, Mocking Blow's caster's hero this turn."""
+    allowed = {s.id for s in sources_in_play(st, "opponents_attack_only_this") if s.controller != attacker.controller}
+    for what, oid, hero in st.turn_modifiers:
+        if what == "attack_only_your_hero" and oid == attacker.id:
+            allowed.add(hero)
+    return allowed
+
+
+def attacker_problem(st: GameState, a: Obj) -> Problem:
+    """601.2a: a ready character of the turn player's party that has been in
+    it since his turn began, or has ferocity (302.2)."""
+    if a.id not in st.play or not is_character(a) or a.controller != st.turn_player:
+        return ("601.2", f"{a.name} is not a character in {st.pname(st.turn_player)}'s party")
+    if a.exhausted:
+        return ("601.2a", f"{a.name} is exhausted")
+    if not in_party_since_turn_start(st, a) and not has(a, "ferocity"):
+        return ("302.2", f"{a.name} joined the party this turn and has no ferocity")
+    return None
+
+
+def defender_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:
+    """601.2b: a normal combat's defender is a non-elusive opposing character;
+    a sabotage's is a non-friendly item that the saboteur can sabotage."""
+    if d.id not in st.play or d.controller == a.controller:
+        return ("601.2b", f"{d.name} is not an opposing card in play")
+    if has(d, "elusive"):
+        return ("601.2b", f"{d.name} has elusive")
+    if sabotage:
+        # Reading: the pool's only saboteur sabotages items (its card says so).
+        if not has(a, "sabotage"):
+            return ("601.2b", f"{a.name} has no sabotage")
+        if d.card.type != "item" or d.resource:
+            return ("601.2b", f"{a.name} can sabotage only items, not {d.name}")
+    elif not is_character(d):
+        return ("601.2b", f"{d.name} is not a character")
+    return None
+
+
+def proposal_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:
+    """601.2e: a proposal is legal when both roles are; 601.2c-d: a character
+    that can attack only certain characters must propose one of them, unless
+    every such proposal would be illegal."""
+    problem = attacker_problem(st, a) or defender_problem(st, a, d, sabotage)
+    if problem:
+        return problem
+    only = attack_only(st, a)
+    if only and d.id not in only:
+        if any(defender_problem(st, a, st.objs[x], False) is None for x in only if x in st.play):
+            names = ", ".join(sorted(st.objs[x].name for x in only))
+            return ("601.2c", f"{a.name} can attack only {names} if able")
+    return None
+
+
+def must_attack_pending(st: GameState) -> str | None:
+    """600.2: the name of a turn player's character that must attack if able
+    and could be proposed now, or None."""
+    for what, oid, _ in st.turn_modifiers:
+        if what != "must_attack" or oid not in st.play:
+            continue
+        a = st.objs[oid]
+        if a.controller != st.turn_player:
+            continue
+        for d in st.cards_in_play():
+            if d.controller != a.controller and proposal_problem(st, a, d, False) is None:
+                return a.name
+    return None
+
+
+# --- The protect point (602.2) ---------------------------------------------------
+
+def protect_options(st: GameState, player: int) -> list[Action]:
+    """602.2, 602.2a-b: a ready protector in this opponent's party, not the
+    proposed defender, and never while the attacker has stealth."""
+    c = st.combat
+    attacker = st.objs[c.attacker]
+    if has(attacker, "stealth") or c.protected:
+        return []
+    return [
+        Action("protect", player, o.id, label=f"{st.pname(player)} protects with {st.describe(o)}")
+        for o in st.cards_in_play()
+        if is_character(o) and o.controller == player and has(o, "protector")
+        and not o.exhausted and o.id != c.defender
+    ]
+
+
+def protect_point(st: GameState, asked: tuple[int, ...] = ()) -> None:
+    """Ask, clockwise from the turn player, each opponent of the attacker who
+    has a protector; the first to protect ends the protect point."""
+    c = st.combat
+    if c.attacker is None or c.defender is None:
+        return
+    for p in st.clockwise_from(st.turn_player):
+        if p in asked or p == st.objs[c.attacker].controller:
+            continue
+        options = protect_options(st, p)
+        if options:
+            options.append(Action("protect", p, None, label=f"{st.pname(p)} does not protect"))
+            st.decide(Decision("protect", p, options, "602.2", {"asked": asked + (p,)}))
+            return
+
+
+def answer_protect(st: GameState, action: Action, asked: tuple[int, ...]) -> None:
+    c = st.combat
+    if action.subject is None:
+        protect_point(st, asked)
+        return
+    protector = st.objs[action.subject]
+    protector.exhausted = True
+    c.defender = protector.id
+    c.protected = True
+    c.sabotage = False  # 602.2c
+
+
+def begin_defending(st: GameState) -> None:
+    """602.3: the proposed defender defends and both enter combat; powers
+    watching that event trigger (Grunt Baranka, High Overlord Saurfang)."""
+    c = st.combat
+    c.defending = True
+    a, d = st.objs[c.attacker], st.objs[c.defender]
+    if c.sabotage:
+        return  # an item is not a character: nobody enters combat with it
+    if is_ally(a):
+        trigger_event(st, "this_defends_against_ally", lambda s: s.id == d.id)
+    for me, other in ((a, d), (d, a)):
+        if is_ally(other):
+            trigger_event(st, "ally_enters_combat_with_this", lambda s, me=me: s.id == me.id, ally=other.id)
+
+
+# --- Strikes (303.2, 405.3, 602.3a) ----------------------------------------------
+
+def strike_problem(st: GameState, player: int, weapon: Obj) -> Problem:
+    c = st.combat
+    hero = st.players[player].hero
+    if st.step != "defend_window" or c is None or hero not in (c.attacker, c.defender) or not c.defending:
+        return ("602.3a", "a weapon strikes only in the defend window while its controller's hero is in combat")
+    if weapon.id not in st.play or weapon.resource or weapon.card.type != "weapon" or weapon.controller != player:
+        return ("303.2", f"{weapon.name} is not a weapon {st.pname(player)} controls")
+    if weapon.exhausted:
+        return ("303.2", f"{weapon.name} is exhausted")
+    if st.ready_resources(player) < (weapon.card.strike_cost or 0):
+        return ("402.1", f"{st.pname(player)} can't pay the strike cost {weapon.card.strike_cost}")
+    struck = c.struck.get(player, [])
+    if weapon.id in struck or not struck:
+        return None  # 303.2c: the same weapon again, if it was readied
+    hero_card = st.objs[hero].card
+    kinds = {_weapon_kind(st.objs[w]) for w in struck} | {_weapon_kind(weapon)}
+    if len(set(struck)) >= 2:
+        return ("405.3", "at most two weapons strike in one combat")
+    # 405.3: dual wield allows two melee weapons, ranged dual wield two ranged
+    # ones, and never one of each. Reading: the seed's 405.3 gives ranged dual
+    # wield two *melee* weapons; 405.2 and 303.2c make it two ranged ones.
+    if kinds == {"Melee"} and "dual_wield" in hero_card.keywords:
+        return None
+    if kinds == {"Ranged"} and "ranged_dual_wield" in hero_card.keywords:
+        return None
+    return ("303.2c", f"{st.pname(player)} already struck with another weapon this combat")
+
+
+def _weapon_kind(weapon: Obj) -> str:
+    labels = weapon.card.limited_labels()
+    return "Melee" if "Melee" in labels else "Ranged" if "Ranged" in labels else "other"
+
+
+# --- Conclusion (603) ---------------------------------------------------------------
+
+def atk_in_combat(st: GameState, o: Obj) -> tuple[int, str | None, tuple[int, ...]]:
+    """A character's ATK, damage type and the weapons its damage is dealt with:
+    an ally's printed ATK; a hero's strike modifiers (303.2a, 407.3d)."""
+    if o.card.type != "hero":
+        return o.card.atk or 0, o.card.damage_type or "melee", ()
+    strikes = [s for s in st.combat.strikes if s[0] == o.controller]
+    atk = sum(s[2] for s in strikes)
+    kind = strikes[-1][3] if strikes else "melee"
+    return atk, kind, tuple(dict.fromkeys(s[1] for s in strikes))
+
+
+def conclude(st: GameState) -> None:
+    """603.1: no priority. With both sides present, a sabotage deals no damage
+    but its "when sabotages" powers trigger; a normal combat deals each side's
+    ATK to the other at once, except to a long-range attacker (603.1a). With a
+    side missing nothing is dealt and nothing triggers (603.1b)."""
+    c = st.combat
+    st.push(("end_combat",))
+    if c.attacker is None or c.defender is None or not c.defending:
+        return
+    a, d = st.objs[c.attacker], st.objs[c.defender]
+    if c.sabotage:
+        trigger_event(st, "this_sabotages", lambda s: s.id == a.id, defender=d.id)
+        return
+    packets = []
+    for source, target in ((a, d), (d, a)):
+        if source is d and has(a, "long_range"):
+            continue
+        atk, kind, weapons = atk_in_combat(st, source)
+        unpreventable = any(
+            st.objs[w].card.has_continuous("combat_damage_unpreventable") and w in st.play for w in weapons
+        )
+        p = make_packet(st, Packet(
+            amount=atk, target=target.id, source=source.id, controller=source.controller,
+            type=kind, combat=True, preventable=not unpreventable, weapons=weapons,
+        ))
+        if p is not None:
+            packets.append(p)
+    for p in reversed(packets):
+        st.push(("deliver", p))

@@ -1,0 +1,368 @@
+"""What cards do: continuous powers read off the cards in play, damage and
+healing packets (404, 406, 407) with armor (304.2) and replacement (Hide of the
+Wild), triggered powers (CR7.4 703, 708), and the steps of a link's text as it
+resolves (CR7.4 709.2b).
+
+Functions take the game state `st` first; they never decide for a player:
+where the rules give a choice they ask for a `Decision` and the state resumes
+when it is answered.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .objects import Action, Decision, Link, Obj, Packet, Waiting
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+# --- Continuous powers (704) --------------------------------------------------
+
+def sources_in_play(st: GameState, power: str, controller: int | None = None):
+    """Cards in play with a continuous power, optionally of one controller."""
+    for oid in st.play:
+        o = st.objs[oid]
+        if o.card.has_continuous(power) and not o.resource and (controller is None or o.controller == controller):
+            yield o
+
+
+def health_of(st: GameState, o: Obj) -> int:
+    """Total health (302.1), with Ironforge Guards' +1 per other of its name."""
+    health = o.card.health or 0
+    bonus = o.card.continuous_arg("health_per_other_named")
+    if bonus:
+        others = sum(
+            1 for oid in st.play
+            if oid != o.id and st.objs[oid].card.name == o.card.name and st.objs[oid].controller == o.controller
+        )
+        health += bonus * others
+    return health
+
+
+def has_lethal_damage(st: GameState, o: Obj) -> bool:
+    """404.2: damage at least the total health."""
+    return o.damage >= health_of(st, o)
+
+
+def can_be_destroyed(st: GameState, o: Obj) -> bool:
+    """103.2: "can't" beats the rule that would destroy. Valthak Spiritdrinker:
+    his controller's hero can't be destroyed while he is in play."""
+    if o.card.type == "hero":
+        return not any(True for _ in sources_in_play(st, "hero_cant_be_destroyed", o.controller))
+    return True
+
+
+def is_ally(o: Obj) -> bool:
+    return o.card.type == "ally"
+
+
+def is_character(o: Obj) -> bool:
+    return o.card.is_character and not o.resource
+
+
+def characters_in_play(st: GameState):
+    return [st.objs[oid] for oid in st.play if is_character(st.objs[oid])]
+
+
+def opponents(st: GameState, player: int) -> list[int]:
+    """Every other player still in the game is an opponent (no teams here)."""
+    return [p.index for p in st.players if p.in_game and p.index != player]
+
+
+# --- Packets (404.4, 406.2, 407) ----------------------------------------------
+
+def make_packet(st: GameState, packet: Packet) -> Packet | None:
+    """407.2a-b: a packet of less than 1, or to a target that can't take it, is
+    never created; 406.3: healing an undamaged character creates none."""
+    target = st.objs[packet.target]
+    if packet.amount < 1 or target.id not in st.play or not is_character(target):
+        return None
+    if packet.heal:
+        if target.damage == 0:
+            return None
+        # Hide of the Wild replaces a heal packet by its controller's hero (407.4:
+        # the replacement changes only the amount).
+        source = st.objs[packet.source] if packet.source is not None else None
+        if source is not None and source.card.type == "hero":
+            for armor in sources_in_play(st, "heal_plus", source.controller):
+                packet.amount += int(armor.card.continuous_arg("heal_plus"))
+    return packet
+
+
+def deliver(st: GameState, packet: Packet) -> None:
+    """Deal or heal one packet. Before a preventable packet reaches a hero, its
+    controller may exhaust armor to prevent up to its DEF (304.2), one armor
+    at a time; that choice is a Decision."""
+    target = st.objs[packet.target]
+    if target.id not in st.play:
+        return
+    if packet.heal:
+        healed = min(packet.amount, target.damage)  # 406.1: extra healing is wasted
+        target.damage -= healed
+        return
+    if packet.preventable and target.card.type == "hero":
+        armor = [
+            o for o in st.cards_in_play()
+            if o.card.type == "armor" and o.controller == target.controller
+            and not o.exhausted and (o.card.defense or 0) >= 1
+        ]
+        if armor:
+            options = [
+                Action("prevent", target.controller, a.id, label=f"{st.pname(target.controller)} exhausts {a.name} (DEF {a.card.defense}) against {packet.amount} damage")
+                for a in armor
+            ] + [Action("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage")]
+            st.decide(Decision("prevent", target.controller, options, "304.2", {"packet": packet}))
+            return
+    target.damage += packet.amount
+    st.damaged_since_priority.add(target.id)
+    if packet.combat:
+        combat_damage_triggers(st, packet)
+
+
+def answer_prevent(st: GameState, action: Action, packet: Packet) -> None:
+    """304.2: exhausting armor prevents up to its DEF; a packet brought below 1
+    disappears (407.2a); otherwise the controller may exhaust another."""
+    if action.subject is not None:
+        armor = st.objs[action.subject]
+        armor.exhausted = True
+        packet.amount -= armor.card.defense or 0
+        if packet.amount < 1:
+            return
+    else:
+        packet.preventable = False  # he declined: the packet is dealt as it is
+    st.push(("deliver", packet))
+
+
+# --- Triggered powers (CR7.4 703, 708) ------------------------------------------
+
+def _trigger(st: GameState, source: Obj, power, **event) -> None:
+    st.waiting.append(Waiting(source.controller, source.id, power, event))
+
+
+def powers_watching(st: GameState, when: str, objs=None):
+    for o in objs if objs is not None else [st.objs[oid] for oid in st.play]:
+        if o.resource:
+            continue  # 410.1b: a resource's powers are not in play
+        for power in o.card.triggers:
+            if power.when == when:
+                yield o, power
+
+
+def destroyed_triggers(st: GameState, destroyed: list[Obj], watchers: list[Obj]) -> None:
+    """CR7.4 703.4: leaving play is judged on the state just before it, so a
+    card destroyed in the same batch still sees the others (and itself)."""
+    for o in destroyed:
+        for source, power in powers_watching(st, "this_destroyed", watchers):
+            if source.id == o.id:
+                _trigger(st, source, power)
+        for source, power in powers_watching(st, "friendly_race_destroyed", watchers):
+            if o.controller == source.controller and power.race in o.card.subtypes and is_character(o):
+                _trigger(st, source, power, destroyed=o.id)
+
+
+def combat_damage_triggers(st: GameState, packet: Packet) -> None:
+    """407.3d: a hero's combat damage is dealt with every weapon it struck with;
+    each "deals combat damage with this weapon" power triggers once per packet."""
+    target = st.objs[packet.target]
+    to_ally = is_ally(target)
+    for wid in packet.weapons:
+        weapon = st.objs[wid]
+        if wid not in st.play:
+            continue  # CR7.4 703.3: a power is active only in play
+        for power in weapon.card.triggers:
+            if power.when == "hero_combat_damage_with_this" or (
+                power.when == "hero_combat_damage_with_this_to_ally" and to_ally
+            ):
+                _trigger(st, weapon, power, amount=packet.amount, ally=target.id)
+            elif power.when == "hero_first_combat_damage_with_this_each_turn":
+                if weapon.first_combat_damage_turn != st.turn_number and st.turn_player == weapon.controller:
+                    weapon.first_combat_damage_turn = st.turn_number
+                    _trigger(st, weapon, power, amount=packet.amount)
+    if packet.weapons and to_ally:
+        for source, power in powers_watching(st, "hero_combat_damage_with_weapon_to_ally"):
+            if source.controller == packet.controller:
+                _trigger(st, source, power, amount=packet.amount, ally=target.id)
+
+
+def trigger_event(st: GameState, when: str, test, **event) -> None:
+    """Trigger every power watching `when` whose source passes `test`."""
+    for source, power in list(powers_watching(st, when)):
+        if test(source):
+            _trigger(st, source, power, **event)
+
+
+# --- Leaving play ---------------------------------------------------------------
+
+def leave_play(st: GameState, o: Obj, zone: str) -> None:
+    """A card leaves play: its attachments go to the graveyard (400.3), it leaves
+    combat (602.4), and a controlled card's control returns (401.3b)."""
+    if o.id in st.play:
+        st.play.remove(o.id)
+    for oid in list(st.play):
+        a = st.objs[oid]
+        if a.attached_to == o.id:
+            leave_play(st, a, "graveyard")
+    host = st.objs[o.attached_to] if o.attached_to is not None else None
+    st.remove_from_combat(o.id)
+    o.exhausted = False
+    o.damage = 0
+    o.attached_to = None
+    o.resource = False
+    st.move(o, zone)
+    if host is not None and o.card.has_continuous("control_attached"):
+        st.recompute_control(host)  # 401.3b: control goes back
+
+
+def destroy(st: GameState, o: Obj, *, by_rule_over_cant: bool = False) -> bool:
+    """Destroy a card in play (it goes to its owner's graveyard). Returns whether
+    it was destroyed: a "can't be destroyed" power stops it (103.2) unless the
+    rules destroy it anyway (103.3: uniqueness)."""
+    if o.id not in st.play:
+        return False
+    if not by_rule_over_cant and not can_be_destroyed(st, o):
+        return False
+    watchers = [st.objs[oid] for oid in st.play]
+    leave_play(st, o, "graveyard")
+    destroyed_triggers(st, [o], watchers)
+    return True
+
+
+# --- Steps of a link's text (CR7.4 709.2b) -------------------------------------
+
+def _who(st: GameState, link: Link, what: str) -> list[int]:
+    """The objects a step names."""
+    src = st.objs[link.source] if link.source is not None else None
+    if what == "target":
+        return [t for t in link.targets if st.target_still_legal(link, t)]
+    if what == "this":
+        return [src.id] if src is not None else []
+    if what == "hero":
+        return [st.players[link.controller].hero]
+    if what == "attached":
+        return [link.event["attached"]] if link.event.get("attached") is not None else []
+    if what == "event_ally":
+        return [link.event["ally"]]
+    if what == "event_ally_hero":
+        ally = st.objs[link.event["ally"]]
+        return [st.players[ally.controller].hero]
+    if what == "defender":
+        return [link.event["defender"]] if link.event.get("defender") is not None else []
+    if what == "attacking_allies":
+        c = st.combat
+        return [c.attacker] if c is not None and c.attacker is not None and is_ally(st.objs[c.attacker]) else []
+    if what == "each_opposing_character":
+        return [o.id for o in characters_in_play(st) if o.controller != link.controller]
+    if what == "each_friendly_hero":
+        return [st.players[link.controller].hero]
+    raise ValueError(f"step names {what!r}")  # the loader admits no other
+
+
+def _amount(st: GameState, link: Link, raw) -> int:
+    if isinstance(raw, int):
+        return raw
+    if raw == "x":
+        return link.x
+    if raw == "event_amount":
+        return link.event["amount"]
+    if raw == "cards_in_hand_of_target_controller":
+        # 404.4 example (Vexra): counted as the link resolves, one packet.
+        targets = _who(st, link, "target")
+        return len(st.players[st.objs[targets[0]].controller].hand) if targets else 0
+    raise ValueError(f"amount {raw!r}")
+
+
+def run_step(st: GameState, link: Link, step, answer=None) -> None:
+    """Carry out one step; `answer` is the controller's reply when the step
+    asked him something (an optional part is chosen as it resolves, CR7.4 708.3)."""
+    op = step.op
+    controller = link.controller
+    hero = st.players[controller].hero
+    if op in ("deal", "heal"):
+        if step.arg("optional") and answer is None:
+            options = [Action("choose", controller, option=True, label=f"{st.pname(controller)} does it"),
+                       Action("choose", controller, option=False, label=f"{st.pname(controller)} declines")]
+            st.decide(Decision("choose", controller, options, "CR7.4 708.3", {"link": link, "step": step}))
+            return
+        if answer is False:
+            return
+        source = link.source if step.arg("source") == "this" else hero
+        src_obj = st.objs[link.source] if link.source is not None else None
+        packets = []
+        for tid in _who(st, link, step.arg("to")):
+            p = make_packet(st, Packet(
+                amount=_amount(st, link, step.arg("amount")), target=tid, source=source,
+                controller=controller, heal=op == "heal", type=step.arg("type"),
+                combat=bool(step.arg("combat")), card=src_obj.id if src_obj else None,
+            ))
+            if p is not None:
+                packets.append(p)
+        for p in reversed(packets):
+            st.push(("deliver", p))
+        link.done.append(bool(packets))
+    elif op == "may_deal_another":
+        # Seed 306.3a example: "another hero or ally", chosen as it resolves,
+        # not targeted; never one already dealt damage by this link.
+        chosen = set(link.targets) | {c for c in link.choices if isinstance(c, int)}
+        options = [
+            Action("choose", controller, o.id, option=o.id, label=f"{st.pname(controller)} deals {step.arg('amount')} to {st.describe(o)}")
+            for o in characters_in_play(st) if o.id not in chosen
+        ] + [Action("choose", controller, None, option=None, label=f"{st.pname(controller)} deals no more")]
+        st.decide(Decision("choose_another", controller, options, "404.4", {"link": link, "step": step}))
+    elif op == "double_damage_on_each_ally":
+        for o in characters_in_play(st):  # 404.3: put on, not dealt
+            if is_ally(o):
+                o.damage *= 2
+    elif op in ("exhaust", "ready"):
+        what = step.arg("what")
+        ids = [hero] if what == "hero" else _who(st, link, what)
+        for oid in ids:
+            if oid in st.play:
+                st.objs[oid].exhausted = op == "exhaust"
+    elif op == "destroy":
+        done = [destroy(st, st.objs[oid]) for oid in _who(st, link, step.arg("what"))]
+        link.done.append(bool(done) and all(done))
+    elif op == "if_done_destroy":
+        # CR7.4 709.2f: only if the previous action was actually performed.
+        if link.done and link.done[-1]:
+            for oid in _who(st, link, step.arg("what")):
+                destroy(st, st.objs[oid])
+    elif op == "modify_this_turn":
+        for oid in _who(st, link, step.arg("who")):
+            st.turn_modifiers.append((step.arg("what"), oid, hero))
+    elif op == "create_token":
+        st.create_token(controller, step)
+    elif op == "may_ready_resources":
+        targets = [t for t in link.targets if st.players[t].in_game]
+        if not targets:
+            return
+        player = targets[0]
+        count = min(_amount(st, link, step.arg("count")), sum(
+            1 for oid in st.play if st.objs[oid].resource and st.objs[oid].controller == player and st.objs[oid].exhausted
+        ))
+        if count:
+            options = [Action("choose", player, option=True, label=f"{st.pname(player)} readies {count} resources"),
+                       Action("choose", player, option=False, label=f"{st.pname(player)} readies none")]
+            st.decide(Decision("ready_resources", player, options, "105.1", {"count": count}))
+    elif op == "reattach_target":
+        _reattach(st, link)
+    else:
+        raise ValueError(f"operation {op!r}")  # the loader admits no other
+
+
+def _reattach(st: GameState, link: Link) -> None:
+    """400.4a-d: the attachment moves to another card in play that fits its
+    attach description; untargetable cards may be chosen (400.4c); with none,
+    it stays; its controller does not change (400.4d)."""
+    targets = [t for t in link.targets if st.target_still_legal(link, t)]
+    if not targets:
+        return
+    attachment = st.objs[targets[0]]
+    options = [
+        Action("choose", link.controller, o.id, option=o.id, label=f"{st.pname(link.controller)} moves {attachment.name} to {st.describe(o)}")
+        for o in characters_in_play(st)
+        if o.id != attachment.attached_to and st.fits_attach(attachment, o)
+    ]
+    if options:
+        st.decide(Decision("reattach", link.controller, options, "400.4a", {"attachment": attachment.id}))

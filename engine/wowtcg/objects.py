@@ -1,0 +1,161 @@
+"""The things a game is made of: cards in zones, players, links on the chain,
+damage packets, the combat in progress, actions and the decisions that wait
+for one. Plain data; the rules that change them live in the other modules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card
+
+# 413.1: the six zones; "gone" is where a token goes when it vanishes (403.2a).
+ZONES = ("deck", "hand", "graveyard", "removed", "play", "chain", "gone")
+
+
+@dataclass
+class Obj:
+    """A card or a token in the game."""
+
+    id: int
+    card: Card
+    owner: int
+    zone: str
+    controller: int  # 401.1: meaningful in play and on the chain
+    entered_by: int = 0  # who put it into play: control returns to him (401.3b)
+    exhausted: bool = False  # 105.1
+    damage: int = 0  # 404.1: damage counters
+    attached_to: int | None = None  # 400.2: the host
+    joined_turn: int = 0  # the turn number when it entered its current party (302.2)
+    resource: bool = False  # in the resource row (410.1a)
+    face_up: bool = True  # 410.1b: resources may be face down (blank)
+    token: bool = False  # 403.2
+    flipped: bool = False  # 301.2: a hero's flip
+    first_combat_damage_turn: int = -1  # Thrash Blade's "first time each turn"
+
+    @property
+    def name(self) -> str:
+        return self.card.name if self.face_up or not self.resource else "face-down resource"
+
+    def __repr__(self) -> str:
+        return f"{self.name}#{self.id}"
+
+
+@dataclass
+class Player:
+    index: int
+    hero: int  # object id of his hero
+    deck: list[int] = field(default_factory=list)  # top of the deck is the end
+    hand: list[int] = field(default_factory=list)
+    graveyard: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    in_game: bool = True
+    result: str | None = None  # "won", "lost", "drew"
+    mulliganed: bool = False
+    placed_resource_turn: int = -1  # 410.1: one resource per turn
+    drew_from_empty: bool = False  # 409.6c: he had to draw more than his deck held
+    last_turn_start: int = 0  # turn number when his latest turn began (302.2)
+
+    @property
+    def name(self) -> str:
+        return f"P{self.index + 1}"
+
+
+@dataclass
+class Link:
+    """A card or an effect on the chain (CR7.4 705.1)."""
+
+    id: int
+    kind: str  # "card", "resource", "proposal", "strike", "payment", "trigger"
+    controller: int
+    source: int | None = None  # object id (a proposal's source is its player)
+    targets: tuple[int, ...] = ()
+    x: int = 0
+    power: Any = None  # the Power of a payment or a trigger
+    event: dict = field(default_factory=dict)  # what a trigger saw: amount, ally ...
+    attacker: int | None = None  # a proposal's roles
+    defender: int | None = None
+    sabotage: bool = False
+    choices: list = field(default_factory=list)  # answers given while it resolves
+    done: list = field(default_factory=list)  # what its steps did, for "if you do"
+
+
+@dataclass
+class Packet:
+    """Damage to deal or to heal (407)."""
+
+    amount: int
+    target: int
+    source: int | None  # the source character (407.2c)
+    controller: int
+    heal: bool = False
+    type: str | None = None  # 407.3a
+    combat: bool = False  # 407.3b
+    preventable: bool = True  # 407.3c
+    weapons: tuple[int, ...] = ()  # 407.3d: weapons struck with
+    card: int | None = None  # 407.3d: the card it is dealt with
+
+
+@dataclass
+class Combat:
+    """The combat being proposed, fought or concluded (600-603)."""
+
+    attacker: int | None
+    defender: int | None
+    sabotage: bool
+    defending: bool = False  # 602.3: the proposed defender has become the defender
+    protected: bool = False  # 602.2b: someone already protected
+    strikes: list = field(default_factory=list)  # (player, weapon id, atk, type) 303.2a
+    struck: dict = field(default_factory=dict)  # player -> weapons struck with (303.2c)
+
+
+@dataclass
+class Waiting:
+    """A triggered effect created but not yet added to the chain (CR7.4 708.1)."""
+
+    controller: int
+    source: int
+    power: Any
+    event: dict
+
+
+@dataclass(frozen=True)
+class Action:
+    """One choice a player can make. `label` is for people; equality ignores it."""
+
+    kind: str
+    player: int
+    subject: int | None = None  # the card, character, weapon or option chosen
+    targets: tuple[int, ...] = ()
+    x: int = 0
+    option: Any = None
+    label: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        return self.label or f"P{self.player + 1} {self.kind}"
+
+
+@dataclass
+class Decision:
+    """A choice the game waits for outside the priority mechanism: a mulligan,
+    armor, the order of triggers, a protector, a choice made as a link resolves."""
+
+    kind: str
+    player: int
+    options: list[Action]
+    rule: str
+    context: dict = field(default_factory=dict)
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid in this state: names the rule, quotes the
+    action, and carries a snapshot of the state to paste into a report."""
+
+    def __init__(self, rule: str, reason: str, action: Any, snapshot: str):
+        self.rule, self.reason, self.action, self.snapshot = rule, reason, action, snapshot
+        super().__init__(f"illegal action {action}: {reason} ({rule})\n{snapshot}")
+
+
+class EngineSetupError(ValueError):
+    """The game cannot start: a deck or player count the rules don't allow."""

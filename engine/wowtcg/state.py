@@ -1,0 +1,885 @@
+"""The game state and its OpenSpiel-style protocol: `current_player()`,
+`legal_actions()`, `apply_action()`, `is_terminal()`, `returns()`.
+
+The game advances by a stack of small tasks (open a window, run a batch of
+pre-priority checks, resolve the top link, deliver a packet ...). It stops
+when a player must choose: either he holds priority (409.1) or a `Decision`
+waits for him (a mulligan, armor, a protector, a choice made as a link
+resolves). Everything is data, so a state can be copied with `clone()`.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from . import checks, combat, effects
+from .cards import Card, Pool
+from .objects import Action, Combat, Decision, IllegalAction, Link, Obj, Player, Waiting
+
+HAND_SIZE = 7  # 101.1: opening hand
+HAND_LIMIT = 7  # 413.5b, 503.2a
+
+
+class GameState:
+    def __init__(self, pool: Pool, heroes: list[str], decks: list[list[str]], seed: int):
+        self.pool = pool
+        self.rng = random.Random(seed)
+        self.objs: list[Obj] = []
+        self.players: list[Player] = []
+        self.play: list[int] = []  # ids in play, in the order they entered
+        self.chain: list[Link] = []  # bottom first
+        self.waiting: list[Waiting] = []
+        self.tasks: list[tuple] = []
+        self.decision: Decision | None = None
+        self.priority: int | None = None
+        self.passes = 0
+        self.step = "setup"
+        self.turn_player = 0
+        self.first_player = 0
+        self.turn_number = 0
+        self.combat: Combat | None = None
+        self.turn_modifiers: list[tuple] = []  # (what, character, the caster's hero) 600.2, 601.2c
+        self.damaged_since_priority: set[int] = set()
+        self.resolving: Link | None = None
+        self.over = False
+        self.history: list[str] = []
+        self._next_link = 0
+        for index, (hero, deck) in enumerate(zip(heroes, decks)):
+            hero_obj = self._new_obj(pool[hero], index, "play")  # 101.1, 301.1
+            self.play.append(hero_obj.id)
+            player = Player(index, hero_obj.id)
+            self.players.append(player)
+            for name in deck:
+                player.deck.append(self._new_obj(pool[name], index, "deck").id)
+            self.rng.shuffle(player.deck)  # 101.1, 413.4b
+        # 101.1: a random player chooses who goes first.
+        chooser = self.rng.randrange(len(self.players))
+        self.decide(Decision("first_player", chooser, [
+            Action("first_player", chooser, option=p.index, label=f"{self.pname(chooser)} chooses {p.name} to go first")
+            for p in self.players
+        ], "101.1"))
+
+    # --- the protocol ---------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The player to act; -4 (OpenSpiel's terminal id) when the game is over."""
+        if self.over:
+            return -4
+        if self.decision is not None:
+            return self.decision.player
+        return self.priority
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        """+1 for the winner, -1 for each loser, 0 for everyone in a draw."""
+        return [{"won": 1.0, "lost": -1.0}.get(p.result, 0.0) for p in self.players]
+
+    def legal_actions(self) -> list[Action]:
+        if self.over:
+            return []
+        if self.decision is not None:
+            return list(self.decision.options)
+        return [a for a in self._priority_candidates() if self._problem(a) is None]
+
+    def apply_action(self, action: Action) -> None:
+        if self.over:
+            raise IllegalAction("102.1", "the game is over", action, str(self))
+        if self.decision is not None:
+            if action not in self.decision.options:
+                raise IllegalAction(self.decision.rule, f"{self.pname(self.decision.player)} must {self.decision.kind}: "
+                                    f"one of {[str(o) for o in self.decision.options]}", action, str(self))
+            decision, self.decision = self.decision, None
+            self.history.append(str(decision.options[decision.options.index(action)]))
+            self._answer(decision, action)
+        else:
+            problem = self._problem(action)
+            if problem is not None:
+                raise IllegalAction(problem[0], problem[1], action, str(self))
+            self.history.append(self._label(action))
+            self._act(action)
+        self._run()
+
+    def action_to_string(self, action: Action) -> str:
+        return str(action)
+
+    def clone(self) -> GameState:
+        return copy.deepcopy(self)
+
+    def concede(self, player: int) -> None:
+        """102.1b: a player may concede at any time, and leaves the game."""
+        if self.over or not self.players[player].in_game:
+            raise IllegalAction("102.1b", f"{self.pname(player)} is not in the game", f"concede {player}", str(self))
+        self.history.append(f"{self.pname(player)} concedes")
+        held_priority = self.priority == player
+        if self.decision is not None and self.decision.player == player:
+            self.decision = None  # his pending choice goes with him
+        self.players_lose([player])
+        if self.over:
+            return
+        if held_priority:
+            self.priority = None
+            self.passes = 0
+            self.push(("give_priority", self.next_clockwise(player)))
+        self._run()
+        if not self.over and self.priority is None and self.decision is None:
+            self.push(("give_priority", self.turn_player))
+            self._run()
+
+    # --- names ----------------------------------------------------------------
+
+    def pname(self, player: int) -> str:
+        return f"P{player + 1}"
+
+    def describe(self, o: Obj) -> str:
+        return f"{self.pname(o.controller)}'s {o.name}"
+
+    def _label(self, action: Action) -> str:
+        return action.label or str(action)
+
+    def __str__(self) -> str:
+        lines = [
+            f"turn {self.turn_number}: {self.pname(self.turn_player)}; step {self.step}; "
+            f"priority {self.pname(self.priority) if self.priority is not None else 'nobody'}; passes {self.passes}",
+            "chain: " + (", ".join(self._link_text(link) for link in self.chain) or "empty"),
+        ]
+        if self.combat:
+            c = self.combat
+            role = "defender" if c.defending else "proposed defender"
+            att = self.objs[c.attacker].name if c.attacker is not None else "none"
+            dfd = self.objs[c.defender].name if c.defender is not None else "none"
+            lines.append(f"combat: attacker {att}, {role} {dfd}{' (sabotage)' if c.sabotage else ''}")
+        for p in self.players:
+            party = []
+            for oid in self.play:
+                o = self.objs[oid]
+                if o.controller == p.index:
+                    bits = [o.name]
+                    if o.damage:
+                        bits.append(f"{o.damage} damage")
+                    if o.exhausted:
+                        bits.append("exhausted")
+                    if o.attached_to is not None:
+                        bits.append(f"on {self.objs[o.attached_to].name}")
+                    party.append(" ".join(bits) if len(bits) == 1 else f"{bits[0]} ({', '.join(bits[1:])})")
+            status = p.result or "playing"
+            lines.append(f"{p.name} [{status}] hand {len(p.hand)}, deck {len(p.deck)}, graveyard {len(p.graveyard)}: "
+                         + "; ".join(party))
+        if self.decision:
+            lines.append(f"waiting: {self.pname(self.decision.player)} to choose ({self.decision.kind}, {self.decision.rule})")
+        return "\n".join(lines)
+
+    def _link_text(self, link: Link) -> str:
+        if link.kind == "proposal":
+            return f"{self.pname(link.controller)} proposal {self.objs[link.attacker].name} -> {self.objs[link.defender].name}"
+        source = self.objs[link.source].name if link.source is not None else "?"
+        return f"{self.pname(link.controller)} {link.kind} {source}"
+
+    # --- seats ----------------------------------------------------------------
+
+    def next_clockwise(self, player: int) -> int:
+        """409.1: the next player clockwise still in the game."""
+        n = len(self.players)
+        for step in range(1, n + 1):
+            q = (player + step) % n
+            if self.players[q].in_game:
+                return q
+        return player
+
+    def clockwise_from(self, player: int) -> list[int]:
+        n = len(self.players)
+        return [(player + i) % n for i in range(n) if self.players[(player + i) % n].in_game]
+
+    def in_game_count(self) -> int:
+        return sum(p.in_game for p in self.players)
+
+    # --- objects and zones ----------------------------------------------------
+
+    def _new_obj(self, card: Card, owner: int, zone: str, token: bool = False) -> Obj:
+        o = Obj(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
+        self.objs.append(o)
+        return o
+
+    def cards_in_play(self) -> list[Obj]:
+        """Cards and tokens in play other than resources: a face-down resource is
+        blank (410.1b), and a resource is used only to pay (402.4a)."""
+        return [self.objs[oid] for oid in self.play if not self.objs[oid].resource]
+
+    def move(self, o: Obj, zone: str) -> None:
+        """Move a card out of its zone into `zone` of its owner (413.2)."""
+        owner = self.players[o.owner]
+        for pile in (owner.deck, owner.hand, owner.graveyard, owner.removed):
+            if o.id in pile:
+                pile.remove(o.id)
+        if o.id in self.play:
+            self.play.remove(o.id)
+        o.zone = zone
+        if zone == "play":
+            self.play.append(o.id)
+        elif zone in ("deck", "hand", "graveyard", "removed"):
+            getattr(owner, zone).append(o.id)
+
+    def enter_play(self, o: Obj, controller: int, attached_to: int | None = None) -> None:
+        """CR7.4 710.1: enters play under its controller, new to his party,
+        exhausted if it says so (710.1b); then uniqueness is checked (710.1f)."""
+        self.move(o, "play")
+        o.controller = o.entered_by = controller
+        o.joined_turn = self.turn_number
+        o.attached_to = attached_to
+        o.exhausted = o.card.has_continuous("enters_play_exhausted")
+        if attached_to is not None and o.card.has_continuous("control_attached"):
+            self.recompute_control(self.objs[attached_to])
+
+    def create_token(self, controller: int, step) -> None:
+        """403.2: a token ally with the stats the effect gives; cost 0; its
+        label is its name; melee unless said otherwise."""
+        card = Card(
+            name=step.arg("name"), type="ally", text="token", source="403.2",
+            atk=step.arg("atk", 0), damage_type=step.arg("type", "melee"), health=step.arg("health", 1),
+            subtypes=tuple(step.arg("subtypes", ())),
+        )
+        o = self._new_obj(card, controller, "play", token=True)
+        o.zone = "chain"  # not yet anywhere; enter_play moves it
+        self.enter_play(o, controller)
+
+    def set_controller(self, o: Obj, player: int) -> None:
+        """401.3: a card whose controller changes moves to his party, leaves
+        combat (602.4) and is new to that party (302.2)."""
+        if o.controller == player:
+            return
+        self.remove_from_combat(o.id)
+        o.controller = player
+        o.joined_turn = self.turn_number
+
+    def recompute_control(self, host: Obj) -> None:
+        """401.3b: the latest control effect still attached wins; with none,
+        the player who put the card into play controls it."""
+        controllers = [
+            self.objs[oid].controller for oid in self.play
+            if self.objs[oid].attached_to == host.id and self.objs[oid].card.has_continuous("control_attached")
+        ]
+        if host.id in self.play:
+            self.set_controller(host, controllers[-1] if controllers else host.entered_by)
+
+    def remove_from_combat(self, oid: int) -> None:
+        """602.4: it stops being attacker or defender; the combat goes on."""
+        c = self.combat
+        if c is None:
+            return
+        if c.attacker == oid:
+            c.attacker = None
+        if c.defender == oid:
+            c.defender = None
+
+    def ready_resources(self, player: int) -> int:
+        return sum(
+            1 for oid in self.play
+            if self.objs[oid].resource and self.objs[oid].controller == player and not self.objs[oid].exhausted
+        )
+
+    def pay(self, player: int, amount: int) -> None:
+        """402.4a: exhaust that many ready resources. Reading: resources are
+        interchangeable for paying, so the earliest placed are used."""
+        for oid in self.play:
+            if amount == 0:
+                break
+            o = self.objs[oid]
+            if o.resource and o.controller == player and not o.exhausted:
+                o.exhausted = True
+                amount -= 1
+
+    def fits_attach(self, attachment: Obj, host: Obj, in_play: bool = False) -> bool:
+        """400.1 / 409.6d: does this host fit the attach description? In play
+        Mind Control's X is 0 (000 400.4d example), so it fits cost-0 allies."""
+        if host.id not in self.play or not effects.is_character(host):
+            return False
+        kind = attachment.card.attach
+        if kind == "ally":
+            return host.card.type == "ally"
+        if kind == "ally_cost_x":
+            return host.card.type == "ally" and (in_play or host.card.cost == 0)
+        return kind == "character"
+
+    # --- targets (CR7.4 706, 707.1d, 709.2a) ----------------------------------
+
+    def legal_targets(self, kind: str, controller: int, x: int | None = None) -> list[int]:
+        if kind == "player":
+            return [p.index for p in self.players if p.in_game]
+        if kind == "attached_ability":
+            return [
+                oid for oid in self.play
+                if self.objs[oid].card.type == "ability" and self.objs[oid].attached_to is not None
+            ]
+        out = []
+        for o in effects.characters_in_play(self):
+            if kind == "hero" and o.card.type != "hero":
+                continue
+            if kind in ("ally", "ally_cost_x") and o.card.type != "ally":
+                continue
+            if kind == "ally_cost_x" and x is not None and o.card.cost != x:
+                continue
+            out.append(o.id)
+        return out
+
+    def target_still_legal(self, link: Link, target: int) -> bool:
+        kind = self._target_kind(link)
+        if kind == "player":
+            return self.players[target].in_game
+        if kind == "ally_cost_x":
+            return target in self.legal_targets(kind, link.controller, link.x)
+        return target in self.legal_targets(kind, link.controller)
+
+    def _target_kind(self, link: Link) -> str | None:
+        if link.kind in ("payment", "trigger"):
+            return link.power.target
+        if link.kind == "card" and link.source is not None and self.objs[link.source].card.effect:
+            return self.objs[link.source].card.effect.target
+        return None
+
+    # --- the task loop ----------------------------------------------------------
+
+    def push(self, task: tuple) -> None:
+        self.tasks.append(task)
+
+    def decide(self, decision: Decision) -> None:
+        self.decision = decision
+
+    def _run(self) -> None:
+        while self.tasks and self.decision is None and self.priority is None and not self.over:
+            task = self.tasks.pop()
+            getattr(self, "_t_" + task[0])(*task[1:])
+
+    # 409.5: before a player receives priority, the checks run in batches,
+    # then waiting triggered effects go on the chain, then he gets priority.
+    def _t_give_priority(self, player: int) -> None:
+        self.push(("grant", player))
+        self.push(("add_triggers",))
+        self.push(("ppp",))
+
+    def _t_ppp(self) -> None:
+        checks.check_uniqueness(self)
+        if self.decision is not None:
+            self.push(("ppp",))
+            return
+        if checks.ppp_batch(self):
+            self.push(("ppp",))
+
+    def _t_add_triggers(self) -> None:
+        """CR7.4 708.1a: the turn player's waiting effects go on first, in the
+        order he chooses, then each next player's clockwise."""
+        if not self.waiting:
+            return
+        self.push(("add_triggers",))
+        for p in self.clockwise_from(self.turn_player):
+            mine = [i for i, w in enumerate(self.waiting) if w.controller == p]
+            if not mine:
+                continue
+            if len(mine) == 1:
+                self._add_trigger(mine[0])
+            else:
+                self.decide(Decision("order_trigger", p, [
+                    Action("order_trigger", p, option=i, label=f"{self.pname(p)} adds {self.objs[self.waiting[i].source].name}'s effect next")
+                    for i in mine
+                ], "CR7.4 708.1a"))
+            return
+        self.waiting.clear()  # only players who left had some
+
+    def _add_trigger(self, index: int) -> None:
+        w = self.waiting.pop(index)
+        source = self.objs[w.source]
+        event = dict(w.event)
+        if source.attached_to is not None:
+            event["attached"] = source.attached_to  # last known host (CR7.4 709.2d)
+        link = Link(self._link_id(), "trigger", w.controller, w.source, power=w.power, event=event)
+        if w.power.target:
+            targets = self.legal_targets(w.power.target, w.controller)
+            if not targets:
+                return  # CR7.4 708.2: with no legal target it ceases to exist
+            self.decide(Decision("trigger_target", w.controller, [
+                Action("trigger_target", w.controller, t, label=f"{self.pname(w.controller)} targets {self._target_name(w.power.target, t)} with {source.name}'s effect")
+                for t in targets
+            ], "CR7.4 708.2", {"link": link}))
+            return
+        self.chain.append(link)
+
+    def _target_name(self, kind: str, t: int) -> str:
+        return self.pname(t) if kind == "player" else self.describe(self.objs[t])
+
+    def _t_grant(self, player: int) -> None:
+        if not self.players[player].in_game:
+            player = self.next_clockwise(player)
+        assert not self.tasks, f"tasks left when granting priority: {self.tasks}"
+        self.priority = player
+        self.damaged_since_priority.clear()
+
+    def _link_id(self) -> int:
+        self._next_link += 1
+        return self._next_link
+
+    # --- windows and the turn (501-503) -------------------------------------------
+
+    def _t_open_window(self, step: str) -> None:
+        """409.4: a window opens and the turn player gets priority first."""
+        self.step = step
+        self.passes = 0
+        self.push(("give_priority", self.turn_player))
+
+    def _t_close_window(self) -> None:
+        """409.4b: the window closes and the game moves to its next part."""
+        step = self.step
+        if step == "ready_step":
+            self.push(("draw_step",))
+        elif step == "draw_step":
+            self.push(("open_window", "action_phase"))  # 502.1
+        elif step == "action_phase":
+            self.push(("open_window", "end_phase"))  # 503.1
+        elif step == "end_phase":
+            self.push(("end_step",))
+        elif step == "attack_window":
+            self.push(("after_protect",))  # 602.2
+            self.push(("protect_point",))
+        elif step == "defend_window":
+            self.push(("conclude",))  # 603
+
+    def _t_begin_turn(self, player: int) -> None:
+        """501.1a: the ready step. The turn player readies his cards (not an
+        ally Entangling Roots holds); other players' inspire powers ready one
+        of their cards each; "at the start of your turn" powers trigger."""
+        self.turn_number += 1
+        self.turn_player = player
+        self.players[player].last_turn_start = self.turn_number
+        self.step = "ready_step"
+        held = {
+            self.objs[oid].attached_to for oid in self.play
+            if self.objs[oid].card.has_continuous("attached_cant_ready") and self.objs[oid].attached_to is not None
+        }
+        for o in self.cards_in_play():
+            if o.controller == player and o.id not in held:
+                o.exhausted = False
+        effects.trigger_event(self, "start_of_your_turn", lambda s: s.controller == player)
+        self.push(("open_window", "ready_step"))  # 501.1b
+        for other in reversed(self.clockwise_from(player)[1:]):
+            for source in effects.sources_in_play(self, "inspire_ally", other):
+                self.push(("inspire", other, source.id))
+
+    def _t_inspire(self, player: int, source: int) -> None:
+        options = [
+            Action("inspire", player, o.id, label=f"{self.pname(player)} readies {o.name} (inspire)")
+            for o in self.cards_in_play()
+            if o.controller == player and o.card.type == "ally" and o.exhausted
+        ]
+        if options:
+            options.append(Action("inspire", player, None, label=f"{self.pname(player)} readies nothing"))
+            self.decide(Decision("inspire", player, options, "501.1a"))
+
+    def _t_draw_step(self) -> None:
+        """501.2a: the turn player draws; 501.2b: not on the first player's first turn."""
+        self.step = "draw_step"
+        if not (self.turn_player == self.first_player and self.turn_number == 1):
+            self.draw(self.turn_player)
+        self.push(("open_window", "draw_step"))
+
+    def draw(self, player: int) -> None:
+        p = self.players[player]
+        if not p.deck:
+            p.drew_from_empty = True  # 409.6c: he loses at the next check
+            return
+        self.move(self.objs[p.deck[-1]], "hand")
+
+    def _t_end_step(self) -> None:
+        """503.2a: no priority. Discard to the hand limit, end "this turn"
+        effects, and the next player clockwise begins."""
+        self.step = "end_step"
+        p = self.players[self.turn_player]
+        if len(p.hand) > HAND_LIMIT:
+            self.push(("end_step",))
+            self.decide(Decision("discard", p.index, [
+                Action("discard", p.index, oid, label=f"{p.name} discards {self.objs[oid].name}") for oid in p.hand
+            ], "503.2a"))
+            return
+        self.turn_modifiers.clear()
+        self.push(("begin_turn", self.next_clockwise(self.turn_player)))
+
+    # --- resolving (CR7.4 709, 711) --------------------------------------------------
+
+    def _t_resolve_top(self) -> None:
+        link = self.chain.pop()
+        self.resolving = link
+        kind = self._target_kind(link)
+        if kind and link.targets and not any(self.target_still_legal(link, t) for t in link.targets):
+            self._interrupt(link, "CR7.4 709.2a")
+            return
+        if link.kind == "proposal":
+            a, d = self.objs[link.attacker], self.objs[link.defender]
+            if combat.proposal_problem(self, a, d, link.sabotage) is not None:
+                self._interrupt(link, "601.3")
+                return
+            # 601.3 / 602.1: the window closes; the attacker exhausts and attacks.
+            self.combat = Combat(link.attacker, link.defender, link.sabotage)
+            a.exhausted = True
+            self.resolving = None
+            self.push(("open_window", "attack_window"))
+            return
+        self.push(("finish_link", link))
+        steps = self._steps_of(link)
+        if steps:
+            self.push(("effect_step", link, steps, 0))
+
+    def _interrupt(self, link: Link, rule: str) -> None:
+        """CR7.4 711.1: removed from the chain, a card to its owner's graveyard;
+        the turn player gets priority."""
+        self.history.append(f"{self._link_text(link)} is interrupted ({rule})")
+        if link.kind in ("card", "resource") and link.source is not None:
+            self.move(self.objs[link.source], "graveyard")
+        self.resolving = None
+        self.push(("give_priority", self.turn_player))
+
+    def _steps_of(self, link: Link):
+        if link.kind in ("payment", "trigger"):
+            return link.power.steps
+        if link.kind == "card":
+            card = self.objs[link.source].card
+            return card.effect.steps if card.effect else ()
+        return ()
+
+    def _t_effect_step(self, link: Link, steps, index: int) -> None:
+        if index + 1 < len(steps):
+            self.push(("effect_step", link, steps, index + 1))
+        effects.run_step(self, link, steps[index])
+
+    def _t_deliver(self, packet) -> None:
+        effects.deliver(self, packet)
+
+    def _t_finish_link(self, link: Link) -> None:
+        """CR7.4 709.2g-h: a card enters play or goes to the graveyard, then the
+        turn player gets priority."""
+        self.resolving = None
+        if link.kind == "resource":
+            o = self.objs[link.source]
+            self.enter_play(o, link.controller)
+            o.resource = True
+            o.face_up = bool(link.event.get("face_up"))  # 410.1b
+        elif link.kind == "strike":
+            weapon = self.objs[link.source]
+            # 303.2a-b: the strike modifier uses the weapon's ATK now, and lasts
+            # the combat step even if the weapon leaves.
+            if self.combat is not None:
+                self.combat.strikes.append((link.controller, weapon.id, weapon.card.atk or 0, weapon.card.damage_type))
+        elif link.kind == "card":
+            o = self.objs[link.source]
+            card = o.card
+            if card.type == "ability" and not card.ongoing:
+                self.move(o, "graveyard")  # 306.1
+            elif card.attach:
+                host = [t for t in link.targets if self.target_still_legal(link, t)]
+                if host:
+                    self.enter_play(o, link.controller, attached_to=host[0])  # 400.1a
+                else:
+                    self.move(o, "graveyard")
+            else:
+                self.enter_play(o, link.controller)  # 302.1, 303.1, 304.1, 305.1, 306.2c
+        self.push(("give_priority", self.turn_player))
+
+    # --- combat (600-603) -----------------------------------------------------------
+
+    def _t_protect_point(self) -> None:
+        self.step = "protect_point"
+        combat.protect_point(self)
+
+    def _t_after_protect(self) -> None:
+        """602.3: with a side missing, the combat concludes; otherwise the
+        defender defends and the defend window opens."""
+        c = self.combat
+        if c.attacker is None or c.defender is None:
+            self.push(("conclude",))
+            return
+        combat.begin_defending(self)
+        self.push(("open_window", "defend_window"))
+
+    def _t_conclude(self) -> None:
+        self.step = "combat_conclusion"
+        self.priority = None
+        combat.conclude(self)
+
+    def _t_end_combat(self) -> None:
+        """603.2: everyone leaves combat, "this combat" effects end, and the
+        action phase's window opens."""
+        self.combat = None
+        self.push(("open_window", "action_phase"))
+
+    # --- losing and winning (102) -----------------------------------------------------
+
+    def players_lose(self, losers: list[int]) -> None:
+        """102.1a-102.2: losers leave; when all remaining players lose at once
+        the game is a draw; the last player left wins."""
+        remaining = [p.index for p in self.players if p.in_game and p.index not in losers]
+        for i in losers:
+            self.players[i].in_game = False
+            self.players[i].result = "drew" if not remaining else "lost"
+            checks.remove_player_cards(self, i)
+        if len(remaining) <= 1:
+            for i in remaining:
+                self.players[i].result = "won"
+            self.over = True
+            self.step = "game_over"
+            self.priority = None
+            self.decision = None
+            self.tasks.clear()
+            return
+        if self.turn_player in losers:
+            # assumed:turn-player-leaves: his turn ends and the next player's begins.
+            self.combat = None
+            self.turn_modifiers.clear()
+            self.tasks.clear()
+            self.decision = None
+            self.priority = None
+            self.push(("begin_turn", self.next_clockwise(self.turn_player)))
+
+    # --- decisions ---------------------------------------------------------------------
+
+    def _answer(self, decision: Decision, action: Action) -> None:
+        kind, ctx = decision.kind, decision.context
+        if kind == "first_player":
+            self.first_player = self.turn_player = action.option
+            for _ in range(HAND_SIZE):  # 101.1
+                for p in self.players:
+                    self.draw(p.index)
+            self._ask_mulligan(0)
+        elif kind == "mulligan":
+            p = self.players[action.player]
+            if action.option:  # 101.2: shuffle the hand back and draw seven anew
+                for oid in list(p.hand):
+                    self.move(self.objs[oid], "deck")
+                self.rng.shuffle(p.deck)
+                for _ in range(HAND_SIZE):
+                    self.draw(p.index)
+            p.mulliganed = True
+            self._ask_mulligan(ctx["asked"] + 1)
+        elif kind == "prevent":
+            effects.answer_prevent(self, action, ctx["packet"])
+        elif kind == "order_trigger":
+            self._add_trigger(action.option)
+        elif kind == "trigger_target":
+            link = ctx["link"]
+            link.targets = (action.subject,)
+            self.chain.append(link)
+        elif kind == "protect":
+            combat.answer_protect(self, action, ctx["asked"])
+        elif kind == "choose":
+            effects.run_step(self, ctx["link"], ctx["step"], answer=action.option)
+        elif kind == "choose_another":
+            link, step = ctx["link"], ctx["step"]
+            link.choices.append(action.option)
+            if action.option is not None:
+                hero = self.players[link.controller].hero
+                p = effects.make_packet(self, effects.Packet(
+                    amount=step.arg("amount"), target=action.option, source=hero, controller=link.controller,
+                    type=step.arg("type"), card=link.source,
+                ))
+                if p is not None:
+                    self.push(("deliver", p))
+        elif kind == "ready_resources":
+            if action.option:
+                count = ctx["count"]
+                for oid in self.play:
+                    o = self.objs[oid]
+                    if count and o.resource and o.controller == action.player and o.exhausted:
+                        o.exhausted = False
+                        count -= 1
+        elif kind == "reattach":
+            attachment = self.objs[ctx["attachment"]]
+            old = self.objs[attachment.attached_to]
+            attachment.attached_to = action.subject
+            if attachment.card.has_continuous("control_attached"):
+                self.recompute_control(old)
+                self.recompute_control(self.objs[action.subject])
+        elif kind == "uniqueness":
+            effects.destroy(self, self.objs[action.subject], by_rule_over_cant=True)
+        elif kind == "inspire":
+            if action.subject is not None:
+                self.objs[action.subject].exhausted = False
+        elif kind == "discard":
+            self.move(self.objs[action.subject], "graveyard")
+
+    def _ask_mulligan(self, asked: int) -> None:
+        """101.2: the first player decides first, then clockwise; once each."""
+        order = self.clockwise_from(self.first_player)
+        if asked >= len(order):
+            self.push(("begin_turn", self.first_player))
+            return
+        p = order[asked]
+        self.decide(Decision("mulligan", p, [
+            Action("mulligan", p, option=False, label=f"{self.pname(p)} keeps his hand"),
+            Action("mulligan", p, option=True, label=f"{self.pname(p)} mulligans"),
+        ], "101.2", {"asked": asked}))
+
+    # --- priority actions (409.2) ------------------------------------------------------
+
+    def _main_phase_problem(self, player: int, what: str, rule: str):
+        """408.1, 409.2b, 502.1: only in his own non-combat action phase, with
+        priority, on an empty chain."""
+        if self.step != "action_phase" or player != self.turn_player or self.chain or self.combat is not None:
+            return (rule, f"{what} only in the turn player's non-combat action phase on an empty chain")
+        return None
+
+    def _problem(self, a: Action):
+        """The rule that forbids this priority action now, or None."""
+        if self.priority is None or a.player != self.priority:
+            who = self.pname(self.priority) if self.priority is not None else "nobody"
+            return ("409.1", f"{self.pname(a.player)} does not hold priority ({who} does)")
+        player = self.players[a.player]
+        if a.kind == "pass":
+            if self.step == "action_phase" and a.player == self.turn_player and not self.chain and self.combat is None:
+                name = combat.must_attack_pending(self)
+                if name:
+                    return ("600.2", f"{name} must attack if able, so {player.name} can't pass")
+            return None
+        if a.kind in ("play", "resource"):
+            if a.subject not in player.hand:
+                return ("408.1", "cards are played from the hand")
+            card = self.objs[a.subject].card
+            if a.kind == "resource":
+                if player.placed_resource_turn == self.turn_number:
+                    return ("410.1", "one resource per turn")
+                if a.option and card.type != "quest":
+                    return ("410.1b", "only a quest may be placed face up")
+                return self._main_phase_problem(a.player, "resources are placed", "410.1a")
+            if card.type == "quest":
+                return ("307.1", "quests can't be played, only placed as resources")
+            if card.type == "hero":
+                return ("301.1", "heroes are not played")
+            if not card.instant:
+                problem = self._main_phase_problem(a.player, "non-instant cards are played", "408.1")
+                if problem:
+                    return problem
+            return self._cost_and_target_problem(a, card.effect.target if card.effect else None, card.cost + a.x)
+        if a.kind == "power":
+            source = self.objs[a.subject]
+            power = source.card.payments[a.option]
+            if source.id not in self.play or source.resource or source.controller != a.player:
+                return ("CR7.4 701", f"{source.name} is not in play under {player.name}'s control")
+            if power.own_turn_only and self.turn_player != a.player:
+                return ("CR7.4 701", f"{source.name}'s power is used only on its controller's turn")
+            if power.cost_of("exhaust_this"):
+                if source.exhausted:
+                    return ("402.1", f"{source.name} is exhausted")
+                if source.card.type == "ally" and not combat.in_party_since_turn_start(self, source):
+                    return ("302.2", f"{source.name} joined the party this turn")
+            if power.cost_of("flip_hero") and source.flipped:
+                return ("402.1", f"{source.name} is already flipped")
+            return self._cost_and_target_problem(a, power.target, (power.cost_of("resources") or 0) + a.x)
+        if a.kind == "propose":
+            problem = self._main_phase_problem(a.player, "combats are proposed", "601.1")
+            if problem:
+                return problem
+            return combat.proposal_problem(self, self.objs[a.subject], self.objs[a.targets[0]], bool(a.option))
+        if a.kind == "strike":
+            return combat.strike_problem(self, a.player, self.objs[a.subject])
+        return ("409.2", f"{a.kind} is not something a player does with priority")
+
+    def _cost_and_target_problem(self, a: Action, target_kind: str | None, cost: int):
+        if self.ready_resources(a.player) < cost:
+            return ("402.1", f"{self.pname(a.player)} can't pay {cost}")
+        if target_kind:
+            if len(a.targets) != 1 or a.targets[0] not in self.legal_targets(target_kind, a.player, a.x if target_kind == "ally_cost_x" else None):
+                return ("CR7.4 707.1d", f"{a.targets} is not a legal {target_kind} target")
+        elif a.targets:
+            return ("CR7.4 706.1", "this needs no target")
+        return None
+
+    def _priority_candidates(self) -> list[Action]:
+        """Every priority action worth asking the rules about."""
+        p = self.priority
+        me = self.pname(p)
+        out = [Action("pass", p, label=f"{me} passes")]
+        budget = self.ready_resources(p)
+        for oid in self.players[p].hand:
+            card = self.objs[oid].card
+            out.append(Action("resource", p, oid, label=f"{me} places {card.name} as a resource"))
+            if card.type == "quest":
+                out.append(Action("resource", p, oid, option=True, label=f"{me} places {card.name} face up as a resource"))
+                continue
+            if card.type == "hero" or card.cost > budget:
+                continue
+            target = card.effect.target if card.effect else None
+            if target == "ally_cost_x":
+                for t in self.legal_targets("ally", p):
+                    x = self.objs[t].card.cost
+                    out.append(Action("play", p, oid, (t,), x, label=f"{me} plays {card.name} (X={x}) on {self.describe(self.objs[t])}"))
+            elif target:
+                for t in self.legal_targets(target, p):
+                    out.append(Action("play", p, oid, (t,), label=f"{me} plays {card.name} on {self._target_name(target, t)}"))
+            else:
+                out.append(Action("play", p, oid, label=f"{me} plays {card.name}"))
+        for o in self.cards_in_play():
+            if o.controller != p:
+                continue
+            for i, power in enumerate(o.card.payments):
+                xs = range(budget + 1) if power.cost_of("x") else (0,)
+                targets = [(t,) for t in self.legal_targets(power.target, p)] if power.target else [()]
+                for x in xs:
+                    for t in targets:
+                        tname = f" on {self._target_name(power.target, t[0])}" if t else ""
+                        out.append(Action("power", p, o.id, t, x, option=i, label=f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
+        if self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None:
+            for a in self.cards_in_play():
+                if a.controller != p or not effects.is_character(a):
+                    continue
+                for d in self.cards_in_play():
+                    if d.controller != p:
+                        sabotage = d.card.type == "item"
+                        word = "sabotages" if sabotage else "attacks"
+                        out.append(Action("propose", p, a.id, (d.id,), option=sabotage, label=f"{me} proposes {a.name} {word} {self.describe(d)}"))
+        if self.step == "defend_window":
+            for w in self.cards_in_play():
+                if w.controller == p and w.card.type == "weapon":
+                    out.append(Action("strike", p, w.id, label=f"{me} strikes with {w.name}"))
+        return out
+
+    def _act(self, a: Action) -> None:
+        """Add the link (CR7.4 707): pay, put it on top, and its controller
+        gets priority again (409.1, 707.1f) after the pre-priority checks."""
+        self.priority = None
+        self.passes += 1 if a.kind == "pass" else 0
+        if a.kind == "pass":
+            if self.passes >= self.in_game_count():
+                self.passes = 0
+                self.push(("resolve_top",) if self.chain else ("close_window",))  # 409.4a-b
+            else:
+                self.push(("give_priority", self.next_clockwise(a.player)))
+            return
+        self.passes = 0
+        player = self.players[a.player]
+        if a.kind == "resource":
+            player.placed_resource_turn = self.turn_number
+            self.move(self.objs[a.subject], "chain")
+            self.chain.append(Link(self._link_id(), "resource", a.player, a.subject, event={"face_up": bool(a.option)}))
+        elif a.kind == "play":
+            card = self.objs[a.subject].card
+            self.pay(a.player, card.cost + a.x)
+            self.move(self.objs[a.subject], "chain")
+            self.objs[a.subject].controller = a.player
+            self.chain.append(Link(self._link_id(), "card", a.player, a.subject, a.targets, a.x))
+            # Mind Control: "when you play a card" (408.1)
+            effects.trigger_event(self, "you_play_a_card", lambda s: s.controller == a.player)
+        elif a.kind == "power":
+            source = self.objs[a.subject]
+            power = source.card.payments[a.option]
+            self.pay(a.player, (power.cost_of("resources") or 0) + a.x)
+            if power.cost_of("exhaust_this"):
+                source.exhausted = True
+            if power.cost_of("flip_hero"):
+                source.flipped = True
+            self.chain.append(Link(self._link_id(), "payment", a.player, a.subject, a.targets, a.x, power=power))
+        elif a.kind == "propose":
+            self.chain.append(Link(self._link_id(), "proposal", a.player, None, attacker=a.subject,
+                                   defender=a.targets[0], sabotage=bool(a.option)))
+        elif a.kind == "strike":
+            weapon = self.objs[a.subject]
+            self.pay(a.player, weapon.card.strike_cost or 0)
+            weapon.exhausted = True  # 303.2
+            self.combat.struck.setdefault(a.player, []).append(weapon.id)
+            self.chain.append(Link(self._link_id(), "strike", a.player, a.subject))
+        self.push(("give_priority", a.player))
