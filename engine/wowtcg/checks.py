@@ -39,6 +39,8 @@ def ppp_batch(st: GameState) -> bool:
     scarred = [st.objs[oid] for oid in st.play if st.objs[oid].damage and not is_character(st.objs[oid])]
     if not (doomed or losers or misfits or strays or scarred):
         return False
+    if doomed:
+        st.history.append("pre-priority checks destroy " + ", ".join(st.describe(o) for o in doomed) + " (409.6)")
     watchers = [st.objs[oid] for oid in st.play]
     for o in doomed:
         leave_play(st, o, "graveyard")

@@ -22,7 +22,7 @@ HAND_LIMIT = 7  # 413.5b, 503.2a
 
 
 class GameState:
-    def __init__(self, pool: Pool, heroes: list[str], decks: list[list[str]], seed: int):
+    def __init__(self, pool: Pool, heroes: list[str], decks: list[list[str]], seed: int, start: bool = True):
         self.pool = pool
         self.rng = random.Random(seed)
         self.objs: list[Obj] = []
@@ -53,6 +53,10 @@ class GameState:
             for name in deck:
                 player.deck.append(self._new_obj(pool[name], index, "deck").id)
             self.rng.shuffle(player.deck)  # 101.1, 413.4b
+        if start:
+            self._choose_first_player()
+
+    def _choose_first_player(self) -> None:
         # 101.1: a random player chooses who goes first.
         chooser = self.rng.randrange(len(self.players))
         self.decide(Decision("first_player", chooser, [
@@ -101,6 +105,14 @@ class GameState:
             self.history.append(self._label(action))
             self._act(action)
         self._run()
+
+    def find(self, name: str, player: int | None = None, zone: str = "play") -> Obj:
+        """The first card of that name in the zone (of that player, if given):
+        for tests and scenarios that name cards rather than ids."""
+        for o in self.objs:
+            if o.card.name == name and o.zone == zone and (player is None or o.controller == player):
+                return o
+        raise KeyError(f"no {name!r} in {zone}" + (f" for {self.pname(player)}" if player is not None else ""))
 
     def action_to_string(self, action: Action) -> str:
         return str(action)
@@ -615,6 +627,7 @@ class GameState:
         """102.1a-102.2: losers leave; when all remaining players lose at once
         the game is a draw; the last player left wins."""
         remaining = [p.index for p in self.players if p.in_game and p.index not in losers]
+        self.history.append(", ".join(self.pname(i) for i in losers) + " leaves the game (102.1a, 102.2)")
         for i in losers:
             self.players[i].in_game = False
             self.players[i].result = "drew" if not remaining else "lost"

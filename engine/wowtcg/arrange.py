@@ -1,0 +1,67 @@
+"""Set up a game in the middle: the cards already in play, in hands and decks,
+whose turn and which step. Rule tests and scenarios start from here instead
+of playing a whole game up to the situation they are about."""
+
+from __future__ import annotations
+
+from .cards import Pool, load_pool
+from .state import GameState
+
+STEPS = ("ready_step", "draw_step", "action_phase", "end_phase")
+
+
+def arrange(
+    heroes: list[str],
+    *,
+    play: dict[int, list] | None = None,
+    hands: dict[int, list[str]] | None = None,
+    decks: dict[int, list[str]] | None = None,
+    resources: dict[int, int] | None = None,
+    turn_player: int = 0,
+    step: str = "action_phase",
+    turn: int = 3,
+    pool: Pool | None = None,
+    seed: int = 0,
+) -> GameState:
+    """A state whose `step` window has just opened on `turn_player`'s turn
+    number `turn` (pre-priority checks done, so he holds priority unless a
+    choice waits). `play[p]` lists card names, or mappings
+    `{name, damage, exhausted, on, new}`: `on` names a card in play the
+    attachment is attached to (a name, or `[player, name]`), `new` marks a card
+    that joined its party this turn. `resources[p]` face-down resources are
+    put in play ready (made from Supplies for the Front). Decks default to ten
+    Ashen Recruits, so nobody is decked by accident."""
+    pool = pool if pool is not None else load_pool()
+    if step not in STEPS:
+        raise ValueError(f"step {step!r}: arrange opens one of {', '.join(STEPS)}")
+    n = len(heroes)
+    decks = decks or {}
+    st = GameState(pool, heroes, [decks.get(p, ["Ashen Recruit"] * 10) for p in range(n)], seed, start=False)
+    st.first_player = 0
+    st.turn_player = turn_player
+    st.turn_number = turn
+    for p in st.players:
+        p.last_turn_start = turn if p.index == turn_player else max(turn - 1, 1)
+    for p, names in (hands or {}).items():
+        for name in names:
+            st.move(st._new_obj(pool[name], p, "hand"), "hand")
+    for p, count in (resources or {}).items():
+        for _ in range(count):
+            o = st._new_obj(pool["Supplies for the Front"], p, "hand")
+            st.enter_play(o, p)
+            o.resource, o.face_up, o.exhausted, o.joined_turn = True, False, False, 0
+    for p, entries in (play or {}).items():
+        for entry in entries:
+            spec = {"name": entry} if isinstance(entry, str) else dict(entry)
+            o = st._new_obj(pool[spec["name"]], p, "hand")
+            host = None
+            if "on" in spec:
+                owner, hname = spec["on"] if isinstance(spec["on"], list) else (None, spec["on"])
+                host = st.find(hname, owner).id
+            st.enter_play(o, p, attached_to=host)
+            o.joined_turn = turn if spec.get("new") else 0
+            o.damage = spec.get("damage", 0)
+            o.exhausted = spec.get("exhausted", False)
+    st.push(("open_window", step))
+    st._run()
+    return st
