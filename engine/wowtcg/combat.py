@@ -116,7 +116,9 @@ def protect_options(st: GameState, player: int) -> list[Action]:
 
 def protect_point(st: GameState, asked: tuple[int, ...] = ()) -> None:
     """Ask, clockwise from the turn player, each opponent of the attacker who
-    has a protector; the first to protect ends the protect point."""
+    has a protector; the first to protect ends the protect point.
+    Reading: 602.2 lets any opponent protect but names no order; the turn
+    order used for priority (409.1) is the natural one."""
     c = st.combat
     if c.attacker is None or c.defender is None:
         return
@@ -218,6 +220,8 @@ def conclude(st: GameState) -> None:
     if c.sabotage:
         trigger_event(st, "this_sabotages", lambda s: s.id == a.id, defender=d.id)
         return
+    # Reading: both packets are made at once (603.1); armor is then chosen
+    # packet by packet, which changes nothing since no trigger fires between.
     packets = []
     for source, target in ((a, d), (d, a)):
         if source is d and has(a, "long_range"):

@@ -67,7 +67,8 @@ def characters_in_play(st: GameState):
 
 
 def opponents(st: GameState, player: int) -> list[int]:
-    """Every other player still in the game is an opponent (no teams here)."""
+    """Every other player still in the game is an opponent.
+    Reading: the engine seats no teams, so "friendly" means only oneself."""
     return [p.index for p in st.players if p.in_game and p.index != player]
 
 

@@ -121,7 +121,9 @@ class GameState:
         return copy.deepcopy(self)
 
     def concede(self, player: int) -> None:
-        """102.1b: a player may concede at any time, and leaves the game."""
+        """102.1b: a player may concede at any time, and leaves the game.
+        Reading: "at any time" includes when others must act, so conceding is
+        a method, not one of the legal actions offered to the player to act."""
         if self.over or not self.players[player].in_game:
             raise IllegalAction("102.1b", f"{self.pname(player)} is not in the game", f"concede {player}", str(self))
         self.history.append(f"{self.pname(player)} concedes")
@@ -371,6 +373,8 @@ class GameState:
         self.push(("ppp",))
 
     def _t_ppp(self) -> None:
+        # Reading: uniqueness is checked continuously (CR7.4 414.1); checking
+        # before every batch catches each card that entered play (710.1f).
         checks.check_uniqueness(self)
         if self.decision is not None:
             self.push(("ppp",))
@@ -477,6 +481,9 @@ class GameState:
                 self.push(("inspire", other, source.id))
 
     def _t_inspire(self, player: int, source: int) -> None:
+        # Reading: inspire readies at the same time as the turn player's cards
+        # (501.1a); asking each inspiring card in turn gives the same result,
+        # since each readies only its own controller's cards.
         options = [
             Action("inspire", player, o.id, label=f"{self.pname(player)} readies {o.name} (inspire)")
             for o in self.cards_in_play()
