@@ -166,14 +166,15 @@ def _check(
 @click.option("--game", "games", multiple=True, metavar="GAME", help="game (repeatable; default all)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def coverage(games: tuple[str, ...], as_json: bool) -> None:
-    """The rules registry: which rules are encoded, not modelled or assumed."""
+    """The rules registry: which rules are encoded, not modelled or assumed, and which the
+    reference engine (engine/<game>/) cites."""
 
     def run() -> int:
         tables = []
         for game in _games(games):
             machine = game.machine({})
             cited = machine.cited_rules() | {r for p in game.properties for r in p.rules}
-            tables.append(report.coverage(game, cited))
+            tables.append(report.coverage(game, cited, set(report.engine_citations(game.name))))
         if as_json:
             click.echo(json.dumps({"games": tables}, indent=2))
         else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import subprocess
 from collections import Counter
 from contextlib import contextmanager
@@ -103,8 +105,45 @@ def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
     click.echo(f"{summary['total']} results: {counts} in {summary['seconds']:.1f}s")
 
 
-def coverage(game: Any, cited: set[str]) -> dict[str, Any]:
-    """The registry of one game, by section, with the share of each status."""
+#: A rule number as the reference engines cite it in comments, docstrings and messages:
+#: seed numbers (``409.6b``, a section ``404``) and Comprehensive Rules 7.4 ones, each
+#: written with its prefix (``CR7.4 709.2a``; a bare ``709.2a`` is read as a seed number).
+#: A number may end a sentence (``... 100.4.``); in a range ``601.2c-d`` only the first end counts.
+ENGINE_CITATION = re.compile(r"(?<![\w.])(CR7\.4 )?(\d{3}(?:\.\d+[a-z]?)?)(?!\w|\.\w)")
+#: Seed file names, as in ``000 404.4 example``: not rules.
+SEED_FILES = frozenset({"000", "001", "002"})
+
+
+def engine_source(game: str) -> list[Path]:
+    """The source files of a game's reference engine (``engine/<game>/*.py``); none if it has no engine.
+
+    The package is located without being imported, so reading the citations runs no engine code."""
+    try:
+        spec = importlib.util.find_spec(f"engine.{game}")
+    except ImportError:
+        return []
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    return sorted(p for folder in spec.submodule_search_locations for p in Path(folder).glob("*.py"))
+
+
+def engine_citations(game: str) -> dict[str, list[str]]:
+    """Each rule number a game's reference engine cites, with where (``state.py:319``) it does."""
+    cited: dict[str, list[str]] = {}
+    for path in engine_source(game):
+        text = path.read_text(encoding="utf-8")
+        for m in ENGINE_CITATION.finditer(text):
+            if m.group(2) in SEED_FILES:
+                continue
+            line = text.count("\n", 0, m.start()) + 1
+            cited.setdefault((m.group(1) or "") + m.group(2), []).append(f"{path.name}:{line}")
+    return dict(sorted(cited.items()))
+
+
+def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict[str, Any]:
+    """The registry of one game, by section, with the share of each status and of the rules
+    its reference engine cites (``engine``: the rule numbers the engine's source cites)."""
+    engine = engine or set()
     sections = []
     for name, rules in game.registry.by_section().items():
         counts = Counter(r.status for r in rules)
@@ -113,6 +152,7 @@ def coverage(game: Any, cited: set[str]) -> dict[str, Any]:
                 "section": name,
                 "rules": len(rules),
                 **{status: counts.get(status, 0) for status in ("encoded", "not-modelled", "assumed")},
+                "engine": sum(r.id in engine for r in rules),
             }
         )
     rules = list(game.registry.rules.values())
@@ -123,11 +163,22 @@ def coverage(game: Any, cited: set[str]) -> dict[str, Any]:
         "encoded": counts.get("encoded", 0),
         "not-modelled": counts.get("not-modelled", 0),
         "assumed": counts.get("assumed", 0),
+        "engine": sum(r.id in engine for r in rules),
         "sections": sections,
         "entries": [
-            {"id": r.id, "status": r.status, "summary": r.summary, "why": r.why, "cited": r.id in cited} for r in rules
+            {
+                "id": r.id,
+                "status": r.status,
+                "summary": r.summary,
+                "why": r.why,
+                "cited": r.id in cited,
+                "engine": r.id in engine,
+            }
+            for r in rules
         ],
         "uncited": [r.id for r in game.registry.uncited(cited)],
+        # Rule numbers the engine cites that the registry lacks (tests/test_engine_registry.py fails on them).
+        "engine_unregistered": sorted(engine - set(game.registry.rules)),
     }
 
 
@@ -137,26 +188,28 @@ def _pct(part: int, whole: int) -> str:
 
 def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
     console = _stdout()
+    columns = ("encoded", "not-modelled", "assumed", "engine")
     for t in tables:
         table = Table(title=f"{t['game']} rules registry")
-        for column in ("section", "rules", "encoded", "not-modelled", "assumed"):
+        for column in ("section", "rules", *columns):
             table.add_column(column, justify="left" if column == "section" else "right")
         for s in t["sections"]:
-            table.add_row(
-                s["section"],
-                str(s["rules"]),
-                *(f"{s[k]} ({_pct(s[k], s['rules'])})" for k in ("encoded", "not-modelled", "assumed")),
-            )
-        table.add_row(
-            "all", str(t["rules"]), *(f"{t[k]} ({_pct(t[k], t['rules'])})" for k in ("encoded", "not-modelled", "assumed"))
-        )
+            table.add_row(s["section"], str(s["rules"]), *(f"{s[k]} ({_pct(s[k], s['rules'])})" for k in columns))
+        table.add_row("all", str(t["rules"]), *(f"{t[k]} ({_pct(t[k], t['rules'])})" for k in columns))
         console.print(table)
+        console.print("+ encoded, - not-modelled, ? assumed; e: cited by the reference engine", markup=False)
         for e in t["entries"]:
             mark = {"encoded": "+", "not-modelled": "-", "assumed": "?"}[e["status"]]
+            flag = "e" if e["engine"] else " "
             why = f"  ({e['why']})" if e["why"] else ""
-            console.print(f" {mark} {e['id']:<28} {e['summary']}{why}", markup=False)
+            console.print(f" {mark} {flag} {e['id']:<28} {e['summary']}{why}", markup=False)
         if t["uncited"]:
             console.print(f"rules marked encoded or assumed that nothing cites: {', '.join(t['uncited'])}", markup=False)
+        if t["engine_unregistered"]:
+            console.print(
+                f"rules the reference engine cites that the registry lacks: {', '.join(t['engine_unregistered'])}",
+                markup=False,
+            )
 
 
 def edge_family(name: str) -> str:
