@@ -40,7 +40,7 @@ KEYWORDS = {
     "sabotage": "601.2b",  # may propose a sabotage combat against a non-friendly item
 }
 
-# Who or what a card's text may target (706) or attach to (400.1).
+# Who or what a card's text may target (CR7.4 706) or attach to (400.1).
 TARGETS = {
     "character": "target hero or ally",
     "ally": "target ally",
@@ -61,7 +61,7 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     # character chosen as the link resolves, not targeted.
     "may_deal_another": (frozenset({"amount", "type"}), "404.4 CR7.4 709.2b"),
     # 404.3: damage put on a character, not dealt; can't be prevented.
-    "double_damage_on_each_ally": (frozenset(), "404.3"),
+    "double_damage_on_each_character": (frozenset(), "404.3"),
     "exhaust": (frozenset({"what"}), "105.1"),
     "ready": (frozenset({"what"}), "105.1"),
     "destroy": (frozenset({"what"}), "413.6a"),
@@ -77,7 +77,7 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     "reattach_target": (frozenset(), "400.4a 400.4c 400.4d"),
 }
 
-# Continuous powers (704) the engine implements.
+# Continuous powers (CR7.4 704) the engine implements.
 CONTINUOUS = {
     "hero_cant_be_destroyed": "103.2 103.4",  # Valthak Spiritdrinker
     "health_per_other_named": "409.6b",  # Ironforge Guards
@@ -105,7 +105,7 @@ TRIGGERS = {
     "you_play_a_card": "408.1",  # Mind Control
 }
 
-# Costs a payment power (701) may ask for.
+# Costs a payment power (CR7.4 701) may ask for.
 PAYMENT_COSTS = ("resources", "x", "exhaust_this", "flip_hero")
 
 

@@ -164,7 +164,9 @@ def begin_defending(st: GameState) -> None:
 def strike_problem(st: GameState, player: int, weapon: Obj) -> Problem:
     c = st.combat
     hero = st.players[player].hero
-    if st.step != "defend_window" or c is None or hero not in (c.attacker, c.defender) or not c.defending:
+    # 602.3c: a hero is in combat only while it has an opponent in it.
+    in_combat = c is not None and c.defending and None not in (c.attacker, c.defender) and hero in (c.attacker, c.defender)
+    if st.step != "defend_window" or not in_combat:
         return ("602.3a", "a weapon strikes only in the defend window while its controller's hero is in combat")
     if weapon.id not in st.play or weapon.resource or weapon.card.type != "weapon" or weapon.controller != player:
         return ("303.2", f"{weapon.name} is not a weapon {st.pname(player)} controls")

@@ -1,6 +1,6 @@
 """What cards do: continuous powers read off the cards in play, damage and
 healing packets (404, 406, 407) with armor (304.2) and replacement (Hide of the
-Wild), triggered powers (CR7.4 703, 708), and the steps of a link's text as it
+Wild), triggered powers (CR7.4 703, CR7.4 708), and the steps of a link's text as it
 resolves (CR7.4 709.2b).
 
 Functions take the game state `st` first; they never decide for a player:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-# --- Continuous powers (704) --------------------------------------------------
+# --- Continuous powers (CR7.4 704) --------------------------------------------------
 
 def sources_in_play(st: GameState, power: str, controller: int | None = None):
     """Cards in play with a continuous power, optionally of one controller."""
@@ -136,7 +136,7 @@ def answer_prevent(st: GameState, action: Action, packet: Packet) -> None:
     st.push(("deliver", packet))
 
 
-# --- Triggered powers (CR7.4 703, 708) ------------------------------------------
+# --- Triggered powers (CR7.4 703, CR7.4 708) ------------------------------------------
 
 def _trigger(st: GameState, source: Obj, power, **event) -> None:
     st.waiting.append(Waiting(source.controller, source.id, power, event))
@@ -145,7 +145,7 @@ def _trigger(st: GameState, source: Obj, power, **event) -> None:
 def powers_watching(st: GameState, when: str, objs=None):
     for o in objs if objs is not None else [st.objs[oid] for oid in st.play]:
         if o.resource:
-            continue  # 410.1b: a resource's powers are not in play
+            continue  # 402.4a: a resource only pays; face down it is blank (410.1b)
         for power in o.card.triggers:
             if power.when == when:
                 yield o, power
@@ -311,10 +311,9 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
             for o in characters_in_play(st) if o.id not in chosen
         ] + [Action("choose", controller, None, option=None, label=f"{st.pname(controller)} deals no more")]
         st.decide(Decision("choose_another", controller, options, "404.4", {"link": link, "step": step}))
-    elif op == "double_damage_on_each_ally":
+    elif op == "double_damage_on_each_character":
         for o in characters_in_play(st):  # 404.3: put on, not dealt
-            if is_ally(o):
-                o.damage *= 2
+            o.damage *= 2
     elif op in ("exhaust", "ready"):
         what = step.arg("what")
         ids = [hero] if what == "hero" else _who(st, link, what)

@@ -237,7 +237,7 @@ class GameState:
 
     def enter_play(self, o: Obj, controller: int, attached_to: int | None = None) -> None:
         """CR7.4 710.1: enters play under its controller, new to his party,
-        exhausted if it says so (710.1b); then uniqueness is checked (710.1f)."""
+        exhausted if it says so (CR7.4 710.1b); then uniqueness is checked (CR7.4 710.1f)."""
         self.move(o, "play")
         o.controller = o.entered_by = controller
         o.joined_turn = self.turn_number
@@ -316,7 +316,7 @@ class GameState:
             return host.card.type == "ally" and (in_play or host.card.cost == 0)
         return kind == "character"
 
-    # --- targets (CR7.4 706, 707.1d, 709.2a) ----------------------------------
+    # --- targets (CR7.4 706, CR7.4 707.1d, CR7.4 709.2a) ----------------------------------
 
     def legal_targets(self, kind: str, controller: int, x: int | None = None) -> list[int]:
         if kind == "player":
@@ -374,7 +374,7 @@ class GameState:
 
     def _t_ppp(self) -> None:
         # Reading: uniqueness is checked continuously (CR7.4 414.1); checking
-        # before every batch catches each card that entered play (710.1f).
+        # before every batch catches each card that entered play (CR7.4 710.1f).
         checks.check_uniqueness(self)
         if self.decision is not None:
             self.push(("ppp",))
@@ -471,7 +471,8 @@ class GameState:
             self.objs[oid].attached_to for oid in self.play
             if self.objs[oid].card.has_continuous("attached_cant_ready") and self.objs[oid].attached_to is not None
         }
-        for o in self.cards_in_play():
+        for oid in self.play:  # resources too: they are in play (413.9a)
+            o = self.objs[oid]
             if o.controller == player and o.id not in held:
                 o.exhausted = False
         effects.trigger_event(self, "start_of_your_turn", lambda s: s.controller == player)
@@ -521,7 +522,7 @@ class GameState:
         self.turn_modifiers.clear()
         self.push(("begin_turn", self.next_clockwise(self.turn_player)))
 
-    # --- resolving (CR7.4 709, 711) --------------------------------------------------
+    # --- resolving (CR7.4 709, CR7.4 711) --------------------------------------------------
 
     def _t_resolve_top(self) -> None:
         link = self.chain.pop()
@@ -779,9 +780,9 @@ class GameState:
             source = self.objs[a.subject]
             power = source.card.payments[a.option]
             if source.id not in self.play or source.resource or source.controller != a.player:
-                return ("CR7.4 701", f"{source.name} is not in play under {player.name}'s control")
+                return ("CR7.4 701.2", f"{source.name} is not in play under {player.name}'s control")
             if power.own_turn_only and self.turn_player != a.player:
-                return ("CR7.4 701", f"{source.name}'s power is used only on its controller's turn")
+                return ("CR7.4 701.1", f"{source.name}'s power is used only on its controller's turn")
             if power.cost_of("exhaust_this"):
                 if source.exhausted:
                     return ("402.1", f"{source.name} is exhausted")
@@ -860,7 +861,7 @@ class GameState:
 
     def _act(self, a: Action) -> None:
         """Add the link (CR7.4 707): pay, put it on top, and its controller
-        gets priority again (409.1, 707.1f) after the pre-priority checks."""
+        gets priority again (409.1, CR7.4 707.1f) after the pre-priority checks."""
         self.priority = None
         self.passes += 1 if a.kind == "pass" else 0
         if a.kind == "pass":

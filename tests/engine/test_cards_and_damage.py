@@ -734,6 +734,24 @@ def test_404_3_barnathrum_puts_extra_damage_on_allies():
     assert st.find("Barnathrum, Lord of Pain", 0).exhausted
 
 
+def test_404_3_barnathrum_doubles_a_heros_damage_and_armor_cannot_prevent_it():
+    """404.3 example (seed line 240: the extra damage is put on each
+    character; card text line 242: it doubles the damage on each character,
+    heroes included). Damage put on a character is not dealt, so the hero's
+    armor gets no chance to prevent it."""
+    st = setup(
+        ["Bragvi Stormstein", "Maelen Frostweave"],
+        play={0: ["Barnathrum, Lord of Pain"], 1: ["Chain Hauberk"]},
+        resources={0: 1},
+    )
+    st.find("Maelen Frostweave").damage = 5
+    do(st, "P1 uses Barnathrum, Lord of Pain's power")
+    pass_round(st)
+    assert st.decision is None
+    assert not st.find("Chain Hauberk", 1).exhausted
+    assert st.find("Maelen Frostweave").damage == 10
+
+
 def test_404_2_409_6b_chain_lightning_kills_three_ironforge_guards_in_three_batches():
     """409.6b example (seed line 362; Chain Lightning 363-364, Ironforge
     Guards 365-366): P1's three Guards have 3 health each. Chain Lightning

@@ -1049,3 +1049,35 @@ def test_random_game_ends_with_a_winner_and_a_loser(seed):
     assert sum(st.returns()) == 0
     assert all(p.result in ("won", "lost", "drew") for p in st.players)
     assert sorted(st.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+def test_no_strike_once_the_heros_opponent_is_gone():
+    """602.3a, 602.3c, 602.4: a hero is in combat only while an opposing
+    attacker or defender remains; once the defender is destroyed in the
+    defend window, its attacking hero is no longer in combat and its player
+    can't strike."""
+    st = duel(play={0: ["Viking Warhammer"], 1: ["Ashen Recruit"]}, hands={0: ["Arcane Missiles"]},
+              resources={0: 4})
+    to_defend_window(st, "Gorrak Bloodfist", "Ashen Recruit")
+    assert st.step == "defend_window"
+    assert "P1 strikes with Viking Warhammer" in labels(st)  # in combat with the Recruit
+    act(st, "P1 plays Arcane Missiles on P2's Ashen Recruit")
+    pass_all(st)
+    assert zone_of(st, "Ashen Recruit", 1) == "graveyard"
+    assert st.step == "defend_window" and st.priority == 0
+    assert "P1 strikes with Viking Warhammer" not in labels(st)
+    assert rule_of(st, Action("strike", 0, subject=oid(st, "Viking Warhammer", 0))) == "602.3a"
+
+
+def test_ready_step_readies_resources():
+    """501.1a: resources are cards in play too: the turn player's are readied."""
+    st = duel(play={1: ["Stonehide Defender"]}, hands={0: ["Arcane Missiles"]}, resources={0: 2, 1: 2})
+    act(st, "P1 plays Arcane Missiles on P2's Stonehide Defender")
+    pass_all(st)
+    assert st.ready_resources(0) == 0
+    for _ in range(4):  # end of the action phase, end phase; P2's turn; P2's ready and draw steps
+        pass_all(st)
+    assert st.turn_player == 1 and st.step == "action_phase"
+    while st.turn_player == 1:
+        advance(st)
+    assert st.turn_player == 0 and st.step == "ready_step"
+    assert st.ready_resources(0) == 2
