@@ -1,0 +1,231 @@
+"""Measure random play of the WoW TCG reference engine; update RESULTS.md.
+
+    python -m benchmarks.engine                 # 1,000 games, about a minute
+    python -m benchmarks.engine --games 50      # a quicker look
+
+Full 2-player games from `WowTcgGame(players=2).new_initial_state(seed)`
+(random heroes, random legal 40-card sealed decks from the pool), seeds
+0 to games-1, each played to the end by `random.Random(seed).choice` over
+`legal_actions()` (the loop of tests/engine/test_random_play.py, without its
+referee). The target is 200 full games per second or better.
+
+The run writes its own section of benchmarks/RESULTS.md, between HTML comment
+markers, and leaves the rest of the file as it is; rerunning replaces the
+section. `python -m benchmarks.run` rewrites the whole file without it, so run
+this after that one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import platform
+import pstats
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from benchmarks.run import _commit, _cpu_model
+from engine.wowtcg import WowTcgGame
+
+GAMES = 1000
+PROFILE_GAMES = 100  # seeds 0-99 again, under cProfile
+STEP_CAP = 20_000  # far above any random 2-player game seen (under 1,500 steps)
+TARGET_GAMES_PER_S = 200.0
+TOP = 5
+BEGIN = "<!-- benchmarks.engine: begin -->"
+END = "<!-- benchmarks.engine: end -->"
+ENGINE_DIR = str(Path(__file__).resolve().parent.parent / "engine")
+
+
+@dataclass
+class Run:
+    games: int = 0
+    steps: int = 0
+    turns: int = 0
+    setup_s: float = 0.0  # new_initial_state: decks built and validated, hands not yet drawn
+    play_s: float = 0.0  # the playout loop
+    wins: dict[int, int] = field(default_factory=dict)  # seat -> games won
+    draws: int = 0
+    capped: int = 0
+    decked: int = 0  # the loser had to draw from an empty deck (409.6c)
+    hero_gone: int = 0  # the loser's hero left play (102.1a)
+    longest: int = 0
+
+    @property
+    def seconds(self) -> float:
+        return self.setup_s + self.play_s
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.play_s
+
+
+def play(game: WowTcgGame, seed: int, run: Run) -> None:
+    t0 = time.perf_counter()
+    st = game.new_initial_state(seed)
+    t1 = time.perf_counter()
+    rng = random.Random(seed)
+    steps = 0
+    while not st.is_terminal() and steps < STEP_CAP:
+        st.apply_action(rng.choice(st.legal_actions()))
+        steps += 1
+    t2 = time.perf_counter()
+    run.games += 1
+    run.steps += steps
+    run.turns += st.turn_number
+    run.setup_s += t1 - t0
+    run.play_s += t2 - t1
+    run.longest = max(run.longest, steps)
+    if not st.is_terminal():
+        run.capped += 1
+        return
+    winners = [p.index for p in st.players if p.result == "won"]
+    if winners:
+        run.wins[winners[0]] = run.wins.get(winners[0], 0) + 1
+        loser = next(p for p in st.players if p.result == "lost")
+        if loser.drew_from_empty:
+            run.decked += 1
+        else:
+            run.hero_gone += 1
+    else:
+        run.draws += 1
+
+
+def measure(games: int) -> Run:
+    game = WowTcgGame(players=2)  # the pool is loaded once, outside the timing
+    run = Run()
+    for seed in range(games):
+        play(game, seed, run)
+        if (seed + 1) % 50 == 0:
+            _progress(f"{seed + 1} games, {run.games_per_s:.1f} games/s")
+    return run
+
+
+def profile(games: int) -> tuple[list[tuple[str, int, float, float]], list[tuple[str, int, float, float]], float]:
+    """The engine's functions with the most cumulative and the most own time,
+    over `games` games under cProfile: (name, calls, own s, cumulative s)."""
+    game = WowTcgGame(players=2)
+    run = Run()
+    profiler = cProfile.Profile()
+    t0 = time.perf_counter()
+    profiler.enable()
+    for seed in range(games):
+        play(game, seed, run)
+    profiler.disable()
+    total = time.perf_counter() - t0
+    stats = pstats.Stats(profiler, stream=io.StringIO())
+    rows = []
+    for (filename, line, name), (_, calls, own, cumulative, _) in stats.stats.items():
+        if filename.startswith(ENGINE_DIR):
+            where = f"{os.path.relpath(filename, Path(ENGINE_DIR).parent)}:{line}"
+            rows.append((f"`{name}` ({where})", calls, own, cumulative))
+    by_cumulative = sorted(rows, key=lambda r: -r[3])[:TOP]
+    by_own = sorted(rows, key=lambda r: -r[2])[:TOP]
+    return by_cumulative, by_own, total
+
+
+def _progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: int) -> str:
+    met = "met" if run.games_per_s >= TARGET_GAMES_PER_S else "not met"
+    p1, p2 = run.wins.get(0, 0), run.wins.get(1, 0)
+    lines = [
+        BEGIN,
+        "## Reference engine: random play",
+        "",
+        "Written by `python -m benchmarks.engine` (it replaces only this section; "
+        "`python -m benchmarks.run` rewrites the file without it, so run this one after).",
+        "",
+        f"- Date: {datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",
+        f"- Machine: {platform.platform()}; {_cpu_model()}, {os.cpu_count()} logical CPUs; "
+        f"{platform.python_implementation()} {platform.python_version()}",
+        f"- chainproof commit: {_commit()}",
+        "",
+        f"{run.games} full 2-player games, seeds 0-{run.games - 1}: `WowTcgGame(players=2).new_initial_state(seed)` "
+        "(random heroes, random legal 40-card sealed decks from the pool), then "
+        "`random.Random(seed).choice(legal_actions())` until `is_terminal()`, one process, one core. "
+        "*Games/s* counts the whole game, setting up included; *steps/s* counts the playout loop alone "
+        "(one step is one `apply_action`, a priority action or a decision). "
+        f"Setting up took {run.setup_s:.2f} s of the {run.seconds:.2f} s.",
+        "",
+        "| Target | Measured | Result |",
+        "|---|---|---|",
+        f"| {TARGET_GAMES_PER_S:.0f} full 2-player random games per second | {run.games_per_s:,.1f} games/s | {met} |",
+        "",
+        "| Games | Seconds | Games/s | Steps | Steps/s | Mean steps/game | Longest | Mean turns/game "
+        "| P1 won | P2 won | Draws | Step cap hit |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {run.games} | {run.seconds:.2f} | {run.games_per_s:,.1f} | {run.steps:,} | {run.steps_per_s:,.0f} "
+        f"| {run.steps / run.games:,.1f} | {run.longest:,} | {run.turns / run.games:.1f} "
+        f"| {p1} | {p2} | {run.draws} | {run.capped} |",
+        "",
+        f"How the won games ended: the loser drew from an empty deck (409.6c) in {run.decked}, "
+        f"his hero left play (102.1a) in {run.hero_gone}.",
+        "",
+        f"### Profile ({profile_games} games under cProfile, {profiled_s:.2f} s)",
+        "",
+        "A pointer for optimisation: the engine's functions (`engine/`) with the most cumulative time "
+        "(the function and everything it calls) and the most own time. Seconds are under the profiler, "
+        "which slows the run.",
+        "",
+        "| By cumulative time | Calls | Own s | Cumulative s |",
+        "|---|---:|---:|---:|",
+    ]
+    lines += [f"| {name} | {calls:,} | {own:.2f} | {cum:.2f} |" for name, calls, own, cum in by_cumulative]
+    lines += ["", "| By own time | Calls | Own s | Cumulative s |", "|---|---:|---:|---:|"]
+    lines += [f"| {name} | {calls:,} | {own:.2f} | {cum:.2f} |" for name, calls, own, cum in by_own]
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+def update(path: Path, section: str) -> None:
+    """Replace the section between the markers, or append it at the end."""
+    text = path.read_text() if path.exists() else ""
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1].lstrip("\n")
+        text = head + section + (("\n" + tail) if tail else "")
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + section
+    path.write_text(text)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.engine", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=GAMES, help=f"games to time (default {GAMES})")
+    parser.add_argument("--profile-games", type=int, default=PROFILE_GAMES, help=f"games to profile (default {PROFILE_GAMES})")
+    parser.add_argument(
+        "--output", type=Path, default=Path(__file__).with_name("RESULTS.md"), help="the file whose section is updated (default: benchmarks/RESULTS.md)"
+    )
+    args = parser.parse_args(argv)
+
+    run = measure(args.games)
+    by_cumulative, by_own, profiled_s = profile(args.profile_games)
+    update(args.output, render(run, by_cumulative, by_own, profiled_s, args.profile_games))
+
+    met = "met" if run.games_per_s >= TARGET_GAMES_PER_S else "not met"
+    p1, p2 = run.wins.get(0, 0), run.wins.get(1, 0)
+    print(f"{'games':>6} {'seconds':>8} {'games/s':>8} {'steps':>8} {'steps/s':>8} {'steps/game':>10} {'turns/game':>10} "
+          f"{'P1 won':>6} {'P2 won':>6} {'draws':>5} {'capped':>6}")
+    print(f"{run.games:>6} {run.seconds:>8.2f} {run.games_per_s:>8.1f} {run.steps:>8} {run.steps_per_s:>8.0f} "
+          f"{run.steps / run.games:>10.1f} {run.turns / run.games:>10.1f} {p1:>6} {p2:>6} {run.draws:>5} {run.capped:>6}")
+    print(f"target {TARGET_GAMES_PER_S:.0f} games/s: {met}")
+    print(f"profile ({args.profile_games} games, {profiled_s:.2f} s), top {TOP} engine functions by cumulative time:")
+    for name, calls, own, cum in by_cumulative:
+        print(f"  {cum:8.2f} s cumulative {own:8.2f} s own {calls:>10,} calls  {name.replace('`', '')}")
+
+
+if __name__ == "__main__":
+    main()
