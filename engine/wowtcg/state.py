@@ -78,7 +78,9 @@ class GameState:
         return self.over
 
     def returns(self) -> list[float]:
-        """+1 for the winner, -1 for each loser, 0 for everyone in a draw."""
+        """+1 for the winner, -1 for each loser, 0 for those who drew (102.1,
+        102.1a). With three or more players this is general-sum, as the rules
+        know only win, lose and draw; a player who left before a draw keeps -1."""
         return [{"won": 1.0, "lost": -1.0}.get(p.result, 0.0) for p in self.players]
 
     def legal_actions(self) -> list[Action]:
