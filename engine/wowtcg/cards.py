@@ -12,6 +12,7 @@ file that is not a pool at all is `CardFileError` naming the file and line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +200,7 @@ class Card:
     def continuous_arg(self, name: str) -> Any:
         return dict(self.continuous).get(name)
 
+    @cached_property  # read before every grant of priority: parse the tags once
     def limited_labels(self) -> dict[str, int]:
         """Tags such as "Pet (1)" or "Melee (1)": at most n cards with the label
         under one player's control (412; basic rules, "unique")."""

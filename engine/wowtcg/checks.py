@@ -75,10 +75,10 @@ def uniqueness_violation(st: GameState, player: int) -> list[int]:
     hero = st.objs[st.players[player].hero].card
     labels: dict[str, list] = {}
     for o in mine:
-        for label in o.card.limited_labels():
+        for label in o.card.limited_labels:
             labels.setdefault(label, []).append(o)
     for label, cards in labels.items():
-        limit = cards[0].card.limited_labels()[label]
+        limit = cards[0].card.limited_labels[label]
         # 405.1: dual wield allows two one-handed melee weapons; 405.2: ranged
         # dual wield two ranged weapons.
         if label == "Melee" and "dual_wield" in hero.keywords and not any("Two-Handed" in c.card.tags for c in cards):
@@ -91,7 +91,7 @@ def uniqueness_violation(st: GameState, player: int) -> list[int]:
     off_hand = [o.id for o in mine if "Off-Hand" in o.card.tags]
     if two_handed and off_hand:  # basic rules: two-handed against off-hand
         return two_handed + off_hand
-    melee = [o.id for o in mine if "Melee" in o.card.limited_labels()]
+    melee = [o.id for o in mine if "Melee" in o.card.limited_labels]
     if len(melee) >= 2 and off_hand:  # 405.1: two melee weapons and an off-hand card
         return melee + off_hand
     return []

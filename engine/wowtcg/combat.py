@@ -192,7 +192,7 @@ def strike_problem(st: GameState, player: int, weapon: Obj) -> Problem:
 
 
 def _weapon_kind(weapon: Obj) -> str:
-    labels = weapon.card.limited_labels()
+    labels = weapon.card.limited_labels
     return "Melee" if "Melee" in labels else "Ranged" if "Ranged" in labels else "other"
 
 

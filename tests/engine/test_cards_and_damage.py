@@ -913,53 +913,22 @@ def test_405_1_two_weapons_and_an_off_hand_force_a_uniqueness_repair():
     assert st.decision is None and st.priority == 0
 
 
-def test_412_without_dual_wield_a_second_melee_weapon_is_a_conflict():
-    """405.1 (412.3b exception only for dual wield): a hero without dual
-    wield holding two melee weapons must repair."""
-    st = setup(
-        ["Bragvi Stormstein", "Maelen Frostweave"],
-        play={0: ["Deathbringer"]}, hands={0: ["Sword of Zeal"]}, resources={0: 4},
-    )
-    do(st, "P1 plays Sword of Zeal")
-    pass_round(st)
-    assert st.decision.kind == "uniqueness"
-    assert sorted(labels(st)) == [
-        "P1 keeps the others and destroys P1's Deathbringer",
-        "P1 keeps the others and destroys P1's Sword of Zeal",
-    ]
-
-
-def test_412_a_two_handed_weapon_and_an_off_hand_card_conflict():
-    """412: a two-handed weapon and an off-hand card can't be carried
-    together; playing the shield next to Greataxe of the Vale asks for a
-    repair naming both."""
-    st = setup(
-        ["Bragvi Stormstein", "Maelen Frostweave"],
-        play={0: ["Greataxe of the Vale"]}, hands={0: ["Observer's Shield"]}, resources={0: 2},
-    )
-    do(st, "P1 plays Observer's Shield")
-    pass_round(st)
-    assert st.decision.kind == "uniqueness"
-    assert sorted(labels(st)) == [
-        "P1 keeps the others and destroys P1's Greataxe of the Vale",
-        "P1 keeps the others and destroys P1's Observer's Shield",
-    ]
-
-
-def test_405_1_dual_wield_does_not_cover_a_two_handed_weapon():
-    """405.1: dual wield allows two one-handed melee weapons; a two-handed
-    one beside another melee weapon is still a conflict."""
-    st = setup(
-        ["Kerra Nightblade", "Maelen Frostweave"],
-        play={0: ["Greataxe of the Vale"]}, hands={0: ["Deathbringer"]}, resources={0: 3},
-    )
-    do(st, "P1 plays Deathbringer")
+@pytest.mark.parametrize("hero, in_play, played, cost, clashing", [
+    # 405.1 (412.3b's exception is only for dual wield): two melee weapons
+    ("Bragvi Stormstein", "Deathbringer", "Sword of Zeal", 4, ["Deathbringer", "Sword of Zeal"]),
+    # 412: a two-handed weapon and an off-hand card can't be carried together
+    ("Bragvi Stormstein", "Greataxe of the Vale", "Observer's Shield", 2, ["Greataxe of the Vale", "Observer's Shield"]),
+    # 405.1: dual wield covers two one-handed melee weapons, not a two-handed one
+    ("Kerra Nightblade", "Greataxe of the Vale", "Deathbringer", 3, ["Deathbringer", "Greataxe of the Vale"]),
+])
+def test_412_equipment_that_cannot_be_carried_together_forces_a_repair(hero, in_play, played, cost, clashing):
+    """405.1, 412: playing the second card asks its controller which of the
+    clashing cards the game destroys, and offers exactly those."""
+    st = setup([hero, "Maelen Frostweave"], play={0: [in_play]}, hands={0: [played]}, resources={0: cost})
+    do(st, f"P1 plays {played}")
     pass_round(st)
     assert st.decision is not None and st.decision.kind == "uniqueness"
-    assert sorted(labels(st)) == [
-        "P1 keeps the others and destroys P1's Deathbringer",
-        "P1 keeps the others and destroys P1's Greataxe of the Vale",
-    ]
+    assert sorted(labels(st)) == [f"P1 keeps the others and destroys P1's {name}" for name in clashing]
 
 
 def test_405_2_ranged_dual_wield_carries_two_ranged_weapons():
