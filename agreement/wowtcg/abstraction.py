@@ -1,0 +1,446 @@
+"""From observations of a WoW engine to states and edges of the WoW model,
+and the check of one engine step against the model.
+
+The model's characters sit in numbered slots of fixed boards
+(``model/wowtcg/board.py``); an engine's allies come and go.  A ``Binding``
+follows one game: each ally keeps the slot it entered (the lowest free one,
+as the model's ``resolve_ally`` fills them), and the model is built for the
+board as it stands at each step (cheap, and cached).  Bounds that are only
+exploration limits (turns, combats) are set out of reach, and the chain is
+one link deeper than the engine's, so the model never stops a game the rules
+let go on.
+
+One engine *step* runs from one point where a player chooses, as the model
+sees it (a priority window, the protect point with a protector able to
+protect, the end step's discard, the end of the game), to the next.  It is
+the player's choice plus any choices the model folds into automatic edges
+(armor against a combat packet, 304.2).  The step is **sound** when some
+enabled model edge matching the choice, followed by automatic edges, reaches
+the observed successor; it is **complete** when every choice the model
+enables is offered by the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable
+
+from model.backend import CONCRETE
+from model.machine import Edge, Machine
+from model.wowtcg import build
+from model.wowtcg.board import Board, Character, Party, Weapon
+from model.wowtcg.table import LINK_KINDS
+
+from agreement.wowtcg.observation import ObservationError
+
+#: Exploration bounds set out of reach: the engine's game decides when it ends.
+FAR = 10**6
+#: The most automatic model edges between two choices (a turn change with a
+#: draw, or a combat conclusion with its pre-priority batches, takes fewer than 12).
+MOST_AUTOMATIC = 40
+
+#: Variables the harness does not read off an engine: a monitor of the
+#: properties (``passed``) and an exploration bound (``combats``).  They are
+#: carried over from the model's own successor.
+UNOBSERVED = ("passed", "combats")
+#: Per-character variables that say nothing about a character out of play.
+PER_CHARACTER = ("exhausted", "fresh", "damage")
+#: Per-player variables that say nothing about a player who left the game:
+#: his cards left with him (102.2), which the model does not bother to count.
+PER_PLAYER = ("hand_instant", "hand_non_instant", "hand_quest", "deck", "resources", "resources_exhausted", "armor_exhausted")
+
+
+def family(edge_name: str) -> str:
+    """An edge's name without the characters it is about: ``propose_combat[P1 x -> P2 y]``
+    and every other proposal are one family, so coverage reads the same on every board."""
+    return re.sub(r"\[P\d[^\]]*\]", "", edge_name)
+
+
+def frame(edge: Edge, pre: Any, machine: Machine) -> frozenset[str]:
+    """Variables an engine may change on this edge beyond what the model's update says.
+
+    - Playing a card pays its cost (402.1): the model has no costs.
+    - An instant resolving with an effect the model leaves untracked
+      (``resolve_top_link``) may exhaust, ready or heal a character; in the
+      harness's part of the pool that is all an instant does (see builtin.py).
+    """
+    name = family(edge.name)
+    if name.startswith(("play_instant", "play_non_instant")):
+        return frozenset({"resources_exhausted"})
+    if name.startswith("resolve_top_link") and machine.table.chain.top(pre, CONCRETE, "kind") == LINK_KINDS.index("instant"):
+        return frozenset({"exhausted", "damage"})
+    return frozenset()
+
+
+# -- binding observations to boards -----------------------------------------------------
+
+@dataclass
+class Binding:
+    """The slots of one game: which ally sits where, and the equipment bound at the start."""
+
+    players: int
+    slots: list[list[Any]] = field(default_factory=list)  # per player: ally id or None, slot 1.. (slot 0 is the hero)
+
+    def __post_init__(self) -> None:
+        if not self.slots:
+            self.slots = [[] for _ in range(self.players)]
+
+    def seat(self, obs: dict[str, Any]) -> None:
+        """Give every ally of ``obs`` a slot: the one it has, or the lowest free one."""
+        for p, pl in enumerate(obs["players"]):
+            here = {a["id"] for a in pl["allies"]}
+            row = self.slots[p]
+            for ally in pl["allies"]:
+                if ally["id"] in row:
+                    continue
+                free = next((i for i, held in enumerate(row) if held is None or held not in here), None)
+                if free is None:
+                    row.append(ally["id"])
+                else:
+                    row[free] = ally["id"]
+
+    def release(self, obs: dict[str, Any]) -> None:
+        """Slots of allies no longer in play become free."""
+        for p, pl in enumerate(obs["players"]):
+            here = {a["id"] for a in pl["allies"]}
+            self.slots[p] = [held if held in here else None for held in self.slots[p]]
+
+
+@dataclass(frozen=True)
+class View:
+    """A model instance for one step and how observed ids map onto it."""
+
+    machine: Machine
+    number: dict[Any, int]  # observed character or item id -> model object number
+    weapon_slot: dict[Any, int]  # observed weapon id -> index in the per-weapon tuples
+    missing_object: frozenset[int]  # players with no item a sabotage could take
+
+    @property
+    def table(self) -> Any:
+        return self.machine.table
+
+
+def _character(name: str, ident: Any, atk: int, health: int, keywords: Iterable[str] = ()) -> Character:
+    # Names carry the id: two copies of a card are two characters with two sets of edges.
+    return Character(f"{name}#{ident}", atk=atk, health=health, keywords=frozenset(keywords))
+
+
+@lru_cache(maxsize=256)
+def _machine(players: int, allies: int, depth: int, board: Board) -> Machine:
+    return build(
+        players=players,
+        chain_depth=depth,
+        turns=FAR,
+        hand=0,
+        deck=0,
+        hand_limit=7,  # 503.2a
+        allies=allies,
+        resources=0,
+        combats=FAR,
+        board=board,
+    )
+
+
+def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
+    """The model for a step whose observations (before and after) are given;
+    the first observation's players fix the equipment of the board."""
+    first = observations[0]
+    allies_seen = {a["id"]: a for obs in observations for pl in obs["players"] for a in pl["allies"]}
+    # One free slot more than any party uses: a resolving non-instant always finds one (302.1).
+    width = max(len(row) for row in binding.slots) + 1
+    parties, number, weapon_slot, missing = [], {}, {}, set()
+    weapons_most = max(len(pl["weapons"]) for pl in first["players"])
+    for p, pl in enumerate(first["players"]):
+        hero = pl["hero"]
+        allies = []
+        for i in range(width):
+            held = binding.slots[p][i] if i < len(binding.slots[p]) else None
+            if held is None:
+                allies.append(Character(f"free slot {i + 1}", atk=0, health=1))
+                continue
+            a = allies_seen[held]
+            allies.append(_character(a["name"], held, a["atk"], a["health"], a["keywords"]))
+            number[held] = p * (width + 1) + i + 1
+        number[hero["id"]] = p * (width + 1)
+        weapons = []
+        for w, wp in enumerate(pl["weapons"]):
+            weapons.append(Weapon(f"{wp['name']}#{wp['id']}", atk=wp["atk"], strike_cost=wp["strike_cost"], melee=wp["melee"]))
+            weapon_slot[wp["id"]] = p * weapons_most + w
+        item = pl.get("item")
+        if item is None:
+            missing.add(p)
+        parties.append(
+            Party(
+                hero=_character(hero["name"], hero["id"], 0, hero["health"]),
+                allies=tuple(allies),
+                weapons=tuple(weapons),
+                armor_def=pl["armor"]["defense"] if pl.get("armor") else 0,
+                dual_wield=hero["dual_wield"],
+                object_name=f"{item['name']}#{item['id']}" if item else "no object",
+            )
+        )
+    n = len(parties)
+    count = n * (width + 1)
+    for p, pl in enumerate(first["players"]):
+        if pl.get("item") is not None:
+            number[pl["item"]["id"]] = count + p
+    depth = max(len(obs["chain"]) for obs in observations) + 1
+    machine = _machine(n, width, depth, Board(tuple(parties)))
+    return View(machine, number, weapon_slot, frozenset(missing))
+
+
+# -- observation -> model state ------------------------------------------------------------
+
+def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
+    """The model state an observation stands for; ``carried`` gives the unobserved variables."""
+    m, t = v.machine, v.table
+    n = t.n
+    step = obs["step"]
+    if step not in m.locations:
+        raise ObservationError(f"state.step: {step!r} is not a place where the model waits for a choice")
+    players = obs["players"]
+    values: dict[str, Any] = {
+        "turn_player": obs["turn_player"],
+        "first_turn": obs["first_turn"],
+        "turn_number": obs["turn"],
+        "priority_holder": t.nobody if obs.get("priority") is None else obs["priority"],
+        "passes": obs["passes"],
+        "resource_placed": players[obs["turn_player"]]["resource_placed"],
+        "deck": tuple(pl["deck"] for pl in players),
+        "in_game": tuple(pl["in_game"] for pl in players),
+        "resources": tuple(pl["resources"] for pl in players),
+        "resources_exhausted": tuple(pl["resources_exhausted"] for pl in players),
+        "armor_exhausted": tuple(bool(pl.get("armor") and pl["armor"]["exhausted"]) for pl in players),
+    }
+    for kind in ("instant", "non_instant", "quest"):
+        values[f"hand_{kind}"] = tuple(len(pl["hand"][kind]) for pl in players)
+    in_play = [False] * t.count
+    exhausted = [False] * t.count
+    fresh = [False] * t.count
+    damage = [0] * t.count
+    for p, pl in enumerate(players):
+        hero = pl["hero"]
+        entries = [(hero, False)] + [(a, a["new"]) for a in pl["allies"]]
+        for ch, new in entries:
+            c = v.number[ch["id"]]
+            if ch is hero and not (hero["in_play"] and pl["in_game"]):
+                continue
+            in_play[c], exhausted[c], fresh[c], damage[c] = True, ch["exhausted"], new, ch["damage"]
+    values.update(in_play=tuple(in_play), exhausted=tuple(exhausted), fresh=tuple(fresh), damage=tuple(damage))
+    width = t.weapons
+    weapon_exhausted = [False] * (n * width)
+    struck = [False] * (n * width)
+    for pl in players:
+        for wp in pl["weapons"]:
+            if wp["id"] not in v.weapon_slot:
+                raise ObservationError(f"weapon {wp['name']}#{wp['id']} entered play during the game; the model's weapons are fixed at the start")
+            i = v.weapon_slot[wp["id"]]
+            weapon_exhausted[i], struck[i] = wp["exhausted"], wp["struck"]
+    values.update(weapon_exhausted=tuple(weapon_exhausted), struck=tuple(struck))
+    combat = obs.get("combat") or {}
+    values.update(
+        attacker=_role(v, combat.get("attacker")),
+        defender=_role(v, combat.get("defender")),
+        sabotage=bool(combat.get("sabotage", False)),
+        protected=bool(combat.get("protected", False)),
+    )
+    chain = obs["chain"]
+    depth = t.chain.depth
+    values.update(
+        chain_len=len(chain),
+        chain_controller=tuple(link["controller"] for link in chain) + (n,) * (depth - len(chain)),
+        chain_kind=tuple(LINK_KINDS.index(link["kind"]) for link in chain) + (0,) * (depth - len(chain)),
+    )
+    values.update({name: carried[name] for name in UNOBSERVED})
+    return m.State(location=m.location_index[step], **values)
+
+
+def _role(v: View, ident: Any) -> int:
+    if ident is None:
+        return v.table.none
+    if ident not in v.number:
+        raise ObservationError(f"state.combat: {ident!r} is neither a character nor an item in play")
+    return v.number[ident]
+
+
+def initial_carry(machine: Machine) -> dict[str, Any]:
+    n = machine.table.n
+    return {"passed": (False,) * n, "combats": 0}
+
+
+def differences(v: View, predicted: Any, observed: Any, ignore: frozenset[str]) -> list[str]:
+    """The variables on which an observed state differs from the model's, as ``name: model -> engine``."""
+    t = v.table
+    out = []
+    for name in predicted._fields:
+        if name in ignore or name in UNOBSERVED:
+            continue
+        a, b = getattr(predicted, name), getattr(observed, name)
+        if name in PER_CHARACTER:
+            # A character out of play carries nothing the rules read.
+            a = tuple(x if observed.in_play[c] else None for c, x in enumerate(a))
+            b = tuple(x if observed.in_play[c] else None for c, x in enumerate(b))
+        elif name in ("weapon_exhausted", "struck"):
+            a = tuple(x if observed.in_game[i // t.weapons] else None for i, x in enumerate(a))
+            b = tuple(x if observed.in_game[i // t.weapons] else None for i, x in enumerate(b))
+        elif name in PER_PLAYER:
+            # Armor without DEF is no armor (304.2).
+            kept = [observed.in_game[p] and (name != "armor_exhausted" or t.armor_def[p]) for p in range(t.n)]
+            a = tuple(x if kept[p] else None for p, x in enumerate(a))
+            b = tuple(x if kept[p] else None for p, x in enumerate(b))
+        if a != b:
+            out.append(f"{name}: model {_show(v, name, a)}, engine {_show(v, name, b)}")
+    return out
+
+
+def _show(v: View, name: str, value: Any) -> str:
+    if name == "location":
+        return v.machine.location_names[value]
+    if name in ("attacker", "defender"):
+        return v.table.name(value)
+    return str(value)
+
+
+# -- choices ----------------------------------------------------------------------------------
+
+def is_choice_point(m: Machine, s: Any) -> bool:
+    """Does the model wait for a player here?  A window with priority held, the
+    protect point while someone can protect, the end step while a discard is due,
+    and the end of the game."""
+    loc = m.location_of(s)
+    if m.is_terminal(s) or loc in ("protect_point", "end_step") and any(
+        e.has("protects") or e.has("discards") for e, _ in m.successors(s)
+    ):
+        return True
+    return s.priority_holder < m.table.nobody
+
+
+def choice_edges(m: Machine, s: Any) -> list[tuple[Edge, Any]]:
+    """The enabled edges that are a player's choice at a choice point."""
+    out = []
+    loc = m.location_of(s)
+    for e, post in m.successors(s):
+        if loc == "protect_point" or loc == "end_step" or e.actor is not None and not e.has("chance"):
+            out.append((e, post))
+    return out
+
+
+def matches(v: View, edge: Edge, action: dict[str, Any], actor: int | None) -> bool:
+    """Could this engine action be this model edge?"""
+    kind, p = action["kind"], action["player"]
+    name = family(edge.name)
+    t = v.table
+    if kind == "pass":
+        return edge.has("passes") and actor == p
+    if kind == "play":
+        return name.startswith("play_instant" if action["card_kind"] == "instant" else "play_non_instant") and actor == p
+    if kind == "resource":
+        return name == f"place_resource[{action['card_kind']}]" and actor == p
+    if kind == "discard":
+        return name == f"discard[{action['card_kind']}]"
+    if kind == "propose":
+        a, d = v.number.get(action["attacker"]), v.number.get(action["defender"])
+        return a is not None and d is not None and edge.name == f"propose_combat[{t.name(a)} -> {t.name(d)}]"
+    if kind == "strike":
+        i = v.weapon_slot.get(action["weapon"])
+        if i is None:
+            return False
+        owner, w = divmod(i, t.weapons)
+        return edge.name == f"strike[{t.player_name(owner)} {t.board.parties[owner].weapons[w].name}]"
+    if kind == "protect":
+        if action.get("protector") is None:
+            return edge.name == "no_protection"
+        c = v.number.get(action["protector"])
+        return c is not None and edge.name == f"protect[{t.name(c)}]"
+    return False
+
+
+def automatic_paths(m: Machine, start: Any) -> list[tuple[tuple[Edge, ...], Any]]:
+    """Every way the model goes on by itself from ``start`` to its next choice point."""
+    if is_choice_point(m, start):
+        return [((), start)]
+    out, queue = [], deque([((), start)])
+    while queue:
+        path, s = queue.popleft()
+        if len(path) > MOST_AUTOMATIC:
+            continue
+        for e, post in m.successors(s):
+            step = (*path, e)
+            if is_choice_point(m, post):
+                out.append((step, post))
+            else:
+                queue.append((step, post))
+    return out
+
+
+@dataclass
+class StepCheck:
+    """What one engine step came to against the model."""
+
+    sound: bool
+    path: tuple[Edge, ...] = ()
+    carried: dict[str, Any] = field(default_factory=dict)
+    rules: tuple[str, ...] = ()
+    detail: str = ""
+
+
+def check_step(v: View, pre: Any, action: dict[str, Any], post: Any, stutter_allowed: bool) -> StepCheck:
+    """Soundness of one step: a matching enabled choice, then automatic edges, reach ``post``."""
+    m = v.machine
+    candidates = [(e, s) for e, s in choice_edges(m, pre) if matches(v, e, action, m.actor(e, pre))]
+    if stutter_allowed and pre == post:
+        return StepCheck(True, (), {n: getattr(pre, n) for n in UNOBSERVED})
+    if not candidates:
+        disabled = [e for e, _ in m._out_index[pre.location] if matches(v, e, action, _actor_or_none(m, e, pre))]
+        rules = tuple(dict.fromkeys(r for e in disabled for r in e.rules))
+        names = ", ".join(e.name for e in disabled) or "none"
+        return StepCheck(False, rules=rules, detail=f"the model allows no such choice here (edges of this kind, all disabled: {names})")
+    best: tuple[int, list[str], tuple[Edge, ...]] | None = None
+    for e, first in candidates:
+        ignore = frame(e, pre, m)
+        for path, end in automatic_paths(m, first):
+            diff = differences(v, end, post, ignore)
+            if not diff:
+                return StepCheck(True, (e, *path), {n: getattr(end, n) for n in UNOBSERVED})
+            if best is None or len(diff) < best[0]:
+                best = (len(diff), diff, (e, *path))
+    assert best is not None
+    _, diff, path = best
+    rules = tuple(dict.fromkeys(r for e in path for r in e.rules))
+    detail = "the engine's successor is not the model's: nearest model path " + " > ".join(e.name for e in path) + "; " + "; ".join(diff)
+    return StepCheck(False, path, rules=rules, detail=detail)
+
+
+def _actor_or_none(m: Machine, e: Edge, s: Any) -> int | None:
+    try:
+        return m.actor(e, s)
+    except (IndexError, TypeError):
+        return None
+
+
+def missing_choices(v: View, s: Any, offered: list[dict[str, Any]], obs: dict[str, Any]) -> list[Edge]:
+    """Completeness: choices the model enables at ``s`` that no offered engine action stands for.
+
+    Playing a card is owed only when its controller can pay for the cheapest
+    card of that kind in hand: the model leaves costs out (402.1), so the
+    harness adds that condition rather than demand a play the rules forbid.
+    Sabotage against a player with no item is not owed either (601.2b).
+    """
+    m, t = v.machine, v.table
+    missing = []
+    for e, _ in choice_edges(m, s):
+        actor = m.actor(e, s)
+        if not any(matches(v, e, a, actor) for a in offered):
+            name = family(e.name)
+            if name.startswith(("play_instant", "play_non_instant")):
+                kind = "instant" if name.startswith("play_instant") else "non_instant"
+                pl = obs["players"][actor]
+                if min(pl["hand"][kind]) > pl["resources"] - pl["resources_exhausted"]:
+                    continue
+            if name == "propose_combat" and any(e.name.endswith(f"-> {t.name(t.count + p)}]") for p in v.missing_object):
+                continue
+            missing.append(e)
+    return missing

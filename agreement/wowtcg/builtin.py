@@ -1,0 +1,305 @@
+"""The adapter of the built-in WoW engine (``engine/wowtcg``): it sets up games
+from the part of the card pool the model abstracts, and reads engine states
+and actions as observations (see ``agreement/wowtcg/observation.py``).
+
+This is the only module of the harness that knows the engine's insides; the
+engine knows nothing of it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.wowtcg.arrange import arrange
+from engine.wowtcg.cards import Card, Pool, load_pool
+from engine.wowtcg.objects import Action, IllegalAction
+from engine.wowtcg.state import GameState
+
+# -- the fragment of the pool the model abstracts --------------------------------
+#
+# The model tracks priority, the chain, turns, resources, and characters whose
+# stats and keywords are printed constants (model/wowtcg/board.py).  A card
+# belongs to the fragment when everything it does is either something the
+# model tracks or an effect the model's resolution leaves untracked without
+# changing anything else the model tracks:
+# - allies without powers (keywords only): the model's resolve_ally (302.1);
+# - the instants Hamstring and Flash Heal: they exhaust or heal, which the
+#   harness leaves free as an instant resolves (FRAMES in abstraction.py);
+# - quests: placed as resources only (408.2, 410.1b).
+# Left out, each for a reason the model gives: triggered powers (the model's
+# chain has no trigger links), payment powers (no power links), continuous
+# powers (stats are constants), damage outside combat (the model destroys
+# characters only after combat, 409.5), and non-instant cards that are not
+# allies (the model's resolving non-instant becomes an ally when a slot is free).
+FRAGMENT_ALLIES = (
+    "Ashen Recruit",
+    "Scryer Arcanist",
+    "Darnassian Sentinel",
+    "Silvermoon Skirmisher",  # elusive, ferocity
+    "Shadowed Prowler",  # stealth
+    "Hill Archer",  # long-range
+    "Stonehide Defender",  # protector
+    "Tunnel Rat",  # sabotage
+)
+FRAGMENT_INSTANTS = ("Hamstring", "Flash Heal")
+FRAGMENT_QUESTS = ("Supplies for the Front", "Scout the Barrens")
+# Heroes without powers.  Nethrak the Bound is left out on purpose: his ranged
+# dual wield is read differently by the engine (two ranged weapons, 405.2) and
+# by the model, which follows 405.3's text only for melee dual wield.
+FRAGMENT_HEROES = (
+    "Baxxel Geartooth",
+    "Bragvi Stormstein",
+    "Kil'zin of the Bloodscalp",
+    "Kerra Nightblade",
+    "Gorrak Bloodfist",
+    "Maelen Frostweave",
+    "Elaria Moonwhisper",
+)
+ARMORS = ("Leather Jerkin", "Chain Hauberk")
+ITEM = "Lucky Charm"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A game to play: heroes, what each player has in play, in hand and in
+    the deck (top last), starting resources.  Everything from the fragment."""
+
+    heroes: tuple[str, ...]
+    play: tuple[tuple[str, ...], ...]
+    hands: tuple[tuple[str, ...], ...]
+    decks: tuple[tuple[str, ...], ...]
+    resources: tuple[int, ...]
+    seed: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "heroes": list(self.heroes),
+            "play": [list(p) for p in self.play],
+            "hands": [list(h) for h in self.hands],
+            "decks": [list(d) for d in self.decks],
+            "resources": list(self.resources),
+            "seed": self.seed,
+        }
+
+
+def random_setup(rng: random.Random, players: int) -> Setup:
+    """A table where combat, protection, sabotage, strikes and armor can all happen."""
+    heroes = tuple(rng.choice(FRAGMENT_HEROES) for _ in range(players))
+    cards = FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS
+    play, hands, decks = [], [], []
+    for hero in heroes:
+        dual = hero in ("Kerra Nightblade", "Gorrak Bloodfist")
+        weapons = ("Viking Warhammer", "Viking Warhammer") if dual else ("Viking Warhammer", "Hunting Longbow")
+        allies = tuple(rng.choice(FRAGMENT_ALLIES) for _ in range(rng.randint(0, 2)))
+        armor = (rng.choice(ARMORS),) if rng.random() < 0.8 else ()
+        play.append((*weapons, *armor, ITEM, *allies))
+        hands.append(tuple(rng.choice(cards) for _ in range(rng.randint(1, 4))))
+        decks.append(tuple(rng.choice(cards) for _ in range(rng.randint(2, 8))))
+    return Setup(heroes, tuple(play), tuple(hands), tuple(decks), tuple(rng.randint(1, 4) for _ in heroes), rng.randrange(2**16))
+
+
+class BuiltinWowAdapter:
+    """The agreement harness's adapter for ``engine.wowtcg`` (protocol in agreement/adapter.py)."""
+
+    game = "wowtcg"
+
+    def __init__(self, pool: Pool | None = None) -> None:
+        self.pool = pool if pool is not None else load_pool()
+
+    # -- games ---------------------------------------------------------------------
+
+    def random_setup(self, rng: random.Random, players: int) -> Setup:
+        return random_setup(rng, players)
+
+    def new_game(self, setup: Setup) -> GameState:
+        # The model's game starts in the first player's first ready step (101.1,
+        # 501.1), heroes and the board already in play.
+        return arrange(
+            list(setup.heroes),
+            play={p: list(cards) for p, cards in enumerate(setup.play)},
+            hands={p: list(cards) for p, cards in enumerate(setup.hands)},
+            decks={p: list(cards) for p, cards in enumerate(setup.decks)},
+            resources={p: n for p, n in enumerate(setup.resources)},
+            step="ready_step",
+            turn=1,
+            pool=self.pool,
+            seed=setup.seed,
+        )
+
+    # -- the protocol ------------------------------------------------------------------
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        return state.legal_actions()
+
+    def apply_action(self, state: GameState, action: Action) -> None:
+        state.apply_action(action)
+
+    def is_terminal(self, state: GameState) -> bool:
+        return state.is_terminal()
+
+    def clone(self, state: GameState) -> GameState:
+        return state.clone()
+
+    def action_label(self, state: GameState, action: Action) -> str:
+        return str(action)
+
+    def refusal(self, state: GameState, action: Action) -> str | None:
+        """The rule the engine cites when it refuses ``action`` (on a copy), or None if it accepts."""
+        try:
+            state.clone().apply_action(action)
+        except IllegalAction as exc:
+            return exc.rule
+        return None
+
+    def candidate_actions(self, state: GameState, observed: dict[str, Any]) -> list[Action]:
+        """The engine actions an observed action could stand for, offered or not
+        (to ask the engine why it refuses one)."""
+        kind, p = observed["kind"], observed["player"]
+        if kind == "propose":
+            return [Action("propose", p, observed["attacker"], (observed["defender"],), option=observed["sabotage"])]
+        if kind == "strike":
+            return [Action("strike", p, observed["weapon"])]
+        if kind == "pass":
+            return [Action("pass", p)]
+        if kind in ("play", "resource"):
+            hand = [o for o in (state.objs[i] for i in state.players[p].hand) if card_kind(o.card) == observed["card_kind"]]
+            if kind == "resource":
+                return [Action("resource", p, o.id) for o in hand]
+            return [
+                Action("play", p, o.id, (state.players[p].hero,) if o.card.effect and o.card.effect.target else ())
+                for o in hand
+            ]
+        return []
+
+    def observe(self, state: GameState) -> dict[str, Any]:
+        return observe(state)
+
+    def observe_action(self, state: GameState, action: Action) -> dict[str, Any]:
+        return observe_action(state, action)
+
+
+def card_kind(card: Card) -> str:
+    """The model's kinds of card in hand (408.1, 408.2)."""
+    if card.type == "quest":
+        return "quest"
+    return "instant" if card.instant else "non_instant"
+
+
+def _keywords(card: Card) -> list[str]:
+    return sorted(k for k in card.keywords if k in ("protector", "stealth", "elusive", "ferocity", "long_range", "sabotage"))
+
+
+def observe(st: GameState) -> dict[str, Any]:
+    """The engine state in the words of the observation format."""
+    decision = None
+    if st.decision is not None:
+        decision = {"kind": st.decision.kind, "player": st.decision.player}
+    combat = None
+    proposal = next((link for link in st.chain if link.kind == "proposal"), None)
+    if st.combat is not None:
+        c = st.combat
+        combat = {
+            "attacker": c.attacker,
+            "defender": c.defender,
+            "sabotage": c.sabotage,
+            "protected": c.protected,
+        }
+    elif proposal is not None:
+        combat = {"attacker": proposal.attacker, "defender": proposal.defender, "sabotage": proposal.sabotage, "protected": False}
+    struck = {w for ws in (st.combat.struck.values() if st.combat else ()) for w in ws}
+    players = []
+    for pl in st.players:
+        mine = [st.objs[i] for i in st.play if st.objs[i].controller == pl.index]
+        hero = st.objs[pl.hero]
+        hand = {"instant": [], "non_instant": [], "quest": []}
+        for i in pl.hand:
+            card = st.objs[i].card
+            hand[card_kind(card)].append(card.cost or 0)
+        resources = [o for o in mine if o.resource]
+        armor = next((o for o in mine if o.card.type == "armor" and not o.resource), None)
+        item = next((o for o in mine if o.card.type == "item" and not o.resource), None)
+        players.append(
+            {
+                "in_game": pl.in_game,
+                "deck": len(pl.deck),
+                "hand": hand,
+                "resources": len(resources),
+                "resources_exhausted": sum(o.exhausted for o in resources),
+                "resource_placed": pl.placed_resource_turn == st.turn_number,
+                "hero": {
+                    "id": hero.id,
+                    "name": hero.card.name,
+                    "health": hero.card.health,
+                    "damage": hero.damage,
+                    "exhausted": hero.exhausted,
+                    "in_play": hero.zone == "play",
+                    "dual_wield": "dual_wield" in hero.card.keywords,
+                },
+                "allies": [
+                    {
+                        "id": o.id,
+                        "name": o.card.name,
+                        "atk": o.card.atk or 0,
+                        "health": o.card.health,
+                        "keywords": _keywords(o.card),
+                        "damage": o.damage,
+                        "exhausted": o.exhausted,
+                        "new": o.joined_turn == st.turn_number,
+                    }
+                    for o in mine
+                    if o.card.type == "ally" and not o.resource
+                ],
+                "weapons": [
+                    {
+                        "id": o.id,
+                        "name": o.card.name,
+                        "atk": o.card.atk or 0,
+                        "strike_cost": o.card.strike_cost or 0,
+                        "melee": "Melee" in o.card.limited_labels,
+                        "exhausted": o.exhausted,
+                        "struck": o.id in struck,
+                    }
+                    for o in mine
+                    if o.card.type == "weapon" and not o.resource
+                ],
+                "armor": None if armor is None else {"id": armor.id, "defense": armor.card.defense or 0, "exhausted": armor.exhausted},
+                "item": None if item is None else {"id": item.id, "name": item.card.name},
+            }
+        )
+    step = st.step
+    return {
+        "step": step,
+        "turn_player": st.turn_player,
+        "turn": st.turn_number,
+        "first_turn": st.turn_number == 1 and st.turn_player == st.first_player,
+        "priority": st.priority,
+        "passes": st.passes,
+        "chain": [{"controller": link.controller, "kind": _link_kind(st, link)} for link in st.chain],
+        "combat": combat,
+        "decision": decision,
+        "players": players,
+    }
+
+
+def _link_kind(st: GameState, link: Any) -> str:
+    if link.kind == "card":
+        return "instant" if st.objs[link.source].card.instant else "non_instant"
+    return link.kind  # resource, proposal, strike (payment and trigger links are outside the fragment)
+
+
+def observe_action(st: GameState, a: Action) -> dict[str, Any]:
+    """An engine action in the words of the observation format (read before it applies)."""
+    out: dict[str, Any] = {"kind": a.kind, "player": a.player}
+    if a.kind in ("play", "resource", "discard"):
+        out["card_kind"] = card_kind(st.objs[a.subject].card)
+    elif a.kind == "propose":
+        out.update(attacker=a.subject, defender=a.targets[0], sabotage=bool(a.option))
+    elif a.kind == "strike":
+        out["weapon"] = a.subject
+    elif a.kind == "protect":
+        out["protector"] = a.subject
+    elif a.kind == "prevent":
+        out["armor"] = a.subject
+    return out
