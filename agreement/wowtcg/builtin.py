@@ -25,8 +25,9 @@ from engine.wowtcg.state import GameState
 # model tracks or an effect the model's resolution leaves untracked without
 # changing anything else the model tracks:
 # - allies without powers (keywords only): the model's resolve_ally (302.1);
-# - the instants Hamstring and Flash Heal: they exhaust or heal, which the
-#   harness leaves free as an instant resolves (FRAMES in abstraction.py);
+# - the instants Hamstring, Flash Heal and Smoke Screen: they exhaust, heal, or
+#   remove from combat (the model's 602.4 edges); exhausting and healing the
+#   harness leaves free as an instant resolves (`frame` in abstraction.py);
 # - quests: placed as resources only (408.2, 410.1b).
 # Left out, each for a reason the model gives: triggered powers (the model's
 # chain has no trigger links), payment powers (no power links), continuous
@@ -43,7 +44,7 @@ FRAGMENT_ALLIES = (
     "Stonehide Defender",  # protector
     "Tunnel Rat",  # sabotage
 )
-FRAGMENT_INSTANTS = ("Hamstring", "Flash Heal")
+FRAGMENT_INSTANTS = ("Hamstring", "Flash Heal", "Smoke Screen")
 FRAGMENT_QUESTS = ("Supplies for the Front", "Scout the Barrens")
 # Heroes without powers.  Nethrak the Bound is left out on purpose: his ranged
 # dual wield is read differently by the engine (two ranged weapons, 405.2) and

@@ -66,6 +66,7 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     "exhaust": (frozenset({"what"}), "105.1"),
     "ready": (frozenset({"what"}), "105.1"),
     "destroy": (frozenset({"what"}), "413.6a"),
+    "remove_from_combat": (frozenset({"what"}), "602.4"),
     # CR7.4 709.2f: "If you do" checks that the previous destroy happened.
     "if_done_destroy": (frozenset({"what"}), "CR7.4 709.2f"),
     # 600.2 / 601.2c: restrictions that last this turn.

@@ -320,6 +320,10 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
         for oid in ids:
             if oid in st.play:
                 st.objs[oid].exhausted = op == "exhaust"
+    elif op == "remove_from_combat":
+        # 602.4: it stops being the attacker or the defender; the combat goes on.
+        for oid in _who(st, link, step.arg("what")):
+            st.remove_from_combat(oid)
     elif op == "destroy":
         done = [destroy(st, st.objs[oid]) for oid in _who(st, link, step.arg("what"))]
         link.done.append(bool(done) and all(done))
