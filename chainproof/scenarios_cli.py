@@ -1,0 +1,76 @@
+"""``chainproof scenarios``: play the scenario files (rulings as data) in each
+game's reference engine and report pass, fail or error for each.
+
+Exit codes: 0 every scenario passes, 1 a ruling differs from the expected one
+(a scenario marked ``known_failure`` that fails counts too), 2 a scenario file
+is malformed or the command was given bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from scenarios import runner
+
+STATUS_STYLE = {"pass": "green", "fail": "bold red", "error": "magenta"}
+
+
+def _fail(message: str) -> None:
+    click.echo(f"chainproof: error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.command("scenarios")
+@click.option("--game", "games", multiple=True, metavar="GAME",
+              help=f"game whose scenarios to run (repeatable; default all: {', '.join(runner.ADAPTERS)})")
+@click.option("--path", "paths", multiple=True, metavar="DIR_OR_FILE",
+              help="run these scenario files, or every *.yaml under these folders, instead of the shipped ones")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
+def scenarios(games: tuple[str, ...], paths: tuple[str, ...], as_json: bool) -> None:
+    """Play every scenario file in the reference engine and check its ruling."""
+    for game in games:
+        if game not in runner.ADAPTERS:
+            _fail(f"unknown game {game!r}; games with scenarios: {', '.join(runner.ADAPTERS)}")
+    try:
+        results = runner.run_all(paths or None, games or None)
+    except FileNotFoundError as exc:
+        _fail(f"no such scenario file or folder: {exc}")
+    if not results:
+        _fail("no scenario files found" + (f" under {', '.join(paths)}" if paths else ""))
+    counts = runner.summary(results)
+    if as_json:
+        click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": counts}, indent=2))
+    else:
+        _print(results, counts)
+    sys.exit(2 if counts["error"] else 1 if counts["fail"] else 0)
+
+
+def _print(results: list[runner.Result], counts: dict[str, int]) -> None:
+    console = Console(highlight=False, soft_wrap=True)
+    if console.is_terminal:
+        table = Table(title="chainproof scenarios")
+        for column in ("game", "scenario", "rules", "status"):
+            table.add_column(column, no_wrap=column in ("game", "status"))
+        for r in results:
+            style = STATUS_STYLE[r.status]
+            table.add_row(r.game, escape(r.scenario), " ".join(r.rules), f"[{style}]{r.status}[/]")
+        console.print(table)
+    else:
+        rows = [("game", "scenario", "rules", "status")]
+        rows += [(r.game, r.scenario, " ".join(r.rules), r.status) for r in results]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    for r in results:
+        if r.status != "pass":
+            click.echo(f"\n{r.status}: {r.scenario}\n{r.detail}")
+        elif r.detail != "ok":
+            click.echo(f"\nnote: {r.scenario}: {r.detail}")
+    click.echo(f"\n{len(results)} scenarios: " + ", ".join(f"{counts[s]} {s}" for s in runner.STATUSES))
+

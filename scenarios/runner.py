@@ -1,0 +1,511 @@
+"""Rulings as data: load, check and run scenario files, for any game.
+
+A scenario file is YAML: a situation, a script of actions and the expected
+ruling, with the rule numbers and the seed example it comes from. This module
+is the part every game shares: it reads a file keeping the line of every
+value, checks the fields every scenario has, walks the script (actions,
+expectations between them, actions that must be illegal) and turns the
+outcome into a result. Everything that knows the game (building the
+situation, matching an action to the engine's legal actions, reading the
+state an expectation talks about) lives in the game's adapter,
+``scenarios/<game>/``, reached through :class:`GameAdapter`.
+
+Two kinds of trouble are kept apart, because they call for different people:
+
+- :class:`ScenarioFileError`: the file is malformed (bad YAML, an unknown or
+  missing field, a wrong type, an unknown card or step, an action that
+  matches no legal action). Status ``error``; the message names the file and
+  the line.
+- :class:`RulingFailed`: the file is fine but the engine's ruling differs from
+  the expected one. Status ``fail``; the detail shows expected against actual.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import yaml
+
+SCENARIO_ROOT = Path(__file__).resolve().parent
+
+#: The games that have scenario adapters: name -> module exposing ``ADAPTER``.
+ADAPTERS = {"wowtcg": "scenarios.wowtcg"}
+
+STATUSES = ("pass", "fail", "error")
+
+
+# --- errors ---------------------------------------------------------------------------
+
+
+class ScenarioFileError(Exception):
+    """A scenario file is malformed: the message says where and what."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str):
+        self.path, self.line, self.message = Path(path), line, message
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+@dataclass
+class Mismatch:
+    """One expectation the engine's state does not meet."""
+
+    line: int
+    what: str
+    expected: Any
+    actual: Any
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.what}: expected {_show(self.expected)}, got {_show(self.actual)}"
+
+
+class RulingFailed(Exception):
+    """The engine's ruling differs from the expected one."""
+
+    def __init__(self, where: str, mismatches: list[Mismatch], snapshot: str = ""):
+        self.where, self.mismatches, self.snapshot = where, mismatches, snapshot
+        lines = [where] + [f"  {m}" for m in mismatches]
+        if snapshot:
+            lines += ["  state:"] + [f"    {s}" for s in snapshot.splitlines()]
+        super().__init__("\n".join(lines))
+
+
+def _show(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+# --- YAML with line numbers -----------------------------------------------------------
+
+
+class Map(dict):
+    """A YAML mapping that remembers the line of the mapping, of each key and
+    of each value, and each scalar value's source text."""
+
+    line: int = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.key_lines: dict[str, int] = {}
+        self.value_lines: dict[str, int] = {}
+        self.raw: dict[str, str] = {}
+
+    def at(self, key: str) -> int:
+        return self.value_lines.get(key, self.key_lines.get(key, self.line))
+
+
+class Seq(list):
+    """A YAML sequence that remembers its line, each item's line and each
+    scalar item's source text."""
+
+    line: int = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[int] = []
+        self.raw: list[str | None] = []
+
+    def at(self, index: int) -> int:
+        return self.lines[index] if index < len(self.lines) else self.line
+
+
+_SCALARS = yaml.constructor.SafeConstructor()
+
+
+def _convert(node: yaml.Node, path: Path) -> Any:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out = Map()
+        out.line = line
+        for key_node, value_node in node.value:
+            key_line = key_node.start_mark.line + 1
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise ScenarioFileError(path, key_line, "a key must be a plain word, not a list or a mapping")
+            key = str(_SCALARS.construct_object(key_node))
+            if key == "<<":
+                raise ScenarioFileError(path, key_line, "merge keys ('<<') are not supported: write the fields out")
+            if key in out:
+                raise ScenarioFileError(path, key_line, f"field {key!r} appears twice in this mapping (first at line {out.key_lines[key]})")
+            out[key] = _convert(value_node, path)
+            out.key_lines[key] = key_line
+            out.value_lines[key] = value_node.start_mark.line + 1
+            if isinstance(value_node, yaml.ScalarNode):
+                out.raw[key] = value_node.value
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        out = Seq()
+        out.line = line
+        for item in node.value:
+            out.append(_convert(item, path))
+            out.lines.append(item.start_mark.line + 1)
+            out.raw.append(item.value if isinstance(item, yaml.ScalarNode) else None)
+        return out
+    try:
+        return _SCALARS.construct_object(node, deep=True)
+    except yaml.YAMLError as exc:
+        raise ScenarioFileError(path, line, f"cannot read this value: {getattr(exc, 'problem', exc)}") from None
+
+
+def load_yaml(path: Path) -> Any:
+    """Read a YAML file into :class:`Map` / :class:`Seq` values that know their lines."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioFileError(path, None, f"cannot read the file: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScenarioFileError(path, None, "the file is not UTF-8 text") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ScenarioFileError(path, mark.line + 1 if mark else None, f"not valid YAML: {problem}") from None
+    if node is None:
+        raise ScenarioFileError(path, 1, "the file is empty: a scenario is a mapping with name, rules, source, summary, situation, script and expect")
+    return _convert(node, path)
+
+
+# --- checking shapes --------------------------------------------------------------------
+
+
+class Checker:
+    """Helpers to check a value's shape and to raise a located error."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def error(self, line: int | None, message: str) -> ScenarioFileError:
+        return ScenarioFileError(self.path, line, message)
+
+    def fields(self, m: Any, line: int, what: str, required: Iterable[str], optional: Iterable[str] = ()) -> Map:
+        """`m` is a mapping with every required field and no unknown one."""
+        if not isinstance(m, Map):
+            raise self.error(line, f"{what} must be a mapping, got {kind_of(m)}")
+        required, optional = list(required), list(optional)
+        for key in m:
+            if key not in required and key not in optional:
+                known = ", ".join(dict.fromkeys(required + optional))
+                raise self.error(m.key_lines[key], f"unknown field {key!r} in {what}; known fields: {known}")
+        for key in required:
+            if key not in m:
+                raise self.error(m.line, f"{what} lacks the field {key!r}")
+        return m
+
+    def type(self, value: Any, types: type | tuple[type, ...], line: int, what: str) -> Any:
+        # YAML's true/false are bools, which Python also counts as ints: keep them apart.
+        wanted = types if isinstance(types, tuple) else (types,)
+        if isinstance(value, bool) and bool not in wanted:
+            raise self.error(line, f"{what} must be {_names(wanted)}, got {kind_of(value)}")
+        if not isinstance(value, wanted):
+            raise self.error(line, f"{what} must be {_names(wanted)}, got {kind_of(value)}")
+        return value
+
+    def text(self, m: Map, key: str, what: str) -> str:
+        value = self.type(m[key], str, m.at(key), f"{what} {key!r}")
+        if not value.strip():
+            raise self.error(m.at(key), f"{what} {key!r} is empty")
+        return value
+
+    def seq(self, value: Any, line: int, what: str) -> Seq:
+        if not isinstance(value, Seq):
+            raise self.error(line, f"{what} must be a list, got {kind_of(value)}")
+        return value
+
+
+def kind_of(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, Map):
+        return "a mapping"
+    if isinstance(value, Seq):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return type(value).__name__
+
+
+def _names(types: tuple[type, ...]) -> str:
+    words = {str: "text", int: "a whole number", bool: "true or false", float: "a number",
+             Map: "a mapping", Seq: "a list", dict: "a mapping", list: "a list", type(None): "null"}
+    return " or ".join(words.get(t, t.__name__) for t in types)
+
+
+# --- the scenario ---------------------------------------------------------------------------
+
+TOP_REQUIRED = ("name", "rules", "source", "summary", "situation")
+TOP_OPTIONAL = ("game", "script", "expect", "known_failure")
+
+
+@dataclass
+class Scenario:
+    path: Path
+    game: str
+    name: str
+    rules: list[str]
+    source: str
+    summary: str
+    situation: Map
+    script: Seq
+    expect: Map | None
+    expect_line: int
+    known_failure: str | None
+    doc: Map
+
+
+@dataclass
+class Result:
+    game: str
+    scenario: str
+    path: str
+    rules: list[str]
+    status: str  # "pass" | "fail" | "error"
+    detail: str
+    known_failure: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "scenario": self.scenario, "rules": self.rules,
+                "status": self.status, "detail": self.detail}
+
+
+class GameAdapter:
+    """What a game supplies to run its scenarios. Subclasses implement the
+    three checks (called once, before anything runs, so a malformed file is
+    reported even past a failing step) and :meth:`start`."""
+
+    name = ""
+
+    def check_situation(self, c: Checker, situation: Map) -> None:
+        raise NotImplementedError
+
+    def check_step(self, c: Checker, step: Any, line: int, situation: Map) -> None:
+        """An action, or ``{illegal: action, rule: ...}``."""
+        raise NotImplementedError
+
+    def check_expect(self, c: Checker, expect: Map, situation: Map) -> None:
+        raise NotImplementedError
+
+    def check_rule_number(self, c: Checker, rule: str, line: int) -> None:
+        """Games may restrict how rule numbers are written."""
+
+    def start(self, scenario: Scenario) -> "Session":
+        raise NotImplementedError
+
+
+class Session:
+    """One running scenario in the game's engine."""
+
+    def act(self, step: Any, line: int) -> None:
+        """Apply an action (an error if it matches no single legal action)."""
+        raise NotImplementedError
+
+    def illegal(self, step: Map, line: int) -> list[Mismatch]:
+        raise NotImplementedError
+
+    def expect(self, expect: Map) -> list[Mismatch]:
+        raise NotImplementedError
+
+    def snapshot(self) -> str:
+        return ""
+
+    def describe_step(self, step: Any) -> str:
+        return str(step)
+
+
+def adapter_for(game: str) -> GameAdapter:
+    module = ADAPTERS.get(game)
+    if module is None:
+        raise KeyError(game)
+    return importlib.import_module(module).ADAPTER
+
+
+def game_of(path: Path, doc: Map | None = None) -> str | None:
+    """The game a file belongs to: its ``game`` field, else the nearest folder
+    named after a game (``scenarios/wowtcg/...``)."""
+    if doc is not None and isinstance(doc.get("game"), str):
+        return doc["game"]
+    for parent in path.resolve().parents:
+        if parent.name in ADAPTERS:
+            return parent.name
+    return None
+
+
+def load(path: Path | str, game: str | None = None) -> tuple[Scenario, GameAdapter]:
+    """Read and fully check one scenario file; raises :class:`ScenarioFileError`."""
+    path = Path(path)
+    c = Checker(path)
+    doc = load_yaml(path)
+    if not isinstance(doc, Map):
+        raise c.error(getattr(doc, "line", 1), f"a scenario is a mapping of fields, got {kind_of(doc)}")
+    c.fields(doc, doc.line, "the scenario", TOP_REQUIRED, TOP_OPTIONAL)
+    name_of_game = game_of(path, doc) if "game" in doc else (game or game_of(path))
+    if "game" in doc:
+        c.text(doc, "game", "the scenario's")
+    if name_of_game not in ADAPTERS:
+        where = doc.at("game") if "game" in doc else doc.line
+        raise c.error(where, f"unknown game {name_of_game!r}: set 'game' to one of {', '.join(ADAPTERS)}"
+                      if name_of_game else f"cannot tell the game: put the file under a game folder or set 'game' ({', '.join(ADAPTERS)})")
+    adapter = adapter_for(name_of_game)
+    for key in ("name", "source", "summary"):
+        c.text(doc, key, "the scenario's")
+    if "known_failure" in doc:
+        c.text(doc, "known_failure", "the scenario's")
+    rules = c.seq(doc["rules"], doc.at("rules"), "'rules'")
+    if not rules:
+        raise c.error(doc.at("rules"), "'rules' is empty: cite at least one rule number")
+    numbers = []
+    for i, rule in enumerate(rules):
+        if isinstance(rule, (int, float)) and not isinstance(rule, bool):
+            rule = rules.raw[i]  # 409.4 unquoted reads as a number: keep what was written
+        c.type(rule, str, rules.at(i), f"rule number {i + 1}")
+        adapter.check_rule_number(c, rule, rules.at(i))
+        numbers.append(rule)
+    situation = doc["situation"]
+    if not isinstance(situation, Map):
+        raise c.error(doc.at("situation"), f"'situation' must be a mapping, got {kind_of(situation)}")
+    adapter.check_situation(c, situation)
+    script = doc.get("script", Seq())
+    script = c.seq(script, doc.at("script"), "'script'")
+    asserts = 0
+    for i, step in enumerate(script):
+        line = script.at(i)
+        if isinstance(step, Map) and "expect" in step:
+            c.fields(step, line, "an expectation step", ("expect",))
+            if not isinstance(step["expect"], Map):
+                raise c.error(step.at("expect"), f"'expect' must be a mapping, got {kind_of(step['expect'])}")
+            adapter.check_expect(c, step["expect"], situation)
+            asserts += bool(step["expect"])
+        else:
+            adapter.check_step(c, step, line, situation)
+            asserts += isinstance(step, Map) and "illegal" in step
+    expect = doc.get("expect")
+    if expect is not None:
+        if not isinstance(expect, Map):
+            raise c.error(doc.at("expect"), f"'expect' must be a mapping, got {kind_of(expect)}")
+        adapter.check_expect(c, expect, situation)
+        asserts += bool(expect)
+    if not asserts:
+        raise c.error(doc.line, "the scenario expects nothing: add 'expect' (or an expect or illegal step to the script)")
+    scenario = Scenario(
+        path=path, game=name_of_game, name=doc["name"], rules=numbers, source=doc["source"],
+        summary=doc["summary"], situation=situation, script=script, expect=expect,
+        expect_line=doc.at("expect") if expect is not None else 0,
+        known_failure=doc.get("known_failure"), doc=doc,
+    )
+    return scenario, adapter
+
+
+def execute(scenario: Scenario, adapter: GameAdapter) -> None:
+    """Play the scenario; raises :class:`RulingFailed` or :class:`ScenarioFileError`."""
+    session = adapter.start(scenario)
+    done = "the situation"
+    for i, step in enumerate(scenario.script):
+        line = scenario.script.at(i)
+        if isinstance(step, Map) and "expect" in step:
+            mismatches = session.expect(step["expect"])
+            if mismatches:
+                raise RulingFailed(f"expectation at line {line}, after {done}:", mismatches, session.snapshot())
+            continue
+        if isinstance(step, Map) and "illegal" in step:
+            mismatches = session.illegal(step, line)
+            if mismatches:
+                raise RulingFailed(f"illegal action at line {line}, after {done}:", mismatches, session.snapshot())
+            continue
+        try:
+            session.act(step, line)
+        except RulingFailed as exc:
+            raise RulingFailed(f"step at line {line} ({session.describe_step(step)}), after {done}:",
+                               exc.mismatches, exc.snapshot) from None
+        done = f"line {line} ({session.describe_step(step)})"
+    if scenario.expect is not None:
+        mismatches = session.expect(scenario.expect)
+        if mismatches:
+            raise RulingFailed(f"expect at line {scenario.expect_line}, after {done}:", mismatches, session.snapshot())
+
+
+def run_file(path: Path | str, game: str | None = None, root: Path | None = None) -> Result:
+    """One file's result; never raises for a malformed file or a wrong ruling."""
+    path = _display(Path(path))
+    shown = _relative(path, root)
+    try:
+        scenario, adapter = load(path, game)
+    except ScenarioFileError as exc:
+        return Result(game or game_of(path) or "?", shown, str(path), [], "error", str(exc))
+    base = dict(game=scenario.game, scenario=shown, path=str(path), rules=scenario.rules,
+                known_failure=scenario.known_failure)
+    try:
+        execute(scenario, adapter)
+    except ScenarioFileError as exc:
+        return Result(**base, status="error", detail=str(exc))
+    except RulingFailed as exc:
+        detail = f"{path}: ruling differs from the expected one at {exc}"
+        if scenario.known_failure:
+            detail = f"known failure: {scenario.known_failure}\n{detail}"
+        return Result(**base, status="fail", detail=detail)
+    except Exception as exc:  # noqa: BLE001 - an engine that crashes rules wrongly; the file is fine
+        return Result(**base, status="fail", detail=f"{path}: the engine raised {type(exc).__name__}: {exc}")
+    detail = "ok"
+    if scenario.known_failure:
+        detail = f"passes although marked known_failure ({scenario.known_failure}): remove the mark"
+    return Result(**base, status="pass", detail=detail)
+
+
+def _display(path: Path) -> Path:
+    """The path as messages show it: relative to the working folder when inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
+def _relative(path: Path, root: Path | None) -> str:
+    for base in (root, SCENARIO_ROOT):
+        if base is None:
+            continue
+        try:
+            return path.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            continue
+    return path.as_posix()
+
+
+def discover(paths: Iterable[Path | str] | None = None, games: Iterable[str] | None = None) -> list[Path]:
+    """Scenario files: each given file, every ``*.yaml`` under each given folder;
+    by default every game's folder under ``scenarios/``. Sorted, so runs repeat."""
+    chosen = list(games or ADAPTERS)
+    if not paths:
+        paths = [SCENARIO_ROOT / g for g in chosen]
+    found: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found.extend(sorted(f for f in p.rglob("*.y*ml") if f.suffix in (".yaml", ".yml")))
+        elif p.exists():
+            found.append(p)
+        else:
+            raise FileNotFoundError(str(p))
+    return found
+
+
+def run_all(paths: Iterable[Path | str] | None = None, games: Iterable[str] | None = None,
+            progress: Callable[[int, int], None] | None = None) -> list[Result]:
+    files = discover(paths, games)
+    wanted = set(games) if games else None
+    results = []
+    for i, f in enumerate(files):
+        result = run_file(f, root=SCENARIO_ROOT)
+        if wanted is None or result.game in wanted or result.status == "error" and result.game == "?":
+            results.append(result)
+        if progress:
+            progress(i + 1, len(files))
+    return results
+
+
+def summary(results: Iterable[Result]) -> dict[str, int]:
+    counts = {s: 0 for s in STATUSES}
+    for r in results:
+        counts[r.status] += 1
+    return counts

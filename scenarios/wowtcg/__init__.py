@@ -1,0 +1,875 @@
+"""World of Warcraft TCG scenarios: the adapter between scenario files and the
+reference engine (`engine/wowtcg`). The file format is described in
+`scenarios/README.md`; this module checks a file's WoW parts (heroes, cards,
+steps, players, actions, expectations), sets the situation up with
+`engine.wowtcg.arrange.arrange`, matches each scripted action to exactly one
+of the engine's legal actions, and reads the state the expectations name.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import Any
+
+from engine.wowtcg import Action, IllegalAction, load_pool
+from engine.wowtcg.arrange import STEPS as ARRANGE_STEPS
+from engine.wowtcg.arrange import arrange
+from engine.wowtcg.objects import ZONES
+from scenarios.runner import (
+    Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
+)
+
+# Every step the engine reports in `state.step`.
+ENGINE_STEPS = ("ready_step", "draw_step", "action_phase", "attack_window", "protect_point", "defend_window",
+                "combat_conclusion", "end_phase", "end_step", "game_over")
+# The kinds of `Action` the engine offers, with priority (409.2) or as a decision.
+KINDS = ("pass", "play", "resource", "power", "propose", "strike", "prevent", "choose", "protect", "repair",
+         "order_trigger", "trigger_target", "inspire", "discard", "mulligan", "first_player")
+DECISIONS = ("first_player", "mulligan", "prevent", "order_trigger", "trigger_target", "protect", "choose",
+             "choose_another", "ready_resources", "reattach", "uniqueness", "inspire", "discard")
+RESULTS = {"won": "won", "lost": "lost", "drew": "drew", "playing": None}
+RULE = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$")
+PLAYER = re.compile(r"^P([1-9])$")
+OWNED = re.compile(r"^P([1-9])'s (.+)$")
+EVERYONE_PASSES = "everyone passes"
+PASS_UNTIL = "pass until"
+MOST_PASSES = 200  # `pass until` gives up after this many passes
+# Decks default to this card: no example names it, so names stay unambiguous.
+FILLER = "Scout the Barrens"
+
+PLAY_FIELDS = ("card", "damage", "exhausted", "new", "on", "as")
+HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
+SITUATION_FIELDS = ("players", "turn_player", "turn", "step", "play", "hands", "decks", "resources", "seed", "prelude")
+ACTION_FIELDS = ("player", "kind", "card", "target", "targets", "x", "option", "sabotage", "face_up")
+UNTIL_FIELDS = ("turn_player", "step", "turn", "priority")
+CARD_FIELDS = ("zone", "damage", "exhausted", "controller", "owner", "attached_to", "resource", "face_up",
+               "token", "flipped")
+EXPECT_FIELDS = ("priority", "turn_player", "turn", "step", "passes", "decision", "chain", "resolved",
+                 "interrupted", "combat", "cards", "zones", "damage", "exhausted", "ready_resources", "hand",
+                 "graveyard", "results", "returns", "terminal", "legal", "not_legal", "legal_exactly",
+                 "illegal", "events", "no_events")
+
+_POOL = None
+
+
+def pool():
+    global _POOL
+    if _POOL is None:
+        _POOL = load_pool()
+    return _POOL
+
+
+def token_names() -> set[str]:
+    """Names of the tokens the pool's cards create (403.2)."""
+    names = set()
+    for card in pool():
+        for power in (card.effect, *card.triggers, *card.payments):
+            for step in power.steps if power else ():
+                if step.op == "create_token":
+                    names.add(step.arg("name"))
+    return names
+
+
+def _suggest(name: str, known: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+# --- static checks ----------------------------------------------------------------------------
+
+
+class WowAdapter(GameAdapter):
+    name = "wowtcg"
+
+    # situation ------------------------------------------------------------
+
+    def check_rule_number(self, c: Checker, rule: str, line: int) -> None:
+        if not RULE.match(rule):
+            raise c.error(line, f"rule number {rule!r} is not written like '409.4a' or 'CR7.4 709.1'")
+
+    def check_situation(self, c: Checker, s: Map) -> None:
+        c.fields(s, s.line, "'situation'", ("players",), SITUATION_FIELDS)
+        heroes = c.seq(s["players"], s.at("players"), "'players'")
+        if not 2 <= len(heroes) <= 4:
+            raise c.error(s.at("players"), f"'players' lists {len(heroes)} heroes: the engine seats 2 to 4")
+        for i, h in enumerate(heroes):
+            line = heroes.at(i)
+            if isinstance(h, Map):
+                c.fields(h, line, f"player P{i + 1}", ("hero",), HERO_FIELDS)
+                self._card(c, h["hero"], h.at("hero"), kind="hero")
+                self._count(c, h, "damage")
+                self._flag(c, h, "exhausted")
+                self._flag(c, h, "flipped")
+            else:
+                self._card(c, h, line, kind="hero")
+        n = len(heroes)
+        if "turn_player" in s:
+            self._player(c, s["turn_player"], s.at("turn_player"), n)
+        if "turn" in s:
+            turn = c.type(s["turn"], int, s.at("turn"), "'turn'")
+            if turn < 1:
+                raise c.error(s.at("turn"), "'turn' counts from 1")
+        if "seed" in s:
+            c.type(s["seed"], int, s.at("seed"), "'seed'")
+        if "step" in s:
+            step = c.type(s["step"], str, s.at("step"), "'step'")
+            if step not in ARRANGE_STEPS:
+                raise c.error(s.at("step"), f"unknown step {step!r}: a situation starts in one of {', '.join(ARRANGE_STEPS)}"
+                              + _suggest(step, list(ARRANGE_STEPS)))
+        aliases: dict[str, int] = {}
+        for key in ("play", "hands", "decks", "resources"):
+            if key not in s:
+                continue
+            per = c.fields(s[key], s.at(key), f"'{key}'", (), [f"P{i + 1}" for i in range(n)])
+            for p, entries in per.items():
+                line = per.at(p)
+                if key == "resources":
+                    if c.type(entries, int, line, f"{p}'s resources") < 0:
+                        raise c.error(line, f"{p}'s resources can't be negative")
+                    continue
+                entries = c.seq(entries, line, f"{p}'s {key}")
+                for j, e in enumerate(entries):
+                    self._entry(c, key, e, entries.at(j), p, aliases, n)
+        self._aliases = aliases  # for the checks of this file's script and expectations
+        self._players = n
+        if "prelude" in s:
+            prelude = c.seq(s["prelude"], s.at("prelude"), "'prelude'")
+            for j, step in enumerate(prelude):
+                if isinstance(step, Map) and ("expect" in step or "illegal" in step):
+                    raise c.error(prelude.at(j), "the prelude only sets the situation up: put expectations in the script")
+                self.check_step(c, step, prelude.at(j), s)
+
+    def _entry(self, c: Checker, key: str, e: Any, line: int, p: str, aliases: dict, n: int) -> None:
+        if key == "decks":
+            self._card(c, e, line)
+            return
+        if isinstance(e, str):
+            self._card(c, e, line, kind=None if key == "hands" else "in_play")
+            return
+        allowed = PLAY_FIELDS if key == "play" else ("card", "as")
+        c.fields(e, line, f"an entry of {p}'s {key}", ("card",), allowed)
+        self._card(c, e["card"], e.at("card"), kind=None if key == "hands" else "in_play")
+        self._count(c, e, "damage")
+        self._flag(c, e, "exhausted")
+        self._flag(c, e, "new")
+        if "on" in e:
+            self._ref(c, e["on"], e.at("on"), n, aliases)
+        if "as" in e:
+            alias = c.text(e, "as", "the entry's")
+            if alias in aliases:
+                raise c.error(e.at("as"), f"the name {alias!r} is given twice (first at line {aliases[alias]})")
+            if PLAYER.match(alias) or OWNED.match(alias) or alias in pool() or alias in token_names():
+                raise c.error(e.at("as"), f"{alias!r} can't be a name given with 'as': it reads as a player or a card")
+            aliases[alias] = e.at("as")
+
+    def _card(self, c: Checker, name: Any, line: int, kind: str | None = None) -> None:
+        c.type(name, str, line, "a card name")
+        if name not in pool():
+            raise c.error(line, f"unknown card {name!r}: not in the engine's pool" + _suggest(name, [x.name for x in pool()]))
+        card = pool()[name]
+        if kind == "hero" and card.type != "hero":
+            raise c.error(line, f"{name!r} is not a hero (it is a {card.type})")
+        if kind == "in_play" and card.type == "hero":
+            raise c.error(line, f"{name!r} is a hero: heroes are listed under 'players'")
+
+    def _count(self, c: Checker, m: Map, key: str) -> None:
+        if key in m and c.type(m[key], int, m.at(key), f"'{key}'") < 0:
+            raise c.error(m.at(key), f"'{key}' can't be negative")
+
+    def _flag(self, c: Checker, m: Map, key: str) -> None:
+        if key in m:
+            c.type(m[key], bool, m.at(key), f"'{key}'")
+
+    def _player(self, c: Checker, value: Any, line: int, n: int | None = None, what: str = "a player") -> int:
+        c.type(value, str, line, what)
+        m = PLAYER.match(value)
+        n = n or self._players
+        if not m or not 1 <= int(m.group(1)) <= n:
+            raise c.error(line, f"{value!r} is not a player here: write P1 to P{n}")
+        return int(m.group(1)) - 1
+
+    def _ref(self, c: Checker, value: Any, line: int, n: int | None = None, aliases: dict | None = None,
+             players: bool = False) -> None:
+        """A card reference: a name given with 'as', "P2's Card Name" or "Card Name";
+        where `players` is set, "P2" names a player."""
+        c.type(value, str, line, "a card reference")
+        aliases = self._aliases if aliases is None else aliases
+        n = n or self._players
+        if value in aliases:
+            return
+        if players and PLAYER.match(value):
+            self._player(c, value, line, n)
+            return
+        m = OWNED.match(value)
+        name = value
+        if m:
+            self._player(c, f"P{m.group(1)}", line, n)
+            name = m.group(2)
+        if name not in pool() and name not in token_names():
+            known = [x.name for x in pool()] + sorted(token_names()) + list(aliases)
+            raise c.error(line, f"unknown card {name!r}: not in the engine's pool, not a token, not a name given with 'as'"
+                          + _suggest(name, known))
+
+    # actions --------------------------------------------------------------
+
+    def check_step(self, c: Checker, step: Any, line: int, situation: Map) -> None:
+        if isinstance(step, str):
+            self._label(c, step, line)
+            return
+        if not isinstance(step, Map):
+            raise c.error(line, f"a script step is an action's label, a mapping of action fields, "
+                                f"'{EVERYONE_PASSES}', or an expect, illegal or '{PASS_UNTIL}' mapping; got {kind_of(step)}")
+        if EVERYONE_PASSES in step:
+            c.fields(step, line, f"an '{EVERYONE_PASSES}' step", (EVERYONE_PASSES,))
+            if c.type(step[EVERYONE_PASSES], int, step.at(EVERYONE_PASSES), f"'{EVERYONE_PASSES}'") < 1:
+                raise c.error(step.at(EVERYONE_PASSES), f"'{EVERYONE_PASSES}' repeats at least once")
+            return
+        if PASS_UNTIL in step:
+            c.fields(step, line, f"a '{PASS_UNTIL}' step", (PASS_UNTIL,))
+            until = c.fields(step[PASS_UNTIL], step.at(PASS_UNTIL), f"'{PASS_UNTIL}'", (), UNTIL_FIELDS)
+            if not until:
+                raise c.error(step.at(PASS_UNTIL), f"'{PASS_UNTIL}' needs a condition: {', '.join(UNTIL_FIELDS)}")
+            self._until(c, until)
+            return
+        if "illegal" in step:
+            c.fields(step, line, "an illegal step", ("illegal", "rule"))
+            rule = step["rule"]
+            if isinstance(rule, (int, float)) and not isinstance(rule, bool):
+                rule = step.raw["rule"]
+            self.check_rule_number(c, c.type(rule, str, step.at("rule"), "'rule'"), step.at("rule"))
+            self._fields_action(c, step["illegal"], step.at("illegal"), for_illegal=True)
+            return
+        self._fields_action(c, step, line)
+
+    def _label(self, c: Checker, label: str, line: int) -> None:
+        if label == EVERYONE_PASSES:
+            return
+        m = re.match(r"^P(\d+) ", label)
+        if not m or not 1 <= int(m.group(1)) <= self._players:
+            raise c.error(line, f"{label!r} is not an action: an action's label starts with the player (P1 to P{self._players}), "
+                                f"for example 'P1 passes'; or write '{EVERYONE_PASSES}'")
+
+    def _fields_action(self, c: Checker, a: Any, line: int, for_illegal: bool = False) -> None:
+        if isinstance(a, str) and for_illegal:
+            raise c.error(line, "write an illegal action by its fields (player, kind, card, target ...): "
+                                "the engine offers no label for an action it does not allow")
+        c.fields(a, line, "an action", ("player", "kind"), ACTION_FIELDS)
+        self._player(c, a["player"], a.at("player"))
+        kind = c.type(a["kind"], str, a.at("kind"), "'kind'")
+        if kind not in KINDS:
+            raise c.error(a.at("kind"), f"unknown action kind {kind!r}; kinds: {', '.join(KINDS)}" + _suggest(kind, list(KINDS)))
+        if "card" in a:
+            self._ref(c, a["card"], a.at("card"), players=True)
+        if "target" in a and "targets" in a:
+            raise c.error(a.at("targets"), "give 'target' or 'targets', not both")
+        if "target" in a:
+            self._ref(c, a["target"], a.at("target"), players=True)
+        if "targets" in a:
+            ts = c.seq(a["targets"], a.at("targets"), "'targets'")
+            for i, t in enumerate(ts):
+                self._ref(c, t, ts.at(i), players=True)
+        if "x" in a:
+            self._count(c, a, "x")
+        for key in ("sabotage", "face_up"):
+            self._flag(c, a, key)
+        if "option" in a:
+            option = a["option"]
+            if isinstance(option, str):
+                self._ref(c, option, a.at("option"), players=True)
+            elif option is not None:
+                c.type(option, (bool, int), a.at("option"), "'option'")
+        if for_illegal and "card" not in a and kind != "pass":
+            raise c.error(line, f"an illegal {kind} action needs 'card': the card it is about")
+
+    def _until(self, c: Checker, until: Map) -> None:
+        if "turn_player" in until:
+            self._player(c, until["turn_player"], until.at("turn_player"))
+        if "priority" in until:
+            self._player(c, until["priority"], until.at("priority"))
+        if "turn" in until:
+            c.type(until["turn"], int, until.at("turn"), "'turn'")
+        if "step" in until:
+            self._step_name(c, until["step"], until.at("step"))
+
+    def _step_name(self, c: Checker, step: Any, line: int) -> None:
+        c.type(step, str, line, "a step")
+        if step not in ENGINE_STEPS:
+            raise c.error(line, f"unknown step {step!r}; steps: {', '.join(ENGINE_STEPS)}" + _suggest(step, list(ENGINE_STEPS)))
+
+    # expectations ---------------------------------------------------------
+
+    def check_expect(self, c: Checker, e: Map, situation: Map) -> None:
+        c.fields(e, e.line, "'expect'", (), EXPECT_FIELDS)
+        for key in e:
+            line, v = e.at(key), e[key]
+            if key in ("priority",):
+                if v not in (None, "nobody"):
+                    self._player(c, v, line, what="'priority'")
+            elif key == "turn_player":
+                self._player(c, v, line)
+            elif key in ("turn", "passes"):
+                c.type(v, int, line, f"'{key}'")
+            elif key == "step":
+                self._step_name(c, v, line)
+            elif key == "terminal":
+                c.type(v, bool, line, "'terminal'")
+            elif key == "returns":
+                vs = c.seq(v, line, "'returns'")
+                if len(vs) != self._players:
+                    raise c.error(line, f"'returns' lists {len(vs)} values for {self._players} players")
+                for i, x in enumerate(vs):
+                    c.type(x, (int, float), vs.at(i), "a return")
+            elif key == "decision":
+                if v not in (None, "none"):
+                    d = c.fields(v, line, "'decision'", (), ("kind", "player", "rule"))
+                    if "kind" in d and d["kind"] not in DECISIONS:
+                        raise c.error(d.at("kind"), f"unknown decision {d['kind']!r}; decisions: {', '.join(DECISIONS)}")
+                    if "player" in d:
+                        self._player(c, d["player"], d.at("player"))
+                    if "rule" in d:
+                        c.type(d["rule"], str, d.at("rule"), "'rule'")
+            elif key in ("chain", "resolved", "interrupted", "legal", "not_legal", "legal_exactly", "events", "no_events"):
+                vs = c.seq(v, line, f"'{key}'")
+                for i, x in enumerate(vs):
+                    c.type(x, str, vs.at(i), f"an entry of '{key}'")
+            elif key == "combat":
+                if v not in (None, "none"):
+                    m = c.fields(v, line, "'combat'", (), ("attacker", "defender", "defending", "sabotage"))
+                    for r in ("attacker", "defender"):
+                        if r in m and m[r] is not None:
+                            self._ref(c, m[r], m.at(r))
+                    for f in ("defending", "sabotage"):
+                        self._flag(c, m, f)
+            elif key in ("cards", "zones", "damage", "exhausted"):
+                m = c.fields(v, line, f"'{key}'", (), list(v) if isinstance(v, Map) else ())
+                for ref, val in m.items():
+                    self._ref(c, ref, m.key_lines[ref])
+                    self._card_expect(c, key, val, m.at(ref))
+            elif key in ("ready_resources", "hand", "graveyard", "results"):
+                m = c.fields(v, line, f"'{key}'", (), [f"P{i + 1}" for i in range(self._players)])
+                for p, val in m.items():
+                    if key == "graveyard":
+                        vs = c.seq(val, m.at(p), f"{p}'s graveyard")
+                        for i, x in enumerate(vs):
+                            self._card_name_or_token(c, x, vs.at(i))
+                    elif key == "results":
+                        if val not in RESULTS:
+                            raise c.error(m.at(p), f"{p}'s result {val!r}: one of {', '.join(RESULTS)}")
+                    else:
+                        self._count(c, m, p)
+            elif key == "illegal":
+                vs = c.seq(v, line, "'illegal'")
+                for i, x in enumerate(vs):
+                    c.fields(x, vs.at(i), "an illegal action", ("action", "rule"))
+                    self._fields_action(c, x["action"], x.at("action"), for_illegal=True)
+                    self.check_rule_number(c, c.type(x["rule"], str, x.at("rule"), "'rule'"), x.at("rule"))
+
+    def _card_name_or_token(self, c: Checker, name: Any, line: int) -> None:
+        c.type(name, str, line, "a card name")
+        if name not in pool() and name not in token_names() and name != "face-down resource":
+            raise c.error(line, f"unknown card {name!r}" + _suggest(name, [x.name for x in pool()]))
+
+    def _card_expect(self, c: Checker, key: str, val: Any, line: int) -> None:
+        if key == "zones":
+            self._zone(c, val, line)
+        elif key == "damage":
+            c.type(val, int, line, "a damage count")
+        elif key == "exhausted":
+            c.type(val, bool, line, "'exhausted'")
+        else:
+            m = c.fields(val, line, "a card's expected state", (), CARD_FIELDS)
+            for f, x in m.items():
+                at = m.at(f)
+                if f == "zone":
+                    self._zone(c, x, at)
+                elif f == "damage":
+                    c.type(x, int, at, "'damage'")
+                elif f in ("controller", "owner"):
+                    self._player(c, x, at)
+                elif f == "attached_to":
+                    if x is not None:
+                        self._ref(c, x, at)
+                else:
+                    c.type(x, bool, at, f"'{f}'")
+
+    def _zone(self, c: Checker, zone: Any, line: int) -> None:
+        c.type(zone, str, line, "a zone")
+        if zone not in ZONES:
+            raise c.error(line, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
+
+    # running ---------------------------------------------------------------
+
+    def start(self, scenario: Scenario) -> "WowSession":
+        # The static checks above keep per-file state; set it again for this file.
+        self.check_situation(Checker(scenario.path), scenario.situation)
+        return WowSession(scenario, self)
+
+
+ADAPTER = WowAdapter()
+
+
+# --- running ---------------------------------------------------------------------------------
+
+
+class WowSession(Session):
+    def __init__(self, scenario: Scenario, adapter: WowAdapter):
+        self.path = scenario.path
+        self.adapter = adapter
+        self.resolved: list[str] = []
+        self.interrupted: list[str] = []
+        s = scenario.situation
+        heroes = s["players"]
+        self.n = len(heroes)
+        names = [h["hero"] if isinstance(h, Map) else h for h in heroes]
+
+        def per_player(key: str) -> dict[int, Any]:
+            return {int(p[1:]) - 1: v for p, v in sorted(s.get(key, Map()).items())}
+
+        play = {p: [self._arrange_entry(e) for e in es] for p, es in per_player("play").items()}
+        hands = {p: [e if isinstance(e, str) else e["card"] for e in es] for p, es in per_player("hands").items()}
+        decks = {p: [FILLER] * 10 for p in range(self.n)}
+        decks.update({p: list(es) for p, es in per_player("decks").items()})
+        try:
+            self.st = arrange(
+                names, play=play, hands=hands, decks=decks, resources=per_player("resources"),
+                turn_player=int(s.get("turn_player", "P1")[1:]) - 1, step=s.get("step", "action_phase"),
+                turn=s.get("turn", 3), pool=pool(), seed=s.get("seed", 0),
+            )
+        except (KeyError, ValueError) as exc:
+            raise ScenarioFileError(self.path, s.line, f"the engine can't set this situation up: {exc}") from None
+        self.aliases = self._name_entries(s, decks, per_player)
+        # Reading: arrange takes no hero state, so it is applied once the first
+        # window has opened; the next pre-priority check sees it (409.5).
+        for i, h in enumerate(heroes):
+            if isinstance(h, Map):
+                hero = self.st.objs[self.st.players[i].hero]
+                hero.damage = h.get("damage", 0)
+                hero.exhausted = h.get("exhausted", False)
+                hero.flipped = h.get("flipped", False)
+        for j, step in enumerate(s.get("prelude", Seq())):
+            self.act(step, s["prelude"].at(j))
+        self.resolved.clear()
+        self.interrupted.clear()
+
+    def _arrange_entry(self, e: Any) -> Any:
+        if isinstance(e, str):
+            return e
+        out = {"name": e["card"]}
+        for key in ("damage", "exhausted", "new"):
+            if key in e:
+                out[key] = e[key]
+        if "on" in e:
+            on = e["on"]
+            m = OWNED.match(on)
+            out["on"] = [int(m.group(1)) - 1, m.group(2)] if m else on
+        return out
+
+    def _name_entries(self, s: Map, decks: dict, per_player) -> dict[str, int]:
+        """The object ids of the entries given a name with 'as'. arrange creates
+        the heroes and decks first, then the hands, resources and cards in play
+        in the order given; each id found is checked against its card's name."""
+        next_id = self.n + sum(len(d) for d in decks.values())
+        aliases: dict[str, int] = {}
+
+        def take(entry: Any) -> None:
+            nonlocal next_id
+            name = entry if isinstance(entry, str) else entry["card"]
+            o = self.st.objs[next_id]
+            if o.card.name != name:
+                raise ScenarioFileError(self.path, s.line, f"internal: expected {name!r} as card {next_id}, found {o.card.name!r}")
+            if isinstance(entry, Map) and "as" in entry:
+                aliases[entry["as"]] = next_id
+            next_id += 1
+
+        for _, entries in per_player("hands").items():
+            for e in entries:
+                take(e)
+        next_id += sum(per_player("resources").values())
+        for _, entries in per_player("play").items():
+            for e in entries:
+                take(e)
+        return aliases
+
+    # names -----------------------------------------------------------------
+
+    def pname(self, p: int | None) -> str:
+        return "nobody" if p is None else f"P{p + 1}"
+
+    def link_text(self, link) -> str:
+        # The engine's own wording for a link (its history uses it for interruptions).
+        st = self.st
+        if link.kind == "proposal":
+            return f"{self.pname(link.controller)} proposal {st.objs[link.attacker].name} -> {st.objs[link.defender].name}"
+        source = st.objs[link.source].name if link.source is not None else "?"
+        return f"{self.pname(link.controller)} {link.kind} {source}"
+
+    def candidates(self, ref: str) -> list[int]:
+        """Object ids a reference may mean. "P2's X" is P2's card X: the one he
+        controls in play or on the chain, the one he owns elsewhere. Cards in a
+        deck are never meant (decks are shuffled and hidden)."""
+        if ref in self.aliases:
+            return [self.aliases[ref]]
+        m = OWNED.match(ref)
+        player, name = (int(m.group(1)) - 1, m.group(2)) if m else (None, ref)
+        out = []
+        for o in self.st.objs:
+            if o.card.name != name or o.zone == "deck":
+                continue
+            whose = o.controller if o.zone in ("play", "chain") else o.owner
+            if player is None or whose == player:
+                out.append(o.id)
+        return out
+
+    def one(self, ref: str, line: int, what: str = "") -> int | None:
+        ids = self.candidates(ref)
+        if len(ids) > 1:
+            raise ScenarioFileError(self.path, line, f"{ref!r} could mean {len(ids)} cards{what}: give them names with 'as' in the situation")
+        return ids[0] if ids else None
+
+    # actions ----------------------------------------------------------------
+
+    def describe_step(self, step: Any) -> str:
+        if isinstance(step, str):
+            return step
+        if isinstance(step, Map) and EVERYONE_PASSES in step:
+            return f"{EVERYONE_PASSES} x{step[EVERYONE_PASSES]}"
+        return ", ".join(f"{k}: {v}" for k, v in step.items())
+
+    def act(self, step: Any, line: int) -> None:
+        if step == EVERYONE_PASSES:
+            self._everyone_passes(line)
+        elif isinstance(step, str):
+            self._apply(self._match_label(step, line), line)
+        elif EVERYONE_PASSES in step:
+            for _ in range(step[EVERYONE_PASSES]):
+                self._everyone_passes(line)
+        elif PASS_UNTIL in step:
+            self._pass_until(step[PASS_UNTIL], line)
+        else:
+            self._apply(self._match_fields(step, line), line)
+
+    def _everyone_passes(self, line: int) -> None:
+        """409.4: each player in the game passes once, in turn, starting with
+        the priority holder."""
+        for _ in range(self.st.in_game_count()):
+            self._apply(self._match_label(f"{self.pname(self.st.priority)} passes", line, "everyone passes: "), line)
+
+    def _pass_until(self, until: Map, line: int) -> None:
+        for _ in range(MOST_PASSES):
+            if self._reached(until):
+                return
+            self._apply(self._match_label(f"{self.pname(self.st.priority)} passes", line, "pass until: "), line)
+        if not self._reached(until):
+            raise RulingFailed("", [Mismatch(line, f"after {MOST_PASSES} passes the state", dict(until), self._now())],
+                               self.snapshot())
+
+    def _now(self) -> dict:
+        st = self.st
+        return {"turn_player": self.pname(st.turn_player), "step": st.step, "turn": st.turn_number,
+                "priority": self.pname(st.priority)}
+
+    def _reached(self, until: Map) -> bool:
+        now = self._now()
+        return all(now[k] == v for k, v in until.items())
+
+    def _offered(self) -> str:
+        labels = [str(a) for a in self.st.legal_actions()]
+        if self.st.is_terminal():
+            return "the game is over: no action is legal"
+        waiting = f" ({self.st.decision.kind}, {self.st.decision.rule})" if self.st.decision else ""
+        return f"legal actions now{waiting}: " + "; ".join(repr(x) for x in labels)
+
+    def _match_label(self, label: str, line: int, prefix: str = "") -> Action:
+        found = [a for a in self.st.legal_actions() if str(a) == label]
+        return self._exactly_one(found, line, f"{prefix}{label!r}")
+
+    def _exactly_one(self, found: list[Action], line: int, what: str) -> Action:
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise ScenarioFileError(self.path, line, f"{what} matches no legal action; {self._offered()}")
+        if self._interchangeable(found):
+            return found[0]
+        raise ScenarioFileError(
+            self.path, line,
+            f"{what} matches {len(found)} legal actions that are not the same (different cards of one name): "
+            "give the cards names with 'as' and write the action by its fields (player, kind, card, target)")
+
+    def _interchangeable(self, found: list[Action]) -> bool:
+        """Copies of one card in a hand can't be told apart: playing either is
+        the same action. Nothing else is."""
+        first = found[0]
+        for a in found:
+            if (a.kind, a.player, a.targets, a.x, a.option) != (first.kind, first.player, first.targets, first.x, first.option):
+                return False
+            if a.subject is None or self.st.objs[a.subject].zone != "hand" or \
+                    self.st.objs[a.subject].card.name != self.st.objs[first.subject].card.name:
+                return False
+        return True
+
+    def _ids(self, ref: str, players: bool = True) -> set[int]:
+        if players and PLAYER.match(ref) and ref not in self.aliases:
+            return {int(ref[1:]) - 1}
+        return set(self.candidates(ref))
+
+    def _match_fields(self, a: Map, line: int) -> Action:
+        player = int(a["player"][1:]) - 1
+        found = []
+        targets = [a["target"]] if "target" in a else list(a.get("targets", []))
+        for act in self.st.legal_actions():
+            if act.player != player or act.kind != a["kind"]:
+                continue
+            if "card" in a and act.subject not in self._ids(a["card"]):
+                continue
+            if ("target" in a or "targets" in a) and (
+                    len(act.targets) != len(targets) or any(t not in self._ids(r) for t, r in zip(act.targets, targets))):
+                continue
+            if "x" in a and act.x != a["x"]:
+                continue
+            option = self._option(a)
+            if option is not _ANY:
+                if isinstance(option, str):
+                    if act.option not in self._ids(option):
+                        continue
+                elif act.option != option or type(act.option) is not type(option):
+                    continue
+            found.append(act)
+        return self._exactly_one(found, line, f"the action {{{self.describe_step(a)}}}")
+
+    def _option(self, a: Map) -> Any:
+        if "option" in a:
+            return a["option"]
+        if "sabotage" in a:
+            return a["sabotage"]
+        if "face_up" in a:
+            return a["face_up"]
+        return _ANY
+
+    def _apply(self, action: Action, line: int) -> None:
+        st = self.st
+        before = {link.id: self.link_text(link) for link in st.chain}
+        order = [link.id for link in reversed(st.chain)]  # top first
+        seen = len(st.history)
+        try:
+            st.apply_action(action)
+        except IllegalAction as exc:
+            raise RulingFailed("", [Mismatch(line, f"the engine offered {str(action)!r} as legal, then refused it",
+                                             "accepted", f"IllegalAction {exc.rule}: {exc.reason}")], self.snapshot()) from None
+        after = {link.id for link in st.chain}
+        new_lines = st.history[seen:]
+        for lid in order:
+            if lid in after:
+                continue
+            text = before[lid]
+            gone = not st.players[int(text.split(" ")[0][1:]) - 1].in_game  # 102.2: his links are interrupted
+            if gone or any(h.startswith(f"{text} is interrupted") for h in new_lines):
+                self.interrupted.append(text)
+            else:
+                self.resolved.append(text)
+
+    # illegal actions -----------------------------------------------------------
+
+    def build(self, a: Map, line: int) -> Action:
+        """The engine Action the fields describe, legal or not."""
+        player = int(a["player"][1:]) - 1
+        kind = a["kind"]
+        subject = None
+        if "card" in a:
+            ref = a["card"]
+            if PLAYER.match(ref) and ref not in self.aliases:
+                subject = int(ref[1:]) - 1
+            else:
+                ids = self.candidates(ref)
+                if kind in ("play", "resource", "discard"):
+                    ids = [i for i in ids if i in self.st.players[player].hand] or ids
+                else:
+                    ids = [i for i in ids if self.st.objs[i].zone == "play"] or ids
+                if not ids:
+                    raise ScenarioFileError(self.path, a.at("card"), f"no card {ref!r} in the game now")
+                if len(ids) > 1 and not all(self.st.objs[i].zone == "hand" for i in ids):
+                    raise ScenarioFileError(self.path, a.at("card"), f"{ref!r} could mean {len(ids)} cards: give them names with 'as'")
+                subject = ids[0]
+        targets = []
+        for ref in ([a["target"]] if "target" in a else list(a.get("targets", []))):
+            if PLAYER.match(ref) and ref not in self.aliases:
+                targets.append(int(ref[1:]) - 1)
+                continue
+            t = self.one(ref, line)
+            if t is None:
+                raise ScenarioFileError(self.path, line, f"no card {ref!r} in the game now")
+            targets.append(t)
+        option = self._option(a)
+        if option is _ANY:
+            option = 0 if kind == "power" else (False if kind in ("propose", "resource") else None)
+        elif isinstance(option, str):
+            option = self.one(option, line)
+        return Action(kind, player, subject, tuple(targets), a.get("x", 0), option)
+
+    def illegal(self, step: Map, line: int) -> list[Mismatch]:
+        rule = step["rule"]
+        if isinstance(rule, (int, float)) and not isinstance(rule, bool):
+            rule = step.raw["rule"]
+        return self._check_illegal(step["illegal"], rule, line)
+
+    def _check_illegal(self, fields: Map, rule: str, line: int) -> list[Mismatch]:
+        action = self.build(fields, line)
+        what = f"the action {{{self.describe_step(fields)}}}"
+        if action in self.st.legal_actions():
+            return [Mismatch(line, what, f"illegal by {rule}", "offered as a legal action")]
+        trial = self.st.clone()  # a refused action changes nothing, but stay safe
+        try:
+            trial.apply_action(action)
+        except IllegalAction as exc:
+            if exc.rule != rule:
+                return [Mismatch(line, what, f"illegal by {rule}", f"illegal by {exc.rule} ({exc.reason})")]
+            return []
+        return [Mismatch(line, what, f"illegal by {rule}", "accepted by the engine")]
+
+    # expectations ---------------------------------------------------------------
+
+    def snapshot(self) -> str:
+        tail = self.st.history[-8:]
+        return str(self.st) + ("\nlast events: " + " | ".join(tail) if tail else "")
+
+    def expect(self, e: Map) -> list[Mismatch]:
+        st = self.st
+        out: list[Mismatch] = []
+
+        def check(key: str, expected: Any, actual: Any, what: str | None = None, line: int | None = None) -> None:
+            if expected != actual:
+                out.append(Mismatch(line or e.at(key), what or key, expected, actual))
+
+        for key, v in e.items():
+            line = e.at(key)
+            if key == "priority":
+                check(key, "nobody" if v is None else v, self.pname(st.priority))
+            elif key == "turn_player":
+                check(key, v, self.pname(st.turn_player))
+            elif key == "turn":
+                check(key, v, st.turn_number)
+            elif key == "step":
+                check(key, v, st.step)
+            elif key == "passes":
+                check(key, v, st.passes)
+            elif key == "terminal":
+                check(key, v, st.is_terminal())
+            elif key == "returns":
+                check(key, [float(x) for x in v], st.returns())
+            elif key == "decision":
+                d = st.decision
+                if v in (None, "none"):
+                    check(key, "none", "none" if d is None else f"{d.kind} by {self.pname(d.player)} ({d.rule})")
+                elif d is None:
+                    check(key, dict(v), "none")
+                else:
+                    actual = {"kind": d.kind, "player": self.pname(d.player), "rule": d.rule}
+                    check(key, dict(v), {k: actual[k] for k in v})
+            elif key == "chain":
+                check(key, list(v), [self.link_text(link) for link in st.chain], "chain (bottom first)")
+            elif key == "resolved":
+                check(key, list(v), self.resolved, "links resolved, in order")
+            elif key == "interrupted":
+                check(key, list(v), self.interrupted, "links interrupted, in order")
+            elif key == "combat":
+                c = st.combat
+                if v in (None, "none"):
+                    check(key, "none", "none" if c is None else "a combat")
+                elif c is None:
+                    check(key, dict(v), "none")
+                else:
+                    for role in ("attacker", "defender"):
+                        if role in v:
+                            want = None if v[role] is None else self.one(v[role], v.at(role))
+                            got = getattr(c, role)
+                            if want != got:
+                                out.append(Mismatch(v.at(role), f"combat {role}", v[role],
+                                                    "none" if got is None else st.describe(st.objs[got])))
+                    for flag in ("defending", "sabotage"):
+                        if flag in v:
+                            check(key, v[flag], getattr(c, flag), f"combat {flag}", v.at(flag))
+            elif key in ("cards", "zones", "damage", "exhausted"):
+                for ref, want in v.items():
+                    fields = want if key == "cards" else {{"zones": "zone"}.get(key, key): want}
+                    self._card_state(ref, fields, v.at(ref), out)
+            elif key == "ready_resources":
+                for p, n in v.items():
+                    check(key, n, st.ready_resources(int(p[1:]) - 1), f"{p}'s ready resources", v.at(p))
+            elif key == "hand":
+                for p, n in v.items():
+                    check(key, n, len(st.players[int(p[1:]) - 1].hand), f"{p}'s cards in hand", v.at(p))
+            elif key == "graveyard":
+                for p, names in v.items():
+                    got = [st.objs[i].name for i in st.players[int(p[1:]) - 1].graveyard]
+                    check(key, list(names), got, f"{p}'s graveyard (oldest first)", v.at(p))
+            elif key == "results":
+                for p, r in v.items():
+                    got = st.players[int(p[1:]) - 1].result or "playing"
+                    check(key, r, got, f"{p}'s result", v.at(p))
+            elif key in ("legal", "not_legal", "legal_exactly"):
+                labels = [str(a) for a in st.legal_actions()]
+                if key == "legal_exactly":
+                    check(key, sorted(v), sorted(labels), "the legal actions")
+                for i, pattern in enumerate(v if key != "legal_exactly" else ()):
+                    hits = [x for x in labels if fnmatch.fnmatchcase(x, pattern)]
+                    if key == "legal" and not hits:
+                        out.append(Mismatch(v.at(i), "a legal action", pattern, labels))
+                    if key == "not_legal" and hits:
+                        out.append(Mismatch(v.at(i), "no legal action like", pattern, hits))
+            elif key == "illegal":
+                for i, x in enumerate(v):
+                    out.extend(self._check_illegal(x["action"], x["rule"], v.at(i)))
+            elif key == "events":
+                # an ordered subsequence of the history lines
+                pos = 0
+                for i, pattern in enumerate(v):
+                    while pos < len(st.history) and not fnmatch.fnmatchcase(st.history[pos], pattern):
+                        pos += 1
+                    if pos == len(st.history):
+                        out.append(Mismatch(v.at(i), f"event {i + 1} of {len(v)} (in order)", pattern, st.history))
+                        break
+                    pos += 1
+            elif key == "no_events":
+                for i, pattern in enumerate(v):
+                    hits = [h for h in st.history if fnmatch.fnmatchcase(h, pattern)]
+                    if hits:
+                        out.append(Mismatch(v.at(i), "no event like", pattern, hits))
+        return out
+
+    def _card_state(self, ref: str, fields: dict, line: int, out: list[Mismatch]) -> None:
+        ids = self.candidates(ref)
+        if not ids:
+            out.append(Mismatch(line, ref, fields, "no such card in the game"))
+            return
+        values = [self._observe(self.st.objs[i], fields) for i in ids]
+        if any(v != values[0] for v in values[1:]):
+            raise ScenarioFileError(self.path, line, f"{ref!r} could mean {len(ids)} cards in different states: "
+                                                     "give them names with 'as' in the situation")
+        got = values[0]
+        for f, want in fields.items():
+            if f == "attached_to" and want is not None:
+                want = self.one(want, line)
+                want = None if want is None else self.st.describe(self.st.objs[want])
+            if got[f] != want:
+                out.append(Mismatch(line, f"{ref} {f}", fields[f], got[f]))
+
+    def _observe(self, o, fields: dict) -> dict:
+        st = self.st
+        out = {}
+        for f in fields:
+            if f == "zone":
+                out[f] = o.zone
+            elif f in ("controller", "owner"):
+                out[f] = self.pname(getattr(o, f))
+            elif f == "attached_to":
+                out[f] = None if o.attached_to is None else st.describe(st.objs[o.attached_to])
+            elif f == "exhausted":
+                out[f] = o.exhausted
+            else:
+                out[f] = getattr(o, f)
+        return out
+
+
+_ANY = object()
