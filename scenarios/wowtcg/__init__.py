@@ -44,7 +44,8 @@ SITUATION_FIELDS = ("players", "turn_player", "turn", "step", "play", "hands", "
 ACTION_FIELDS = ("player", "kind", "card", "target", "targets", "x", "option", "sabotage", "face_up")
 UNTIL_FIELDS = ("turn_player", "step", "turn", "priority")
 CARD_FIELDS = ("zone", "damage", "exhausted", "controller", "owner", "attached_to", "resource", "face_up",
-               "token", "flipped")
+               "token", "flipped", "type", "cost", "atk", "health", "damage_type")
+PRINTED = ("type", "cost", "atk", "health", "damage_type")  # read off the card (a token's are the effect's)
 EXPECT_FIELDS = ("priority", "turn_player", "turn", "step", "passes", "decision", "chain", "resolved",
                  "interrupted", "combat", "cards", "zones", "damage", "exhausted", "ready_resources", "hand",
                  "graveyard", "results", "returns", "terminal", "legal", "not_legal", "legal_exactly",
@@ -334,6 +335,10 @@ class WowAdapter(GameAdapter):
             elif key in ("chain", "resolved", "interrupted", "legal", "not_legal", "legal_exactly", "events", "no_events"):
                 vs = c.seq(v, line, f"'{key}'")
                 for i, x in enumerate(vs):
+                    if key == "events" and isinstance(x, Seq):  # several patterns one line must all match
+                        for j, y in enumerate(x):
+                            c.type(y, str, x.at(j), "an event pattern")
+                        continue
                     c.type(x, str, vs.at(i), f"an entry of '{key}'")
             elif key == "combat":
                 if v not in (None, "none"):
@@ -389,6 +394,10 @@ class WowAdapter(GameAdapter):
                     c.type(x, int, at, "'damage'")
                 elif f in ("controller", "owner"):
                     self._player(c, x, at)
+                elif f in ("type", "damage_type"):
+                    c.type(x, str, at, f"'{f}'")
+                elif f in ("cost", "atk", "health"):
+                    c.type(x, int, at, f"'{f}'")
                 elif f == "attached_to":
                     if x is not None:
                         self._ref(c, x, at)
@@ -622,7 +631,7 @@ class WowSession(Session):
         for act in self.st.legal_actions():
             if act.player != player or act.kind != a["kind"]:
                 continue
-            if "card" in a and act.subject not in self._ids(a["card"]):
+            if "card" in a and self._about(act) not in self._ids(a["card"]):
                 continue
             if ("target" in a or "targets" in a) and (
                     len(act.targets) != len(targets) or any(t not in self._ids(r) for t, r in zip(act.targets, targets))):
@@ -638,6 +647,13 @@ class WowSession(Session):
                     continue
             found.append(act)
         return self._exactly_one(found, line, f"the action {{{self.describe_step(a)}}}")
+
+    def _about(self, act: Action) -> int | None:
+        """The card an action is about: its subject, or for the order of
+        waiting effects the card whose effect it adds."""
+        if act.kind == "order_trigger":
+            return self.st.waiting[act.option].source
+        return act.subject
 
     def _option(self, a: Map) -> Any:
         if "option" in a:
@@ -825,7 +841,8 @@ class WowSession(Session):
                 # an ordered subsequence of the history lines
                 pos = 0
                 for i, pattern in enumerate(v):
-                    while pos < len(st.history) and not fnmatch.fnmatchcase(st.history[pos], pattern):
+                    patterns = list(pattern) if isinstance(pattern, list) else [pattern]
+                    while pos < len(st.history) and not all(fnmatch.fnmatchcase(st.history[pos], p) for p in patterns):
                         pos += 1
                     if pos == len(st.history):
                         out.append(Mismatch(v.at(i), f"event {i + 1} of {len(v)} (in order)", pattern, st.history))
@@ -865,8 +882,8 @@ class WowSession(Session):
                 out[f] = self.pname(getattr(o, f))
             elif f == "attached_to":
                 out[f] = None if o.attached_to is None else st.describe(st.objs[o.attached_to])
-            elif f == "exhausted":
-                out[f] = o.exhausted
+            elif f in PRINTED:
+                out[f] = getattr(o.card, f)
             else:
                 out[f] = getattr(o, f)
         return out
