@@ -122,7 +122,9 @@ def _convert(node: yaml.Node, path: Path) -> Any:
             key_line = key_node.start_mark.line + 1
             if not isinstance(key_node, yaml.ScalarNode):
                 raise ScenarioFileError(path, key_line, "a key must be a plain word, not a list or a mapping")
-            key = str(_SCALARS.construct_object(key_node))
+            # A key is a field name or a card's name: read it as written (YAML 1.1
+            # would turn a plain `on` into true).
+            key = key_node.value
             if key == "<<":
                 raise ScenarioFileError(path, key_line, "merge keys ('<<') are not supported: write the fields out")
             if key in out:
@@ -160,6 +162,9 @@ def load_yaml(path: Path) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
+        context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and start is not None and mark is not None and start.line != mark.line:
+            problem += f" ({context} that starts at line {start.line + 1})"
         raise ScenarioFileError(path, mark.line + 1 if mark else None, f"not valid YAML: {problem}") from None
     if node is None:
         raise ScenarioFileError(path, 1, "the file is empty: a scenario is a mapping with name, rules, source, summary, situation, script and expect")
