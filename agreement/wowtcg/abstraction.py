@@ -346,16 +346,26 @@ def matches(v: View, edge: Edge, action: dict[str, Any], actor: int | None) -> b
         return a is not None and d is not None and edge.name == f"propose_combat[{t.name(a)} -> {t.name(d)}]"
     if kind == "strike":
         i = v.weapon_slot.get(action["weapon"])
-        if i is None:
-            return False
-        owner, w = divmod(i, t.weapons)
-        return edge.name == f"strike[{t.player_name(owner)} {t.board.parties[owner].weapons[w].name}]"
+        return i is not None and edge.name == strike_edge_name(t, i)
     if kind == "protect":
         if action.get("protector") is None:
             return edge.name == "no_protection"
         c = v.number.get(action["protector"])
         return c is not None and edge.name == f"protect[{t.name(c)}]"
     return False
+
+
+def strike_edge_name(t: Any, i: int) -> str:
+    """The name of the strike edge of weapon slot ``i``."""
+    owner, w = divmod(i, t.weapons)
+    return f"strike[{t.player_name(owner)} {t.board.parties[owner].weapons[w].name}]"
+
+
+def roles_of(proposal_edge_name: str) -> tuple[str, str]:
+    """The attacker's and defender's names in a proposal edge's name."""
+    inside = proposal_edge_name[proposal_edge_name.index("[") + 1 : -1]
+    attacker, _, defender = inside.partition(" -> ")
+    return attacker, defender
 
 
 def automatic_paths(m: Machine, start: Any) -> list[tuple[tuple[Edge, ...], Any]]:
@@ -394,7 +404,7 @@ def check_step(v: View, pre: Any, action: dict[str, Any], post: Any, stutter_all
     if stutter_allowed and pre == post:
         return StepCheck(True, (), {n: getattr(pre, n) for n in UNOBSERVED})
     if not candidates:
-        disabled = [e for e, _ in m._out_index[pre.location] if matches(v, e, action, _actor_or_none(m, e, pre))]
+        disabled = [e for e in m.edges_leaving(pre) if matches(v, e, action, _actor_or_none(m, e, pre))]
         rules = tuple(dict.fromkeys(r for e in disabled for r in e.rules))
         names = ", ".join(e.name for e in disabled) or "none"
         return StepCheck(False, rules=rules, detail=f"the model allows no such choice here (edges of this kind, all disabled: {names})")

@@ -64,10 +64,12 @@ ITEM = "Lucky Charm"
 
 @dataclass(frozen=True)
 class Setup:
-    """A game to play: heroes, what each player has in play, in hand and in
-    the deck (top last), starting resources.  Everything from the fragment."""
+    """A game to play: heroes and the damage on them, what each player has in
+    play, in hand and in the deck (top last), starting resources.  Everything
+    from the fragment."""
 
     heroes: tuple[str, ...]
+    hero_damage: tuple[int, ...]
     play: tuple[tuple[str, ...], ...]
     hands: tuple[tuple[str, ...], ...]
     decks: tuple[tuple[str, ...], ...]
@@ -77,6 +79,7 @@ class Setup:
     def as_dict(self) -> dict[str, Any]:
         return {
             "heroes": list(self.heroes),
+            "hero_damage": list(self.hero_damage),
             "play": [list(p) for p in self.play],
             "hands": [list(h) for h in self.hands],
             "decks": [list(d) for d in self.decks],
@@ -86,9 +89,11 @@ class Setup:
 
 
 def random_setup(rng: random.Random, players: int) -> Setup:
-    """A table where combat, protection, sabotage, strikes and armor can all happen."""
+    """A table where combat, protection, sabotage, strikes, armor, instants in
+    every window and a hero's death can all happen within a few turns."""
     heroes = tuple(rng.choice(FRAGMENT_HEROES) for _ in range(players))
-    cards = FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS
+    # Heroes often start near death, so that games also end in combat (102.1a), not only by decking.
+    damage = tuple(rng.choice((0, 20, 24, 25)) for _ in heroes)
     play, hands, decks = [], [], []
     for hero in heroes:
         dual = hero in ("Kerra Nightblade", "Gorrak Bloodfist")
@@ -96,9 +101,15 @@ def random_setup(rng: random.Random, players: int) -> Setup:
         allies = tuple(rng.choice(FRAGMENT_ALLIES) for _ in range(rng.randint(0, 2)))
         armor = (rng.choice(ARMORS),) if rng.random() < 0.8 else ()
         play.append((*weapons, *armor, ITEM, *allies))
-        hands.append(tuple(rng.choice(cards) for _ in range(rng.randint(1, 4))))
-        decks.append(tuple(rng.choice(cards) for _ in range(rng.randint(2, 8))))
-    return Setup(heroes, tuple(play), tuple(hands), tuple(decks), tuple(rng.randint(1, 4) for _ in heroes), rng.randrange(2**16))
+        hands.append(tuple(_card(rng) for _ in range(rng.randint(2, 5))))
+        decks.append(tuple(_card(rng) for _ in range(rng.randint(2, 8))))
+    return Setup(heroes, damage, tuple(play), tuple(hands), tuple(decks), tuple(rng.randint(2, 5) for _ in heroes), rng.randrange(2**16))
+
+
+def _card(rng: random.Random) -> str:
+    # Instants half the time: they are what every window's edges are about.
+    pool = FRAGMENT_INSTANTS if rng.random() < 0.5 else FRAGMENT_ALLIES + FRAGMENT_QUESTS
+    return rng.choice(pool)
 
 
 class BuiltinWowAdapter:
@@ -117,7 +128,7 @@ class BuiltinWowAdapter:
     def new_game(self, setup: Setup) -> GameState:
         # The model's game starts in the first player's first ready step (101.1,
         # 501.1), heroes and the board already in play.
-        return arrange(
+        state = arrange(
             list(setup.heroes),
             play={p: list(cards) for p, cards in enumerate(setup.play)},
             hands={p: list(cards) for p, cards in enumerate(setup.hands)},
@@ -128,6 +139,9 @@ class BuiltinWowAdapter:
             pool=self.pool,
             seed=setup.seed,
         )
+        for player, damage in zip(state.players, setup.hero_damage):
+            state.objs[player.hero].damage = damage
+        return state
 
     # -- the protocol ------------------------------------------------------------------
 

@@ -3,29 +3,38 @@ by step against the model (soundness and completeness), with coverage."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from agreement.findings import Finding
 from agreement.wowtcg import abstraction as ab
 from agreement.wowtcg.observation import check_action, check_state
+from model import explicit
 from model.machine import Machine
 from model.wowtcg import build
 
+#: The edge families reachable at the model's default bounds: what a
+#: conformance run should exercise.
+REACHABLE_FILE = Path(__file__).with_name("reachable.yaml")
 #: The engine decisions the model has a choice point for; any other decision
 #: (armor against a packet, 304.2) is folded into the model's automatic edges.
 CHOICE_DECISIONS = ("protect", "discard")
-
-
-def reference_machine() -> Machine:
-    """The model at its default bounds: the edges a conformance run should exercise."""
-    return build()
 
 
 class WowChecker:
     """Checks one game at a time; coverage accumulates over games."""
 
     game = "wowtcg"
+    family = staticmethod(ab.family)
+
+    @staticmethod
+    def reference_machine() -> Machine:
+        """The model at its default bounds: the edges a conformance run should exercise."""
+        return build()
+
     check_state = staticmethod(check_state)
     check_action = staticmethod(check_action)
 
@@ -88,28 +97,81 @@ class WowChecker:
                 self.rules[r] += 1
         return findings
 
+    def forbidden_choices(self, pre: dict[str, Any]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+        """Proposals and strikes the model forbids at ``pre`` between cards in play,
+        as observed actions with the rules of their edges: the engine must refuse each."""
+        v, s, _ = self.model_view(pre)
+        m, t = v.machine, v.table
+        holder = s.priority_holder
+        if holder >= t.nobody:
+            return []
+        enabled = {e.name for e, _ in ab.choice_edges(m, s)}
+        ident = {number: i for i, number in v.number.items()}
+        numbered = {t.name(c): c for c in range(t.none)}
+        out = []
+        for e in m.edges_leaving(s):
+            if e.name in enabled:
+                continue
+            if e.has("proposes"):
+                a, d = (numbered[part] for part in ab.roles_of(e.name))
+                if a in ident and d in ident:
+                    sabotage = d >= t.count
+                    out.append((e.rules, {"kind": "propose", "player": holder, "attacker": ident[a], "defender": ident[d], "sabotage": sabotage}))
+            elif e.has("strikes") and e.name.startswith(f"strike[{t.player_name(holder)} "):
+                weapon = next(w for w, i in v.weapon_slot.items() if e.name == ab.strike_edge_name(t, i))
+                out.append((e.rules, {"kind": "strike", "player": holder, "weapon": weapon}))
+        return out
+
     def describe(self, obs: dict[str, Any]) -> str:
         """The model's reading of an observation, one line (for transcripts)."""
         v, s, _ = self.model_view(obs)
         return v.machine.describe(s)
 
-    def next_edge_families(self, pre: dict[str, Any], choice: dict[str, Any]) -> set[str]:
-        """The edge families a choice could take from ``pre`` (for steering)."""
+    def choice_names(self, pre: dict[str, Any], choices: list[dict[str, Any]]) -> list[set[str]]:
+        """For each observed choice at ``pre``, the model edges it could be."""
         v, s, _ = self.model_view(pre)
-        return {ab.family(e.name) for e, _ in ab.choice_edges(v.machine, s) if ab.matches(v, e, choice, v.machine.actor(e, s))}
+        m = v.machine
+        enabled = [(e, m.actor(e, s)) for e, _ in ab.choice_edges(m, s)]
+        return [{e.name for e, actor in enabled if ab.matches(v, e, c, actor)} for c in choices]
+
+    def plan(self, pre: dict[str, Any], targets: frozenset[str], budget: int = 150) -> str | None:
+        """The first edge of a shortest way, in the model, from ``pre`` to an edge
+        of a target family (breadth-first over at most ``budget`` choice points), or None."""
+        v, start, _ = self.model_view(pre)
+        m = v.machine
+        seen = {start}
+        queue = deque([(start, None)])
+        while queue and len(seen) < budget:
+            s, first = queue.popleft()
+            for e, post in ab.choice_edges(m, s):
+                lead = first or e.name
+                if ab.family(e.name) in targets:
+                    return lead
+                for path, end in ab.automatic_paths(m, post):
+                    if any(ab.family(x.name) in targets for x in path):
+                        return lead
+                    if end not in seen:
+                        seen.add(end)
+                        queue.append((end, lead))
+        return None
 
     @staticmethod
     def reachable_families() -> dict[str, tuple[str, ...]]:
-        """Edge families reachable in the model at its default bounds, with their rules."""
-        from model import explicit
+        """Edge families reachable in the model at its default bounds, with their
+        rules: kept as data (REACHABLE_FILE), pinned by a test that explores the model."""
+        data = yaml.safe_load(REACHABLE_FILE.read_text())
+        return {name: tuple(rules) for name, rules in data["families"].items()}
 
-        m = reference_machine()
+    @staticmethod
+    def explore_reachable_families() -> dict[str, tuple[str, ...]]:
+        """The same, computed by exploring the model (about ten seconds)."""
+        m = WowChecker.reference_machine()
         out: dict[str, tuple[str, ...]] = {}
         for _, _, name in explicit.explore(m).graph.edges(keys=True):
             e = m.edge(name)
             if not e.has("bound"):
                 out.setdefault(ab.family(e.name), e.rules)
-        return out
+        return dict(sorted(out.items()))
 
 
 def _show_action(a: dict[str, Any]) -> str:

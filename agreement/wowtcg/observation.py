@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Where a game can stop for a player's choice, as the model names it:
-#: the windows (409), the protect point (602.2), the end step's discard
-#: (503.2a), and the end of the game (102).
-STEPS = ("ready_step", "draw_step", "action_phase", "attack_window", "protect_point", "defend_window", "end_phase", "end_step", "game_over")
+#: Where a game can stop for a player's choice, as the model names it: the
+#: windows (409), the protect point (602.2), the combat conclusion (armor
+#: against a combat packet, 304.2), the end step's discard (503.2a), and the
+#: end of the game (102).
+STEPS = ("ready_step", "draw_step", "action_phase", "attack_window", "protect_point", "defend_window", "combat_conclusion", "end_phase", "end_step", "game_over")
 CARD_KINDS = ("instant", "non_instant", "quest")
 LINK_KINDS = ("instant", "non_instant", "resource", "proposal", "strike")
 KEYWORDS = ("protector", "stealth", "elusive", "ferocity", "long_range", "sabotage")

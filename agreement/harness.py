@@ -1,0 +1,278 @@
+"""The agreement run: Hypothesis plays an engine through its adapter, and after
+every step the game's checker compares it with the model.
+
+Per step the harness checks soundness and completeness (the checker), that
+actions the engine offers apply (on a copy), that proposals and strikes the
+model forbids are refused with a rule, and, once per run, that the same seed
+gives the same game.  A failure shrinks to a short game and is reported as a
+transcript whose script can be pasted into a scenario file.
+
+**Coverage that steers.**  The run is split into rounds.  Before each round
+the edge families of the model that no step has exercised yet become the
+targets; within the round, a choice may be *steered*: the model, searched
+breadth-first from the current state, gives the first edge of a shortest way
+to a target edge, and the engine action standing for that edge is taken.
+Whether to steer is itself drawn by Hypothesis, so a failing game still
+shrinks, and the targets stay fixed inside a round, so every game replays
+exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, Verbosity, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
+
+from agreement.adapter import AdapterError, Guarded
+from agreement.findings import Finding
+
+#: The most steps one game may take before the harness stops it (a game the
+#: model would let go on; not a finding).
+MOST_STEPS = 600
+#: Offered actions tried on a copy at each step, and forbidden ones asked about.
+TRIED_PER_STEP = 1
+
+
+class AgreementFailure(Exception):
+    """The engine disagreed with the model; carries the findings and the transcript."""
+
+    def __init__(self, findings: list[Finding], transcript: "Transcript") -> None:
+        self.findings = findings
+        self.transcript = transcript
+        super().__init__("\n".join(str(f) for f in findings))
+
+
+@dataclass
+class Transcript:
+    """One game as the harness played it: the setup and every action, by label."""
+
+    game: str
+    setup: dict[str, Any]
+    script: list[str] = field(default_factory=list)
+    model_reading: str = ""  # the model's reading of the state before the failing step
+
+    def as_yaml(self, findings: list[Finding]) -> str:
+        doc = {
+            "game": self.game,
+            "setup": self.setup,
+            "script": self.script,
+            "finding": [str(f) for f in findings],
+            "rules": sorted({r for f in findings for r in f.rules}),
+            "model state before the last step": self.model_reading,
+        }
+        return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
+
+
+@dataclass
+class Report:
+    """What a run found and exercised."""
+
+    game: str
+    examples: int
+    steps: int = 0
+    games_finished: int = 0
+    edges: Counter = field(default_factory=Counter)
+    rules: Counter = field(default_factory=Counter)
+    reachable: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    transcript: str = ""
+    skipped: list[str] = field(default_factory=list)
+    offered_tried: int = 0
+    forbidden_tried: int = 0
+
+    @property
+    def missed(self) -> list[str]:
+        """Edge families reachable in the model at its default bounds that no step exercised."""
+        return sorted(set(self.reachable) - set(self.edges))
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "status": "agree" if self.ok else "disagree",
+            "examples": self.examples,
+            "steps": self.steps,
+            "games_finished": self.games_finished,
+            "findings": [{"kind": f.kind, "rules": list(f.rules), "detail": f.detail} for f in self.findings],
+            "transcript": self.transcript,
+            "coverage": {
+                "edges": dict(sorted(self.edges.items())),
+                "rules": dict(sorted(self.rules.items())),
+                "reachable_edges": len(self.reachable),
+                "missed_edges": {name: list(self.reachable[name]) for name in self.missed},
+            },
+            "checks": {"offered_actions_tried": self.offered_tried, "forbidden_actions_tried": self.forbidden_tried},
+            "skipped": self.skipped,
+        }
+
+
+def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, players: tuple[int, ...] = (2, 3), rounds: int = 4) -> Report:
+    """Play ``examples`` games (in ``rounds``, re-aimed between rounds) and check every step."""
+    guarded = Guarded(adapter, checker.check_state, checker.check_action)
+    reference = checker.reference_machine()
+    reachable = checker.reachable_families()
+    report = Report(adapter.game, examples, reachable=reachable)
+    targets: set[str] = set()
+    for what in ("clone", "refusal", "candidate_actions"):
+        if not guarded.has(what):
+            report.skipped.append(f"the adapter has no {what}(): " + ("offered actions are not tried on copies" if what == "clone" else "forbidden actions are not tried"))
+    _check_determinism(guarded, checker, seed, report)
+    if report.findings:
+        return report
+    per_round = [examples // rounds + (1 if r < examples % rounds else 0) for r in range(rounds)]
+    for r, count in enumerate(per_round):
+        if count == 0:
+            continue
+        targets = frozenset(set(reachable) - set(checker.edges))
+        machine_class = _state_machine(guarded, checker, targets, report, seed * 7919 + r, players)
+        try:
+            run_state_machine_as_test(
+                machine_class,
+                settings=settings(
+                    max_examples=count,
+                    stateful_step_count=MOST_STEPS,
+                    deadline=None,
+                    database=None,
+                    derandomize=True,
+                    verbosity=Verbosity.quiet,
+                    suppress_health_check=list(HealthCheck),
+                ),
+            )
+        except AgreementFailure as failure:
+            report.findings = failure.findings
+            report.transcript = failure.transcript.as_yaml(failure.findings)
+            break
+    report.edges = Counter(checker.edges)
+    report.rules = Counter(checker.rules)
+    return report
+
+
+def _check_determinism(guarded: Guarded, checker: Any, seed: int, report: Report) -> None:
+    """The same setup and the same choices give the same game, twice."""
+    games = []
+    for _ in range(2):
+        rng = random.Random(seed)
+        setup = guarded.call("random_setup", rng, 2)
+        state = guarded.call("new_game", setup)
+        seen = []
+        for _ in range(200):
+            if guarded.is_terminal(state):
+                break
+            actions = guarded.legal_actions(state)
+            if not actions:
+                break
+            action = actions[rng.randrange(len(actions))]
+            seen.append((guarded.call("action_label", state, action), repr(guarded.observe(state))))
+            guarded.call("apply_action", state, action)
+        games.append(seen)
+    first, second = games
+    if first != second:
+        at = next((i for i, (a, b) in enumerate(zip(first, second)) if a != b), min(len(first), len(second)))
+        report.findings.append(Finding("nondeterministic", (), f"the same seed and choices gave another game from step {at + 1}"))
+
+
+def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], report: Report, round_seed: int, players: tuple[int, ...]) -> type:
+    class Agreement(RuleBasedStateMachine):
+        @initialize(setup_seed=st.integers(0, 2**32 - 1), seats=st.sampled_from(players))
+        def start(self, setup_seed: int, seats: int) -> None:
+            guarded.step = 0
+            setup = guarded.call("random_setup", random.Random(setup_seed ^ round_seed), seats)
+            self.state = guarded.call("new_game", setup)
+            self.transcript = Transcript(guarded.game, setup.as_dict() if hasattr(setup, "as_dict") else dict(setup))
+            self.obs = guarded.observe(self.state)
+            checker.begin(self.obs)
+            if not checker.waits_for_choice(self.obs):
+                self._fail([Finding("adapter", (), "the game does not start at a point where a player chooses")])
+
+        def _fail(self, findings: list[Finding]) -> None:
+            self.transcript.model_reading = checker.describe(self.obs)
+            raise AgreementFailure(findings, self.transcript)
+
+        def _choose(self, data: Any, actions: list[Any], offered: list[dict[str, Any]], steer: bool) -> Any:
+            if steer and targets:
+                lead = checker.plan(self.obs, targets)
+                if lead is not None:
+                    names = checker.choice_names(self.obs, offered)
+                    fitting = [a for a, n in zip(actions, names) if lead in n]
+                    if fitting:
+                        return fitting[data.draw(st.integers(0, len(fitting) - 1), label="steered action")]
+            return actions[data.draw(st.integers(0, len(actions) - 1), label="action")]
+
+        @rule(data=st.data())
+        def step(self, data: Any) -> None:
+            if guarded.is_terminal(self.state):
+                return
+            guarded.step += 1
+            pre = self.obs
+            actions = guarded.legal_actions(self.state)
+            if not actions:
+                self._fail([Finding("incomplete", (), "the game is not over but the engine offers no action")])
+            offered = [guarded.observe_action(self.state, a) for a in actions]
+            findings = self._try_offered(actions) + self._try_forbidden(pre)
+            steer = data.draw(st.booleans(), label="steer")
+            action = self._choose(data, actions, offered, steer)
+            choice = guarded.observe_action(self.state, action)
+            self.transcript.script.append(guarded.call("action_label", self.state, action))
+            guarded.call("apply_action", self.state, action)
+            # Choices the model folds into automatic edges (armor, 304.2) are made here.
+            while not guarded.is_terminal(self.state):
+                self.obs = guarded.observe(self.state)
+                if checker.waits_for_choice(self.obs):
+                    break
+                inner = guarded.legal_actions(self.state)
+                if not inner:
+                    self._fail([Finding("incomplete", (), "the engine waits for a choice but offers no action")])
+                pick = inner[data.draw(st.integers(0, len(inner) - 1), label="inner choice")]
+                self.transcript.script.append(guarded.call("action_label", self.state, pick))
+                guarded.call("apply_action", self.state, pick)
+            self.obs = guarded.observe(self.state)
+            report.steps += 1
+            findings += checker.step(pre, choice, self.obs, offered)
+            if findings:
+                self.obs = pre
+                self._fail(findings)
+            if guarded.is_terminal(self.state):
+                report.games_finished += 1
+
+        def _try_offered(self, actions: list[Any]) -> list[Finding]:
+            """Offered means accepted: a few offered actions, applied to copies."""
+            if not guarded.has("clone"):
+                return []
+            rng = random.Random(guarded.step)
+            out = []
+            for a in rng.sample(actions, min(TRIED_PER_STEP, len(actions))):
+                copy = guarded.call("clone", self.state)
+                try:
+                    guarded.inner.apply_action(copy, a)
+                except Exception as exc:  # noqa: BLE001 - an offered action that fails is the finding
+                    out.append(Finding("refused-offered", (), f"the engine offered {guarded.call('action_label', self.state, a)} but applying it raised {type(exc).__name__}: {exc}"))
+                report.offered_tried += 1
+            return out
+
+        def _try_forbidden(self, pre: dict[str, Any]) -> list[Finding]:
+            """Not offered means refused with a rule: proposals and strikes the model forbids."""
+            if not (guarded.has("refusal") and guarded.has("candidate_actions")):
+                return []
+            forbidden = checker.forbidden_choices(pre)
+            rng = random.Random(guarded.step)
+            out = []
+            for rules, observed in rng.sample(forbidden, min(TRIED_PER_STEP, len(forbidden))):
+                for a in guarded.call("candidate_actions", self.state, observed):
+                    report.forbidden_tried += 1
+                    if guarded.call("refusal", self.state, a) is None:
+                        out.append(Finding("accepted-illegal", rules, f"the engine accepts {guarded.call('action_label', self.state, a)}, which the model forbids here"))
+            return out
+
+    return Agreement
+
+
+__all__ = ["AdapterError", "AgreementFailure", "Report", "Transcript", "conform"]
