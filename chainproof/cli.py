@@ -1,4 +1,5 @@
-"""The command line: ``chainproof verify``, ``coverage`` and ``graph``.
+"""The command line: ``chainproof verify``, ``coverage``, ``graph``, ``conform``,
+``check-trace`` and ``scenarios``.
 
 Exit codes: 0 every verdict holds, 1 a property is violated, vacuous or
 unknown, 2 bad input, an ill-formed model or a graph that could not be drawn.
@@ -15,6 +16,8 @@ from typing import Any, Callable, Iterator
 import click
 from rich.console import Console
 
+from agreement.adapter import AdapterError
+from agreement.trace import TraceFileError
 from chainproof import report
 from chainproof.games import GAME_NAMES, BadInput, Game, get_game
 from model import bmc, explicit
@@ -41,7 +44,7 @@ def guarded(run: Callable[[], int]) -> None:
     """
     try:
         code = run()
-    except BadInput as exc:
+    except (BadInput, AdapterError, TraceFileError) as exc:
         fail(str(exc))
     except (ModelError, RegistryError) as exc:
         fail(f"the model is ill-formed: {exc}")
@@ -206,3 +209,15 @@ def graph(game: str, fmt: str, output: Path | None) -> None:
         return 0
 
     guarded(run)
+
+
+def _register_commands() -> None:
+    # Commands kept in their own modules, each calling back into guarded().
+    from chainproof import agreement_cli
+    from chainproof.scenarios_cli import scenarios
+
+    agreement_cli.register(main)
+    main.add_command(scenarios)
+
+
+_register_commands()

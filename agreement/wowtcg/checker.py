@@ -70,16 +70,17 @@ class WowChecker:
         s_post = None if post is None else ab.model_state(v, post, self.carried)
         return v, s_pre, s_post
 
-    def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any], offered: list[dict[str, Any]]) -> list[Finding]:
-        """Check one step from choice point ``pre`` to choice point ``post``."""
+    def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any], offered: list[dict[str, Any]] | None) -> list[Finding]:
+        """Check one step from choice point ``pre`` to choice point ``post``;
+        without ``offered`` (a trace that does not list them) completeness is not checked."""
         v, s_pre, s_post = self.model_view(pre, post)
         findings = []
         # Completeness: every choice the model enables is offered (409.2, 602.2, 503.2a).
-        for e in ab.missing_choices(v, s_pre, offered, pre):
+        for e in ab.missing_choices(v, s_pre, offered, pre) if offered is not None else ():
             findings.append(Finding("incomplete", e.rules, f"the model enables {e.name} but the engine offers no action for it"))
         # Offered actions are all choices the model allows here.
         allowed = ab.choice_edges(v.machine, s_pre)
-        for a in offered:
+        for a in offered or ():
             if not any(ab.matches(v, e, a, v.machine.actor(e, s_pre)) for e, _ in allowed):
                 if a["kind"] == "protect" and a.get("protector") is None:
                     continue  # declining to protect: the model's no_protection or the next opponent's turn to answer

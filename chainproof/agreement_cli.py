@@ -1,0 +1,101 @@
+"""``chainproof conform`` and ``chainproof check-trace``: an engine against the model."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from agreement import harness
+from agreement.adapter import load_adapter
+from agreement.games import GAMES, builtin_adapter, checker_for
+from agreement.trace import check_trace
+
+
+@click.command()
+@click.option("--game", type=click.Choice(GAMES), default=GAMES[0], show_default=True, help="game whose model the engine is checked against")
+@click.option("--engine", "engine_spec", metavar="MODULE:FACTORY", help="an engine adapter (default: the game's built-in engine)")
+@click.option("--examples", type=click.IntRange(1, 100_000), default=60, show_default=True, help="games to play")
+@click.option("--seed", type=int, default=0, show_default=True, help="seed of the games (the same seed plays the same games)")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+def conform(game: str, engine_spec: str | None, examples: int, seed: int, as_json: bool) -> None:
+    """Play an engine and check every step against the game's model: soundness,
+    completeness, offered actions accepted, forbidden ones refused, determinism.
+    Exit 0 when they agree, 1 on a disagreement, 2 on an adapter error."""
+    from chainproof.cli import guarded
+
+    def run() -> int:
+        adapter = load_adapter(engine_spec) if engine_spec else builtin_adapter(game)
+        report = harness.conform(adapter, checker_for(adapter.game), examples, seed)
+        if as_json:
+            click.echo(json.dumps(report.as_json(), indent=2))
+        else:
+            _print_conform(report)
+        return 0 if report.ok else 1
+
+    guarded(run)
+
+
+def _print_conform(report: harness.Report) -> None:
+    console = Console(highlight=False, markup=False, soft_wrap=not sys.stdout.isatty())
+    table = Table(highlight=False, title=f"{report.game}: model edges exercised by the engine ({report.steps} steps, {report.examples} games)")
+    table.add_column("edge")
+    table.add_column("times", justify="right")
+    table.add_column("rules")
+    for name, rules in sorted(report.reachable.items()):
+        table.add_row(name, str(report.edges.get(name, 0)), ", ".join(rules))
+    for name in sorted(set(report.edges) - set(report.reachable)):
+        table.add_row(name, str(report.edges[name]), "(beyond the default bounds)")
+    console.print(table)
+    covered = len(set(report.reachable) & set(report.edges))
+    console.print(f"edges reachable at the default bounds exercised: {covered}/{len(report.reachable)}")
+    if report.missed:
+        console.print("not exercised: " + ", ".join(report.missed))
+    console.print(f"rules exercised: {len(report.rules)}; offered actions tried on copies: {report.offered_tried}; forbidden actions asked about: {report.forbidden_tried}")
+    for note in report.skipped:
+        console.print(f"skipped: {note}")
+    if report.ok:
+        console.print("the engine agrees with the model", style="green")
+        return
+    console.print("the engine disagrees with the model:", style="red")
+    for f in report.findings:
+        console.print(f"  {f}")
+    if report.transcript:
+        console.print("shortest game found (its script can be pasted into a scenario):")
+        click.echo(report.transcript)
+
+
+@click.command("check-trace")
+@click.argument("trace", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+def check_trace_command(trace: Path, as_json: bool) -> None:
+    """Check a log of an engine in any language (JSON Lines of observed states and
+    actions) against the model; report the first step the rules do not allow.
+    Exit 0 when it agrees, 1 when a step is not allowed, 2 when the file is not a trace."""
+    from chainproof.cli import guarded
+
+    def run() -> int:
+        result = check_trace(trace)
+        if as_json:
+            click.echo(json.dumps(result.as_json(), indent=2))
+        elif result.ok:
+            click.echo(f"{trace}: {result.steps} steps, every one allowed by the {result.game} model"
+                       + ("" if result.completeness_checked else " (completeness not checked: some states list no offered actions)"))
+        else:
+            f = result.finding
+            click.echo(f"{trace}:{result.line}: step {result.steps} ({result.label or 'unlabelled action'}) is not allowed: {f.kind}"
+                       + (f" ({', '.join(f.rules)})" if f.rules else ""))
+            click.echo(f"  {f.detail}")
+        return 0 if result.ok else 1
+
+    guarded(run)
+
+
+def register(main: Any) -> None:
+    main.add_command(conform)
+    main.add_command(check_trace_command)
