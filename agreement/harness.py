@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from hypothesis import HealthCheck, Verbosity, settings
+from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
@@ -115,8 +115,12 @@ class Report:
         }
 
 
-def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, players: tuple[int, ...] = (2, 3), rounds: int = 4) -> Report:
-    """Play ``examples`` games (in ``rounds``, re-aimed between rounds) and check every step."""
+def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, players: tuple[int, ...] = (2, 3), rounds: int = 4, shrink: bool = True) -> Report:
+    """Play ``examples`` games (in ``rounds``, re-aimed between rounds) and check every step.
+
+    With ``shrink`` a failing game is shrunk to a short one before it is
+    reported; that replays the game many times, which can take minutes.
+    """
     guarded = Guarded(adapter, checker.check_state, checker.check_action)
     reference = checker.reference_machine()
     reachable = checker.reachable_families()
@@ -143,6 +147,7 @@ def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, playe
                     deadline=None,
                     database=None,
                     derandomize=True,
+                    phases=list(Phase) if shrink else [p for p in Phase if p is not Phase.shrink],
                     verbosity=Verbosity.quiet,
                     suppress_health_check=list(HealthCheck),
                 ),

@@ -404,9 +404,7 @@ def check_step(v: View, pre: Any, action: dict[str, Any], post: Any, stutter_all
     if stutter_allowed and pre == post:
         return StepCheck(True, (), {n: getattr(pre, n) for n in UNOBSERVED})
     if not candidates:
-        disabled = [e for e in m.edges_leaving(pre) if matches(v, e, action, _actor_or_none(m, e, pre))]
-        rules = tuple(dict.fromkeys(r for e in disabled for r in e.rules))
-        names = ", ".join(e.name for e in disabled) or "none"
+        rules, names = disabled_like(v, pre, action)
         return StepCheck(False, rules=rules, detail=f"the model allows no such choice here (edges of this kind, all disabled: {names})")
     best: tuple[int, list[str], tuple[Edge, ...]] | None = None
     for e, first in candidates:
@@ -420,8 +418,20 @@ def check_step(v: View, pre: Any, action: dict[str, Any], post: Any, stutter_all
     assert best is not None
     _, diff, path = best
     rules = tuple(dict.fromkeys(r for e in path for r in e.rules))
+    if post.location != pre.location and m.location_of(post) in ("protect_point", "end_step"):
+        # The engine waits for a choice where the model went on by itself: the
+        # rules of that choice (602.2a's stealth, say) are in question too.
+        waiting = m.location_of(post)
+        rules += tuple(dict.fromkeys(r for e in m.edges if e.source == waiting and (e.has("protects") or e.has("discards")) for r in e.rules if r not in rules))
     detail = "the engine's successor is not the model's: nearest model path " + " > ".join(e.name for e in path) + "; " + "; ".join(diff)
     return StepCheck(False, path, rules=rules, detail=detail)
+
+
+def disabled_like(v: View, s: Any, action: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    """The rules and names of the edges out of ``s`` that would stand for ``action`` but are disabled."""
+    m = v.machine
+    disabled = [e for e in m.edges_leaving(s) if matches(v, e, action, _actor_or_none(m, e, s))]
+    return tuple(dict.fromkeys(r for e in disabled for r in e.rules)), ", ".join(e.name for e in disabled) or "none"
 
 
 def _actor_or_none(m: Machine, e: Edge, s: Any) -> int | None:

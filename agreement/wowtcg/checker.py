@@ -84,7 +84,8 @@ class WowChecker:
             if not any(ab.matches(v, e, a, v.machine.actor(e, s_pre)) for e, _ in allowed):
                 if a["kind"] == "protect" and a.get("protector") is None:
                     continue  # declining to protect: the model's no_protection or the next opponent's turn to answer
-                findings.append(Finding("unsound-offer", (), f"the engine offers {_show_action(a)}, which the model does not allow here"))
+                rules, names = ab.disabled_like(v, s_pre, a)
+                findings.append(Finding("unsound-offer", rules, f"the engine offers {_show_action(a)}, which the model does not allow here (edges of this kind, all disabled: {names})"))
         # Soundness of the step taken.
         stutter = choice["kind"] == "protect" and choice.get("protector") is None
         result = ab.check_step(v, s_pre, choice, s_post, stutter)
