@@ -190,12 +190,12 @@ def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: in
     return "\n".join(lines) + "\n"
 
 
-def update(path: Path, section: str) -> None:
+def update(path: Path, section: str, begin: str = BEGIN, end: str = END) -> None:
     """Replace the section between the markers, or append it at the end."""
     text = path.read_text() if path.exists() else ""
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        tail = rest.split(end, 1)[1].lstrip("\n")
         text = head + section + (("\n" + tail) if tail else "")
     else:
         text = text.rstrip("\n") + ("\n\n" if text else "") + section

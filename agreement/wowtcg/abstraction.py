@@ -451,8 +451,14 @@ def missing_choices(v: View, s: Any, offered: list[dict[str, Any]], obs: dict[st
     """
     m, t = v.machine, v.table
     missing = []
+    decision = obs.get("decision") or {}
     for e, _ in choice_edges(m, s):
         actor = m.actor(e, s)
+        if decision.get("kind") == "protect" and e.has("protects") and actor != decision["player"]:
+            # Reading: 602.2 names no order among opponents; an engine may ask
+            # them one at a time, and the others' protectors are owed only
+            # after this player declines (a step the model does not see).
+            continue
         if not any(matches(v, e, a, actor) for a in offered):
             name = family(e.name)
             if name.startswith(("play_instant", "play_non_instant")):

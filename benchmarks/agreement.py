@@ -1,0 +1,59 @@
+"""Throughput of the agreement harness: engine steps checked against the WoW
+model per second, by `chainproof conform`'s own run (soundness, completeness,
+one offered action tried on a copy and one forbidden action asked about per
+step, steering), and the edge coverage it reaches.
+
+    python -m benchmarks.agreement [--examples 60]
+
+writes its own section of benchmarks/RESULTS.md between its markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import platform
+import subprocess
+import time
+from pathlib import Path
+
+from agreement.harness import conform
+from agreement.wowtcg.builtin import BuiltinWowAdapter
+from agreement.wowtcg.checker import WowChecker
+from benchmarks.engine import update
+
+BEGIN = "<!-- benchmarks.agreement: begin -->"
+END = "<!-- benchmarks.agreement: end -->"
+RESULTS = Path(__file__).with_name("RESULTS.md")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--examples", type=int, default=60)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    report = conform(BuiltinWowAdapter(), WowChecker(), examples=args.examples, seed=0)
+    seconds = time.perf_counter() - started
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "unknown"
+    covered = len(set(report.reachable) & set(report.edges))
+    lines = [
+        BEGIN,
+        "## Agreement harness throughput (`python -m benchmarks.agreement`)",
+        "",
+        f"Run on {datetime.date.today()} at commit {commit}, Python {platform.python_version()}: "
+        f"`chainproof conform --examples {args.examples} --seed 0` on the built-in WoW engine.",
+        "",
+        "| games | steps checked | seconds | steps/s | edge families exercised (of those reachable at default bounds) | agree |",
+        "|---|---|---|---|---|---|",
+        f"| {report.games_finished} | {report.steps} | {seconds:.1f} | {report.steps / seconds:.0f} | {covered}/{len(report.reachable)} | {'yes' if report.ok else 'NO'} |",
+        "",
+        "Not exercised: " + (", ".join(f"`{m}`" for m in report.missed) or "none") + ".",
+        END,
+        "",
+    ]
+    update(RESULTS, "\n".join(lines), BEGIN, END)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
