@@ -375,6 +375,10 @@ class Machine:
                 changes = e.update(state, CONCRETE)
                 yield e, state._replace(location=target, **changes), changes
 
+    def edges_leaving(self, state: Any) -> tuple[Edge, ...]:
+        """The edges out of the state's location, enabled or not."""
+        return tuple(e for e, _ in self._out_index[state.location])
+
     def apply(self, state: Any, edge: Edge) -> Any:
         if edge.source != self.location_of(state) or not edge.guard(state, CONCRETE):
             raise ModelError(f"edge {edge.name!r} is not enabled in {self.describe(state)}")
