@@ -11,11 +11,10 @@ suite for an engine? cosmic-ray's core operators make one small change to the
 engine's turn, priority, chain and combat code at a time (a mutant); the kill
 commands then run against the changed engine, and a mutant survives when they
 all exit 0. A mutant whose check outlives the timeout counts as killed, and is
-reported apart. The score is killed, timeouts included, / (total - equivalent),
-against a target of
-90%. Equivalent mutants, which no check could kill, are listed as data in
-benchmarks/mutation_survivors.yaml with the reason, beside the surviving
-mutants that a stronger check would kill and what that check is.
+reported apart. The score is killed (timeouts included) / (total - equivalent),
+against a target of 90%. Equivalent mutants, which no check could kill, are
+listed as data in benchmarks/mutation_survivors.yaml with the reason, beside
+the surviving mutants that a stronger check would kill and what that check is.
 
 Mutants are written into copies of the project under .mutation/ (git-ignored),
 one per worker, each with its own cosmic-ray session; the working tree is
@@ -195,10 +194,6 @@ class Mutant:
     code: str  # the original source line, stripped
 
     @property
-    def key(self) -> tuple[str, str, int]:
-        return (self.module, self.operator, self.occurrence)
-
-    @property
     def where(self) -> str:
         return f"{self.module}:{self.line}"
 
@@ -350,6 +345,7 @@ class Note:
     function: str | None
     operator: str
     code: str
+    mutated: str
     col: int
     text: str  # the reason it is equivalent, or the check that would kill it
     equivalent: bool
@@ -373,15 +369,17 @@ def load_notes(path: Path = SURVIVORS) -> list[Note]:
     for equivalent, key, text in ((True, "equivalent", "reason"), (False, "killable", "suggestion")):
         for e in data.get(key) or []:
             op = e["operator"] if e["operator"].startswith("core/") else "core/" + e["operator"]
-            notes.append(Note(e["where"], e.get("function"), op, e["code"], int(e["col"]), e[text], equivalent))
+            notes.append(Note(e["where"], e.get("function"), op, e["code"], e["mutated"], int(e["col"]), e[text], equivalent))
     return notes
 
 
-def match_note(m: Mutant, notes: list[Note]) -> Note | None:
-    """The note on this mutant: same module, function, operator, source line
-    and column (so it survives edits elsewhere in the file); of several, the
-    nearest line."""
-    same = [n for n in notes if (n.module, n.function, n.operator, n.code, n.col) == (m.module, m.function, m.operator, m.code, m.col)]
+def match_note(m: Mutant, mutated: str, notes: list[Note]) -> Note | None:
+    """The note on this mutant: same module, function, operator, source line,
+    column and mutated line (one operator may change one place in several
+    ways), so it survives edits elsewhere in the file; of several, the nearest
+    line."""
+    key = (m.module, m.function, m.operator, m.code, m.col, mutated)
+    same = [n for n in notes if (n.module, n.function, n.operator, n.code, n.col, n.mutated) == key]
     return min(same, key=lambda n: abs(n.line - m.line)) if same else None
 
 
@@ -492,19 +490,25 @@ def render(r: Report, machine: str, commit: str, date: str) -> str:
     by_op = Counter(m.op.split("_")[0] for m in r.sample)
     lines += ["", "Mutants run by operator: " + ", ".join(f"{op} {n}" for op, n in sorted(by_op.items())) + "."]
     survivors = [m for m in r.sample if r.outcomes.get(m.job_id) == "survived"]
-    lines += ["", f"### Surviving mutants ({len(survivors)})", ""]
-    if survivors:
-        lines += ["| Where | Function | Operator | Mutation | Equivalent? | Why, or what would kill it |",
-                  "|---|---|---|---|---|---|"]
-        for m in survivors:
+    groups = [
+        ("Surviving mutants a stronger check would kill", "What would kill it",
+         [m for m in survivors if m.job_id in r.notes and not r.notes[m.job_id].equivalent]),
+        ("Equivalent surviving mutants", "Why it cannot change what the engine does",
+         [m for m in survivors if m.job_id in r.notes and r.notes[m.job_id].equivalent]),
+        ("Surviving mutants not yet judged", "", [m for m in survivors if m.job_id not in r.notes]),
+    ]
+    if not survivors:
+        lines += ["", "No mutant survived."]
+    for title, column, mutants in groups:
+        if not mutants:
+            continue
+        lines += ["", f"### {title} ({len(mutants)})", "", f"| Where | Function | Operator | Mutation | {column} |",
+                  "|---|---|---|---|---|"]
+        for m in mutants:
             before, after = mutation_text(r.diffs.get(m.job_id, ""))
             note = r.notes.get(m.job_id)
-            verdict = "not yet judged" if note is None else "equivalent" if note.equivalent else "no"
-            why = note.text.strip().replace("\n", " ") if note else ""
-            lines.append(f"| {m.where}:{m.col} | `{m.function}` | {m.op} | {_cell(before)} → {_cell(after)} "
-                         f"| {verdict} | {why.replace('|', '/')} |")
-    else:
-        lines.append("None.")
+            why = " ".join(note.text.split()).replace("|", "\\|") if note else ""
+            lines.append(f"| {m.where}:{m.col} | `{m.function}` | {m.op} | {_cell(before)} → {_cell(after)} | {why} |")
     lines.append(END)
     return "\n".join(lines) + "\n"
 
@@ -633,7 +637,7 @@ def report_run(run: dict, output: Path) -> None:
         result, outcome = results[m.job_id]
         report.outcomes[m.job_id] = outcome
         report.diffs[m.job_id] = result.diff or ""
-        note = match_note(m, notes)
+        note = match_note(m, mutation_text(report.diffs[m.job_id])[1], notes)
         if note is not None:
             report.notes[m.job_id] = note
             if note.equivalent and outcome in ("killed", "timeout"):
