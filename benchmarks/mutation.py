@@ -45,6 +45,8 @@ from datetime import datetime
 from fnmatch import fnmatch
 from pathlib import Path
 
+from benchmarks.engine import update
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = Path(__file__).with_name("mutation.toml")
 SURVIVORS = Path(__file__).with_name("mutation_survivors.yaml")
@@ -520,18 +522,6 @@ def _short(argv: list[str]) -> list[str]:
     return [Path(argv[0]).name] + argv[1:] if argv else argv
 
 
-def update(path: Path, section: str) -> None:
-    """Replace the section between the markers, or append it at the end."""
-    text = path.read_text() if path.exists() else ""
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
-        text = head + section + (("\n" + tail) if tail else "")
-    else:
-        text = text.rstrip("\n") + ("\n\n" if text else "") + section
-    path.write_text(text)
-
-
 def _progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -642,7 +632,7 @@ def report_run(run: dict, output: Path) -> None:
             report.notes[m.job_id] = note
             if note.equivalent and outcome in ("killed", "timeout"):
                 report.wrongly_equivalent.append(m)
-    update(output, render(report, run["machine"], run["commit"], run["date"]))
+    update(output, render(report, run["machine"], run["commit"], run["date"]), BEGIN, END)
 
     c = report.counts()
     print(f"{report.total} mutants run: {c['killed']} killed, {c['timeout']} killed by timeout, {c['survived']} survived "

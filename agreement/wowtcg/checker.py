@@ -28,8 +28,6 @@ class WowChecker:
     """Checks one game at a time; coverage accumulates over games."""
 
     game = "wowtcg"
-    family = staticmethod(ab.family)
-
     @staticmethod
     def reference_machine() -> Machine:
         """The model at its default bounds: the edges a conformance run should exercise."""
@@ -43,8 +41,10 @@ class WowChecker:
         self.rules: Counter[str] = Counter()
         self.binding: ab.Binding | None = None
         self.carried: dict[str, Any] = {}
+        self._last_view: tuple[dict[str, Any], tuple[ab.View, Any, Any]] | None = None
 
     def begin(self, obs: dict[str, Any]) -> None:
+        self._last_view = None
         self.binding = ab.Binding(len(obs["players"]))
         self.binding.seat(obs)
         self.carried = ab.initial_carry(ab.view(self.binding, [obs]).machine)
@@ -62,12 +62,17 @@ class WowChecker:
     def model_view(self, pre: dict[str, Any], post: dict[str, Any] | None = None) -> tuple[ab.View, Any, Any]:
         """The model for a step, with the model states of its two ends."""
         assert self.binding is not None, "begin() first"
+        if post is None and self._last_view is not None and self._last_view[0] is pre:
+            # Steering, refusals and the step itself all read the same state: build its model once.
+            return self._last_view[1]
         self.binding.release(pre)
         if post is not None:
             self.binding.seat(post)
         v = ab.view(self.binding, [pre] if post is None else [pre, post])
         s_pre = ab.model_state(v, pre, self.carried)
         s_post = None if post is None else ab.model_state(v, post, self.carried)
+        if post is None:
+            self._last_view = (pre, (v, s_pre, None))
         return v, s_pre, s_post
 
     def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any], offered: list[dict[str, Any]] | None) -> list[Finding]:
@@ -93,6 +98,7 @@ class WowChecker:
             findings.append(Finding("unsound", result.rules, result.detail))
             return findings
         self.carried = result.carried
+        self._last_view = None
         for e in result.path:
             self.edges[ab.family(e.name)] += 1
             for r in e.rules:
