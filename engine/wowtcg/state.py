@@ -777,7 +777,9 @@ class GameState:
                 problem = self._main_phase_problem(a.player, "non-instant cards are played", "408.1")
                 if problem:
                     return problem
-            return self._cost_and_target_problem(a, card.effect.target if card.effect else None, card.cost + a.x)
+            target = card.effect.target if card.effect else None
+            problem = self._x_problem(a, has_x=target == "ally_cost_x")
+            return problem or self._cost_and_target_problem(a, target, card.cost + a.x)
         if a.kind == "power":
             source = self.objs[a.subject]
             power = source.card.payments[a.option]
@@ -792,15 +794,25 @@ class GameState:
                     return ("302.2", f"{source.name} joined the party this turn")
             if power.cost_of("flip_hero") and source.flipped:
                 return ("402.1", f"{source.name} is already flipped")
-            return self._cost_and_target_problem(a, power.target, (power.cost_of("resources") or 0) + a.x)
+            problem = self._x_problem(a, has_x=bool(power.cost_of("x")))
+            return problem or self._cost_and_target_problem(a, power.target, (power.cost_of("resources") or 0) + a.x)
         if a.kind == "propose":
             problem = self._main_phase_problem(a.player, "combats are proposed", "601.1")
             if problem:
                 return problem
+            if len(a.targets) != 1:  # 601.2: one attacker against one defender
+                return ("601.2", f"a proposal names exactly one defender, not {len(a.targets)}")
             return combat.proposal_problem(self, self.objs[a.subject], self.objs[a.targets[0]], bool(a.option))
         if a.kind == "strike":
             return combat.strike_problem(self, a.player, self.objs[a.subject])
         return ("409.2", f"{a.kind} is not something a player does with priority")
+
+    def _x_problem(self, a: Action, has_x: bool):
+        """CR7.4 707.1b: a value of X is chosen only for a link whose cost has
+        an X, and it is a whole number of resources."""
+        if a.x < 0 or (a.x and not has_x):
+            return ("CR7.4 707.1b", f"X={a.x} can't be chosen: " + ("X is never negative" if a.x < 0 else "this cost has no X"))
+        return None
 
     def _cost_and_target_problem(self, a: Action, target_kind: str | None, cost: int):
         if self.ready_resources(a.player) < cost:
