@@ -66,6 +66,7 @@ def test_every_shipped_scenario_names_a_source_and_its_own_summary() -> None:
     ("unknown-step.yaml", 7, ["unknown step 'defend_window'", "ready_step, draw_step, action_phase, end_phase"]),
     ("no-such-action.yaml", 9, ["'P1 passes' matches no legal action", "legal actions now: 'P2 passes'"]),
     ("expects-nothing.yaml", 1, ["expects nothing"]),
+    ("start-with-a-mid-game-field.yaml", 8, ["unknown field 'play' in a 'situation' that starts the game", "decks, seed"]),
 ])
 def test_malformed_file_gives_one_located_error(name: str, line: int, words: list[str]) -> None:
     result = runner.run_file(DATA / name)

@@ -8,13 +8,15 @@ of the engine's legal actions, and reads the state the expectations name.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
 from typing import Any
 
-from engine.wowtcg import Action, IllegalAction, load_pool
+from engine.wowtcg import Action, Deck, EngineSetupError, IllegalAction, WowTcgGame, load_pool
 from engine.wowtcg.arrange import STEPS as ARRANGE_STEPS
 from engine.wowtcg.arrange import arrange
+from engine.wowtcg.deck import MIN_DECK_SIZE
 from engine.wowtcg.objects import ZONES
 from scenarios.runner import (
     Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
@@ -29,6 +31,8 @@ KINDS = ("pass", "play", "resource", "power", "propose", "strike", "prevent", "c
 DECISIONS = ("first_player", "mulligan", "prevent", "order_trigger", "trigger_target", "protect", "choose",
              "choose_another", "ready_resources", "reattach", "uniqueness", "inspire", "discard")
 RESULTS = {"won": "won", "lost": "lost", "drew": "drew", "playing": None}
+TERMINAL = "terminal"  # `current_player` once the game is over
+TERMINAL_ID = -4  # OpenSpiel's id for it, as `state.current_player()` returns it
 RULE = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$")
 PLAYER = re.compile(r"^P([1-9])$")
 OWNED = re.compile(r"^P([1-9])'s (.+)$")
@@ -37,16 +41,21 @@ PASS_UNTIL = "pass until"
 MOST_PASSES = 200  # `pass until` gives up after this many passes
 # Decks default to this card: no example names it, so names stay unambiguous.
 FILLER = "Scout the Barrens"
+MID_GAME_DECK = 10  # cards in a default deck of a game set up in its middle
+START_DECK = MIN_DECK_SIZE["sealed"]  # a game played from its start needs legal decks (100.1)
 
 PLAY_FIELDS = ("card", "damage", "exhausted", "new", "on", "as")
 HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
-SITUATION_FIELDS = ("players", "turn_player", "turn", "step", "play", "hands", "decks", "resources", "seed", "prelude")
+SITUATION_FIELDS = ("players", "turn_player", "turn", "step", "play", "hands", "decks", "deck_tops", "resources",
+                    "seed", "prelude", "start")
+# A game played from its real start (101.1-101.2) has only its heroes, decks and seed.
+START_FIELDS = ("players", "start", "decks", "seed", "prelude")
 ACTION_FIELDS = ("player", "kind", "card", "target", "targets", "x", "option", "sabotage", "face_up")
 UNTIL_FIELDS = ("turn_player", "step", "turn", "priority")
 CARD_FIELDS = ("zone", "damage", "exhausted", "controller", "owner", "attached_to", "resource", "face_up",
                "token", "flipped", "type", "cost", "atk", "health", "damage_type")
 PRINTED = ("type", "cost", "atk", "health", "damage_type")  # read off the card (a token's are the effect's)
-EXPECT_FIELDS = ("priority", "turn_player", "turn", "step", "passes", "decision", "chain", "resolved",
+EXPECT_FIELDS = ("priority", "current_player", "turn_player", "turn", "step", "passes", "decision", "chain", "resolved",
                  "interrupted", "combat", "cards", "zones", "damage", "exhausted", "ready_resources", "hand",
                  "graveyard", "results", "returns", "terminal", "legal", "not_legal", "legal_exactly",
                  "illegal", "events", "no_events")
@@ -93,11 +102,17 @@ class WowAdapter(GameAdapter):
 
     def check_situation(self, c: Checker, s: Map) -> None:
         c.fields(s, s.line, "'situation'", ("players",), SITUATION_FIELDS)
+        from_start = "start" in s and c.type(s["start"], bool, s.at("start"), "'start'")
+        if from_start:
+            c.fields(s, s.line, "a 'situation' that starts the game (start: true)", ("players",), START_FIELDS)
         heroes = c.seq(s["players"], s.at("players"), "'players'")
         if not 2 <= len(heroes) <= 4:
             raise c.error(s.at("players"), f"'players' lists {len(heroes)} heroes: the engine seats 2 to 4")
         for i, h in enumerate(heroes):
             line = heroes.at(i)
+            if isinstance(h, Map) and from_start:
+                raise c.error(line, "a game played from its start begins with ready, undamaged, unflipped heroes (301.1): "
+                                    "name the hero only")
             if isinstance(h, Map):
                 c.fields(h, line, f"player P{i + 1}", ("hero",), HERO_FIELDS)
                 self._card(c, h["hero"], h.at("hero"), kind="hero")
@@ -121,7 +136,7 @@ class WowAdapter(GameAdapter):
                 raise c.error(s.at("step"), f"unknown step {step!r}: a situation starts in one of {', '.join(ARRANGE_STEPS)}"
                               + _suggest(step, list(ARRANGE_STEPS)))
         aliases: dict[str, int] = {}
-        for key in ("play", "hands", "decks", "resources"):
+        for key in ("play", "hands", "decks", "deck_tops", "resources"):
             if key not in s:
                 continue
             per = c.fields(s[key], s.at(key), f"'{key}'", (), [f"P{i + 1}" for i in range(n)])
@@ -144,7 +159,7 @@ class WowAdapter(GameAdapter):
                 self.check_step(c, step, prelude.at(j), s)
 
     def _entry(self, c: Checker, key: str, e: Any, line: int, p: str, aliases: dict, n: int) -> None:
-        if key == "decks":
+        if key in ("decks", "deck_tops"):
             self._card(c, e, line)
             return
         if isinstance(e, str):
@@ -309,6 +324,9 @@ class WowAdapter(GameAdapter):
             if key in ("priority",):
                 if v not in (None, "nobody"):
                     self._player(c, v, line, what="'priority'")
+            elif key == "current_player":
+                if v != TERMINAL:
+                    self._player(c, v, line, what=f"'current_player' (a player, or {TERMINAL!r} once the game is over)")
             elif key == "turn_player":
                 self._player(c, v, line)
             elif key in ("turn", "passes"):
@@ -437,19 +455,10 @@ class WowSession(Session):
         def per_player(key: str) -> dict[int, Any]:
             return {int(p[1:]) - 1: v for p, v in sorted(s.get(key, Map()).items())}
 
-        play = {p: [self._arrange_entry(e) for e in es] for p, es in per_player("play").items()}
-        hands = {p: [e if isinstance(e, str) else e["card"] for e in es] for p, es in per_player("hands").items()}
-        decks = {p: [FILLER] * 10 for p in range(self.n)}
-        decks.update({p: list(es) for p, es in per_player("decks").items()})
-        try:
-            self.st = arrange(
-                names, play=play, hands=hands, decks=decks, resources=per_player("resources"),
-                turn_player=int(s.get("turn_player", "P1")[1:]) - 1, step=s.get("step", "action_phase"),
-                turn=s.get("turn", 3), pool=pool(), seed=s.get("seed", 0),
-            )
-        except (KeyError, ValueError) as exc:
-            raise ScenarioFileError(self.path, s.line, f"the engine can't set this situation up: {exc}") from None
-        self.aliases = self._name_entries(s, decks, per_player)
+        if s.get("start"):
+            self._start(s, names, per_player)
+        else:
+            self._arrange(s, names, per_player)
         # Reading: arrange takes no hero state, so it is applied once the first
         # window has opened; the next pre-priority check sees it (409.5).
         for i, h in enumerate(heroes):
@@ -462,6 +471,45 @@ class WowSession(Session):
             self.act(step, s["prelude"].at(j))
         self.resolved.clear()
         self.interrupted.clear()
+
+    def _start(self, s: Map, names: list[str], per_player) -> None:
+        """The real start of the game (101.1-101.2): the engine's game with these
+        heroes and legal sealed decks, before the first player is chosen."""
+        decks = {p: [FILLER] * START_DECK for p in range(self.n)}
+        decks.update({p: list(es) for p, es in per_player("decks").items()})
+        try:
+            self.st = WowTcgGame(players=self.n, pool=pool()).new_initial_state(
+                s.get("seed", 0), decks=[Deck(names[p], decks[p]) for p in range(self.n)], deck_format="sealed")
+        except EngineSetupError as exc:
+            raise ScenarioFileError(self.path, s.line, f"the engine can't start this game: {exc}") from None
+        self.aliases = {}
+
+    def _arrange(self, s: Map, names: list[str], per_player) -> None:
+        """A game set up in its middle with the engine's `arrange`."""
+        play = {p: [self._arrange_entry(e) for e in es] for p, es in per_player("play").items()}
+        hands = {p: [e if isinstance(e, str) else e["card"] for e in es] for p, es in per_player("hands").items()}
+        decks = {p: [FILLER] * MID_GAME_DECK for p in range(self.n)}
+        decks.update({p: list(es) for p, es in per_player("decks").items()})
+        tops = per_player("deck_tops")
+        for p, names_on_top in tops.items():
+            decks[p] = decks[p] + list(names_on_top)
+        try:
+            self.st = arrange(
+                names, play=play, hands=hands, decks=decks, resources=per_player("resources"),
+                turn_player=int(s.get("turn_player", "P1")[1:]) - 1, step=s.get("step", "action_phase"),
+                turn=s.get("turn", 3), pool=pool(), seed=s.get("seed", 0),
+            )
+        except (KeyError, ValueError) as exc:
+            raise ScenarioFileError(self.path, s.line, f"the engine can't set this situation up: {exc}") from None
+        # Reading: arrange shuffles every deck (413.4b); the cards given in
+        # deck_tops are then stacked on top, the first listed on top (the end
+        # of the engine's deck list). They were created last for their player,
+        # so they are his deck's highest ids.
+        for p, names_on_top in tops.items():
+            deck = self.st.players[p].deck
+            top_ids = sorted(deck)[len(deck) - len(names_on_top):]
+            deck[:] = [i for i in deck if i not in top_ids] + top_ids[::-1]
+        self.aliases = self._name_entries(s, decks, per_player)
 
     def _arrange_entry(self, e: Any) -> Any:
         if isinstance(e, str):
@@ -558,7 +606,10 @@ class WowSession(Session):
         elif PASS_UNTIL in step:
             self._pass_until(step[PASS_UNTIL], line)
         else:
-            self._apply(self._match_fields(step, line), line)
+            # Applied as the file spells it: the kind is the text read from the
+            # file, equal to the engine's own (apply_action takes any equal
+            # Action, as from a replayed trace), never the engine's object.
+            self._apply(dataclasses.replace(self._match_fields(step, line), kind=step["kind"]), line)
 
     def _everyone_passes(self, line: int) -> None:
         """409.4: each player in the game passes once, in turn, starting with
@@ -762,6 +813,8 @@ class WowSession(Session):
             line = e.at(key)
             if key == "priority":
                 check(key, "nobody" if v is None else v, self.pname(st.priority))
+            elif key == "current_player":
+                check(key, v, self._current_player())
             elif key == "turn_player":
                 check(key, v, self.pname(st.turn_player))
             elif key == "turn":
@@ -854,6 +907,17 @@ class WowSession(Session):
                     if hits:
                         out.append(Mismatch(v.at(i), "no event like", pattern, hits))
         return out
+
+    def _current_player(self) -> str:
+        """`state.current_player()` in the file's words: the player to act
+        (holding priority or owing a decision), or TERMINAL for OpenSpiel's
+        terminal id; anything else the protocol does not allow is shown as is."""
+        p = self.st.current_player()
+        if type(p) is int and p == TERMINAL_ID:
+            return TERMINAL
+        if type(p) is int and 0 <= p < self.n:
+            return self.pname(p)
+        return repr(p)
 
     def _card_state(self, ref: str, fields: dict, line: int, out: list[Mismatch]) -> None:
         ids = self.candidates(ref)
