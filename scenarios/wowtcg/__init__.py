@@ -493,6 +493,8 @@ class WowSession(Session):
         tops = per_player("deck_tops")
         for p, names_on_top in tops.items():
             decks[p] = decks[p] + list(names_on_top)
+        # The step goes to the engine as read from the file, not as a literal of
+        # this module: an engine that compares steps by identity is then caught.
         try:
             self.st = arrange(
                 names, play=play, hands=hands, decks=decks, resources=per_player("resources"),
