@@ -407,14 +407,24 @@ def check_step(v: View, pre: Any, action: dict[str, Any], post: Any, stutter_all
         rules, names = disabled_like(v, pre, action)
         return StepCheck(False, rules=rules, detail=f"the model allows no such choice here (edges of this kind, all disabled: {names})")
     best: tuple[int, list[str], tuple[Edge, ...]] | None = None
+    framed: StepCheck | None = None
     for e, first in candidates:
         ignore = frame(e, pre, m)
         for path, end in automatic_paths(m, first):
             diff = differences(v, end, post, ignore)
             if not diff:
-                return StepCheck(True, (e, *path), {n: getattr(end, n) for n in UNOBSERVED})
-            if best is None or len(diff) < best[0]:
+                found = StepCheck(True, (e, *path), {n: getattr(end, n) for n in UNOBSERVED})
+                # A path whose own updates explain the step is the reading: a
+                # Hamstring on the proposed attacker is the tracked
+                # resolve_instant[exhaust proposed attacker], not an untracked
+                # resolution whose frame happens to allow the exhaustion.
+                if not ignore or not differences(v, end, post, frozenset()):
+                    return found
+                framed = framed or found
+            elif best is None or len(diff) < best[0]:
                 best = (len(diff), diff, (e, *path))
+    if framed is not None:
+        return framed
     assert best is not None
     _, diff, path = best
     rules = tuple(dict.fromkeys(r for e in path for r in e.rules))

@@ -195,6 +195,10 @@ class BuiltinWowAdapter:
         return observe_action(state, action)
 
 
+#: Target kinds that name a hero or an ally, whose ids the observation shares.
+CHARACTER_TARGETS = ("character", "hero", "ally", "ally_cost_x")
+
+
 def card_kind(card: Card) -> str:
     """The model's kinds of card in hand (408.1, 408.2)."""
     if card.type == "quest":
@@ -309,6 +313,9 @@ def observe_action(st: GameState, a: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": a.kind, "player": a.player}
     if a.kind in ("play", "resource", "discard"):
         out["card_kind"] = card_kind(st.objs[a.subject].card)
+        effect = st.objs[a.subject].card.effect
+        if a.kind == "play" and effect is not None and effect.target in CHARACTER_TARGETS:
+            out["targets"] = list(a.targets)
     elif a.kind == "propose":
         out.update(attacker=a.subject, defender=a.targets[0], sabotage=bool(a.option))
     elif a.kind == "strike":

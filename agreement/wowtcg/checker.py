@@ -4,6 +4,7 @@ by step against the model (soundness and completeness), with coverage."""
 from __future__ import annotations
 
 from collections import Counter, deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,22 @@ REACHABLE_FILE = Path(__file__).with_name("reachable.yaml")
 #: The engine decisions the model has a choice point for; any other decision
 #: (armor against a packet, 304.2) is folded into the model's automatic edges.
 CHOICE_DECISIONS = ("protect", "discard")
+#: Instant resolutions the model tracks, with the combatant each acts on
+#: (model/wowtcg/windows.py): the role a steered play should target.
+INSTANT_AIMS = {
+    "resolve_instant[exhaust proposed attacker]": "attacker",
+    "resolve_instant[remove attacker from combat]": "attacker",
+    "resolve_instant[remove defender from combat]": "defender",
+}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The first edge of a shortest way to a target, and the first tracked
+    instant resolution on that way (its family), if any."""
+
+    lead: str
+    aim: str | None
 
 
 class WowChecker:
@@ -142,26 +159,57 @@ class WowChecker:
         enabled = [(e, m.actor(e, s)) for e, _ in ab.choice_edges(m, s)]
         return [{e.name for e, actor in enabled if ab.matches(v, e, c, actor)} for c in choices]
 
-    def plan(self, pre: dict[str, Any], targets: frozenset[str], budget: int = 150) -> str | None:
-        """The first edge of a shortest way, in the model, from ``pre`` to an edge
-        of a target family (breadth-first over at most ``budget`` choice points), or None."""
+    def plan(self, pre: dict[str, Any], targets: frozenset[str], budget: int = 150) -> Plan | None:
+        """A shortest way, in the model, from ``pre`` to an edge of a target family
+        (breadth-first over at most ``budget`` choice points), or None."""
         v, start, _ = self.model_view(pre)
         m = v.machine
+        # Instants are kept for the windows the targets are in: a way that
+        # spends one elsewhere leaves none for the target (and widens the search).
+        windows = {f.split("@", 1)[1] for f in targets if "@" in f}
         seen = {start}
-        queue = deque([(start, None)])
+        queue: deque[tuple[Any, str | None, str | None]] = deque([(start, None, None)])
         while queue and len(seen) < budget:
-            s, first = queue.popleft()
+            s, first, aim = queue.popleft()
             for e, post in ab.choice_edges(m, s):
+                chosen = ab.family(e.name)
+                if chosen.startswith("play_instant@") and chosen not in targets and chosen.split("@", 1)[1] not in windows:
+                    continue
                 lead = first or e.name
-                if ab.family(e.name) in targets:
-                    return lead
+                aim_here = aim or (chosen if _resolution(chosen) in INSTANT_AIMS else None)
+                if chosen in targets:
+                    return Plan(lead, aim_here)
                 for path, end in ab.automatic_paths(m, post):
-                    if any(ab.family(x.name) in targets for x in path):
-                        return lead
+                    families = [ab.family(x.name) for x in path]
+                    hit = next((i for i, f in enumerate(families) if f in targets), None)
+                    on_way = aim_here or next((f for f in families[: None if hit is None else hit + 1] if _resolution(f) in INSTANT_AIMS), None)
+                    if hit is not None:
+                        return Plan(lead, on_way)
                     if end not in seen:
                         seen.add(end)
-                        queue.append((end, lead))
+                        queue.append((end, lead, on_way))
         return None
+
+    def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str]) -> list[int]:
+        """The offered choices at ``pre`` that begin a shortest way to an edge of a
+        target family (their indices; none when the model knows no way)."""
+        plan = self.plan(pre, targets)
+        if plan is None:
+            return []
+        fitting = [i for i, names in enumerate(self.choice_names(pre, offered)) if plan.lead in names]
+        # Reading: the model picks an instant's effect as the link resolves (links
+        # carry no targets there), so every play of an instant is the same edge;
+        # in the engine the target decides.  Prefer the plays aimed at the
+        # combatant that the instant resolution on the way acts on.
+        aim = plan.aim
+        if aim is None and plan.lead.startswith("play_instant@"):
+            # The play is itself a target: aim it at a target resolution of the same window too.
+            window = plan.lead.split("@", 1)[1]
+            aim = next((f for f in sorted(targets) if _resolution(f) in INSTANT_AIMS and f.endswith("@" + window)), None)
+        role = INSTANT_AIMS.get(_resolution(aim)) if aim else None
+        combatant = (pre.get("combat") or {}).get(role) if role else None
+        aimed = [i for i in fitting if combatant is not None and combatant in offered[i].get("targets", ())]
+        return aimed or fitting
 
     @staticmethod
     def reachable_families() -> dict[str, tuple[str, ...]]:
@@ -180,6 +228,11 @@ class WowChecker:
             if not e.has("bound"):
                 out.setdefault(ab.family(e.name), e.rules)
         return dict(sorted(out.items()))
+
+
+def _resolution(family: str) -> str:
+    """The edge family without its window: ``resolve_top_link@attack_window`` -> ``resolve_top_link``."""
+    return family.split("@", 1)[0]
 
 
 def _show_action(a: dict[str, Any]) -> str:

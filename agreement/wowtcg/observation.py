@@ -108,6 +108,11 @@ def check_action(obs: Any) -> None:
     _need(kind in ACTION_KINDS, "action.kind", f"expected one of {', '.join(ACTION_KINDS)}, got {kind!r}")
     if kind in ("play", "resource", "discard"):
         _need(obs.get("card_kind") in CARD_KINDS, "action.card_kind", f"expected one of {', '.join(CARD_KINDS)}, got {obs.get('card_kind')!r}")
+    if kind == "play" and "targets" in obs:
+        targets = obs["targets"]
+        _need(isinstance(targets, list), "action.targets", f"expected a list of hero or ally ids, got {targets!r}")
+        for i, t in enumerate(targets):
+            _need(isinstance(t, (int, str)) and not isinstance(t, bool), f"action.targets[{i}]", f"expected an id (integer or string), got {t!r}")
     if kind == "propose":
         _object(obs, "action", {"attacker": "id", "defender": "id", "sabotage": "bool"})
     if kind == "strike":

@@ -1,0 +1,75 @@
+"""Steering toward the instant resolutions the model tracks (601.3, 602.4).
+
+The model picks an instant's effect as the link resolves, so every play of an
+instant is one edge; the engine decides by the target.  The checker must aim
+a steered play at the combatant the target resolution acts on, and credit a
+resolution to the tracked edge that explains it rather than to an untracked
+one whose frame merely allows it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agreement.wowtcg.builtin import ITEM, observe, observe_action
+from agreement.wowtcg.checker import WowChecker
+from agreement.wowtcg.observation import ObservationError, check_action
+from engine.wowtcg.arrange import arrange
+
+KIT = ["Viking Warhammer", "Hunting Longbow", ITEM]
+
+
+def _proposal_answered_by_p2():
+    """P1's Ashen Recruit proposes to attack P2's hero; P2 holds Hamstring (601.1, 601.3)."""
+    st = arrange(
+        ["Bragvi Stormstein", "Baxxel Geartooth"],
+        play={0: KIT + ["Ashen Recruit"], 1: KIT + ["Darnassian Sentinel"]},
+        hands={1: ["Hamstring"]},
+        resources={0: 1, 1: 2},
+    )
+    checker = WowChecker()
+    checker.begin(observe(st))
+    recruit = next(o for o in st.cards_in_play() if o.name == "Ashen Recruit")
+    propose = next(a for a in st.legal_actions() if a.kind == "propose" and a.subject == recruit.id and a.targets == (st.players[1].hero,))
+    _step(checker, st, propose)
+    _step(checker, st, next(a for a in st.legal_actions() if a.kind == "pass"))
+    assert st.priority == 1
+    return st, checker, recruit
+
+
+def _step(checker: WowChecker, st, action) -> list:
+    pre = observe(st)
+    offered = [observe_action(st, a) for a in st.legal_actions()]
+    choice = observe_action(st, action)
+    st.apply_action(action)
+    return checker.step(pre, choice, observe(st), offered)
+
+
+def test_a_steered_play_is_aimed_at_the_proposed_attacker():
+    st, checker, recruit = _proposal_answered_by_p2()
+    obs = observe(st)
+    actions = st.legal_actions()
+    offered = [observe_action(st, a) for a in actions]
+    plays = [i for i, a in enumerate(offered) if a["kind"] == "play"]
+    assert len(plays) >= 3, "Hamstring should be playable on several characters"
+    chosen = checker.steer(obs, offered, frozenset({"resolve_instant[exhaust proposed attacker]@action_phase"}))
+    assert chosen and all(offered[i]["targets"] == [recruit.id] for i in chosen)
+
+
+def test_the_tracked_resolution_is_credited_not_the_untracked_one():
+    st, checker, recruit = _proposal_answered_by_p2()
+    hamstring = next(a for a in st.legal_actions() if a.kind == "play" and a.targets == (recruit.id,))
+    assert _step(checker, st, hamstring) == []
+    while st.chain and st.chain[-1].kind == "card":
+        assert _step(checker, st, next(a for a in st.legal_actions() if a.kind == "pass")) == []
+    assert st.objs[recruit.id].exhausted
+    assert checker.edges["resolve_instant[exhaust proposed attacker]@action_phase"] == 1
+    assert checker.edges["resolve_top_link@action_phase"] == 0
+
+
+def test_play_targets_in_an_action_observation_are_validated():
+    check_action({"kind": "play", "player": 0, "card_kind": "instant", "targets": [4, "ally-7"]})
+    with pytest.raises(ObservationError, match=r"action\.targets\[1\]"):
+        check_action({"kind": "play", "player": 0, "card_kind": "instant", "targets": [4, True]})
+    with pytest.raises(ObservationError, match=r"action\.targets"):
+        check_action({"kind": "play", "player": 0, "card_kind": "instant", "targets": 4})
