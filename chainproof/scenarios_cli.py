@@ -73,4 +73,9 @@ def _print(results: list[runner.Result], counts: dict[str, int]) -> None:
         elif r.detail != "ok":
             click.echo(f"\nnote: {r.scenario}: {r.detail}")
     click.echo(f"\n{len(results)} scenarios: " + ", ".join(f"{counts[s]} {s}" for s in runner.STATUSES))
+    checked = [r for r in results if r.model]
+    if checked:
+        agree = sum(r.model.startswith("agrees") for r in checked)
+        click.echo(f"in the model: {agree} of {len(checked)} agree step by step; the others are not covered "
+                   "(cards it does not abstract, or a start it has no choice point for; --json gives each reason)")
 

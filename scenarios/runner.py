@@ -271,10 +271,11 @@ class Result:
     status: str  # "pass" | "fail" | "error"
     detail: str
     known_failure: str | None = None
+    model: str = ""  # the model's verdict on the script's steps; empty when the game has no model check
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "scenario": self.scenario, "rules": self.rules,
-                "status": self.status, "detail": self.detail}
+                "status": self.status, "detail": self.detail, "model": self.model}
 
 
 class GameAdapter:
@@ -319,6 +320,10 @@ class Session:
 
     def describe_step(self, step: Any) -> str:
         return str(step)
+
+    def model_verdict(self) -> str:
+        """The model's reading of the steps played so far, one line ("" if the game has none)."""
+        return ""
 
 
 def adapter_for(game: str) -> GameAdapter:
@@ -404,7 +409,7 @@ def load(path: Path | str, game: str | None = None) -> tuple[Scenario, GameAdapt
     return scenario, adapter
 
 
-def execute(scenario: Scenario, adapter: GameAdapter) -> None:
+def execute(scenario: Scenario, adapter: GameAdapter) -> Session:
     """Play the scenario; raises :class:`RulingFailed` or :class:`ScenarioFileError`."""
     session = adapter.start(scenario)
     done = "the situation"
@@ -430,6 +435,7 @@ def execute(scenario: Scenario, adapter: GameAdapter) -> None:
         mismatches = session.expect(scenario.expect)
         if mismatches:
             raise RulingFailed(f"expect at line {scenario.expect_line}, after {done}:", mismatches, session.snapshot())
+    return session
 
 
 def run_file(path: Path | str, game: str | None = None, root: Path | None = None) -> Result:
@@ -443,7 +449,7 @@ def run_file(path: Path | str, game: str | None = None, root: Path | None = None
     base = dict(game=scenario.game, scenario=shown, path=str(path), rules=scenario.rules,
                 known_failure=scenario.known_failure)
     try:
-        execute(scenario, adapter)
+        session = execute(scenario, adapter)
     except ScenarioFileError as exc:
         return Result(**base, status="error", detail=str(exc))
     except RulingFailed as exc:
@@ -456,7 +462,7 @@ def run_file(path: Path | str, game: str | None = None, root: Path | None = None
     detail = "ok"
     if scenario.known_failure:
         detail = f"passes although marked known_failure ({scenario.known_failure}): remove the mark"
-    return Result(**base, status="pass", detail=detail)
+    return Result(**base, status="pass", detail=detail, model=session.model_verdict())
 
 
 def _display(path: Path) -> Path:

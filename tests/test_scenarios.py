@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from chainproof.scenarios_cli import scenarios as scenarios_command
 from model import wowtcg
+from engine.wowtcg.state import GameState
 from scenarios import runner
 
 DATA = Path(__file__).parent / "data" / "scenarios" / "wowtcg"
@@ -125,7 +126,8 @@ def test_cli_json_shape_and_exit_0_when_all_pass() -> None:
     data = json.loads(result.output)
     assert data["summary"] == {"pass": 1, "fail": 0, "error": 0}
     (row,) = data["results"]
-    assert set(row) == {"game", "scenario", "rules", "status", "detail"}
+    assert set(row) == {"game", "scenario", "rules", "status", "detail", "model"}
+    assert row["model"] == "not covered (cards the model does not abstract: Arcane Missiles)"
     assert row["game"] == "wowtcg" and row["status"] == "pass" and row["rules"] == ["409.4a"]
 
 
@@ -170,3 +172,28 @@ def test_cli_runs_the_shipped_scenarios_by_default() -> None:
     known = sum(bool(runner.load_yaml(p).get("known_failure")) for p in SHIPPED)
     assert data["summary"] == {"pass": len(SHIPPED) - known, "fail": known, "error": 0}
     assert result.exit_code == (1 if known else 0)
+
+
+def _counterclockwise(self, player):
+    """409.1 broken: priority passes the wrong way round."""
+    n = len(self.players)
+    return next((q for q in ((player - k) % n for k in range(1, n)) if self.players[q].in_game), player)
+
+
+def test_a_covered_scenario_is_checked_in_the_model_beyond_its_expectations(monkeypatch) -> None:
+    path = DATA / "model-covered.yaml"
+    agreed = runner.run_file(path)
+    assert agreed.status == "pass" and agreed.model == "agrees over 3 steps and 0 refusals", agreed.model
+    # Priority going the wrong way round still ends the phase, so only the model sees it.
+    monkeypatch.setattr(GameState, "next_clockwise", _counterclockwise)
+    broken = runner.run_file(path)
+    assert broken.status == "fail", broken.detail
+    assert "the model's reading" in broken.detail and "409.1" in broken.detail, broken.detail
+
+
+def test_the_shipped_scenarios_the_model_covers_agree_with_it() -> None:
+    results = [runner.run_file(p) for p in SHIPPED]
+    covered = [r for r in results if r.model.startswith("agrees")]
+    assert len(covered) >= 30, f"only {len(covered)} scenarios are covered by the model"
+    assert all(r.model.startswith(("agrees over", "not covered (", "covered, with nothing")) for r in results), {r.scenario: r.model for r in results}
+

@@ -343,7 +343,10 @@ def matches(v: View, edge: Edge, action: dict[str, Any], actor: int | None) -> b
         return name == f"discard[{action['card_kind']}]"
     if kind == "propose":
         a, d = v.number.get(action["attacker"]), v.number.get(action["defender"])
-        return a is not None and d is not None and edge.name == f"propose_combat[{t.name(a)} -> {t.name(d)}]"
+        # 601.2b: a proposal is a sabotage exactly when its defender is an item
+        # (the model's numbers past the characters); the flag must say so.
+        return (a is not None and d is not None and action["sabotage"] == (d >= t.count)
+                and edge.name == f"propose_combat[{t.name(a)} -> {t.name(d)}]")
     if kind == "strike":
         i = v.weapon_slot.get(action["weapon"])
         return i is not None and edge.name == strike_edge_name(t, i)

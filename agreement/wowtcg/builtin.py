@@ -60,6 +60,15 @@ FRAGMENT_HEROES = (
 )
 ARMORS = ("Leather Jerkin", "Chain Hauberk")
 ITEM = "Lucky Charm"
+WEAPONS = ("Viking Warhammer", "Hunting Longbow")
+#: Every card the model abstracts faithfully: a game made only of these can be
+#: checked against it step by step (face-down resources may be any card).
+FRAGMENT = frozenset(FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRAGMENT_HEROES + ARMORS + WEAPONS + (ITEM,))
+
+
+def outside_fragment(st: GameState) -> list[str]:
+    """The cards of this game the model does not abstract, by name."""
+    return sorted({o.card.name for o in st.objs if o.card.name not in FRAGMENT and not (o.resource and not o.face_up)})
 
 
 @dataclass(frozen=True)
@@ -97,7 +106,7 @@ def random_setup(rng: random.Random, players: int) -> Setup:
     play, hands, decks = [], [], []
     for hero in heroes:
         dual = hero in ("Kerra Nightblade", "Gorrak Bloodfist")
-        weapons = ("Viking Warhammer", "Viking Warhammer") if dual else ("Viking Warhammer", "Hunting Longbow")
+        weapons = (WEAPONS[0], WEAPONS[0]) if dual else WEAPONS
         allies = tuple(rng.choice(FRAGMENT_ALLIES) for _ in range(rng.randint(0, 2)))
         armor = (rng.choice(ARMORS),) if rng.random() < 0.8 else ()
         play.append((*weapons, *armor, ITEM, *allies))

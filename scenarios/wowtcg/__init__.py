@@ -18,6 +18,7 @@ from engine.wowtcg.arrange import STEPS as ARRANGE_STEPS
 from engine.wowtcg.arrange import arrange
 from engine.wowtcg.deck import MIN_DECK_SIZE
 from engine.wowtcg.objects import ZONES
+from agreement.wowtcg.follow import ModelFollower
 from scenarios.runner import (
     Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
 )
@@ -445,6 +446,7 @@ class WowSession(Session):
     def __init__(self, scenario: Scenario, adapter: WowAdapter):
         self.path = scenario.path
         self.adapter = adapter
+        self.model: ModelFollower | None = None
         self.resolved: list[str] = []
         self.interrupted: list[str] = []
         s = scenario.situation
@@ -471,6 +473,8 @@ class WowSession(Session):
             self.act(step, s["prelude"].at(j))
         self.resolved.clear()
         self.interrupted.clear()
+        # The script's steps are checked in the model too, where it covers the situation.
+        self.model = ModelFollower(self.st)
 
     def _start(self, s: Map, names: list[str], per_player) -> None:
         """The real start of the game (101.1-101.2): the engine's game with these
@@ -722,11 +726,16 @@ class WowSession(Session):
         before = {link.id: self.link_text(link) for link in st.chain}
         order = [link.id for link in reversed(st.chain)]  # top first
         seen = len(st.history)
+        if self.model is not None:
+            self.model.before(st, action)
         try:
             st.apply_action(action)
         except IllegalAction as exc:
             raise RulingFailed("", [Mismatch(line, f"the engine offered {str(action)!r} as legal, then refused it",
                                              "accepted", f"IllegalAction {exc.rule}: {exc.reason}")], self.snapshot()) from None
+        if self.model is not None and self.model.after(st):
+            raise RulingFailed("", [Mismatch(line, f"the model's reading of {str(action)!r}", "a step the model allows",
+                                             self.model.verdict())], self.snapshot())
         after = {link.id for link in st.chain}
         new_lines = st.history[seen:]
         for lid in order:
@@ -788,6 +797,9 @@ class WowSession(Session):
         what = f"the action {{{self.describe_step(fields)}}}"
         if action in self.st.legal_actions():
             return [Mismatch(line, what, f"illegal by {rule}", "offered as a legal action")]
+        allowed = self.model.allows(self.st, action) if self.model is not None else ""
+        if allowed:
+            return [Mismatch(line, what, f"illegal by {rule}, in the model too", f"the model allows it as {allowed}")]
         trial = self.st.clone()  # a refused action changes nothing, but stay safe
         try:
             trial.apply_action(action)
@@ -798,6 +810,9 @@ class WowSession(Session):
         return [Mismatch(line, what, f"illegal by {rule}", "accepted by the engine")]
 
     # expectations ---------------------------------------------------------------
+
+    def model_verdict(self) -> str:
+        return self.model.verdict() if self.model is not None else "not covered (the situation could not be set up)"
 
     def snapshot(self) -> str:
         tail = self.st.history[-8:]

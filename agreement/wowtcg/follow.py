@@ -1,0 +1,93 @@
+"""Follow one game of the built-in engine against the model, action by action.
+
+``chainproof scenarios`` plays each ruling in the engine; where the model
+covers the situation (every card is one the model abstracts, and the game is
+at a point where the model too waits for a player), the same steps are checked
+against the model as the agreement harness checks them: soundness of each
+step and completeness of what the engine offers.  A situation the model does
+not cover is said to be so, with the reason; it is never counted as agreeing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agreement.findings import Finding
+from agreement.wowtcg.builtin import observe, observe_action, outside_fragment
+from agreement.wowtcg.checker import WowChecker
+from engine.wowtcg.objects import Action
+from engine.wowtcg.state import GameState
+
+
+class ModelFollower:
+    """The model's reading of one engine game, fed each action as it is applied."""
+
+    def __init__(self, st: GameState) -> None:
+        self.checker = WowChecker()
+        self.steps = 0
+        self.refusals_checked = 0
+        self.findings: list[Finding] = []
+        self.not_covered = ""
+        self._pending: tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]] | None = None
+        outside = outside_fragment(st)
+        if outside:
+            self.not_covered = "cards the model does not abstract: " + ", ".join(outside)
+            return
+        obs = observe(st)
+        if not self.checker.waits_for_choice(obs):
+            self.not_covered = "the situation starts where the model waits for no player"
+            return
+        self.checker.begin(obs)
+
+    @property
+    def following(self) -> bool:
+        return not (self.not_covered or self.findings)
+
+    def before(self, st: GameState, action: Action) -> None:
+        """Note the choice point and what it offers, unless this action only
+        finishes a step (a choice the model folds into automatic edges)."""
+        if not self.following or self._pending is not None:
+            return
+        obs = observe(st)
+        if not self.checker.waits_for_choice(obs):
+            self.not_covered = f"the engine waits for a {st.decision.kind if st.decision else 'choice'} where the model waits for no player"
+            return
+        offered = [observe_action(st, a) for a in st.legal_actions()]
+        self._pending = (obs, observe_action(st, action), offered)
+
+    def after(self, st: GameState) -> list[Finding]:
+        """Check the step once the engine is at the next choice point; its findings."""
+        if not self.following or self._pending is None:
+            return []
+        post = observe(st)
+        if not (st.is_terminal() or self.checker.waits_for_choice(post)):
+            return []
+        pre, choice, offered = self._pending
+        self._pending = None
+        self.findings = self.checker.step(pre, choice, post, offered)
+        self.steps += 1
+        return self.findings
+
+    def allows(self, st: GameState, action: Action) -> str:
+        """For an action the ruling says is illegal: the model edges that would
+        allow it here ("" when the model forbids it too, or does not decide it).
+        Only proposals, strikes and passes are asked: the model has no costs or
+        targets, so it does not decide whether a play is affordable or aimed right."""
+        if not self.following or self._pending is not None or action.kind not in ("propose", "strike", "pass"):
+            return ""
+        if action.kind == "propose" and len(action.targets) != 1:
+            return ""
+        obs = observe(st)
+        self.refusals_checked += 1
+        (names,) = self.checker.choice_names(obs, [observe_action(st, action)])
+        return ", ".join(sorted(names))
+
+    def verdict(self) -> str:
+        """One line: agrees over N steps, does not cover (why), or disagrees."""
+        if self.findings:
+            return "disagrees: " + "; ".join(str(f) for f in self.findings)
+        if self.not_covered:
+            return f"not covered ({self.not_covered})" + (f" after {self.steps} agreeing steps" if self.steps else "")
+        if not (self.steps or self.refusals_checked):
+            return "covered, with nothing to check (no action applied, no proposal, strike or pass refused)"
+        return f"agrees over {self.steps} steps and {self.refusals_checked} refusals"
