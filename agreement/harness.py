@@ -85,6 +85,7 @@ class Report:
     skipped: list[str] = field(default_factory=list)
     offered_tried: int = 0
     forbidden_tried: int = 0
+    shrunk: bool = True  # whether a failing game was shrunk before it was reported
 
     @property
     def missed(self) -> list[str]:
@@ -104,6 +105,7 @@ class Report:
             "games_finished": self.games_finished,
             "findings": [{"kind": f.kind, "rules": list(f.rules), "detail": f.detail} for f in self.findings],
             "transcript": self.transcript,
+            "transcript_shrunk": self.shrunk,
             "coverage": {
                 "edges": dict(sorted(self.edges.items())),
                 "rules": dict(sorted(self.rules.items())),
@@ -124,7 +126,7 @@ def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, playe
     guarded = Guarded(adapter, checker.check_state, checker.check_action)
     reference = checker.reference_machine()
     reachable = checker.reachable_families()
-    report = Report(adapter.game, examples, reachable=reachable)
+    report = Report(adapter.game, examples, reachable=reachable, shrunk=shrink)
     targets: set[str] = set()
     for what in ("clone", "refusal", "candidate_actions"):
         if not guarded.has(what):

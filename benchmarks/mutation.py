@@ -3,7 +3,6 @@
     python -m benchmarks.mutation               # the configured run (benchmarks/mutation.toml)
     python -m benchmarks.mutation --stand-in    # kill with the engine's own turn and combat tests
     python -m benchmarks.mutation --plan        # count the mutants and time one check, run nothing
-    python -m benchmarks.mutation conform --examples 15   # the conform check a mutant gets, alone
 
 Needs `pip install -e '.[test,mutation]'`. How strong is the agreement harness
 (`chainproof conform`) with the scenarios (`chainproof scenarios`) as a test
@@ -95,22 +94,6 @@ def kill(stand_in: bool, examples: int | None) -> int:
         if code != 0:
             return 1
     return 0
-
-
-def conform(examples: int, seed: int) -> int:
-    """`chainproof conform --examples N --seed S` on the built-in engine, with
-    the same games and the same verdict, but a failing game is not shrunk:
-    shrinking only shortens the game the command reports, and takes minutes,
-    so nearly every killed mutant would otherwise end as a timeout."""
-    from agreement import harness
-    from agreement.games import builtin_adapter, checker_for
-
-    adapter = builtin_adapter("wowtcg")
-    report = harness.conform(adapter, checker_for(adapter.game), examples, seed, shrink=False)
-    for finding in report.findings:
-        print(finding, flush=True)
-    print(f"{report.steps} steps: the engine {'agrees' if report.ok else 'disagrees'} with the model", flush=True)
-    return 0 if report.ok else 1
 
 
 # --- the copies and the sessions --------------------------------------------------
@@ -545,12 +528,6 @@ def main(argv: list[str] | None = None) -> None:
         sub.add_argument("--examples", type=int)
         args = sub.parse_args(argv[1:])
         sys.exit(kill(args.stand_in, args.examples))
-    if argv[:1] == ["conform"]:
-        sub = argparse.ArgumentParser(prog="python -m benchmarks.mutation conform")
-        sub.add_argument("--examples", type=int, required=True)
-        sub.add_argument("--seed", type=int, default=0)
-        args = sub.parse_args(argv[1:])
-        sys.exit(conform(args.examples, args.seed))
 
     config = load_config()
     parser = argparse.ArgumentParser(prog="python -m benchmarks.mutation", description=__doc__.splitlines()[0])

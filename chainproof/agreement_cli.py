@@ -22,8 +22,10 @@ from agreement.trace import check_trace
 @click.option("--engine", "engine_spec", metavar="MODULE:FACTORY", help="an engine adapter (default: the game's built-in engine)")
 @click.option("--examples", type=click.IntRange(1, 100_000), default=60, show_default=True, help="games to play")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the games (the same seed plays the same games)")
+@click.option("--shrink/--no-shrink", default=True, show_default=True,
+              help="shrink a failing game to a short one before reporting it (replays it many times; minutes)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def conform(game: str, engine_spec: str | None, examples: int, seed: int, as_json: bool) -> None:
+def conform(game: str, engine_spec: str | None, examples: int, seed: int, shrink: bool, as_json: bool) -> None:
     """Play an engine and check every step against the game's model: soundness,
     completeness, offered actions accepted, forbidden ones refused, determinism.
     Exit 0 when they agree, 1 on a disagreement, 2 on an adapter error."""
@@ -31,17 +33,17 @@ def conform(game: str, engine_spec: str | None, examples: int, seed: int, as_jso
 
     def run() -> int:
         adapter = load_adapter(engine_spec) if engine_spec else builtin_adapter(game)
-        report = harness.conform(adapter, checker_for(adapter.game), examples, seed)
+        report = harness.conform(adapter, checker_for(adapter.game), examples, seed, shrink=shrink)
         if as_json:
             click.echo(json.dumps(report.as_json(), indent=2))
         else:
-            _print_conform(report)
+            _print_conform(report, shrink)
         return 0 if report.ok else 1
 
     guarded(run)
 
 
-def _print_conform(report: harness.Report) -> None:
+def _print_conform(report: harness.Report, shrunk: bool) -> None:
     console = Console(highlight=False, markup=False, soft_wrap=not sys.stdout.isatty())
     table = Table(highlight=False, title=f"{report.game}: model edges exercised by the engine ({report.steps} steps, {report.examples} games)")
     table.add_column("edge")
@@ -66,7 +68,8 @@ def _print_conform(report: harness.Report) -> None:
     for f in report.findings:
         console.print(f"  {f}")
     if report.transcript:
-        console.print("shortest game found (its script can be pasted into a scenario):")
+        console.print("shortest game found (its script can be pasted into a scenario):" if shrunk
+                      else "the failing game as played, not shrunk (its script can be pasted into a scenario):")
         click.echo(report.transcript)
 
 

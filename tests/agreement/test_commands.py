@@ -51,6 +51,23 @@ def test_conform_json_reports_agreement_and_coverage():
     assert doc["coverage"]["rules"]["409.1"] > 0  # priority passed clockwise
 
 
+def test_conform_without_shrinking_reports_the_failing_game_as_played(monkeypatch):
+    from engine.wowtcg.state import GameState
+
+    def counterclockwise(self, player):  # 409.1 broken
+        n = len(self.players)
+        return next((q for q in ((player - k) % n for k in range(1, n)) if self.players[q].in_game), player)
+
+    monkeypatch.setattr(GameState, "next_clockwise", counterclockwise)
+    result = invoke("conform", "--examples", "6", "--no-shrink", "--json")
+    assert result.exit_code == 1, result.output
+    doc = json.loads(result.output)
+    assert doc["status"] == "disagree" and doc["transcript_shrunk"] is False
+    assert any("409.1" in f["rules"] for f in doc["findings"]) and "script:" in doc["transcript"]
+    text = invoke("conform", "--examples", "6", "--no-shrink")
+    assert text.exit_code == 1 and "not shrunk" in text.output
+
+
 def test_conform_names_the_adapter_method_and_step():
     result = invoke("conform", "--examples", "2", "--engine", "tests.agreement.bad_adapters:GarbageObservation")
     assert result.exit_code == 2
