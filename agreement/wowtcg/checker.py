@@ -166,14 +166,14 @@ class WowChecker:
         m = v.machine
         # Instants are kept for the windows the targets are in: a way that
         # spends one elsewhere leaves none for the target (and widens the search).
-        windows = {f.split("@", 1)[1] for f in targets if "@" in f}
+        windows = {_window(f) for f in targets} - {""}
         seen = {start}
         queue: deque[tuple[Any, str | None, str | None]] = deque([(start, None, None)])
         while queue and len(seen) < budget:
             s, first, aim = queue.popleft()
             for e, post in ab.choice_edges(m, s):
                 chosen = ab.family(e.name)
-                if chosen.startswith("play_instant@") and chosen not in targets and chosen.split("@", 1)[1] not in windows:
+                if chosen.startswith("play_instant@") and chosen not in targets and _window(chosen) not in windows:
                     continue
                 lead = first or e.name
                 aim_here = aim or (chosen if _resolution(chosen) in INSTANT_AIMS else None)
@@ -204,8 +204,7 @@ class WowChecker:
         aim = plan.aim
         if aim is None and plan.lead.startswith("play_instant@"):
             # The play is itself a target: aim it at a target resolution of the same window too.
-            window = plan.lead.split("@", 1)[1]
-            aim = next((f for f in sorted(targets) if _resolution(f) in INSTANT_AIMS and f.endswith("@" + window)), None)
+            aim = next((f for f in sorted(targets) if _resolution(f) in INSTANT_AIMS and _window(f) == _window(plan.lead)), None)
         role = INSTANT_AIMS.get(_resolution(aim)) if aim else None
         combatant = (pre.get("combat") or {}).get(role) if role else None
         aimed = [i for i in fitting if combatant is not None and combatant in offered[i].get("targets", ())]
@@ -233,6 +232,11 @@ class WowChecker:
 def _resolution(family: str) -> str:
     """The edge family without its window: ``resolve_top_link@attack_window`` -> ``resolve_top_link``."""
     return family.split("@", 1)[0]
+
+
+def _window(family: str) -> str:
+    """The window of an edge family (``attack_window``), or "" for an edge of no window."""
+    return family.split("@", 1)[1] if "@" in family else ""
 
 
 def _show_action(a: dict[str, Any]) -> str:
