@@ -13,12 +13,12 @@ import fnmatch
 import re
 from typing import Any
 
+from agreement.wowtcg.follow import ModelFollower
 from engine.wowtcg import Action, Deck, EngineSetupError, IllegalAction, WowTcgGame, load_pool
 from engine.wowtcg.arrange import STEPS as ARRANGE_STEPS
 from engine.wowtcg.arrange import arrange
 from engine.wowtcg.deck import MIN_DECK_SIZE
 from engine.wowtcg.objects import ZONES
-from agreement.wowtcg.follow import ModelFollower
 from scenarios.runner import (
     Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
 )
@@ -812,7 +812,8 @@ class WowSession(Session):
     # expectations ---------------------------------------------------------------
 
     def model_verdict(self) -> str:
-        return self.model.verdict() if self.model is not None else "not covered (the situation could not be set up)"
+        assert self.model is not None, "set at the end of __init__"
+        return self.model.verdict()
 
     def snapshot(self) -> str:
         tail = self.st.history[-8:]
