@@ -121,6 +121,9 @@ class Result:
     counterexample: Transcript | None = None
     note: str = ""
     bounds: dict[str, int] = field(default_factory=dict)
+    #: With ``proved`` from an inductive method: the inductive invariant that
+    #: proves it, written in the model's own variable names.
+    invariant: str = ""
 
     @property
     def passing(self) -> bool:
@@ -139,4 +142,5 @@ class Result:
             "counterexample": self.counterexample.to_json() if self.counterexample else None,
             "note": self.note,
             "bounds": self.bounds,
+            "invariant": self.invariant or None,
         }
