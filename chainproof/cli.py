@@ -175,9 +175,7 @@ def coverage(games: tuple[str, ...], as_json: bool) -> None:
     def run() -> int:
         tables = []
         for game in _games(games):
-            machine = game.machine({})
-            cited = machine.cited_rules() | {r for p in game.properties for r in p.rules}
-            tables.append(report.coverage(game, cited, set(report.engine_citations(game.name))))
+            tables.append(report.coverage(game, game.cited_rules(), set(report.engine_citations(game.name))))
         if as_json:
             click.echo(json.dumps({"games": tables}, indent=2))
         else:

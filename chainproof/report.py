@@ -17,6 +17,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from model.machine import Machine
+from model.registry import STATUSES
 from model.results import VERDICTS, Result
 
 #: The distribution whose program draws graphs: a port of Graphviz's ``dot`` shipped as a wheel,
@@ -151,7 +152,7 @@ def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict
             {
                 "section": name,
                 "rules": len(rules),
-                **{status: counts.get(status, 0) for status in ("encoded", "not-modelled", "assumed")},
+                **{status: counts.get(status, 0) for status in STATUSES},
                 "engine": sum(r.id in engine for r in rules),
             }
         )
@@ -163,6 +164,7 @@ def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict
         "encoded": counts.get("encoded", 0),
         "not-modelled": counts.get("not-modelled", 0),
         "assumed": counts.get("assumed", 0),
+        "abstracted": counts.get("abstracted", 0),
         "engine": sum(r.id in engine for r in rules),
         "sections": sections,
         "entries": [
@@ -188,7 +190,7 @@ def _pct(part: int, whole: int) -> str:
 
 def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
     console = _stdout()
-    columns = ("encoded", "not-modelled", "assumed", "engine")
+    columns = (*STATUSES, "engine")
     for t in tables:
         table = Table(title=f"{t['game']} rules registry")
         for column in ("section", "rules", *columns):
@@ -197,9 +199,9 @@ def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
             table.add_row(s["section"], str(s["rules"]), *(f"{s[k]} ({_pct(s[k], s['rules'])})" for k in columns))
         table.add_row("all", str(t["rules"]), *(f"{t[k]} ({_pct(t[k], t['rules'])})" for k in columns))
         console.print(table)
-        console.print("+ encoded, - not-modelled, ? assumed; e: cited by the reference engine", markup=False)
+        console.print("+ encoded, - not-modelled, ? assumed, ~ abstracted; e: cited by the reference engine", markup=False)
         for e in t["entries"]:
-            mark = {"encoded": "+", "not-modelled": "-", "assumed": "?"}[e["status"]]
+            mark = {"encoded": "+", "not-modelled": "-", "assumed": "?", "abstracted": "~"}[e["status"]]
             flag = "e" if e["engine"] else " "
             why = f"  ({e['why']})" if e["why"] else ""
             console.print(f" {mark} {flag} {e['id']:<28} {e['summary']}{why}", markup=False)

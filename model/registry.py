@@ -6,7 +6,10 @@ rule number, a one-line summary in our own words, and a status:
 - ``encoded``: cited by an edge, a location or a property;
 - ``not-modelled``: deliberately left out, with the reason;
 - ``assumed``: our own assumption where the rule text is silent (ids start
-  with ``assumed:``), never passed off as a rule.
+  with ``assumed:``), never passed off as a rule;
+- ``abstracted``: what the any-length model (for proofs over games of any
+  number of turns) counts coarser than the game does, and why nothing the
+  rules test is lost (ids start with ``abstracted:``).
 
 Rules from the later Comprehensive Rules 7.4 carry the prefix ``CR7.4``.
 """
@@ -20,8 +23,8 @@ from typing import Iterable
 
 import yaml
 
-STATUSES = ("encoded", "not-modelled", "assumed")
-_ID = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$|^assumed:[a-z0-9-]+$")
+STATUSES = ("encoded", "not-modelled", "assumed", "abstracted")
+_ID = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$|^(assumed|abstracted):[a-z0-9-]+$")
 
 
 class RegistryError(Exception):
@@ -41,13 +44,15 @@ class Rule:
             return "CR7.4"
         if self.id.startswith("assumed:"):
             return "assumption"
+        if self.id.startswith("abstracted:"):
+            return "abstraction"
         return "seed"
 
     @property
     def section(self) -> str:
         """The three-digit section a rule belongs to (``409`` for ``409.4a``)."""
-        if self.source == "assumption":
-            return "assumed"
+        if self.source in ("assumption", "abstraction"):
+            return self.status
         number = self.id.removeprefix("CR7.4 ")
         return ("CR7.4 " if self.source == "CR7.4" else "") + number[:3]
 
@@ -85,13 +90,14 @@ class Registry:
                 raise RegistryError(f"{where} ({entry.get('id', '?')}): missing {sorted(missing)}")
             rid, status = str(entry["id"]), entry["status"]
             if not _ID.match(rid):
-                raise RegistryError(f"{where}: {rid!r} is not a rule number like 409.4a, CR7.4 709.1 or assumed:name")
+                raise RegistryError(f"{where}: {rid!r} is not a rule number like 409.4a, CR7.4 709.1, assumed:name or abstracted:name")
             if status not in STATUSES:
                 raise RegistryError(f"{where} ({rid}): status {status!r} is not one of {', '.join(STATUSES)}")
             if status != "encoded" and not entry.get("why"):
                 raise RegistryError(f"{where} ({rid}): status {status} needs a 'why'")
-            if (status == "assumed") != rid.startswith("assumed:"):
-                raise RegistryError(f"{where} ({rid}): only ids 'assumed:...' may have status assumed, and they must")
+            for prefixed in ("assumed", "abstracted"):
+                if (status == prefixed) != rid.startswith(f"{prefixed}:"):
+                    raise RegistryError(f"{where} ({rid}): only ids '{prefixed}:...' may have status {prefixed}, and they must")
             rules.append(Rule(rid, str(entry["summary"]), status, str(entry.get("why", ""))))
         return cls(str(data.get("game", path.parent.name)), rules, path)
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from chainproof.games import get_game
 from model import wowtcg
 from model.machine import Edge
 from model.registry import Registry, RegistryError
@@ -21,8 +22,7 @@ SEED_RULES = """
 
 
 def cited() -> set[str]:
-    machine = wowtcg.build()
-    return machine.cited_rules() | {r for p in CATALOGUE for r in p.rules}
+    return get_game("wowtcg").cited_rules()
 
 
 def test_registry_lists_every_rule_of_the_modelled_sections():

@@ -34,7 +34,7 @@ LOCATIONS = (
 ARMOR_CHOICES = {"": (), "[attacker's armor]": ("attacker",), "[defender's armor]": ("defender",), "[both armors]": ("attacker", "defender")}
 
 
-def variables(t: Table, combats: int) -> list[Var]:
+def variables(t: Table, combats: int | None) -> list[Var]:
     n, count = t.n, t.count
     most_damage = max(t.health) + t.most_combat_atk
     return [
@@ -52,18 +52,24 @@ def variables(t: Table, combats: int) -> list[Var]:
         Var("defender", IntRange(0, t.none), (t.none,), doc="the (proposed) defender (601.2, 602.3)"),
         Var("sabotage", BOOL, (False,), doc="the combat is a sabotage (600.1, 602.2c)"),
         Var("protected", BOOL, (False,), doc="a character protected this combat (602.2b)"),
-        Var("combats", IntRange(0, combats), (0,), doc="combats proposed this turn, for the combat bound"),
-    ]
+    ] + ([] if combats is None else [Var("combats", IntRange(0, combats), (0,), doc="combats proposed this turn, for the combat bound")])
 
 
-def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge], Any]:
+def edges(t: Table, combats: int | None, cost_exempts: bool = True) -> tuple[list[Edge], Any]:
     """The combat edges, and the 600.2 condition the action phase's passes must respect.
 
     ``combats`` bounds the proposals explored per turn (an exploration bound, not
     a rule): past it no proposal is explored, and where 'must attack' would
     then forbid passing, the search stops at ``combat_limit`` instead of
-    reporting a deadlock the rules do not have.
+    reporting a deadlock the rules do not have.  ``None``: no bound (the
+    any-length model), as in the rules.
     """
+    def below_combat_bound(s: Any) -> Any:
+        return True if combats is None else s.combats < combats
+
+    def count_combat(s: Any) -> dict[str, Any]:
+        return {} if combats is None else {"combats": s.combats + 1}
+
     chain = t.chain
     out: list[Edge] = []
     none = t.none
@@ -83,7 +89,7 @@ def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge]
                     + (("600.3", "402.1") if tax else ()),
                     guard=lambda s, b, a=a, d=d, tax=tax: b.AndThen(
                         b.And(
-                            s.combats < combats,
+                            below_combat_bound(s),
                             s.priority_holder == s.turn_player,
                             s.chain_len == 0,
                             t.ready_resources(s, b, s.turn_player) >= tax,
@@ -97,7 +103,7 @@ def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge]
                         "attacker": a,
                         "defender": d,
                         "sabotage": sabotage,
-                        "combats": s.combats + 1,
+                        **count_combat(s),
                     },
                     actor=turn_player,
                     tags=frozenset({"adds_link", "main_phase_action", "proposes"}),
@@ -428,6 +434,8 @@ def edges(t: Table, combats: int, cost_exempts: bool = True) -> tuple[list[Edge]
     def must_attack(s: Any, b: Backend) -> Any:
         return t.must_attack_binds(s, b, cost_exempts)
 
+    if combats is None:
+        return out, (lambda s, b: b.Not(must_attack(s, b)))
     out.append(
         Edge(
             "combat_limit_reached",

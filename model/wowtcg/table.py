@@ -29,7 +29,18 @@ INSTANT_LINK, NON_INSTANT_LINK, RESOURCE_LINK, PROPOSAL_LINK, STRIKE_LINK = 1, 2
 class Table:
     """The seats and cards of one model instance, and what the rules ask of a state."""
 
-    def __init__(self, players: int, turns: int, hand: int, resources: int, allies: int, board: Board, chain: Stack) -> None:
+    def __init__(
+        self,
+        players: int,
+        turns: int,
+        hand: int,
+        resources: int,
+        allies: int,
+        board: Board,
+        chain: Stack,
+        hand_limit: int,
+        any_length: bool = False,
+    ) -> None:
         if len(board.parties) != players:
             raise ValueError(f"the board has {len(board.parties)} parties for {players} players")
         self.n = players
@@ -42,15 +53,35 @@ class Table:
             raise ValueError(f"every party needs a hero and {allies} allies")
         self.count = len(self.characters)
         self.none = self.count + players
-        # A player's own turns come every n turns; a hand grows at most once per own turn.
-        self.own_turns = ceil(turns / players)
-        self.hand_hi = hand + self.own_turns
-        # Resources are bounded by the cards a player ever holds, not by the
-        # one-per-turn rule (410.1), so a model that breaks that rule is caught
-        # by the property that states it rather than by a domain check.
-        self.resource_hi = resources + len(CARD_KINDS) * self.hand_hi
-        self.start_resources = resources
+        #: No turn counter and no combat counter: the model of games of any length.
+        self.any_length = any_length
         self.weapons = max(len(party.weapons) for party in board.parties)
+        self.start_resources = resources
+        if any_length:
+            # Only the turn player draws (501.2a), and he ends his turn with at
+            # most the hand limit (503.2a): a hand never holds more than the
+            # larger of the opening hand and the limit, plus the card drawn.
+            # That is a fact of the rules, not an abstraction.
+            self.hand_hi = max(len(CARD_KINDS) * hand, hand_limit) + 1
+            # abstracted:resource-cap: resources are counted up to a cap past
+            # which every cost is payable whatever was spent since the last
+            # ready step: the most one party can pay in a round, plus the
+            # largest single cost.  ``resource_cap_exact`` checks that the
+            # cap is high enough.
+            spent_in_a_round = max(
+                sum(w.strike_cost for w in party.weapons) + sum(c.attack_tax for c in party.characters[: self.slots])
+                for party in board.parties
+            )
+            self.resource_cap = max(resources, spent_in_a_round + self.largest_cost)
+            self.resource_hi = self.resource_cap
+        else:
+            # A player's own turns come every n turns; a hand grows at most once per own turn.
+            self.hand_hi = hand + ceil(turns / players)
+            # Resources are bounded by the cards a player ever holds, not by the
+            # one-per-turn rule (410.1), so a model that breaks that rule is caught
+            # by the property that states it rather than by a domain check.
+            self.resource_hi = resources + len(CARD_KINDS) * self.hand_hi
+            self.resource_cap = None
         # The most ATK a character can have in combat: printed, or a hero striking with every weapon.
         self.most_combat_atk = max(
             max(c.atk for c in self.characters),
@@ -66,6 +97,14 @@ class Table:
         self.armor_def = tuple(party.armor_def for party in board.parties)
         self._keywords = {word: tuple(c.has(word) for c in self.characters) for word in KEYWORDS}
         self.attacks_only = tuple(self._resolve_target(c, ch) for c, ch in enumerate(self.characters))
+
+    @property
+    def largest_cost(self) -> int:
+        """The most resources any one payment here costs: a strike (303.2) or an attack tax (600.3)."""
+        return max(
+            max(w.strike_cost for party in self.board.parties for w in party.weapons),
+            max(c.attack_tax for party in self.board.parties for c in party.characters),
+        )
 
     def _resolve_target(self, c: int, character: Character) -> int:
         if character.attacks_only is None:
@@ -140,13 +179,13 @@ class Table:
 
     def next_turn(self, s: Any, b: Backend) -> dict[str, Any]:
         """503.2a: the turn ends and the next player clockwise begins one; no ally is new any more."""
+        counters = {} if self.any_length else {"turn_number": s.turn_number + 1, "combats": 0}
         return {
             "turn_player": self.next_clockwise(s, b, s.turn_player),
-            "turn_number": s.turn_number + 1,
             "first_turn": False,
             "resource_placed": False,
             "fresh": (False,) * self.count,
-            "combats": 0,
+            **counters,
         }
 
     # -- hands and resources (402, 410, 413) ---------------------------------------
@@ -157,6 +196,13 @@ class Table:
     def take_from_hand(self, s: Any, b: Backend, kind: str, player: Any) -> dict[str, Any]:
         field = f"hand_{kind}"
         return {field: b.store(getattr(s, field), player, self.in_hand(s, b, kind, player) - 1)}
+
+    def gain_resource(self, s: Any, b: Backend, player: Any) -> dict[str, Any]:
+        """410.1a: one more resource in play (counted up to the cap in the any-length model)."""
+        more = b.select(s.resources, player) + 1
+        if self.resource_cap is not None:
+            more = b.If(more > self.resource_cap, self.resource_cap, more)
+        return {"resources": b.store(s.resources, player, more)}
 
     def ready_resources(self, s: Any, b: Backend, player: Any) -> Any:
         return b.select(s.resources, player) - b.select(s.resources_exhausted, player)

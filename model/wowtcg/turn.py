@@ -91,7 +91,17 @@ def build(
     combats: int = 1,
     board: Board | None = None,
     variant: str | None = None,
+    any_length: bool = False,
 ) -> Machine:
+    """The model at the given bounds.
+
+    ``any_length`` builds the model of games of any length, for unbounded
+    proofs: no turn counter and no combat counter (so ``turns`` and
+    ``combats`` bound nothing), each deck only empty or not (``deck`` is
+    ignored), and resources counted up to a cap.  Each of these is an entry
+    ``abstracted:...`` of the rules registry that says why no behaviour the
+    rules test is lost.
+    """
     if variant is not None and variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
     n = players
@@ -102,14 +112,21 @@ def build(
         (("controller", IntRange(0, n), n), ("kind", Enum(*LINK_KINDS), 0)),
         doc="the chain (413.7a)",
     )
-    t = Table(players, turns, hand, resources, allies, board or default_board(players, allies), chain)
+    t = Table(players, turns, hand, resources, allies, board or default_board(players, allies), chain, hand_limit, any_length)
+    if any_length:
+        # abstracted:deck-empty-or-not: 1 stands for any number of cards.
+        deck_var = Var("deck", IntRange(0, 1), (0, 1), length=n, doc="each deck is empty (0) or not (1) (413.4a)")
+        turn_counter = []
+    else:
+        deck_var = Var("deck", IntRange(0, deck), tuple(range(deck + 1)), length=n, doc="cards in each deck (413.4a)")
+        turn_counter = [Var("turn_number", IntRange(1, turns + 1), (1,), doc="turns begun, for the turn bound")]
 
     variables = [
         # Reading: 101.1 picks the first player at random; by symmetry of seats
         # the model lets P1 go first and loses no behaviour.
         Var("turn_player", IntRange(0, n - 1), (0,), doc="whose turn it is"),
         Var("first_turn", BOOL, (True,), doc="this is the first turn of the game (501.2b)"),
-        Var("turn_number", IntRange(1, turns + 1), (1,), doc="turns begun, for the turn bound"),
+        *turn_counter,
         Var("priority_holder", IntRange(0, t.nobody), (t.nobody,), doc="who has priority (409.1); nobody outside windows"),
         Var("passes", IntRange(0, n - 1), (0,), doc="players who passed in succession (409.4)"),
         # A monitor, not rule state: who passed since a link was last added or
@@ -126,9 +143,9 @@ def build(
             Var(f"hand_{kind}", IntRange(0, t.hand_hi), (hand,), length=n, doc=f"{kind} cards in each hand")
             for kind in CARD_KINDS
         ),
-        Var("deck", IntRange(0, deck), tuple(range(deck + 1)), length=n, doc="cards in each deck (413.4a)"),
+        deck_var,
         Var("in_game", BOOL, (True,), length=n, doc="each player is still in the game (102.2)"),
-        *combat.variables(t, combats),
+        *combat.variables(t, None if any_length else combats),
     ]
 
     locations = [
@@ -142,9 +159,12 @@ def build(
         Location("end_phase", ("503.1",), "the end phase's priority window"),
         Location("end_step", ("503.2", "503.2a"), "discard to the hand limit; no priority window (503.2a)"),
         Location("game_over", ("102.1", "102.1a"), "at most one player remains", terminal="game over"),
-        Location("turn_limit", (), f"{turns} turns explored", terminal="turn bound reached"),
-        Location("combat_limit", (), f"{combats} combats explored in a turn", terminal="combat bound reached"),
     ]
+    if not any_length:
+        locations += [
+            Location("turn_limit", (), f"{turns} turns explored", terminal="turn bound reached"),
+            Location("combat_limit", (), f"{combats} combats explored in a turn", terminal="combat bound reached"),
+        ]
 
     edges: list[Edge] = []
 
@@ -166,25 +186,26 @@ def build(
             "ready_cards",
             "ready_step_start",
             "ready_step",
-            ("501.1a", "501.1b", "409.4"),
-            guard=lambda s, b: s.turn_number <= turns,
+            ("501.1a", "501.1b", "409.4") + (("abstracted:any-number-of-turns",) if any_length else ()),
+            guard=(lambda s, b: True) if any_length else (lambda s, b: s.turn_number <= turns),
             update=lambda s, b: {**ready_turn_players_cards(s, b), **t.give_turn_player_priority(s, b)},
             tags=frozenset({"opens_window"}),
             doc="the turn player readies his cards without the chain, then a window opens",
         )
     )
-    edges.append(
-        Edge(
-            "turn_limit_reached",
-            "ready_step_start",
-            "turn_limit",
-            (),
-            guard=lambda s, b: s.turn_number > turns,
-            update=lambda s, b: {"priority_holder": t.nobody},
-            tags=frozenset({"bound"}),
-            doc="the exploration bound on turns, not a rule",
+    if not any_length:
+        edges.append(
+            Edge(
+                "turn_limit_reached",
+                "ready_step_start",
+                "turn_limit",
+                (),
+                guard=lambda s, b: s.turn_number > turns,
+                update=lambda s, b: {"priority_holder": t.nobody},
+                tags=frozenset({"bound"}),
+                doc="the exploration bound on turns, not a rule",
+            )
         )
-    )
 
     # -- 501.2 draw step ------------------------------------------------------------
 
@@ -200,32 +221,40 @@ def build(
             doc="the first player skips the draw of the first turn",
         )
     )
-    for kind in CARD_KINDS:
-        # Which kind is drawn is chance; the deck is not split by kind.
-        def draw_guard(s: Any, b: Backend) -> Any:
-            return b.And(b.Not(s.first_turn), b.select(s.deck, s.turn_player) > 0)
+    def draw_guard(s: Any, b: Backend) -> Any:
+        return b.And(b.Not(s.first_turn), b.select(s.deck, s.turn_player) > 0)
 
-        def draw_update(s: Any, b: Backend, kind: str = kind) -> dict[str, Any]:
-            field = f"hand_{kind}"
-            return {
-                "deck": b.store(s.deck, s.turn_player, b.select(s.deck, s.turn_player) - 1),
-                field: b.store(getattr(s, field), s.turn_player, t.in_hand(s, b, kind, s.turn_player) + 1),
-                **t.give_turn_player_priority(s, b),
-            }
+    # What is left of the deck after a draw: one card fewer; in the any-length
+    # model, where 1 stands for any number of cards, the draw either leaves
+    # some (``draw_card``) or takes the last (``draw_last_card``), by chance.
+    deck_after = {"draw_card": lambda s, b: b.select(s.deck, s.turn_player) - (0 if any_length else 1)}
+    if any_length:
+        deck_after["draw_last_card"] = lambda s, b: 0
+    for drawn, left in deck_after.items():
+        for kind in CARD_KINDS:
+            # Which kind is drawn is chance; the deck is not split by kind.
+            def draw_update(s: Any, b: Backend, kind: str = kind, left: Any = left) -> dict[str, Any]:
+                field = f"hand_{kind}"
+                return {
+                    "deck": b.store(s.deck, s.turn_player, left(s, b)),
+                    field: b.store(getattr(s, field), s.turn_player, t.in_hand(s, b, kind, s.turn_player) + 1),
+                    **t.give_turn_player_priority(s, b),
+                }
 
-        edges.append(
-            Edge(
-                f"draw_card[{kind}]",
-                "draw_step_start",
-                "draw_step",
-                ("501.2a", "409.4"),
-                guard=draw_guard,
-                update=draw_update,
-                actor=turn_player,
-                tags=frozenset({"opens_window", "chance"}),
-                doc=f"the turn player draws (by chance) a {kind} card without the chain",
+            edges.append(
+                Edge(
+                    f"{drawn}[{kind}]",
+                    "draw_step_start",
+                    "draw_step",
+                    ("501.2a", "409.4") + (("abstracted:deck-empty-or-not",) if any_length else ()),
+                    guard=draw_guard,
+                    update=draw_update,
+                    actor=turn_player,
+                    tags=frozenset({"opens_window", "chance", "draws"}),
+                    doc=f"the turn player draws (by chance) a {kind} card without the chain"
+                    + (", and the deck is empty after it" if drawn == "draw_last_card" else ""),
+                )
             )
-        )
 
     def decked(s: Any, b: Backend) -> Any:
         return b.And(b.Not(s.first_turn), b.select(s.deck, s.turn_player) == 0)
@@ -265,7 +294,7 @@ def build(
 
     # -- 409 priority windows of the turn, and combat (600-603) ----------------------
 
-    combat_edges, may_pass = combat.edges(t, combats, cost_exempts=variant != "600.2-without-600.3")
+    combat_edges, may_pass = combat.edges(t, None if any_length else combats, cost_exempts=variant != "600.2-without-600.3")
     for window, (after_close, close_rules) in WINDOWS.items():
         in_action_phase = window == "action_phase"
         edges += window_edges(t, window, may_pass if in_action_phase else None)
@@ -343,7 +372,7 @@ def build(
             "resolve_resource",
             ("410.1a", "105.1"),
             lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
-            lambda s, b: {"resources": b.store(s.resources, s.turn_player, b.select(s.resources, s.turn_player) + 1)},
+            lambda s, b: t.gain_resource(s, b, s.turn_player),
             "the placed resource resolves and enters play",
         )
     )
@@ -412,6 +441,16 @@ def build(
         )
     )
 
+    bounds = {
+        "players": players,
+        "chain_depth": chain_depth,
+        "hand": hand,
+        "hand_limit": hand_limit,
+        "allies": allies,
+        "resources": resources,
+    }
+    if not any_length:
+        bounds.update(turns=turns, deck=deck, combats=combats)
     return Machine(
         "wowtcg",
         variables,
@@ -419,17 +458,7 @@ def build(
         "ready_step_start",
         edges,
         REGISTRY,
-        {
-            "players": players,
-            "chain_depth": chain_depth,
-            "turns": turns,
-            "hand": hand,
-            "deck": deck,
-            "hand_limit": hand_limit,
-            "allies": allies,
-            "resources": resources,
-            "combats": combats,
-        },
+        bounds,
         lambda m, s: describe(t, s),
         stacks=[chain],
         table=t,
@@ -443,7 +472,7 @@ def describe(t: Table, s: Any) -> dict[str, str]:
         f"{Table.player_name(link['controller'])} {LINK_KINDS[link['kind']].replace('_', '-')}" for link in t.chain.entries(s)
     )
     aspects = {
-        "turn": f"{Table.player_name(s.turn_player)} (turn {s.turn_number}{', first' if s.first_turn else ''})",
+        "turn": Table.player_name(s.turn_player) + _turn_note(t, s),
         "priority": Table.player_name(s.priority_holder) if s.priority_holder < n else "nobody",
         "passes": str(s.passes),
         "chain": f"[{chain}]",
@@ -460,7 +489,7 @@ def describe(t: Table, s: Any) -> dict[str, str]:
             aspects[name] = "out of the game"
             continue
         aspects[f"{name} hand"] = f"{s.hand_instant[p]} instant, {s.hand_non_instant[p]} non-instant, {s.hand_quest[p]} quest"
-        aspects[f"{name} deck"] = str(s.deck[p])
+        aspects[f"{name} deck"] = ("not empty" if s.deck[p] else "empty") if t.any_length else str(s.deck[p])
         party = []
         for c in t.party(p):
             if not s.in_play[c]:
@@ -479,3 +508,9 @@ def describe(t: Table, s: Any) -> dict[str, str]:
             gear.append(f"armor {'exhausted' if s.armor_exhausted[p] else 'ready'}")
         aspects[f"{name} gear"] = ", ".join(gear)
     return aspects
+
+
+def _turn_note(t: Table, s: Any) -> str:
+    if t.any_length:
+        return " (first turn)" if s.first_turn else ""
+    return f" (turn {s.turn_number}{', first' if s.first_turn else ''})"
