@@ -50,7 +50,9 @@ Liveness (``Eventually``) is not a safety property and raises ``TypeError``.
 
 from __future__ import annotations
 
+import itertools
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
@@ -170,6 +172,16 @@ def _step(machine: Machine, pre: Any, post: Any, edge: Edge) -> Any:
     )
 
 
+_STEPS: "weakref.WeakKeyDictionary[Machine, dict[str, Any]]" = weakref.WeakKeyDictionary()
+
+
+def _steps(machine: Machine, pre: Any, post: Any) -> dict[str, Any]:
+    """``_step`` for every edge between the re-check's two states, built once per machine."""
+    if machine not in _STEPS:
+        _STEPS[machine] = {e.name: _step(machine, pre, post, e) for e in machine.edges}
+    return _STEPS[machine]
+
+
 def named_state(machine: Machine) -> Any:
     """A state whose fields are Z3 constants named as the model names them:
     ``passes``, ``chain_kind[1]``; what a printed invariant is written over."""
@@ -203,6 +215,7 @@ class _Clauses:
         self.post_vars = _terms(self.post)
         sorts = [t.sort() for t in self.pre_vars]
         self.reach = [z3.Function(f"Reach_{name}", *sorts, z3.BoolSort()) for name in m.location_names]
+        self.names = {r.name() for r in self.reach}
         self.rules: list[tuple[Any, list[Any], str]] = []
         start = m.location_index[m.initial_location]
         self.rules.append((self.reach[start](*self.pre_vars), [m.initial_constraint(_at(m, self.pre, start))], "init"))
@@ -245,12 +258,38 @@ class _Clauses:
         return fp, err
 
     def invariant(self, fp: z3.Fixedpoint, over: Any) -> Any:
-        """Spacer's interpretation of the ``Reach_l`` as one formula over the state ``over``."""
+        """Spacer's interpretation of the ``Reach_l`` as one formula over the state ``over``.
+
+        Read from ``get_answer()``: one ``ForAll(args, Reach_l(args) == body)``
+        per relation.  A relation it leaves out is taken as true, the weakest
+        reading; the re-check judges the result either way.
+        """
         terms = _terms(over)
-        cases = []
-        for i, rel in enumerate(self.reach):
-            body = z3.substitute_vars(fp.get_cover_delta(-1, rel), *terms)
-            cases.append(z3.And(over.location == i, body))
+        found: dict[str, Any] = {}
+        answer = fp.get_answer()
+        for part in answer.children() if z3.is_and(answer) else [answer]:
+            if z3.is_quantifier(part):
+                fresh = [z3.Const(f"spacer!{i}", part.var_sort(i)) for i in range(part.num_vars())]
+                # De Bruijn: Var(0) is the last bound variable.
+                part = z3.substitute_vars(part.body(), *reversed(fresh))
+            head, body = part, z3.BoolVal(True)
+            if z3.is_not(part):
+                head, body = part.arg(0), z3.BoolVal(False)
+            elif z3.is_eq(part) and z3.is_app(part.arg(0)) and part.arg(0).num_args() == len(terms):
+                head, body = part.arg(0), part.arg(1)
+            if not z3.is_app(head) or head.decl().name() not in self.names:
+                continue
+            # The head's arguments are the bound variables, or values Spacer fixed.
+            pairs, fixed = [], []
+            for arg, term in zip(head.children(), terms):
+                if z3.is_const(arg) and arg.decl().name().startswith("spacer!"):
+                    pairs.append((arg, term))
+                else:
+                    fixed.append(term == arg)
+            found[head.decl().name()] = z3.And(*fixed, z3.substitute(body, *pairs)) if pairs else z3.And(*fixed, body)
+        cases = [
+            z3.And(over.location == i, found.get(rel.name(), z3.BoolVal(True))) for i, rel in enumerate(self.reach)
+        ]
         return z3.Or(*cases)
 
 
@@ -302,40 +341,44 @@ def check_inductive(
     def inv(s: Any) -> Any:
         return z3.substitute(invariant, *zip(fields, [s.location, *_terms(s)]))
 
-    def refuted(*constraints: Any) -> bool | None:
-        """True: no state satisfies the constraints; None: the solver gave up."""
-        solver = z3.Solver()
-        solver.set("timeout", timeout_ms)
-        solver.add(*constraints)
-        answer = solver.check()
-        return None if answer == z3.unknown else answer == z3.unsat
+    # One solver, each obligation inside push/pop: the clauses of the
+    # invariant are shared by every query.
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
 
     def obligation(name: str, *constraints: Any) -> InductiveCheck | None:
-        answer = refuted(*constraints)
-        if answer is None:
+        solver.push()
+        try:
+            solver.add(*constraints)
+            answer = solver.check()
+        finally:
+            solver.pop()
+        if answer == z3.unknown:
             return InductiveCheck(False, f"{name}: the solver gave up")
-        return None if answer else InductiveCheck(False, name)
+        return None if answer == z3.unsat else InductiveCheck(False, name)
 
     failed = obligation("not implied by the initial states", m.initial_constraint(pre), z3.Not(inv(pre)))
-    if failed:
+    if failed is not None:
         return failed
+    solver.add(inv(pre))  # every remaining obligation starts from a state satisfying it
+    leaves = z3.Not(inv(post))
+    steps = _steps(m, pre, post)
     for e in m.edges:
-        failed = obligation(f"not preserved by edge {e.name!r}", inv(pre), _step(m, pre, post, e), z3.Not(inv(post)))
-        if failed:
+        failed = obligation(f"not preserved by edge {e.name!r}", steps[e.name], leaves)
+        if failed is not None:
             return failed
     bads = _premise(m, prop) if premise_unreachable else _violations(m, prop)
     what = "does not rule out the premise" if premise_unreachable else "does not imply the property"
     for bad in bads or ():
         if bad.edge is None:
-            failed = obligation(what, inv(pre), bad.condition(pre))
+            failed = obligation(what, bad.condition(pre))
         else:
             failed = obligation(
                 f"{what} on edge {bad.edge.name!r}",
-                inv(pre),
-                _step(m, pre, post, bad.edge),
+                steps[bad.edge.name],
                 bad.condition(pre, post),
             )
-        if failed:
+        if failed is not None:
             return failed
     return InductiveCheck(True)
 
@@ -712,17 +755,54 @@ def check(
     if answer.verdict == VIOLATED:
         return _refuted(m, prop, clauses, answer, result)
 
-    # Err is underivable: meet the premise first, so a premise nobody reaches
-    # is reported as vacuous rather than as a proof of nothing.
+    # Err is underivable.  A property whose premise is never met is vacuous,
+    # not proved; three ways to settle the premise, cheapest first.
     premise = _premise(m, prop)
-    premise_note = ""
-    if premise is not None:
-        met = _ask(clauses, premise, timeout_ms, params)
-        if met.verdict == PROVED:
-            return _proof(m, prop, clauses, met, result, vacuous=True)
-        if met.verdict == UNKNOWN:
-            premise_note = f"; whether its premise is reachable is not known ({met.why})"
-    return _proof(m, prop, clauses, answer, result, extra=premise_note)
+    if premise is None:
+        return _proof(m, prop, clauses, answer, result)
+    # 1. The invariant just found may already exclude it.
+    if check_inductive(m, prop, clauses.invariant(answer.fp, invariant_state(m)), premise_unreachable=True):
+        return _proof(m, prop, clauses, answer, result, vacuous=True)
+    # 2. Random runs on the concrete machine may meet it: a concrete witness.
+    witness = _meet_premise(m, prop)
+    if witness is not None:
+        return _proof(m, prop, clauses, answer, result, extra=f"; premise met by a random run of {witness} steps")
+    # 3. Spacer itself, on the query "the premise is met".
+    met = _ask(clauses, premise, timeout_ms, params)
+    if met.verdict == PROVED:
+        return _proof(m, prop, clauses, met, result, vacuous=True)
+    if met.verdict == UNKNOWN:
+        return _proof(m, prop, clauses, answer, result, extra=f"; whether its premise is reachable is not known ({met.why})")
+    return _proof(m, prop, clauses, answer, result, extra="; Spacer shows its premise reachable")
+
+
+#: Random runs tried to meet a premise before asking Spacer, and their length.
+PREMISE_WALKS = 300
+PREMISE_WALK_STEPS = 120
+
+
+def _meet_premise(machine: Machine, prop: Property) -> int | None:
+    """The length of a random run (fixed seed) that meets the premise, or None."""
+    import random
+
+    m = machine
+    rng = random.Random(0)
+    starts = list(itertools.islice(m.initial_states(), 64))
+    for _ in range(PREMISE_WALKS):
+        state = rng.choice(starts)
+        if isinstance(prop, Invariant) and prop.premise(m, state, CONCRETE):
+            return 0
+        for n in range(1, PREMISE_WALK_STEPS + 1):
+            options = list(m.successors(state))
+            if not options:
+                break
+            edge, post = rng.choice(options)
+            if isinstance(prop, StepProperty) and prop.applies(edge):
+                return n
+            if isinstance(prop, Invariant) and prop.premise(m, post, CONCRETE):
+                return n
+            state = post
+    return None
 
 
 def _proof(
@@ -767,6 +847,15 @@ def _refuted(m: Machine, prop: Property, clauses: _Clauses, answer: _Answer, res
         )
         return result(VIOLATED, len(transcript), counterexample=transcript, note=note)
     return result(UNKNOWN, note=f"Spacer derived a violation but no run of up to {depth} steps reproduces it on the concrete backend")
+
+
+def find_invariant(machine: Machine, prop: Property, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Any:
+    """The inductive invariant Spacer finds for the property, as a formula over
+    ``invariant_state(machine)``, not yet re-checked; None if Spacer finds a
+    violation or gives up."""
+    clauses = _Clauses(machine)
+    answer = _ask(clauses, _violations(machine, prop), timeout_ms, {})
+    return clauses.invariant(answer.fp, invariant_state(machine)) if answer.verdict == PROVED else None
 
 
 def check_all(
