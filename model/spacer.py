@@ -23,11 +23,11 @@ Why one relation per location, not a single ``Reach`` with the location as an
 argument: the invariants these rules need are case splits on the location
 ("outside windows nobody holds priority"), which Spacer's lemmas, convex
 cubes of linear arithmetic, express badly over one relation.  Split per
-location each case is a conjunction.  Measured on the WoW any-length model at
-default bounds with 20 s per property: one relation proved 22 of 30 on a
-tiny instance and timed out on the rest; per location 27 of 30 at default
-bounds, most in under a second.  Per-edge clauses (rather than one
-disjunctive transition) keep each Spacer query small for the same reason.
+location each case is a conjunction.  Measured on the WoW any-length model
+with 10-20 s per property: one relation timed out on 8 of 30 even at the
+smallest bounds tried (priority_exclusive among them); per location Spacer
+answers 27 of 30 at default bounds, most in about a second.  Per-edge clauses
+(rather than one disjunctive transition) keep each Spacer query small.
 
 The clauses carry no domain constraints: Spacer computes exact reachability
 over unbounded integers, so a proof does not even assume the declared
@@ -71,8 +71,10 @@ SIMPLIFY_TIMEOUT_MS = 3_000
 #: The tag of the symbolic state over which invariants are written.
 INVARIANT_TAG = "inv"
 
-#: Spacer's parameters.  Measured on the WoW any-length model: the defaults
-#: did as well as every alternative tried (see the module docstring).
+#: Spacer's parameters.  Tried on the WoW any-length model and no better than
+#: the defaults: spacer.use_bg_invs, spacer.global, spacer.use_inc_clause=False,
+#: xform.inline_linear/inline_eager=False; xform.elim_term_ite makes Spacer
+#: fail ("Uninterpreted k!263").  What helped was the encoding (per location).
 SPACER_PARAMS: dict[str, Any] = {"engine": "spacer"}
 
 
