@@ -20,13 +20,15 @@ from agreement.adapter import AdapterError
 from agreement.trace import TraceFileError
 from chainproof import report
 from chainproof.games import GAME_NAMES, BadInput, Game, get_game
-from model import bmc, explicit
+from model import bmc, explicit, portfolio, spacer
 from model.machine import ModelError
 from model.registry import RegistryError
-from model.results import Result
-from properties import select
+from model.results import PROVED, Result
+from properties import Eventually, select
 
-METHODS = ("explicit", "bmc", "both")
+#: "portfolio" runs every method that applies and keeps the strongest honest
+#: verdict per property (model/portfolio.py); the others run one method alone.
+METHODS = ("portfolio", "explicit", "bmc", "both")
 GRAPH_FORMATS = ("dot", "svg")
 #: Z3 takes its timeout in milliseconds as a 32-bit number; a day is plenty.
 MAX_TIMEOUT = 86_400.0
@@ -73,7 +75,13 @@ def main(debug: bool) -> None:
 @main.command()
 @click.option("--game", "games", multiple=True, metavar="GAME", help=f"game to check (repeatable; default all: {', '.join(GAME_NAMES)})")
 @click.option("--property", "pattern", metavar="GLOB", help="only properties whose name matches this glob")
-@click.option("--method", type=click.Choice(METHODS), default="both", show_default=True, help="explicit search, Z3 bounded model checking, or both")
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="portfolio",
+    show_default=True,
+    help="every method, strongest verdict per property (proofs for games of any length); or explicit search, Z3 bounded model checking, or both, alone",
+)
 @click.option("--depth", type=int, default=30, show_default=True, help="deepest unrolling for bounded model checking (1..200)")
 @click.option("--players", type=int, help="players at the table")
 @click.option("--chain-depth", type=int, help="most links on the chain at once")
@@ -86,7 +94,9 @@ def main(debug: bool) -> None:
 @click.option("--combats", type=int, help="combats explored per turn")
 @click.option("--variant", metavar="NAME", help="check a named reading of the rules other than the seed's (e.g. 600.2-without-600.3)")
 @click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
-@click.option("--timeout", type=float, default=60.0, show_default=True, help="seconds per solver query before the verdict is unknown")
+@click.option("--timeout", type=float, default=20.0, show_default=True, help="seconds per solver query before that method's answer is unknown")
+@click.option("--max-k", type=int, default=portfolio.Budget.max_k, show_default=True, help="portfolio: longest inductive step tried by k-induction (1..50)")
+@click.option("--explain", "explain", metavar="PROPERTY", help="prove one property and print the inductive invariant behind the proof")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
 def verify(
     games: tuple[str, ...],
@@ -96,12 +106,18 @@ def verify(
     as_json: bool,
     timeout: float,
     max_states: int,
+    max_k: int,
+    explain: str | None,
     variant: str | None,
     **bounds: Any,
 ) -> None:
     """Check every property of every game at the given (or default) bounds."""
 
     def run() -> int:
+        if not 1 <= max_k <= 50:
+            raise BadInput(f"--max-k {max_k} is out of range: allowed 1..50")
+        if explain is not None:
+            return _explain(games, explain, variant, bounds, round(timeout * 1000), as_json)
         if not 1 <= depth <= 200:
             raise BadInput(f"--depth {depth} is out of range: allowed 1..200")
         if max_states < 1:
@@ -122,9 +138,16 @@ def verify(
         stats: dict[str, Any] = {}
         with report.progress(console, enabled=not as_json) as advance:
             for game, machine, chosen in jobs:
-                results.extend(
-                    _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, advance, stats)
-                )
+                if method == "portfolio":
+                    budget = portfolio.Budget(round(timeout * 1000), max_states, max_k=max_k, depth=depth)
+                    any_length = game.any_length_machine(bounds, variant) if game.proves_any_length else None
+                    found = portfolio.verify(machine, any_length, chosen, budget, advance)
+                    results.extend(found.results)
+                    stats[game.name] = found.stats
+                else:
+                    results.extend(
+                        _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, advance, stats)
+                    )
         summary = {**report.summary(results, time.perf_counter() - started, stats), "variant": variant}
         if as_json:
             click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": summary}, indent=2))
@@ -133,6 +156,32 @@ def verify(
         return 0 if summary["passing"] else 1
 
     guarded(run)
+
+
+def _explain(
+    games: tuple[str, ...], name: str, variant: str | None, bounds: dict[str, Any], timeout_ms: int, as_json: bool
+) -> int:
+    """``verify --explain``: Spacer's inductive invariant for one property of
+    games of any length, re-checked by a separate Z3 query before it is shown."""
+    game = next((g for g in _games(games) if any(p.name == name for p in g.properties)), None)
+    if game is None:
+        known = ", ".join(p.name for g in _games(games) for p in g.properties)
+        raise BadInput(f"--explain: no property named {name!r}; properties: {known}")
+    prop = next(p for p in game.properties if p.name == name)
+    if isinstance(prop, Eventually):
+        raise BadInput(
+            f"--explain {name}: a liveness property has no inductive invariant; "
+            "'chainproof verify --property' gives its bounded verdict"
+        )
+    if not game.proves_any_length:
+        raise BadInput(f"--explain: {game.name} has no model of games of any length")
+    machine = game.any_length_machine(bounds, variant)
+    result = spacer.check(machine, prop, timeout_ms)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        report.print_explanation(result)
+    return 0 if result.verdict == PROVED else 1
 
 
 def _check(

@@ -27,8 +27,6 @@ class Game:
     #: The bounds that only limit how long a game is explored; the any-length
     #: model (for unbounded proofs) has none of them.
     length_bounds: tuple[str, ...] = ()
-    #: Invariants the any-length model relies on, checked with it.
-    abstraction_checks: tuple[Property, ...] = ()
 
     def machine(self, given: Mapping[str, int | None], variant: str | None = None) -> Machine:
         try:
@@ -48,24 +46,24 @@ class Game:
 
     def any_length_machine(self, given: Mapping[str, int | None], variant: str | None = None) -> Machine:
         """The model of games of any length at the given bounds (those in
-        ``length_bounds`` bound nothing there), with the abstraction checks."""
+        ``length_bounds`` bound nothing there)."""
         self.machine(given, variant)  # the same validation of bounds and variant
         bounds = {k: v for k, v in resolve_bounds(self.bounds, given).items() if k not in self.length_bounds}
         machine = self.build(**bounds, any_length=True, **({} if variant is None else {"variant": variant}))
-        validate(machine, (*self.properties, *self.abstraction_checks))
+        validate(machine, self.properties)
         return machine
 
     def cited_rules(self) -> set[str]:
         """Every rule that the default model, the any-length model or a property cites."""
         machines = [self.machine({})] + ([self.any_length_machine({})] if self.proves_any_length else [])
         return set().union(*(m.cited_rules() for m in machines)) | {
-            r for p in (*self.properties, *self.abstraction_checks) for r in p.rules
+            r for p in self.properties for r in p.rules
         }
 
 
 def _wowtcg() -> Game:
     from model import wowtcg
-    from properties.wowtcg import ABSTRACTION_CHECKS, CATALOGUE
+    from properties.wowtcg import CATALOGUE
 
     return Game(
         "wowtcg",
@@ -76,7 +74,6 @@ def _wowtcg() -> Game:
         wowtcg.REGISTRY,
         wowtcg.VARIANTS,
         length_bounds=("turns", "deck", "combats"),
-        abstraction_checks=ABSTRACTION_CHECKS,
     )
 
 

@@ -106,6 +106,20 @@ def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
     click.echo(f"{summary['total']} results: {counts} in {summary['seconds']:.1f}s")
 
 
+def print_explanation(r: Result) -> None:
+    """One property's unbounded verdict and, with a proof, the invariant behind it."""
+    click.echo(f"{r.game} {r.property} [{' '.join(r.rules)}]: {r.verdict} by {r.method} in {r.seconds:.2f}s")
+    click.echo(f"model: games of any length at {', '.join(f'{k}={v}' for k, v in r.bounds.items())}")
+    if r.note:
+        click.echo(r.note)
+    if r.invariant:
+        click.echo("\ninductive invariant (holds initially, every edge keeps it, and it implies the property):")
+        click.echo(r.invariant)
+    if r.counterexample is not None:
+        click.echo("")
+        click.echo(r.counterexample.text())
+
+
 #: A rule number as the reference engines cite it in comments, docstrings and messages:
 #: seed numbers (``409.6b``, a section ``404``) and Comprehensive Rules 7.4 ones, each
 #: written with its prefix (``CR7.4 709.2a``; a bare ``709.2a`` is read as a seed number).

@@ -9,7 +9,7 @@ strengthening (Sheeran, Singh and Stålmarck, FMCAD 2000):
   property.  A violation there is reported with BMC's shortest counterexample,
   replayed on the concrete backend;
 - the inductive step at ``k`` asks Z3 for a path of ``k`` steps
-  ``s0 -> ... -> sk`` through states inside the variables' domains, pairwise
+  ``s0 -> ... -> sk`` through any states (their variables unbounded), pairwise
   distinct, on which the property holds at ``s0 .. s(k-1)`` and fails at
   ``sk``.  A step property is an invariant of the steps ``(pre, edge, post)``:
   it holds on steps ``1 .. k-1`` and fails on step ``k``, and only
@@ -41,11 +41,23 @@ premise was not met within it), with the reason in the note: "not k-inductive
 up to k=N", or the solver giving up (each inductive query has ``timeout_ms``).
 An incomplete base case gives ``unknown``.
 
-Every proof assumes what the whole project assumes of a model: its reachable
-states lie within the declared domains.  Explicit search and BMC raise a
-``ModelError`` on a state outside them, and the base case checks it to
-``max_k``; the domains themselves are not inductive (an update from an
-unreachable state may leave them), so this method cannot prove it.
+The inductive step ranges over every valuation of the variables, not only
+those inside their declared domains: a proof then rests on nothing but the
+edges, as Spacer's does.  (Bounding them would let Z3 bit-blast, but a proof
+would assume that reachable states keep to the domains, which the base case
+checks only to ``max_k``; measured on the any-length WoW model, the unbounded
+step proves all but two of the same properties in the same time.)
+
+Unbounded variables let the inductive step start from states no game
+reaches (a chain of -1 links), so every query also assumes the *inductive
+domain bounds*: those of the declared bounds (``lo <= x``, ``x <= hi`` for
+each variable and slot) that the initial states meet and every edge keeps,
+found by Houdini's fixed point (Flanagan and Leino, FME 2001): drop each bound
+some edge can break from a state meeting all the others, until none is
+dropped.  What is left is inductive on its own, so it holds in every
+reachable state and is a lemma like any proved property.  On the WoW
+any-length model the upper bounds of hand counts and of damage fall out
+(a draw or a blow from a state at the bound would pass it); the rest stay.
 
 No inductive invariant is written into the result: a k-inductive property
 with ``k > 1`` is proved without one.
@@ -53,6 +65,7 @@ with ``k > 1`` is proved without one.
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Sequence
@@ -138,10 +151,8 @@ class _Path:
 
     def __init__(self, machine: Machine, lemmas: Sequence[_Claim]) -> None:
         self.machine = machine
-        # QF_FD bit-blasts the bounded integers into an incremental SAT
-        # solver; on the WoW model it answers the inductive steps faster than
-        # the default solver (measured on the any-length model).
-        self.solver = z3.SolverFor("QF_FD")
+        # No domain constraints (module docstring): integers are unbounded, so not QF_FD.
+        self.solver = z3.Solver()
         self.states = [machine.symbolic_state("k0")]
         self.selectors: list[Any] = []
         # stepped[j]: the path takes its j-th step (None for s0).  Each query
@@ -153,7 +164,6 @@ class _Path:
         self.distinct: list[Any] = [None]
         self.lemmas: dict[str, tuple[_Claim, Any]] = {}
         self._literals: dict[tuple[str, int, bool], Any] = {}
-        self.solver.add(machine.domain_constraint(self.states[0]))
         for lemma in lemmas:
             self.assume(lemma)
 
@@ -168,8 +178,7 @@ class _Path:
             post = m.symbolic_state(f"k{j}")
             selector = z3.Int(f"edge@k{j - 1}")
             stepped = z3.Bool(f"stepped@k{j}")
-            # Bounds stay unguarded: QF_FD needs them at the top level to bit-blast.
-            self.solver.add(m.domain_constraint(post), selector >= 0, selector < len(m.edges))
+            self.solver.add(selector >= 0, selector < len(m.edges))
             self.solver.add(z3.Implies(stepped, m.transition(self.states[-1], post, selector)))
             literal = z3.Bool(f"distinct@k{j}")
             self.solver.add(z3.Implies(literal, z3.And(*(_differ(post, s) for s in self.states))))
@@ -311,6 +320,52 @@ def check_all(
     return _prove_all(machine, properties, (), max_k, timeout_ms, simple_path)
 
 
+def inductive_domain_bounds(machine: Machine, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> tuple[list[Any], list[Any]]:
+    """The declared domain bounds that hold initially and that every edge
+    keeps from any state meeting all of them (Houdini), over the symbolic
+    state ``machine.symbolic_state("bound")``; and the bounds dropped."""
+    m = machine
+    pre, post = m.symbolic_state("bound"), m.symbolic_state("bound'")
+    selector = z3.Int("edge@bound")
+
+    def bounds(s: Any) -> list[Any]:
+        out = []
+        for v in m.variables:
+            if v.domain.is_bool:
+                continue
+            for term in getattr(s, v.name) if v.length is not None else (getattr(s, v.name),):
+                out += [term >= v.domain.lo, term <= v.domain.hi]
+        return [s.location >= 0, s.location < len(m.location_names), *out]
+
+    kept = list(zip(bounds(pre), bounds(post)))
+    dropped: list[Any] = []
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(m.transition(pre, post, selector))
+    while True:
+        answer = solver.check(*(a for a, _ in kept), z3.Or(*(z3.Not(b) for _, b in kept)))
+        if answer == z3.unsat:
+            return [a for a, _ in kept], dropped
+        if answer == z3.unknown:  # keep nothing rather than something unproved
+            return [], [a for a, _ in kept] + dropped
+        model = solver.model()
+        broken = [(a, b) for a, b in kept if z3.is_false(model.eval(b, model_completion=True))]
+        dropped += [a for a, _ in broken]
+        kept = [pair for pair in kept if pair not in broken]
+
+
+def _domain_lemma(machine: Machine, timeout_ms: int) -> _Claim:
+    """The inductive domain bounds as a lemma on every state of a path."""
+    kept, _ = inductive_domain_bounds(machine, timeout_ms)
+    over = _flat(machine.symbolic_state("bound"))
+    bounds = z3.And(*kept)
+    return _Claim("domain bounds", False, lambda path, i: z3.substitute(bounds, *zip(over, _flat(path.states[i]))))
+
+
+def _flat(s: Any) -> list[Any]:
+    return list(itertools.chain.from_iterable(x if isinstance(x, tuple) else (x,) for x in s))
+
+
 def _prove_all(
     machine: Machine,
     properties: Sequence[Property],
@@ -321,7 +376,7 @@ def _prove_all(
 ) -> list[Result]:
     started = time.perf_counter()
     claims = {p.name: _claim(machine, p) for p in properties}
-    prover = _Prover(machine, [_claim(machine, p) for p in lemmas], max_k, timeout_ms, simple)
+    prover = _Prover(machine, [_domain_lemma(machine, timeout_ms), *(_claim(machine, p) for p in lemmas)], max_k, timeout_ms, simple)
     results: dict[str, Result] = {}
 
     def decide(base: Result, **fields: Any) -> None:

@@ -108,6 +108,27 @@ class Transcript:
         }
 
 
+@dataclass(frozen=True)
+class Attempt:
+    """One method's answer on the way to a portfolio's verdict, kept so a
+    reader sees what was tried, on which model, and what each method said."""
+
+    method: str
+    model: str  # "bounded" (the instance as given) or "any-length"
+    verdict: str
+    seconds: float
+    note: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "model": self.model,
+            "verdict": self.verdict,
+            "seconds": round(self.seconds, 4),
+            "note": self.note,
+        }
+
+
 @dataclass
 class Result:
     game: str
@@ -124,6 +145,8 @@ class Result:
     #: With ``proved`` from an inductive method: the inductive invariant that
     #: proves it, written in the model's own variable names.
     invariant: str = ""
+    #: From the portfolio: every method tried, in order, the chosen one included.
+    attempts: tuple[Attempt, ...] = ()
 
     @property
     def passing(self) -> bool:
@@ -143,4 +166,5 @@ class Result:
             "note": self.note,
             "bounds": self.bounds,
             "invariant": self.invariant or None,
+            "attempts": [a.to_json() for a in self.attempts],
         }

@@ -363,12 +363,30 @@ def check_inductive(
     if failed is not None:
         return failed
     solver.add(inv(pre))  # every remaining obligation starts from a state satisfying it
-    leaves = z3.Not(inv(post))
     steps = _steps(m, pre, post)
+    # The few obligations of the goal before the one per edge: asked whether
+    # an invariant rules out a premise it does not, this answers fast.
+    failed = _goal(m, prop, premise_unreachable, steps, pre, post, obligation)
+    if failed is not None:
+        return failed
+    leaves = z3.Not(inv(post))
     for e in m.edges:
         failed = obligation(f"not preserved by edge {e.name!r}", steps[e.name], leaves)
         if failed is not None:
             return failed
+    return InductiveCheck(True)
+
+
+def _goal(
+    m: Machine,
+    prop: Property,
+    premise_unreachable: bool,
+    steps: dict[str, Any],
+    pre: Any,
+    post: Any,
+    obligation: Callable[..., InductiveCheck | None],
+) -> InductiveCheck | None:
+    """The third obligation of ``check_inductive``: the first part that fails, or None."""
     bads = _premise(m, prop) if premise_unreachable else _violations(m, prop)
     what = "does not rule out the premise" if premise_unreachable else "does not imply the property"
     for bad in bads or ():
@@ -382,7 +400,7 @@ def check_inductive(
             )
         if failed is not None:
             return failed
-    return InductiveCheck(True)
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -728,9 +746,12 @@ def check(
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
     params: dict[str, Any] | None = None,
     _clauses: _Clauses | None = None,
+    print_invariant: bool = True,
 ) -> Result:
     """Prove or refute one safety property with Spacer; ``params`` are extra
-    Fixedpoint parameters (``spacer.*``, ``xform.*``)."""
+    Fixedpoint parameters (``spacer.*``, ``xform.*``).  Without
+    ``print_invariant`` a proof's invariant is re-checked but not written out
+    (tidying it for a reader can take longer than the proof)."""
     started = time.perf_counter()
     m = machine
     bads = _violations(m, prop)  # raises TypeError for liveness before any work
@@ -761,21 +782,21 @@ def check(
     # not proved; three ways to settle the premise, cheapest first.
     premise = _premise(m, prop)
     if premise is None:
-        return _proof(m, prop, clauses, answer, result)
+        return _proof(m, prop, clauses, answer, result, print_invariant)
     # 1. The invariant just found may already exclude it.
     if check_inductive(m, prop, clauses.invariant(answer.fp, invariant_state(m)), premise_unreachable=True):
-        return _proof(m, prop, clauses, answer, result, vacuous=True)
+        return _proof(m, prop, clauses, answer, result, print_invariant, vacuous=True)
     # 2. Random runs on the concrete machine may meet it: a concrete witness.
     witness = _meet_premise(m, prop)
     if witness is not None:
-        return _proof(m, prop, clauses, answer, result, extra=f"; premise met by a random run of {witness} steps")
+        return _proof(m, prop, clauses, answer, result, print_invariant, extra=f"; premise met by a random run of {witness} steps")
     # 3. Spacer itself, on the query "the premise is met".
     met = _ask(clauses, premise, timeout_ms, params)
     if met.verdict == PROVED:
-        return _proof(m, prop, clauses, met, result, vacuous=True)
+        return _proof(m, prop, clauses, met, result, print_invariant, vacuous=True)
     if met.verdict == UNKNOWN:
-        return _proof(m, prop, clauses, answer, result, extra=f"; whether its premise is reachable is not known ({met.why})")
-    return _proof(m, prop, clauses, answer, result, extra="; Spacer shows its premise reachable")
+        return _proof(m, prop, clauses, answer, result, print_invariant, extra=f"; whether its premise is reachable is not known ({met.why})")
+    return _proof(m, prop, clauses, answer, result, print_invariant, extra="; Spacer shows its premise reachable")
 
 
 #: Random runs tried to meet a premise before asking Spacer, and their length.
@@ -813,6 +834,7 @@ def _proof(
     clauses: _Clauses,
     answer: _Answer,
     result: Callable[..., Result],
+    print_invariant: bool,
     vacuous: bool = False,
     extra: str = "",
 ) -> Result:
@@ -823,7 +845,7 @@ def _proof(
     checked = check_inductive(m, prop, invariant, over, premise_unreachable=vacuous)
     if not checked:
         return result(UNKNOWN, levels, note=f"Spacer answered unsat but its invariant failed the re-check: {checked.failed}")
-    text, atoms = readable(m, invariant, over)
+    text, atoms = readable(m, invariant, over) if print_invariant else ("", _count_atoms(invariant))
     what = "premise proved unreachable" if vacuous else "proved"
     note = (
         f"{what} by Spacer in {answer.seconds:.2f}s ({levels} levels); inductive invariant of {atoms} atoms "

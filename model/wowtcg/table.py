@@ -63,11 +63,14 @@ class Table:
             # larger of the opening hand and the limit, plus the card drawn.
             # That is a fact of the rules, not an abstraction.
             self.hand_hi = max(len(CARD_KINDS) * hand, hand_limit) + 1
-            # abstracted:resource-cap: resources are counted up to a cap past
-            # which every cost is payable whatever was spent since the last
-            # ready step: the most one party can pay in a round, plus the
-            # largest single cost.  ``resource_cap_exact`` checks that the
-            # cap is high enough.
+            # abstracted:resource-cap: resources are counted up to a cap; a
+            # player at the cap pays every cost without exhausting anything.
+            # Reading: no cap is exact, since a proposal that is interrupted
+            # before it resolves leaves its attacker ready to be proposed, and
+            # taxed, again; so the cap over-approximates instead (a player at
+            # it may pay more than a real one could, never less), and a proof
+            # on this model holds in the game.  Set where no party can spend
+            # what it has between two ready steps without repeating a tax.
             spent_in_a_round = max(
                 sum(w.strike_cost for w in party.weapons) + sum(c.attack_tax for c in party.characters[: self.slots])
                 for party in board.parties
@@ -204,12 +207,25 @@ class Table:
             more = b.If(more > self.resource_cap, self.resource_cap, more)
         return {"resources": b.store(s.resources, player, more)}
 
+    def at_resource_cap(self, s: Any, b: Backend, player: Any) -> Any:
+        """abstracted:resource-cap: is the player's count of resources at the cap (never, without one)?"""
+        if self.resource_cap is None:
+            return False
+        return b.select(s.resources, player) >= self.resource_cap
+
     def ready_resources(self, s: Any, b: Backend, player: Any) -> Any:
-        return b.select(s.resources, player) - b.select(s.resources_exhausted, player)
+        ready = b.select(s.resources, player) - b.select(s.resources_exhausted, player)
+        if self.resource_cap is None:
+            return ready
+        # abstracted:resource-cap: at the cap every cost is payable.
+        return b.If(self.at_resource_cap(s, b, player), self.resource_cap, ready)
 
     def pay(self, s: Any, b: Backend, player: Any, amount: Any) -> dict[str, Any]:
-        """402.4a: exhaust ``amount`` of the player's ready resources."""
-        return {"resources_exhausted": b.store(s.resources_exhausted, player, b.select(s.resources_exhausted, player) + amount)}
+        """402.4a: exhaust ``amount`` of the player's ready resources (nothing at the cap)."""
+        exhausted = b.select(s.resources_exhausted, player)
+        if self.resource_cap is not None:
+            amount = b.If(self.at_resource_cap(s, b, player), 0, amount)
+        return {"resources_exhausted": b.store(s.resources_exhausted, player, exhausted + amount)}
 
     def free_ally_slot(self, s: Any, b: Backend, player: int) -> Any:
         return b.Or(*(b.Not(s.in_play[c]) for c in self.party(player) if not self.is_hero[c]))

@@ -1,0 +1,293 @@
+"""One verdict per property from several methods: the strongest honest one wins.
+
+The methods, in the order they run, and what each may conclude:
+
+1. **Explicit search of the bounded instance** (the bounds as given, turns and
+   deck included).  Exhaustive when it completes: a violation there is real
+   and its transcript is a shortest one; otherwise it says ``holds-to-depth``
+   (every game within the bounds) or ``vacuous`` (the premise is never met
+   within them).
+2. **The any-length model** (``any_length``: the same rules with nothing that
+   bounds how long a game lasts; see ``abstracted:`` in the rules registry).
+   Its reachable states cover games of every length, so a verdict on it that
+   covers all of its runs is a verdict for games of any length:
+   a. explicit search, when it completes under ``any_length_states``;
+   b. k-induction (``model/induction.py``) in lemma rounds;
+   c. Spacer (``model/spacer.py``) for what k-induction left open.
+   Where it abstracts (the deck to empty / not empty, resources to a cap), it
+   over-approximates: it has every run of the game and perhaps more, so its
+   proofs hold in the game; but a counterexample found only there may come
+   from the abstraction, or need a longer game than the bounds allow: it is
+   reported beside the bounded verdict, never as a violation.
+3. **Bounded model checking** to ``depth`` when explicit search of the bounded
+   instance did not complete: ``holds-to-depth`` at that depth or a shortest
+   violation.
+
+Verdict order: a violation on the bounded instance; then ``proved`` (or a
+``vacuous`` whose premise is proved unreachable) from step 2; then the
+bounded verdicts.  A method that times out says ``unknown``; the verdict is
+``unknown`` only when no method decided anything.  Liveness (``Eventually``)
+has no unbounded method here and keeps its bounded verdict.  Every attempt is
+kept on the result (``Result.attempts``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
+
+from model import bmc, explicit, induction, spacer
+from model.machine import Machine
+from model.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Attempt, Result
+from properties import Eventually, Property
+
+BOUNDED = "bounded"
+ANY_LENGTH = "any-length"
+#: Explicit search that explored the whole any-length model.
+EXHAUSTIVE = "explicit (any length)"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much each method may spend."""
+
+    #: Per solver query (a k-induction step, a BMC depth, one Spacer property).
+    timeout_ms: int = 20_000
+    #: Explicit search of the bounded instance stops past this many states.
+    max_states: int = explicit.DEFAULT_MAX_STATES
+    #: Explicit search of the any-length model is tried up to this many states.
+    any_length_states: int = 20_000
+    #: Longest inductive step for k-induction (and its base case).
+    max_k: int = 4
+    #: Bounded model checking depth, when explicit search is incomplete.
+    depth: int = 30
+    #: Worker processes: the bounded search beside the any-length methods,
+    #: then one Spacer query per worker.
+    workers: int = field(default_factory=lambda: min(2, os.cpu_count() or 1))
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def _quiet(description: str, done: int, total: int) -> None:
+    """No progress display."""
+
+
+@dataclass
+class Run:
+    """What a portfolio run found, per property, and what it cost."""
+
+    results: list[Result]
+    stats: dict[str, Any]
+
+
+def covers_every_length(r: Result) -> bool:
+    """Does this result on the any-length model decide the property for all of its runs?
+
+    ``proved`` always does; ``vacuous`` only when the premise was proved
+    unreachable (k-induction and Spacer say so; a bounded method's
+    ``vacuous`` only says it was not met within its bound); and explicit
+    search that completed covers the model whatever it found.
+    """
+    if r.verdict == PROVED:
+        return True
+    if r.verdict == VACUOUS:
+        return r.method in ("spacer", EXHAUSTIVE) or (
+            r.method == "k-induction" and r.note.startswith("premise proved unreachable")
+        )
+    return False
+
+
+def verify(
+    bounded: Machine,
+    any_length: Machine | None,
+    properties: Sequence[Property],
+    budget: Budget = Budget(),
+    advance: Progress = _quiet,
+) -> Run:
+    started = time.perf_counter()
+    attempts: dict[str, list[Attempt]] = {p.name: [] for p in properties}
+
+    def note(r: Result, model: str) -> Result:
+        attempts[r.property].append(Attempt(r.method, model, r.verdict, r.seconds, r.note))
+        return r
+
+    safety = [p for p in properties if not isinstance(p, Eventually)]
+    _SHARED.update(bounded=bounded, any_length=any_length, properties=list(properties), budget=budget)
+    unbounded: dict[str, Result] = {}
+    with _workers(budget.workers) as pool:
+        advance(f"{bounded.game}: exploring states", 0, 1)
+        on_bounded = pool.submit(_bounded_job)
+        if any_length is not None and safety:
+            advance(f"{bounded.game}: games of any length", 0, 1)
+            unbounded = _any_length(pool, [p.name for p in safety], advance, note)
+        stats, found = on_bounded.result()
+    bounded_result: dict[str, Result] = {}
+    for r in found:
+        note(r, BOUNDED)
+        if r.property not in bounded_result or _stronger_bounded(r, bounded_result[r.property]):
+            bounded_result[r.property] = r
+
+    results = [
+        replace(_decide(bounded_result[p.name], unbounded.get(p.name)), attempts=tuple(attempts[p.name]))
+        for p in properties
+    ]
+    stats["seconds"] = round(time.perf_counter() - started, 3)
+    return Run(results, stats)
+
+
+# --------------------------------------------------------------------------
+# Jobs, run in worker processes forked from this one: they read the machines
+# from ``_SHARED`` (a machine's guards are closures, which cannot be pickled)
+# and send back only results.
+
+_SHARED: dict[str, Any] = {}
+
+
+def _bounded_job() -> tuple[dict[str, Any], list[Result]]:
+    """Explicit search of the bounded instance; BMC as well where it stopped short."""
+    machine, properties, budget = _SHARED["bounded"], _SHARED["properties"], _SHARED["budget"]
+    exploration = explicit.explore(machine, budget.max_states)
+    stats = {
+        "complete": exploration.complete,
+        "states": exploration.states,
+        "transitions": exploration.transitions,
+        "exploration_seconds": round(exploration.seconds, 3),
+    }
+    found = [explicit.check(exploration, p) for p in properties]
+    if not exploration.complete:
+        found += bmc.check_all(machine, properties, budget.depth, budget.timeout_ms)
+    return stats, found
+
+
+def _by_name(names: Sequence[str]) -> list[Property]:
+    wanted = set(names)
+    return [p for p in _SHARED["properties"] if p.name in wanted]
+
+
+def _exhaustive_job(names: Sequence[str]) -> list[Result] | None:
+    """Exhaustive search of the any-length model, if it ends under the budget's states."""
+    machine, budget = _SHARED["any_length"], _SHARED["budget"]
+    exploration = explicit.explore(machine, budget.any_length_states)
+    if not exploration.complete:
+        return None
+    everything = f"all {exploration.states} reachable states of the any-length model"
+    found = []
+    for p in _by_name(names):
+        r = replace(explicit.check(exploration, p), method=EXHAUSTIVE, seconds=exploration.seconds)
+        if r.verdict == HOLDS_TO_DEPTH:
+            r = replace(r, verdict=PROVED, note=f"exhaustive search: {everything}")
+        elif r.verdict == VACUOUS:
+            r = replace(r, note=f"premise never reached in {everything}")
+        found.append(r)
+    return found
+
+
+def _induction_job(names: Sequence[str]) -> list[Result]:
+    budget = _SHARED["budget"]
+    return induction.check_all(_SHARED["any_length"], _by_name(names), budget.max_k, budget.timeout_ms)
+
+
+def _spacer_job(name: str) -> Result:
+    # The invariant is re-checked but not printed here: ``verify --explain`` prints it.
+    (p,) = _by_name([name])
+    return spacer.check(_SHARED["any_length"], p, _SHARED["budget"].timeout_ms, print_invariant=False)
+
+
+class _InProcess:
+    """The executor interface, running each job at once in this process."""
+
+    def __enter__(self) -> "_InProcess":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _SHARED.clear()
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
+        future: Future = Future()
+        future.set_result(fn(*args))
+        return future
+
+
+class _Forked(ProcessPoolExecutor):
+    def __exit__(self, *exc: Any) -> Any:
+        try:
+            return super().__exit__(*exc)
+        finally:
+            _SHARED.clear()
+
+
+def _workers(n: int) -> Any:
+    """``n`` worker processes, forked so that they share the machines; in
+    this process where forking is not available (or ``n`` is 1)."""
+    if n > 1 and "fork" in multiprocessing.get_all_start_methods():
+        return _Forked(max_workers=n, mp_context=multiprocessing.get_context("fork"))
+    return _InProcess()
+
+
+def _stronger_bounded(new: Result, old: Result) -> bool:
+    """Between two bounded verdicts: a violation, else the deeper check."""
+    if old.verdict == VIOLATED:
+        return False
+    if new.verdict == VIOLATED:
+        return True
+    if new.verdict == UNKNOWN:
+        return False
+    return old.verdict == UNKNOWN or new.depth > old.depth
+
+
+def _any_length(
+    pool: Any, names: list[str], advance: Progress, note: Callable[[Result, str], Result]
+) -> dict[str, Result]:
+    """The best verdict on the any-length model for each property: exhaustive
+    search if it ends, else k-induction, then Spacer on what is left, one
+    property per worker."""
+    budget: Budget = _SHARED["budget"]
+    exhaustive = pool.submit(_exhaustive_job, names).result()
+    if exhaustive is not None:
+        return {r.property: note(r, ANY_LENGTH) for r in exhaustive}
+    stopped = f"search of the any-length model stopped past {budget.any_length_states} states"
+
+    advance("k-induction", 0, 1)
+    best = {r.property: note(r, ANY_LENGTH) for r in pool.submit(_induction_job, names).result()}
+    left = [n for n in names if not covers_every_length(best[n]) and best[n].verdict != VIOLATED]
+    pending = {pool.submit(_spacer_job, n): n for n in left}
+    for i, future in enumerate(as_completed(pending)):
+        advance(f"spacer: {pending[future]}", i + 1, len(pending))
+        r = note(future.result(), ANY_LENGTH)
+        if covers_every_length(r) or r.verdict == VIOLATED:
+            best[r.property] = r
+    for name, r in best.items():
+        if not covers_every_length(r) and r.verdict != VIOLATED:
+            best[name] = replace(r, note=f"{r.note}; {stopped}")
+    return best
+
+
+def _decide(bounded: Result, unbounded: Result | None) -> Result:
+    """The verdict to report for one property: see the module docstring for the order."""
+    if bounded.verdict == VIOLATED or unbounded is None:
+        return bounded
+    if covers_every_length(unbounded):
+        note = f"games of any length: {unbounded.note}"
+        if unbounded.verdict == PROVED and bounded.verdict == VACUOUS:
+            note += f"; within the bounded instance the premise is never reached ({bounded.note})"
+        return replace(unbounded, method=_unbounded_method(unbounded), note=note)
+    if unbounded.verdict == VIOLATED:
+        # Not reproduced within the bounds: a longer game, or the abstraction.
+        steps = len(unbounded.counterexample) if unbounded.counterexample else unbounded.depth
+        return replace(
+            bounded,
+            counterexample=unbounded.counterexample,
+            note=f"{bounded.note}; the any-length model has a run of {steps} steps that violates it "
+            f"({unbounded.method}), not found within the bounds: it needs a longer game or comes from "
+            "an abstraction (see abstracted: rules)",
+        )
+    return replace(bounded, note=f"{bounded.note}; not proved for games of any length: {unbounded.note}")
+
+
+def _unbounded_method(r: Result) -> str:
+    return r.method if r.method == EXHAUSTIVE else f"{r.method} (any length)"

@@ -1,0 +1,203 @@
+"""The portfolio's verdict policy: the strongest honest verdict wins, proofs
+count only with their abstractions proved, and a counterexample found only on
+the any-length model is reported beside the bounded verdict, never as one."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from chainproof.games import get_game
+from model import explicit, portfolio
+from model.machine import Edge, IntRange, Location, Machine, Var
+from model.results import HOLDS_TO_DEPTH, PROVED, VACUOUS, VIOLATED
+from properties import Eventually, Invariant
+
+GAME = get_game("wowtcg")
+PROPERTIES = {p.name: p for p in GAME.properties}
+SAFETY = [p for p in GAME.properties if not isinstance(p, Eventually)]
+#: Heroes only, one card in hand, one link on the chain.
+TINY = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 1, "allies": 0, "resources": 1, "combats": 0}
+
+
+def machines(bounds: dict, mutate=lambda m: m) -> tuple[Machine, Machine]:  # noqa: ANN001
+    return mutate(GAME.machine(bounds)), mutate(GAME.any_length_machine(bounds))
+
+
+# -- a machine small enough to explore to the end --------------------------------
+
+
+def passing_round() -> Machine:
+    """Two players pass priority to each other for ever (409.1): nothing bounds
+    how long it goes on, and it has two states."""
+    return Machine(
+        "passing",
+        [Var("priority_holder", IntRange(0, 1), (0,)), Var("passes", IntRange(0, 1), (0,))],
+        [Location("window", ("409.1",), "a priority window")],
+        "window",
+        [
+            Edge(
+                "pass_priority",
+                "window",
+                "window",
+                ("409.1",),
+                update=lambda s, b: {"priority_holder": 1 - s.priority_holder, "passes": 1 - s.passes},
+            )
+        ],
+        GAME.registry,
+        {},
+        lambda m, s: {"priority": f"P{s.priority_holder + 1}"},
+    )
+
+
+holder_is_a_player = Invariant(
+    "holder_is_a_player", ("409.1",), "someone holds priority", holds=lambda m, s, b: s.priority_holder <= 1
+)
+passes_follow_the_holder = Invariant(
+    "passes_follow_the_holder",
+    ("409.1",),
+    "the first player holds priority exactly after an even number of passes",
+    holds=lambda m, s, b: (s.priority_holder == 0) == (s.passes == 0),
+)
+holder_never_changes = Invariant(
+    "holder_never_changes", ("409.1",), "(false) nobody ever passes", holds=lambda m, s, b: s.priority_holder == 0
+)
+
+
+def test_a_model_explored_to_the_end_proves_for_every_length() -> None:
+    m = passing_round()
+    run = portfolio.verify(m, m, [holder_is_a_player, passes_follow_the_holder])
+    for r in run.results:
+        assert r.verdict == PROVED and r.method == portfolio.EXHAUSTIVE, r
+        assert "games of any length" in r.note and "all 2 reachable states" in r.note
+
+
+def test_a_violation_found_exhaustively_is_the_bounded_one() -> None:
+    m = passing_round()
+    (r,) = portfolio.verify(m, m, [holder_never_changes]).results
+    assert r.verdict == VIOLATED and r.method == "explicit" and len(r.counterexample) == 1
+
+
+def test_without_an_any_length_model_the_bounded_verdict_stands() -> None:
+    m = passing_round()
+    (r,) = portfolio.verify(m, None, [holder_is_a_player]).results
+    assert r.verdict == HOLDS_TO_DEPTH and r.method == "explicit"
+    assert [a.model for a in r.attempts] == [portfolio.BOUNDED]
+
+
+# -- the WoW model ----------------------------------------------------------------
+
+
+@cache
+def tiny_run() -> dict:
+    bounded, any_length = machines(TINY)
+    run = portfolio.verify(bounded, any_length, GAME.properties, GAME.abstraction_checks)
+    return {r.property: r for r in run.results}
+
+
+def test_on_a_small_instance_every_safety_property_is_decided_for_every_length() -> None:
+    results = tiny_run()
+    for p in SAFETY:
+        r = results[p.name]
+        assert r.verdict in (PROVED, VACUOUS), (p.name, r.verdict, r.note)
+        assert r.method in ("k-induction (any length)", "spacer (any length)"), p.name
+    for check in GAME.abstraction_checks:
+        assert results[check.name].verdict == PROVED
+
+
+def test_what_is_proved_for_every_length_holds_in_longer_bounded_games() -> None:
+    proved = [p for p in SAFETY if tiny_run()[p.name].verdict == PROVED]
+    exploration = explicit.explore(GAME.machine({**TINY, "turns": 4, "deck": 2}))
+    assert exploration.complete
+    for p in proved:
+        assert explicit.check(exploration, p).verdict == HOLDS_TO_DEPTH, p.name
+
+
+def test_liveness_keeps_its_bounded_verdict() -> None:
+    results = tiny_run()
+    for p in GAME.properties:
+        if isinstance(p, Eventually):
+            assert results[p.name].verdict in (HOLDS_TO_DEPTH, VACUOUS)
+            assert results[p.name].method == "explicit"
+            assert all(a.model == portfolio.BOUNDED for a in results[p.name].attempts)
+
+
+def test_every_attempt_is_kept_with_its_model() -> None:
+    r = tiny_run()["priority_exclusive"]
+    models = [a.model for a in r.attempts]
+    assert models[0] == portfolio.BOUNDED and portfolio.ANY_LENGTH in models
+    assert r.attempts[0].method == "explicit"
+    assert "k-induction" in [a.method for a in r.attempts]
+    assert r.to_json()["attempts"][0]["model"] == "bounded"
+
+
+def other_player_after_resolution(m: Machine) -> Machine:
+    """Break 409.4a: after a resolution the non-turn player gets priority."""
+    edge = "resolve_top_link@action_phase"
+    original = m.edge(edge).update
+    return m.replace_edge(edge, update=lambda s, b: {**original(s, b), "priority_holder": 1 - s.turn_player})
+
+
+def test_a_violation_within_the_bounds_wins_with_the_shortest_transcript() -> None:
+    bounded, any_length = machines(TINY, other_player_after_resolution)
+    run = portfolio.verify(bounded, any_length, [PROPERTIES["turn_player_first"]], GAME.abstraction_checks)
+    r = run.results[0]
+    alone = explicit.check(explicit.explore(bounded), PROPERTIES["turn_player_first"])
+    assert r.verdict == VIOLATED and r.method == "explicit"
+    assert r.counterexample is not None and len(r.counterexample) == len(alone.counterexample)
+    assert r.counterexample.steps[-1].edge == "resolve_top_link@action_phase"
+
+
+def drawing_loses(m: Machine) -> Machine:
+    """Break 409.6c: every draw, from any deck, puts the drawing player out of the game."""
+    for e in m.edges:
+        if e.has("draws"):
+            original = e.update
+            m = m.replace_edge(
+                e.name,
+                update=lambda s, b, original=original: {
+                    **original(s, b),
+                    "in_game": tuple(b.If(s.turn_player == p, False, s.in_game[p]) for p in range(len(s.in_game))),
+                },
+            )
+    return m
+
+
+def test_a_violation_beyond_the_bounds_is_shown_but_not_claimed() -> None:
+    # One turn: the first player skips his draw (501.2b), so nobody draws within the bounds.
+    bounds = {**TINY, "turns": 1}
+    bounded, any_length = machines(bounds, drawing_loses)
+    prop = PROPERTIES["decked_player_loses"]
+    r = portfolio.verify(bounded, any_length, [prop], GAME.abstraction_checks).results[0]
+    assert r.verdict != VIOLATED
+    assert r.verdict in (HOLDS_TO_DEPTH, VACUOUS)
+    assert r.counterexample is not None
+    assert any(step.edge.startswith("draw") for step in r.counterexample.steps)
+    assert "any-length model has a run" in r.note
+
+
+def test_proofs_do_not_count_when_an_abstraction_check_fails() -> None:
+    # Stands in for a broken abstraction: false on the any-length model.
+    never_pays = Invariant(
+        "never_pays",
+        ("abstracted:resource-cap",),
+        "no resource is ever exhausted",
+        holds=lambda m, s, b: b.And(*(x == 0 for x in s.resources_exhausted)),
+    )
+    bounded, any_length = machines(TINY)
+    run = portfolio.verify(bounded, any_length, SAFETY, (never_pays,))
+    assert run.stats["any_length"]["abstractions_proved"] is False
+    by_name = {r.property: r for r in run.results}
+    assert by_name["never_pays"].verdict != PROVED
+    for p in SAFETY:
+        assert by_name[p.name].verdict != PROVED, p.name
+        if by_name[p.name].verdict == HOLDS_TO_DEPTH:
+            assert "does not count" in by_name[p.name].note
+
+
+def test_the_default_bounds_prove_turn_priority_and_deadlock() -> None:
+    names = ["priority_exclusive", "turn_player_first", "deadlock"]
+    bounded, any_length = GAME.machine({}), GAME.any_length_machine({})
+    run = portfolio.verify(bounded, any_length, [PROPERTIES[n] for n in names], GAME.abstraction_checks)
+    assert run.stats["any_length"]["abstractions_proved"] is True
+    for r in run.results:
+        assert r.verdict == PROVED, (r.property, r.note)
