@@ -132,10 +132,9 @@ def verify(
         if r.property not in bounded_result or _stronger_bounded(r, bounded_result[r.property]):
             bounded_result[r.property] = r
 
-    results = [
-        replace(_decide(bounded_result[p.name], unbounded.get(p.name)), attempts=tuple(attempts[p.name]))
-        for p in properties
-    ]
+    # Bounded attempts first, whichever finished first.
+    ordered = {name: tuple(sorted(tried, key=lambda a: a.model != BOUNDED)) for name, tried in attempts.items()}
+    results = [replace(_decide(bounded_result[p.name], unbounded.get(p.name)), attempts=ordered[p.name]) for p in properties]
     stats["seconds"] = round(time.perf_counter() - started, 3)
     return Run(results, stats)
 

@@ -445,10 +445,16 @@ def test_a_vacuous_property_is_not_a_pass(monkeypatch: pytest.MonkeyPatch) -> No
     )
     real = games.get_game("wowtcg")
     monkeypatch.setitem(games._LOADERS, "wowtcg", lambda: dataclasses.replace(real, properties=(never,)))
-    result = invoke("verify", *TINY, "--json")
+    result = invoke("verify", *TINY, "--method", "both", "--json")
     assert result.exit_code == 1
     verdicts = {r["method"]: r["verdict"] for r in json.loads(result.stdout)["results"]}
     assert verdicts == {"explicit": "vacuous", "bmc": "vacuous"}
+    # The portfolio proves it vacuous for games of any length: still not a pass.
+    result = invoke("verify", *TINY, "--json")
+    assert result.exit_code == 1
+    (r,) = json.loads(result.stdout)["results"]
+    assert r["verdict"] == "vacuous" and r["method"].endswith("(any length)")
+    assert "premise proved unreachable" in r["note"]
 
 
 # -- rule variants -------------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""The portfolio's verdict policy: the strongest honest verdict wins, proofs
-count only with their abstractions proved, and a counterexample found only on
-the any-length model is reported beside the bounded verdict, never as one."""
+"""The portfolio's verdict policy: the strongest honest verdict wins, a proof
+for games of any length beats a bounded verdict, and a counterexample found
+only on the any-length model is reported beside the bounded verdict, never as
+one."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from functools import cache
 
 from chainproof.games import get_game
 from model import explicit, portfolio
+from model.backend import CONCRETE
 from model.machine import Edge, IntRange, Location, Machine, Var
 from model.results import HOLDS_TO_DEPTH, PROVED, VACUOUS, VIOLATED
 from properties import Eventually, Invariant
@@ -90,18 +92,18 @@ def test_without_an_any_length_model_the_bounded_verdict_stands() -> None:
 @cache
 def tiny_run() -> dict:
     bounded, any_length = machines(TINY)
-    run = portfolio.verify(bounded, any_length, GAME.properties, GAME.abstraction_checks)
+    run = portfolio.verify(bounded, any_length, GAME.properties)
     return {r.property: r for r in run.results}
 
 
 def test_on_a_small_instance_every_safety_property_is_decided_for_every_length() -> None:
     results = tiny_run()
     for p in SAFETY:
+        if p.name == "deadlock":
+            continue  # not proved even here: see test_the_default_bounds_prove_priority_and_leave_deadlock_bounded
         r = results[p.name]
         assert r.verdict in (PROVED, VACUOUS), (p.name, r.verdict, r.note)
         assert r.method in ("k-induction (any length)", "spacer (any length)"), p.name
-    for check in GAME.abstraction_checks:
-        assert results[check.name].verdict == PROVED
 
 
 def test_what_is_proved_for_every_length_holds_in_longer_bounded_games() -> None:
@@ -109,7 +111,8 @@ def test_what_is_proved_for_every_length_holds_in_longer_bounded_games() -> None
     exploration = explicit.explore(GAME.machine({**TINY, "turns": 4, "deck": 2}))
     assert exploration.complete
     for p in proved:
-        assert explicit.check(exploration, p).verdict == HOLDS_TO_DEPTH, p.name
+        # Without combat in the bounded instance the combat properties check nothing there.
+        assert explicit.check(exploration, p).verdict in (HOLDS_TO_DEPTH, VACUOUS), p.name
 
 
 def test_liveness_keeps_its_bounded_verdict() -> None:
@@ -139,7 +142,7 @@ def other_player_after_resolution(m: Machine) -> Machine:
 
 def test_a_violation_within_the_bounds_wins_with_the_shortest_transcript() -> None:
     bounded, any_length = machines(TINY, other_player_after_resolution)
-    run = portfolio.verify(bounded, any_length, [PROPERTIES["turn_player_first"]], GAME.abstraction_checks)
+    run = portfolio.verify(bounded, any_length, [PROPERTIES["turn_player_first"]])
     r = run.results[0]
     alone = explicit.check(explicit.explore(bounded), PROPERTIES["turn_player_first"])
     assert r.verdict == VIOLATED and r.method == "explicit"
@@ -167,7 +170,7 @@ def test_a_violation_beyond_the_bounds_is_shown_but_not_claimed() -> None:
     bounds = {**TINY, "turns": 1}
     bounded, any_length = machines(bounds, drawing_loses)
     prop = PROPERTIES["decked_player_loses"]
-    r = portfolio.verify(bounded, any_length, [prop], GAME.abstraction_checks).results[0]
+    r = portfolio.verify(bounded, any_length, [prop]).results[0]
     assert r.verdict != VIOLATED
     assert r.verdict in (HOLDS_TO_DEPTH, VACUOUS)
     assert r.counterexample is not None
@@ -175,29 +178,33 @@ def test_a_violation_beyond_the_bounds_is_shown_but_not_claimed() -> None:
     assert "any-length model has a run" in r.note
 
 
-def test_proofs_do_not_count_when_an_abstraction_check_fails() -> None:
-    # Stands in for a broken abstraction: false on the any-length model.
-    never_pays = Invariant(
-        "never_pays",
-        ("abstracted:resource-cap",),
-        "no resource is ever exhausted",
-        holds=lambda m, s, b: b.And(*(x == 0 for x in s.resources_exhausted)),
-    )
-    bounded, any_length = machines(TINY)
-    run = portfolio.verify(bounded, any_length, SAFETY, (never_pays,))
-    assert run.stats["any_length"]["abstractions_proved"] is False
-    by_name = {r.property: r for r in run.results}
-    assert by_name["never_pays"].verdict != PROVED
-    for p in SAFETY:
-        assert by_name[p.name].verdict != PROVED, p.name
-        if by_name[p.name].verdict == HOLDS_TO_DEPTH:
-            assert "does not count" in by_name[p.name].note
+def test_at_the_resource_cap_every_cost_is_paid_without_exhausting() -> None:
+    """abstracted:resource-cap over-approximates: a player at the cap pays
+    anything and keeps all of it ready, so the model has every payment of the
+    game (and more)."""
+    m = GAME.any_length_machine({})
+    t = m.table
+    start = next(m.initial_states())
+    at_cap = start._replace(resources=(t.resource_cap, 0), resources_exhausted=(1, 0))
+    assert t.ready_resources(at_cap, CONCRETE, 0) == t.resource_cap >= t.largest_cost
+    assert t.pay(at_cap, CONCRETE, 0, t.largest_cost)["resources_exhausted"] == (1, 0)
+    # Below the cap a payment exhausts as the rules say (402.4a).
+    below = start._replace(resources=(t.resource_cap - 1, 0))
+    assert t.pay(below, CONCRETE, 0, 1)["resources_exhausted"] == (1, 0)
+    assert t.ready_resources(below, CONCRETE, 0) == t.resource_cap - 1
+    assert t.gain_resource(at_cap, CONCRETE, 0)["resources"] == (t.resource_cap, 0)
 
 
-def test_the_default_bounds_prove_turn_priority_and_deadlock() -> None:
+def test_the_default_bounds_prove_priority_and_leave_deadlock_bounded() -> None:
     names = ["priority_exclusive", "turn_player_first", "deadlock"]
     bounded, any_length = GAME.machine({}), GAME.any_length_machine({})
-    run = portfolio.verify(bounded, any_length, [PROPERTIES[n] for n in names], GAME.abstraction_checks)
-    assert run.stats["any_length"]["abstractions_proved"] is True
-    for r in run.results:
-        assert r.verdict == PROVED, (r.property, r.note)
+    run = portfolio.verify(bounded, any_length, [PROPERTIES[n] for n in names])
+    by_name = {r.property: r for r in run.results}
+    assert by_name["priority_exclusive"].verdict == PROVED
+    assert by_name["priority_exclusive"].method == "spacer (any length)"
+    assert by_name["turn_player_first"].verdict == PROVED
+    # Neither k-induction nor Spacer proves deadlock freedom (see README): the
+    # exhaustive search of the bounded instance stands, and says what was not proved.
+    deadlock = by_name["deadlock"]
+    assert deadlock.verdict == HOLDS_TO_DEPTH and deadlock.method == "explicit"
+    assert "not proved for games of any length" in deadlock.note

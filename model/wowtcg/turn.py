@@ -370,7 +370,8 @@ def build(
             t,
             "action_phase",
             "resolve_resource",
-            ("410.1a", "105.1"),
+            # At the cap the count stays put, and costs are paid without exhausting (table.py).
+            ("410.1a", "105.1") + (("abstracted:resource-cap",) if any_length else ()),
             lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
             lambda s, b: t.gain_resource(s, b, s.turn_player),
             "the placed resource resolves and enters play",
