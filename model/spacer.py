@@ -68,6 +68,8 @@ DEFAULT_TIMEOUT_MS = 20_000
 #: Time allowed to make a found invariant more readable (ctx-solver-simplify);
 #: past it the invariant is printed as Spacer gave it.
 SIMPLIFY_TIMEOUT_MS = 3_000
+#: Time allowed to eliminate the existentials of one location's invariant.
+QE_TIMEOUT_MS = 2_000
 #: The tag of the symbolic state over which invariants are written.
 INVARIANT_TAG = "inv"
 
@@ -288,11 +290,48 @@ class _Clauses:
                     pairs.append((arg, term))
                 else:
                     fixed.append(term == arg)
-            found[head.decl().name()] = z3.And(*fixed, z3.substitute(body, *pairs)) if pairs else z3.And(*fixed, body)
+            found[head.decl().name()] = _without_quantifiers(
+                z3.And(*fixed, z3.substitute(body, *pairs)) if pairs else z3.And(*fixed, body)
+            )
         cases = [
             z3.And(over.location == i, found.get(rel.name(), z3.BoolVal(True))) for i, rel in enumerate(self.reach)
         ]
         return z3.Or(*cases)
+
+
+def _without_quantifiers(formula: Any) -> Any:
+    """The formula with Spacer's existentials eliminated (an equivalent one, so
+    that what is re-checked and printed reads in the model's names only); as
+    it was if elimination fails or takes too long."""
+    if not _has_quantifier(formula):
+        return formula
+    # Part by part: smaller problems, and a part that blows up spoils only itself.
+    if z3.is_or(formula):
+        return z3.Or(*(_without_quantifiers(c) for c in formula.children()))
+    if z3.is_and(formula):
+        return z3.And(*(_without_quantifiers(c) for c in formula.children()))
+    found = []
+    for tactic in ("qe-light", "qe"):
+        try:
+            result = z3.TryFor(z3.Then(tactic, "simplify"), QE_TIMEOUT_MS)(formula).as_expr()
+        except z3.Z3Exception:
+            continue
+        if not _has_quantifier(result):
+            found.append(result)
+    # Elimination can multiply a formula out: the smallest result, if it stays near the original's size.
+    best = min(found, key=_size, default=None)
+    return best if best is not None and _size(best) <= 2 * _size(formula) else formula
+
+
+def _size(e: Any) -> int:
+    """Nodes in a formula, quantifier bodies included."""
+    if z3.is_quantifier(e):
+        return 1 + _size(e.body())
+    return 1 + sum(_size(c) for c in e.children())
+
+
+def _has_quantifier(e: Any) -> bool:
+    return z3.is_quantifier(e) or any(_has_quantifier(c) for c in e.children())
 
 
 def _edge_rule(e: Edge, prefix: str = "edge") -> str:

@@ -482,3 +482,36 @@ def test_an_unknown_variant_is_bad_input_naming_the_known_ones() -> None:
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.strip() == "chainproof: error: wowtcg: unknown variant 'nope'; variants: 600.2-without-600.3"
+
+
+# -- verify --explain ----------------------------------------------------------------
+
+
+def test_explain_prints_an_invariant_in_the_models_names_that_was_rechecked() -> None:
+    result = invoke("verify", "--explain", "destroyed_hero_loses")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "destroyed_hero_loses [102.1a 102.2 409.5]: proved by spacer" in out
+    assert "re-checked by plain Z3 queries" in out
+    invariant = out.split("inductive invariant (holds initially, every edge keeps it, and it implies the property):\n")[1]
+    assert "location = " in invariant and "priority_holder" in invariant
+    assert "@inv" not in invariant  # the model's names, not the solver's
+
+
+def test_explain_json_carries_the_invariant() -> None:
+    result = invoke("verify", "--explain", "destroyed_hero_loses", "--json")
+    data = parse_json(result)
+    assert data["verdict"] == "proved" and data["method"] == "spacer"
+    assert data["invariant"] and "location = " in data["invariant"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--explain", "no_such_property"], "no property named 'no_such_property'"),
+        (["--explain", "every_combat_concludes"], "liveness property has no inductive invariant"),
+    ],
+)
+def test_explain_refuses_what_it_cannot_explain(args: list, needle: str) -> None:
+    result = invoke("verify", *args)
+    assert result.exit_code == 2 and needle in result.stderr and "Traceback" not in result.output
