@@ -677,7 +677,35 @@ def render(
     ]
     for k in range(deepest + 1):
         lines.append(f"| {k} | " + " | ".join(_num(c.get(k), ".2f") for _, c in columns) + " |")
+    lines += scaling_section()
     return "\n".join(lines) + "\n"
+
+
+#: Written by ``python -m benchmarks.scaling``: its sweep tables are repeated here.
+SCALING = Path(__file__).with_name("SCALING.md")
+
+
+def scaling_section() -> list[str]:
+    """The sweep tables of SCALING.md and its plot, as a section of RESULTS.md (none if it is missing)."""
+    if not SCALING.exists():
+        return []
+    text = SCALING.read_text(encoding="utf-8")
+    start, end = text.find("## Sweep: "), text.find("## Spacer, property by property")
+    if start < 0:
+        return []
+    tables = text[start : end if end > start else len(text)].strip().replace("## Sweep: ", "### Sweep: ")
+    return [
+        "",
+        "## Scaling with the bounds",
+        "",
+        "From `python -m benchmarks.scaling` (run it before `benchmarks.run`, which copies its tables here): "
+        "explicit search, BMC, Spacer and k-induction as turns, chain depth and players grow. "
+        "[SCALING.md](SCALING.md) says how each was measured, what the numbers show, and Spacer property by property.",
+        "",
+        "![seconds per method as each bound grows](scaling.png)",
+        "",
+        tables,
+    ]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -125,8 +125,7 @@ def _safety() -> tuple[Any, list[Any]]:
     from chainproof.games import get_game
 
     game = get_game("wowtcg")
-    checks = getattr(game, "abstraction_checks", ())  # not every version of the project has them
-    return game, [p for p in (*game.properties, *checks) if not isinstance(p, properties.Eventually)]
+    return game, [p for p in game.properties if not isinstance(p, properties.Eventually)]
 
 
 def _explicit_child(report: Callable[[Any], None], bounds: dict[str, int], max_states: int) -> None:
@@ -466,8 +465,8 @@ def render(config: Config, quick: bool, cells: dict[str, Cell], started: float, 
         "",
         f"- Base bounds: {_bounds_text(config.base)}. Each sweep changes one bound"
         + (" (turns also raises the deck, below)." if any(b == "turns" for b, _ in config.sweeps) else "."),
-        f"- Properties: the {len(safety)} safety properties (`game.properties` and `game.abstraction_checks` "
-        "without the `Eventually` ones), the same set for every method.",
+        f"- Properties: the {len(safety)} safety properties (`game.properties` without the `Eventually` "
+        "ones), the same set for every method.",
         f"- **explicit**: `explicit.explore(machine, max_states={config.max_states:,})` on the bounded model, "
         "then `explicit.check` of each property; *explicit s* is the search plus the checks (building the "
         "machine excluded). *complete* says whether every reachable state was expanded; past the cap the "
@@ -601,20 +600,20 @@ READING: list[str] = [
     "no finding about the rules.",
     "- **The unbounded methods are constant in turns by construction** (one any-length machine, measured once). "
     "k-induction is broken by no sweep and is the cheapest method on every row: "
-    "11-12 s and the same verdicts (19 proved, 8 holds-to-depth because not k-inductive up to k=6, 3 vacuous) "
-    "at every chain depth from 2 to 6, and about double per player (11, 23, 48 s; one proof fewer, one vacuous "
-    "more, with 3 or 4 players).",
-    "- **Spacer is flat in chain depth, at about 140 s, and most of that is its timeout**: three properties "
-    "(first_player_skips_first_draw, deadlock, resource_cap_exact) run out their 20 s at every chain depth, a "
-    "fourth (combat_damage_equals_atk, proved in 18-21 s at depth 2 and 3) from depth 4 on; the 26 or 27 it "
-    "proves take 52-81 s together. Players break it: with 3 players each property takes 17-22 s where most took "
-    "under 3 s with 2, and only 8 of the 30 were settled within the 180 s limit (6 proved, 2 unknown), so "
-    "players=4 was not run. At that pace the 30 would take about ten minutes.",
+    "12-16 s and the same verdicts (19 proved, 7 holds-to-depth because not k-inductive up to k=6, 3 vacuous "
+    "within its base case) at every chain depth from 2 to 6, and about double per player (12, 27, 60 s; one "
+    "proof fewer, one vacuous more, with 3 or 4 players).",
+    "- **Spacer grows mildly with chain depth (69 s at 2, 100 s at 6) and much of it is one timeout**: deadlock "
+    "runs out its 20 s at every chain depth; combat_damage_equals_atk takes 9 s at depth 2 and 17-19 s at "
+    "3-5, and runs out at 6. The other 27 take about 1 s each (resolution_needs_all_passes and "
+    "window_closes_on_empty_chain 5-12 s). Players break it: with 3 players most properties take 2-25 s where "
+    "they took about 1 s with 2, and 25 of the 29 were done (22 proved, 3 unknown) at the 180 s limit, so "
+    "players=4 was not run.",
     "- **Which sweep breaks which method**: turns break explicit search only (incomplete from turns=4), players "
     "break explicit search and Spacer (from players=3) and roughly double BMC and k-induction; chain depth "
-    "breaks none at these bounds. At two players what limits the proofs of any length is not time but the "
-    "properties Spacer cannot settle in 20 s and k-induction cannot prove with k up to 6 (different ones: "
-    "Spacer proves 26-27 of 30, k-induction 19).",
+    "breaks none at these bounds. At two players what limits the proofs of any length is not time but "
+    "deadlock, which neither Spacer in 20 s nor k-induction up to k=6 proves; together they prove the other 28 "
+    "(`chainproof verify` runs k-induction to k=4, then Spacer on what is left, two at a time: about 40 s).",
 ]
 
 
