@@ -65,12 +65,15 @@ class Table:
             self.hand_hi = max(len(CARD_KINDS) * hand, hand_limit) + 1
             # abstracted:resource-cap: resources are counted up to a cap; a
             # player at the cap pays every cost without exhausting anything.
-            # Reading: no cap is exact, since a proposal that is interrupted
-            # before it resolves leaves its attacker ready to be proposed, and
-            # taxed, again; so the cap over-approximates instead (a player at
-            # it may pay more than a real one could, never less), and a proof
-            # on this model holds in the game.  Set where no party can spend
-            # what it has between two ready steps without repeating a tax.
+            # Reading: a cap that loses nothing would need a proof that no
+            # player pays more between two ready steps than the cap leaves
+            # him, and none was found (a proposal interrupted before it
+            # resolves leaves its attacker ready to be taxed again, which
+            # defeats the simple bound); so the cap over-approximates
+            # instead: a player at it may pay more than a real one could,
+            # never less, and a proof on this model holds in the game.  Set
+            # where no party can spend it between two ready steps without
+            # repeating a tax.
             spent_in_a_round = max(
                 sum(w.strike_cost for w in party.weapons) + sum(c.attack_tax for c in party.characters[: self.slots])
                 for party in board.parties
