@@ -485,6 +485,105 @@ game_ends_with_one_winner_or_a_draw = Invariant(
 )
 
 
+# -- what keeps every state playable ---------------------------------------------------
+#
+# The facts the game's freedom from deadlock rests on: with them (and the
+# properties above) every state that is not game over has a move, which is how
+# k-induction proves ``deadlock`` for games of any length.  Each restates a rule.
+
+
+def _link_kind(m: Machine, label: str) -> int:
+    """The number of a link kind, read from the chain's declared labels."""
+    return m.var["chain_kind"].domain.labels.index(label)
+
+
+def _settling(m: Machine, s: Any, b: Backend) -> Any:
+    """Pre-priority processing (409.5): a batch may have just destroyed a hero
+    whose player has not yet left the game (409.6, 102.1a)."""
+    return _at(m, s, b, "pre_priority_checks")
+
+
+# 102.1, 102.2: the game ends as soon as at most one player remains.
+two_players_until_game_over = Invariant(
+    "two_players_until_game_over",
+    ("102.1", "102.2", "409.5"),
+    "until the game is over at least two players remain in it (pre-priority processing aside, where the losers of a batch are settled)",
+    premise=lambda m, s, b: b.Not(_at(m, s, b, "game_over", "pre_priority_checks")),
+    holds=lambda m, s, b: b.count(s.in_game) >= 2,
+)
+
+# 102.1a, 102.2, 409.6: a hero leaves play only in a batch of pre-priority
+# checks, and the same processing takes his player out of the game.
+hero_in_play_while_in_game = Invariant(
+    "hero_in_play_while_in_game",
+    ("102.1a", "102.2", "409.5", "409.6"),
+    "outside pre-priority processing every player still in the game has his hero in play",
+    premise=lambda m, s, b: b.Not(_settling(m, s, b)),
+    holds=lambda m, s, b: b.And(*(b.Implies(s.in_game[p], s.in_play[p * m.table.slots]) for p in range(_nobody(m)))),
+)
+
+
+def _chain_is_its_links(m: Machine, s: Any, b: Backend) -> Any:
+    empty, nobody = _link_kind(m, "empty"), _nobody(m)
+    return b.And(
+        s.chain_len >= 0,
+        *(
+            b.If(
+                i < s.chain_len,
+                b.And(kind != empty, controller >= 0, controller < nobody),
+                b.And(kind == empty, controller == nobody),
+            )
+            for i, (controller, kind) in enumerate(zip(s.chain_controller, s.chain_kind))
+        ),
+    )
+
+
+# 413.7, 413.7a: the chain is its links, each added on top by a player.
+chain_holds_its_links = Invariant(
+    "chain_holds_its_links",
+    ("413.7", "413.7a"),
+    "the chain holds exactly its links: each has a kind and a player controlling it, and nothing lies above the top one",
+    holds=_chain_is_its_links,
+)
+
+
+def _main_phase_links_at_bottom(m: Machine, s: Any, b: Backend) -> Any:
+    kinds = [_link_kind(m, k) for k in ("non_instant", "resource", "proposal")]
+    parts = []
+    for i, (controller, kind) in enumerate(zip(s.chain_controller, s.chain_kind)):
+        main = b.Or(*(kind == k for k in kinds))
+        if i == 0:
+            parts.append(b.Implies(main, b.And(_at(m, s, b, "action_phase"), controller == s.turn_player)))
+        else:
+            parts.append(b.Not(main))
+    return b.And(*parts)
+
+
+# 408.1, 409.2b, 410.1a, 601.1: non-instant cards, resources and combat
+# proposals go on an empty chain, by the turn player in his action phase, and
+# nothing else ends the action phase's window while they are on it (409.4b).
+main_phase_links_at_bottom = Invariant(
+    "main_phase_links_at_bottom",
+    ("408.1", "409.2b", "410.1a", "601.1", "409.4b"),
+    "a non-instant card, a resource or a combat proposal is only ever the bottom link of the chain, the turn player's, in his action phase",
+    holds=_main_phase_links_at_bottom,
+)
+
+# 402.1, 410.1a, 501.1a: costs are paid by exhausting ready resources in
+# play, and the ready step readies them all.
+exhausted_resources_in_play = Invariant(
+    "exhausted_resources_in_play",
+    ("402.1", "410.1a", "501.1a"),
+    "a player's exhausted resources are resources he has in play: never more than he has, never fewer than none",
+    holds=lambda m, s, b: b.And(
+        *(
+            b.And(s.resources_exhausted[p] >= 0, s.resources_exhausted[p] <= s.resources[p])
+            for p in range(_nobody(m))
+        )
+    ),
+)
+
+
 #: Turn, priority and chain: checked with or without combat.
 TURN_PROPERTIES: tuple[Property, ...] = (
     priority_exclusive,
@@ -520,4 +619,12 @@ COMBAT_PROPERTIES: tuple[Property, ...] = (
     destroyed_hero_loses,
     game_ends_with_one_winner_or_a_draw,
 )
-CATALOGUE: tuple[Property, ...] = (*TURN_PROPERTIES, *COMBAT_PROPERTIES, deadlock)
+#: What every state keeps, with or without combat: the lemmas of deadlock's proof.
+PLAYABLE_PROPERTIES: tuple[Property, ...] = (
+    two_players_until_game_over,
+    hero_in_play_while_in_game,
+    chain_holds_its_links,
+    main_phase_links_at_bottom,
+    exhausted_resources_in_play,
+)
+CATALOGUE: tuple[Property, ...] = (*TURN_PROPERTIES, *COMBAT_PROPERTIES, *PLAYABLE_PROPERTIES, deadlock)
