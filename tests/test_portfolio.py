@@ -99,8 +99,6 @@ def tiny_run() -> dict:
 def test_on_a_small_instance_every_safety_property_is_decided_for_every_length() -> None:
     results = tiny_run()
     for p in SAFETY:
-        if p.name == "deadlock":
-            continue  # not proved even here: see test_the_default_bounds_prove_priority_and_leave_deadlock_bounded
         r = results[p.name]
         assert r.verdict in (PROVED, VACUOUS), (p.name, r.verdict, r.note)
         assert r.method in ("k-induction (any length)", "spacer (any length)"), p.name
@@ -195,16 +193,14 @@ def test_at_the_resource_cap_every_cost_is_paid_without_exhausting() -> None:
     assert t.gain_resource(at_cap, CONCRETE, 0)["resources"] == (t.resource_cap, 0)
 
 
-def test_the_default_bounds_prove_priority_and_leave_deadlock_bounded() -> None:
-    names = ["priority_exclusive", "turn_player_first", "deadlock"]
-    bounded, any_length = GAME.machine({}), GAME.any_length_machine({})
-    run = portfolio.verify(bounded, any_length, [PROPERTIES[n] for n in names])
+def test_the_default_bounds_prove_every_safety_property_for_every_length() -> None:
+    run = portfolio.verify(GAME.machine({}), GAME.any_length_machine({}), GAME.properties)
     by_name = {r.property: r for r in run.results}
-    assert by_name["priority_exclusive"].verdict == PROVED
-    assert by_name["priority_exclusive"].method == "spacer (any length)"
-    assert by_name["turn_player_first"].verdict == PROVED
-    # Neither k-induction nor Spacer proves deadlock freedom (see README): the
-    # exhaustive search of the bounded instance stands, and says what was not proved.
+    for p in SAFETY:
+        assert by_name[p.name].verdict == PROVED, (p.name, by_name[p.name].note)
+        assert by_name[p.name].method in ("k-induction (any length)", "spacer (any length)"), p.name
+    # Deadlock freedom is 1-inductive given the playable-state invariants (two
+    # players remain, heroes in play, the chain well formed, ...) as lemmas.
     deadlock = by_name["deadlock"]
-    assert deadlock.verdict == HOLDS_TO_DEPTH and deadlock.method == "explicit"
-    assert "not proved for games of any length" in deadlock.note
+    assert deadlock.method == "k-induction (any length)" and "two_players_until_game_over" in deadlock.note
+    assert by_name["every_combat_concludes"].verdict == HOLDS_TO_DEPTH
