@@ -466,7 +466,7 @@ def render(config: Config, quick: bool, cells: dict[str, Cell], started: float, 
         f"- Base bounds: {_bounds_text(config.base)}. Each sweep changes one bound"
         + (" (turns also raises the deck, below)." if any(b == "turns" for b, _ in config.sweeps) else "."),
         f"- Properties: the {len(safety)} safety properties (`game.properties` without the `Eventually` "
-        "ones), the same set for every method.",
+        "ones) when the run was made, the same set for every method of one run.",
         f"- **explicit**: `explicit.explore(machine, max_states={config.max_states:,})` on the bounded model, "
         "then `explicit.check` of each property; *explicit s* is the search plus the checks (building the "
         "machine excluded). *complete* says whether every reachable state was expanded; past the cap the "
@@ -599,21 +599,23 @@ READING: list[str] = [
     "one property turns vacuous at depth 30: its premise lies further than 30 steps, a limit of the depth and "
     "no finding about the rules.",
     "- **The unbounded methods are constant in turns by construction** (one any-length machine, measured once). "
-    "k-induction is broken by no sweep and is the cheapest method on every row: "
-    "12-16 s and the same verdicts (19 proved, 7 holds-to-depth because not k-inductive up to k=6, 3 vacuous "
-    "within its base case) at every chain depth from 2 to 6, and about double per player (12, 27, 60 s; one "
-    "proof fewer, one vacuous more, with 3 or 4 players).",
-    "- **Spacer grows mildly with chain depth (69 s at 2, 100 s at 6) and much of it is one timeout**: deadlock "
-    "runs out its 20 s at every chain depth; combat_damage_equals_atk takes 9 s at depth 2 and 17-19 s at "
-    "3-5, and runs out at 6. The other 27 take about 1 s each (resolution_needs_all_passes and "
-    "window_closes_on_empty_chain 5-12 s). Players break it: with 3 players most properties take 2-25 s where "
-    "they took about 1 s with 2, and 25 of the 29 were done (22 proved, 3 unknown) at the 180 s limit, so "
-    "players=4 was not run.",
+    "k-induction is broken by no sweep and is the cheapest method on every row: 10-12 s and the same verdicts "
+    "(30 of the 34 safety properties proved; 2 not k-inductive up to k=6, 2 vacuous within its base case) at "
+    "every chain depth from 2 to 6, and about double per player (10, 23, 44 s; 25 proved with 3 or 4 players).",
+    "- **Spacer grows mildly with chain depth (113 s at 2, 145 s at 6), much of it one timeout**: deadlock, "
+    "which k-induction proves with the playable-state invariants as lemmas, runs out Spacer's 20 s at every "
+    "depth (Spacer here is given no lemmas); combat_damage_equals_atk takes 10-15 s at depths 2-4 and runs out "
+    "at 5 and 6. Most others take 1-3 s. Players break it: with 3 players most properties take 2-25 s, and 28 "
+    "of the 34 were done (25 proved, 3 unknown) at the 180 s limit, so players=4 was not run.",
     "- **Which sweep breaks which method**: turns break explicit search only (incomplete from turns=4), players "
     "break explicit search and Spacer (from players=3) and roughly double BMC and k-induction; chain depth "
-    "breaks none at these bounds. At two players what limits the proofs of any length is not time but "
-    "deadlock, which neither Spacer in 20 s nor k-induction up to k=6 proves; together they prove the other 28 "
-    "(`chainproof verify` runs k-induction to k=4, then Spacer on what is left, two at a time: about 40 s).",
+    "breaks none at these bounds. At two players the two unbounded methods together prove all 34 safety "
+    "properties: `chainproof verify` runs k-induction to k=4, then Spacer on the 4 it leaves, two at a time, "
+    "in about 20 s.",
+    "- **Which source each column measured**: explicit search and BMC ran on the bounded model of commit "
+    "221e213, with the 30 properties of its catalogue (BMC's verdict counts are of those); the bounded model "
+    "has not changed since, but the catalogue has grown by five invariants. Spacer and k-induction ran on the "
+    "commit named above, with the 34 safety properties of today's catalogue.",
 ]
 
 
