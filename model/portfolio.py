@@ -29,6 +29,10 @@ bounded verdicts.  A method that times out says ``unknown``; the verdict is
 ``unknown`` only when no method decided anything.  Liveness (``Eventually``)
 has no unbounded method here and keeps its bounded verdict.  Every attempt is
 kept on the result (``Result.attempts``).
+
+With ``Budget.workers`` above one (two by default, on a system that can
+fork), steps 1 and 3 run in one worker process while step 2 runs in another,
+and Spacer's queries, one property each, share the workers.
 """
 
 from __future__ import annotations
