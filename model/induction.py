@@ -416,6 +416,7 @@ def _prove_all(
                 decide(
                     base,
                     verdict=VACUOUS,
+                    unbounded=True,
                     depth=never.k,
                     note=f"premise proved unreachable: k-inductive at k={never.k}, {never.support.text()}",
                 )
@@ -424,7 +425,7 @@ def _prove_all(
             note = f"k-inductive at k={proof.k}, {proof.support.text()}"
             if not seen:
                 note += f"; its premise was not met in runs up to {base.depth} steps and is not proved unreachable"
-            decide(base, verdict=PROVED, depth=proof.k, note=note)
+            decide(base, verdict=PROVED, depth=proof.k, note=note, unbounded=True)
         else:
             decide(base, note=f"{why_not[name]}; base case: {base.note}")
     return [results[p.name] for p in properties]

@@ -89,23 +89,6 @@ class Run:
     stats: dict[str, Any]
 
 
-def covers_every_length(r: Result) -> bool:
-    """Does this result on the any-length model decide the property for all of its runs?
-
-    ``proved`` always does; ``vacuous`` only when the premise was proved
-    unreachable (k-induction and Spacer say so; a bounded method's
-    ``vacuous`` only says it was not met within its bound); and explicit
-    search that completed covers the model whatever it found.
-    """
-    if r.verdict == PROVED:
-        return True
-    if r.verdict == VACUOUS:
-        return r.method in ("spacer", EXHAUSTIVE) or (
-            r.method == "k-induction" and r.note.startswith("premise proved unreachable")
-        )
-    return False
-
-
 def verify(
     bounded: Machine,
     any_length: Machine | None,
@@ -122,13 +105,13 @@ def verify(
 
     safety = [p for p in properties if not isinstance(p, Eventually)]
     _SHARED.update(bounded=bounded, any_length=any_length, properties=list(properties), budget=budget)
-    unbounded: dict[str, Result] = {}
+    on_any_length: dict[str, Result] = {}
     with _workers(budget.workers) as pool:
         advance(f"{bounded.game}: exploring states", 0, 1)
         on_bounded = pool.submit(_bounded_job)
         if any_length is not None and safety:
             advance(f"{bounded.game}: games of any length", 0, 1)
-            unbounded = _any_length(pool, [p.name for p in safety], advance, note)
+            on_any_length = _any_length(pool, [p.name for p in safety], advance, note)
         stats, found = on_bounded.result()
     bounded_result: dict[str, Result] = {}
     for r in found:
@@ -138,7 +121,7 @@ def verify(
 
     # Bounded attempts first, whichever finished first.
     ordered = {name: tuple(sorted(tried, key=lambda a: a.model != BOUNDED)) for name, tried in attempts.items()}
-    results = [replace(_decide(bounded_result[p.name], unbounded.get(p.name)), attempts=ordered[p.name]) for p in properties]
+    results = [replace(_decide(bounded_result[p.name], on_any_length.get(p.name)), attempts=ordered[p.name]) for p in properties]
     stats["seconds"] = round(time.perf_counter() - started, 3)
     return Run(results, stats)
 
@@ -182,10 +165,11 @@ def _exhaustive_job(names: Sequence[str]) -> list[Result] | None:
     found = []
     for p in _by_name(names):
         r = replace(explicit.check(exploration, p), method=EXHAUSTIVE, seconds=exploration.seconds)
+        # Finished, so whatever it found holds for every run of the model.
         if r.verdict == HOLDS_TO_DEPTH:
-            r = replace(r, verdict=PROVED, note=f"exhaustive search: {everything}")
+            r = replace(r, verdict=PROVED, note=f"exhaustive search: {everything}", unbounded=True)
         elif r.verdict == VACUOUS:
-            r = replace(r, note=f"premise never reached in {everything}")
+            r = replace(r, note=f"premise never reached in {everything}", unbounded=True)
         found.append(r)
     return found
 
@@ -257,39 +241,39 @@ def _any_length(
 
     advance("k-induction", 0, 1)
     best = {r.property: note(r, ANY_LENGTH) for r in pool.submit(_induction_job, names).result()}
-    left = [n for n in names if not covers_every_length(best[n]) and best[n].verdict != VIOLATED]
+    left = [n for n in names if not best[n].unbounded and best[n].verdict != VIOLATED]
     pending = {pool.submit(_spacer_job, n): n for n in left}
     for i, future in enumerate(as_completed(pending)):
         advance(f"spacer: {pending[future]}", i + 1, len(pending))
         r = note(future.result(), ANY_LENGTH)
-        if covers_every_length(r) or r.verdict == VIOLATED:
+        if r.unbounded or r.verdict == VIOLATED:
             best[r.property] = r
     for name, r in best.items():
-        if not covers_every_length(r) and r.verdict != VIOLATED:
+        if not r.unbounded and r.verdict != VIOLATED:
             best[name] = replace(r, note=f"{r.note}; {stopped}")
     return best
 
 
-def _decide(bounded: Result, unbounded: Result | None) -> Result:
+def _decide(bounded: Result, found: Result | None) -> Result:
     """The verdict to report for one property: see the module docstring for the order."""
-    if bounded.verdict == VIOLATED or unbounded is None:
+    if bounded.verdict == VIOLATED or found is None:
         return bounded
-    if covers_every_length(unbounded):
-        note = f"games of any length: {unbounded.note}"
-        if unbounded.verdict == PROVED and bounded.verdict == VACUOUS:
+    if found.unbounded:
+        note = f"games of any length: {found.note}"
+        if found.verdict == PROVED and bounded.verdict == VACUOUS:
             note += f"; within the bounded instance the premise is never reached ({bounded.note})"
-        return replace(unbounded, method=_unbounded_method(unbounded), note=note)
-    if unbounded.verdict == VIOLATED:
+        return replace(found, method=_unbounded_method(found), note=note)
+    if found.verdict == VIOLATED:
         # Not reproduced within the bounds: a longer game, or the abstraction.
-        steps = len(unbounded.counterexample) if unbounded.counterexample else unbounded.depth
+        steps = len(found.counterexample) if found.counterexample else found.depth
         return replace(
             bounded,
-            counterexample=unbounded.counterexample,
+            counterexample=found.counterexample,
             note=f"{bounded.note}; the any-length model has a run of {steps} steps that violates it "
-            f"({unbounded.method}), not found within the bounds: it needs a longer game or comes from "
+            f"({found.method}), not found within the bounds: it needs a longer game or comes from "
             "an abstraction (see abstracted: rules)",
         )
-    return replace(bounded, note=f"{bounded.note}; not proved for games of any length: {unbounded.note}")
+    return replace(bounded, note=f"{bounded.note}; not proved for games of any length: {found.note}")
 
 
 def _unbounded_method(r: Result) -> str:

@@ -8,8 +8,8 @@ rule number, a one-line summary in our own words, and a status:
 - ``assumed``: our own assumption where the rule text is silent (ids start
   with ``assumed:``), never passed off as a rule;
 - ``abstracted``: what the any-length model (for proofs over games of any
-  number of turns) counts coarser than the game does, and why nothing the
-  rules test is lost (ids start with ``abstracted:``).
+  number of turns) counts coarser than the game does, and why it still has
+  every run of the game (ids start with ``abstracted:``).
 
 Rules from the later Comprehensive Rules 7.4 carry the prefix ``CR7.4``.
 """

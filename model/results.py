@@ -147,6 +147,10 @@ class Result:
     invariant: str = ""
     #: From the portfolio: every method tried, in order, the chosen one included.
     attempts: tuple[Attempt, ...] = ()
+    #: The verdict covers every run of the model, however long: a proof, or a
+    #: ``vacuous`` whose premise is proved unreachable (not merely unmet
+    #: within a bound).  Set by the method that decides so.
+    unbounded: bool = False
 
     @property
     def passing(self) -> bool:
@@ -167,4 +171,5 @@ class Result:
             "bounds": self.bounds,
             "invariant": self.invariant or None,
             "attempts": [a.to_json() for a in self.attempts],
+            "unbounded": self.unbounded,
         }

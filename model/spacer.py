@@ -891,7 +891,7 @@ def _proof(
         f"re-checked by plain Z3 queries: initial, preserved by all {len(m.edges)} edges, "
         f"{'excludes the premise' if vacuous else 'implies the property'}{extra}"
     )
-    return result(VACUOUS if vacuous else PROVED, levels, note=note, invariant=text)
+    return result(VACUOUS if vacuous else PROVED, levels, note=note, invariant=text, unbounded=True)
 
 
 def _refuted(m: Machine, prop: Property, clauses: _Clauses, answer: _Answer, result: Callable[..., Result]) -> Result:

@@ -100,6 +100,8 @@ def agrees(exploration: explicit.Exploration, prop: Property, r: Result, max_k: 
     e = explicit.check(exploration, prop)
     context = f"{prop.name}: k-induction {r.verdict} at {r.depth} ({r.note}); explicit {e.verdict} at {e.depth}"
     assert r.method == "k-induction" and r.property == prop.name, context
+    # Only a proof, or a premise proved unreachable, speaks for runs of every length.
+    assert r.unbounded == (r.verdict == PROVED or r.note.startswith(PROVED_UNREACHABLE)), context
     if e.verdict == VIOLATED and e.depth <= max_k:
         # The base case is bounded model checking to max_k: it finds a shortest violation.
         assert r.verdict == VIOLATED, context
@@ -251,13 +253,20 @@ ends_counted = Invariant(
 )
 
 
-def test_a_violation_at_a_terminal_state_past_the_base_case_is_not_proved_away() -> None:
-    m = countdown(5)
+def countdown_results(steps: int, max_k: int) -> tuple[explicit.Exploration, list[Result]]:
+    """k-induction on the countdown's three properties, each checked against exhaustive search."""
+    m = countdown(steps)
     exploration = explicit.explore(m)
     props = [drift_bounded, never_bad, ends_counted]
-    results = induction.check_all(m, props, max_k=3)
+    results = induction.check_all(m, props, max_k=max_k)
     for p, r in zip(props, results):
-        agrees(exploration, p, r, 3)
+        agrees(exploration, p, r, max_k)
+    return exploration, results
+
+
+def test_a_violation_at_a_terminal_state_past_the_base_case_is_not_proved_away() -> None:
+    m = countdown(5)
+    exploration, results = countdown_results(5, 3)
     by_name = {r.property: r for r in results}
     # Violated in 6 steps, the last into the terminal location: past max_k, so
     # only 'holds up to 3 steps'.  With the steps asserted outright, the state
@@ -274,12 +283,7 @@ def test_a_violation_at_a_terminal_state_past_the_base_case_is_not_proved_away()
 
 
 def test_a_violation_at_a_terminal_state_two_steps_away_is_found() -> None:
-    m = countdown(1)
-    exploration = explicit.explore(m)
-    props = [drift_bounded, never_bad, ends_counted]
-    results = induction.check_all(m, props, max_k=4)
-    for p, r in zip(props, results):
-        agrees(exploration, p, r, 4)
+    _, results = countdown_results(1, 4)
     r = results[1]
     assert r.verdict == VIOLATED and r.depth == 2
     assert [s.edge for s in r.counterexample.steps] == ["count", "finish"]

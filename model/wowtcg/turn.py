@@ -99,8 +99,8 @@ def build(
     proofs: no turn counter and no combat counter (so ``turns`` and
     ``combats`` bound nothing), each deck only empty or not (``deck`` is
     ignored), and resources counted up to a cap.  Each of these is an entry
-    ``abstracted:...`` of the rules registry that says why no behaviour the
-    rules test is lost.
+    ``abstracted:...`` of the rules registry that says why the model still has
+    every run of the game (perhaps more), so that its proofs hold in the game.
     """
     if variant is not None and variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
