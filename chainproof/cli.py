@@ -116,14 +116,14 @@ def verify(
     def run() -> int:
         if not 1 <= max_k <= 50:
             raise BadInput(f"--max-k {max_k} is out of range: allowed 1..50")
-        if explain is not None:
-            return _explain(games, explain, variant, bounds, round(timeout * 1000), as_json)
         if not 1 <= depth <= 200:
             raise BadInput(f"--depth {depth} is out of range: allowed 1..200")
         if max_states < 1:
             raise BadInput(f"--max-states {max_states} must be at least 1")
         if not 0.001 <= timeout <= MAX_TIMEOUT:  # also rejects nan
             raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{MAX_TIMEOUT:g} seconds")
+        if explain is not None:
+            return _explain(games, explain, variant, bounds, round(timeout * 1000), as_json)
         console = Console(stderr=True)
         started = time.perf_counter()
         jobs = []

@@ -510,6 +510,7 @@ def test_explain_json_carries_the_invariant() -> None:
     [
         (["--explain", "no_such_property"], "no property named 'no_such_property'"),
         (["--explain", "every_combat_concludes"], "liveness property has no inductive invariant"),
+        (["--explain", "priority_exclusive", "--timeout", "0"], "--timeout 0.0 is out of range"),
     ],
 )
 def test_explain_refuses_what_it_cannot_explain(args: list, needle: str) -> None:
