@@ -1,5 +1,5 @@
 """The command line: ``chainproof verify``, ``coverage``, ``graph``, ``conform``,
-``check-trace`` and ``scenarios``.
+``check-trace``, ``scenarios``, ``lint`` and ``diff``.
 
 Exit codes: 0 every verdict holds, 1 a property is violated, vacuous or
 unknown, 2 bad input, an ill-formed model or a graph that could not be drawn.
@@ -65,6 +65,27 @@ def _games(names: tuple[str, ...]) -> list[Game]:
     return [get_game(n) for n in dict.fromkeys(names or GAME_NAMES)]
 
 
+#: The bounds a user may set on the command line (each game's ``BoundSpec`` checks the value).
+BOUND_OPTIONS = (
+    ("--players", "players at the table"),
+    ("--chain-depth", "most links on the chain at once"),
+    ("--turns", "turns explored"),
+    ("--hand", "cards of each kind in every starting hand"),
+    ("--deck", "most cards in a starting deck"),
+    ("--hand-limit", "maximum hand size in the end step"),
+    ("--allies", "allies in each party at the start"),
+    ("--resources", "resources each player has in play at the start"),
+    ("--combats", "combats explored per turn"),
+)
+
+
+def bound_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The bound options, passed to the command as keyword arguments."""
+    for flag, doc in reversed(BOUND_OPTIONS):
+        command = click.option(flag, type=int, help=doc)(command)
+    return command
+
+
 @click.group()
 @click.version_option(package_name="chainproof")
 @click.option("--debug", is_flag=True, help="let an internal error show its traceback")
@@ -83,15 +104,7 @@ def main(debug: bool) -> None:
     help="every method, strongest verdict per property (proofs for games of any length); or explicit search, Z3 bounded model checking, or both, alone",
 )
 @click.option("--depth", type=int, default=30, show_default=True, help="deepest unrolling for bounded model checking (1..200)")
-@click.option("--players", type=int, help="players at the table")
-@click.option("--chain-depth", type=int, help="most links on the chain at once")
-@click.option("--turns", type=int, help="turns explored")
-@click.option("--hand", type=int, help="cards of each kind in every starting hand")
-@click.option("--deck", type=int, help="most cards in a starting deck")
-@click.option("--hand-limit", type=int, help="maximum hand size in the end step")
-@click.option("--allies", type=int, help="allies in each party at the start")
-@click.option("--resources", type=int, help="resources each player has in play at the start")
-@click.option("--combats", type=int, help="combats explored per turn")
+@bound_options
 @click.option("--variant", metavar="NAME", help="check a named reading of the rules other than the seed's (e.g. 600.2-without-600.3)")
 @click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
 @click.option("--timeout", type=float, default=20.0, show_default=True, help="seconds per solver query before that method's answer is unknown")
@@ -260,11 +273,13 @@ def graph(game: str, fmt: str, output: Path | None) -> None:
 
 def _register_commands() -> None:
     # Commands kept in their own modules, each calling back into guarded().
-    from chainproof import agreement_cli
+    from chainproof import agreement_cli, lint_cli
     from chainproof.scenarios_cli import scenarios
 
     agreement_cli.register(main)
     main.add_command(scenarios)
+    main.add_command(lint_cli.lint)
+    main.add_command(lint_cli.diff)
 
 
 _register_commands()

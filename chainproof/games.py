@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from model.machine import BoundError, BoundSpec, Machine, resolve_bounds
 from model.registry import Registry
+from model.variants import Variant
 from properties import Property, validate
 
 
@@ -22,21 +23,34 @@ class Game:
     build: Callable[..., Machine]
     properties: tuple[Property, ...]
     registry: Registry
-    #: Named readings of the rules other than the seed's, with what each changes.
-    variants: Mapping[str, str] = field(default_factory=dict)
+    #: Named readings of the rules other than the seed's (``model/variants.py``).
+    variants: Mapping[str, Variant] = field(default_factory=dict)
     #: The bounds that only limit how long a game is explored; the any-length
     #: model (for unbounded proofs) has none of them.
     length_bounds: tuple[str, ...] = ()
+    #: Properties of the catalogue that the proofs of lint's queries rest on
+    #: (deadlock freedom needs the playable-state invariants as lemmas).
+    lemmas: tuple[Property, ...] = ()
 
-    def machine(self, given: Mapping[str, int | None], variant: str | None = None) -> Machine:
+    def variant(self, name: str) -> Variant:
+        if name not in self.variants:
+            known = ", ".join(self.variants) or "none"
+            raise BadInput(f"{self.name}: unknown variant {name!r}; variants: {known}")
+        return self.variants[name]
+
+    def resolve(self, given: Mapping[str, int | None], variant: str | None = None) -> dict[str, int]:
+        """The bounds to build with: those given, then the variant's, then the defaults."""
+        wanted = dict(self.variant(variant).bounds) if variant is not None else {}
+        wanted.update({k: v for k, v in given.items() if v is not None})
         try:
-            bounds = resolve_bounds(self.bounds, given)
+            return resolve_bounds(self.bounds, wanted)
         except BoundError as exc:
             raise BadInput(f"{self.name}: {exc}") from None
-        if variant is not None and variant not in self.variants:
-            known = ", ".join(self.variants) or "none"
-            raise BadInput(f"{self.name}: unknown variant {variant!r}; variants: {known}")
-        machine = self.build(**bounds) if variant is None else self.build(**bounds, variant=variant)
+
+    def machine(self, given: Mapping[str, int | None], variant: str | None = None, **extra: Any) -> Machine:
+        """The bounded model; ``extra`` goes to the builder (a ``board``)."""
+        bounds = self.resolve(given, variant)
+        machine = self.build(**bounds, **extra) if variant is None else self.build(**bounds, variant=variant, **extra)
         validate(machine, self.properties)
         return machine
 
@@ -47,15 +61,19 @@ class Game:
     def any_length_machine(self, given: Mapping[str, int | None], variant: str | None = None) -> Machine:
         """The model of games of any length at the given bounds (those in
         ``length_bounds`` bound nothing there)."""
-        self.machine(given, variant)  # the same validation of bounds and variant
-        bounds = {k: v for k, v in resolve_bounds(self.bounds, given).items() if k not in self.length_bounds}
+        bounds = {k: v for k, v in self.resolve(given, variant).items() if k not in self.length_bounds}
         machine = self.build(**bounds, any_length=True, **({} if variant is None else {"variant": variant}))
         validate(machine, self.properties)
         return machine
 
     def cited_rules(self) -> set[str]:
-        """Every rule that the default model, the any-length model or a property cites."""
+        """Every rule that the default model, the any-length model or a property
+        cites, with the default model on each board a variant brings (the
+        seed's reading of a keyword no default party has)."""
         machines = [self.machine({})] + ([self.any_length_machine({})] if self.proves_any_length else [])
+        for v in self.variants.values():
+            if v.board is not None:
+                machines.append(self.machine({}, board=v.board(self.resolve({}))))
         return set().union(*(m.cited_rules() for m in machines)) | {
             r for p in self.properties for r in p.rules
         }
@@ -63,7 +81,7 @@ class Game:
 
 def _wowtcg() -> Game:
     from model import wowtcg
-    from properties.wowtcg import CATALOGUE
+    from properties.wowtcg import CATALOGUE, PLAYABLE_PROPERTIES
 
     return Game(
         "wowtcg",
@@ -74,6 +92,7 @@ def _wowtcg() -> Game:
         wowtcg.REGISTRY,
         wowtcg.VARIANTS,
         length_bounds=("turns", "deck", "combats"),
+        lemmas=PLAYABLE_PROPERTIES,
     )
 
 

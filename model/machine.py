@@ -21,6 +21,7 @@ import z3
 
 from model.backend import CONCRETE, SYMBOLIC, Backend
 from model.registry import Registry
+from model.rulings import RuleBook
 
 
 class ModelError(Exception):
@@ -228,8 +229,13 @@ class Machine:
         describe: Callable[["Machine", Any], dict[str, str]],
         stacks: Sequence[Stack] = (),
         table: Any = None,
+        rulings: RuleBook | None = None,
     ) -> None:
         self.game = game
+        #: The questions the guards ask, as rulings with explicit precedence (for lint).
+        self.rulings = rulings
+        #: The rule variant this machine encodes (``model/variants.py``); None: the seed's reading.
+        self.variant: str | None = None
         #: The game's fixed facts (seats, the cards on the board) that properties read.
         self.table = table
         self.registry = registry
@@ -274,6 +280,14 @@ class Machine:
             self.registry.require(e.rules, f"edge {e.name!r}")
         for loc in self.locations.values():
             self.registry.require(loc.rules, f"location {loc.name!r}")
+        for q in self.rulings.questions.values() if self.rulings else ():
+            for loc in q.asked_at:
+                if loc not in self.locations:
+                    raise ModelError(f"question {q.name!r} is asked at {loc!r}, which is not a location")
+            for r in q.rulings:
+                self.registry.require(r.rules, f"ruling {r.id!r} of {q.name!r}")
+        for p in self.rulings.principles.values() if self.rulings else ():
+            self.registry.require(p.rules, f"principle {p.id!r}")
         self.edges = edges
         self.edge_index = {e.name: i for i, e in enumerate(edges)}
         self.graph.remove_edges_from(list(self.graph.edges(keys=True)))
@@ -442,9 +456,11 @@ class Machine:
         return {"location": self.location_of(state), **self._describe(self, state)}
 
     def cited_rules(self) -> set[str]:
-        return {r for e in self.edges for r in e.rules} | {
-            r for loc in self.locations.values() for r in loc.rules
-        }
+        return (
+            {r for e in self.edges for r in e.rules}
+            | {r for loc in self.locations.values() for r in loc.rules}
+            | (self.rulings.cited_rules() if self.rulings else set())
+        )
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,9 @@ class Run:
 
     results: list[Result]
     stats: dict[str, Any]
+    #: The edges some reachable state of the bounded instance takes, when its
+    #: explicit search finished (None otherwise): the others are never enabled there.
+    edges_taken: frozenset[str] | None = None
 
 
 def verify(
@@ -112,7 +115,7 @@ def verify(
         if any_length is not None and safety:
             advance(f"{bounded.game}: games of any length", 0, 1)
             on_any_length = _any_length(pool, [p.name for p in safety], advance, note)
-        stats, found = on_bounded.result()
+        stats, found, taken = on_bounded.result()
     bounded_result: dict[str, Result] = {}
     for r in found:
         note(r, BOUNDED)
@@ -123,7 +126,7 @@ def verify(
     ordered = {name: tuple(sorted(tried, key=lambda a: a.model != BOUNDED)) for name, tried in attempts.items()}
     results = [replace(_decide(bounded_result[p.name], on_any_length.get(p.name)), attempts=ordered[p.name]) for p in properties]
     stats["seconds"] = round(time.perf_counter() - started, 3)
-    return Run(results, stats)
+    return Run(results, stats, taken)
 
 
 # --------------------------------------------------------------------------
@@ -134,7 +137,7 @@ def verify(
 _SHARED: dict[str, Any] = {}
 
 
-def _bounded_job() -> tuple[dict[str, Any], list[Result]]:
+def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]:
     """Explicit search of the bounded instance; BMC as well where it stopped short."""
     machine, properties, budget = _SHARED["bounded"], _SHARED["properties"], _SHARED["budget"]
     exploration = explicit.explore(machine, budget.max_states)
@@ -147,7 +150,8 @@ def _bounded_job() -> tuple[dict[str, Any], list[Result]]:
     found = [explicit.check(exploration, p) for p in properties]
     if not exploration.complete:
         found += bmc.check_all(machine, properties, budget.depth, budget.timeout_ms)
-    return stats, found
+    taken = frozenset(k for _, _, k in exploration.graph.edges(keys=True)) if exploration.complete else None
+    return stats, found, taken
 
 
 def _by_name(names: Sequence[str]) -> list[Property]:

@@ -9,9 +9,12 @@ rule number, a one-line summary in our own words, and a status:
   with ``assumed:``), never passed off as a rule;
 - ``abstracted``: what the any-length model (for proofs over games of any
   number of turns) counts coarser than the game does, and why it still has
-  every run of the game (ids start with ``abstracted:``).
+  every run of the game (ids start with ``abstracted:``);
+- ``variant``: encoded only by a rule variant (``model/variants.py``), a
+  reading the model does not take by default; ``why`` names the variant.
 
-Rules from the later Comprehensive Rules 7.4 carry the prefix ``CR7.4``.
+Rules from the later Comprehensive Rules 7.4 carry the prefix ``CR7.4``; the
+basic rules have no numbers, so their sections are ``basic:section-name``.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ from typing import Iterable
 
 import yaml
 
-STATUSES = ("encoded", "not-modelled", "assumed", "abstracted")
-_ID = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$|^(assumed|abstracted):[a-z0-9-]+$")
+STATUSES = ("encoded", "not-modelled", "assumed", "abstracted", "variant")
+_ID = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$|^(assumed|abstracted|basic):[a-z0-9-]+$")
 
 
 class RegistryError(Exception):
@@ -46,6 +49,8 @@ class Rule:
             return "assumption"
         if self.id.startswith("abstracted:"):
             return "abstraction"
+        if self.id.startswith("basic:"):
+            return "basic rules"
         return "seed"
 
     @property
@@ -53,6 +58,8 @@ class Rule:
         """The three-digit section a rule belongs to (``409`` for ``409.4a``)."""
         if self.source in ("assumption", "abstraction"):
             return self.status
+        if self.source == "basic rules":
+            return "basic"
         number = self.id.removeprefix("CR7.4 ")
         return ("CR7.4 " if self.source == "CR7.4" else "") + number[:3]
 
@@ -90,7 +97,9 @@ class Registry:
                 raise RegistryError(f"{where} ({entry.get('id', '?')}): missing {sorted(missing)}")
             rid, status = str(entry["id"]), entry["status"]
             if not _ID.match(rid):
-                raise RegistryError(f"{where}: {rid!r} is not a rule number like 409.4a, CR7.4 709.1, assumed:name or abstracted:name")
+                raise RegistryError(
+                    f"{where}: {rid!r} is not a rule number like 409.4a, CR7.4 709.1, basic:name, assumed:name or abstracted:name"
+                )
             if status not in STATUSES:
                 raise RegistryError(f"{where} ({rid}): status {status!r} is not one of {', '.join(STATUSES)}")
             if status != "encoded" and not entry.get("why"):
@@ -117,8 +126,8 @@ class Registry:
                 raise RegistryError(f"{where} cites rule {rid}, which {self._where()} marks not-modelled ({rule.why})")
 
     def uncited(self, cited: set[str]) -> list[Rule]:
-        """Rules marked encoded or assumed that nothing cites."""
-        return [r for r in self.rules.values() if r.status != "not-modelled" and r.id not in cited]
+        """Rules marked encoded, assumed or abstracted that nothing cites."""
+        return [r for r in self.rules.values() if r.status not in ("not-modelled", "variant") and r.id not in cited]
 
     def by_section(self) -> dict[str, list[Rule]]:
         sections: dict[str, list[Rule]] = {}

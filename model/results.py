@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from model.machine import Edge, Machine
+from model.machine import Edge, Machine, ModelError
 
 PROVED = "proved"
 HOLDS_TO_DEPTH = "holds-to-depth"
@@ -74,6 +74,26 @@ class Transcript:
 
     def __len__(self) -> int:
         return len(self.steps)
+
+    def replay(self, machine: Machine) -> list[Any]:
+        """The concrete states of this game in ``machine``, the start first.
+
+        The start is the initial state a judge reads as ``initial``; each step
+        is its edge (edges are deterministic).  A transcript that does not
+        replay is a bug of the checker that wrote it.
+        """
+        starts = [s for s in machine.initial_states() if machine.aspects(s) == self.initial]
+        for start in starts:
+            states = [start]
+            for step in self.steps:
+                taken = [post for e, post in machine.successors(states[-1]) if e.name == step.edge]
+                if not taken:
+                    break
+                states.append(taken[0])
+            else:
+                if machine.aspects(states[-1]) == self.final:
+                    return states
+        raise ModelError(f"the transcript does not replay in the model of {machine.game}: {self.violation}")
 
     def lines(self) -> list[str]:
         out = ["start: " + "; ".join(f"{k}: {v}" for k, v in self.initial.items())]

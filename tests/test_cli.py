@@ -461,27 +461,29 @@ def test_a_vacuous_property_is_not_a_pass(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_a_rule_variant_is_checked_and_named_in_the_output() -> None:
-    """600.2 without 600.3's clause deadlocks where the seed's rules do not (tests/test_combat.py)."""
-    bounds = ["--turns", "1", "--deck", "0", "--resources", "0", "--combats", "3", "--chain-depth", "1"]
-    args = ["verify", *bounds, "--property", "deadlock", "--method", "explicit"]
+    """The basic rules give the next response to whoever added the new top link,
+    so 409.4a's 'turn player after every resolution' fails under that reading."""
+    bounds = ["--turns", "1", "--hand", "1", "--deck", "0", "--chain-depth", "2", "--allies", "0"]
+    args = ["verify", *bounds, "--property", "turn_player_first", "--method", "explicit"]
     seed = invoke(*args, "--json")
     assert seed.exit_code == 0, seed.output
     assert parse_json(seed)["summary"]["variant"] is None
-    variant = invoke(*args, "--variant", "600.2-without-600.3", "--json")
+    variant = invoke(*args, "--variant", "basic-chain-priority", "--json")
     assert variant.exit_code == 1, variant.output
     data = parse_json(variant)
-    assert data["summary"]["variant"] == "600.2-without-600.3"
+    assert data["summary"]["variant"] == "basic-chain-priority"
     (r,) = data["results"]
-    assert r["verdict"] == "violated" and r["counterexample"]["final"]["location"] == "action_phase"
-    plain = invoke(*args, "--variant", "600.2-without-600.3")
-    assert "rule variant: 600.2-without-600.3" in plain.stdout
+    assert r["verdict"] == "violated"
+    assert r["counterexample"]["steps"][-1]["action"].startswith("resolve_top_link@")
+    plain = invoke(*args, "--variant", "basic-chain-priority")
+    assert "rule variant: basic-chain-priority" in plain.stdout
 
 
 def test_an_unknown_variant_is_bad_input_naming_the_known_ones() -> None:
     result = invoke("verify", "--variant", "nope", "--method", "explicit")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.strip() == "chainproof: error: wowtcg: unknown variant 'nope'; variants: 600.2-without-600.3"
+    assert result.stderr.strip().startswith("chainproof: error: wowtcg: unknown variant 'nope'; variants: 600.2-without-600.3, ")
 
 
 # -- verify --explain ----------------------------------------------------------------

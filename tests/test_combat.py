@@ -6,39 +6,62 @@ import networkx as nx
 import pytest
 
 from model import bmc, explicit, wowtcg
-from model.results import HOLDS_TO_DEPTH, VIOLATED
+from model.results import HOLDS_TO_DEPTH
 from model.wowtcg.board import Character
 from properties.wowtcg import deadlock
 
 #: P1's turn with no resources, so a taxed attacker can never be paid for, and
 #: three combats explored, so the hero and the guard can both attack first.
 UNPAID = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 0, "deck": 0, "resources": 0, "combats": 3}
+#: The same with one resource: the prowler's tax can be paid.
+PAID = {**UNPAID, "resources": 1}
 
 
-def test_must_attack_without_600_3_deadlocks_where_the_rules_do_not():
-    """600.2 alone would forbid passing while the prowler could legally attack, yet
-    its controller can't pay the 600.3 cost: nothing is left to do.  600.3's clause
-    (such a character need not attack) is what keeps the rules free of deadlock."""
-    faithful = wowtcg.build(**UNPAID)
-    assert explicit.check(explicit.explore(faithful), deadlock).verdict == HOLDS_TO_DEPTH
+def _first_action_phase(machine):
+    exploration = explicit.explore(machine)
+    first = next(i for i, s in enumerate(exploration.nodes) if machine.location_of(s) == "action_phase")
+    return exploration.nodes[first]
 
-    variant = wowtcg.build(variant="600.2-without-600.3", **UNPAID)
-    found = explicit.check(explicit.explore(variant), deadlock)
-    assert found.verdict == VIOLATED
-    end = found.counterexample.final
-    assert end["location"] == "action_phase" and end["priority"] == "P1" and end["chain"] == "[]"
-    assert "prowler" in end["P1 party"] and "prowler (exhausted)" not in end["P1 party"]
-    assert end["P1 gear"].startswith("resources 0/0 ready")
-    # the deadlock appears as the action phase's window opens after the second combat
-    assert found.counterexample.steps[-1].edge == "open_action_window"
 
-    by_solver = bmc.check_all(variant, [deadlock], depth=found.depth)[0]
-    assert by_solver.verdict == VIOLATED
-    assert by_solver.depth == found.depth
+def test_without_600_3s_clause_the_taxed_prowler_binds_its_controller_when_he_can_pay():
+    """600.2 alone forbids passing while the prowler could attack, and paying its
+    600.3 tax makes the attack possible: P1 may not pass.  With the clause
+    (the seed's reading) the prowler need not attack."""
+    seed = wowtcg.build(**PAID)
+    variant = wowtcg.build(variant="600.2-without-600.3", **PAID)
+    state = _first_action_phase(seed)
+    assert "pass_priority@action_phase" in {e.name for e, _ in seed.successors(state)}
+    assert "pass_priority@action_phase" not in {e.name for e, _ in variant.successors(state)}
+    # Proposing the prowler, paying its tax, is still offered under both.
+    proposals = {e.name for e, _ in variant.successors(state) if e.name.startswith("propose_combat[P1 prowler")}
+    assert proposals and proposals <= {e.name for e, _ in seed.successors(state)}
+
+
+def test_without_600_3s_clause_the_rulings_clash_and_the_core_names_both_rules():
+    """The clash lint reports (chainproof lint): the Z3 unsat core over the
+    rule-labelled rulings names 600.2 and 600.3, and only them."""
+    variant = wowtcg.build(variant="600.2-without-600.3", **PAID)
+    state = _first_action_phase(variant)
+    (clash,) = variant.rulings.clash_in(state)
+    assert clash.question == "bound_to_attack"
+    assert variant.table.name(clash.arguments[0]) == "P1 prowler"
+    assert set(clash.core) == {"600.2", "600.3:attack-tax"}
+    assert set(clash.rules) == {"600.2", "600.3"}
+    # The seed's book has the clause: the same state, no clash.
+    assert wowtcg.build(**PAID).rulings.clash_in(state) == []
+
+
+def test_an_unaffordable_tax_leaves_the_prowler_unable_so_no_deadlock_either_way():
+    """Reading: 'able' includes paying the tax (402.1), so with no resources the
+    prowler binds nobody under either reading, and neither deadlocks."""
+    for variant in (None, "600.2-without-600.3"):
+        machine = wowtcg.build(variant=variant, **UNPAID)
+        assert explicit.check(explicit.explore(machine), deadlock).verdict == HOLDS_TO_DEPTH
+        assert bmc.check_all(machine, [deadlock], depth=12)[0].verdict == HOLDS_TO_DEPTH
 
 
 def test_an_unknown_variant_is_rejected_with_the_known_ones():
-    with pytest.raises(ValueError, match="unknown variant 'nope'; variants: 600.2-without-600.3"):
+    with pytest.raises(ValueError, match="unknown variant 'nope'; variants: 600.2-without-600.3, basic-chain-priority"):
         wowtcg.build(variant="nope")
 
 

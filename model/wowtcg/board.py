@@ -53,7 +53,7 @@ class Weapon:
     name: str
     atk: int
     strike_cost: int  # resources exhausted to strike (303.2)
-    melee: bool = True  # dual wield lets a hero strike with two melee weapons (405.3)
+    melee: bool = True  # dual wield pairs two melee weapons, ranged dual wield two ranged ones (405.3)
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class Party:
     weapons: tuple[Weapon, ...]
     armor_def: int  # 304.2: DEF of the hero's one armor (0: none)
     dual_wield: bool = False  # 405.1, 405.3
+    ranged_dual_wield: bool = False  # 405.2, 405.3
     object_name: str = "item"  # a non-character [thing] a sabotage combat can target (601.2b)
 
     @property

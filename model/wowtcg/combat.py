@@ -15,10 +15,11 @@ defender until 602.3 and the defender after it.  ``none`` means no one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from model.backend import Backend
 from model.machine import BOOL, Edge, IntRange, Location, Var
+from model.wowtcg.board import Party, Weapon
 from model.wowtcg.table import PROPOSAL_LINK, STRIKE_LINK, Table
 from model.wowtcg.windows import closing, holder, turn_player, window_edges
 
@@ -55,7 +56,7 @@ def variables(t: Table, combats: int | None) -> list[Var]:
     ] + ([] if combats is None else [Var("combats", IntRange(0, combats), (0,), doc="combats proposed this turn, for the combat bound")])
 
 
-def edges(t: Table, combats: int | None, cost_exempts: bool = True) -> tuple[list[Edge], Any]:
+def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     """The combat edges, and the 600.2 condition the action phase's passes must respect.
 
     ``combats`` bounds the proposals explored per turn (an exploration bound, not
@@ -177,7 +178,6 @@ def edges(t: Table, combats: int | None, cost_exempts: bool = True) -> tuple[lis
             doc="the attack window closes with no attacker or no proposed defender: the combat concludes",
         )
     )
-    stealth = t.keyword("stealth")
     protector = t.keyword("protector")
     for c in range(t.count):
         if not protector[c]:
@@ -188,14 +188,7 @@ def edges(t: Table, combats: int | None, cost_exempts: bool = True) -> tuple[lis
                 "protect_point",
                 "defend_window",
                 ("602.2", "602.2a", "602.2b", "602.2c", "602.3"),
-                guard=lambda s, b, c=c: b.And(
-                    b.Not(s.protected),
-                    b.Not(b.select(stealth, s.attacker, False)),
-                    t.is_opponent(s, b, b.select(t.owner, s.attacker, t.nobody), t.owner[c]),
-                    s.in_play[c],
-                    b.Not(s.exhausted[c]),
-                    s.defender != c,
-                ),
+                guard=lambda s, b, c=c: t.rulings.answer("may_protect", s, b, c),
                 update=lambda s, b, c=c: {
                     "exhausted": b.store(s.exhausted, c, True),
                     "defender": c,
@@ -222,42 +215,7 @@ def edges(t: Table, combats: int | None, cost_exempts: bool = True) -> tuple[lis
 
     # -- 602.3 defend window and strikes --------------------------------------------------
     out += window_edges(t, "defend_window")
-    for p in range(t.n):
-        party = t.board.parties[p]
-        for w, weapon in enumerate(party.weapons):
-            slot = t.weapon(p, w)
-            # 303.2c: one weapon per combat; 405.3: a dual-wielding hero may also
-            # strike with a second melee weapon.  Another weapon already struck
-            # this combat forbids this strike unless the two make such a pair.
-            paired = party.dual_wield and weapon.melee
-            exclusive = [t.weapon(p, v) for v, other in enumerate(party.weapons) if v != w and not (paired and other.melee)]
-            out.append(
-                Edge(
-                    f"strike[{t.player_name(p)} {weapon.name}]",
-                    "defend_window",
-                    "defend_window",
-                    ("602.3a", "602.3c", "409.2a", "303.2", "303.2a", "303.2c", "409.3", "413.7a")
-                    + (("405.3",) if paired else ()),
-                    guard=lambda s, b, p=p, slot=slot, exclusive=exclusive, cost=weapon.strike_cost: b.And(
-                        s.priority_holder == p,
-                        t.in_combat(s, b, t.hero(p)),
-                        b.Not(s.weapon_exhausted[slot]),
-                        t.ready_resources(s, b, p) >= cost,
-                        b.Not(chain.is_full(s)),
-                        *(b.Not(s.struck[o]) for o in exclusive),
-                    ),
-                    update=lambda s, b, p=p, slot=slot, cost=weapon.strike_cost: {
-                        "weapon_exhausted": b.store(s.weapon_exhausted, slot, True),
-                        "struck": b.store(s.struck, slot, True),
-                        **(t.pay(s, b, p, cost) if cost else {}),
-                        **chain.push(s, b, controller=p, kind=STRIKE_LINK),
-                        **t.fresh_succession(),
-                    },
-                    actor=holder,
-                    tags=frozenset({"adds_link", "strikes"}),
-                    doc=f"{t.player_name(p)}, whose hero is in combat, strikes with {weapon.name}",
-                )
-            )
+    out += strike_edges(t, dual_wield_pairs)
     out.append(
         closing(
             t,
@@ -431,21 +389,78 @@ def edges(t: Table, combats: int | None, cost_exempts: bool = True) -> tuple[lis
         )
     )
 
-    def must_attack(s: Any, b: Backend) -> Any:
-        return t.must_attack_binds(s, b, cost_exempts)
-
     if combats is None:
-        return out, (lambda s, b: b.Not(must_attack(s, b)))
+        return out, (lambda s, b: b.Not(t.must_attack_binds(s, b)))
     out.append(
         Edge(
             "combat_limit_reached",
             "action_phase",
             "combat_limit",
             (),
-            guard=lambda s, b: b.And(s.combats >= combats, must_attack(s, b)),
+            guard=lambda s, b: b.And(s.combats >= combats, t.must_attack_binds(s, b)),
             update=lambda s, b: {"priority_holder": t.nobody, **t.fresh_succession()},
             tags=frozenset({"bound"}),
             doc="the exploration bound on combats per turn, not a rule",
         )
     )
-    return out, (lambda s, b: b.Not(must_attack(s, b)))
+    return out, (lambda s, b: b.Not(t.must_attack_binds(s, b)))
+
+
+def dual_wield_pairs(party: Party, first: Weapon, second: Weapon) -> bool:
+    """405.1-405.3: may this party's hero strike with both weapons in one combat?
+
+    Dual wield pairs two melee weapons, ranged dual wield two ranged ones, and
+    a hero with both keywords strikes with two of one kind, never one of each.
+    Reading: 405.3's second sentence gives ranged dual wield two *melee*
+    strikes, which repeats the sentence before it; 405.2 (two ranged weapons
+    in play) and CR7.4 406.6 say two ranged weapons, and so does the model.
+    The text as written is the variant ``405.3-as-written``.
+    """
+    return (party.dual_wield and first.melee and second.melee) or (
+        party.ranged_dual_wield and not first.melee and not second.melee
+    )
+
+
+def strike_edges(t: Table, pairs: Callable[[Party, Weapon, Weapon], bool]) -> list[Edge]:
+    """602.3a: a player whose hero is in combat strikes with a ready weapon in the
+    defend window; 303.2c: one weapon per combat, except a pair that ``pairs``
+    allows (405)."""
+    chain = t.chain
+    out = []
+    for p in range(t.n):
+        party = t.board.parties[p]
+        for w, weapon in enumerate(party.weapons):
+            slot = t.weapon(p, w)
+            # Another weapon already struck this combat forbids this strike unless the two make a pair.
+            exclusive = [t.weapon(p, v) for v, other in enumerate(party.weapons) if v != w and not pairs(party, weapon, other)]
+            paired = len(exclusive) < len(party.weapons) - 1
+            rules = ("602.3a", "602.3c", "409.2a", "303.2", "303.2a", "303.2c", "409.3", "413.7a")
+            if paired:
+                rules += ("405.3",) + (("405.2",) if not weapon.melee else ())
+            out.append(
+                Edge(
+                    f"strike[{t.player_name(p)} {weapon.name}]",
+                    "defend_window",
+                    "defend_window",
+                    rules,
+                    guard=lambda s, b, p=p, slot=slot, exclusive=exclusive, cost=weapon.strike_cost: b.And(
+                        s.priority_holder == p,
+                        t.in_combat(s, b, t.hero(p)),
+                        b.Not(s.weapon_exhausted[slot]),
+                        t.ready_resources(s, b, p) >= cost,
+                        b.Not(chain.is_full(s)),
+                        *(b.Not(s.struck[o]) for o in exclusive),
+                    ),
+                    update=lambda s, b, p=p, slot=slot, cost=weapon.strike_cost: {
+                        "weapon_exhausted": b.store(s.weapon_exhausted, slot, True),
+                        "struck": b.store(s.struck, slot, True),
+                        **(t.pay(s, b, p, cost) if cost else {}),
+                        **chain.push(s, b, controller=p, kind=STRIKE_LINK),
+                        **t.fresh_succession(),
+                    },
+                    actor=holder,
+                    tags=frozenset({"adds_link", "strikes"}),
+                    doc=f"{t.player_name(p)}, whose hero is in combat, strikes with {weapon.name}",
+                )
+            )
+    return out

@@ -17,6 +17,7 @@ from typing import Any
 
 from model.backend import Backend
 from model.machine import Stack
+from model.wowtcg import rulings
 from model.wowtcg.board import KEYWORDS, Board, Character
 
 #: The kinds of card a hand holds, as far as priority cares (408.1, 408.2).
@@ -40,6 +41,7 @@ class Table:
         chain: Stack,
         hand_limit: int,
         any_length: bool = False,
+        without: tuple[str, ...] = (),
     ) -> None:
         if len(board.parties) != players:
             raise ValueError(f"the board has {len(board.parties)} parties for {players} players")
@@ -103,6 +105,9 @@ class Table:
         self.armor_def = tuple(party.armor_def for party in board.parties)
         self._keywords = {word: tuple(c.has(word) for c in self.characters) for word in KEYWORDS}
         self.attacks_only = tuple(self._resolve_target(c, ch) for c, ch in enumerate(self.characters))
+        #: Who may attack, be proposed, protect, and who is bound to attack, as
+        #: rulings with explicit precedence; ``without`` names what a variant removes.
+        self.rulings = rulings.book(self, without)
 
     @property
     def largest_cost(self) -> int:
@@ -245,59 +250,13 @@ class Table:
     def is_character(self, c: Any) -> Any:
         return c < self.count
 
-    def legal_attacker(self, s: Any, b: Backend, a: Any) -> Any:
-        """601.2a, 302.2: a ready character of the turn player's party that has been
-        there since his turn started, or has ferocity (heroes are never new)."""
-        return b.And(
-            self.is_character(a),
-            b.select(self.owner, a, self.nobody) == s.turn_player,
-            b.select(s.in_play, a, False),
-            b.Not(b.select(s.exhausted, a, True)),
-            b.Or(b.Not(b.select(s.fresh, a, True)), b.select(self.keyword("ferocity"), a, False)),
-        )
-
-    def legal_defender(self, s: Any, b: Backend, a: Any, d: Any) -> Any:
-        """601.2b: a non-elusive character of an opponent, or for an attacker with
-        sabotage an opponent's object (objects are never elusive here)."""
-        owner = b.select(self.owner, d, self.nobody)
-        return b.And(
-            d < self.none,
-            self.is_opponent(s, b, s.turn_player, owner),
-            b.If(
-                self.is_character(d),
-                b.And(b.select(s.in_play, d, False), b.Not(b.select(self.keyword("elusive"), d, False))),
-                b.select(self.keyword("sabotage"), a, False),
-            ),
-        )
-
     def legal_proposal(self, s: Any, b: Backend, a: Any, d: Any) -> Any:
-        """601.2a-e: the attacker and defender are legal, and an attacker that can
-        attack only [X] if able proposes X, unless proposing X would be illegal (601.2c)."""
-        only = b.select(self.attacks_only, a, self.none)
-        return b.AndThen(
-            self.legal_attacker(s, b, a),
-            lambda: b.And(
-                self.legal_defender(s, b, a, d),
-                b.Or(only == self.none, d == only, b.Not(self.legal_defender(s, b, a, only))),
-            ),
-        )
+        """601.2a-c: the rules' answer, with their precedence, to "may ``a`` be proposed against ``d``?"."""
+        return self.rulings.answer("may_propose", s, b, a, d)
 
-    def must_attack_binds(self, s: Any, b: Backend, cost_exempts: bool = True) -> Any:
-        """600.2: the turn player may not pass in his non-combat action phase on an
-        empty chain while a character of his that must attack if able could be
-        legally proposed as an attacker.
-
-        600.3 exempts a character that also can't attack unless its controller
-        pays: it need not attack.  ``cost_exempts=False`` is the reading without
-        that clause, kept as a rule variant.
-        """
-        must = tuple(c.must_attack and (c.attack_tax == 0 or not cost_exempts) for c in self.characters)
-        return b.AndThen(
-            b.And(s.priority_holder == s.turn_player, s.chain_len == 0),
-            lambda: b.Or(
-                *(b.Or(*(self.legal_proposal(s, b, a, d) for d in self.rivals(a))) for a in range(self.count) if must[a])
-            ),
-        )
+    def must_attack_binds(self, s: Any, b: Backend) -> Any:
+        """600.2, 600.3: some character of the turn player is bound to attack, so he may not pass."""
+        return b.Or(*(self.rulings.answer("bound_to_attack", s, b, *args) for args in self.rulings.questions["bound_to_attack"].arguments))
 
     def rivals(self, a: int) -> list[int]:
         """The characters and objects a proposal by ``a`` may name, as far as the

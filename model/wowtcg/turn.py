@@ -30,6 +30,7 @@ from model.machine import (
 )
 from model.wowtcg import REGISTRY, combat
 from model.wowtcg.board import Board, default_board
+from model.wowtcg.variants import VARIANTS
 from model.wowtcg.table import CARD_KINDS, LINK_KINDS, NON_INSTANT_LINK, RESOURCE_LINK, Table
 from model.wowtcg.windows import closing, resolving, top_link_is, turn_player, window_edges
 
@@ -73,12 +74,6 @@ WINDOWS = {
     "end_phase": ("end_step", ("503.1",)),
 }
 
-#: Named readings of the rules that differ from the seed's, for comparison.
-VARIANTS = {
-    "600.2-without-600.3": "'must attack if able' binds even a character that can't attack unless its controller pays",
-}
-
-
 def build(
     players: int = 2,
     chain_depth: int = 2,
@@ -93,7 +88,8 @@ def build(
     variant: str | None = None,
     any_length: bool = False,
 ) -> Machine:
-    """The model at the given bounds.
+    """The model at the given bounds, under the seed's reading or the named
+    rule variant (``model/wowtcg/variants.py``).
 
     ``any_length`` builds the model of games of any length, for unbounded
     proofs: no turn counter and no combat counter (so ``turns`` and
@@ -102,8 +98,13 @@ def build(
     ``abstracted:...`` of the rules registry that says why the model still has
     every run of the game (perhaps more), so that its proofs hold in the game.
     """
-    if variant is not None and variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
+    reading = None
+    if variant is not None:
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
+        reading = VARIANTS[variant]
+        if board is None and reading.board is not None:
+            board = reading.board({"players": players, "allies": allies})
     n = players
     # 413.7a: the chain, links added on top; a link is its controller and kind.
     chain = Stack(
@@ -112,7 +113,18 @@ def build(
         (("controller", IntRange(0, n), n), ("kind", Enum(*LINK_KINDS), 0)),
         doc="the chain (413.7a)",
     )
-    t = Table(players, turns, hand, resources, allies, board or default_board(players, allies), chain, hand_limit, any_length)
+    t = Table(
+        players,
+        turns,
+        hand,
+        resources,
+        allies,
+        board or default_board(players, allies),
+        chain,
+        hand_limit,
+        any_length,
+        without=reading.without if reading else (),
+    )
     if any_length:
         # abstracted:deck-empty-or-not: 1 stands for any number of cards.
         deck_var = Var("deck", IntRange(0, 1), (0, 1), length=n, doc="each deck is empty (0) or not (1) (413.4a)")
@@ -294,7 +306,7 @@ def build(
 
     # -- 409 priority windows of the turn, and combat (600-603) ----------------------
 
-    combat_edges, may_pass = combat.edges(t, None if any_length else combats, cost_exempts=variant != "600.2-without-600.3")
+    combat_edges, may_pass = combat.edges(t, None if any_length else combats)
     for window, (after_close, close_rules) in WINDOWS.items():
         in_action_phase = window == "action_phase"
         edges += window_edges(t, window, may_pass if in_action_phase else None)
@@ -452,7 +464,7 @@ def build(
     }
     if not any_length:
         bounds.update(turns=turns, deck=deck, combats=combats)
-    return Machine(
+    machine = Machine(
         "wowtcg",
         variables,
         locations,
@@ -463,7 +475,9 @@ def build(
         lambda m, s: describe(t, s),
         stacks=[chain],
         table=t,
+        rulings=t.rulings,
     )
+    return machine if reading is None else reading.apply(machine)
 
 
 def describe(t: Table, s: Any) -> dict[str, str]:

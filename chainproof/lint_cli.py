@@ -1,0 +1,198 @@
+"""``chainproof lint`` and ``chainproof diff``: contradictions and rule variants.
+
+Exit codes: ``lint`` 0 when every finding is known, 1 when one is not; ``diff``
+0 when the readings agree within the bounds, 1 when they part; both 2 on bad
+input (a malformed known-findings file, an unknown game or variant).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from chainproof import cli, linting, report
+from chainproof.games import GAME_NAMES, BadInput, get_game
+from model import portfolio
+from model.diff import DEFAULT_MAX_PAIRS, Comparison
+from model.results import Transcript
+from model.variants import SEED
+
+
+def _console() -> Console:
+    # Piped output keeps whole lines: a transcript is read, not wrapped.
+    console = Console(highlight=False, soft_wrap=True)
+    return console if console.is_terminal else Console(highlight=False, width=200, soft_wrap=True)
+
+
+@click.command()
+@click.option("--game", "games", multiple=True, metavar="GAME", help=f"game to lint (repeatable; default all: {', '.join(GAME_NAMES)})")
+@cli.bound_options
+@click.option(
+    "--known",
+    "known_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="known-findings file (default: each game's model/<game>/known_findings.yaml)",
+)
+@click.option("--timeout", type=float, default=20.0, show_default=True, help="seconds per solver query")
+@click.option("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, show_default=True, help="rules diff: pairs of states compared before it stops")
+@click.option("--json", "as_json", is_flag=True, help='print {"findings": [...], "checks": [...]}')
+def lint(games: tuple[str, ...], known_file: Path | None, timeout: float, max_pairs: int, as_json: bool, **bounds: Any) -> None:
+    """Find where each game's rules contradict themselves: deadlocks, conflicts
+    between rules that no precedence rule settles, dead rules, and where each
+    shipped rule variant parts from the seed's reading.  Exit 1 when a finding
+    is not listed in the known-findings file."""
+
+    def run() -> int:
+        if not 0.001 <= timeout <= cli.MAX_TIMEOUT:
+            raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{cli.MAX_TIMEOUT:g} seconds")
+        if max_pairs < 1:
+            raise BadInput(f"--max-pairs {max_pairs} must be at least 1")
+        chosen = [get_game(n) for n in dict.fromkeys(games or GAME_NAMES)]
+        known = {
+            g.name: linting.load_known(known_file or linting.default_known_file(g.name))
+            for g in chosen
+            if known_file is not None or linting.default_known_file(g.name).exists()
+        }
+        console = Console(stderr=True)
+        budget = portfolio.Budget(round(timeout * 1000))
+        with report.progress(console, enabled=not as_json) as advance:
+            found = linting.run(chosen, bounds, budget, known, max_pairs, advance)
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {
+                        "findings": [f.to_json() for f in found.findings],
+                        "checks": [vars(c) for c in found.checks],
+                        "summary": {"findings": len(found.findings), "unknown": len(found.unknown)},
+                    },
+                    indent=2,
+                )
+            )
+        else:
+            _print_lint(found)
+        return 1 if found.unknown else 0
+
+    cli.guarded(run)
+
+
+
+
+def _print_lint(found: linting.Lint) -> None:
+    console = _console()
+    checks = Table(title="chainproof lint: what was checked", show_lines=False)
+    for column in ("game", "query", "verdict", "method"):
+        checks.add_column(column, no_wrap=column != "verdict")
+    for c in found.checks:
+        checks.add_row(c.game, c.query, c.verdict, c.method)
+    console.print(checks)
+    by_kind: dict[str, list[linting.Finding]] = {}
+    for f in found.findings:
+        by_kind.setdefault(f.kind, []).append(f)
+    for kind in linting.KINDS:
+        for f in by_kind.get(kind, []):
+            mark = "known" if f.known else "NEW"
+            console.print(f"\n[{mark}] {f.game} {kind}: {f.key}  [{' '.join(f.rules)}]", markup=False)
+            console.print(f"  {f.summary}", markup=False)
+            if f.note:
+                console.print(f"  known: {f.note}", markup=False)
+            if f.other is not None and f.transcript is not None:
+                _side_by_side(console, f.transcript, f.other, (SEED, f.key.removeprefix("variant:")))
+            elif f.transcript is not None:
+                console.print("\n".join(f"  {line}" for line in f.transcript.lines()), markup=False)
+    counts = {kind: len(by_kind.get(kind, [])) for kind in linting.KINDS}
+    console.print(
+        f"\n{len(found.findings)} findings ({', '.join(f'{n} {k}' for k, n in counts.items())}); "
+        f"{len(found.unknown)} not known",
+        markup=False,
+    )
+
+
+def _side_by_side(console: Console, first: Transcript, second: Transcript, names: Sequence[str]) -> None:
+    """Both games step by step: the common actions, and what each step changed under each reading."""
+    table = Table(show_lines=False, box=None, pad_edge=False)
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    table.add_column("action")
+    for name in names:
+        table.add_column(f"{name}: what changes")
+    steps = max(len(first), len(second))
+    for i in range(steps):
+        a = first.steps[i] if i < len(first) else None
+        b = second.steps[i] if i < len(second) else None
+        step = a or b
+        assert step is not None
+        cells = [
+            ("; ".join(f"{k}: {x} -> {y}" for k, (x, y) in s.changes.items()) or "no change") if s else "(not allowed)"
+            for s in (a, b)
+        ]
+        if a is not None and b is not None and cells[0] == cells[1]:
+            cells[1] = "(the same)"
+        table.add_row(str(step.index), step.actor, step.edge, *cells)
+    console.print(table)
+    console.print(f"  both start: {'; '.join(f'{k}: {v}' for k, v in first.initial.items())}", markup=False)
+    console.print(f"  parted: {first.violation}", markup=False)
+
+
+@click.command()
+@click.argument("game_name", metavar="GAME")
+@click.argument("first", metavar="VARIANT_A")
+@click.argument("second", metavar="VARIANT_B")
+@cli.bound_options
+@click.option("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, show_default=True, help="pairs of states compared before the search stops")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object")
+def diff(game_name: str, first: str, second: str, max_pairs: int, as_json: bool, **bounds: Any) -> None:
+    """The shortest game on which two readings of GAME's rules part, as both
+    transcripts side by side.  A reading is 'seed' (the model as encoded) or a
+    variant's name.  Exit 1 when they part, 0 when they agree within the bounds."""
+
+    def run() -> int:
+        if max_pairs < 1:
+            raise BadInput(f"--max-pairs {max_pairs} must be at least 1")
+        game = get_game(game_name)
+        comparison = linting.diff_variants(game, first, second, bounds, max_pairs)
+        if as_json:
+            click.echo(json.dumps(_diff_json(game_name, comparison), indent=2))
+        else:
+            _print_diff(comparison)
+        return 1 if comparison.divergence else 0
+
+    cli.guarded(run)
+
+
+def _diff_json(game: str, c: Comparison) -> dict[str, Any]:
+    d = c.divergence
+    return {
+        "game": game,
+        "first": c.first,
+        "second": c.second,
+        "verdict": c.verdict,
+        "pairs": c.pairs,
+        "complete": c.complete,
+        "seconds": round(c.seconds, 3),
+        "divergence": None
+        if d is None
+        else {
+            "action": d.action,
+            "how": d.how,
+            "steps": d.length,
+            "differences": {k: {c.first: a, c.second: b} for k, (a, b) in d.differences.items()},
+            "first": d.first.to_json(),
+            "second": d.second.to_json(),
+        },
+    }
+
+
+def _print_diff(c: Comparison) -> None:
+    console = _console()
+    console.print(f"{c.first} against {c.second}: {c.verdict} ({c.pairs} pairs of states, {c.seconds:.1f} s)", markup=False)
+    d = c.divergence
+    if d is None:
+        return
+    _side_by_side(console, d.first, d.second, (c.first, c.second))
+    for k, (a, b) in d.differences.items():
+        console.print(f"  {k}: {c.first} {a} | {c.second} {b}", markup=False)

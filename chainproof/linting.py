@@ -1,0 +1,312 @@
+"""``chainproof lint``: where a rulebook's model contradicts itself.
+
+For each game, at its default bounds (or those given):
+
+- **deadlock**: a reachable state, not game over, where nobody and no rule can act;
+- **conflict**: a reachable state where two live rulings answer one question
+  differently and no precedence rule decides (``model/rulings.py``); the rules
+  are named by a Z3 unsat core;
+- **dead-edge** / **dead-rule**: an edge never enabled in a game of any length
+  (proved on the any-length model, after explicit search of the bounded
+  instance never took it), and a rule cited only by such edges;
+- **variant**: each shipped rule variant against the seed's reading, with the
+  shortest game on which they part (``model/diff.py``).
+
+Deadlocks and conflicts are checked by the same portfolio as ``verify``, so
+their absence is proved for games of any length where the solvers manage it.
+A finding is *known* when a known-findings file lists its key
+(``model/<game>/known_findings.yaml`` by default); lint fails on the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import yaml
+
+from chainproof.games import BadInput, Game
+from model import induction, portfolio
+from model.diff import Comparison, compare
+from model.machine import Machine
+from model.results import PROVED, VIOLATED, Result, Transcript
+from model.variants import SEED
+from properties import Deadlock
+from properties.contradictions import AGREE, NEVER, never_enabled, no_deadlock, rulings_agree
+
+KINDS = ("deadlock", "conflict", "dead-edge", "dead-rule", "variant")
+
+
+@dataclass
+class Finding:
+    game: str
+    kind: str
+    #: What identifies the finding in a known-findings file, stable across runs.
+    key: str
+    rules: tuple[str, ...]
+    summary: str
+    transcript: Transcript | None = None
+    #: For a variant: the game as the variant plays it (``transcript`` is the seed's).
+    other: Transcript | None = None
+    known: bool = False
+    #: The known-findings file's note on it.
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "kind": self.kind,
+            "key": self.key,
+            "rules": list(self.rules),
+            "summary": self.summary,
+            "transcript": self.transcript.to_json() if self.transcript else None,
+            "other_transcript": self.other.to_json() if self.other else None,
+            "known": self.known,
+            "note": self.note or None,
+        }
+
+
+@dataclass
+class Check:
+    """One query lint asked, and its verdict (kept for the report even when it found nothing)."""
+
+    game: str
+    query: str
+    verdict: str
+    method: str
+    depth: int
+
+
+@dataclass
+class Lint:
+    findings: list[Finding] = field(default_factory=list)
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def unknown(self) -> list[Finding]:
+        return [f for f in self.findings if not f.known]
+
+
+# -- known findings -------------------------------------------------------------------
+
+
+class KnownFileError(BadInput):
+    """The known-findings file is malformed."""
+
+
+def default_known_file(game: str) -> Path:
+    return Path(__file__).resolve().parent.parent / "model" / game / "known_findings.yaml"
+
+
+def load_known(path: Path) -> dict[str, str]:
+    """Key -> note.  The file is a mapping ``known:`` to a list of ``{key, note}``."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise KnownFileError(f"{path}: cannot read the known-findings file ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" line {mark.line + 1}" if mark else ""
+        raise KnownFileError(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("known"), list):
+        raise KnownFileError(f"{path}: expected a mapping with a list 'known' of {{key, note}} entries")
+    known: dict[str, str] = {}
+    for i, entry in enumerate(data["known"], start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str) or not isinstance(entry.get("note"), str):
+            raise KnownFileError(f"{path}: entry {i} of 'known' needs a string 'key' and a string 'note', got {entry!r}")
+        if entry["key"] in known:
+            raise KnownFileError(f"{path}: entry {i}: the key {entry['key']!r} is listed twice")
+        known[entry["key"]] = entry["note"]
+    return known
+
+
+# -- the queries ----------------------------------------------------------------------------
+
+
+def lint_game(game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, advance: Any) -> Lint:
+    """Deadlocks, conflicts and dead rules of the seed's reading."""
+    out = Lint()
+    bounded = game.machine(bounds)
+    any_length = game.any_length_machine(bounds) if game.proves_any_length else None
+    deadlock_rules = next((p.rules for p in game.properties if isinstance(p, Deadlock)), ("409.1",))
+    taken = _contradictions(game, bounded, any_length, [no_deadlock(deadlock_rules)], budget, advance, out)
+    out.findings += _dead(game, bounded, any_length, taken, budget, out.checks)
+    return out
+
+
+def _contradictions(
+    game: Game,
+    bounded: Machine,
+    any_length: Machine | None,
+    queries: list[Any],
+    budget: portfolio.Budget,
+    advance: Any,
+    out: Lint,
+) -> frozenset[str] | None:
+    """Run the queries and one agreement query per question of the rule book;
+    return the edges the bounded search took."""
+    if bounded.rulings is not None:
+        queries = queries + [rulings_agree(bounded.rulings, q) for q in bounded.rulings.questions.values()]
+    # The lemmas ride along so that k-induction can lean on them; only the queries are reported.
+    run = portfolio.verify(bounded, any_length, [*queries, *game.lemmas], budget, advance)
+    reading = f" under {bounded.variant}" if bounded.variant else ""
+    for r in run.results[: len(queries)]:
+        out.checks.append(Check(game.name, r.property + reading, r.verdict, r.method, r.depth))
+        if r.verdict != VIOLATED:
+            continue
+        if r.property == "no_deadlock":
+            out.findings.append(_deadlock(game, r))
+        else:
+            out.findings += _conflicts(game, bounded, r)
+    return run.edges_taken
+
+
+def _deadlock(game: Game, r: Result) -> Finding:
+    t = r.counterexample
+    assert t is not None
+    where = t.final.get("location", "?")
+    return Finding(game.name, "deadlock", f"deadlock:{where}", r.rules, f"nobody and no rule can act at {where}, and the game is not over", t)
+
+
+def _conflicts(game: Game, machine: Machine, r: Result) -> list[Finding]:
+    t = r.counterexample
+    assert t is not None and machine.rulings is not None
+    question = r.property.removeprefix(f"{AGREE}[").removesuffix("]")
+    final = t.replay(machine)[-1]
+    out = []
+    for clash in machine.rulings.clash_in(final):
+        if clash.question != question:
+            continue
+        q = machine.rulings.questions[question]
+        said = "; ".join(
+            f"{r.id} [{' '.join(r.rules)}] says {'yes' if r.says else 'no'} ({r.doc})" for r in clash.yes + clash.no if r.id in clash.core
+        )
+        reading = f"under {machine.variant}, " if machine.variant else ""
+        summary = f"{reading}'{q.doc}' for {q.show(*clash.arguments)}: {said}; no precedence rule decides between them"
+        key = f"conflict:{question}:{'+'.join(sorted(clash.core))}" + (f"@{machine.variant}" if machine.variant else "")
+        out.append(Finding(game.name, "conflict", key, clash.rules, summary, t))
+    return out
+
+
+def _dead(
+    game: Game,
+    bounded: Machine,
+    any_length: Machine | None,
+    taken: frozenset[str] | None,
+    budget: portfolio.Budget,
+    checks: list[Check],
+) -> list[Finding]:
+    """Edges explicit search of the bounded instance never took, and of those
+    the ones k-induction proves never enabled in a game of any length (the
+    others are enabled in some longer game, or nothing decides)."""
+    if taken is None or any_length is None:
+        checks.append(Check(game.name, NEVER, "unknown", "the bounded search did not finish", 0))
+        return []
+    candidates = [e for e in bounded.edges if e.name not in taken and not e.has("bound") and e.name in any_length.edge_index]
+    if not candidates:
+        return []
+    results = induction.check_all(any_length, [never_enabled(e) for e in candidates], budget.max_k, budget.timeout_ms)
+    out = []
+    dead: list[str] = []
+    for e, r in zip(candidates, results):
+        verdict = r.verdict if r.verdict == PROVED else f"not enabled within the bounds; {r.verdict} on the any-length model"
+        checks.append(Check(game.name, r.property, verdict, r.method, r.depth))
+        if r.verdict == PROVED:
+            dead.append(e.name)
+            out.append(
+                Finding(
+                    game.name,
+                    "dead-edge",
+                    f"dead-edge:{e.name}",
+                    e.rules,
+                    f"{e.name} ({e.doc}) is never enabled in a game of any length at these bounds",
+                )
+            )
+    live = (
+        {r for e in bounded.edges if e.name not in dead for r in e.rules}
+        | {r for loc in bounded.locations.values() for r in loc.rules}
+        | {r for p in game.properties for r in p.rules}
+        | (bounded.rulings.cited_rules() if bounded.rulings else set())
+    )
+    for rule in sorted({r for name in dead for r in bounded.edge(name).rules} - live):
+        out.append(
+            Finding(
+                game.name,
+                "dead-rule",
+                f"dead-rule:{rule}",
+                (rule,),
+                f"rule {rule} is cited only by edges that are never enabled ({', '.join(n for n in dead if rule in bounded.edge(n).rules)})",
+            )
+        )
+    return out
+
+
+# -- rules diff ----------------------------------------------------------------------------------
+
+
+def diff_variants(game: Game, first: str, second: str, bounds: Mapping[str, int | None], max_pairs: int) -> Comparison:
+    """The two readings (``seed`` or a variant's name) compared on one table:
+    the board and bounds either variant needs, the bounds given first."""
+    readings = [None if name == SEED else game.variant(name) for name in (first, second)]
+    if first == second:
+        raise BadInput(f"diff: {first!r} against itself has nothing to show; name two different readings")
+    boards = {v.board for v in readings if v is not None and v.board is not None}
+    if len(boards) > 1:
+        raise BadInput(f"diff: {first} and {second} need different boards; compare each with {SEED} instead")
+    wanted: dict[str, int | None] = {}
+    for v in readings:
+        if v is None:
+            continue
+        for k, value in v.bounds.items():
+            if k in wanted and wanted[k] != value:
+                raise BadInput(f"diff: {first} and {second} need different --{k}; give it yourself")
+            wanted[k] = value
+    wanted.update({k: v for k, v in bounds.items() if v is not None})
+    resolved = game.resolve(wanted)
+    extra = {"board": next(iter(boards))(resolved)} if boards else {}
+    machines = [game.machine(resolved, None if name == SEED else name, **extra) for name in (first, second)]
+    return compare(machines[0], machines[1], (first, second), max_pairs)
+
+
+def lint_variants(
+    game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, max_pairs: int, advance: Any, out: Lint
+) -> None:
+    """Each variant against the seed; a variant that removes rulings or
+    precedence principles may leave rules clashing, so its conflicts are
+    checked as well (a patch of edges changes no ruling)."""
+    for name, v in game.variants.items():
+        comparison = diff_variants(game, SEED, name, bounds, max_pairs)
+        d = comparison.divergence
+        out.checks.append(
+            Check(game.name, f"diff[{SEED} {name}]", comparison.verdict, "lockstep search", d.length if d else comparison.depth)
+        )
+        if d is not None:
+            summary = f"{v.reading} ({v.finding} in docs/findings.md); after {d.length} steps: {d.first.violation}"
+            out.findings.append(Finding(game.name, "variant", f"variant:{name}", v.rules, summary, d.first, d.second))
+        if v.without:
+            bounded = game.machine(bounds, name)
+            any_length = game.any_length_machine(bounds, name) if game.proves_any_length else None
+            _contradictions(game, bounded, any_length, [], budget, advance, out)
+
+
+def run(
+    games: Sequence[Game],
+    bounds: Mapping[str, int | None],
+    budget: portfolio.Budget,
+    known: Mapping[str, Mapping[str, str]],
+    max_pairs: int,
+    advance: Any,
+) -> Lint:
+    """Every query for every game; ``known`` maps each game to its known keys and notes."""
+    out = Lint()
+    for game in games:
+        one = lint_game(game, bounds, budget, advance)
+        lint_variants(game, bounds, budget, max_pairs, advance, one)
+        notes = known.get(game.name, {})
+        for f in one.findings:
+            f.known = f.key in notes
+            f.note = notes.get(f.key, "")
+        out.findings += sorted(one.findings, key=lambda f: (KINDS.index(f.kind), f.key))
+        out.checks += one.checks
+    return out

@@ -1,0 +1,242 @@
+"""The readings of the WoW rules other than the model's, as variants
+(``model/variants.py``).  Each cites where its text is and the entry of
+``docs/findings.md`` that discusses it; ``chainproof diff wowtcg seed NAME``
+shows the shortest game on which it and the model part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from model.backend import Backend
+from model.machine import Edge, Machine
+from model.variants import Variant
+from model.wowtcg import combat
+from model.wowtcg.board import Party, Weapon, default_board
+from model.wowtcg.table import INSTANT_LINK
+from model.wowtcg.windows import resolving, top_link_is
+
+# -- G1/T3: 600.2 without the clause of 600.3 ------------------------------------------------
+
+WITHOUT_600_3 = Variant(
+    "600.2-without-600.3",
+    "'must attack if able' binds even a character that can't attack unless its controller pays",
+    ("600.2", "600.3"),
+    ("002_747842af486db20b.txt:18", "002_747842af486db20b.txt:13-17", "wowtcg-comprehensive-rules-7.4.txt:1787-1792"),
+    "G1",
+    # The 600.3 ruling stays ("can't attack unless he pays"); only the clause
+    # that ranks it above 600.2 goes, so the two clash where both apply.
+    without=("600.3",),
+)
+
+
+# -- B2: the basic rules' order of responding ---------------------------------------------------
+
+
+def _top_link_controller_first(m: Machine) -> Machine:
+    """basic:chain-and-responding: after a link resolves, whoever added the link
+    now on top acts first; on an empty chain, the turn player."""
+    t = m.table
+
+    def patched(e: Edge) -> Edge:
+        def update(s: Any, b: Backend, inner: Any = e.update) -> dict[str, Any]:
+            post = dict(inner(s, b))
+            size = post.get("chain_len", s.chain_len)
+            top = b.select(post.get("chain_controller", s.chain_controller), size - 1, t.nobody)
+            post["priority_holder"] = b.If(size > 0, top, post.get("priority_holder", s.priority_holder))
+            return post
+
+        return replace(e, update=update, rules=e.rules + ("basic:chain-and-responding",))
+
+    return m.with_edges(patched(e) if e.has("resolves") else e for e in m.edges)
+
+
+BASIC_CHAIN = Variant(
+    "basic-chain-priority",
+    "after a link resolves, the player who added the new top link responds first (the basic rules), not the turn player (409.4a)",
+    ("409.4a", "basic:chain-and-responding"),
+    ("001_bb13bfcb78a9b116.txt:223-224", "001_bb13bfcb78a9b116.txt:227-228", "000_93427c41005e332f.txt:349-350"),
+    "B2",
+    patch=_top_link_controller_first,
+    # Instants in every starting hand, so that both players can add links.
+    bounds={"hand": 1},
+)
+
+
+# -- I1: 405.3 as written -----------------------------------------------------------------------
+
+
+def _ranged_dual_wield_board(bounds: Mapping[str, int]) -> Any:
+    """The default board, with the second party's hero given ranged dual wield
+    and two bows (405.2), as Nethrak the Bound holds them."""
+    board = default_board(bounds["players"], bounds["allies"])
+    bows = (Weapon("bow", atk=1, strike_cost=0, melee=False), Weapon("second bow", atk=1, strike_cost=1, melee=False))
+    parties = tuple(
+        replace(party, weapons=bows, ranged_dual_wield=True) if p % 2 == 1 else party for p, party in enumerate(board.parties)
+    )
+    return replace(board, parties=parties)
+
+
+def _literal_pairs(party: Party, first: Weapon, second: Weapon) -> bool:
+    """405.3's second sentence as written: ranged dual wield, like dual wield, pairs two melee weapons."""
+    return (party.dual_wield or party.ranged_dual_wield) and first.melee and second.melee
+
+
+def _strikes_as_written(m: Machine) -> Machine:
+    strikes = {e.name: e for e in combat.strike_edges(m.table, _literal_pairs)}
+    return m.with_edges(strikes.get(e.name, e) for e in m.edges)
+
+
+AS_WRITTEN_405_3 = Variant(
+    "405.3-as-written",
+    "ranged dual wield lets a hero strike with two melee weapons in a combat (405.3's second sentence), not two ranged ones",
+    ("405.3", "405.2", "303.2c"),
+    ("000_93427c41005e332f.txt:269", "000_93427c41005e332f.txt:268", "wowtcg-comprehensive-rules-7.4.txt:1014-1021"),
+    "I1",
+    patch=_strikes_as_written,
+    board=_ranged_dual_wield_board,
+)
+
+
+# -- T1: 602.3b, a character made to become a defender during a sabotage -----------------------
+
+
+def _becomes_defender(english: bool):
+    """602.3b: an instant resolving in the defend window of a sabotage makes an
+    ally of the sabotaged object's controller become a defender.
+
+    English (002:121-123): the ally defends, both are in combat, and the
+    sabotage becomes an ordinary combat (damage at conclusion).  Chinese
+    (002:124): the combat is not legal, so it is called off: no roles remain
+    and nobody deals combat damage.
+    """
+
+    def patch(m: Machine) -> Machine:
+        t = m.table
+        added = []
+        for c in range(t.count):
+            if t.is_hero[c]:
+                continue
+
+            def guard(s: Any, b: Backend, c: int = c) -> Any:
+                return b.And(
+                    top_link_is(t, s, b, INSTANT_LINK),
+                    s.sabotage,
+                    s.attacker < t.none,
+                    s.in_play[c],
+                    b.select(t.owner, s.defender, t.nobody) == t.owner[c],
+                )
+
+            if english:
+                effect = lambda s, b, c=c: {"defender": c, "sabotage": False}  # noqa: E731
+            else:
+                effect = lambda s, b: {"attacker": t.none, "defender": t.none, "sabotage": False}  # noqa: E731
+            added.append(
+                resolving(
+                    t,
+                    "defend_window",
+                    f"resolve_instant[{t.name(c)} becomes the defender]",
+                    ("602.3b", "602.3c"),
+                    guard,
+                    effect,
+                    f"an instant resolves and makes {t.name(c)} become a defender of the sabotaged player: "
+                    + ("the sabotage becomes an ordinary combat" if english else "the illegal combat is called off"),
+                )
+            )
+        return m.with_edges((*m.edges, *added))
+
+    return patch
+
+
+_602_3B_SOURCES = ("002_747842af486db20b.txt:121-123", "002_747842af486db20b.txt:124", "000_93427c41005e332f.txt:483")
+# A saboteur attacks on its controller's first turn; instants must be in hand by then.
+_602_3B_BOUNDS = {"hand": 1}
+
+BECOMES_DEFENDER_ENGLISH = Variant(
+    "602.3b-english",
+    "a character made to become a defender during a sabotage defends, and the sabotage becomes an ordinary combat",
+    ("602.3b",),
+    _602_3B_SOURCES,
+    "T1",
+    patch=_becomes_defender(english=True),
+    bounds=_602_3B_BOUNDS,
+)
+BECOMES_DEFENDER_CHINESE = Variant(
+    "602.3b-chinese",
+    "a character made to become a defender during a sabotage makes the combat illegal, and it is called off",
+    ("602.3b",),
+    _602_3B_SOURCES,
+    "T1",
+    patch=_becomes_defender(english=False),
+    bounds=_602_3B_BOUNDS,
+)
+
+
+# -- V2: CR7.4 603.2, pre-priority checks before the roles end ---------------------------------
+
+
+def _checks_before_roles_end(m: Machine) -> Machine:
+    """CR7.4 603.2-603.3: after combat damage, pre-priority checks run while the
+    roles still stand; only then do roles and 'this combat' modifiers end."""
+    t = m.table
+    roles = ("attacker", "defender", "sabotage", "protected", "struck")
+    no_struck = (False,) * (t.n * t.weapons)
+
+    def keep_roles(e: Edge) -> Edge:
+        def update(s: Any, b: Backend, inner: Any = e.update) -> dict[str, Any]:
+            return {k: v for k, v in inner(s, b).items() if k not in roles}
+
+        return replace(e, update=update, rules=e.rules + ("CR7.4 603.2",))
+
+    def end_roles(e: Edge) -> Edge:
+        def update(s: Any, b: Backend, inner: Any = e.update) -> dict[str, Any]:
+            none = {"attacker": t.none, "defender": t.none, "sabotage": False, "protected": False, "struck": no_struck}
+            return {**inner(s, b), **none}
+
+        return replace(e, update=update, rules=e.rules + ("CR7.4 603.3",))
+
+    def remove_destroyed(e: Edge) -> Edge:
+        # 602.4: a combatant that leaves play is removed from combat.
+        def update(s: Any, b: Backend, inner: Any = e.update) -> dict[str, Any]:
+            post = dict(inner(s, b))
+            gone = lambda c: b.Not(b.select(post["in_play"], c, True))  # noqa: E731
+            post["attacker"] = b.If(gone(s.attacker), t.none, s.attacker)
+            post["defender"] = b.If(gone(s.defender), t.none, s.defender)
+            return post
+
+        return replace(e, update=update, rules=e.rules + ("602.4",))
+
+    out = []
+    for e in m.edges:
+        if e.has("concludes_combat"):
+            e = keep_roles(e)
+        elif e.source == "pre_priority_checks" and e.target != "pre_priority_checks":
+            e = end_roles(e)
+        elif e.name == "pre_priority_batch":
+            e = remove_destroyed(e)
+        out.append(e)
+    return m.with_edges(out)
+
+
+CR74_CHECKS_BEFORE_ROLES_END = Variant(
+    "CR7.4-603.2-checks-in-combat",
+    "after combat damage, pre-priority checks run while attacker and defender still hold their roles (CR7.4 603.2-603.3)",
+    ("603.2", "CR7.4 603.2", "CR7.4 603.3"),
+    ("000_93427c41005e332f.txt:490", "002_747842af486db20b.txt:148-151", "wowtcg-comprehensive-rules-7.4.txt:1963-1969"),
+    "V2",
+    patch=_checks_before_roles_end,
+)
+
+
+VARIANTS = {
+    v.name: v
+    for v in (
+        WITHOUT_600_3,
+        BASIC_CHAIN,
+        AS_WRITTEN_405_3,
+        BECOMES_DEFENDER_ENGLISH,
+        BECOMES_DEFENDER_CHINESE,
+        CR74_CHECKS_BEFORE_ROLES_END,
+    )
+}

@@ -1,0 +1,50 @@
+"""Contradiction queries, stated as properties so that every checker (explicit
+search, k-induction, Spacer, BMC) can answer them:
+
+- ``rulings_agree``: the live rulings on a question never clash
+  (``model/rulings.py``): two rules answer differently and no precedence rule
+  decides between them;
+- ``never_enabled``: an edge is never enabled, so the rules it encodes never
+  apply (a dead rule, when no live edge cites them);
+- ``no_deadlock``: a game that is not over always lets some player or rule act.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from model.backend import Backend
+from model.machine import Edge, Machine
+from model.rulings import Question, RuleBook
+from properties import Deadlock, Invariant
+
+#: The prefixes of the properties' names, so a result names its query.
+AGREE = "rulings_agree"
+NEVER = "never_enabled"
+
+
+def rulings_agree(book: RuleBook, q: Question) -> Invariant:
+    rules = tuple(dict.fromkeys(r for x in q.rulings for r in x.rules))
+    return Invariant(
+        f"{AGREE}[{q.name}]",
+        rules + tuple(r for p in book.principles.values() if p.id in book.in_force for r in p.rules if r not in rules),
+        f"no two live rulings answer '{q.doc}' differently where the model asks it",
+        holds=lambda m, s, b, name=q.name, arguments=q.arguments, at=q.asked_at: b.Not(
+            b.AndThen(m.at(s, *at, b=b), lambda: b.Or(*(m.rulings.clashes(name, s, b, *args) for args in arguments)))
+        ),
+    )
+
+
+def never_enabled(edge: Edge) -> Invariant:
+    """The edge of this name is never enabled (each model, bounded or of any
+    length, is asked about its own edge of that name)."""
+
+    def holds(m: Machine, s: Any, b: Backend, name: str = edge.name) -> Any:
+        e = m.edge(name)
+        return b.Not(b.AndThen(s.location == m.location_index[e.source], lambda: e.guard(s, b)))
+
+    return Invariant(f"{NEVER}[{edge.name}]", edge.rules, f"the edge {edge.name} is never enabled", holds=holds)
+
+
+def no_deadlock(rules: tuple[str, ...]) -> Deadlock:
+    return Deadlock("no_deadlock", rules, "a game that is not over always has an enabled step")
