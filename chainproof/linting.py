@@ -206,7 +206,12 @@ def _dead(
     candidates = [e for e in bounded.edges if e.name not in taken and not e.has("bound") and e.name in any_length.edge_index]
     if not candidates:
         return []
-    results = induction.check_all(any_length, [never_enabled(e) for e in candidates], budget.max_k, budget.timeout_ms)
+    # Reading: k=1.  An edge the rules make dead contradicts some invariant of
+    # the game, which short induction finds (the multiplayer edges at two
+    # players are 0-inductive); one that only the bounds kept unused is enabled
+    # in a longer game and never proved dead, however long the induction.
+    # An edge dead for a deeper reason is reported as unused within the bounds.
+    results = induction.check_all(any_length, [never_enabled(e) for e in candidates], 1, budget.timeout_ms)
     out = []
     dead: list[str] = []
     for e, r in zip(candidates, results):

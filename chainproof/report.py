@@ -175,10 +175,7 @@ def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict
     return {
         "game": game.name,
         "rules": len(rules),
-        "encoded": counts.get("encoded", 0),
-        "not-modelled": counts.get("not-modelled", 0),
-        "assumed": counts.get("assumed", 0),
-        "abstracted": counts.get("abstracted", 0),
+        **{status: counts.get(status, 0) for status in STATUSES},
         "engine": sum(r.id in engine for r in rules),
         "sections": sections,
         "entries": [
@@ -213,9 +210,12 @@ def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
             table.add_row(s["section"], str(s["rules"]), *(f"{s[k]} ({_pct(s[k], s['rules'])})" for k in columns))
         table.add_row("all", str(t["rules"]), *(f"{t[k]} ({_pct(t[k], t['rules'])})" for k in columns))
         console.print(table)
-        console.print("+ encoded, - not-modelled, ? assumed, ~ abstracted; e: cited by the reference engine", markup=False)
+        console.print(
+            "+ encoded, - not-modelled, ? assumed, ~ abstracted, v only in a rule variant; e: cited by the reference engine",
+            markup=False,
+        )
         for e in t["entries"]:
-            mark = {"encoded": "+", "not-modelled": "-", "assumed": "?", "abstracted": "~"}[e["status"]]
+            mark = {"encoded": "+", "not-modelled": "-", "assumed": "?", "abstracted": "~", "variant": "v"}[e["status"]]
             flag = "e" if e["engine"] else " "
             why = f"  ({e['why']})" if e["why"] else ""
             console.print(f" {mark} {flag} {e['id']:<28} {e['summary']}{why}", markup=False)

@@ -89,3 +89,13 @@ def test_the_readme_lists_every_property_with_its_rules():
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     for prop in CATALOGUE:
         assert f"| `{prop.name}` | {' '.join(prop.rules)} |" in readme, prop.name
+
+
+def test_every_rule_only_a_variant_encodes_is_cited_by_that_variant():
+    """Status ``variant``: no default model cites it, and some variant's machine does."""
+    game = get_game("wowtcg")
+    only_variants = {r.id for r in wowtcg.REGISTRY.rules.values() if r.status == "variant"}
+    assert only_variants
+    assert not only_variants & game.machine({}).cited_rules()
+    cited = set().union(*(game.machine({}, name).cited_rules() for name in game.variants))
+    assert only_variants <= cited

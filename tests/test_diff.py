@@ -1,0 +1,85 @@
+"""Rules diff (model/diff.py): every shipped variant parts from the seed (or its
+twin) on a game of pinned length, the game is a shortest one, and readings
+that cannot part agree on every game within the bounds."""
+
+from __future__ import annotations
+
+import pytest
+
+from chainproof.games import BadInput, get_game
+from chainproof.linting import diff_variants
+from model import explicit, wowtcg
+from model.diff import DIFFERENT_STATES, ONLY_IN_FIRST, ONLY_IN_SECOND, compare
+from model.variants import SEED
+
+GAME = get_game("wowtcg")
+
+#: (first, second) -> (steps, the action where they part, how, what differs)
+PINNED = {
+    (SEED, "600.2-without-600.3"): (7, "pass_priority@action_phase", ONLY_IN_FIRST, None),
+    (SEED, "basic-chain-priority"): (7, "resolve_top_link@ready_step", DIFFERENT_STATES, "priority"),
+    (SEED, "405.3-as-written"): (15, "strike[P2 second bow]", ONLY_IN_FIRST, None),
+    (SEED, "602.3b-english"): (15, "resolve_instant[P2 skirmisher becomes the defender]@defend_window", ONLY_IN_SECOND, None),
+    ("602.3b-english", "602.3b-chinese"): (15, "resolve_instant[P2 skirmisher becomes the defender]@defend_window", DIFFERENT_STATES, "combat"),
+    (SEED, "CR7.4-603.2-checks-in-combat"): (15, "combat_damage", DIFFERENT_STATES, "combat"),
+}
+
+
+@pytest.mark.parametrize("pair", list(PINNED), ids=lambda p: f"{p[0]}-vs-{p[1]}")
+def test_each_variant_parts_where_its_source_says(pair):
+    steps, action, how, aspect = PINNED[pair]
+    c = diff_variants(GAME, *pair, {}, 2_000_000)
+    d = c.divergence
+    assert d is not None, c.verdict
+    assert (d.length, d.action, d.how) == (steps, action, how)
+    if aspect is not None:
+        assert list(d.differences) == [aspect]
+    # One game up to the step where they part; the step is in the transcript of each reading that allows it.
+    assert [s.edge for s in d.first.steps][: steps - 1] == [s.edge for s in d.second.steps][: steps - 1]
+    assert (d.first.steps[-1].edge == action) == (how != ONLY_IN_SECOND)
+    assert (d.second.steps[-1].edge == action) == (how != ONLY_IN_FIRST)
+
+
+def test_the_game_found_is_a_shortest_one():
+    """Independently of the lockstep search: the seed's states where passing is
+    allowed but the variant forbids it first appear after 6 steps, so 7 steps
+    (the pass itself) is the least a game that tells them apart can take."""
+    seed = wowtcg.build()
+    variant = wowtcg.build(variant="600.2-without-600.3")
+    exploration = explicit.explore(seed)
+    depths = [
+        exploration.depth[i]
+        for i, s in enumerate(exploration.nodes)
+        if {e.name for e, _ in seed.successors(s)} != {e.name for e, _ in variant.successors(s)}
+    ]
+    assert min(depths) + 1 == PINNED[(SEED, "600.2-without-600.3")][0]
+
+
+def test_two_readings_with_nothing_to_part_on_agree_on_every_game_within_the_bounds():
+    """With no card in any hand, no instant resolves: the two 602.3b readings
+    never meet their one difference, and the whole product is searched."""
+    c = diff_variants(GAME, "602.3b-english", "602.3b-chinese", {"hand": 0, "turns": 2}, 2_000_000)
+    assert c.divergence is None and c.complete
+    assert "agree on every game within the bounds" in c.verdict
+
+
+def test_a_search_stopped_short_says_how_far_it_looked():
+    c = compare(wowtcg.build(), wowtcg.build(), ("a", "b"), max_pairs=50)
+    assert c.divergence is None and not c.complete
+    assert f"up to {c.depth} steps" in c.verdict
+
+
+def test_diff_refuses_a_reading_against_itself_and_unknown_readings():
+    with pytest.raises(BadInput, match="against itself"):
+        diff_variants(GAME, SEED, SEED, {}, 10)
+    with pytest.raises(BadInput, match="unknown variant 'nope'"):
+        diff_variants(GAME, SEED, "nope", {}, 10)
+
+
+def test_every_variant_cites_its_sources_and_a_findings_entry():
+    findings = (GAME.registry.path.parent.parent.parent / "docs" / "findings.md").read_text(encoding="utf-8")
+    for v in GAME.variants.values():
+        assert v.sources and all(":" in src for src in v.sources)
+        assert f"### {v.finding}." in findings
+        for rule in v.rules:
+            assert rule in GAME.registry

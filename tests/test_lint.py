@@ -1,0 +1,146 @@
+"""``chainproof lint`` and ``chainproof diff`` end to end: the findings on the
+shipped rules, the known-findings file, the JSON shape and the exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chainproof.cli import main
+from chainproof.linting import KINDS, default_known_file, load_known
+from model import wowtcg
+
+FIELDS = {"game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note"}
+
+
+#: A smaller table than the default (one turn, empty decks), so that a whole
+#: lint run takes seconds; it finds what the default bounds find.
+SMALL = ("--turns", "1", "--deck", "0")
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture(scope="module")
+def linted() -> dict:
+    result = invoke("lint", *SMALL, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_every_finding_is_known_and_well_formed(linted):
+    findings = linted["findings"]
+    assert findings and linted["summary"] == {"findings": len(findings), "unknown": 0}
+    for f in findings:
+        assert set(f) == FIELDS
+        assert f["game"] == "wowtcg" and f["kind"] in KINDS and f["known"] is True and f["note"]
+        assert f["rules"] and all(r in wowtcg.REGISTRY for r in f["rules"])
+    # Grouped by kind, in the order of KINDS.
+    assert [KINDS.index(f["kind"]) for f in findings] == sorted(KINDS.index(f["kind"]) for f in findings)
+
+
+def test_the_known_file_lists_nothing_lint_no_longer_finds(linted):
+    known = load_known(default_known_file("wowtcg"))
+    assert set(known) == {f["key"] for f in linted["findings"]}
+
+
+def test_the_seeds_rules_are_free_of_deadlock_and_clashes_for_games_of_any_length(linted):
+    checks = {c["query"]: c for c in linted["checks"]}
+    assert checks["no_deadlock"]["verdict"] == "proved"
+    agreement = [c for q, c in checks.items() if q.startswith("rulings_agree[") and " under " not in q]
+    assert len(agreement) == 5 and all(c["verdict"] == "proved" for c in agreement)
+
+
+def test_600_2_without_600_3_is_a_conflict_named_by_both_rules(linted):
+    (conflict,) = [f for f in linted["findings"] if f["kind"] == "conflict"]
+    assert conflict["key"] == "conflict:bound_to_attack:600.2+600.3:attack-tax@600.2-without-600.3"
+    assert set(conflict["rules"]) == {"600.2", "600.3"}
+    assert "no precedence rule decides" in conflict["summary"]
+    # The shortest game: into P1's first action phase, where the prowler could attack and he could pay.
+    t = conflict["transcript"]
+    assert t["final"]["location"] == "action_phase" and len(t["steps"]) == 6
+
+
+def test_the_rules_only_a_larger_table_uses_are_dead_at_two_players(linted):
+    dead = {f["key"] for f in linted["findings"] if f["kind"] in ("dead-edge", "dead-rule")}
+    assert dead == {"dead-edge:decked_turn_passes", "dead-edge:turn_player_left", "dead-rule:assumed:turn-player-leaves"}
+    # Edges that only the bounds keep unused are checked, not reported.
+    checks = {c["query"]: c["verdict"] for c in linted["checks"]}
+    assert checks["never_enabled[discard[quest]]"].startswith("not enabled within the bounds")
+
+
+def test_each_shipped_variant_is_a_finding_with_both_games(linted):
+    variants = {f["key"].removeprefix("variant:"): f for f in linted["findings"] if f["kind"] == "variant"}
+    assert set(variants) == set(wowtcg.VARIANTS)
+    for f in variants.values():
+        assert f["transcript"]["steps"] and f["other_transcript"]["steps"]
+
+
+def test_a_finding_missing_from_the_known_file_fails_lint(tmp_path: Path):
+    known = tmp_path / "known.yaml"
+    known.write_text("known:\n  - key: variant:basic-chain-priority\n    note: read\n", encoding="utf-8")
+    result = invoke("lint", *SMALL, "--known", str(known))
+    assert result.exit_code == 1, result.output
+    assert "[NEW] wowtcg variant: variant:600.2-without-600.3" in result.stdout
+    assert "[known] wowtcg variant: variant:basic-chain-priority" in result.stdout
+    assert "known: read" in result.stdout
+    total = result.stdout.count("\n[NEW] ") + result.stdout.count("\n[known] ")
+    assert f"{total} findings (" in result.stdout and f"; {total - 1} not known" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("known: [\n", "line 2: not valid YAML"),
+        ("findings: []\n", "expected a mapping with a list 'known'"),
+        ("known:\n  - key: x\n", "entry 1 of 'known' needs a string 'key' and a string 'note'"),
+        ("known:\n  - {key: x, note: a}\n  - {key: x, note: b}\n", "entry 2: the key 'x' is listed twice"),
+    ],
+)
+def test_a_malformed_known_file_is_bad_input_naming_the_file(tmp_path: Path, text: str, message: str):
+    known = tmp_path / "known.yaml"
+    known.write_text(text, encoding="utf-8")
+    result = invoke("lint", "--known", str(known))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"chainproof: error: {known}") and message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_diff_prints_both_games_side_by_side_and_exits_1():
+    result = invoke("diff", "wowtcg", "602.3b-english", "602.3b-chinese")
+    assert result.exit_code == 1, result.output
+    out = result.stdout
+    assert "602.3b-english against 602.3b-chinese: they part after 15 steps" in out
+    assert "602.3b-english: what changes" in out and "602.3b-chinese: what changes" in out
+    assert "combat: 602.3b-english P1 guard vs P2 skirmisher | 602.3b-chinese none" in out
+
+
+def test_diff_json_and_agreement_exit_0():
+    result = invoke("diff", "wowtcg", "seed", "basic-chain-priority", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["divergence"]["steps"] == 7 and data["divergence"]["differences"] == {"priority": {"seed": "P1", "basic-chain-priority": "P2"}}
+    agree = invoke("diff", "wowtcg", "602.3b-english", "602.3b-chinese", "--hand", "0", "--turns", "1", "--json")
+    assert agree.exit_code == 0, agree.output
+    assert json.loads(agree.stdout)["complete"] is True
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("diff", "wowtcg", "seed", "nope"), "unknown variant 'nope'"),
+        (("diff", "chess", "seed", "x"), "unknown game 'chess'"),
+        (("diff", "wowtcg", "seed", "seed"), "against itself"),
+        (("diff", "wowtcg", "seed", "basic-chain-priority", "--players", "9"), "--players 9 is out of range"),
+        (("lint", "--timeout", "0"), "--timeout 0.0 is out of range"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1

@@ -1,0 +1,175 @@
+"""Rulings and precedence (model/rulings.py): live rulings, lifts, 103.2, clashes
+explained by unsat cores; and the WoW book's precedence principles, each shown
+to matter by removing it."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import pytest
+
+from model import explicit, wowtcg
+from model.backend import CONCRETE, SYMBOLIC
+from model.rulings import Principle, Question, RuleBook, Ruling
+from model.wowtcg.rulings import book
+
+S = namedtuple("S", "flag other")
+GENERAL = Principle("G", ("101.1",), "the specific beats the general")
+CANT = Principle("103.2", ("103.2",), "can't beats can")
+
+
+def ruling(rid, says, applies, **kw):
+    return Ruling(rid, (rid,), says, lambda s, b, *a: applies(s), rid, **kw)
+
+
+def question(*rulings, default=False, on_clash=False):
+    return Question("q", "the question", tuple(rulings), ((),), default=default, on_clash=on_clash)
+
+
+def test_the_default_answers_where_no_ruling_applies():
+    rb = RuleBook([question(ruling("grant", True, lambda s: s.flag), default=True)], [GENERAL])
+    assert rb.answer("q", S(False, False), CONCRETE) is True
+    rb = RuleBook([question(ruling("grant", True, lambda s: s.flag))], [GENERAL])
+    assert rb.answer("q", S(False, False), CONCRETE) is False
+    assert rb.answer("q", S(True, False), CONCRETE) is True
+
+
+def test_an_override_wins_only_through_a_principle_in_force():
+    grant = ruling("grant", True, lambda s: True)
+    deny = ruling("deny", False, lambda s: s.flag, overrides={"grant": "G"})
+    rb = RuleBook([question(grant, deny)], [GENERAL])
+    assert rb.answer("q", S(True, False), CONCRETE) is False
+    assert not rb.clashes("q", S(True, False), CONCRETE)
+    weaker = rb.without(["G"])
+    assert weaker.clashes("q", S(True, False), CONCRETE)
+    assert not weaker.clashes("q", S(False, False), CONCRETE)
+
+
+def test_a_lift_says_nothing_but_revives_what_its_loser_beat():
+    """Ferocity's shape: 'new' denies the grant, the lift beats 'new', so the
+    grant is live again; a second denial the lift does not name still wins."""
+    grant = ruling("grant", True, lambda s: True)
+    new = ruling("new", False, lambda s: True, overrides={"grant": "G"})
+    lift = ruling("lift", None, lambda s: s.flag, overrides={"new": "G"})
+    tired = ruling("tired", False, lambda s: s.other, overrides={"grant": "G"})
+    rb = RuleBook([question(grant, new, lift, tired)], [GENERAL])
+    assert rb.answer("q", S(False, False), CONCRETE) is False
+    assert rb.answer("q", S(True, False), CONCRETE) is True
+    assert rb.answer("q", S(True, True), CONCRETE) is False
+    assert not any(rb.clashes("q", S(f, o), CONCRETE) for f in (False, True) for o in (False, True))
+
+
+def test_103_2_ranks_a_cant_above_any_yes_without_being_named():
+    can = ruling("can", True, lambda s: True, printed=True)
+    cant = ruling("cant", False, lambda s: s.flag, printed=True, cant=True)
+    rb = RuleBook([question(can, cant)], [CANT])
+    assert rb.answer("q", S(True, False), CONCRETE) is False
+    assert not rb.clashes("q", S(True, False), CONCRETE)
+    without = rb.without(["103.2"])
+    assert without.clashes("q", S(True, False), CONCRETE)
+    clash = without.explain("q", S(True, False))
+    assert set(clash.core) == {"can", "cant"} and [r.id for r in clash.yes] == ["can"]
+
+
+def test_the_unsat_core_leaves_out_rulings_that_take_no_part():
+    rulings = [
+        ruling("yes", True, lambda s: True),
+        ruling("no", False, lambda s: True),
+        ruling("also-yes", True, lambda s: s.flag, overrides={"no": "G"}),
+        ruling("idle", False, lambda s: False),
+    ]
+    rb = RuleBook([question(*rulings)], [GENERAL])
+    assert not rb.clashes("q", S(True, False), CONCRETE)
+    clash = rb.explain("q", S(False, False))
+    assert set(clash.core) == {"yes", "no"}
+    with pytest.raises(ValueError, match="no clash"):
+        rb.explain("q", S(True, False))
+
+
+def test_on_clash_is_the_models_answer_where_the_rules_clash():
+    both = [ruling("yes", True, lambda s: True), ruling("no", False, lambda s: True)]
+    assert RuleBook([question(*both, on_clash=True)], []).answer("q", S(0, 0), CONCRETE) is True
+    assert RuleBook([question(*both, on_clash=False)], []).answer("q", S(0, 0), CONCRETE) is False
+
+
+def test_answers_agree_between_backends():
+    import z3
+
+    grant = ruling("grant", True, lambda s: True)
+    new = ruling("new", False, lambda s: s.flag, overrides={"grant": "G"})
+    lift = ruling("lift", None, lambda s: s.other, overrides={"new": "G"})
+    rb = RuleBook([question(grant, new, lift)], [GENERAL])
+    f, o = z3.Bools("f o")
+    term = rb.answer("q", S(f, o), SYMBOLIC)
+    for fv in (False, True):
+        for ov in (False, True):
+            value = z3.simplify(z3.substitute(term, (f, z3.BoolVal(fv)), (o, z3.BoolVal(ov))))
+            assert z3.is_true(value) == rb.answer("q", S(fv, ov), CONCRETE)
+
+
+@pytest.mark.parametrize(
+    "rulings, message",
+    [
+        ([ruling("a", True, lambda s: True, overrides={"b": "G"}), ruling("b", False, lambda s: True, overrides={"a": "G"})], "cycle"),
+        ([ruling("a", True, lambda s: True, overrides={"nope": "G"})], "does not have"),
+        ([ruling("a", True, lambda s: True), ruling("b", False, lambda s: True, overrides={"a": "X"})], "unknown principle"),
+        ([ruling("G", True, lambda s: True)], "both a ruling and a principle"),
+    ],
+)
+def test_a_malformed_book_is_refused(rulings, message):
+    with pytest.raises(ValueError, match=message):
+        RuleBook([question(*rulings)], [GENERAL])
+
+
+# -- the WoW book: each principle matters -------------------------------------------------------------
+
+
+def _states(machine, location):
+    exploration = explicit.explore(machine)
+    return [s for s in exploration.nodes if machine.location_of(s) == location]
+
+
+def test_without_103_2_stealth_and_protector_clash_at_the_protect_point():
+    """602.2a (stealth: nobody can protect) against 602.2 (a protector may):
+    103.2 settles it; without it the core names both."""
+    machine = wowtcg.build(turns=1, deck=0)
+    t = machine.table
+    weaker = book(t, without=("103.2",))
+    stealthy = [s for s in _states(machine, "protect_point") if t.characters[s.attacker].has("stealth")]
+    assert stealthy, "the prowler attacks in some game"
+    clashes = [weaker.explain("may_protect", s, c) for s in stealthy for (c,) in weaker.questions["may_protect"].arguments
+               if weaker.clashes("may_protect", s, CONCRETE, c)]
+    assert clashes and all(set(c.core) == {"602.2:protector", "602.2a:stealth"} for c in clashes)
+    assert not any(machine.rulings.clash_in(s) for s in stealthy)
+
+
+def test_without_103_1_the_taunted_allys_card_text_clashes_with_601_2():
+    """601.2c (can attack only the guard, if able) against 601.2 (any legal
+    defender): 103.1 ranks the card text first."""
+    machine = wowtcg.build(turns=2, deck=1)
+    t = machine.table
+    weaker = book(t, without=("103.1",))
+    taunted = next(c for c in range(t.count) if t.characters[c].attacks_only is not None)
+    clashing = [
+        s for s in _states(machine, "action_phase")
+        for d in t.rivals(taunted)
+        if weaker.clashes("may_propose", s, CONCRETE, taunted, d)
+    ]
+    assert clashing
+    clash = next(c for c in weaker.clash_in(clashing[0]) if c.question == "may_propose")
+    assert set(clash.core) == {"601.2", "601.2c"}
+
+
+def test_without_103_1_ferocity_no_longer_lifts_the_new_ally_restriction():
+    """Ferocity only lifts 601.2a's restriction, so removing 103.1 makes no
+    clash: a skirmisher new to its party simply can't attack."""
+    machine = wowtcg.build(turns=2, deck=1)
+    t = machine.table
+    weaker = book(t, without=("103.1",))
+    skirmisher = next(c for c in range(t.count) if t.characters[c].has("ferocity"))
+    owners_turn = next(s for s in _states(machine, "action_phase") if s.turn_player == t.owner[skirmisher])
+    # The skirmisher as if it had just joined the party (it entered play this turn).
+    s = owners_turn._replace(fresh=tuple(c == skirmisher for c in range(t.count)))
+    assert machine.rulings.answer("may_attack", s, CONCRETE, skirmisher) is True
+    assert weaker.answer("may_attack", s, CONCRETE, skirmisher) is False
+    assert not weaker.clashes("may_attack", s, CONCRETE, skirmisher)
