@@ -19,6 +19,9 @@ PINNED = {
     (SEED, "600.2-without-600.3"): (7, "pass_priority@action_phase", ONLY_IN_FIRST, None),
     (SEED, "basic-chain-priority"): (7, "resolve_top_link@ready_step", DIFFERENT_STATES, "priority"),
     (SEED, "405.3-as-written"): (15, "strike[P2 second bow]", ONLY_IN_FIRST, None),
+    (SEED, "basic-in-combat"): (16, "strike[P1 warhammer]", ONLY_IN_SECOND, None),
+    (SEED, "basic-one-weapon-per-combat"): (14, "strike[P1 second warhammer]", ONLY_IN_FIRST, None),
+    (SEED, "CR7.4-strikes-as-roles-begin"): (9, "resolve_proposal@action_phase[P1 strikes with warhammer]", ONLY_IN_SECOND, None),
     (SEED, "602.3b-english"): (15, "resolve_instant[P2 skirmisher becomes the defender]@defend_window", ONLY_IN_SECOND, None),
     ("602.3b-english", "602.3b-chinese"): (15, "resolve_instant[P2 skirmisher becomes the defender]@defend_window", DIFFERENT_STATES, "combat"),
     (SEED, "CR7.4-603.2-checks-in-combat"): (15, "combat_damage", DIFFERENT_STATES, "combat"),
@@ -83,3 +86,17 @@ def test_every_variant_cites_its_sources_and_a_findings_entry():
         assert f"### {v.finding}." in findings
         for rule in v.rules:
             assert rule in GAME.registry
+
+
+def test_under_cr74_strikes_the_seeds_strike_timing_property_fails():
+    """409.2a (strikes only in the defend window) is the seed's rule: the
+    CR7.4 reading strikes as the combat step starts, and verify says so."""
+    from model.results import VIOLATED
+    from properties.wowtcg import strikes_only_in_defend_window
+
+    machine = GAME.machine({"turns": 1, "deck": 0}, "CR7.4-strikes-as-roles-begin")
+    found = explicit.check(explicit.explore(machine), strikes_only_in_defend_window)
+    assert found.verdict == VIOLATED
+    assert found.counterexample.steps[-1].edge.startswith("resolve_proposal@action_phase[")
+    seed = GAME.machine({"turns": 1, "deck": 0})
+    assert explicit.check(explicit.explore(seed), strikes_only_in_defend_window).verdict != VIOLATED

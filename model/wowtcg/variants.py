@@ -6,6 +6,7 @@ shows the shortest game on which it and the model part.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from typing import Any, Mapping
 
@@ -99,6 +100,56 @@ AS_WRITTEN_405_3 = Variant(
 )
 
 
+# -- B5: "in combat" in the basic rules ---------------------------------------------------------
+
+
+def _strikes_while_holding_a_role(m: Machine) -> Machine:
+    """basic:combat: a hero attacking or defending is in combat until removed
+    from combat, whether or not an opposing combatant remains."""
+    t = m.table
+
+    def holds_a_role(s: Any, b: Backend, c: Any) -> Any:
+        return b.Or(s.attacker == c, s.defender == c)
+
+    strikes = {e.name: e for e in combat.strike_edges(t, combat.dual_wield_pairs, holds_a_role)}
+    return m.with_edges(
+        replace(strikes[e.name], rules=strikes[e.name].rules + ("basic:combat",)) if e.name in strikes else e for e in m.edges
+    )
+
+
+BASIC_IN_COMBAT = Variant(
+    "basic-in-combat",
+    "a hero is in combat while it is attacking or defending (the basic rules), so it may strike after the opposing combatant is removed (602.3c says it may not)",
+    ("602.3c", "602.3a", "basic:combat"),
+    ("001_bb13bfcb78a9b116.txt:302", "001_bb13bfcb78a9b116.txt:190", "000_93427c41005e332f.txt:484"),
+    "B5",
+    patch=_strikes_while_holding_a_role,
+    # An instant in hand removes the defender in the defend window.
+    bounds={"hand": 1},
+)
+
+
+# -- B8: one weapon per combat in the basic rules -------------------------------------------
+
+
+def _one_weapon_per_combat(m: Machine) -> Machine:
+    strikes = {
+        e.name: replace(e, rules=e.rules + ("basic:combat",))
+        for e in combat.strike_edges(m.table, lambda party, first, second: False)
+    }
+    return m.with_edges(strikes.get(e.name, e) for e in m.edges)
+
+
+BASIC_ONE_WEAPON = Variant(
+    "basic-one-weapon-per-combat",
+    "a player strikes with one weapon per combat and dual wield is unknown (the basic rules), not two melee weapons (405.3)",
+    ("303.2c", "405.3", "basic:combat"),
+    ("001_bb13bfcb78a9b116.txt:102", "001_bb13bfcb78a9b116.txt:190", "000_93427c41005e332f.txt:269"),
+    "B8",
+    patch=_one_weapon_per_combat,
+)
+
+
 # -- T1: 602.3b, a character made to become a defender during a sabotage -----------------------
 
 
@@ -173,6 +224,86 @@ BECOMES_DEFENDER_CHINESE = Variant(
 )
 
 
+# -- V1: CR7.4 303.2, 602.1, 602.3: strikes as the wielder becomes attacker or defender ---------
+
+
+def _strikes_as_roles_begin(m: Machine) -> Machine:
+    """CR7.4 303.2-303.2a, 602.1, 602.3: a player strikes only as his hero
+    becomes the attacker (as the combat step starts) or the defender (after
+    the protect point), without the chain; the seed's strike links in the
+    defend window go.  The choice of weapons is folded into the edge where
+    the role begins, as the armour choice is folded into combat damage."""
+    t = m.table
+    # Which role begins on each edge, and who may strike as it does.
+    beginnings = {
+        "resolve_proposal@action_phase": "attacker",
+        "no_protection": "defender",
+        **{e.name: "defender" for e in m.edges if e.has("protects")},
+    }
+    added = []
+    for e in m.edges:
+        role = beginnings.get(e.name)
+        if role is None:
+            continue
+        for p in range(t.n):
+            party = t.board.parties[p]
+            choices = [(w,) for w in range(len(party.weapons))] + [
+                pair for pair in itertools.combinations(range(len(party.weapons)), 2)
+                if combat.dual_wield_pairs(party, *(party.weapons[w] for w in pair))
+            ]
+            for choice in choices:
+                slots = tuple(t.weapon(p, w) for w in choice)
+                cost = sum(party.weapons[w].strike_cost for w in choice)
+
+                def guard(s: Any, b: Backend, e: Edge = e, role: str = role, p: int = p, slots: tuple = slots, cost: int = cost) -> Any:
+                    return b.AndThen(
+                        e.guard(s, b),
+                        lambda: b.And(
+                            e.update(s, b).get(role, getattr(s, role)) == t.hero(p),
+                            *(b.Not(s.weapon_exhausted[i]) for i in slots),
+                            t.ready_resources(s, b, p) >= cost,
+                        ),
+                    )
+
+                def update(s: Any, b: Backend, e: Edge = e, p: int = p, slots: tuple = slots, cost: int = cost) -> dict[str, Any]:
+                    post = dict(e.update(s, b))
+                    exhausted, struck = s.weapon_exhausted, s.struck
+                    for i in slots:
+                        exhausted, struck = b.store(exhausted, i, True), b.store(struck, i, True)
+                    return {**post, **(t.pay(s, b, p, cost) if cost else {}), "weapon_exhausted": exhausted, "struck": struck}
+
+                names = " and ".join(party.weapons[w].name for w in choice)
+                added.append(
+                    replace(
+                        e,
+                        name=f"{e.name}[{t.player_name(p)} strikes with {names}]",
+                        rules=e.rules + ("CR7.4 303.2", "CR7.4 303.2a", "CR7.4 602.1" if role == "attacker" else "CR7.4 602.3")
+                        + (("405.3",) if len(choice) == 2 else ()),
+                        guard=guard,
+                        update=update,
+                        tags=e.tags | {"strikes"},
+                        doc=f"{e.doc}; {t.player_name(p)}'s hero becomes the {role} and strikes with {names}",
+                    )
+                )
+    return m.with_edges([*(e for e in m.edges if not e.name.startswith("strike[")), *added])
+
+
+CR74_STRIKES = Variant(
+    "CR7.4-strikes-as-roles-begin",
+    "a hero strikes only as it becomes the attacker or the defender, without the chain (CR7.4), not with a strike link in the defend window",
+    ("303.2", "602.3a", "409.2a", "CR7.4 303.2", "CR7.4 602.1", "CR7.4 602.3"),
+    (
+        "000_93427c41005e332f.txt:138",
+        "000_93427c41005e332f.txt:482",
+        "wowtcg-comprehensive-rules-7.4.txt:483-495",
+        "wowtcg-comprehensive-rules-7.4.txt:1886-1888",
+        "wowtcg-comprehensive-rules-7.4.txt:1911-1918",
+    ),
+    "V1",
+    patch=_strikes_as_roles_begin,
+)
+
+
 # -- V2: CR7.4 603.2, pre-priority checks before the roles end ---------------------------------
 
 
@@ -234,9 +365,12 @@ VARIANTS = {
     for v in (
         WITHOUT_600_3,
         BASIC_CHAIN,
+        BASIC_IN_COMBAT,
+        BASIC_ONE_WEAPON,
         AS_WRITTEN_405_3,
         BECOMES_DEFENDER_ENGLISH,
         BECOMES_DEFENDER_CHINESE,
+        CR74_STRIKES,
         CR74_CHECKS_BEFORE_ROLES_END,
     )
 }
