@@ -140,6 +140,12 @@ class RuleBook:
                         raise ValueError(f"ruling {r.id!r} cites unknown principle {why!r}")
         self._winners = {q.name: self._precedence(q) for q in self.questions.values()}
         self._order = {q.name: self._winners_first(q) for q in self.questions.values()}
+        # For explicit search, which asks these questions in nearly every state:
+        # each ruling in winners-first order with the ids of its winners.
+        self._plan = {
+            name: tuple((r, r.id, tuple(w.id for w in self._winners[name][r.id])) for r in order)
+            for name, order in self._order.items()
+        }
 
     def _precedence(self, q: Question) -> dict[str, tuple[Ruling, ...]]:
         """For each ruling, the rulings that beat it wherever both apply."""
@@ -209,8 +215,24 @@ class RuleBook:
             live[r.id] = b.AndThen(r.applies(s, b, *args), lambda r=r: b.Not(b.Or(*(live[w.id] for w in winners[r.id]))))
         return [(r, live[r.id]) for r in q.rulings]
 
+    def _verdicts_concrete(self, name: str, s: Any, args: Sequence[Any]) -> tuple[bool, bool]:
+        """``verdicts`` over plain values, without building terms."""
+        live: dict[str, bool] = {}
+        yes = no = False
+        for r, rid, winners in self._plan[name]:
+            alive = bool(r.applies(s, CONCRETE, *args)) and not any(live[w] for w in winners)
+            live[rid] = alive
+            if alive:
+                if r.says is True:
+                    yes = True
+                elif r.says is False:
+                    no = True
+        return yes, no
+
     def verdicts(self, name: str, s: Any, b: Backend, *args: Any) -> tuple[Any, Any]:
         """Whether some live ruling says yes, and whether some says no."""
+        if b is CONCRETE:
+            return self._verdicts_concrete(name, s, args)
         live = self._live(self.questions[name], s, b, args)
         return (
             b.Or(*(x for r, x in live if r.says is True)),
