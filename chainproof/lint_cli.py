@@ -40,8 +40,22 @@ def _console() -> Console:
 )
 @click.option("--timeout", type=float, default=20.0, show_default=True, help="seconds per solver query")
 @click.option("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, show_default=True, help="rules diff: pairs of states compared before it stops")
+@click.option(
+    "--scenarios",
+    "scenario_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="write each variant finding's game, searched on the engine's table, as a scenario file in this folder",
+)
 @click.option("--json", "as_json", is_flag=True, help='print {"findings": [...], "checks": [...]}')
-def lint(games: tuple[str, ...], known_file: Path | None, timeout: float, max_pairs: int, as_json: bool, **bounds: Any) -> None:
+def lint(
+    games: tuple[str, ...],
+    known_file: Path | None,
+    timeout: float,
+    max_pairs: int,
+    scenario_dir: Path | None,
+    as_json: bool,
+    **bounds: Any,
+) -> None:
     """Find where each game's rules contradict themselves: deadlocks, conflicts
     between rules that no precedence rule settles, dead rules, and where each
     shipped rule variant parts from the seed's reading.  Exit 1 when a finding
@@ -62,6 +76,8 @@ def lint(games: tuple[str, ...], known_file: Path | None, timeout: float, max_pa
         budget = portfolio.Budget(round(timeout * 1000))
         with report.progress(console, enabled=not as_json) as advance:
             found = linting.run(chosen, bounds, budget, known, max_pairs, advance)
+        if scenario_dir is not None:
+            _write_scenarios(found, scenario_dir, max_pairs)
         if as_json:
             click.echo(
                 json.dumps(
@@ -82,6 +98,33 @@ def lint(games: tuple[str, ...], known_file: Path | None, timeout: float, max_pa
 
 
 
+def _write(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int) -> None:
+    """Each variant finding's game on the engine's table, as a scenario file;
+    the others say why they have none."""
+    for f in found.findings:
+        if f.kind != "variant":
+            f.scenario_note = (
+                "no game reaches it" if f.transcript is None else "its game is on the model's board, whose cards the engine does not have"
+            )
+            continue
+        name = f.key.removeprefix("variant:")
+        written = linting.divergence_scenario(get_game(f.game), SEED, name, max_pairs)
+        if written.yaml is None:
+            f.scenario_note = written.why_not
+            continue
+        path = folder / f"{f.game}-{name}.yaml"
+        _write(path, written.yaml)
+        f.scenario = str(path)
+
+
 def _print_lint(found: linting.Lint) -> None:
     console = _console()
     checks = Table(title="chainproof lint: what was checked", show_lines=False)
@@ -100,6 +143,10 @@ def _print_lint(found: linting.Lint) -> None:
             console.print(f"  {f.summary}", markup=False)
             if f.note:
                 console.print(f"  known: {f.note}", markup=False)
+            if f.scenario:
+                console.print(f"  scenario: {f.scenario}", markup=False)
+            elif f.scenario_note:
+                console.print(f"  no scenario: {f.scenario_note}", markup=False)
             if f.other is not None and f.transcript is not None:
                 _side_by_side(console, f.transcript, f.other, (SEED, f.key.removeprefix("variant:")))
             elif f.transcript is not None:
@@ -144,8 +191,16 @@ def _side_by_side(console: Console, first: Transcript, second: Transcript, names
 @click.argument("second", metavar="VARIANT_B")
 @cli.bound_options
 @click.option("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, show_default=True, help="pairs of states compared before the search stops")
+@click.option(
+    "--scenario",
+    "scenario_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="also search the engine's own table and write the game found there as a scenario file",
+)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def diff(game_name: str, first: str, second: str, max_pairs: int, as_json: bool, **bounds: Any) -> None:
+def diff(
+    game_name: str, first: str, second: str, max_pairs: int, scenario_file: Path | None, as_json: bool, **bounds: Any
+) -> None:
     """The shortest game on which two readings of GAME's rules part, as both
     transcripts side by side.  A reading is 'seed' (the model as encoded) or a
     variant's name.  Exit 1 when they part, 0 when they agree within the bounds."""
@@ -155,10 +210,22 @@ def diff(game_name: str, first: str, second: str, max_pairs: int, as_json: bool,
             raise BadInput(f"--max-pairs {max_pairs} must be at least 1")
         game = get_game(game_name)
         comparison = linting.diff_variants(game, first, second, bounds, max_pairs)
+        scenario: dict[str, Any] | None = None
+        if scenario_file is not None:
+            written = linting.divergence_scenario(game, first, second, max_pairs)
+            if written.yaml is not None:
+                _write(scenario_file, written.yaml)
+            on_table = written.comparison.verdict if written.comparison else "not searched"
+            scenario = {"file": str(scenario_file) if written.yaml else None, "on_the_engine_table": on_table, "why_not": written.why_not or None}
         if as_json:
-            click.echo(json.dumps(_diff_json(game_name, comparison), indent=2))
+            click.echo(json.dumps({**_diff_json(game_name, comparison), "scenario": scenario}, indent=2))
         else:
             _print_diff(comparison)
+            if scenario is not None:
+                if scenario["file"]:
+                    click.echo(f"scenario: {scenario['file']} (on the engine's table {scenario['on_the_engine_table']})")
+                else:
+                    click.echo(f"no scenario written: {scenario['why_not']}")
         return 1 if comparison.divergence else 0
 
     cli.guarded(run)

@@ -32,6 +32,7 @@ from model.diff import Comparison, compare
 from model.machine import Machine
 from model.results import PROVED, VIOLATED, Result, Transcript
 from model.variants import SEED
+from agreement.games import scenario_table
 from properties import Deadlock
 from properties.contradictions import AGREE, NEVER, never_enabled, no_deadlock, rulings_agree
 
@@ -52,6 +53,9 @@ class Finding:
     known: bool = False
     #: The known-findings file's note on it.
     note: str = ""
+    #: Where its game was written as a scenario (``lint --scenarios``), or why it was not.
+    scenario: str | None = None
+    scenario_note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +68,8 @@ class Finding:
             "other_transcript": self.other.to_json() if self.other else None,
             "known": self.known,
             "note": self.note or None,
+            "scenario": self.scenario,
+            "scenario_note": self.scenario_note or None,
         }
 
 
@@ -272,6 +278,64 @@ def diff_variants(game: Game, first: str, second: str, bounds: Mapping[str, int 
     extra = {"board": next(iter(boards))(resolved)} if boards else {}
     machines = [game.machine(resolved, None if name == SEED else name, **extra) for name in (first, second)]
     return compare(machines[0], machines[1], (first, second), max_pairs)
+
+
+#: The most pairs of states a search on the engine's table compares.
+TABLE_PAIRS = 100_000
+
+
+@dataclass
+class Written:
+    """A divergence searched on the game's engine table and written out as a scenario."""
+
+    comparison: Comparison | None  # None when no search could run on the table
+    yaml: str | None  # the scenario file, or None
+    why_not: str = ""  # why none was written
+
+
+def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> Written:
+    """The shortest game on which the two readings part on the engine's own
+    table (every character a card of the reference engine), as a scenario.
+
+    The engine plays the seed's reading, so the scenario is the seed's game,
+    the step where they part included when the seed allows it; between two
+    variants, the game up to that step.  Its ``expect`` is the model's state
+    at the end, which the engine must reach too."""
+    table = scenario_table(game.name)
+    if table is None:
+        raise BadInput(f"{game.name} has no reference engine to write scenarios for")
+    readings = [None if name == SEED else game.variant(name) for name in (first, second)]
+    if first == second:
+        raise BadInput(f"diff: {first!r} against itself has nothing to show; name two different readings")
+    if any(v is not None and v.board is not None for v in readings):
+        needs = first if readings[0] is not None and readings[0].board is not None else second
+        return Written(None, None, f"{needs} needs a board of its own, and the engine's table is fixed")
+    machines = [table.machine(None if name == SEED else name) for name in (first, second)]
+    # The engine's table deals full hands, so its games branch far more than
+    # the model's board; a reading its cards never exercise would otherwise
+    # be searched for minutes before the answer "they agree".
+    comparison = compare(machines[0], machines[1], (first, second), min(max_pairs, TABLE_PAIRS))
+    d = comparison.divergence
+    if d is None:
+        return Written(comparison, None, f"no game on the engine's table tells them apart ({comparison.verdict})")
+    seed_side = d.first if first == SEED else d.second if second == SEED else None
+    steps = [s.edge for s in (seed_side or d.first).steps]
+    if seed_side is None or steps[-1] != d.action:
+        steps = steps[: d.length - 1]
+    v = readings[1] or readings[0]
+    assert v is not None
+    try:
+        text = table.scenario(
+            steps,
+            name=f"{first} against {second}: where they part",
+            rules=[r for r in v.rules if not r.startswith(("basic:", "assumed:", "abstracted:"))],
+            source=f"own: chainproof diff {game.name} {first} {second} ({v.finding} in docs/findings.md)",
+            summary=f"{v.reading}. The two readings part at step {d.length}: {d.first.violation}. "
+            + ("The engine plays the seed's reading." if seed_side is not None else "This is the game up to that step."),
+        )
+    except table.error as exc:
+        return Written(comparison, None, f"the engine cannot replay it: {exc}")
+    return Written(comparison, text)
 
 
 def lint_variants(

@@ -13,7 +13,7 @@ from chainproof.cli import main
 from chainproof.linting import KINDS, default_known_file, load_known
 from model import wowtcg
 
-FIELDS = {"game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note"}
+FIELDS = {"game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note", "scenario", "scenario_note"}
 
 
 #: A smaller table than the default (one turn, empty decks), so that a whole
@@ -144,3 +144,45 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     result = invoke(*args)
     assert result.exit_code == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+# -- findings as scenarios the engine replays ---------------------------------------------------
+
+VARIANT_SCENARIOS = Path(__file__).parent.parent / "scenarios" / "wowtcg" / "variants"
+
+
+@pytest.mark.parametrize("path", sorted(VARIANT_SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_each_shipped_variant_scenario_is_what_lint_writes_and_the_engine_passes_it(path: Path):
+    """`chainproof lint --scenarios scenarios/wowtcg/variants` wrote these files:
+    the game on the engine's table where the variant parts from the seed, which
+    the engine (the seed's reading) and the model both replay."""
+    from chainproof.games import get_game
+    from chainproof.linting import divergence_scenario
+    from scenarios.runner import run_file
+
+    name = path.stem.removeprefix("wowtcg-")
+    written = divergence_scenario(get_game("wowtcg"), "seed", name, 100_000)
+    assert written.yaml == path.read_text(encoding="utf-8")
+    result = run_file(path)
+    assert result.status == "pass", result.detail
+    assert result.model.startswith("agrees"), result.model
+
+
+def test_every_variant_the_engine_table_can_show_has_a_scenario():
+    """The two without one: 405.3 needs a ranged dual wielder the table lacks,
+    and no card of the table must attack and pay to attack (600.2, 600.3)."""
+    shipped = {p.stem.removeprefix("wowtcg-") for p in VARIANT_SCENARIOS.glob("*.yaml")}
+    assert set(wowtcg.VARIANTS) - shipped == {"405.3-as-written", "600.2-without-600.3"}
+
+
+def test_diff_writes_its_game_as_a_scenario(tmp_path: Path):
+    from scenarios.runner import run_file
+
+    out = tmp_path / "chain.yaml"
+    result = invoke("diff", "wowtcg", "seed", "basic-chain-priority", "--scenario", str(out))
+    assert result.exit_code == 1, result.output
+    assert f"scenario: {out} (on the engine's table they part after" in result.stdout
+    assert run_file(out).status == "pass"
+    none = invoke("diff", "wowtcg", "seed", "405.3-as-written", "--scenario", str(tmp_path / "x.yaml"), "--json")
+    assert json.loads(none.stdout)["scenario"]["why_not"] == "405.3-as-written needs a board of its own, and the engine's table is fixed"
+    assert not (tmp_path / "x.yaml").exists()
