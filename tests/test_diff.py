@@ -47,8 +47,10 @@ def test_the_game_found_is_a_shortest_one():
     """Independently of the lockstep search: the seed's states where passing is
     allowed but the variant forbids it first appear after 6 steps, so 7 steps
     (the pass itself) is the least a game that tells them apart can take."""
-    seed = wowtcg.build()
-    variant = wowtcg.build(variant="600.2-without-600.3")
+    small = {"turns": 1, "deck": 0}
+    seed = wowtcg.build(**small)
+    variant = wowtcg.build(variant="600.2-without-600.3", **small)
+    assert compare(seed, variant).divergence.length == PINNED[(SEED, "600.2-without-600.3")][0]
     exploration = explicit.explore(seed)
     depths = [
         exploration.depth[i]
@@ -61,7 +63,7 @@ def test_the_game_found_is_a_shortest_one():
 def test_two_readings_with_nothing_to_part_on_agree_on_every_game_within_the_bounds():
     """With no card in any hand, no instant resolves: the two 602.3b readings
     never meet their one difference, and the whole product is searched."""
-    c = diff_variants(GAME, "602.3b-english", "602.3b-chinese", {"hand": 0, "turns": 2}, 2_000_000)
+    c = diff_variants(GAME, "602.3b-english", "602.3b-chinese", {"hand": 0, "turns": 1}, 2_000_000)
     assert c.divergence is None and c.complete
     assert "agree on every game within the bounds" in c.verdict
 

@@ -129,6 +129,13 @@ def _states(machine, location):
     return [s for s in exploration.nodes if machine.location_of(s) == location]
 
 
+@pytest.fixture(scope="module")
+def second_turn():
+    """The model through P2's first turn, where the taunted ally and the skirmisher act."""
+    machine = wowtcg.build(turns=2, deck=1)
+    return machine, _states(machine, "action_phase")
+
+
 def test_without_103_2_stealth_and_protector_clash_at_the_protect_point():
     """602.2a (stealth: nobody can protect) against 602.2 (a protector may):
     103.2 settles it; without it the core names both."""
@@ -143,15 +150,15 @@ def test_without_103_2_stealth_and_protector_clash_at_the_protect_point():
     assert not any(machine.rulings.clash_in(s) for s in stealthy)
 
 
-def test_without_103_1_the_taunted_allys_card_text_clashes_with_601_2():
+def test_without_103_1_the_taunted_allys_card_text_clashes_with_601_2(second_turn):
     """601.2c (can attack only the guard, if able) against 601.2 (any legal
     defender): 103.1 ranks the card text first."""
-    machine = wowtcg.build(turns=2, deck=1)
+    machine, action_phases = second_turn
     t = machine.table
     weaker = book(t, without=("103.1",))
     taunted = next(c for c in range(t.count) if t.characters[c].attacks_only is not None)
     clashing = [
-        s for s in _states(machine, "action_phase")
+        s for s in action_phases
         for d in t.rivals(taunted)
         if weaker.clashes("may_propose", s, CONCRETE, taunted, d)
     ]
@@ -160,14 +167,14 @@ def test_without_103_1_the_taunted_allys_card_text_clashes_with_601_2():
     assert set(clash.core) == {"601.2", "601.2c"}
 
 
-def test_without_103_1_ferocity_no_longer_lifts_the_new_ally_restriction():
+def test_without_103_1_ferocity_no_longer_lifts_the_new_ally_restriction(second_turn):
     """Ferocity only lifts 601.2a's restriction, so removing 103.1 makes no
     clash: a skirmisher new to its party simply can't attack."""
-    machine = wowtcg.build(turns=2, deck=1)
+    machine, action_phases = second_turn
     t = machine.table
     weaker = book(t, without=("103.1",))
     skirmisher = next(c for c in range(t.count) if t.characters[c].has("ferocity"))
-    owners_turn = next(s for s in _states(machine, "action_phase") if s.turn_player == t.owner[skirmisher])
+    owners_turn = next(s for s in action_phases if s.turn_player == t.owner[skirmisher])
     # The skirmisher as if it had just joined the party (it entered play this turn).
     s = owners_turn._replace(fresh=tuple(c == skirmisher for c in range(t.count)))
     assert machine.rulings.answer("may_attack", s, CONCRETE, skirmisher) is True
