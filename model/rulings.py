@@ -140,6 +140,8 @@ class RuleBook:
                         raise ValueError(f"ruling {r.id!r} cites unknown principle {why!r}")
         self._winners = {q.name: self._precedence(q) for q in self.questions.values()}
         self._order = {q.name: self._winners_first(q) for q in self.questions.values()}
+        self._memo_state: Any = None
+        self._memo: dict[tuple[Any, ...], tuple[bool, bool]] = {}
         # For explicit search, which asks these questions in nearly every state:
         # each ruling in winners-first order with the ids of its winners.
         self._plan = {
@@ -216,7 +218,19 @@ class RuleBook:
         return [(r, live[r.id]) for r in q.rulings]
 
     def _verdicts_concrete(self, name: str, s: Any, args: Sequence[Any]) -> tuple[bool, bool]:
-        """``verdicts`` over plain values, without building terms."""
+        """``verdicts`` over plain values, without building terms.
+
+        Explicit search tries every edge of one state in turn, and many guards
+        ask the same question of it (each proposal asks whether its attacker
+        may attack): the answers for the last state asked are kept.  The state
+        is held, so its identity cannot be reused while it is kept.
+        """
+        if s is not self._memo_state:
+            self._memo_state, self._memo = s, {}
+        key = (name, *args)
+        known = self._memo.get(key)
+        if known is not None:
+            return known
         live: dict[str, bool] = {}
         yes = no = False
         for r, rid, winners in self._plan[name]:
@@ -227,6 +241,7 @@ class RuleBook:
                     yes = True
                 elif r.says is False:
                     no = True
+        self._memo[key] = (yes, no)
         return yes, no
 
     def verdicts(self, name: str, s: Any, b: Backend, *args: Any) -> tuple[Any, Any]:
