@@ -17,6 +17,7 @@ GAME = get_game("wowtcg")
 #: (first, second) -> (steps, the action where they part, how, what differs)
 PINNED = {
     (SEED, "600.2-without-600.3"): (7, "pass_priority@action_phase", ONLY_IN_FIRST, None),
+    (SEED, "600.2-chinese"): (19, "play_instant@action_phase", ONLY_IN_FIRST, None),
     (SEED, "basic-chain-priority"): (7, "resolve_top_link@ready_step", DIFFERENT_STATES, "priority"),
     (SEED, "405.3-as-written"): (15, "strike[P2 second bow]", ONLY_IN_FIRST, None),
     (SEED, "basic-in-combat"): (16, "strike[P1 warhammer]", ONLY_IN_SECOND, None),

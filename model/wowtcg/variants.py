@@ -32,6 +32,37 @@ WITHOUT_600_3 = Variant(
 )
 
 
+# -- T2: 002's Chinese 600.2, the proposal as the first use of priority ---------------------------
+
+
+def _proposal_first(m: Machine) -> Machine:
+    """While a character binds its controller (600.2), the Chinese text has him
+    use his priority to propose: nothing else he could add to the empty chain
+    (an instant, a non-instant, a resource) comes first."""
+    t = m.table
+
+    def patched(e: Edge) -> Edge:
+        def guard(s: Any, b: Backend, inner: Any = e.guard) -> Any:
+            return b.AndThen(inner(s, b), lambda: b.Not(b.And(s.chain_len == 0, t.must_attack_binds(s, b))))
+
+        return replace(e, guard=guard, rules=e.rules + ("600.2",))
+
+    others = lambda e: e.source == "action_phase" and e.has("adds_link") and not e.has("proposes")  # noqa: E731
+    return m.with_edges(patched(e) if others(e) else e for e in m.edges)
+
+
+CHINESE_600_2 = Variant(
+    "600.2-chinese",
+    "a character that must attack if able makes its controller propose it with his priority, before anything else (002's Chinese), not only forbids passing (the English)",
+    ("600.2",),
+    ("002_747842af486db20b.txt:12", "002_747842af486db20b.txt:9-11", "000_93427c41005e332f.txt:446"),
+    "T2",
+    patch=_proposal_first,
+    # An instant in the turn player's hand, to play before the proposal.
+    bounds={"hand": 1},
+)
+
+
 # -- B2: the basic rules' order of responding ---------------------------------------------------
 
 
@@ -364,6 +395,7 @@ VARIANTS = {
     v.name: v
     for v in (
         WITHOUT_600_3,
+        CHINESE_600_2,
         BASIC_CHAIN,
         BASIC_IN_COMBAT,
         BASIC_ONE_WEAPON,
