@@ -8,7 +8,6 @@ unknown, 2 bad input, an ill-formed model or a graph that could not be drawn.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -16,13 +15,11 @@ from typing import Any, Callable, Iterator
 import click
 from rich.console import Console
 
-from agreement.adapter import AdapterError
-from agreement.trace import TraceFileError
 from chainproof import report
+# ``guarded`` is also what the commands of the other modules import from here.
+from chainproof.common import MAX_TIMEOUT, bound_options, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, get_game
 from model import bmc, explicit, portfolio, spacer
-from model.machine import ModelError
-from model.registry import RegistryError
 from model.results import PROVED, Result
 from properties import Eventually, select
 
@@ -30,60 +27,10 @@ from properties import Eventually, select
 #: verdict per property (model/portfolio.py); the others run one method alone.
 METHODS = ("portfolio", "explicit", "bmc", "both")
 GRAPH_FORMATS = ("dot", "svg")
-#: Z3 takes its timeout in milliseconds as a 32-bit number; a day is plenty.
-MAX_TIMEOUT = 86_400.0
-
-
-def fail(message: str) -> None:
-    click.echo(f"chainproof: error: {message}", err=True)
-    sys.exit(2)
-
-
-def guarded(run: Callable[[], int]) -> None:
-    """Turn bad input, a broken model or an internal error into one line and exit 2.
-
-    ``--debug`` (before the command) lets an internal error raise with its traceback.
-    """
-    try:
-        code = run()
-    except (BadInput, AdapterError, TraceFileError) as exc:
-        fail(str(exc))
-    except (ModelError, RegistryError) as exc:
-        fail(f"the model is ill-formed: {exc}")
-    except report.RenderError as exc:
-        fail(str(exc))
-    except KeyboardInterrupt:
-        fail("interrupted")
-    except Exception as exc:  # noqa: BLE001 - the last line of defence of a command-line tool
-        if click.get_current_context().find_root().params.get("debug"):
-            raise
-        fail(f"internal error: {type(exc).__name__}: {exc} (run 'chainproof --debug ...' for the traceback)")
-    sys.exit(code)
 
 
 def _games(names: tuple[str, ...]) -> list[Game]:
     return [get_game(n) for n in dict.fromkeys(names or GAME_NAMES)]
-
-
-#: The bounds a user may set on the command line (each game's ``BoundSpec`` checks the value).
-BOUND_OPTIONS = (
-    ("--players", "players at the table"),
-    ("--chain-depth", "most links on the chain at once"),
-    ("--turns", "turns explored"),
-    ("--hand", "cards of each kind in every starting hand"),
-    ("--deck", "most cards in a starting deck"),
-    ("--hand-limit", "maximum hand size in the end step"),
-    ("--allies", "allies in each party at the start"),
-    ("--resources", "resources each player has in play at the start"),
-    ("--combats", "combats explored per turn"),
-)
-
-
-def bound_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The bound options, passed to the command as keyword arguments."""
-    for flag, doc in reversed(BOUND_OPTIONS):
-        command = click.option(flag, type=int, help=doc)(command)
-    return command
 
 
 @click.group()

@@ -15,7 +15,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from chainproof import cli, linting, report
+from chainproof import common, linting, report
 from chainproof.games import GAME_NAMES, BadInput, get_game
 from model import portfolio
 from model.diff import DEFAULT_MAX_PAIRS, Comparison
@@ -31,7 +31,7 @@ def _console() -> Console:
 
 @click.command()
 @click.option("--game", "games", multiple=True, metavar="GAME", help=f"game to lint (repeatable; default all: {', '.join(GAME_NAMES)})")
-@cli.bound_options
+@common.bound_options
 @click.option(
     "--known",
     "known_file",
@@ -62,8 +62,8 @@ def lint(
     is not listed in the known-findings file."""
 
     def run() -> int:
-        if not 0.001 <= timeout <= cli.MAX_TIMEOUT:
-            raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{cli.MAX_TIMEOUT:g} seconds")
+        if not 0.001 <= timeout <= common.MAX_TIMEOUT:
+            raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{common.MAX_TIMEOUT:g} seconds")
         if max_pairs < 1:
             raise BadInput(f"--max-pairs {max_pairs} must be at least 1")
         chosen = [get_game(n) for n in dict.fromkeys(games or GAME_NAMES)]
@@ -93,7 +93,7 @@ def lint(
             _print_lint(found)
         return 1 if found.unknown else 0
 
-    cli.guarded(run)
+    common.guarded(run)
 
 
 
@@ -189,7 +189,7 @@ def _side_by_side(console: Console, first: Transcript, second: Transcript, names
 @click.argument("game_name", metavar="GAME")
 @click.argument("first", metavar="VARIANT_A")
 @click.argument("second", metavar="VARIANT_B")
-@cli.bound_options
+@common.bound_options
 @click.option("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, show_default=True, help="pairs of states compared before the search stops")
 @click.option(
     "--scenario",
@@ -228,7 +228,7 @@ def diff(
                     click.echo(f"no scenario written: {scenario['why_not']}")
         return 1 if comparison.divergence else 0
 
-    cli.guarded(run)
+    common.guarded(run)
 
 
 def _diff_json(game: str, c: Comparison) -> dict[str, Any]:

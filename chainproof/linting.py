@@ -28,11 +28,11 @@ import yaml
 
 from chainproof.games import BadInput, Game
 from model import induction, portfolio
+from agreement.games import scenario_table
 from model.diff import Comparison, compare
 from model.machine import Machine
 from model.results import PROVED, VIOLATED, Result, Transcript
 from model.variants import SEED
-from agreement.games import scenario_table
 from properties import Deadlock
 from properties.contradictions import AGREE, NEVER, never_enabled, no_deadlock, rulings_agree
 
@@ -186,7 +186,7 @@ def _conflicts(game: Game, machine: Machine, r: Result) -> list[Finding]:
             continue
         q = machine.rulings.questions[question]
         said = "; ".join(
-            f"{r.id} [{' '.join(r.rules)}] says {'yes' if r.says else 'no'} ({r.doc})" for r in clash.yes + clash.no if r.id in clash.core
+            f"{x.id} [{' '.join(x.rules)}] says {'yes' if x.says else 'no'} ({x.doc})" for x in clash.yes + clash.no if x.id in clash.core
         )
         reading = f"under {machine.variant}, " if machine.variant else ""
         summary = f"{reading}'{q.doc}' for {q.show(*clash.arguments)}: {said}; no precedence rule decides between them"
