@@ -61,8 +61,9 @@ def test_an_unaffordable_tax_leaves_the_prowler_unable_so_no_deadlock_either_way
 
 
 def test_an_unknown_variant_is_rejected_with_the_known_ones():
-    with pytest.raises(ValueError, match="unknown variant 'nope'; variants: 600.2-without-600.3, basic-chain-priority"):
+    with pytest.raises(ValueError) as refused:
         wowtcg.build(variant="nope")
+    assert str(refused.value) == f"unknown variant 'nope'; variants: {', '.join(wowtcg.VARIANTS)}"
 
 
 def test_heroes_that_destroy_each_other_draw_the_game():
