@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from chainproof import common, linting, report
@@ -131,7 +132,8 @@ def _print_lint(found: linting.Lint) -> None:
     for column in ("game", "query", "verdict", "method"):
         checks.add_column(column, no_wrap=column != "verdict")
     for c in found.checks:
-        checks.add_row(c.game, c.query, c.verdict, c.method)
+        # Query names carry brackets, which Rich would read as markup.
+        checks.add_row(*(escape(x) for x in (c.game, c.query, c.verdict, c.method)))
     console.print(checks)
     by_kind: dict[str, list[linting.Finding]] = {}
     for f in found.findings:
@@ -179,7 +181,7 @@ def _side_by_side(console: Console, first: Transcript, second: Transcript, names
         ]
         if a is not None and b is not None and cells[0] == cells[1]:
             cells[1] = "(the same)"
-        table.add_row(str(step.index), step.actor, step.edge, *cells)
+        table.add_row(str(step.index), step.actor, escape(step.edge), *(escape(c) for c in cells))
     console.print(table)
     console.print(f"  both start: {'; '.join(f'{k}: {v}' for k, v in first.initial.items())}", markup=False)
     console.print(f"  parted: {first.violation}", markup=False)

@@ -186,3 +186,10 @@ def test_diff_writes_its_game_as_a_scenario(tmp_path: Path):
     none = invoke("diff", "wowtcg", "seed", "405.3-as-written", "--scenario", str(tmp_path / "x.yaml"), "--json")
     assert json.loads(none.stdout)["scenario"]["why_not"] == "405.3-as-written needs a board of its own, and the engine's table is fixed"
     assert not (tmp_path / "x.yaml").exists()
+
+
+def test_plain_output_keeps_bracketed_names():
+    """Edge and query names carry brackets ([P1 warhammer]); the tables print them whole."""
+    result = invoke("diff", "wowtcg", "seed", "basic-in-combat")
+    assert "strike[P1 warhammer]" in result.stdout
+    assert "resolve_instant[remove defender from combat]@defend_window" in result.stdout
