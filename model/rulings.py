@@ -269,18 +269,14 @@ class RuleBook:
         yes, no = self.verdicts(name, s, b, *args)
         return b.And(yes, no)
 
-    def any_clash(self, s: Any, b: Backend) -> Any:
-        """Some question clashes in ``s`` for some arguments."""
-        return b.Or(*(self.clashes(q.name, s, b, *args) for q in self.questions.values() for args in q.arguments))
-
     def explain(self, name: str, s: Any, *args: Any) -> Clash:
         """The clash of question ``name`` in the concrete state ``s``, its
         rules named by a Z3 unsat core over one literal per ruling.
 
-        Each applicable ruling asserts its answer unless a winner over it is
-        present; with every literal assumed the constraints are unsatisfiable
-        exactly where live rulings disagree, and the core is the set of
-        rulings that cannot all hold.
+        A ruling is live when its literal holds, it applies, and no live
+        winner beats it; a live ruling asserts its answer.  With every literal
+        assumed the constraints are unsatisfiable exactly where live rulings
+        disagree, and the core is a set of rulings that cannot all hold.
         """
         q = self.questions[name]
         winners = self._winners[name]
@@ -298,7 +294,7 @@ class RuleBook:
         if solver.check(*literal.values()) != z3.unsat:
             raise ValueError(f"no clash on {name}({q.show(*args)}) in this state")
         core = tuple(str(x).removeprefix("ruling:") for x in solver.unsat_core())
-        model_live = {r.id: bool(self._live_concrete(q, s, args)[r.id]) for r in q.rulings}
+        model_live = {r.id: bool(x) for r, x in self._live(q, s, CONCRETE, args)}
         return Clash(
             name,
             tuple(args),
@@ -306,9 +302,6 @@ class RuleBook:
             tuple(r for r in q.rulings if model_live[r.id] and r.says is False),
             core,
         )
-
-    def _live_concrete(self, q: Question, s: Any, args: Sequence[Any]) -> dict[str, bool]:
-        return {r.id: bool(x) for r, x in self._live(q, s, CONCRETE, args)}
 
     def clash_in(self, s: Any) -> list[Clash]:
         """Every clash in the concrete state ``s``, explained."""
