@@ -17,7 +17,7 @@ from rich.console import Console
 
 from chainproof import report
 # ``guarded`` is also what the commands of the other modules import from here.
-from chainproof.common import MAX_TIMEOUT, bound_options, guarded
+from chainproof.common import bound_options, check_timeout, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, get_game
 from model import bmc, explicit, portfolio, spacer
 from model.results import PROVED, Result
@@ -80,8 +80,7 @@ def verify(
             raise BadInput(f"--depth {depth} is out of range: allowed 1..200")
         if max_states < 1:
             raise BadInput(f"--max-states {max_states} must be at least 1")
-        if not 0.001 <= timeout <= MAX_TIMEOUT:  # also rejects nan
-            raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{MAX_TIMEOUT:g} seconds")
+        check_timeout(timeout)
         if explain is not None:
             return _explain(games, explain, variant, bounds, round(timeout * 1000), as_json)
         console = Console(stderr=True)

@@ -19,6 +19,12 @@ from model.registry import RegistryError
 MAX_TIMEOUT = 86_400.0
 
 
+def check_timeout(timeout: float) -> None:
+    """A solver timeout in seconds Z3 can take (NaN is refused too)."""
+    if not 0.001 <= timeout <= MAX_TIMEOUT:
+        raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{MAX_TIMEOUT:g} seconds")
+
+
 def fail(message: str) -> None:
     click.echo(f"chainproof: error: {message}", err=True)
     sys.exit(2)

@@ -30,6 +30,17 @@ def _console() -> Console:
     return console if console.is_terminal else Console(highlight=False, width=200, soft_wrap=True)
 
 
+#: How far a rules diff searches (lint runs one per variant).
+max_pairs_option = click.option(
+    "--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, show_default=True, help="rules diff: pairs of states compared before it stops"
+)
+
+
+def _check_max_pairs(max_pairs: int) -> None:
+    if max_pairs < 1:
+        raise BadInput(f"--max-pairs {max_pairs} must be at least 1")
+
+
 @click.command()
 @click.option("--game", "games", multiple=True, metavar="GAME", help=f"game to lint (repeatable; default all: {', '.join(GAME_NAMES)})")
 @common.bound_options
@@ -40,7 +51,7 @@ def _console() -> Console:
     help="known-findings file (default: each game's model/<game>/known_findings.yaml)",
 )
 @click.option("--timeout", type=float, default=20.0, show_default=True, help="seconds per solver query")
-@click.option("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, show_default=True, help="rules diff: pairs of states compared before it stops")
+@max_pairs_option
 @click.option(
     "--scenarios",
     "scenario_dir",
@@ -63,10 +74,8 @@ def lint(
     is not listed in the known-findings file."""
 
     def run() -> int:
-        if not 0.001 <= timeout <= common.MAX_TIMEOUT:
-            raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{common.MAX_TIMEOUT:g} seconds")
-        if max_pairs < 1:
-            raise BadInput(f"--max-pairs {max_pairs} must be at least 1")
+        common.check_timeout(timeout)
+        _check_max_pairs(max_pairs)
         chosen = [get_game(n) for n in dict.fromkeys(games or GAME_NAMES)]
         known = {
             g.name: linting.load_known(known_file or linting.default_known_file(g.name))
@@ -192,7 +201,7 @@ def _side_by_side(console: Console, first: Transcript, second: Transcript, names
 @click.argument("first", metavar="VARIANT_A")
 @click.argument("second", metavar="VARIANT_B")
 @common.bound_options
-@click.option("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS, show_default=True, help="pairs of states compared before the search stops")
+@max_pairs_option
 @click.option(
     "--scenario",
     "scenario_file",
@@ -208,8 +217,7 @@ def diff(
     variant's name.  Exit 1 when they part, 0 when they agree within the bounds."""
 
     def run() -> int:
-        if max_pairs < 1:
-            raise BadInput(f"--max-pairs {max_pairs} must be at least 1")
+        _check_max_pairs(max_pairs)
         game = get_game(game_name)
         comparison = linting.diff_variants(game, first, second, bounds, max_pairs)
         scenario: dict[str, Any] | None = None

@@ -24,15 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-import yaml
-
 from chainproof.games import BadInput, Game
 from model import induction, portfolio
 from agreement.games import scenario_table
 from model.diff import Comparison, compare
 from model.machine import Machine
+from model.registry import read_yaml
 from model.results import PROVED, VIOLATED, Result, Transcript
-from model.variants import SEED
+from model.variants import SEED, Variant
 from properties import Deadlock
 from properties.contradictions import AGREE, NEVER, never_enabled, no_deadlock, rulings_agree
 
@@ -107,14 +106,7 @@ def default_known_file(game: str) -> Path:
 
 def load_known(path: Path) -> dict[str, str]:
     """Key -> note.  The file is a mapping ``known:`` to a list of ``{key, note}``."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise KnownFileError(f"{path}: cannot read the known-findings file ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" line {mark.line + 1}" if mark else ""
-        raise KnownFileError(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    data = read_yaml(path, KnownFileError, "known-findings file")
     if not isinstance(data, dict) or not isinstance(data.get("known"), list):
         raise KnownFileError(f"{path}: expected a mapping with a list 'known' of {{key, note}} entries")
     known: dict[str, str] = {}
@@ -256,12 +248,18 @@ def _dead(
 # -- rules diff ----------------------------------------------------------------------------------
 
 
-def diff_variants(game: Game, first: str, second: str, bounds: Mapping[str, int | None], max_pairs: int) -> Comparison:
-    """The two readings (``seed`` or a variant's name) compared on one table:
-    the board and bounds either variant needs, the bounds given first."""
+def _readings(game: Game, first: str, second: str) -> list[Variant | None]:
+    """The two readings to compare: None for the seed's, else the variant."""
     readings = [None if name == SEED else game.variant(name) for name in (first, second)]
     if first == second:
         raise BadInput(f"diff: {first!r} against itself has nothing to show; name two different readings")
+    return readings
+
+
+def diff_variants(game: Game, first: str, second: str, bounds: Mapping[str, int | None], max_pairs: int) -> Comparison:
+    """The two readings (``seed`` or a variant's name) compared on one table:
+    the board and bounds either variant needs, the bounds given first."""
+    readings = _readings(game, first, second)
     boards = {v.board for v in readings if v is not None and v.board is not None}
     if len(boards) > 1:
         raise BadInput(f"diff: {first} and {second} need different boards; compare each with {SEED} instead")
@@ -304,12 +302,10 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
     table = scenario_table(game.name)
     if table is None:
         raise BadInput(f"{game.name} has no reference engine to write scenarios for")
-    readings = [None if name == SEED else game.variant(name) for name in (first, second)]
-    if first == second:
-        raise BadInput(f"diff: {first!r} against itself has nothing to show; name two different readings")
-    if any(v is not None and v.board is not None for v in readings):
-        needs = first if readings[0] is not None and readings[0].board is not None else second
-        return Written(None, None, f"{needs} needs a board of its own, and the engine's table is fixed")
+    readings = _readings(game, first, second)
+    needs = [name for name, v in zip((first, second), readings) if v is not None and v.board is not None]
+    if needs:
+        return Written(None, None, f"{needs[0]} needs a board of its own, and the engine's table is fixed")
     machines = [table.machine(None if name == SEED else name) for name in (first, second)]
     # The engine's table deals full hands, so its games branch far more than
     # the model's board; a reading its cards never exercise would otherwise

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 import yaml
 
@@ -32,6 +32,19 @@ _ID = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$|^(assumed|abstracted|basic):[
 
 class RegistryError(Exception):
     """The registry file is malformed, or something cites a rule it lacks."""
+
+
+def read_yaml(path: Path, error: type[Exception], what: str) -> Any:
+    """The YAML document in ``path``; ``error`` names the file (and the line of
+    a syntax error) when it cannot be read or parsed."""
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise error(f"{path}: cannot read the {what} ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" line {mark.line + 1}" if mark else ""
+        raise error(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
 
 
 @dataclass(frozen=True)
@@ -79,12 +92,7 @@ class Registry:
 
     @classmethod
     def load(cls, path: Path) -> "Registry":
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = f" line {mark.line + 1}" if mark else ""
-            raise RegistryError(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        data = read_yaml(path, RegistryError, "rules registry")
         if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
             raise RegistryError(f"{path}: expected a mapping with 'game' and a list 'rules'")
         rules = []

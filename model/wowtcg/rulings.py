@@ -32,6 +32,12 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
     protector, stealth = t.keyword("protector"), t.keyword("stealth")
     characters = range(t.count)
 
+    # The (attacker, defender) pairs a proposal may name, as the board alone decides (601.2b).
+    proposals = tuple((a, d) for a in characters for d in t.rivals(a))
+
+    def show_proposal(a: int, d: int) -> str:
+        return f"{t.name(a)} -> {t.name(d)}"
+
     def owner(c: Any, b: Backend) -> Any:
         return b.select(t.owner, c, t.nobody)
 
@@ -72,7 +78,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
         ),
         tuple((a,) for a in characters),
         asked_at=("action_phase",),
-        show=lambda a: t.name(a),
+        show=t.name,
     )
 
     # -- 601.2b: who may be proposed as the defender -------------------------------------
@@ -112,9 +118,9 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 cant=True,
             ),
         ),
-        tuple((a, d) for a in characters for d in t.rivals(a)),
+        proposals,
         asked_at=("action_phase",),
-        show=lambda a, d: f"{t.name(a)} -> {t.name(d)}",
+        show=show_proposal,
     )
 
     def can_attack_and_be_proposed(s: Any, b: Backend, a: Any, d: Any) -> Any:
@@ -148,9 +154,9 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 overrides={"601.2": "103.1"},
             ),
         ),
-        tuple((a, d) for a in characters for d in t.rivals(a)),
+        proposals,
         asked_at=("action_phase",),
-        show=lambda a, d: f"{t.name(a)} -> {t.name(d)}",
+        show=show_proposal,
     )
 
     # -- 600.2, 600.3: who is bound to attack --------------------------------------------
@@ -195,7 +201,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
         # clause), the model follows the obligation, as 002's Chinese 600.3
         # reads: the controller must pay and attack.
         on_clash=True,
-        show=lambda a: t.name(a),
+        show=t.name,
     )
 
     # -- 602.2: who may protect -------------------------------------------------------------
@@ -237,7 +243,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
         ),
         tuple((c,) for c in characters if protector[c]),
         asked_at=("protect_point",),
-        show=lambda c: t.name(c),
+        show=t.name,
     )
 
     rulebook = RuleBook((may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect), PRINCIPLES).without(without)

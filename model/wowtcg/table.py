@@ -108,6 +108,7 @@ class Table:
         #: Who may attack, be proposed, protect, and who is bound to attack, as
         #: rulings with explicit precedence; ``without`` names what a variant removes.
         self.rulings = rulings.book(self, without)
+        self._bound_arguments = self.rulings.questions["bound_to_attack"].arguments
 
     @property
     def largest_cost(self) -> int:
@@ -256,7 +257,7 @@ class Table:
 
     def must_attack_binds(self, s: Any, b: Backend) -> Any:
         """600.2, 600.3: some character of the turn player is bound to attack, so he may not pass."""
-        return b.Or(*(self.rulings.answer("bound_to_attack", s, b, *args) for args in self.rulings.questions["bound_to_attack"].arguments))
+        return b.Or(*(self.rulings.answer("bound_to_attack", s, b, *args) for args in self._bound_arguments))
 
     def rivals(self, a: int) -> list[int]:
         """The characters and objects a proposal by ``a`` may name, as far as the

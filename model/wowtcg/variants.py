@@ -115,9 +115,15 @@ def _literal_pairs(party: Party, first: Weapon, second: Weapon) -> bool:
     return (party.dual_wield or party.ranged_dual_wield) and first.melee and second.melee
 
 
-def _strikes_as_written(m: Machine) -> Machine:
-    strikes = {e.name: e for e in combat.strike_edges(m.table, _literal_pairs)}
+def _with_strikes(m: Machine, pairs: Any, in_combat: Any = None, rules: tuple[str, ...] = ()) -> Machine:
+    """The machine with its strike edges rebuilt under another reading of the
+    weapon pairs (405) or of "in combat", citing the reading's ``rules`` too."""
+    strikes = {e.name: replace(e, rules=e.rules + rules) for e in combat.strike_edges(m.table, pairs, in_combat)}
     return m.with_edges(strikes.get(e.name, e) for e in m.edges)
+
+
+def _strikes_as_written(m: Machine) -> Machine:
+    return _with_strikes(m, _literal_pairs)
 
 
 AS_WRITTEN_405_3 = Variant(
@@ -137,15 +143,11 @@ AS_WRITTEN_405_3 = Variant(
 def _strikes_while_holding_a_role(m: Machine) -> Machine:
     """basic:combat: a hero attacking or defending is in combat until removed
     from combat, whether or not an opposing combatant remains."""
-    t = m.table
 
     def holds_a_role(s: Any, b: Backend, c: Any) -> Any:
         return b.Or(s.attacker == c, s.defender == c)
 
-    strikes = {e.name: e for e in combat.strike_edges(t, combat.dual_wield_pairs, holds_a_role)}
-    return m.with_edges(
-        replace(strikes[e.name], rules=strikes[e.name].rules + ("basic:combat",)) if e.name in strikes else e for e in m.edges
-    )
+    return _with_strikes(m, combat.dual_wield_pairs, holds_a_role, ("basic:combat",))
 
 
 BASIC_IN_COMBAT = Variant(
@@ -164,11 +166,7 @@ BASIC_IN_COMBAT = Variant(
 
 
 def _one_weapon_per_combat(m: Machine) -> Machine:
-    strikes = {
-        e.name: replace(e, rules=e.rules + ("basic:combat",))
-        for e in combat.strike_edges(m.table, lambda party, first, second: False)
-    }
-    return m.with_edges(strikes.get(e.name, e) for e in m.edges)
+    return _with_strikes(m, lambda party, first, second: False, rules=("basic:combat",))
 
 
 BASIC_ONE_WEAPON = Variant(
