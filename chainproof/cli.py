@@ -18,7 +18,7 @@ from rich.console import Console
 from chainproof import report
 # ``guarded`` is also what the commands of the other modules import from here.
 from chainproof.common import bound_options, check_timeout, guarded
-from chainproof.games import GAME_NAMES, BadInput, Game, get_game
+from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_variant, get_game
 from model import bmc, explicit, portfolio, spacer
 from model.results import PROVED, Result
 from properties import Eventually, select
@@ -29,8 +29,10 @@ METHODS = ("portfolio", "explicit", "bmc", "both")
 GRAPH_FORMATS = ("dot", "svg")
 
 
-def _games(names: tuple[str, ...]) -> list[Game]:
-    return [get_game(n) for n in dict.fromkeys(names or GAME_NAMES)]
+def _games(names: tuple[str, ...], bounds: dict[str, Any], variant: str | None = None) -> list[Game]:
+    chosen = [get_game(n) for n in dict.fromkeys(games_with_variant(names, variant) or GAME_NAMES)]
+    bounds_apply(chosen, bounds)
+    return chosen
 
 
 @click.group()
@@ -86,13 +88,15 @@ def verify(
         console = Console(stderr=True)
         started = time.perf_counter()
         jobs = []
-        for game in _games(games):
+        candidates = _games(games, bounds, variant)
+        for game in candidates:
+            # A pattern need only match in one of the games checked.
             chosen = select(game.properties, pattern)
-            if not chosen:
-                raise BadInput(
-                    f"no property of {game.name} matches {pattern!r}; properties: {', '.join(p.name for p in game.properties)}"
-                )
-            jobs.append((game, game.machine(bounds, variant), chosen))
+            if chosen:
+                jobs.append((game, game.machine(bounds, variant), chosen))
+        if not jobs:
+            known = ", ".join(p.name for g in candidates for p in g.properties)
+            raise BadInput(f"no property of {', '.join(g.name for g in candidates)} matches {pattern!r}; properties: {known}")
         results: list[Result] = []
         stats: dict[str, Any] = {}
         with report.progress(console, enabled=not as_json) as advance:
@@ -122,9 +126,10 @@ def _explain(
 ) -> int:
     """``verify --explain``: Spacer's inductive invariant for one property of
     games of any length, re-checked by a separate Z3 query before it is shown."""
-    game = next((g for g in _games(games) if any(p.name == name for p in g.properties)), None)
+    candidates = _games(games, bounds, variant)
+    game = next((g for g in candidates if any(p.name == name for p in g.properties)), None)
     if game is None:
-        known = ", ".join(p.name for g in _games(games) for p in g.properties)
+        known = ", ".join(p.name for g in candidates for p in g.properties)
         raise BadInput(f"--explain: no property named {name!r}; properties: {known}")
     prop = next(p for p in game.properties if p.name == name)
     if isinstance(prop, Eventually):
@@ -182,8 +187,9 @@ def coverage(games: tuple[str, ...], as_json: bool) -> None:
 
     def run() -> int:
         tables = []
-        for game in _games(games):
-            tables.append(report.coverage(game, game.cited_rules(), set(report.engine_citations(game.name))))
+        for game in _games(games, {}):
+            paragraphs = [rid for rid in game.registry.rules if "." in rid and ":" not in rid and not rid[0].isdigit()]
+            tables.append(report.coverage(game, game.cited_rules(), set(report.engine_citations(game.name, paragraphs))))
         if as_json:
             click.echo(json.dumps({"games": tables}, indent=2))
         else:

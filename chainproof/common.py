@@ -63,6 +63,9 @@ BOUND_OPTIONS = (
     ("--allies", "allies in each party at the start"),
     ("--resources", "resources each player has in play at the start"),
     ("--combats", "combats explored per turn"),
+    ("--battlefields", "battlefields on the table (riftbound)"),
+    ("--spells", "showdown spells each player may cast (riftbound)"),
+    ("--victory-points", "points that win the game (riftbound)"),
 )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from model.machine import BoundError, BoundSpec, Machine, resolve_bounds
 from model.registry import Registry
@@ -39,9 +39,11 @@ class Game:
         return self.variants[name]
 
     def resolve(self, given: Mapping[str, int | None], variant: str | None = None) -> dict[str, int]:
-        """The bounds to build with: those given, then the variant's, then the defaults."""
+        """The bounds to build with: those given that this game has, then the
+        variant's, then the defaults (``bounds_apply`` refuses a bound no chosen game has)."""
         wanted = dict(self.variant(variant).bounds) if variant is not None else {}
-        wanted.update({k: v for k, v in given.items() if v is not None})
+        own = {spec.name for spec in self.bounds}
+        wanted.update({k: v for k, v in given.items() if v is not None and k in own})
         try:
             return resolve_bounds(self.bounds, wanted)
         except BoundError as exc:
@@ -96,8 +98,47 @@ def _wowtcg() -> Game:
     )
 
 
-_LOADERS: dict[str, Callable[[], Game]] = {"wowtcg": _wowtcg}
+def _riftbound() -> Game:
+    from model import riftbound
+    from properties.riftbound import CATALOGUE
+
+    return Game(
+        "riftbound",
+        "Riftbound: pending combats, the showdown, damage assignment and conquest",
+        riftbound.BOUNDS,
+        riftbound.build,
+        CATALOGUE,
+        riftbound.REGISTRY,
+        length_bounds=("turns",),
+    )
+
+
+_LOADERS: dict[str, Callable[[], Game]] = {"wowtcg": _wowtcg, "riftbound": _riftbound}
 GAME_NAMES = tuple(_LOADERS)
+
+
+def bounds_apply(games: Sequence[Game], given: Mapping[str, int | None]) -> None:
+    """Refuse a bound that none of the chosen games has (each game takes only its own)."""
+    for name, value in given.items():
+        if value is None or any(name in {spec.name for spec in g.bounds} for g in games):
+            continue
+        owners = [n for n in GAME_NAMES if name in {spec.name for spec in get_game(n).bounds}]
+        flag = "--" + name.replace("_", "-")
+        raise BadInput(
+            f"{flag} is a bound of {', '.join(owners) or 'no game'}, not of {', '.join(g.name for g in games)}"
+        )
+
+
+def games_with_variant(names: Sequence[str], variant: str | None) -> tuple[str, ...]:
+    """The games to check: those named; else, with a variant, the games that
+    define it; else every game."""
+    if names or variant is None:
+        return tuple(names)
+    owners = tuple(n for n in GAME_NAMES if variant in get_game(n).variants)
+    if not owners:
+        known = ", ".join(v for n in GAME_NAMES for v in get_game(n).variants)
+        raise BadInput(f"no game has the variant {variant!r}; variants: {known}")
+    return owners
 
 
 def get_game(name: str) -> Game:

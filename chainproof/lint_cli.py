@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from chainproof import common, linting, report
-from chainproof.games import GAME_NAMES, BadInput, get_game
+from chainproof.games import GAME_NAMES, BadInput, bounds_apply, get_game
 from model import portfolio
 from model.diff import DEFAULT_MAX_PAIRS, Comparison
 from model.results import Transcript
@@ -77,6 +77,7 @@ def lint(
         common.check_timeout(timeout)
         _check_max_pairs(max_pairs)
         chosen = [get_game(n) for n in dict.fromkeys(games or GAME_NAMES)]
+        bounds_apply(chosen, bounds)
         known = {
             g.name: linting.load_known(known_file or linting.default_known_file(g.name))
             for g in chosen

@@ -9,7 +9,7 @@ from collections import Counter
 from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import click
 from rich.console import Console
@@ -142,16 +142,24 @@ def engine_source(game: str) -> list[Path]:
     return sorted(p for folder in spec.submodule_search_locations for p in Path(folder).glob("*.py"))
 
 
-def engine_citations(game: str) -> dict[str, list[str]]:
-    """Each rule number a game's reference engine cites, with where (``state.py:319``) it does."""
+#: An assumption the engine names (``assumed:turn-end``), registered or not.
+ASSUMPTION_CITATION = re.compile(r"(?<![\w.:-])assumed:[a-z0-9-]+(?![\w-])")
+
+
+def engine_citations(game: str, paragraph_ids: Iterable[str] = ()) -> dict[str, list[str]]:
+    """Each rule a game's reference engine cites, with where (``state.py:319``)
+    it does: rule numbers, assumptions, and the registry's paragraph ids
+    (``damage.lethal-first``, for a rulebook without numbers), which are
+    found by name because code is full of other dotted words."""
+    paragraphs = [re.compile(r"(?<![\w.:-])" + re.escape(rid) + r"(?![\w-])") for rid in paragraph_ids]
     cited: dict[str, list[str]] = {}
     for path in engine_source(game):
         text = path.read_text(encoding="utf-8")
-        for m in ENGINE_CITATION.finditer(text):
-            if m.group(2) in SEED_FILES:
-                continue
-            line = text.count("\n", 0, m.start()) + 1
-            cited.setdefault((m.group(1) or "") + m.group(2), []).append(f"{path.name}:{line}")
+        found = [(m.start(), (m.group(1) or "") + m.group(2)) for m in ENGINE_CITATION.finditer(text) if m.group(2) not in SEED_FILES]
+        found += [(m.start(), m.group(0)) for m in ASSUMPTION_CITATION.finditer(text)]
+        found += [(m.start(), m.group(0)) for pattern in paragraphs for m in pattern.finditer(text)]
+        for start, rule in sorted(found):
+            cited.setdefault(rule, []).append(f"{path.name}:{text.count(chr(10), 0, start) + 1}")
     return dict(sorted(cited.items()))
 
 

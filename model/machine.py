@@ -69,7 +69,8 @@ class Var:
     player, or the slots of a bounded stack).
 
     ``initial`` lists the values allowed in an initial state (for a tuple, the
-    values allowed in each slot).
+    values allowed in each slot); ``start`` instead gives a tuple its one
+    initial value, slot by slot (each unit's starting zone).
     """
 
     name: str
@@ -77,9 +78,12 @@ class Var:
     initial: tuple[Any, ...]
     length: int | None = None
     doc: str = ""
+    start: tuple[Any, ...] | None = None
 
     def initial_values(self) -> Iterator[Any]:
-        if self.length is None:
+        if self.start is not None:
+            yield tuple(self.start)
+        elif self.length is None:
             yield from self.initial
         else:
             yield from itertools.product(self.initial, repeat=self.length)
@@ -345,6 +349,9 @@ class Machine:
         parts = [s.location == self.location_index[self.initial_location]]
         for v in self.variables:
             slots = getattr(s, v.name) if v.length is not None else (getattr(s, v.name),)
+            if v.start is not None:
+                parts.extend(term == value for term, value in zip(slots, v.start))
+                continue
             for term in slots:
                 parts.append(z3.Or(*(term == value for value in v.initial)))
         return z3.And(*parts)

@@ -27,7 +27,10 @@ from typing import Any, Iterable
 import yaml
 
 STATUSES = ("encoded", "not-modelled", "assumed", "abstracted", "variant")
-_ID = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$|^(assumed|abstracted|basic):[a-z0-9-]+$")
+#: Numbered rules (409.4a, CR7.4 709.1), ids of our own (assumed:name), and
+#: the ids a rulebook without numbers gives each paragraph (Riftbound:
+#: section.topic, where the section is the seed's heading).
+_ID = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$|^(assumed|abstracted|basic):[a-z0-9-]+$|^[a-z]+(\.[a-z0-9-]+)+$")
 
 
 class RegistryError(Exception):
@@ -73,6 +76,8 @@ class Rule:
             return self.status
         if self.source == "basic rules":
             return "basic"
+        if not self.id[0].isdigit() and not self.id.startswith("CR7.4"):
+            return self.id.split(".", 1)[0]  # a paragraph id: its seed heading
         number = self.id.removeprefix("CR7.4 ")
         return ("CR7.4 " if self.source == "CR7.4" else "") + number[:3]
 
@@ -106,7 +111,7 @@ class Registry:
             rid, status = str(entry["id"]), entry["status"]
             if not _ID.match(rid):
                 raise RegistryError(
-                    f"{where}: {rid!r} is not a rule number like 409.4a, CR7.4 709.1, basic:name, assumed:name or abstracted:name"
+                    f"{where}: {rid!r} is not a rule number like 409.4a, CR7.4 709.1, basic:name, assumed:name, abstracted:name or section.topic"
                 )
             if status not in STATUSES:
                 raise RegistryError(f"{where} ({rid}): status {status!r} is not one of {', '.join(STATUSES)}")

@@ -24,11 +24,11 @@ from properties.wowtcg import CATALOGUE, TURN_PROPERTIES
 #: The SVG namespace as ElementTree writes it in tag names.
 SVG = "{http://www.w3.org/2000/svg}"
 #: Small bounds, as flags (the same instance as tests/conftest.py SMALL).
-SMALL = ["--players", "2", "--chain-depth", "2", "--turns", "2", "--hand", "1", "--deck", "1", "--hand-limit", "2", "--allies", "0", "--combats", "0"]
+SMALL = ["--game", "wowtcg", "--players", "2", "--chain-depth", "2", "--turns", "2", "--hand", "1", "--deck", "1", "--hand-limit", "2", "--allies", "0", "--combats", "0"]
 #: Combat with one ally per party, no cards in hand: every property of the catalogue applies (explicit search).
-COMBAT = ["--players", "2", "--chain-depth", "1", "--turns", "2", "--hand", "0", "--deck", "1", "--allies", "1", "--combats", "1"]
+COMBAT = ["--game", "wowtcg", "--players", "2", "--chain-depth", "1", "--turns", "2", "--hand", "0", "--deck", "1", "--allies", "1", "--combats", "1"]
 #: Tinier still, for runs that only look at which properties were selected.
-TINY = ["--players", "2", "--chain-depth", "1", "--turns", "1", "--hand", "1", "--deck", "1", "--hand-limit", "2", "--allies", "0", "--combats", "0"]
+TINY = ["--game", "wowtcg", "--players", "2", "--chain-depth", "1", "--turns", "1", "--hand", "1", "--deck", "1", "--hand-limit", "2", "--allies", "0", "--combats", "0"]
 BMC_DEPTH = 8
 CATALOGUE_NAMES = [p.name for p in CATALOGUE]
 VERDICTS = {"proved", "holds-to-depth", "violated", "vacuous", "unknown"}
@@ -206,7 +206,9 @@ def test_coverage_json() -> None:
     result = invoke("coverage", "--json")
     assert result.exit_code == 0, result.output
     data = parse_json(result)
-    assert [t["game"] for t in data["games"]] == ["wowtcg"]
+    assert [t["game"] for t in data["games"]] == ["wowtcg", "riftbound"]
+    # Every rule Riftbound marks encoded or assumed is cited by its model or properties.
+    assert data["games"][1]["uncited"] == []
     t = data["games"][0]
     assert t["rules"] > 0
     assert t["encoded"] + t["not-modelled"] + t["assumed"] + t["abstracted"] + t["variant"] == t["rules"]
@@ -483,7 +485,7 @@ def test_an_unknown_variant_is_bad_input_naming_the_known_ones() -> None:
     result = invoke("verify", "--variant", "nope", "--method", "explicit")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr.strip().startswith("chainproof: error: wowtcg: unknown variant 'nope'; variants: 600.2-without-600.3, ")
+    assert result.stderr.strip().startswith("chainproof: error: no game has the variant 'nope'; variants: 600.2-without-600.3, ")
 
 
 # -- verify --explain ----------------------------------------------------------------

@@ -1,0 +1,816 @@
+"""Riftbound combat as a state-machine graph (seed ``003_04f893fe0d5f9a25.txt``).
+
+The seed has no rule numbers; each paragraph has an id ``section.topic`` in
+``model/riftbound/rules.yaml``. The flow, with the choice points a player
+meets and the steps the game takes by itself:
+
+- ``action_phase``: the turn player moves a unit from base to a battlefield
+  (assumed:standard-move) or ends the turn (assumed:turn-end);
+- ``cleanup``: contests without a fight are settled, then every pending
+  combat is offered to the turn player, who picks which begins
+  (combat.start, combat.pending, combat.pending.order);
+- ``initial_chain``: the showdown begins with roles and focus; rallying
+  triggers resolve from the top while the showdown is closed
+  (showdown.initial-chain, showdown.closed);
+- ``showdown``: the player with focus casts a spell or passes
+  (showdown.actions, assumed:showdown-focus); ``showdown_cleanup`` gives
+  late arrivals their roles (showdown.late-roles);
+- ``combat_damage_step``: attacker, then defender, assigns a whole legal
+  assignment (``model/riftbound/damage.py``), then all of it is dealt at once;
+- ``resolution_step``: the combat cleanup, control and conquest.
+
+Units are the table's (``model/riftbound/table.py``); their zone, damage,
+role, stun, buff and assigned damage are state.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from model.backend import CONCRETE, Backend
+from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Var
+from model.riftbound import REGISTRY
+from model.riftbound.damage import DamageUnit, is_legal
+from model.riftbound.table import (
+    ATTACKER, BASE, DEFENDER, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY, ROLE_NAMES, TRASH, Table, default_table,
+)
+
+BOUNDS = (
+    BoundSpec("players", 2, 2, 3, "players at the table; with 3 the multiplayer placement rules apply"),
+    BoundSpec("battlefields", 2, 1, 2, "battlefields on the table"),
+    BoundSpec("turns", 2, 1, 4, "turns explored before the search stops"),
+    BoundSpec("spells", 1, 0, 2, "showdown spells each player may cast in the whole game"),
+    BoundSpec("victory_points", 2, 1, 8, "points that win the game (assumed:victory), scaled down from the game's"),
+)
+
+#: Assignment stages of the combat damage step (damage.assign: the attacker first).
+ATTACKER_ASSIGNS, DEFENDER_ASSIGNS, DEALING = 0, 1, 2
+
+
+# ---------------------------------------------------------------------------
+# What a guard reads off a state
+
+
+def _next_seat(t: Table, p: Any, b: Backend) -> Any:
+    return b.If(p + 1 >= t.players, 0, p + 1)
+
+
+def at_battlefield(t: Table, s: Any, u: int, bf: Any) -> Any:
+    """Unit ``u`` is on battlefield ``bf``; callers pass ``s.combat_bf`` only
+    while a combat runs (NOBODY's code would be the trash's)."""
+    return s.zone[u] == FIRST_BATTLEFIELD + bf
+
+
+def has_units_at(t: Table, s: Any, p: int, bf: Any, b: Backend) -> Any:
+    return b.Or(*(at_battlefield(t, s, u, bf) for u in t.units_of(p)))
+
+
+def players_at(t: Table, s: Any, bf: Any, b: Backend) -> Any:
+    return b.count([has_units_at(t, s, p, bf, b) for p in range(t.players)])
+
+
+def is_player(p: Any, q: int) -> Any:
+    return p == q
+
+
+def contester_is_there(t: Table, s: Any, bf: int, b: Backend) -> Any:
+    """The player who contested ``bf`` still has units there (showdown.attacker)."""
+    return b.Or(*(b.And(s.contested_by[bf] == p, has_units_at(t, s, p, bf, b)) for p in range(t.players)))
+
+
+def is_pending(t: Table, s: Any, bf: int, b: Backend) -> Any:
+    """combat.start, combat.pending: units of two opposing players share ``bf``
+    while no combat runs, and the one who contested it is among them."""
+    return b.And(s.combat_bf == NOBODY, players_at(t, s, bf, b) >= 2, contester_is_there(t, s, bf, b))
+
+
+def needs_settling(t: Table, s: Any, bf: int, b: Backend) -> Any:
+    """assumed:uncontested-control: ``bf`` is contested but holds units of at most one player."""
+    return b.And(s.contested_by[bf] != NOBODY, players_at(t, s, bf, b) <= 1)
+
+
+def combat_here(t: Table, s: Any, bf: int) -> Any:
+    return s.combat_bf == bf
+
+
+def in_the_combat(s: Any, p: Any, b: Backend) -> Any:
+    return b.Or(s.attacker == p, s.defender == p)
+
+
+def may_enter(t: Table, s: Any, p: int, bf: int, b: Backend) -> Any:
+    """Can player ``p``'s unit go to ``bf`` by a move?
+
+    combat.multiplayer.no-destination: with more than two players, a
+    battlefield with a pending or running combat where ``p`` has no unit (the
+    only permanents the model has) is not a legal destination.
+    combat.third-player-invalid: nor may a move bring a third player into a
+    battlefield that already holds units of two others."""
+    if t.players <= 2:
+        return True
+    fight = b.Or(combat_here(t, s, bf), players_at(t, s, bf, b) >= 2)
+    others = b.count([has_units_at(t, s, q, bf, b) for q in range(t.players) if q != p])
+    return b.And(b.Implies(fight, has_units_at(t, s, p, bf, b)), others <= 1)
+
+
+def might(t: Table, s: Any, u: int) -> Any:
+    """Current might: printed, +1 while the rallying buff lasts (assumed:rallying-cry)."""
+    return t.units[u].might + s.buffed[u]
+
+
+def side_present(t: Table, s: Any, role: int, b: Backend) -> Any:
+    return b.Or(*(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role) for u in range(len(t.units))))
+
+
+def total_might(t: Table, s: Any, p: int, role: int, b: Backend) -> Any:
+    """damage.totals, qa.both-survive: the might of ``p``'s units in the
+    combat with ``role``, stunned units counting nothing."""
+    return b.total(
+        [
+            b.If(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role, b.Not(s.stunned[u])), might(t, s, u), 0)
+            for u in t.units_of(p)
+        ]
+    )
+
+
+def _contest(t: Table, s: Any, p: Any, bf: int, b: Backend) -> Any:
+    """assumed:contested: arriving at a battlefield one does not control contests it (unless it already is)."""
+    return b.If(b.And(s.controller[bf] != p, s.contested_by[bf] == NOBODY), p, s.contested_by[bf])
+
+
+def _conquest(t: Table, s: Any, holder: Any, bf: int, old_controller: Any, b: Backend) -> dict[str, Any]:
+    """resolution.control, resolution.conquer, resolution.any-player: ``holder``
+    takes ``bf``; a conquest scores once per battlefield per turn."""
+    points, scored = list(s.points), list(s.scored)
+    for p in range(t.players):
+        k = p * t.battlefields + bf
+        conquers = b.And(holder == p, old_controller != p, b.Not(s.scored[k]))
+        points[p] = b.If(conquers, points[p] + 1, points[p])
+        scored[k] = b.Or(s.scored[k], conquers)
+    return {"points": tuple(points), "scored": tuple(scored)}
+
+
+def sole_player_at(t: Table, s: Any, bf: int, b: Backend) -> Any:
+    """The one player with units at ``bf`` (NOBODY if none; meant for at most one)."""
+    who: Any = NOBODY
+    for p in reversed(range(t.players)):
+        who = b.If(has_units_at(t, s, p, bf, b), p, who)
+    return who
+
+
+# ---------------------------------------------------------------------------
+# Edges
+
+
+def _action_phase_edges(t: Table, any_length: bool) -> list[Edge]:
+    edges = []
+    for u, unit in enumerate(t.units):
+        for bf in range(t.battlefields):
+            p = unit.owner
+
+            def guard(s: Any, b: Backend, u: int = u, p: int = p, bf: int = bf) -> Any:
+                return b.And(s.turn_player == p, s.zone[u] == BASE, b.Not(s.moved[u]), may_enter(t, s, p, bf, b))
+
+            def update(s: Any, b: Backend, u: int = u, p: int = p, bf: int = bf) -> dict[str, Any]:
+                return {
+                    "zone": b.store(s.zone, u, FIRST_BATTLEFIELD + bf),
+                    "moved": b.store(s.moved, u, True),
+                    "contested_by": b.store(s.contested_by, bf, _contest(t, s, p, bf, b)),
+                }
+
+            edges.append(
+                Edge(
+                    f"move[{unit.name} to {t.battlefield_name(bf)}]",
+                    "action_phase",
+                    "cleanup",
+                    ("assumed:standard-move", "assumed:contested", "combat.multiplayer.no-destination", "combat.third-player-invalid", "combat.start"),
+                    guard,
+                    update,
+                    actor=lambda s, b: s.turn_player,
+                    tags=frozenset({"moves"}),
+                    doc=f"the turn player moves {unit.name} from base to {t.battlefield_name(bf)}; a cleanup follows",
+                )
+            )
+
+    def end_turn(s: Any, b: Backend) -> dict[str, Any]:
+        n = len(t.units)
+        return {
+            "turn_player": _next_seat(t, s.turn_player, b),
+            **({} if any_length else {"turns_taken": s.turns_taken + 1}),
+            "moved": (False,) * n,
+            "stunned": (False,) * n,
+            "damage": (0,) * n,
+            "scored": (False,) * (t.players * t.battlefields),
+        }
+
+    edges.append(
+        Edge(
+            "end_turn",
+            "action_phase",
+            "action_phase",
+            ("assumed:turn-end", "qa.damage-cleared", "assumed:stun-lasts-turn"),
+            (lambda s, b: True) if any_length else (lambda s, b: s.turns_taken + 1 < t.turns),
+            end_turn,
+            actor=lambda s, b: s.turn_player,
+            tags=frozenset({"ends_turn"}),
+            doc="the turn passes to the next seat; moves, stuns, damage and scoring start afresh",
+        )
+    )
+    if any_length:
+        return edges
+    edges.append(
+        Edge(
+            "turn_limit",
+            "action_phase",
+            "out_of_turns",
+            (),
+            lambda s, b: s.turns_taken + 1 >= t.turns,
+            actor=lambda s, b: s.turn_player,
+            tags=frozenset({"bound", "ends_turn"}),
+            doc="the exploration bound on turns, not a rule",
+        )
+    )
+    return edges
+
+
+def _cleanup_edges(t: Table) -> list[Edge]:
+    bfs = range(t.battlefields)
+
+    def any_settling(s: Any, b: Backend) -> Any:
+        return b.Or(*(needs_settling(t, s, bf, b) for bf in bfs))
+
+    def someone_won(s: Any, b: Backend) -> Any:
+        return b.Or(*(s.points[p] >= t.victory_points for p in range(t.players)))
+
+    def settle(s: Any, b: Backend) -> dict[str, Any]:
+        controller, contested = list(s.controller), list(s.contested_by)
+        changes: dict[str, Any] = {"points": s.points, "scored": s.scored}
+        for bf in bfs:
+            settling = needs_settling(t, s, bf, b)
+            sole = sole_player_at(t, s, bf, b)
+            holder = b.If(settling, sole, NOBODY)
+            view = s._replace(points=changes["points"], scored=changes["scored"])
+            changes.update(_conquest(t, view, holder, bf, s.controller[bf], b))
+            controller[bf] = b.If(b.And(settling, sole != NOBODY), sole, s.controller[bf])
+            contested[bf] = b.If(settling, NOBODY, s.contested_by[bf])
+        return {**changes, "controller": tuple(controller), "contested_by": tuple(contested)}
+
+    edges = [
+        Edge(
+            "settle_contests",
+            "cleanup",
+            "cleanup",
+            ("assumed:uncontested-control", "resolution.conquer"),
+            any_settling,
+            settle,
+            tags=frozenset({"conquers"}),
+            doc="a contested battlefield with one player's units goes to that player; an empty one stops being contested",
+        ),
+        Edge(
+            "game_won",
+            "cleanup",
+            "game_over",
+            ("assumed:victory",),
+            lambda s, b: b.And(b.Not(any_settling(s, b)), someone_won(s, b)),
+            doc="a player has the points that win the game",
+        ),
+    ]
+    calm = lambda s, b: b.And(b.Not(any_settling(s, b)), b.Not(someone_won(s, b)))  # noqa: E731
+    for bf in bfs:
+        edges.append(
+            Edge(
+                f"start_combat[{t.battlefield_name(bf)}]",
+                "cleanup",
+                "initial_chain",
+                ("combat.start", "combat.pending.order", "combat.two-players", "showdown.attacker", "showdown.defender",
+                 "showdown.unit-roles", "showdown.focus", "showdown.initial-chain", "showdown.closed"),
+                lambda s, b, bf=bf: b.And(calm(s, b), is_pending(t, s, bf, b)),
+                lambda s, b, bf=bf: _begin_showdown(t, s, bf, b),
+                actor=lambda s, b: s.turn_player,
+                tags=frozenset({"starts_combat"}),
+                doc=f"the turn player has the combat at {t.battlefield_name(bf)} begin",
+            )
+        )
+    edges.append(
+        Edge(
+            "cleanup_done",
+            "cleanup",
+            "action_phase",
+            ("combat.pending.dropped", "combat.start"),
+            lambda s, b: b.And(calm(s, b), *(b.Not(is_pending(t, s, bf, b)) for bf in bfs)),
+            doc="no combat is pending: play goes on (a combat that stopped being pending is not resolved)",
+        )
+    )
+    return edges
+
+
+def _begin_showdown(t: Table, s: Any, bf: int, b: Backend) -> dict[str, Any]:
+    """showdown.attacker, showdown.defender, showdown.unit-roles, showdown.focus,
+    showdown.initial-chain: roles from who contested ``bf``; the rallying units
+    that take a role put their triggers on the initial chain."""
+    attacker = s.contested_by[bf]
+    defender: Any = NOBODY
+    for p in reversed(range(t.players)):
+        defender = b.If(b.And(p != attacker, has_units_at(t, s, p, bf, b)), p, defender)
+    roles, triggers = [], []
+    for u, unit in enumerate(t.units):
+        here = at_battlefield(t, s, u, bf)
+        role = b.If(here, b.If(attacker == unit.owner, ATTACKER, b.If(defender == unit.owner, DEFENDER, NO_ROLE)), NO_ROLE)
+        roles.append(role)
+        triggers.append(b.And(here, unit.rallying) if unit.rallying else False)
+    return {
+        "combat_bf": bf,
+        "attacker": attacker,
+        "defender": defender,
+        "focus": attacker,
+        "passes": 0,
+        "stage": ATTACKER_ASSIGNS,
+        "role": tuple(roles),
+        "trigger": tuple(triggers),
+    }
+
+
+def link_order(t: Table, u: int, s: Any, b: Backend) -> Any:
+    """showdown.initial-chain: a trigger's height on the initial chain. The
+    attacker's go on first (bottom), then other non-defenders' in turn order,
+    the defender's last (top); a player's own in unit order. Only units that
+    took a role trigger, so in the model only attacker and defender have any."""
+    unit = t.units[u]
+    return b.If(s.attacker == unit.owner, u, len(t.units) + u)
+
+
+def _initial_chain_edges(t: Table) -> list[Edge]:
+    edges = []
+    for u, unit in enumerate(t.units):
+        if not unit.rallying:
+            continue
+
+        def is_top(s: Any, b: Backend, u: int = u) -> Any:
+            return b.And(
+                s.trigger[u],
+                *(b.Implies(s.trigger[v], link_order(t, v, s, b) < link_order(t, u, s, b)) for v in range(len(t.units)) if v != u),
+            )
+
+        def resolve(s: Any, b: Backend, u: int = u) -> dict[str, Any]:
+            still_there = b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] != NO_ROLE)
+            return {"trigger": b.store(s.trigger, u, False), "buffed": b.store(s.buffed, u, b.Or(s.buffed[u], still_there))}
+
+        edges.append(
+            Edge(
+                f"resolve_top_link[{unit.name}]",
+                "initial_chain",
+                "initial_chain",
+                ("showdown.initial-chain", "showdown.closed", "assumed:rallying-cry"),
+                is_top,
+                resolve,
+                tags=frozenset({"resolves"}),
+                doc=f"the top trigger of the initial chain, {unit.name}'s rallying cry, resolves",
+            )
+        )
+    edges.append(
+        Edge(
+            "open_showdown",
+            "initial_chain",
+            "showdown",
+            ("showdown.closed", "showdown.focus-kept"),
+            lambda s, b: b.Not(b.Or(*s.trigger)),
+            doc="no initial chain, or it has resolved: the showdown is open and focus has not moved",
+        )
+    )
+    return edges
+
+
+def _spell(t: Table, s: Any, b: Backend, **changes: Any) -> dict[str, Any]:
+    """assumed:showdown-focus: a spell spends budget, focus moves on, passes start over."""
+    return {
+        "spells": b.store(s.spells, s.focus, b.select(s.spells, s.focus) - 1),
+        "focus": _next_seat(t, s.focus, b),
+        "passes": 0,
+        **changes,
+    }
+
+
+def _showdown_edges(t: Table) -> list[Edge]:
+    focus = lambda s, b: s.focus  # noqa: E731
+    can_cast = lambda s, b: b.select(s.spells, s.focus) > 0  # noqa: E731
+    edges = [
+        Edge(
+            "pass_focus",
+            "showdown",
+            "showdown",
+            ("showdown.actions", "assumed:showdown-focus"),
+            lambda s, b: s.passes + 1 < t.players,
+            lambda s, b: {"passes": s.passes + 1, "focus": _next_seat(t, s.focus, b)},
+            actor=focus,
+            tags=frozenset({"passes"}),
+            doc="the player with focus passes; focus moves to the next seat",
+        ),
+        Edge(
+            "showdown_ends",
+            "showdown",
+            "combat_damage_step",
+            ("assumed:showdown-focus", "damage.step"),
+            lambda s, b: s.passes + 1 >= t.players,
+            lambda s, b: {"passes": s.passes + 1, "focus": NOBODY},
+            actor=focus,
+            tags=frozenset({"passes"}),
+            doc="every player has passed in succession: the showdown closes and combat damage follows",
+        ),
+    ]
+    for u, unit in enumerate(t.units):
+        p = unit.owner
+        edges.append(
+            Edge(
+                f"recall[{unit.name}]",
+                "showdown",
+                "showdown_cleanup",
+                ("assumed:showdown-spells", "combat.pending.dropped"),
+                lambda s, b, u=u: b.And(can_cast(s, b), s.zone[u] >= FIRST_BATTLEFIELD),
+                lambda s, b, u=u: _spell(t, s, b, zone=b.store(s.zone, u, BASE), role=b.store(s.role, u, NO_ROLE)),
+                actor=focus,
+                tags=frozenset({"spell"}),
+                doc=f"a spell returns {unit.name} from its battlefield to base",
+            )
+        )
+        edges.append(
+            Edge(
+                f"stun[{unit.name}]",
+                "showdown",
+                "showdown_cleanup",
+                ("assumed:showdown-spells", "qa.both-survive"),
+                lambda s, b, u=u: b.And(can_cast(s, b), at_battlefield(t, s, u, s.combat_bf), b.Not(s.stunned[u])),
+                lambda s, b, u=u: _spell(t, s, b, stunned=b.store(s.stunned, u, True)),
+                actor=focus,
+                tags=frozenset({"spell"}),
+                doc=f"a spell stuns {unit.name} in the combat",
+            )
+        )
+
+        def moves_in(s: Any, b: Backend, u: int = u, p: int = p) -> Any:
+            # combat.multiplayer.no-destination, combat.third-player-invalid:
+            # only a player of this combat (with a unit there, past two players) may move in.
+            enter = b.Or(*(b.And(s.combat_bf == bf, may_enter(t, s, p, bf, b)) for bf in range(t.battlefields)))
+            return b.And(can_cast(s, b), s.focus == p, s.zone[u] == BASE, in_the_combat(s, p, b), enter)
+
+        edges.append(
+            Edge(
+                f"move_to_combat[{unit.name}]",
+                "showdown",
+                "showdown_cleanup",
+                ("assumed:showdown-spells", "showdown.late-roles", "combat.multiplayer.no-destination", "combat.third-player-invalid"),
+                moves_in,
+                lambda s, b, u=u: _spell(t, s, b, zone=b.store(s.zone, u, FIRST_BATTLEFIELD + s.combat_bf)),
+                actor=focus,
+                tags=frozenset({"spell"}),
+                doc=f"a spell moves {unit.name} from base into the combat; it takes its role at the cleanup",
+            )
+        )
+        if unit.start != HAND:
+            continue
+        for bf in range(t.battlefields):
+
+            def plays(s: Any, b: Backend, u: int = u, p: int = p) -> Any:
+                return b.And(can_cast(s, b), s.focus == p, s.zone[u] == HAND)
+
+            def lands(s: Any, b: Backend, u: int = u, p: int = p, bf: int = bf) -> dict[str, Any]:
+                # combat.multiplayer.no-play, combat.multiplayer.play-to-base: with
+                # more than two players, a unit played where a combat it is not part
+                # of is pending or running goes to its controller's base instead.
+                if t.players > 2:
+                    fight = b.Or(combat_here(t, s, bf), players_at(t, s, bf, b) >= 2)
+                    outsider = b.And(fight, b.Not(has_units_at(t, s, p, bf, b)), b.Not(b.And(combat_here(t, s, bf), in_the_combat(s, p, b))))
+                else:
+                    outsider = False
+                return _spell(
+                    t,
+                    s,
+                    b,
+                    zone=b.store(s.zone, u, b.If(outsider, BASE, FIRST_BATTLEFIELD + bf)),
+                    contested_by=b.store(s.contested_by, bf, b.If(outsider, s.contested_by[bf], _contest(t, s, p, bf, b))),
+                )
+
+            edges.append(
+                Edge(
+                    f"play_unit[{unit.name} to {t.battlefield_name(bf)}]",
+                    "showdown",
+                    "showdown_cleanup",
+                    ("assumed:showdown-spells", "assumed:contested", "combat.multiplayer.no-play", "combat.multiplayer.play-to-base", "showdown.late-roles"),
+                    plays,
+                    lands,
+                    actor=focus,
+                    tags=frozenset({"spell"}),
+                    doc=f"a spell plays {unit.name} from hand to {t.battlefield_name(bf)}",
+                )
+            )
+
+    def late_roles(s: Any, b: Backend) -> dict[str, Any]:
+        roles = []
+        for u, unit in enumerate(t.units):
+            arrived = b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == NO_ROLE)
+            role = b.If(s.attacker == unit.owner, ATTACKER, b.If(s.defender == unit.owner, DEFENDER, NO_ROLE))
+            roles.append(b.If(arrived, role, s.role[u]))
+        return {"role": tuple(roles)}
+
+    edges.append(
+        Edge(
+            "showdown_cleanup",
+            "showdown_cleanup",
+            "showdown",
+            ("showdown.late-roles",),
+            update=late_roles,
+            doc="the cleanup after a spell: units of attacker or defender that arrived take their roles",
+        )
+    )
+    return edges
+
+
+def _damage_units(t: Table, s: Any, assigner: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
+    """The opposing units in the combat as the damage rules see them."""
+    opposing = b.If(s.attacker == assigner, DEFENDER, ATTACKER)
+    return [
+        DamageUnit(
+            t.units[v].name,
+            might(t, s, v),
+            tank=t.units[v].tank,
+            last=t.units[v].last,
+            immune=t.units[v].immune,
+            marked=s.damage[v],
+            present=b.And(at_battlefield(t, s, v, s.combat_bf), s.role[v] == opposing),
+        )
+        for v in targets
+    ]
+
+
+def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The assignments player ``q`` could ever make at this table: those legal
+    for some set of opposing units in the combat, some buffs and some total
+    up to ``q``'s most might. Only these get an edge, so an assignment edge
+    that is never taken is a finding about the rules, not padding."""
+    most = t.most_might(q)
+    found: set[tuple[int, ...]] = set()
+    rallying = [v for v in targets if t.units[v].rallying]
+    for present in itertools.product((False, True), repeat=len(targets)):
+        for buffs in itertools.product((0, 1), repeat=len(rallying)):
+            buff = dict(zip(rallying, buffs))
+            units = [
+                DamageUnit(t.units[v].name, t.units[v].might + buff.get(v, 0), tank=t.units[v].tank, last=t.units[v].last,
+                           immune=t.units[v].immune, present=here)
+                for v, here in zip(targets, present)
+            ]
+            for total in range(most + 1):
+                for amounts in itertools.product(*(range(total + 1) if here else (0,) for here in present)):
+                    if sum(amounts) == total and amounts not in found and is_legal(units, total, amounts, CONCRETE):
+                        found.add(amounts)
+    return sorted(found)
+
+
+def _damage_edges(t: Table) -> list[Edge]:
+    edges = [
+        Edge(
+            "skip_damage",
+            "combat_damage_step",
+            "resolution_step",
+            ("damage.both-present",),
+            lambda s, b: b.Not(b.And(side_present(t, s, ATTACKER, b), side_present(t, s, DEFENDER, b))),
+            doc="attacking or defending units are gone: no combat damage",
+        )
+    ]
+    for q in range(t.players):
+        targets = tuple(u for u in range(len(t.units)) if t.units[u].owner != q)
+        for amounts in possible_assignments(t, q, targets):
+            shown = ", ".join(f"{t.units[v].name} {a}" for v, a in zip(targets, amounts) if a) or "nothing"
+
+            def guard(s: Any, b: Backend, q: int = q, targets: tuple = targets, amounts: tuple = amounts) -> Any:
+                turn = b.Or(
+                    b.And(s.attacker == q, s.stage == ATTACKER_ASSIGNS),
+                    b.And(s.defender == q, s.stage == DEFENDER_ASSIGNS),
+                )
+                # The total and the units it may go to (damage.assign) are cheap
+                # to test first; is_legal implies them and decides the rest.
+                return b.AndThen(
+                    b.And(turn, side_present(t, s, ATTACKER, b), side_present(t, s, DEFENDER, b),
+                          _assigner_total(t, s, q, b) == sum(amounts)),
+                    lambda: is_legal(_damage_units(t, s, q, targets, b), _assigner_total(t, s, q, b), amounts, b),
+                )
+
+            def update(s: Any, b: Backend, targets: tuple = targets, amounts: tuple = amounts) -> dict[str, Any]:
+                assigned = list(s.assigned)
+                for v, a in zip(targets, amounts):
+                    assigned[v] = s.assigned[v] + a
+                return {"assigned": tuple(assigned), "stage": s.stage + 1}
+
+            edges.append(
+                Edge(
+                    f"assign_damage[{t.player_name(q)}: {shown}]",
+                    "combat_damage_step",
+                    "combat_damage_step",
+                    ("damage.assign", "damage.totals", "damage.lethal", "damage.lethal-first", "damage.no-overkill",
+                     "damage.requirements", "damage.same-priority", "damage.exclusive", "damage.exclusive.each-unit",
+                     "damage.undamageable", "damage.assign-not-deal"),
+                    guard,
+                    update,
+                    actor=lambda s, b, q=q: q,
+                    tags=frozenset({"assigns"}),
+                    doc=f"{t.player_name(q)} assigns combat damage: {shown}",
+                )
+            )
+
+    def deal(s: Any, b: Backend) -> dict[str, Any]:
+        zone, damage = list(s.zone), list(s.damage)
+        role, buffed = list(s.role), list(s.buffed)
+        for u, unit in enumerate(t.units):
+            if unit.immune:
+                continue  # damage.undamageable: it takes none
+            marked = s.damage[u] + s.assigned[u]
+            lethal = b.And(marked > 0, marked >= might(t, s, u))
+            damage[u] = marked
+            zone[u] = b.If(lethal, TRASH, s.zone[u])
+            role[u] = b.If(lethal, NO_ROLE, s.role[u])
+            buffed[u] = b.And(b.Not(lethal), s.buffed[u])
+        return {
+            "zone": tuple(zone),
+            "damage": tuple(damage),
+            "role": tuple(role),
+            "buffed": tuple(buffed),
+            "assigned": (0,) * len(t.units),
+        }
+
+    edges.append(
+        Edge(
+            "deal_damage",
+            "combat_damage_step",
+            "resolution_step",
+            ("damage.assign-not-deal", "damage.deal", "assumed:destroy-lethal", "qa.equal-might", "qa.both-survive"),
+            lambda s, b: s.stage == DEALING,
+            deal,
+            tags=frozenset({"deals_damage"}),
+            doc="all assigned damage is dealt at once; units with lethal damage are destroyed",
+        )
+    )
+    return edges
+
+
+def _assigner_total(t: Table, s: Any, q: int, b: Backend) -> Any:
+    return total_might(t, s, q, b.If(s.attacker == q, ATTACKER, DEFENDER), b)
+
+
+def _resolution_edge(t: Table) -> Edge:
+    def resolve(s: Any, b: Backend) -> dict[str, Any]:
+        n = len(t.units)
+        defenders_remain = side_present(t, s, DEFENDER, b)
+        zone = []
+        for u in range(n):
+            # resolution.recall: attackers go home while a defender holds on.
+            recalled = b.And(defenders_remain, at_battlefield(t, s, u, s.combat_bf), s.role[u] == ATTACKER)
+            zone.append(b.If(recalled, BASE, s.zone[u]))
+        after = s._replace(zone=tuple(zone))
+        changes: dict[str, Any] = {"zone": tuple(zone)}
+        controller, contested = list(s.controller), list(s.contested_by)
+        points, scored = s.points, s.scored
+        for bf in range(t.battlefields):
+            here = s.combat_bf == bf
+            holder = sole_player_at(t, after, bf, b)
+            view = after._replace(points=points, scored=scored)
+            won = _conquest(t, view, b.If(here, holder, NOBODY), bf, s.controller[bf], b)
+            points, scored = won["points"], won["scored"]
+            # resolution.control; assumed:control-needs-units: nobody left, the battlefield is open.
+            controller[bf] = b.If(here, holder, s.controller[bf])
+            contested[bf] = b.If(here, NOBODY, s.contested_by[bf])  # resolution.clear-contested
+        changes.update(
+            damage=(0,) * n,  # resolution.clear-damage
+            role=(NO_ROLE,) * n,  # resolution.clear-roles
+            buffed=(False,) * n,
+            controller=tuple(controller),
+            contested_by=tuple(contested),
+            points=points,
+            scored=scored,
+            combat_bf=NOBODY,
+            attacker=NOBODY,
+            defender=NOBODY,
+            focus=NOBODY,
+            passes=0,
+            stage=ATTACKER_ASSIGNS,
+        )
+        return changes
+
+    return Edge(
+        "resolve_combat",
+        "resolution_step",
+        "cleanup",
+        ("resolution.cleanup", "resolution.clear-damage", "resolution.recall", "resolution.clear-roles",
+         "resolution.clear-contested", "resolution.control", "resolution.conquer", "resolution.any-player",
+         "assumed:control-needs-units", "qa.equal-might", "qa.both-survive", "qa.damage-cleared"),
+        update=resolve,
+        tags=frozenset({"conquers", "resolves_combat"}),
+        doc="the combat cleanup: damage cleared, attackers recalled if defenders remain, roles and contest cleared, control and conquest",
+    )
+
+
+# ---------------------------------------------------------------------------
+# The machine
+
+
+def build(
+    players: int = 2,
+    battlefields: int = 2,
+    turns: int = 2,
+    spells: int = 1,
+    victory_points: int = 2,
+    table: Table | None = None,
+    any_length: bool = False,
+) -> Machine:
+    """The model at the given bounds. ``any_length`` builds the model of games
+    of any number of turns, for unbounded proofs: it only drops the turn
+    counter. Nothing else grows without end (spells are spent, points stop at
+    the victory total), so its state space is finite and the same as the
+    game's: no abstraction is needed."""
+    t = table or default_table(players, battlefields, spells, turns, victory_points)
+    n, P, B = len(t.units), t.players, t.battlefields
+    damage_cap = max(t.most_damage, max(u.might for u in t.units) + 1)
+    variables = [
+        Var("turn_player", IntRange(0, P - 1), (0,), doc="whose turn it is"),
+        Var("zone", IntRange(0, t.zones - 1), (), length=n, doc="each unit's zone: hand, base, trash or a battlefield", start=tuple(u.start for u in t.units)),
+        Var("damage", IntRange(0, damage_cap), (0,), length=n, doc="damage marked on each unit"),
+        Var("role", IntRange(0, 2), (NO_ROLE,), length=n, doc="each unit's combat role (showdown.unit-roles)"),
+        Var("stunned", BOOL, (False,), length=n, doc="stunned units deal no combat damage (qa.both-survive)"),
+        Var("moved", BOOL, (False,), length=n, doc="units that made their standard move this turn"),
+        Var("buffed", BOOL, (False,), length=n, doc="the rallying +1 might, until the end of the combat"),
+        Var("trigger", BOOL, (False,), length=n, doc="rallying triggers on the initial chain (showdown.initial-chain)"),
+        Var("assigned", IntRange(0, t.most_damage), (0,), length=n, doc="combat damage assigned, not yet dealt"),
+        Var("controller", IntRange(NOBODY, P - 1), (), length=B, doc="who controls each battlefield", start=t.controllers),
+        Var("contested_by", IntRange(NOBODY, P - 1), (NOBODY,), length=B, doc="who contested each battlefield"),
+        # A conquest scores one point per battlefield; the game ends at the victory total.
+        Var("points", IntRange(0, t.victory_points - 1 + B), (0,), length=P, doc="each player's points"),
+        Var("scored", BOOL, (False,), length=P * B, doc="player p scored at battlefield i this turn: index p*battlefields+i"),
+        Var("spells", IntRange(0, t.spells), (t.spells,), length=P, doc="showdown spells each player may still cast"),
+        Var("combat_bf", IntRange(NOBODY, B - 1), (NOBODY,), doc="the battlefield of the running combat"),
+        Var("attacker", IntRange(NOBODY, P - 1), (NOBODY,), doc="the attacking player (showdown.attacker)"),
+        Var("defender", IntRange(NOBODY, P - 1), (NOBODY,), doc="the defending player (showdown.defender)"),
+        Var("focus", IntRange(NOBODY, P - 1), (NOBODY,), doc="who holds focus in the showdown"),
+        Var("passes", IntRange(0, P), (0,), doc="passes in succession in the showdown"),
+        Var("stage", IntRange(0, 2), (ATTACKER_ASSIGNS,), doc="who assigns next: attacker, defender, or dealing"),
+    ]
+    if not any_length:
+        variables.insert(1, Var("turns_taken", IntRange(0, t.turns), (0,), doc="turns ended, for the turn bound"))
+    locations = [
+        Location("action_phase", ("assumed:standard-move",), "the turn player moves units or ends the turn"),
+        Location("cleanup", ("combat.start",), "after a move or a combat: contests settle, pending combats begin"),
+        Location("initial_chain", ("showdown.initial-chain", "showdown.closed"), "the showdown begins; its initial chain resolves"),
+        Location("showdown", ("showdown.actions",), "an open showdown: the player with focus acts"),
+        Location("showdown_cleanup", ("showdown.late-roles",), "the cleanup after a spell in the showdown"),
+        Location("combat_damage_step", ("damage.step",), "combat damage is assigned, then dealt"),
+        Location("resolution_step", ("resolution.cleanup",), "the combat cleanup, control and conquest"),
+        Location("game_over", ("assumed:victory",), "a player has won", terminal="game over"),
+    ]
+    if not any_length:
+        locations.append(Location("out_of_turns", (), f"{t.turns} turns explored", terminal="turn bound reached"))
+    edges = (
+        _action_phase_edges(t, any_length)
+        + _cleanup_edges(t)
+        + _initial_chain_edges(t)
+        + _showdown_edges(t)
+        + _damage_edges(t)
+        + [_resolution_edge(t)]
+    )
+    bounds = {"players": P, "battlefields": B, "turns": t.turns, "spells": t.spells, "victory_points": t.victory_points}
+    return Machine("riftbound", variables, locations, "action_phase", edges, REGISTRY, bounds, describe, table=t)
+
+
+def describe(m: Machine, s: Any) -> dict[str, str]:
+    """What a judge reads off a state: turn, battlefields, combat, each player's units."""
+    t: Table = m.table
+    counted = f" (turn {s.turns_taken + 1})" if hasattr(s, "turns_taken") else ""
+    aspects = {"turn": t.player_name(s.turn_player) + counted}
+    for bf in range(t.battlefields):
+        marks = [f"held by {t.player_name(s.controller[bf])}" if s.controller[bf] != NOBODY else "open"]
+        if s.contested_by[bf] != NOBODY:
+            marks.append(f"contested by {t.player_name(s.contested_by[bf])}")
+        aspects[t.battlefield_name(bf)] = ", ".join(marks)
+    if s.combat_bf != NOBODY:
+        aspects["combat"] = (
+            f"at {t.battlefield_name(s.combat_bf)}: {t.player_name(s.attacker)} attacks {t.player_name(s.defender)}, "
+            f"focus {t.player_name(s.focus)}, passes {s.passes}, "
+            + ("attacker assigns" if s.stage == ATTACKER_ASSIGNS else "defender assigns" if s.stage == DEFENDER_ASSIGNS else "dealing")
+        )
+    else:
+        aspects["combat"] = "none"
+    for p in range(t.players):
+        units = []
+        for u in t.units_of(p):
+            marks = [t.zone_name(s.zone[u])]
+            if s.role[u] != NO_ROLE:
+                marks.append(ROLE_NAMES[s.role[u]])
+            for flag, label in ((s.stunned[u], "stunned"), (s.moved[u], "moved"), (s.buffed[u], "+1"), (s.trigger[u], "trigger on chain")):
+                if flag:
+                    marks.append(label)
+            if s.damage[u]:
+                marks.append(f"{s.damage[u]} damage")
+            if s.assigned[u]:
+                marks.append(f"{s.assigned[u]} assigned")
+            units.append(f"{t.units[u].name} ({', '.join(marks)})")
+        scored = [t.battlefield_name(bf) for bf in range(t.battlefields) if s.scored[p * t.battlefields + bf]]
+        aspects[t.player_name(p)] = (
+            f"{s.points[p]} points" + (f" (scored at {', '.join(scored)})" if scored else "")
+            + f", {s.spells[p]} spells; " + "; ".join(units)
+        )
+    return aspects

@@ -1,0 +1,104 @@
+"""The fixed facts of a Riftbound combat model: seats, battlefields and the
+units at the table, with their printed might and keywords.
+
+A unit's zone, damage, role, stun and buff are state (``combat.py``); what a
+unit *is* never changes, so it lives here as constants the guards read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Zone codes of the ``zone`` variable; battlefield ``i`` is ``FIRST_BATTLEFIELD + i``.
+HAND, BASE, TRASH = 0, 1, 2
+FIRST_BATTLEFIELD = 3
+#: Role codes of the ``role`` variable (showdown.unit-roles).
+NO_ROLE, ATTACKER, DEFENDER = 0, 1, 2
+ROLE_NAMES = ("none", "attacker", "defender")
+NOBODY = -1
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit card at the table: its owner, printed might and keywords.
+
+    ``tank``: assigned combat damage first; ``last``: assigned it last (the
+    seed's Caitlyn); both at once is the seed's Caitlyn given Tank
+    (damage.exclusive). ``immune``: cannot be damaged (damage.undamageable).
+    ``rallying``: the triggered ability of assumed:rallying-cry.
+    ``start``: its zone at the start (a zone code)."""
+
+    name: str
+    owner: int
+    might: int
+    start: int = BASE
+    tank: bool = False
+    last: bool = False
+    immune: bool = False
+    rallying: bool = False
+
+    def keywords(self) -> str:
+        marks = [k for k in ("tank", "last", "immune", "rallying") if getattr(self, k)]
+        return f"{self.might}" + (f" {'+'.join(marks)}" if marks else "")
+
+
+@dataclass(frozen=True)
+class Table:
+    players: int
+    battlefields: int
+    units: tuple[Unit, ...]
+    #: Who controls each battlefield at the start (NOBODY: open).
+    controllers: tuple[int, ...]
+    spells: int
+    turns: int
+    victory_points: int
+
+    @property
+    def zones(self) -> int:
+        return FIRST_BATTLEFIELD + self.battlefields
+
+    @staticmethod
+    def player_name(p: int) -> str:
+        return f"P{p + 1}" if p >= 0 else "nobody"
+
+    @staticmethod
+    def battlefield_name(i: int) -> str:
+        return f"bf{i + 1}"
+
+    def zone_name(self, z: int) -> str:
+        return ("hand", "base", "trash")[z] if z < FIRST_BATTLEFIELD else self.battlefield_name(z - FIRST_BATTLEFIELD)
+
+    def units_of(self, p: int) -> tuple[int, ...]:
+        return tuple(u for u, unit in enumerate(self.units) if unit.owner == p)
+
+    def most_might(self, p: int) -> int:
+        """The most combat damage player ``p`` can have to assign: every unit
+        of theirs at full might, with its rallying buff (damage.totals)."""
+        return sum(max(0, self.units[u].might) + self.units[u].rallying for u in self.units_of(p))
+
+    @property
+    def most_damage(self) -> int:
+        return max(self.most_might(p) for p in range(self.players))
+
+
+def default_table(players: int = 2, battlefields: int = 2, spells: int = 1, turns: int = 2, victory_points: int = 2) -> Table:
+    """The table the default bounds check: each player has a Tank or a
+    Caitlyn, a second unit with a keyword, and one unit in hand for the
+    play spell; P2 starts holding bf1 (so the first turn already has a combat).
+
+    The mix covers every assignment requirement of the damage step (first,
+    last, both, cannot be damaged) and the initial chain (rallying units on
+    both sides)."""
+    first = FIRST_BATTLEFIELD
+    units = [
+        Unit("Tank Guard", 0, 2, tank=True),
+        Unit("Herald", 0, 1, rallying=True),
+        Unit("Recruit", 0, 1, start=HAND),
+        Unit("Caitlyn", 1, 2, start=first, last=True),
+        Unit("Warded Sentry", 1, 1, immune=True, rallying=True),
+        Unit("Caitlyn with Tank", 1, 1, start=HAND, tank=True, last=True),
+    ]
+    if players == 3:
+        units += [Unit("Raider", 2, 2), Unit("Scout", 2, 1, start=HAND)]
+    controllers = (1,) + (NOBODY,) * (battlefields - 1)
+    return Table(players, battlefields, tuple(units), controllers, spells, turns, victory_points)
