@@ -12,7 +12,11 @@ def checker_for(game: str) -> Any:
         from agreement.wowtcg.checker import WowChecker
 
         return WowChecker()
-    raise AdapterError(f"no agreement checker for game {game!r}; games: wowtcg")
+    if game == "riftbound":
+        from agreement.riftbound.checker import RiftboundChecker
+
+        return RiftboundChecker()
+    raise AdapterError(f"no agreement checker for game {game!r}; games: {', '.join(GAMES)}")
 
 
 def builtin_adapter(game: str) -> Any:
@@ -20,7 +24,11 @@ def builtin_adapter(game: str) -> Any:
         from agreement.wowtcg.builtin import BuiltinWowAdapter
 
         return BuiltinWowAdapter()
-    raise AdapterError(f"no built-in engine for game {game!r}; games: wowtcg")
+    if game == "riftbound":
+        from agreement.riftbound.builtin import BuiltinRiftboundAdapter
+
+        return BuiltinRiftboundAdapter()
+    raise AdapterError(f"no built-in engine for game {game!r}; games: {', '.join(GAMES)}")
 
 
 class ScenarioTable:
@@ -51,4 +59,4 @@ def scenario_table(game: str) -> ScenarioTable | None:
 
 
 #: Games with an agreement checker.
-GAMES = ("wowtcg",)
+GAMES = ("wowtcg", "riftbound")

@@ -31,6 +31,9 @@ class Game:
     #: Properties of the catalogue that the proofs of lint's queries rest on
     #: (deadlock freedom needs the playable-state invariants as lemmas).
     lemmas: tuple[Property, ...] = ()
+    #: Contradiction queries over a rule alone (``properties.contradictions.RuleQuery``),
+    #: given a solver timeout in milliseconds; lint asks them besides the model's.
+    rule_queries: Callable[[int], list[Any]] | None = None
 
     def variant(self, name: str) -> Variant:
         if name not in self.variants:
@@ -100,7 +103,7 @@ def _wowtcg() -> Game:
 
 def _riftbound() -> Game:
     from model import riftbound
-    from properties.riftbound import CATALOGUE
+    from properties.riftbound import CATALOGUE, PLAYABLE_PROPERTIES, damage_assignment_queries
 
     return Game(
         "riftbound",
@@ -110,6 +113,8 @@ def _riftbound() -> Game:
         CATALOGUE,
         riftbound.REGISTRY,
         length_bounds=("turns",),
+        lemmas=PLAYABLE_PROPERTIES,
+        rule_queries=damage_assignment_queries,
     )
 
 

@@ -10,7 +10,10 @@ For each game, at its default bounds (or those given):
   (proved on the any-length model, after explicit search of the bounded
   instance never took it), and a rule cited only by such edges;
 - **variant**: each shipped rule variant against the seed's reading, with the
-  shortest game on which they part (``model/diff.py``).
+  shortest game on which they part (``model/diff.py``);
+- **no-assignment** / **exclusion**: a game's queries over one rule alone
+  (``Game.rule_queries``; Riftbound's damage assignment): a configuration
+  with no legal assignment, and requirements that exclude each other.
 
 Deadlocks and conflicts are checked by the same portfolio as ``verify``, so
 their absence is proved for games of any length where the solvers manage it.
@@ -35,7 +38,7 @@ from model.variants import SEED, Variant
 from properties import Deadlock
 from properties.contradictions import AGREE, NEVER, never_enabled, no_deadlock, rulings_agree
 
-KINDS = ("deadlock", "conflict", "dead-edge", "dead-rule", "variant")
+KINDS = ("deadlock", "conflict", "no-assignment", "exclusion", "dead-edge", "dead-rule", "variant")
 
 
 @dataclass
@@ -130,6 +133,9 @@ def lint_game(game: Game, bounds: Mapping[str, int | None], budget: portfolio.Bu
     deadlock_rules = next((p.rules for p in game.properties if isinstance(p, Deadlock)), ("409.1",))
     taken = _contradictions(game, bounded, any_length, [no_deadlock(deadlock_rules)], budget, advance, out)
     out.findings += _dead(game, bounded, any_length, taken, budget, out.checks)
+    for q in game.rule_queries(budget.timeout_ms) if game.rule_queries else ():
+        out.checks.append(Check(game.name, q.query, q.verdict, q.method, 0))
+        out.findings += [Finding(game.name, q.kind, f"{q.kind}:{c.key}", c.rules, c.summary) for c in q.found]
     return out
 
 

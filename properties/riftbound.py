@@ -13,6 +13,7 @@ from typing import Any
 from model.backend import Backend
 from model.machine import Machine
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
+from properties.contradictions import Contradiction, RuleQuery
 
 # Codes of the model's variables (model/riftbound/table.py), restated so that
 # this file reads the state without importing the model's helpers.
@@ -236,6 +237,19 @@ conquest_once_per_battlefield_per_turn = StepProperty(
     holds=_conquest_once,
 )
 
+# resolution.clear-damage, qa.damage-cleared, damage.assign-not-deal: damage
+# is marked only when assigned damage is dealt and is gone when the combat's
+# cleanup ends, and nothing stays assigned outside the combat damage step.
+damage_lasts_only_to_the_combat_cleanup = Invariant(
+    "damage_lasts_only_to_the_combat_cleanup",
+    ("resolution.clear-damage", "qa.damage-cleared", "damage.assign-not-deal"),
+    "units carry marked damage only between dealing it and the combat cleanup, and assigned damage only in the damage step",
+    holds=lambda m, s, b: b.And(
+        *(b.Implies(b.Not(m.at(s, "resolution_step", b=b)), s.damage[u] == 0) for u in _units(m)),
+        *(b.Implies(b.Not(m.at(s, "combat_damage_step", b=b)), s.assigned[u] == 0) for u in _units(m)),
+    ),
+)
+
 deadlock = Deadlock(
     "no_deadlock",
     ("assumed:turn-end", "assumed:showdown-focus"),
@@ -254,5 +268,78 @@ CATALOGUE: tuple[Property, ...] = (
     damage_needs_both_sides,
     attackers_recalled_if_defenders_remain,
     conquest_once_per_battlefield_per_turn,
+    damage_lasts_only_to_the_combat_cleanup,
     deadlock,
 )
+
+#: The invariants the deadlock proof rests on (lint and verify give them to
+#: the solvers as lemmas): who fights whom, and that no stale damage or
+#: assignment is left to leave an assigner without an edge.
+PLAYABLE_PROPERTIES: tuple[Property, ...] = (
+    roles_consistent,
+    two_players_per_combat,
+    open_showdown_has_no_initial_chain,
+    damage_lasts_only_to_the_combat_cleanup,
+)
+
+
+# -- the damage assignment rules alone (model/riftbound/damage.py) ---------------------------------
+
+#: The configurations the damage queries cover: up to this many opposing units, of might up to this.
+DAMAGE_UNITS, DAMAGE_MIGHT = 5, 6
+
+
+def damage_assignment_queries(timeout_ms: int) -> list[RuleQuery]:
+    """damage.*: (1) every configuration within the bounds has a legal
+    assignment, so the assigner is never stuck; (2) the requirement patterns
+    whose requirements exclude each other (damage.exclusive: the seed lets the
+    assigner apply one), one finding per minimal pattern, naming every
+    exclusive pattern that contains it."""
+    from model.riftbound import damage
+
+    bounds = f"up to {DAMAGE_UNITS} units, might up to {DAMAGE_MIGHT}"
+    existence = damage.prove_assignment_exists(DAMAGE_UNITS, DAMAGE_MIGHT, timeout_ms=timeout_ms)
+    stuck = ()
+    if existence.verdict == "counterexample" and existence.alternative is None:
+        stuck = (Contradiction("stuck", damage.RULE_IDS, existence.message),)
+    out = [
+        RuleQuery(
+            f"a legal damage assignment exists ({bounds})",
+            {"proved": "proved", "counterexample": "violated" if stuck else "witness not legal"}.get(existence.verdict, "unknown"),
+            "Z3 (one query over every configuration)",
+            "no-assignment",
+            stuck,
+        )
+    ]
+    exclusions = damage.exclusive_requirements(DAMAGE_UNITS, DAMAGE_MIGHT, timeout_ms=timeout_ms)
+    found = []
+    for minimal in (x for x in exclusions if x.minimal):
+        wider = [x for x in exclusions if _contains(x.pattern, minimal.pattern)]
+        found.append(
+            Contradiction(
+                " ".join(kind.replace("+", "&") for kind in minimal.pattern),
+                tuple(dict.fromkeys(("damage.exclusive", *minimal.core))),
+                f"{minimal.describe()}; the seed lets the assigner apply one requirement (damage.exclusive). "
+                f"{len(wider)} of the {len(exclusions)} exclusive patterns ({bounds}) contain this one: "
+                + "; ".join(" + ".join(x.pattern) for x in wider),
+            )
+        )
+    out.append(
+        RuleQuery(
+            f"requirements that exclude each other ({bounds})",
+            f"{len(exclusions)} exclusive patterns, {len(found)} minimal",
+            "Z3 (exists-forall per pattern, unsat core)",
+            "exclusion",
+            tuple(found),
+        )
+    )
+    return out
+
+
+def _contains(pattern: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    rest = list(pattern)
+    for kind in part:
+        if kind not in rest:
+            return False
+        rest.remove(kind)
+    return True

@@ -32,7 +32,7 @@ import yaml
 SCENARIO_ROOT = Path(__file__).resolve().parent
 
 #: The games that have scenario adapters: name -> module exposing ``ADAPTER``.
-ADAPTERS = {"wowtcg": "scenarios.wowtcg"}
+ADAPTERS = {"wowtcg": "scenarios.wowtcg", "riftbound": "scenarios.riftbound"}
 
 STATUSES = ("pass", "fail", "error")
 

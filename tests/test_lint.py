@@ -27,7 +27,7 @@ def invoke(*args: str):
 
 @pytest.fixture(scope="module")
 def linted() -> dict:
-    result = invoke("lint", "--json")
+    result = invoke("lint", "--game", "wowtcg", "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -83,13 +83,29 @@ def test_each_shipped_variant_is_a_finding_with_both_games(linted):
 def test_a_finding_missing_from_the_known_file_fails_lint(tmp_path: Path):
     known = tmp_path / "known.yaml"
     known.write_text("known:\n  - key: variant:basic-chain-priority\n    note: read\n", encoding="utf-8")
-    result = invoke("lint", *SMALL, "--known", str(known))
+    result = invoke("lint", "--game", "wowtcg", *SMALL, "--known", str(known))
     assert result.exit_code == 1, result.output
     assert "[NEW] wowtcg variant: variant:600.2-without-600.3" in result.stdout
     assert "[known] wowtcg variant: variant:basic-chain-priority" in result.stdout
     assert "known: read" in result.stdout
     total = result.stdout.count("\n[NEW] ") + result.stdout.count("\n[known] ")
     assert f"{total} findings (" in result.stdout and f"; {total - 1} not known" in result.stdout
+
+
+def test_riftbound_damage_rules_never_strand_the_assigner_and_only_caitlyn_with_tank_clashes():
+    """damage.*: lint proves that every configuration up to 5 units (might up
+    to 6) has a legal assignment, and finds one minimal pattern of requirements
+    that exclude each other: the seed's Caitlyn with Tank beside a plain unit."""
+    result = invoke("lint", "--game", "riftbound", "--battlefields", "1", "--turns", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    checks = {c["query"]: c for c in data["checks"]}
+    assert checks["a legal damage assignment exists (up to 5 units, might up to 6)"]["verdict"] == "proved"
+    assert checks["requirements that exclude each other (up to 5 units, might up to 6)"]["verdict"] == "35 exclusive patterns, 1 minimal"
+    (finding,) = [f for f in data["findings"] if f["kind"] == "exclusion"]
+    assert finding["key"] == "exclusion:none tank&last" and finding["known"] is True
+    assert "damage.exclusive" in finding["rules"] and "damage.requirements" in finding["rules"]
+    assert set(load_known(default_known_file("riftbound"))) == {f["key"] for f in data["findings"]}
 
 
 @pytest.mark.parametrize(

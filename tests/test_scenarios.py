@@ -17,7 +17,7 @@ from engine.wowtcg.state import GameState
 from scenarios import runner
 
 DATA = Path(__file__).parent / "data" / "scenarios" / "wowtcg"
-SHIPPED = runner.discover()
+SHIPPED = runner.discover(games=["wowtcg"])  # Riftbound's: tests/test_riftbound_scenarios.py
 
 
 def _param(path: Path):

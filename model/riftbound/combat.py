@@ -28,10 +28,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from model.backend import CONCRETE, Backend
+from model.backend import Backend
 from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Var
 from model.riftbound import REGISTRY
-from model.riftbound.damage import DamageUnit, is_legal
+from model.riftbound.damage import DamageUnit, is_legal, legal_assignments
 from model.riftbound.table import (
     ATTACKER, BASE, DEFENDER, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY, ROLE_NAMES, TRASH, Table, default_table,
 )
@@ -194,26 +194,31 @@ def _action_phase_edges(t: Table, any_length: bool) -> list[Edge]:
 
     def end_turn(s: Any, b: Backend) -> dict[str, Any]:
         n = len(t.units)
+        nxt = _next_seat(t, s.turn_player, b)
+        # assumed:hold: the new turn player scores each battlefield they hold,
+        # which marks it scored for the turn like a conquest.
+        holds = [[b.And(nxt == p, s.controller[bf] == p) for bf in range(t.battlefields)] for p in range(t.players)]
         return {
-            "turn_player": _next_seat(t, s.turn_player, b),
+            "turn_player": nxt,
             **({} if any_length else {"turns_taken": s.turns_taken + 1}),
             "moved": (False,) * n,
             "stunned": (False,) * n,
             "damage": (0,) * n,
-            "scored": (False,) * (t.players * t.battlefields),
+            "scored": tuple(holds[p][bf] for p in range(t.players) for bf in range(t.battlefields)),
+            "points": tuple(s.points[p] + b.count(holds[p]) for p in range(t.players)),
         }
 
     edges.append(
         Edge(
             "end_turn",
             "action_phase",
-            "action_phase",
-            ("assumed:turn-end", "qa.damage-cleared", "assumed:stun-lasts-turn"),
+            "cleanup",
+            ("assumed:turn-end", "qa.damage-cleared", "assumed:stun-lasts-turn", "assumed:hold"),
             (lambda s, b: True) if any_length else (lambda s, b: s.turns_taken + 1 < t.turns),
             end_turn,
             actor=lambda s, b: s.turn_player,
             tags=frozenset({"ends_turn"}),
-            doc="the turn passes to the next seat; moves, stuns, damage and scoring start afresh",
+            doc="the turn passes to the next seat, who scores what they hold; moves, stuns, damage and scoring start afresh",
         )
     )
     if any_length:
@@ -459,7 +464,8 @@ def _showdown_edges(t: Table) -> list[Edge]:
                 "showdown_cleanup",
                 ("assumed:showdown-spells", "showdown.late-roles", "combat.multiplayer.no-destination", "combat.third-player-invalid"),
                 moves_in,
-                lambda s, b, u=u: _spell(t, s, b, zone=b.store(s.zone, u, FIRST_BATTLEFIELD + s.combat_bf)),
+                # A spell's move is a move too (Kayn counts both), so the unit has moved this turn.
+                lambda s, b, u=u: _spell(t, s, b, zone=b.store(s.zone, u, FIRST_BATTLEFIELD + s.combat_bf), moved=b.store(s.moved, u, True)),
                 actor=focus,
                 tags=frozenset({"spell"}),
                 doc=f"a spell moves {unit.name} from base into the combat; it takes its role at the cleanup",
@@ -542,25 +548,34 @@ def _damage_units(t: Table, s: Any, assigner: int, targets: tuple[int, ...], b: 
 
 
 def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The assignments player ``q`` could ever make at this table: those legal
-    for some set of opposing units in the combat, some buffs and some total
-    up to ``q``'s most might. Only these get an edge, so an assignment edge
-    that is never taken is a finding about the rules, not padding."""
+    """The assignments player ``q`` could ever make at this table (a vector
+    over ``targets``): for each opponent (combat.two-players: one at a time),
+    each set of their units in the combat, their buffs and each total up to
+    ``q``'s most might, every legal split that the damage module's Z3
+    enumeration finds. Only these get an edge, so an assignment edge that is
+    never taken is a fact of the table or the rules, not padding."""
     most = t.most_might(q)
     found: set[tuple[int, ...]] = set()
-    rallying = [v for v in targets if t.units[v].rallying]
-    for present in itertools.product((False, True), repeat=len(targets)):
-        for buffs in itertools.product((0, 1), repeat=len(rallying)):
-            buff = dict(zip(rallying, buffs))
-            units = [
-                DamageUnit(t.units[v].name, t.units[v].might + buff.get(v, 0), tank=t.units[v].tank, last=t.units[v].last,
-                           immune=t.units[v].immune, present=here)
-                for v, here in zip(targets, present)
-            ]
-            for total in range(most + 1):
-                for amounts in itertools.product(*(range(total + 1) if here else (0,) for here in present)):
-                    if sum(amounts) == total and amounts not in found and is_legal(units, total, amounts, CONCRETE):
-                        found.add(amounts)
+    for r in range(t.players):
+        if r == q:
+            continue
+        theirs = [v for v in targets if t.units[v].owner == r]
+        for present in itertools.product((False, True), repeat=len(theirs)):
+            here = [v for v, p in zip(theirs, present) if p]
+            if not here:
+                continue
+            rallying = [v for v in here if t.units[v].rallying]
+            for buffs in itertools.product((0, 1), repeat=len(rallying)):
+                buff = dict(zip(rallying, buffs))
+                units = [
+                    DamageUnit(t.units[v].name, t.units[v].might + buff.get(v, 0), tank=t.units[v].tank,
+                               last=t.units[v].last, immune=t.units[v].immune)
+                    for v in here
+                ]
+                for total in range(most + 1):
+                    for split in legal_assignments(units, total):
+                        amounts = dict(zip(here, split))
+                        found.add(tuple(amounts.get(v, 0) for v in targets))
     return sorted(found)
 
 
@@ -618,20 +633,27 @@ def _damage_edges(t: Table) -> list[Edge]:
     def deal(s: Any, b: Backend) -> dict[str, Any]:
         zone, damage = list(s.zone), list(s.damage)
         role, buffed = list(s.role), list(s.buffed)
+        moved, stunned = list(s.moved), list(s.stunned)
         for u, unit in enumerate(t.units):
             if unit.immune:
                 continue  # damage.undamageable: it takes none
             marked = s.damage[u] + s.assigned[u]
             lethal = b.And(marked > 0, marked >= might(t, s, u))
             damage[u] = marked
+            # assumed:destroy-lethal: a destroyed unit keeps nothing but the
+            # damage the combat cleanup clears (resolution.clear-damage).
             zone[u] = b.If(lethal, TRASH, s.zone[u])
             role[u] = b.If(lethal, NO_ROLE, s.role[u])
             buffed[u] = b.And(b.Not(lethal), s.buffed[u])
+            moved[u] = b.And(b.Not(lethal), s.moved[u])
+            stunned[u] = b.And(b.Not(lethal), s.stunned[u])
         return {
             "zone": tuple(zone),
             "damage": tuple(damage),
             "role": tuple(role),
             "buffed": tuple(buffed),
+            "moved": tuple(moved),
+            "stunned": tuple(stunned),
             "assigned": (0,) * len(t.units),
         }
 
@@ -728,7 +750,7 @@ def build(
     n, P, B = len(t.units), t.players, t.battlefields
     damage_cap = max(t.most_damage, max(u.might for u in t.units) + 1)
     variables = [
-        Var("turn_player", IntRange(0, P - 1), (0,), doc="whose turn it is"),
+        Var("turn_player", IntRange(0, P - 1), (t.turn_player,), doc="whose turn it is"),
         Var("zone", IntRange(0, t.zones - 1), (), length=n, doc="each unit's zone: hand, base, trash or a battlefield", start=tuple(u.start for u in t.units)),
         Var("damage", IntRange(0, damage_cap), (0,), length=n, doc="damage marked on each unit"),
         Var("role", IntRange(0, 2), (NO_ROLE,), length=n, doc="each unit's combat role (showdown.unit-roles)"),
@@ -740,9 +762,9 @@ def build(
         Var("controller", IntRange(NOBODY, P - 1), (), length=B, doc="who controls each battlefield", start=t.controllers),
         Var("contested_by", IntRange(NOBODY, P - 1), (NOBODY,), length=B, doc="who contested each battlefield"),
         # A conquest scores one point per battlefield; the game ends at the victory total.
-        Var("points", IntRange(0, t.victory_points - 1 + B), (0,), length=P, doc="each player's points"),
-        Var("scored", BOOL, (False,), length=P * B, doc="player p scored at battlefield i this turn: index p*battlefields+i"),
-        Var("spells", IntRange(0, t.spells), (t.spells,), length=P, doc="showdown spells each player may still cast"),
+        Var("points", IntRange(0, max(t.victory_points - 1 + B, *(t.points or (0,)))), (0,), length=P, doc="each player's points", start=t.points),
+        Var("scored", BOOL, (False,), length=P * B, doc="player p scored at battlefield i this turn: index p*battlefields+i", start=t.scored),
+        Var("spells", IntRange(0, max(t.spells, *(t.spell_budgets or (0,)))), (t.spells,), length=P, doc="showdown spells each player may still cast", start=t.spell_budgets),
         Var("combat_bf", IntRange(NOBODY, B - 1), (NOBODY,), doc="the battlefield of the running combat"),
         Var("attacker", IntRange(NOBODY, P - 1), (NOBODY,), doc="the attacking player (showdown.attacker)"),
         Var("defender", IntRange(NOBODY, P - 1), (NOBODY,), doc="the defending player (showdown.defender)"),

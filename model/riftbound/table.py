@@ -52,6 +52,13 @@ class Table:
     spells: int
     turns: int
     victory_points: int
+    #: Where a game starts other than fresh (a table read off an engine game):
+    #: the turn player, each player's points, scored marks (p*battlefields+i)
+    #: and spell budget; None: seat 0, no points, no marks, ``spells`` each.
+    turn_player: int = 0
+    points: tuple[int, ...] | None = None
+    scored: tuple[bool, ...] | None = None
+    spell_budgets: tuple[int, ...] | None = None
 
     @property
     def zones(self) -> int:

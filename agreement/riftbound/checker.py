@@ -1,0 +1,353 @@
+"""The Riftbound side of the agreement harness: an engine game's observations
+checked step by step against the model of the same table.
+
+The model's table is read off the game's first observation (its units, their
+printed might and keywords, where each starts, the battlefields' controllers,
+points and spell budgets), and the model of games of any length is built for
+it, so every engine game is checked against a model of exactly its cards.
+An engine action names the model edge it stands for (``move[P1:Caitlyn to
+bf1]``, ``assign_damage[P2: P1:Hill Raider 3]``); after it, the engine has
+made every automatic step (cleanups, the initial chain, dealing damage, the
+combat cleanup), so the model follows its automatic edges to the next choice
+point and must arrive at the engine's state.
+
+The observation format is ``RiftboundState.to_dict()`` of the reference
+engine (``engine/riftbound``) plus ``victory_points``; an action is
+``{"kind", "player", "unit", "battlefield", "assignment": {unit id: amount}}``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from functools import lru_cache
+from typing import Any
+
+from agreement.findings import Finding
+from model import explicit
+from model.machine import Edge, Machine
+from model.riftbound import build
+from model.riftbound.table import BASE, FIRST_BATTLEFIELD, HAND, NOBODY, TRASH, Table, Unit
+
+KINDS = ("move", "end_turn", "start_combat", "pass", "recall", "stun", "move_to_combat", "play_unit", "assign")
+STEPS = ("action", "cleanup", "showdown", "damage", "game_over")
+ZONES = {"hand": HAND, "base": BASE, "trash": TRASH}
+ROLES = {None: 0, "attacker": 1, "defender": 2}
+LOCATIONS = {"action": "action_phase", "cleanup": "cleanup", "showdown": "showdown", "damage": "combat_damage_step", "game_over": "game_over"}
+UNIT_FIELDS = ("id", "owner", "might", "tank", "last", "immune", "rallying", "zone", "battlefield", "damage", "role", "stunned", "moved", "buffed")
+STATE_FIELDS = ("players", "turn_player", "step", "battlefields", "units", "combat", "points", "scored", "spells", "victory_points")
+
+
+def check_state(obs: Any) -> None:
+    """A well-formed observation, or ValueError saying what is wrong."""
+    if not isinstance(obs, dict):
+        raise ValueError(f"expected a mapping, got {type(obs).__name__}")
+    missing = [f for f in STATE_FIELDS if f not in obs]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
+    if obs["step"] not in STEPS:
+        raise ValueError(f"step {obs['step']!r} is not one of {', '.join(STEPS)}")
+    for i, u in enumerate(obs["units"]):
+        lacking = [f for f in UNIT_FIELDS if f not in u]
+        if lacking:
+            raise ValueError(f"units[{i}] lacks {', '.join(lacking)}")
+        if u["zone"] not in (*ZONES, "battlefield"):
+            raise ValueError(f"units[{i}].zone {u['zone']!r} is not hand, base, trash or battlefield")
+        if u["role"] not in ROLES:
+            raise ValueError(f"units[{i}].role {u['role']!r} is not None, attacker or defender")
+
+
+def check_action(obs: Any) -> None:
+    if not isinstance(obs, dict) or obs.get("kind") not in KINDS or not isinstance(obs.get("player"), int):
+        raise ValueError(f"expected {{kind: one of {', '.join(KINDS)}, player: seat, ...}}, got {obs!r}")
+
+
+def family(name: str) -> str:
+    """``move[P1:Caitlyn to bf1]`` -> ``move``: the edge with its units and battlefield left out."""
+    return name.split("[", 1)[0]
+
+
+def table_of(obs: dict[str, Any]) -> Table:
+    """The model's table for the game whose first observation this is."""
+    units = tuple(
+        Unit(
+            u["id"],
+            u["owner"],
+            u["might"] - (1 if u["buffed"] else 0),
+            _zone(u),
+            tank=u["tank"],
+            last=u["last"],
+            immune=u["immune"],
+            rallying=u["rallying"],
+        )
+        for u in obs["units"]
+    )
+    players, battlefields = obs["players"], len(obs["battlefields"])
+    return Table(
+        players,
+        battlefields,
+        units,
+        tuple(NOBODY if b["controller"] is None else b["controller"] for b in obs["battlefields"]),
+        max(obs["spells"]),
+        1,
+        obs["victory_points"],
+        turn_player=obs["turn_player"],
+        points=tuple(obs["points"]),
+        scored=tuple(bool(x) for row in obs["scored"] for x in row),
+        spell_budgets=tuple(obs["spells"]),
+    )
+
+
+@lru_cache(maxsize=32)
+def machine_for(table: Table) -> Machine:
+    return build(table=table, any_length=True)
+
+
+def _zone(u: dict[str, Any]) -> int:
+    return FIRST_BATTLEFIELD + u["battlefield"] if u["zone"] == "battlefield" else ZONES[u["zone"]]
+
+
+def _seat(x: Any) -> int:
+    return NOBODY if x is None else x
+
+
+def model_state(m: Machine, obs: dict[str, Any]) -> Any:
+    """The model state an observation at a choice point stands for."""
+    combat = obs["combat"]
+    units = obs["units"]
+    fields: dict[str, Any] = {
+        "location": m.location_index[LOCATIONS[obs["step"]]],
+        "turn_player": obs["turn_player"],
+        "zone": tuple(_zone(u) for u in units),
+        "damage": tuple(u["damage"] for u in units),
+        "role": tuple(ROLES[u["role"]] for u in units),
+        "stunned": tuple(bool(u["stunned"]) for u in units),
+        "moved": tuple(bool(u["moved"]) for u in units),
+        "buffed": tuple(bool(u["buffed"]) for u in units),
+        # The initial chain resolves before anyone chooses again.
+        "trigger": (False,) * len(units),
+        "assigned": tuple((combat or {}).get("assigned", {}).get(u["id"], 0) for u in units),
+        "controller": tuple(_seat(b["controller"]) for b in obs["battlefields"]),
+        "contested_by": tuple(_seat(b["contested_by"]) for b in obs["battlefields"]),
+        "points": tuple(obs["points"]),
+        "scored": tuple(bool(x) for row in obs["scored"] for x in row),
+        "spells": tuple(obs["spells"]),
+        "combat_bf": NOBODY,
+        "attacker": NOBODY,
+        "defender": NOBODY,
+        "focus": NOBODY,
+        "passes": 0,
+        "stage": 0,
+    }
+    if combat is not None:
+        fields.update(combat_bf=combat["battlefield"], attacker=combat["attacker"], defender=combat["defender"])
+        if obs["step"] == "showdown":
+            fields.update(focus=combat["focus"], passes=combat["passes"])
+        elif obs["step"] == "damage":
+            # The model's showdown ended with the last pass: focus is nobody's, every player passed.
+            fields.update(passes=obs["players"], stage=0 if combat["assigning"] == combat["attacker"] else 1)
+    return m.State(**fields)
+
+
+def edge_name(m: Machine, choice: dict[str, Any]) -> str:
+    """The model edge an observed action stands for."""
+    t: Table = m.table
+    kind, unit, bf = choice["kind"], choice.get("unit"), choice.get("battlefield")
+    where = t.battlefield_name(bf) if bf is not None else ""
+    if kind == "move":
+        return f"move[{unit} to {where}]"
+    if kind == "end_turn":
+        return "end_turn"
+    if kind == "start_combat":
+        return f"start_combat[{where}]"
+    if kind in ("recall", "stun", "move_to_combat"):
+        return f"{kind}[{unit}]"
+    if kind == "play_unit":
+        return f"play_unit[{unit} to {where}]"
+    if kind == "assign":
+        amounts = choice.get("assignment", {})
+        shown = ", ".join(f"{u.name} {amounts[u.name]}" for u in t.units if amounts.get(u.name)) or "nothing"
+        return f"assign_damage[{t.player_name(choice['player'])}: {shown}]"
+    return "pass"
+
+
+def _stands_for(e: Edge, name: str) -> bool:
+    return e.name == name or (name == "pass" and e.has("passes"))
+
+
+def choice_edges(m: Machine, s: Any) -> list[tuple[Edge, Any]]:
+    return [(e, post) for e, post in m.successors(s) if e.actor is not None]
+
+
+def automatic_ends(m: Machine, s: Any, limit: int = 200) -> list[tuple[list[Edge], Any]]:
+    """Every state the model's automatic edges lead to from ``s`` where a
+    player chooses again (or the game is over), with the edges taken."""
+    out, queue, seen = [], deque([([], s)]), {s}
+    while queue and len(seen) < limit:
+        path, state = queue.popleft()
+        steps = list(m.successors(state))
+        if m.is_terminal(state) or any(e.actor is not None for e, _ in steps):
+            out.append((path, state))
+            continue
+        for e, post in steps:
+            if post not in seen:
+                seen.add(post)
+                queue.append((path + [e], post))
+    return out
+
+
+class RiftboundChecker:
+    """Checks one game at a time; coverage accumulates over games."""
+
+    game = "riftbound"
+    check_state = staticmethod(check_state)
+    check_action = staticmethod(check_action)
+
+    def __init__(self) -> None:
+        self.edges: Counter[str] = Counter()
+        self.rules: Counter[str] = Counter()
+        self.machine: Machine | None = None
+
+    @staticmethod
+    def reference_machine() -> Machine:
+        return build()
+
+    @staticmethod
+    def reachable_families() -> dict[str, tuple[str, ...]]:
+        """Edge families reachable at the model's default bounds: what a conformance run should exercise."""
+        return _reachable()
+
+    def begin(self, obs: dict[str, Any]) -> None:
+        self.machine = machine_for(table_of(obs))
+
+    @staticmethod
+    def waits_for_choice(obs: dict[str, Any]) -> bool:
+        return obs["step"] in STEPS
+
+    def _m(self) -> Machine:
+        assert self.machine is not None, "begin() first"
+        return self.machine
+
+    def describe(self, obs: dict[str, Any]) -> str:
+        m = self._m()
+        return m.describe(model_state(m, obs))
+
+    def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any], offered: list[dict[str, Any]] | None) -> list[Finding]:
+        m = self._m()
+        s_pre, s_post = model_state(m, pre), model_state(m, post)
+        enabled = choice_edges(m, s_pre)
+        findings = []
+        if offered is not None:
+            offered_names = [edge_name(m, a) for a in offered]
+            for e, _ in enabled:
+                if not any(_stands_for(e, n) for n in offered_names):
+                    findings.append(Finding("incomplete", e.rules, f"the model enables {e.name} but the engine offers no action for it"))
+            for a, n in zip(offered, offered_names):
+                if not any(_stands_for(e, n) for e, _ in enabled):
+                    rules = m.edge(n).rules if n in m.edge_index else ()
+                    findings.append(Finding("unsound-offer", rules, f"the engine offers {n} ({_show(a)}), which the model does not allow here"))
+        name = edge_name(m, choice)
+        taken = [(e, post_state) for e, post_state in enabled if _stands_for(e, name)]
+        if not taken:
+            rules = m.edge(name).rules if name in m.edge_index else ()
+            findings.append(Finding("unsound", rules, f"the engine took {name}, which the model does not allow in: {m.describe(s_pre)}"))
+            return findings
+        ends = [(e, path, end) for e, first in taken for path, end in automatic_ends(m, first)]
+        match = next(((e, path) for e, path, end in ends if end == s_post), None)
+        if match is None:
+            e, path, end = ends[0]
+            differ = {k: (v, m.aspects(s_post)[k]) for k, v in m.aspects(end).items() if m.aspects(s_post).get(k) != v}
+            shown = "; ".join(f"{k}: model {a} / engine {b}" for k, (a, b) in differ.items())
+            findings.append(
+                Finding("unsound", tuple(dict.fromkeys(r for x in [e, *path] for r in x.rules)), f"after {name} the engine's state is not the model's: {shown}")
+            )
+            return findings
+        e, path = match
+        for x in [e, *path]:
+            self.edges[family(x.name)] += 1
+            for r in x.rules:
+                self.rules[r] += 1
+        return findings
+
+    def forbidden_choices(self, pre: dict[str, Any]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+        """Moves, spells and assignments the model forbids to the player choosing
+        at ``pre``, as observed actions with the rules of their edges: the engine must refuse each."""
+        m = self._m()
+        s = model_state(m, pre)
+        enabled = {e.name for e, _ in choice_edges(m, s)}
+        chooser = _chooser(pre)
+        out = []
+        for e in m.edges_leaving(s):
+            if e.name in enabled or e.actor is None or e.has("bound"):
+                continue
+            observed = _observed(m, e, chooser)
+            if observed is not None:
+                out.append((e.rules, observed))
+        return out
+
+    def choice_names(self, pre: dict[str, Any], choices: list[dict[str, Any]]) -> list[set[str]]:
+        m = self._m()
+        enabled = choice_edges(m, model_state(m, pre))
+        return [{e.name for e, _ in enabled if _stands_for(e, edge_name(m, c))} for c in choices]
+
+    def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str], budget: int = 300) -> list[int]:
+        """The offered choices that begin a shortest way, in the model, to an
+        edge of a target family (breadth first over at most ``budget`` choice points)."""
+        m = self._m()
+        start = model_state(m, pre)
+        seen = {start}
+        queue: deque[tuple[Any, str | None]] = deque([(start, None)])
+        lead = None
+        while queue and len(seen) < budget and lead is None:
+            s, first = queue.popleft()
+            for e, post in choice_edges(m, s):
+                for path, end in automatic_ends(m, post):
+                    if any(family(x.name) in targets for x in [e, *path]):
+                        lead = first or e.name
+                        break
+                    if end not in seen:
+                        seen.add(end)
+                        queue.append((end, first or e.name))
+                if lead is not None:
+                    break
+        if lead is None:
+            return []
+        return [i for i, names in enumerate(self.choice_names(pre, offered)) if lead in names]
+
+
+def _chooser(obs: dict[str, Any]) -> int:
+    combat = obs["combat"] or {}
+    if obs["step"] == "showdown":
+        return combat["focus"]
+    if obs["step"] == "damage":
+        return combat["assigning"]
+    return obs["turn_player"]
+
+
+def _observed(m: Machine, e: Edge, player: int) -> dict[str, Any] | None:
+    """The observed action a model edge stands for, when ``player`` takes it (assignments are left out:
+    the engine offers every legal one, and completeness already compares them)."""
+    kind = family(e.name)
+    inner = e.name[len(kind) + 1 : -1]
+    if kind in ("recall", "stun", "move_to_combat"):
+        return {"kind": kind, "player": player, "unit": inner}
+    if kind in ("move", "play_unit"):
+        unit, _, where = inner.rpartition(" to ")
+        return {"kind": kind, "player": player, "unit": unit, "battlefield": int(where[2:]) - 1}
+    if kind == "start_combat":
+        return {"kind": kind, "player": player, "battlefield": int(inner[2:]) - 1}
+    return None
+
+
+@lru_cache(maxsize=1)
+def _reachable() -> dict[str, tuple[str, ...]]:
+    m = build()
+    out: dict[str, tuple[str, ...]] = {}
+    for _, _, name in explicit.explore(m).graph.edges(keys=True):
+        e = m.edge(name)
+        if not e.has("bound"):
+            out.setdefault(family(e.name), e.rules)
+    return dict(sorted(out.items()))
+
+
+def _show(a: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in a.items())

@@ -1,0 +1,38 @@
+"""Riftbound combat as a game to play: `RiftboundGame(...).new_initial_state(setup)`."""
+
+from __future__ import annotations
+
+import random
+
+from .cards import Pool, load_pool
+from .objects import EngineSetupError
+from .setup import random_setup, read_setup
+from .state import RiftboundState
+
+
+class RiftboundGame:
+    """A table of 2 or 3 players and 1 to 3 battlefields; the first player to
+    reach `victory_points` points wins (assumed:victory)."""
+
+    def __init__(self, players: int = 2, battlefields: int = 2, victory_points: int = 8, pool: Pool | None = None):
+        if not isinstance(players, int) or not 2 <= players <= 3:
+            raise EngineSetupError("players", f"the engine seats 2 or 3 players, got {players!r}")
+        if not isinstance(battlefields, int) or not 1 <= battlefields <= 3:
+            raise EngineSetupError("battlefields", f"the engine has 1 to 3 battlefields, got {battlefields!r}")
+        if not isinstance(victory_points, int) or victory_points < 1:
+            raise EngineSetupError("victory_points", f"must be at least 1, got {victory_points!r}")
+        self.num_players = players
+        self.num_battlefields = battlefields
+        self.victory_points = victory_points
+        self.pool = pool if pool is not None else load_pool()
+
+    def new_initial_state(self, setup: dict | None = None, seed: int | None = None) -> RiftboundState:
+        """The table `setup` describes (see engine/riftbound/setup.py); without one,
+        a random small table drawn from `seed`."""
+        if setup is None:
+            setup = self.random_setup(random.Random(seed or 0))
+        table = read_setup(setup, self.num_players, self.num_battlefields, self.victory_points, self.pool)
+        return RiftboundState(self.num_players, self.num_battlefields, self.victory_points, self.pool, table)
+
+    def random_setup(self, rng: random.Random) -> dict:
+        return random_setup(rng, self.num_players, self.num_battlefields, self.victory_points, self.pool)

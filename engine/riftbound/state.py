@@ -1,0 +1,787 @@
+"""A Riftbound table in play, with the OpenSpiel-style protocol:
+`current_player()`, `legal_actions()`, `apply_action()`, `is_terminal()`,
+`returns()`, `clone()`, `to_dict()`, `action_label()`.
+
+The game stops only when a player must choose:
+
+- step "action": the turn player moves a unit from base to a battlefield
+  (assumed:standard-move) or ends the turn (assumed:turn-end);
+- step "cleanup": combats are pending and the turn player picks the one to
+  fight first (combat.pending.order);
+- step "showdown": the player with focus passes or casts a spell
+  (assumed:showdown-focus, assumed:showdown-spells);
+- step "damage": the attacker, then the defender, assigns combat damage
+  (damage.assign).
+
+Everything else happens inside `apply_action`: cleanups, the initial chain,
+dealing damage and the resolution step.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from . import damage as dmg
+from .cards import Pool
+from .objects import (
+    SPELLS, TERMINAL, Action, Battlefield, Combat, IllegalAction, Unit,
+)
+
+Problem = tuple[tuple[str, ...], str]  # (rule ids, reason)
+
+
+def bf_name(i: int | None) -> str:
+    return "-" if i is None else f"bf{i + 1}"
+
+
+def pname(p: int | None) -> str:
+    return "nobody" if p is None else f"P{p + 1}"
+
+
+class RiftboundState:
+    def __init__(self, players: int, battlefields: int, victory_points: int, pool: Pool, table: dict):
+        self.num_players = players
+        self.num_battlefields = battlefields
+        self.victory_points = victory_points
+        self.pool = pool
+        self.turn: int = table["turn"]
+        self.turn_player: int = table["turn_player"]
+        self.battlefields: list[Battlefield] = table["battlefields"]
+        self.units: list[Unit] = table["units"]
+        self.points: list[int] = table["points"]
+        self.scored: list[list[bool]] = table["scored"]
+        self.spells: list[int] = table["spells"]
+        self.combat: Combat | None = None
+        self.pending: list[int] = []
+        self.step = "action"
+        self.winner: int | None = None
+        self.history: list[str] = []
+        # Reading: a setup is a table between two actions. A cleanup runs first,
+        # so that the state the game starts in waits for a choice like every
+        # other (a combat the setup makes pending is offered at once).
+        self._cleanup()
+
+    # --- the protocol -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The player who must choose now; -4 (OpenSpiel's terminal id) once the game is over."""
+        if self.step == "game_over":
+            return TERMINAL
+        if self.step == "showdown":
+            return self.combat.focus
+        if self.step == "damage":
+            return self.combat.assigning
+        return self.turn_player
+
+    def is_terminal(self) -> bool:
+        return self.step == "game_over"
+
+    def returns(self) -> list[float]:
+        """+1 for the winner and -1 for every other player once the game is over; 0 each before."""
+        if self.winner is None:
+            return [0.0] * self.num_players
+        return [1.0 if p == self.winner else -1.0 for p in range(self.num_players)]
+
+    def clone(self) -> "RiftboundState":
+        """An independent copy; the cards (immutable) are shared."""
+        memo = {id(self.pool): self.pool}
+        memo.update((id(u.card), u.card) for u in self.units)
+        return copy.deepcopy(self, memo)
+
+    def legal_actions(self) -> list[Action]:
+        return [a for a in self._candidates() if self._problem(a) is None]
+
+    def apply_action(self, action: Action) -> None:
+        problem = self._problem(action)
+        if problem is not None:
+            raise IllegalAction(problem[0], problem[1], self.action_label(action), str(self))
+        self.history.append(self.action_label(action))
+        getattr(self, f"_do_{action.kind}")(action)
+
+    # --- looking at the table -------------------------------------------------------------
+
+    def unit(self, uid: str) -> Unit | None:
+        return next((u for u in self.units if u.id == uid), None)
+
+    def at(self, bf: int) -> list[Unit]:
+        return [u for u in self.units if u.zone == "battlefield" and u.battlefield == bf]
+
+    def owners_at(self, bf: int) -> list[int]:
+        return sorted({u.owner for u in self.at(bf)})
+
+    def might(self, u: Unit) -> int:
+        """Current might: printed, +1 while buffed by its rallying cry (assumed:rallying-cry)."""
+        return u.card.might + (1 if u.buffed else 0)
+
+    def immune(self, u: Unit) -> bool:
+        """damage.undamageable: the always-immune keyword, or Kayn's ability (he
+        cannot be damaged this turn once he has moved twice this turn; a
+        standard move and a "move to combat" spell both count)."""
+        if u.has("immune"):
+            return True
+        return u.card.ability == "immune_if_moved_twice" and u.moves >= 2
+
+    def is_pending(self, bf: int) -> bool:
+        """combat.pending: units of two players share the battlefield and its
+        combat has not begun."""
+        running = self.combat is not None and self.combat.battlefield == bf
+        return not running and len(self.owners_at(bf)) >= 2
+
+    def combat_players(self, bf: int) -> set[int]:
+        """The two players of the combat, pending or running, at a battlefield (empty if none)."""
+        if self.combat is not None and self.combat.battlefield == bf:
+            return {self.combat.attacker, self.combat.defender}
+        if self.is_pending(bf):
+            return set(self.owners_at(bf))
+        return set()
+
+    def in_combat(self, role: str) -> list[Unit]:
+        """The units with that role at the combat's battlefield."""
+        if self.combat is None:
+            return []
+        return [u for u in self.at(self.combat.battlefield) if u.role == role]
+
+    # --- candidates and their problems ---------------------------------------------------
+
+    def _candidates(self) -> list[Action]:
+        p = self.current_player()
+        if self.step == "action":
+            out = [Action("move", p, u.id, bf) for u in self.units if u.owner == p and u.zone == "base"
+                   for bf in range(self.num_battlefields)]
+            return out + [Action("end_turn", p)]
+        if self.step == "cleanup":
+            return [Action("start_combat", p, battlefield=bf) for bf in self.pending]
+        if self.step == "showdown":
+            out = [Action("pass", p)]
+            out += [Action("recall", p, u.id) for u in self.units if u.zone == "battlefield"]
+            out += [Action("stun", p, u.id) for u in self.at(self.combat.battlefield)]
+            out += [Action("move_to_combat", p, u.id) for u in self.units if u.owner == p and u.zone == "base"]
+            out += [Action("play", p, u.id, bf) for u in self.units if u.owner == p and u.zone == "hand"
+                    for bf in range(self.num_battlefields)]
+            return out
+        if self.step == "damage":
+            # Reading: assigning is a choice even when only one assignment is legal
+            # (a total of 0, or one opposing unit), as a single pending combat is.
+            targets = self._damage_targets()
+            total = self._total(self.combat.assigning)
+            return [Action("assign", p, assignment=tuple((u.id, n) for u, n in zip(targets, amounts)))
+                    for amounts in dmg.legal_assignments([self._target(u) for u in targets], total)]
+        return []
+
+    def _problem(self, a: Any) -> Problem | None:
+        if not isinstance(a, Action):
+            return ("assumed:showdown-focus",), f"not an action: {a!r}"
+        if self.step == "game_over":
+            return ("assumed:victory",), f"the game is over: {pname(self.winner)} has won"
+        if not isinstance(a.player, int) or not 0 <= a.player < self.num_players:
+            return ("assumed:showdown-focus",), f"no player {a.player!r} at this table"
+        check = getattr(self, f"_check_{a.kind}", None)
+        if check is None:
+            return ("assumed:showdown-focus",), f"unknown kind of action {a.kind!r}"
+        return check(a)
+
+    def _need_unit(self, a: Action, rule: str) -> tuple[Unit | None, Problem | None]:
+        u = self.unit(a.unit) if isinstance(a.unit, str) else None
+        if u is None:
+            return None, ((rule,), f"no unit {a.unit!r} at this table")
+        return u, None
+
+    def _need_bf(self, a: Action, rule: str) -> Problem | None:
+        if not isinstance(a.battlefield, int) or not 0 <= a.battlefield < self.num_battlefields:
+            return (rule,), f"no battlefield {a.battlefield!r}: there are {self.num_battlefields}"
+        return None
+
+    def _check_move(self, a: Action) -> Problem | None:
+        """assumed:standard-move: in the action phase, the turn player moves one of
+        his units that has not moved this turn from base to a battlefield.
+        combat.multiplayer.no-destination, combat.third-player-invalid: with more
+        than two players some battlefields are no destination (see _destination)."""
+        rule = "assumed:standard-move"
+        if self.step == "cleanup":
+            return ("combat.pending.order",), "a combat is pending: the turn player must first choose one to start"
+        if self.step != "action":
+            return (rule,), f"units move in the action phase; this is the {self.step} step"
+        if a.player != self.turn_player:
+            return (rule,), f"it is {pname(self.turn_player)}'s turn"
+        u, problem = self._need_unit(a, rule)
+        if problem:
+            return problem
+        if u.owner != a.player:
+            return (rule,), f"{self._ref(u)} is not {pname(a.player)}'s"
+        if u.zone != "base":
+            return (rule,), f"{self._ref(u)} is not at base (it is in {self._where(u)})"
+        if u.moves:
+            return (rule,), f"{self._ref(u)} has already moved this turn"
+        return self._need_bf(a, rule) or self._destination(a.player, a.battlefield)
+
+    def _destination(self, player: int, bf: int) -> Problem | None:
+        """combat.multiplayer.no-destination: with more than two players, a
+        battlefield with a pending or running combat where the mover has no unit
+        is no destination. combat.third-player-invalid, combat.two-players: nor is a
+        battlefield that already holds units of two other players."""
+        if self.num_players <= 2:
+            return None
+        owners = self.owners_at(bf)
+        if self.combat_players(bf) and player not in owners:
+            return (("combat.multiplayer.no-destination", "combat.third-player-invalid"),
+                    f"{bf_name(bf)} has a combat and {pname(player)} has no unit there")
+        if player not in owners and len(owners) >= 2:
+            return ("combat.third-player-invalid", "combat.two-players"), \
+                f"{bf_name(bf)} holds units of two other players already"
+        return None
+
+    def _check_end_turn(self, a: Action) -> Problem | None:
+        """assumed:turn-end: the turn player ends the turn from the action phase,
+        with no combat pending."""
+        if self.step == "cleanup":
+            return ("assumed:turn-end", "combat.pending.order"), "a combat is pending: it must be fought first"
+        if self.step != "action":
+            return ("assumed:turn-end",), f"the turn ends from the action phase; this is the {self.step} step"
+        if a.player != self.turn_player:
+            return ("assumed:turn-end",), f"it is {pname(self.turn_player)}'s turn"
+        return None
+
+    def _check_start_combat(self, a: Action) -> Problem | None:
+        """combat.pending.order: the turn player chooses which pending combat is
+        fought first; combat.pending.dropped: one no longer pending is not offered."""
+        if self.step != "cleanup":
+            return ("combat.start",), f"no combat waits to start; this is the {self.step} step"
+        if a.player != self.turn_player:
+            return ("combat.pending.order",), f"the turn player, {pname(self.turn_player)}, chooses the combat"
+        problem = self._need_bf(a, "combat.pending")
+        if problem:
+            return problem
+        if a.battlefield not in self.pending:
+            return ("combat.pending", "combat.pending.dropped"), \
+                f"no combat is pending at {bf_name(a.battlefield)}"
+        return None
+
+    def _showdown_turn(self, a: Action) -> Problem | None:
+        """assumed:showdown-focus: in the open showdown only the focus holder acts."""
+        if self.step != "showdown":
+            return ("assumed:showdown-focus",), f"no showdown is open; this is the {self.step} step"
+        if a.player != self.combat.focus:
+            return ("assumed:showdown-focus",), f"{pname(self.combat.focus)} has the focus"
+        return None
+
+    def _check_pass(self, a: Action) -> Problem | None:
+        return self._showdown_turn(a)
+
+    def _spell(self, a: Action) -> tuple[Unit | None, Problem | None]:
+        """assumed:showdown-spells: a spell is cast by the focus holder, within his budget."""
+        problem = self._showdown_turn(a)
+        if problem:
+            return None, problem
+        if self.spells[a.player] <= 0:
+            return None, (("assumed:showdown-spells",), f"{pname(a.player)} has no spell left")
+        return self._need_unit(a, "assumed:showdown-spells")
+
+    def _check_recall(self, a: Action) -> Problem | None:
+        """assumed:showdown-spells: recall any unit at any battlefield to its owner's base."""
+        u, problem = self._spell(a)
+        if problem:
+            return problem
+        if u.zone != "battlefield":
+            return ("assumed:showdown-spells",), f"{self._ref(u)} is not at a battlefield"
+        return None
+
+    def _check_stun(self, a: Action) -> Problem | None:
+        """assumed:showdown-spells: stun a unit at the combat's battlefield that is not stunned."""
+        u, problem = self._spell(a)
+        if problem:
+            return problem
+        if u.zone != "battlefield" or u.battlefield != self.combat.battlefield:
+            return ("assumed:showdown-spells",), f"{self._ref(u)} is not at the combat's battlefield"
+        if u.stunned:
+            return ("assumed:showdown-spells",), f"{self._ref(u)} is stunned already"
+        return None
+
+    def _check_move_to_combat(self, a: Action) -> Problem | None:
+        """assumed:showdown-spells: move one's own unit from base into the combat.
+        combat.multiplayer.no-destination, combat.third-player-invalid: with more than
+        two players, only a player with a unit still there may."""
+        u, problem = self._spell(a)
+        if problem:
+            return problem
+        if u.owner != a.player:
+            return ("assumed:showdown-spells",), f"{self._ref(u)} is not {pname(a.player)}'s"
+        if u.zone != "base":
+            return ("assumed:showdown-spells",), f"{self._ref(u)} is not at base (it is in {self._where(u)})"
+        # The seed's test is whether the mover controls a permanent (a unit)
+        # there, not whether they are in the combat: with more than two players
+        # an attacker or defender whose units have all left may not move back in.
+        return self._destination(a.player, self.combat.battlefield)
+
+    def _check_play(self, a: Action) -> Problem | None:
+        """assumed:showdown-spells: play one's own unit from hand to a battlefield
+        (combat.multiplayer.play-to-base may send it to base instead)."""
+        u, problem = self._spell(a)
+        if problem:
+            return problem
+        if u.owner != a.player:
+            return ("assumed:showdown-spells",), f"{self._ref(u)} is not {pname(a.player)}'s"
+        if u.zone != "hand":
+            return ("assumed:showdown-spells",), f"{self._ref(u)} is not in hand (it is in {self._where(u)})"
+        return self._need_bf(a, "assumed:showdown-spells")
+
+    def _check_assign(self, a: Action) -> Problem | None:
+        """damage.assign: the attacker, then the defender, assigns his whole total
+        among the opposing units; the assignment must be legal (damage.* in damage.py)."""
+        if self.step != "damage":
+            return ("damage.assign",), f"no damage is being assigned; this is the {self.step} step"
+        if a.player != self.combat.assigning:
+            return ("damage.assign",), f"{pname(self.combat.assigning)} assigns damage now"
+        targets = self._damage_targets()
+        try:
+            pairs = list(a.assignment)
+            given = dict(pairs)
+        except (TypeError, ValueError):
+            pairs, given = [], {}
+        if not pairs and targets or len(given) != len(pairs) or set(given) != {u.id for u in targets}:
+            names = ", ".join(self._ref(u) for u in targets)
+            return ("damage.assign",), f"an assignment names each opposing unit once: {names}"
+        total = self._total(a.player)
+        amounts = [given[u.id] for u in targets]
+        rule = dmg.problem([self._target(u) for u in targets], amounts, total)
+        if rule is not None:
+            return (rule,), f"{', '.join(f'{self._ref(u)} {n}' for u, n in zip(targets, amounts))} " \
+                            f"is not a legal assignment of {total} damage"
+        return None
+
+    # --- doing ---------------------------------------------------------------------------
+
+    def _contest(self, player: int, bf: int) -> None:
+        """assumed:contested: a unit arriving where its player has no control
+        makes the battlefield contested by that player, unless it is already contested."""
+        b = self.battlefields[bf]
+        if b.controller != player and b.contested_by is None:
+            b.contested_by = player
+
+    def _do_move(self, a: Action) -> None:
+        """assumed:standard-move, then a cleanup (combat.start)."""
+        u = self.unit(a.unit)
+        u.zone, u.battlefield = "battlefield", a.battlefield
+        u.moves += 1
+        self._contest(a.player, a.battlefield)
+        self._cleanup()
+
+    def _do_end_turn(self, a: Action) -> None:
+        """assumed:turn-end, qa.damage-cleared, assumed:stun-lasts-turn: moves, stuns
+        and damage end, every player may score at each battlefield again, and the
+        next seat takes the turn."""
+        for u in self.units:
+            u.moves, u.stunned, u.damage = 0, False, 0
+        self.scored = [[False] * self.num_battlefields for _ in range(self.num_players)]
+        self.turn_player = (self.turn_player + 1) % self.num_players
+        self.turn += 1
+        self.step = "action"
+        # assumed:hold: the new turn player scores each battlefield they hold;
+        # the cleanup that follows sees whether that wins (assumed:victory).
+        for bf, field in enumerate(self.battlefields):
+            if field.controller == self.turn_player:
+                self.scored[self.turn_player][bf] = True
+                self.points[self.turn_player] += 1
+                self.history.append(f"{pname(self.turn_player)} holds {bf_name(bf)}: {self.points[self.turn_player]} points")
+        self._cleanup()
+
+    def _do_start_combat(self, a: Action) -> None:
+        """showdown.attacker, showdown.defender, showdown.unit-roles, showdown.focus,
+        then the initial chain (showdown.initial-chain, showdown.closed, showdown.focus-kept)."""
+        bf = a.battlefield
+        owners = self.owners_at(bf)
+        contester = self.battlefields[bf].contested_by
+        if contester in owners:
+            attacker = contester
+        else:
+            # Reading: SPEC.md takes the attacker from contested_by, but with three
+            # players the contesting player's units can leave (a recall) while two
+            # others meet there. The attacker is then the one of the two who does not
+            # control the battlefield, or, when neither does, the first of them in turn
+            # order from the turn player; the battlefield counts as contested by him.
+            strangers = [p for p in owners if p != self.battlefields[bf].controller]
+            order = sorted(strangers, key=lambda p: (p - self.turn_player) % self.num_players)
+            attacker = order[0]
+            self.battlefields[bf].contested_by = attacker
+        defender = next(p for p in owners if p != attacker)
+        self.pending = []
+        self.combat = Combat(battlefield=bf, attacker=attacker, defender=defender, focus=attacker)
+        for u in self.at(bf):
+            u.role = "attacker" if u.owner == attacker else "defender"
+        self.history.append(f"combat at {bf_name(bf)}: {pname(attacker)} attacks, {pname(defender)} defends")
+        self.step = "showdown"
+        self._initial_chain()
+
+    def _initial_chain(self) -> None:
+        """showdown.initial-chain: the rallying cries of the units that just took a
+        role go on the chain: the attacker's first (in unit order), then every other
+        non-defending player's in turn order after the attacker, the defender's
+        last, on top. showdown.closed: with a chain the showdown is closed while it
+        resolves, top first, with no choice for anyone. showdown.focus-kept: the
+        focus stays with the attacker afterwards."""
+        c = self.combat
+        order = [c.attacker] + [(c.attacker + k) % self.num_players for k in range(1, self.num_players)]
+        order = [p for p in order if p != c.defender] + [c.defender]
+        chain = [u for p in order for u in self.at(c.battlefield) if u.owner == p and u.role and u.has("rallying")]
+        if not chain:
+            return
+        c.closed = True
+        self.history.append("initial chain, bottom first: " + ", ".join(self._ref(u) for u in chain))
+        for u in reversed(chain):  # top first
+            if u.zone == "battlefield" and u.battlefield == c.battlefield and u.role:
+                u.buffed = True  # assumed:rallying-cry
+                self.history.append(f"{self._ref(u)} rallies: +1 might ({self.might(u)})")
+        self.history.append(f"the initial chain has resolved; {pname(c.attacker)} keeps the focus")
+        c.focus = c.attacker  # showdown.focus-kept
+
+    def _do_pass(self, a: Action) -> None:
+        """assumed:showdown-focus: the focus moves on; once every player has passed
+        in succession the showdown ends (damage.step)."""
+        c = self.combat
+        c.focus = (c.focus + 1) % self.num_players
+        c.passes += 1
+        if c.passes == self.num_players:
+            self._end_showdown()
+
+    def _after_spell(self, a: Action) -> None:
+        """assumed:showdown-spells, assumed:showdown-focus: a spell costs one of the
+        caster's budget, moves the focus on, restarts the count of passes, and is
+        followed by a cleanup (showdown.actions)."""
+        self.spells[a.player] -= 1
+        self.combat.focus = (self.combat.focus + 1) % self.num_players
+        self.combat.passes = 0
+        self._cleanup()
+
+    def _do_recall(self, a: Action) -> None:
+        """assumed:showdown-spells: the unit goes to its owner's base and loses its role
+        (a pending combat elsewhere may stop being pending: combat.pending.dropped)."""
+        # Reading: the unit keeps its damage, stun and rallying buff; SPEC.md takes
+        # only its role away. The buff still ends with the combat (resolution.clear-roles).
+        u = self.unit(a.unit)
+        u.zone, u.battlefield, u.role = "base", None, None
+        self._after_spell(a)
+
+    def _do_stun(self, a: Action) -> None:
+        """assumed:showdown-spells, assumed:stun-lasts-turn, qa.both-survive: a stunned
+        unit deals no combat damage."""
+        self.unit(a.unit).stunned = True
+        self._after_spell(a)
+
+    def _do_move_to_combat(self, a: Action) -> None:
+        """assumed:showdown-spells: the unit arrives with no role; it takes one at the
+        cleanup that follows (showdown.late-roles). It is a move (Kayn counts it)."""
+        u = self.unit(a.unit)
+        u.zone, u.battlefield = "battlefield", self.combat.battlefield
+        u.moves += 1
+        self._contest(a.player, self.combat.battlefield)
+        self._after_spell(a)
+
+    def _do_play(self, a: Action) -> None:
+        """assumed:showdown-spells; combat.multiplayer.play-to-base (and
+        combat.multiplayer.no-play): with more than two players, a unit played to a
+        battlefield with a pending or running combat its player is not part of goes
+        to his base instead. Reading: a unit played to its own combat's battlefield
+        takes its role at the cleanup (showdown.late-roles)."""
+        u = self.unit(a.unit)
+        bf = a.battlefield
+        players = self.combat_players(bf)
+        if self.num_players > 2 and players and a.player not in players:
+            u.zone, u.battlefield = "base", None
+            self.history.append(f"{self._ref(u)} is played to {pname(a.player)}'s base instead "
+                                f"(a combat at {bf_name(bf)} without {pname(a.player)})")
+        else:
+            u.zone, u.battlefield = "battlefield", bf
+            self._contest(a.player, bf)
+        self._after_spell(a)
+
+    def _end_showdown(self) -> None:
+        """damage.step, damage.both-present: combat damage only if attacking and
+        defending units are both still there; otherwise straight to resolution."""
+        # Reading: the focus and the count of passes stay as the last pass left
+        # them (focus on the next seat, passes equal to the number of players)
+        # until the combat ends; SPEC.md resets neither.
+        if self.in_combat("attacker") and self.in_combat("defender"):
+            self.step = "damage"
+            self.combat.assigning = self.combat.attacker
+            self.combat.assigned = {}
+        else:
+            self.history.append("no combat damage: one side has no unit left there")
+            self._resolve()
+
+    def _damage_targets(self) -> list[Unit]:
+        """damage.assign: the opposing units in the combat, in unit order."""
+        c = self.combat
+        return self.in_combat("defender" if c.assigning == c.attacker else "attacker")
+
+    def _total(self, player: int) -> int:
+        """damage.totals, qa.both-survive: the summed might of the player's units in
+        the combat that are not stunned (might below 0 counts as 0)."""
+        role = "attacker" if player == self.combat.attacker else "defender"
+        return sum(max(0, self.might(u)) for u in self.in_combat(role) if not u.stunned)
+
+    def _target(self, u: Unit) -> dmg.Target:
+        return dmg.Target(self.might(u), u.damage, u.has("tank"), u.has("last"), self.immune(u))
+
+    def _do_assign(self, a: Action) -> None:
+        """damage.assign, damage.assign-not-deal: the attacker's assignment waits
+        until the defender has assigned too; damage.deal: then every unit is dealt
+        what it was assigned, all at once (a unit that cannot be damaged takes
+        none), and lethal damage destroys (assumed:destroy-lethal)."""
+        c = self.combat
+        given = dict(a.assignment)
+        if c.assigning == c.attacker:
+            # Reading: `assigned` lists every opposing unit, zeros included, since
+            # an assignment names them all.
+            c.assigned = {u.id: given[u.id] for u in self._damage_targets()}
+            c.assigning = c.defender
+            return
+        c.assigned.update({u.id: given[u.id] for u in self._damage_targets()})
+        dealt = []
+        for uid, amount in c.assigned.items():
+            u = self.unit(uid)
+            if amount and not self.immune(u):
+                u.damage += amount
+                dealt.append(f"{amount} to {self._ref(u)}")
+        self.history.append("combat damage dealt: " + (", ".join(dealt) or "none"))
+        c.assigning, c.assigned = None, {}
+        self._destroy_lethal()
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """The resolution step: resolution.cleanup with its inserted steps
+        resolution.clear-damage (every unit everywhere), resolution.recall (the
+        attackers go home if a defender is still there), resolution.clear-roles
+        (and the rallying buffs), then resolution.clear-contested,
+        resolution.control and resolution.conquer (resolution.any-player: whoever
+        remains), assumed:control-needs-units (nobody left: uncontrolled;
+        qa.equal-might), qa.both-survive. Then a cleanup."""
+        c = self.combat
+        bf = c.battlefield
+        for u in self.units:
+            u.damage = 0
+        if any(u.role == "defender" for u in self.at(bf)):
+            for u in self.at(bf):
+                if u.role == "attacker":
+                    u.zone, u.battlefield = "base", None
+                    self.history.append(f"{self._ref(u)} is recalled to base")
+        for u in self.units:
+            u.role, u.buffed = None, False
+        b = self.battlefields[bf]
+        b.contested_by = None
+        owners = self.owners_at(bf)
+        if owners:
+            # Reading: after the recall only one player's units can be left there.
+            holder = owners[0]
+            if b.controller != holder:
+                b.controller = holder
+                self._conquer(holder, bf)
+        elif b.controller is not None:
+            b.controller = None
+            self.history.append(f"{bf_name(bf)} is left with no unit: nobody controls it")
+        self.combat = None
+        self.history.append(f"the combat at {bf_name(bf)} is over")
+        self._cleanup()
+
+    def _conquer(self, player: int, bf: int) -> None:
+        """resolution.conquer, assumed:uncontested-control: taking control is a
+        conquest, worth a point, if the player has not scored there this turn."""
+        if self.scored[player][bf]:
+            self.history.append(f"{pname(player)} takes control of {bf_name(bf)} (already scored there this turn)")
+            return
+        self.scored[player][bf] = True
+        self.points[player] += 1
+        self.history.append(f"{pname(player)} conquers {bf_name(bf)}: {self.points[player]} points")
+
+    # --- cleanup ---------------------------------------------------------------------------
+
+    def _destroy_lethal(self) -> None:
+        """assumed:destroy-lethal, damage.lethal, qa.both-survive: a unit with lethal
+        damage (more than zero, at least its might) goes to its owner's trash,
+        unless it cannot be damaged.
+        Reading: lethal damage is never zero (damage.lethal), so a unit with no
+        damage is not destroyed even if its might is 0."""
+        for u in self.units:
+            if u.zone in ("base", "battlefield") and u.damage > 0 and u.damage >= self.might(u) \
+                    and not self.immune(u):
+                self.history.append(f"{self._ref(u)} is destroyed ({u.damage} damage, might {self.might(u)})")
+                # Reading: a unit in the trash keeps nothing of its time on the board.
+                u.zone, u.battlefield, u.damage, u.role = "trash", None, 0, None
+                u.stunned, u.buffed, u.moves = False, False, 0
+
+    def _cleanup(self) -> None:
+        """A cleanup, after every move, every spell and every combat:
+        a. assumed:destroy-lethal; b. showdown.late-roles during a combat;
+        c. assumed:uncontested-control outside combat; then assumed:victory;
+        d. combat.start, combat.pending, combat.pending.order outside combat."""
+        self._destroy_lethal()
+        c = self.combat
+        if c is not None:
+            for u in self.at(c.battlefield):  # showdown.late-roles
+                if u.role is None and u.owner in (c.attacker, c.defender):
+                    u.role = "attacker" if u.owner == c.attacker else "defender"
+                    self.history.append(f"{self._ref(u)} becomes {'an' if u.role == 'attacker' else 'a'} {u.role}")
+        else:
+            self._settle_contested()
+        # Reading: victory is checked before pending combats are offered, so a
+        # game that is won ends even if a combat is pending (the winner would be the
+        # same at the next cleanup anyway, and no choice is wasted on it).
+        winners = [p for p in range(self.num_players) if self.points[p] >= self.victory_points]
+        if winners:
+            # Reading: two players can reach the goal in one cleanup only through
+            # two conquests at once; the one with more points wins, then the first in
+            # turn order from the turn player.
+            winners.sort(key=lambda p: (-self.points[p], (p - self.turn_player) % self.num_players))
+            self.winner = winners[0]
+            self.step = "game_over"
+            self.pending = []
+            self.history.append(f"{pname(self.winner)} wins with {self.points[self.winner]} points")
+            return
+        if c is not None:
+            return  # the showdown goes on
+        self.pending = [bf for bf in range(self.num_battlefields) if self.is_pending(bf)]
+        self.step = "cleanup" if self.pending else "action"
+
+    def _settle_contested(self) -> None:
+        """assumed:uncontested-control: outside combat, a contested battlefield
+        holding one player's units only is taken by that player; one holding no
+        units stops being contested.
+        Reading: a player who already controls it does not take it again, so
+        that is no conquest (as resolution.control: only a player who does not
+        control it takes control)."""
+        for bf, b in enumerate(self.battlefields):
+            if b.contested_by is None:
+                continue
+            owners = self.owners_at(bf)
+            if not owners:
+                b.contested_by = None
+                self.history.append(f"{bf_name(bf)} is no longer contested: no unit is there")
+            elif len(owners) == 1:
+                b.contested_by = None
+                if b.controller != owners[0]:
+                    b.controller = owners[0]
+                    self._conquer(owners[0], bf)
+
+    # --- words -----------------------------------------------------------------------------
+
+    def _ref(self, u: Unit) -> str:
+        return f"{pname(u.owner)}'s {u.name}"
+
+    def _where(self, u: Unit) -> str:
+        return bf_name(u.battlefield) if u.zone == "battlefield" else u.zone
+
+    def action_label(self, a: Action) -> str:
+        """The action in words: "P1 moves Caitlyn to bf1", "P2 passes",
+        "P1 starts combat at bf2", "P2 recalls P1's Kayn", "P1 stuns P2's Kayn",
+        "P1 moves Kayn into the combat", "P2 plays Border Scout to bf1",
+        "P1 assigns Bulwark Sentry 3, Caitlyn 2", "P1 ends the turn"."""
+        who = pname(a.player)
+        u = self.unit(a.unit) if isinstance(a.unit, str) else None
+
+        def own(unit_id: str | None) -> str:
+            if u is None:
+                return str(unit_id)
+            return u.name if u.owner == a.player else self._ref(u)
+
+        bf = bf_name(a.battlefield) if isinstance(a.battlefield, int) else str(a.battlefield)
+        if a.kind == "move":
+            return f"{who} moves {own(a.unit)} to {bf}"
+        if a.kind == "end_turn":
+            return f"{who} ends the turn"
+        if a.kind == "start_combat":
+            return f"{who} starts combat at {bf}"
+        if a.kind == "pass":
+            return f"{who} passes"
+        if a.kind == "recall":
+            return f"{who} recalls {self._ref(u) if u else a.unit}"
+        if a.kind == "stun":
+            return f"{who} stuns {self._ref(u) if u else a.unit}"
+        if a.kind == "move_to_combat":
+            return f"{who} moves {own(a.unit)} into the combat"
+        if a.kind == "play":
+            return f"{who} plays {own(a.unit)} to {bf}"
+        if a.kind == "assign":
+            parts = []
+            for uid, n in a.assignment:
+                t = self.unit(uid)
+                parts.append(f"{t.name if t else uid} {n}")
+            return f"{who} assigns {', '.join(parts)}"
+        return str(a)
+
+    def action_to_string(self, action: Action) -> str:
+        return self.action_label(action)
+
+    def to_dict(self) -> dict:
+        """The observation the agreement harness reads."""
+        c = self.combat
+        return {
+            "players": self.num_players,
+            "turn": self.turn,
+            "turn_player": self.turn_player,
+            "step": self.step,
+            "battlefields": [{"controller": b.controller, "contested_by": b.contested_by} for b in self.battlefields],
+            "units": [{
+                "id": u.id, "card": u.card.name, "owner": u.owner, "might": self.might(u),
+                "tank": u.has("tank"), "last": u.has("last"), "immune": self.immune(u),
+                "rallying": u.has("rallying"), "zone": u.zone, "battlefield": u.battlefield,
+                "damage": u.damage, "role": u.role, "stunned": u.stunned, "moved": u.moves > 0,
+                "buffed": u.buffed,
+            } for u in self.units],
+            "combat": None if c is None else {
+                "battlefield": c.battlefield, "attacker": c.attacker, "defender": c.defender,
+                "focus": c.focus, "passes": c.passes, "assigning": c.assigning, "assigned": dict(c.assigned),
+            },
+            "pending": list(self.pending) if self.step == "cleanup" else [],
+            "points": list(self.points),
+            "scored": [list(row) for row in self.scored],
+            "spells": list(self.spells),
+            "winner": self.winner,
+        }
+
+    def _unit_text(self, u: Unit) -> str:
+        bits = [f"might {self.might(u)}"]
+        bits += [k for k in ("tank", "last", "rallying") if u.has(k)]
+        if self.immune(u):
+            bits.append("immune")
+        if u.role:
+            bits.append(u.role)
+        if u.damage:
+            bits.append(f"{u.damage} damage")
+        if u.stunned:
+            bits.append("stunned")
+        if u.moves:
+            bits.append("moved" if u.moves == 1 else f"moved {u.moves}x")
+        if u.buffed:
+            bits.append("buffed")
+        return f"{self._ref(u)} ({', '.join(bits)})"
+
+    def __str__(self) -> str:
+        head = f"turn {self.turn}, {pname(self.turn_player)}'s turn, step {self.step}"
+        if self.step == "game_over":
+            head += f", {pname(self.winner)} won"
+        lines = [head,
+                 "points " + ", ".join(f"{pname(p)} {n}" for p, n in enumerate(self.points))
+                 + "; spells " + ", ".join(f"{pname(p)} {n}" for p, n in enumerate(self.spells))]
+        c = self.combat
+        for bf, b in enumerate(self.battlefields):
+            text = f"{bf_name(bf)}: controlled by {pname(b.controller)}"
+            if b.contested_by is not None:
+                text += f", contested by {pname(b.contested_by)}"
+            if c is not None and c.battlefield == bf:
+                text += f"; combat, {pname(c.attacker)} attacks {pname(c.defender)}"
+                if self.step == "showdown":
+                    text += f", focus {pname(c.focus)}, {c.passes} passes"
+                if self.step == "damage":
+                    text += f", {pname(c.assigning)} assigns"
+                    if c.assigned:
+                        text += " (assigned: " + ", ".join(f"{self._ref(self.unit(i))} {n}"
+                                                           for i, n in c.assigned.items()) + ")"
+            if bf in self.pending:
+                text += "; combat pending"
+            lines.append(text)
+            lines += [f"  {self._unit_text(u)}" for u in self.at(bf)]
+        for p in range(self.num_players):
+            for zone in ("base", "hand", "trash"):
+                here = [u for u in self.units if u.owner == p and u.zone == zone]
+                if here:
+                    lines.append(f"{pname(p)} {zone}: " + "; ".join(self._unit_text(u) for u in here))
+        return "\n".join(lines)

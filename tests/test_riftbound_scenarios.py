@@ -1,0 +1,139 @@
+"""Riftbound rulings as data: every shipped scenario passes in the reference
+engine (one test per file), each cites registered rule ids and a source,
+every rule the engine implements has a scenario of its own under rules/, and
+malformed files give one located error."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from chainproof.scenarios_cli import scenarios as scenarios_command
+from scenarios import runner
+
+ROOT = runner.SCENARIO_ROOT / "riftbound"
+SHIPPED = runner.discover(games=["riftbound"])
+RULES = {r["id"]: r for r in yaml.safe_load((ROOT.parents[1] / "model" / "riftbound" / "rules.yaml").read_text())["rules"]}
+SEED_EXAMPLES = {  # the seed's worked examples and questions (003), each with its file
+    "five-damage-among-four-plain-units", "tank-then-plain-then-caitlyn", "two-tanks-either-first",
+    "caitlyn-with-tank-first-or-last", "two-caitlyns-with-tank-both-first", "kayn-immune-passed-over",
+    "qa-equal-might", "qa-both-survive-kayn", "qa-both-survive-stun", "qa-damage-cleared",
+}
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_shipped_scenario_passes(path: Path) -> None:
+    result = runner.run_file(path)
+    assert result.status == "pass", result.detail
+
+
+def test_every_seed_example_has_a_scenario() -> None:
+    assert SEED_EXAMPLES <= {p.stem for p in (ROOT / "seed-003").glob("*.yaml")}
+
+
+def test_citations_and_sources() -> None:
+    for path in SHIPPED:
+        scenario, _ = runner.load(path)
+        assert set(scenario.rules) <= set(RULES), (path.name, set(scenario.rules) - set(RULES))
+        folder = path.parent.name
+        assert scenario.source.startswith("003 " if folder == "seed-003" else "own: "), (path.name, scenario.source)
+        assert len(scenario.summary.split()) >= 5
+
+
+def test_every_implemented_rule_has_a_scenario_under_rules() -> None:
+    implemented = {rid for rid, r in RULES.items() if r["status"] in ("encoded", "assumed")}
+    cited = set()
+    for path in (ROOT / "rules").glob("*.yaml"):
+        cited |= set(runner.load(path)[0].rules)
+    assert implemented - cited == set()
+
+
+def test_cli_runs_them_all() -> None:
+    result = CliRunner().invoke(scenarios_command, ["--json", "--game", "riftbound"])
+    data = json.loads(result.output)
+    assert result.exit_code == 0, result.output
+    assert data["summary"] == {"pass": len(SHIPPED), "fail": 0, "error": 0}
+    assert {r["game"] for r in data["results"]} == {"riftbound"}
+
+
+# --- malformed files and wrong rulings -----------------------------------------------------
+
+GOOD = """\
+name: test
+rules: [damage.lethal-first]
+source: "own: test"
+summary: a small combat used by the tests
+situation:
+  battlefields:
+    - {controller: P2, contested_by: P1}
+    - {}
+  units:
+    P1: {bf1: [Quarry Brute]}
+    P2: {bf1: [Hill Raider, Border Scout]}
+script:
+  - P1 starts combat at bf1
+  - everyone passes
+expect:
+  step: damage
+"""
+
+
+def run(tmp_path: Path, text: str, name: str = "case.yaml"):
+    folder = tmp_path / "riftbound"
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_text(textwrap.dedent(text))
+    return runner.run_file(path)
+
+
+def test_the_template_passes(tmp_path: Path) -> None:
+    result = run(tmp_path, GOOD)
+    assert result.status == "pass", result.detail
+
+
+@pytest.mark.parametrize("old, new, line, words", [
+    ("  units:\n", "  unitz:\n", 9, ["unknown field 'unitz' in 'situation'"]),
+    ("[Quarry Brute]", "[Quarry Brut]", 10, ["unknown card 'Quarry Brut'"]),
+    ("[damage.lethal-first]", "[damage.lethal-firts]", 2, ["unknown rule id 'damage.lethal-firts'"]),
+    ("  step: damage\n", "  zones: {Caitlyn: bf1}\n", 16, ["no unit named 'Caitlyn' at this table"]),
+    ("  step: damage\n", "  step: combat\n", 16, ["unknown step 'combat'"]),
+    ("  - everyone passes\n", "  - P2 passes\n", 14, ["'P2 passes' matches no legal action", "'P1 passes'"]),
+    ("  - everyone passes\n", "  - P7 passes\n", 14, ["is not an action"]),
+    ("    - {controller: P2, contested_by: P1}\n", "    - {controller: P2}\n", 7,
+     ["the engine can't set this situation up", "battlefields[0].contested_by"]),
+    ("[Hill Raider, Border Scout]", "[Hill Raider, Hill Raider]", 11, ["two units named 'Hill Raider'", "'as'"]),
+    ("  - everyone passes\n", "  - everyone passes\n  - P1 assigns Hill Raider lots\n", 15, ["write a unit and an amount"]),
+    ("  - everyone passes\n", "  - everyone passes\n  - {illegal: P1 dances, rule: damage.assign}\n", 15,
+     ["'P1 dances' reads as 0 actions"]),
+])
+def test_malformed_file_gives_one_located_error(tmp_path: Path, old: str, new: str, line: int, words: list[str]) -> None:
+    assert old in GOOD
+    result = run(tmp_path, GOOD.replace(old, new))
+    assert result.status == "error", result.detail
+    first, *rest = result.detail.splitlines()
+    assert first.split(": ")[0].endswith(f"case.yaml:{line}"), first
+    for word in words:
+        assert word in first, first
+    assert not rest and "Traceback" not in result.detail
+
+
+def test_wrong_ruling_fails_with_expected_and_actual(tmp_path: Path) -> None:
+    text = GOOD.replace("  step: damage\n", "  step: damage\n  assignments: [{Hill Raider: 5}]\n  focus: P2\n")
+    result = run(tmp_path, text)
+    assert result.status == "fail"
+    assert "line 17: the legal assignments (zeros left out): expected ['Hill Raider 5']" in result.detail
+    assert "got ['Hill Raider 3, Border Scout 2']" in result.detail
+    assert "line 18: combat focus: expected 'P2', got 'P1'" in result.detail
+
+
+def test_wrong_illegal_rule_fails_naming_both(tmp_path: Path) -> None:
+    text = GOOD.replace("  - everyone passes\n",
+                        "  - everyone passes\n  - {illegal: \"P1 assigns Hill Raider 4, Border Scout 1\", rule: damage.lethal-first}\n")
+    result = run(tmp_path, text)
+    assert result.status == "fail"
+    assert "expected 'illegal by damage.lethal-first', got \"illegal by damage.no-overkill" in result.detail
