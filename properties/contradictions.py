@@ -7,10 +7,16 @@ search, k-induction, Spacer, BMC) can answer them:
 - ``never_enabled``: an edge is never enabled, so the rules it encodes never
   apply (a dead rule, when no live edge cites them);
 - ``no_deadlock``: a game that is not over always lets some player or rule act.
+
+A game may also have contradiction queries over a rule alone, which no game
+state is needed to ask (Riftbound's damage assignment: does every
+configuration have a legal assignment, which requirements exclude each
+other). Each answers with a :class:`RuleQuery`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from model.backend import Backend
@@ -48,3 +54,24 @@ def never_enabled(edge: Edge) -> Invariant:
 
 def no_deadlock(rules: tuple[str, ...]) -> Deadlock:
     return Deadlock("no_deadlock", rules, "a game that is not over always has an enabled step")
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """What a rule query found: a stable key, the rules involved, in words."""
+
+    key: str
+    rules: tuple[str, ...]
+    summary: str
+
+
+@dataclass(frozen=True)
+class RuleQuery:
+    """One query over a rule alone, its verdict (proved, violated, unknown...)
+    and what it found; ``kind`` is the lint kind of its findings."""
+
+    query: str
+    verdict: str
+    method: str
+    kind: str
+    found: tuple[Contradiction, ...] = ()
