@@ -126,7 +126,7 @@ def print_explanation(r: Result) -> None:
 #: A number may end a sentence (``... 100.4.``); in a range ``601.2c-d`` only the first end counts.
 ENGINE_CITATION = re.compile(r"(?<![\w.])(CR7\.4 )?(\d{3}(?:\.\d+[a-z]?)?)(?!\w|\.\w)")
 #: Seed file names, as in ``000 404.4 example``: not rules.
-SEED_FILES = frozenset({"000", "001", "002"})
+SEED_FILES = frozenset({"000", "001", "002", "003", "004"})
 
 
 def engine_source(game: str) -> list[Path]:

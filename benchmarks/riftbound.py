@@ -1,0 +1,102 @@
+"""Time the Riftbound model, its damage-assignment queries and the agreement
+harness; write the section of RESULTS.md.
+
+    python -m benchmarks.riftbound
+
+Targets (two cores): explicit search of the default instance at 3,000 states
+a second or more; the existence proof of a legal assignment at 5 units and
+might 6 in under 10 s, and the search for exclusive requirements up to 5
+units in under 30 s; `chainproof verify --game riftbound` in under 90 s; the
+agreement harness at 20 or more engine steps a second at two players.  Each
+runs once in this process; timings vary by a third on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from datetime import datetime
+from pathlib import Path
+
+from agreement.harness import conform
+from agreement.riftbound.builtin import BuiltinRiftboundAdapter
+from agreement.riftbound.checker import RiftboundChecker
+from benchmarks.engine import update
+from chainproof.games import get_game
+from model import explicit, portfolio, riftbound
+from model.riftbound import damage
+
+BEGIN, END = "<!-- benchmarks.riftbound: begin -->", "<!-- benchmarks.riftbound: end -->"
+STATES_PER_S = 3_000
+EXISTENCE_S, EXCLUSIVE_S, VERIFY_S = 10.0, 30.0, 90.0
+STEPS_PER_S = 20
+
+
+def _timed(run):  # noqa: ANN001, ANN202
+    t = time.perf_counter()
+    value = run()
+    return value, time.perf_counter() - t
+
+
+def measure() -> dict:
+    exploration, explore_s = _timed(lambda: explicit.explore(riftbound.build()))
+    existence, existence_s = _timed(lambda: damage.prove_assignment_exists(5, 6))
+    exclusions, exclusive_s = _timed(lambda: damage.exclusive_requirements(5))
+    game = get_game("riftbound")
+    found, verify_s = _timed(
+        lambda: portfolio.verify(game.machine({}), game.any_length_machine({}), game.properties, portfolio.Budget(), lambda *a: None)
+    )
+    report, conform_s = _timed(lambda: conform(BuiltinRiftboundAdapter(), RiftboundChecker(), examples=20, players=(2,), shrink=False))
+    return {
+        "states": exploration.states,
+        "explore_s": explore_s,
+        "existence": existence.verdict,
+        "existence_s": existence_s,
+        "exclusive": len(exclusions),
+        "minimal": sum(x.minimal for x in exclusions),
+        "exclusive_s": exclusive_s,
+        "proved": sum(r.verdict == "proved" for r in found.results),
+        "results": len(found.results),
+        "verify_s": verify_s,
+        "steps": report.steps,
+        "conform_s": conform_s,
+    }
+
+
+def render(r: dict) -> str:
+    def met(ok: bool) -> str:
+        return "met" if ok else "not met"
+
+    rate = r["states"] / r["explore_s"]
+    steps = r["steps"] / r["conform_s"]
+    lines = [
+        BEGIN,
+        "## Riftbound (`python -m benchmarks.riftbound`)",
+        "",
+        f"Measured {datetime.now():%Y-%m-%d %H:%M} on {platform.machine()} with {os.cpu_count()} CPUs.",
+        "",
+        "| target | measured | |",
+        "| --- | --- | --- |",
+        f"| explicit search at default bounds, at least {STATES_PER_S:,} states/s | {r['states']:,} states in {r['explore_s']:.1f} s ({rate:,.0f}/s) | {met(rate >= STATES_PER_S)} |",
+        f"| a legal assignment exists (5 units, might 6) in under {EXISTENCE_S:.0f} s | {r['existence']} in {r['existence_s']:.1f} s | {met(r['existence_s'] < EXISTENCE_S)} |",
+        f"| exclusive requirements up to 5 units in under {EXCLUSIVE_S:.0f} s | {r['exclusive']} patterns, {r['minimal']} minimal, in {r['exclusive_s']:.1f} s | {met(r['exclusive_s'] < EXCLUSIVE_S)} |",
+        f"| `verify --game riftbound` portfolio in under {VERIFY_S:.0f} s | {r['proved']} of {r['results']} proved in {r['verify_s']:.1f} s | {met(r['verify_s'] < VERIFY_S)} |",
+        f"| agreement harness, 20 games at two players, at least {STEPS_PER_S} steps/s | {r['steps']:,} steps in {r['conform_s']:.1f} s ({steps:,.0f}/s) | {met(steps >= STEPS_PER_S)} |",
+        END,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.riftbound", description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=Path(__file__).with_name("RESULTS.md"), help="the file whose section is updated")
+    args = parser.parse_args(argv)
+    r = measure()
+    update(args.output, render(r), BEGIN, END)
+    print(render(r))
+
+
+if __name__ == "__main__":
+    main()
