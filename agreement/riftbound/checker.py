@@ -170,8 +170,9 @@ def edge_name(m: Machine, choice: dict[str, Any]) -> str:
     return "pass"
 
 
-def _stands_for(e: Edge, name: str) -> bool:
-    return e.name == name or (name == "pass" and e.has("passes"))
+def _stands_for(m: Machine, s: Any, e: Edge, name: str, player: int) -> bool:
+    """Does edge ``e``, enabled in ``s``, stand for the action ``name`` taken by ``player``?"""
+    return (e.name == name or (name == "pass" and e.has("passes"))) and m.actor(e, s) == player
 
 
 def choice_edges(m: Machine, s: Any) -> list[tuple[Edge, Any]]:
@@ -239,14 +240,14 @@ class RiftboundChecker:
         if offered is not None:
             offered_names = [edge_name(m, a) for a in offered]
             for e, _ in enabled:
-                if not any(_stands_for(e, n) for n in offered_names):
+                if not any(_stands_for(m, s_pre, e, n, a["player"]) for n, a in zip(offered_names, offered)):
                     findings.append(Finding("incomplete", e.rules, f"the model enables {e.name} but the engine offers no action for it"))
             for a, n in zip(offered, offered_names):
-                if not any(_stands_for(e, n) for e, _ in enabled):
+                if not any(_stands_for(m, s_pre, e, n, a["player"]) for e, _ in enabled):
                     rules = m.edge(n).rules if n in m.edge_index else ()
                     findings.append(Finding("unsound-offer", rules, f"the engine offers {n} ({_show(a)}), which the model does not allow here"))
         name = edge_name(m, choice)
-        taken = [(e, post_state) for e, post_state in enabled if _stands_for(e, name)]
+        taken = [(e, post_state) for e, post_state in enabled if _stands_for(m, s_pre, e, name, choice["player"])]
         if not taken:
             rules = m.edge(name).rules if name in m.edge_index else ()
             findings.append(Finding("unsound", rules, f"the engine took {name}, which the model does not allow in: {m.describe(s_pre)}"))
@@ -286,8 +287,9 @@ class RiftboundChecker:
 
     def choice_names(self, pre: dict[str, Any], choices: list[dict[str, Any]]) -> list[set[str]]:
         m = self._m()
-        enabled = choice_edges(m, model_state(m, pre))
-        return [{e.name for e, _ in enabled if _stands_for(e, edge_name(m, c))} for c in choices]
+        s = model_state(m, pre)
+        enabled = choice_edges(m, s)
+        return [{e.name for e, _ in enabled if _stands_for(m, s, e, edge_name(m, c), c["player"])} for c in choices]
 
     def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str], budget: int = 300) -> list[int]:
         """The offered choices that begin a shortest way, in the model, to an

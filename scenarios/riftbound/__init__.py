@@ -37,6 +37,7 @@ from typing import Any
 
 import yaml
 
+from agreement.riftbound.follow import ModelFollower
 from engine.riftbound import Action, EngineSetupError, IllegalAction, RiftboundGame, load_pool
 from scenarios.runner import Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of
 
@@ -341,6 +342,8 @@ class RiftboundSession(Session):
             head = exc.field.split(".")[0]
             line = lines.get(head, lines.get(head.split("[")[0], s.line))
             raise ScenarioFileError(self.path, line, f"the engine can't set this situation up: {exc}") from None
+        # Where every card is one the model abstracts, each step is checked against the model too.
+        self.model = ModelFollower(self.st)
 
     def _setup(self, s: Map, n_bf: int) -> tuple[dict, dict[str, int]]:
         """The engine's setup, and the line of each part (for the engine's errors)."""
@@ -415,11 +418,18 @@ class RiftboundSession(Session):
                 self.act(f"P{self.st.current_player() + 1} passes", line)
             return
         action = self._legal(step, line)
+        self.model.before(self.st, action)
         try:
             self.st.apply_action(action)
         except IllegalAction as exc:
             raise RulingFailed("", [Mismatch(line, f"the engine offered {step!r} as legal, then refused it",
                                              "accepted", f"illegal by {exc.rule}: {exc.reason}")], self.snapshot()) from None
+        findings = self.model.after(self.st)
+        if findings:
+            rules = sorted({r for f in findings for r in f.rules})
+            raise RulingFailed("", [Mismatch(line, f"the model's reading of {step!r}", "a step the model allows",
+                                             "; ".join(str(f) for f in findings) + f" (rules {', '.join(rules)})")],
+                               self.snapshot())
 
     def _legal(self, label: str, line: int) -> Action:
         found = [a for a in self.st.legal_actions() if self.st.action_label(a) == label]
@@ -491,8 +501,14 @@ class RiftboundSession(Session):
         except IllegalAction as exc:
             if rule not in exc.rules:
                 return [Mismatch(line, what, f"illegal by {rule}", f"illegal by {', '.join(exc.rules)} ({exc.reason})")]
+            allowed = self.model.allows(self.st, action)
+            if allowed:
+                return [Mismatch(line, what, f"illegal by {rule}, in the model too", f"the model allows it as {allowed}")]
             return []
         return [Mismatch(line, what, f"illegal by {rule}", "accepted by the engine")]
+
+    def model_verdict(self) -> str:
+        return self.model.verdict()
 
     # expectations ---------------------------------------------------------------------------
 
