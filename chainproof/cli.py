@@ -225,13 +225,14 @@ def graph(game: str, fmt: str, output: Path | None) -> None:
 
 def _register_commands() -> None:
     # Commands kept in their own modules, each calling back into guarded().
-    from chainproof import agreement_cli, lint_cli
+    from chainproof import agreement_cli, damage_cli, lint_cli
     from chainproof.scenarios_cli import scenarios
 
     agreement_cli.register(main)
     main.add_command(scenarios)
     main.add_command(lint_cli.lint)
     main.add_command(lint_cli.diff)
+    main.add_command(damage_cli.damage_command, "damage")
 
 
 _register_commands()

@@ -1,0 +1,53 @@
+"""``chainproof damage``: the seed's damage examples from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from chainproof.cli import main
+
+FOUR_PLAIN = ["--unit", "A:3", "--unit", "B:3", "--unit", "C:3", "--unit", "D:3", "--total", "5"]
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, ["damage", *args])
+
+
+def test_the_seeds_five_damage_example_lists_only_three_then_two():
+    """damage.lethal-first, damage.no-overkill: 5 damage to four 3-might units."""
+    result = invoke(*FOUR_PLAIN, "--json")
+    assert result.exit_code == 0, result.output
+    legal = json.loads(result.stdout)["legal"]
+    assert len(legal) == 12 and all(sorted(a) == [0, 0, 2, 3] for a in legal)
+
+
+def test_an_illegal_assignment_exits_1_naming_the_rule_it_breaks():
+    result = invoke(*FOUR_PLAIN, "--assign", "2,1,1,1")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("A 2, B 1, C 1, D 1: breaks damage.lethal-first")
+
+
+def test_tank_first_and_caitlyn_last():
+    """damage.requirements: Tank, then the plain unit, then Caitlyn."""
+    result = invoke("--unit", "Guard:3:tank", "--unit", "Caitlyn:3:last", "--unit", "Raider:3", "--total", "4", "--json")
+    assert json.loads(result.stdout)["legal"] == [[3, 0, 1]]
+    wrong = invoke("--unit", "Guard:3:tank", "--unit", "Caitlyn:3:last", "--unit", "Raider:3", "--total", "4", "--assign", "0,3,1")
+    assert wrong.exit_code == 1 and "damage.requirements" in wrong.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--unit", "X:9", "--total", "2"], "X: might must be a whole number"),
+        (["--unit", "X", "--total", "2"], "write NAME:MIGHT"),
+        (["--unit", "X:2:flying", "--total", "2"], "unknown keyword 'flying'"),
+        (["--unit", "X:2", "--total", "2", "--assign", "1,1"], "give 1 whole amounts"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.output
