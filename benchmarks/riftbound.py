@@ -46,7 +46,7 @@ def measure() -> dict:
     exclusions, exclusive_s = _timed(lambda: damage.exclusive_requirements(5))
     game = get_game("riftbound")
     found, verify_s = _timed(
-        lambda: portfolio.verify(game.machine({}), game.any_length_machine({}), game.properties, portfolio.Budget(), lambda *a: None)
+        lambda: portfolio.verify(game.machine({}), game.any_length_machine({}), game.properties, game.budget(portfolio.Budget()), lambda *a: None)
     )
     report, conform_s = _timed(lambda: conform(BuiltinRiftboundAdapter(), RiftboundChecker(), examples=20, players=(2,), shrink=False))
     return {

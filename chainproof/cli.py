@@ -104,7 +104,7 @@ def verify(
                 if method == "portfolio":
                     budget = portfolio.Budget(round(timeout * 1000), max_states, max_k=max_k, depth=depth)
                     any_length = game.any_length_machine(bounds, variant) if game.proves_any_length else None
-                    found = portfolio.verify(machine, any_length, chosen, budget, advance)
+                    found = portfolio.verify(machine, any_length, chosen, game.budget(budget), advance)
                     results.extend(found.results)
                     stats[game.name] = found.stats
                 else:

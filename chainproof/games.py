@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from model.machine import BoundError, BoundSpec, Machine, resolve_bounds
@@ -34,6 +34,15 @@ class Game:
     #: Contradiction queries over a rule alone (``properties.contradictions.RuleQuery``),
     #: given a solver timeout in milliseconds; lint asks them besides the model's.
     rule_queries: Callable[[int], list[Any]] | None = None
+    #: How many states the portfolio's exhaustive search of the any-length
+    #: model may visit: enough for a finite model to be searched whole
+    #: (Riftbound's has about 49,000 at default bounds), not so many that a
+    #: model too large to finish wastes seconds on every run (WoW's).
+    exhaustive_states: int = 20_000
+
+    def budget(self, budget: Any) -> Any:
+        """The portfolio budget for this game: ``budget`` with its own exhaustive-search cap."""
+        return replace(budget, any_length_states=self.exhaustive_states)
 
     def variant(self, name: str) -> Variant:
         if name not in self.variants:
@@ -115,6 +124,7 @@ def _riftbound() -> Game:
         length_bounds=("turns",),
         lemmas=PLAYABLE_PROPERTIES,
         rule_queries=damage_assignment_queries,
+        exhaustive_states=60_000,
     )
 
 

@@ -153,7 +153,7 @@ def _contradictions(
     if bounded.rulings is not None:
         queries = queries + [rulings_agree(bounded.rulings, q) for q in bounded.rulings.questions.values()]
     # The lemmas ride along so that k-induction can lean on them; only the queries are reported.
-    run = portfolio.verify(bounded, any_length, [*queries, *game.lemmas], budget, advance)
+    run = portfolio.verify(bounded, any_length, [*queries, *game.lemmas], game.budget(budget), advance)
     reading = f" under {bounded.variant}" if bounded.variant else ""
     for r in run.results[: len(queries)]:
         out.checks.append(Check(game.name, r.property + reading, r.verdict, r.method, r.depth))

@@ -64,7 +64,7 @@ class Budget:
     #: Explicit search of the bounded instance stops past this many states.
     max_states: int = explicit.DEFAULT_MAX_STATES
     #: Explicit search of the any-length model is tried up to this many states.
-    any_length_states: int = 60_000
+    any_length_states: int = 20_000
     #: Longest inductive step for k-induction (and its base case).
     max_k: int = 4
     #: Bounded model checking depth, when explicit search is incomplete.
