@@ -10,15 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from chainproof.cli import main
-from chainproof.linting import KINDS, default_known_file, load_known
+from chainproof.lint_cli import _print_lint
+from chainproof.linting import KINDS, Finding, Lint, default_known_file, load_known
 from model import wowtcg
 
 FIELDS = {"game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note", "scenario", "scenario_note"}
 
 
-#: A smaller table than the default (one turn, empty decks), so that a whole
-#: lint run takes seconds; it finds all but what needs P2's turn (600.2-chinese).
-SMALL = ("--turns", "1", "--deck", "0")
 
 
 def invoke(*args: str):
@@ -80,31 +78,38 @@ def test_each_shipped_variant_is_a_finding_with_both_games(linted):
         assert f["transcript"]["steps"] and f["other_transcript"]["steps"]
 
 
-def test_a_finding_missing_from_the_known_file_fails_lint(tmp_path: Path):
-    known = tmp_path / "known.yaml"
-    known.write_text("known:\n  - key: variant:basic-chain-priority\n    note: read\n", encoding="utf-8")
-    result = invoke("lint", "--game", "wowtcg", *SMALL, "--known", str(known))
-    assert result.exit_code == 1, result.output
-    assert "[NEW] wowtcg variant: variant:600.2-without-600.3" in result.stdout
-    assert "[known] wowtcg variant: variant:basic-chain-priority" in result.stdout
-    assert "known: read" in result.stdout
-    total = result.stdout.count("\n[NEW] ") + result.stdout.count("\n[known] ")
-    assert f"{total} findings (" in result.stdout and f"; {total - 1} not known" in result.stdout
+def test_plain_output_marks_known_and_new_findings_with_their_notes(capsys):
+    """The plain report: each finding marked [known] (with the known file's note) or [NEW], and the count of unknown ones."""
+    found = Lint(
+        findings=[
+            Finding("wowtcg", "variant", "variant:600.2-without-600.3", ("600.2",), "the obligation clashes", known=False),
+            Finding("wowtcg", "variant", "variant:basic-chain-priority", ("409.4a",), "the basic rules' chain", known=True, note="read"),
+        ]
+    )
+    _print_lint(found)
+    out = capsys.readouterr().out
+    assert "[NEW] wowtcg variant: variant:600.2-without-600.3" in out
+    assert "[known] wowtcg variant: variant:basic-chain-priority" in out
+    assert "known: read" in out
+    assert "2 findings (" in out and "; 1 not known" in out
 
 
-def test_riftbound_damage_rules_never_strand_the_assigner_and_only_caitlyn_with_tank_clashes():
+def test_riftbound_damage_rules_never_strand_the_assigner_and_only_caitlyn_with_tank_clashes(tmp_path: Path):
     """damage.*: lint proves that every configuration up to 5 units (might up
     to 6) has a legal assignment, and finds one minimal pattern of requirements
     that exclude each other: the seed's Caitlyn with Tank beside a plain unit."""
-    # A short solver timeout: the any-length deadlock query is left unknown (the bounded search decides it).
-    result = invoke("lint", "--game", "riftbound", "--battlefields", "1", "--turns", "1", "--timeout", "3", "--json")
-    assert result.exit_code == 0, result.output
+    # A known file that lacks the finding: lint exits 1 and marks it not known.
+    known = tmp_path / "known.yaml"
+    known.write_text("known:\n  - key: exclusion:something else\n    note: read\n", encoding="utf-8")
+    result = invoke("lint", "--game", "riftbound", "--battlefields", "1", "--turns", "1", "--timeout", "3", "--known", str(known), "--json")
+    assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)
+    assert data["summary"] == {"findings": 1, "unknown": 1}
     checks = {c["query"]: c for c in data["checks"]}
     assert checks["a legal damage assignment exists (up to 5 units, might up to 6)"]["verdict"] == "proved"
     assert checks["requirements that exclude each other (up to 5 units, might up to 6)"]["verdict"] == "35 exclusive patterns, 1 minimal"
     (finding,) = [f for f in data["findings"] if f["kind"] == "exclusion"]
-    assert finding["key"] == "exclusion:none tank&last" and finding["known"] is True
+    assert finding["key"] == "exclusion:none tank&last" and finding["known"] is False
     assert "damage.exclusive" in finding["rules"] and "damage.requirements" in finding["rules"]
     assert set(load_known(default_known_file("riftbound"))) == {f["key"] for f in data["findings"]}
 

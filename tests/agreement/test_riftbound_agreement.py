@@ -71,7 +71,7 @@ _RESOLVE = RiftboundState._resolve
 )
 def test_a_seeded_rules_bug_is_caught_with_its_rule(monkeypatch, name, replacement, rule):
     monkeypatch.setattr(RiftboundState, "_resolve" if name == "_no_recall" else name, replacement)
-    report = run(12)
+    report = run(8)
     assert not report.ok
     assert any(rule in f.rules for f in report.findings), [str(f) for f in report.findings]
     assert report.transcript and "script:" in report.transcript
