@@ -17,8 +17,6 @@ from model import wowtcg
 FIELDS = {"game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note", "scenario", "scenario_note"}
 
 
-
-
 def invoke(*args: str):
     return CliRunner().invoke(main, list(args))
 
