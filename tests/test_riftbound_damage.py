@@ -215,7 +215,7 @@ def test_immune_kayn_may_be_passed_over():
     """damage.undamageable's example: no amount is lethal to Kayn and no rule binds him."""
     units = [unit("Kayn", 3, "immune", "tank"), unit("Plain", 3)]
     assert check_assignment(units, 3, (0, 3)).legal
-    # Reading (SPEC.md): he may also take any amount, at any time.
+    # Reading (findings R3): he may also take any amount, at any time.
     assert legal_assignments(units, 3) == [(0, 3), (1, 2), (2, 1), (3, 0)]
     assert legal_assignments(units, 5) == [(k, 5 - k) for k in range(6)]
 

@@ -1,5 +1,5 @@
-"""The Riftbound combat reference engine, written from seed 003 and the shared
-reading (SPEC.md) independently of `model/` (it imports nothing from it)."""
+"""The Riftbound combat reference engine, written from seed 003 and the readings
+recorded in docs/findings-riftbound.md, independently of `model/` (it imports nothing from it)."""
 
 from .cards import Card, CardFileError, Pool, load_pool
 from .damage import Target, legal_assignments

@@ -5,7 +5,7 @@ This module knows nothing of the game: it takes small records (might, marked
 damage, Tank, takes-damage-last, cannot-be-damaged) and a total, so it can be
 compared on its own with another enumeration.
 
-The reading (shared with the model, /tmp/rb/SPEC.md):
+The reading (the same as the model's, docs/findings-riftbound.md R3-R4):
 
 - damage.lethal: lethal damage is more than zero and at least the unit's might,
   so the least lethal amount for a unit that already has damage marked is
@@ -26,7 +26,7 @@ The reading (shared with the model, /tmp/rb/SPEC.md):
   picks rank 0 or rank 2 for it, for each such unit on its own.
 - damage.undamageable: a unit that cannot be damaged is bound by none of this:
   it may be passed over and may be given any amount at any time.
-  Reading: (as SPEC.md) the exemption works both ways; any amount may be
+  Reading: the exemption works both ways; any amount may be
   put on such a unit, where it is simply lost when damage is dealt.
 - damage.assign: the amounts are whole numbers, never negative, and add up
   to exactly the total; a total of 0 leaves only the all-zero assignment.

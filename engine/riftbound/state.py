@@ -394,7 +394,7 @@ class RiftboundState:
         if contester in owners:
             attacker = contester
         else:
-            # Reading: SPEC.md takes the attacker from contested_by, but with three
+            # Reading (assumed:attacker-gone): the attacker is the player in contested_by, but with three
             # players the contesting player's units can leave (a recall) while two
             # others meet there. The attacker is then the one of the two who does not
             # control the battlefield, or, when neither does, the first of them in turn
@@ -455,8 +455,8 @@ class RiftboundState:
     def _do_recall(self, a: Action) -> None:
         """assumed:showdown-spells: the unit goes to its owner's base and loses its role
         (a pending combat elsewhere may stop being pending: combat.pending.dropped)."""
-        # Reading: the unit keeps its damage, stun and rallying buff; SPEC.md takes
-        # only its role away. The buff still ends with the combat (resolution.clear-roles).
+        # Reading: the unit keeps its damage, stun and rallying buff; only its
+        # role goes. The buff still ends with the combat (resolution.clear-roles).
         u = self.unit(a.unit)
         u.zone, u.battlefield, u.role = "base", None, None
         self._after_spell(a)
@@ -499,7 +499,7 @@ class RiftboundState:
         defending units are both still there; otherwise straight to resolution."""
         # Reading: the focus and the count of passes stay as the last pass left
         # them (focus on the next seat, passes equal to the number of players)
-        # until the combat ends; SPEC.md resets neither.
+        # until the combat ends.
         if self.in_combat("attacker") and self.in_combat("defender"):
             self.step = "damage"
             self.combat.assigning = self.combat.attacker

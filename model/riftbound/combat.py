@@ -80,9 +80,26 @@ def contester_is_there(t: Table, s: Any, bf: int, b: Backend) -> Any:
 
 
 def is_pending(t: Table, s: Any, bf: int, b: Backend) -> Any:
-    """combat.start, combat.pending: units of two opposing players share ``bf``
-    while no combat runs, and the one who contested it is among them."""
-    return b.And(s.combat_bf == NOBODY, players_at(t, s, bf, b) >= 2, contester_is_there(t, s, bf, b))
+    """combat.start, combat.pending: units of two opposing players share ``bf`` while no combat runs."""
+    return b.And(s.combat_bf == NOBODY, players_at(t, s, bf, b) >= 2)
+
+
+def attacker_at(t: Table, s: Any, bf: int, b: Backend) -> Any:
+    """showdown.attacker: the player who contested ``bf``.
+
+    Reading (assumed:attacker-gone): with three players the contesting
+    player's units can all leave (a recall) while two others come to meet
+    there; the seed names no attacker then. We take the one of the two who
+    does not control the battlefield, or, when neither does, the first of them
+    in turn order from the turn player."""
+    stranger = [b.And(has_units_at(t, s, p, bf, b), s.controller[bf] != p) for p in range(t.players)]
+    first: Any = NOBODY
+    for v in range(t.players):
+        who: Any = NOBODY
+        for p in reversed([(v + k) % t.players for k in range(t.players)]):
+            who = b.If(stranger[p], p, who)
+        first = b.If(s.turn_player == v, who, first)
+    return b.If(contester_is_there(t, s, bf, b), s.contested_by[bf], first)
 
 
 def needs_settling(t: Table, s: Any, bf: int, b: Backend) -> Any:
@@ -287,7 +304,7 @@ def _cleanup_edges(t: Table) -> list[Edge]:
                 f"start_combat[{t.battlefield_name(bf)}]",
                 "cleanup",
                 "initial_chain",
-                ("combat.start", "combat.pending.order", "combat.two-players", "showdown.attacker", "showdown.defender",
+                ("combat.start", "combat.pending.order", "combat.two-players", "showdown.attacker", "assumed:attacker-gone", "showdown.defender",
                  "showdown.unit-roles", "showdown.focus", "showdown.initial-chain", "showdown.closed"),
                 lambda s, b, bf=bf: b.And(calm(s, b), is_pending(t, s, bf, b)),
                 lambda s, b, bf=bf: _begin_showdown(t, s, bf, b),
@@ -313,7 +330,7 @@ def _begin_showdown(t: Table, s: Any, bf: int, b: Backend) -> dict[str, Any]:
     """showdown.attacker, showdown.defender, showdown.unit-roles, showdown.focus,
     showdown.initial-chain: roles from who contested ``bf``; the rallying units
     that take a role put their triggers on the initial chain."""
-    attacker = s.contested_by[bf]
+    attacker = attacker_at(t, s, bf, b)
     defender: Any = NOBODY
     for p in reversed(range(t.players)):
         defender = b.If(b.And(p != attacker, has_units_at(t, s, p, bf, b)), p, defender)
@@ -325,6 +342,7 @@ def _begin_showdown(t: Table, s: Any, bf: int, b: Backend) -> dict[str, Any]:
         triggers.append(b.And(here, unit.rallying) if unit.rallying else False)
     return {
         "combat_bf": bf,
+        "contested_by": b.store(s.contested_by, bf, attacker),
         "attacker": attacker,
         "defender": defender,
         "focus": attacker,

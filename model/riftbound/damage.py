@@ -25,7 +25,7 @@ shows that a legal split always exists, and ``exclusive_requirements`` finds
 the unit mixes whose requirements cannot all be honoured, which is what
 damage.exclusive settles.
 
-The reading (SPEC.md, "Legal damage assignment"): every unit that can be
+The reading (docs/findings-riftbound.md, R3-R4): every unit that can be
 damaged gets a rank, tank 0, plain 1, last 2, a tank-and-last unit 0 or 2 as
 its assigner chooses.  A split is legal when, for some choice of ranks, it is
 what assigning in rank order produces: whole lethal amounts to the units
@@ -49,7 +49,7 @@ from model.backend import CONCRETE, SYMBOLIC, Backend
 FIRST, PLAIN, LAST = 0, 1, 2
 
 #: The largest might a unit can bring to the damage step (checked by ``check_assignment``).
-# Reading: SPEC.md's table prints might 0..6, a rallying cry adds 1 for the combat
+# Reading: printed might is 0..6, a rallying cry adds 1 for the combat
 # (assumed:rallying-cry) and lethal is read off current might (damage.step: "current
 # might"), so a unit in the damage step may have might 7.  The existence proof's
 # default bound is the printed 6; it takes any bound, or none.
@@ -174,7 +174,7 @@ class DamageUnit:
     @property
     def lethal(self) -> Any:
         """damage.lethal: the least damage, more than zero, that reaches the unit's might."""
-        # Reading (SPEC.md): damage already marked counts towards it, so a 3-might
+        # Reading: damage already marked counts towards it, so a 3-might
         # unit with 1 marked needs 2; never less than 1, since lethal damage is
         # non-zero, even for a 0-might unit.
         left = self.might - self.marked
@@ -264,7 +264,7 @@ def _common_parts(units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any
     # damage.lethal-first: with the units taken one at a time, each getting its
     # lethal amount before the next gets any, only the unit reached when the
     # damage runs out can be left short.
-    # Reading (SPEC.md, damage.undamageable): an immune unit is in no rule but
+    # Reading (damage.undamageable, findings R3): an immune unit is in no rule but
     # damage.assign: it may be passed over, and it may also take any amount at
     # any time (nothing is lethal to it, and no mandatory rule binds it).
     short = [_and(b, h, a > 0, a < l) for h, a, l in zip(hit, amounts, lethal)]
