@@ -24,3 +24,16 @@ class Finding:
     def __str__(self) -> str:
         rules = f" ({', '.join(self.rules)})" if self.rules else ""
         return f"{self.kind}{rules}: {self.detail}"
+
+
+def follow_verdict(findings: list[Finding], not_covered: str, steps: int, refusals: int, refused: str) -> str:
+    """One line on how the model read an engine game it followed (``chainproof
+    scenarios``): disagrees, not covered (why), or agrees over N steps;
+    ``refused`` names the refusals the model is asked about."""
+    if findings:
+        return "disagrees: " + "; ".join(str(f) for f in findings)
+    if not_covered:
+        return f"not covered ({not_covered})" + (f" after {steps} agreeing steps" if steps else "")
+    if not (steps or refusals):
+        return f"covered, with nothing to check (no action applied, no {refused} refused)"
+    return f"agrees over {steps} steps and {refusals} refusals"

@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
 from benchmarks.run import _commit, _cpu_model
 from engine.wowtcg import WowTcgGame
@@ -200,6 +201,16 @@ def update(path: Path, section: str, begin: str = BEGIN, end: str = END) -> None
     else:
         text = text.rstrip("\n") + ("\n\n" if text else "") + section
     path.write_text(text)
+
+
+def write_section(prog: str, doc: str, measure: Callable[[], dict], render: Callable[[dict], str], begin: str, end: str, argv: list[str] | None = None) -> None:
+    """A benchmark module's command: measure once, write its section of RESULTS.md (or ``--output``), print it."""
+    parser = argparse.ArgumentParser(prog=f"python -m {prog}", description=doc.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=Path(__file__).with_name("RESULTS.md"), help="the file whose section is updated")
+    args = parser.parse_args(argv)
+    section = render(measure())
+    update(args.output, section, begin, end)
+    print(section)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -14,14 +14,12 @@ fastest kept), in this process; timings vary by a third on a shared machine.
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import time
 from datetime import datetime
-from pathlib import Path
 
-from benchmarks.engine import update
+from benchmarks.engine import write_section
 from chainproof import linting
 from chainproof.games import get_game
 from model import explicit, portfolio, wowtcg
@@ -79,12 +77,7 @@ def render(r: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.lint", description=__doc__.splitlines()[0])
-    parser.add_argument("--output", type=Path, default=Path(__file__).with_name("RESULTS.md"), help="the file whose section is updated")
-    args = parser.parse_args(argv)
-    r = measure()
-    update(args.output, render(r), BEGIN, END)
-    print(render(r))
+    write_section("benchmarks.lint", __doc__, measure, render, BEGIN, END, argv)
 
 
 if __name__ == "__main__":

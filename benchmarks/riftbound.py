@@ -13,17 +13,15 @@ runs once in this process; timings vary by a third on a shared machine.
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import time
 from datetime import datetime
-from pathlib import Path
 
 from agreement.harness import conform
 from agreement.riftbound.builtin import BuiltinRiftboundAdapter
 from agreement.riftbound.checker import RiftboundChecker
-from benchmarks.engine import update
+from benchmarks.engine import write_section
 from chainproof.games import get_game
 from model import explicit, portfolio, riftbound
 from model.riftbound import damage
@@ -90,12 +88,7 @@ def render(r: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.riftbound", description=__doc__.splitlines()[0])
-    parser.add_argument("--output", type=Path, default=Path(__file__).with_name("RESULTS.md"), help="the file whose section is updated")
-    args = parser.parse_args(argv)
-    r = measure()
-    update(args.output, render(r), BEGIN, END)
-    print(render(r))
+    write_section("benchmarks.riftbound", __doc__, measure, render, BEGIN, END, argv)
 
 
 if __name__ == "__main__":

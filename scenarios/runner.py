@@ -23,6 +23,7 @@ Two kinds of trouble are kept apart, because they call for different people:
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -35,6 +36,8 @@ SCENARIO_ROOT = Path(__file__).resolve().parent
 ADAPTERS = {"wowtcg": "scenarios.wowtcg", "riftbound": "scenarios.riftbound"}
 
 STATUSES = ("pass", "fail", "error")
+#: A script step that has every player pass in turn.
+EVERYONE_PASSES = "everyone passes"
 
 
 # --- errors ---------------------------------------------------------------------------
@@ -297,6 +300,16 @@ class GameAdapter:
 
     def check_rule_number(self, c: Checker, rule: str, line: int) -> None:
         """Games may restrict how rule numbers are written."""
+
+    @staticmethod
+    def check_label(c: Checker, label: str, line: int, players: int) -> None:
+        """A scripted action's label starts with its player (``P1 passes``), or is ``everyone passes``."""
+        if label == EVERYONE_PASSES:
+            return
+        m = re.match(r"^P(\d+) \S", label)
+        if not m or not 1 <= int(m.group(1)) <= players:
+            raise c.error(line, f"{label!r} is not an action: an action's label starts with the player (P1 to P{players}), "
+                                f"for example 'P1 passes'; or write '{EVERYONE_PASSES}'")
 
     def start(self, scenario: Scenario) -> "Session":
         raise NotImplementedError

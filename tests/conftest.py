@@ -1,6 +1,9 @@
-"""Shared fixtures: small WoW machines, explored once per session."""
+"""Shared fixtures: small WoW machines, explored once per session; the perft check every game's counts use."""
 
 from __future__ import annotations
+
+from collections import Counter
+from typing import Any
 
 import pytest
 from hypothesis import strategies as st
@@ -37,3 +40,20 @@ def states_of(machine: Machine) -> st.SearchStrategy:
         st.integers(0, len(machine.location_names) - 1),
         *(values(v) for v in machine.variables),
     )
+
+
+def perft_case_id(case: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in case["bounds"].items())
+
+
+def assert_counts_pinned(exploration: explicit.Exploration, case: dict[str, Any]) -> None:
+    """Reachable states, transitions, BFS levels and terminal states by location
+    are those kept as data for these bounds (our perft)."""
+    machine = exploration.machine
+    terminal = Counter(machine.location_of(s) for s in exploration.nodes if machine.is_terminal(s))
+    assert (exploration.states, exploration.transitions, exploration.levels) == (
+        case["states"],
+        case["transitions"],
+        case["levels"],
+    )
+    assert dict(terminal) == case["terminal"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cache
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 import yaml
 
 from model import explicit, wowtcg
+from tests.conftest import assert_counts_pinned, perft_case_id
 
 CASES = yaml.safe_load((Path(__file__).parent / "data" / "perft_wowtcg.yaml").read_text())
 
@@ -19,17 +19,9 @@ def explored(bounds: tuple[tuple[str, int], ...]) -> explicit.Exploration:
     return explicit.explore(wowtcg.build(**dict(bounds)))
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: ",".join(f"{k}={v}" for k, v in c["bounds"].items()))
+@pytest.mark.parametrize("case", CASES, ids=perft_case_id)
 def test_counts_are_pinned(case):  # noqa: ANN001
-    exploration = explored(tuple(case["bounds"].items()))
-    machine = exploration.machine
-    terminal = Counter(machine.location_of(s) for s in exploration.nodes if machine.is_terminal(s))
-    assert (exploration.states, exploration.transitions, exploration.levels) == (
-        case["states"],
-        case["transitions"],
-        case["levels"],
-    )
-    assert dict(terminal) == case["terminal"]
+    assert_counts_pinned(explored(tuple(case["bounds"].items())), case)
 
 
 #: Proposals by the heroes of seats 2-4 in games of three or four players: they

@@ -22,6 +22,7 @@ from model.results import PROVED, VIOLATED
 from model.riftbound.table import BASE, FIRST_BATTLEFIELD, HAND, NOBODY, Table, Unit
 from properties import Invariant, StepProperty
 from properties.riftbound import CATALOGUE
+from tests.conftest import assert_counts_pinned, perft_case_id
 from tests.test_backends import concrete_value, lowered
 
 PROPERTIES = {p.name: p for p in CATALOGUE}
@@ -71,17 +72,9 @@ def three_players() -> explicit.Exploration:
     return explicit.explore(riftbound.build(table=three_player_table()))
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: ",".join(f"{k}={v}" for k, v in c["bounds"].items()))
+@pytest.mark.parametrize("case", CASES, ids=perft_case_id)
 def test_counts_are_pinned(case):  # noqa: ANN001
-    exploration = explored(tuple(case["bounds"].items()))
-    machine = exploration.machine
-    terminal = Counter(machine.location_of(s) for s in exploration.nodes if machine.is_terminal(s))
-    assert (exploration.states, exploration.transitions, exploration.levels) == (
-        case["states"],
-        case["transitions"],
-        case["levels"],
-    )
-    assert dict(terminal) == case["terminal"]
+    assert_counts_pinned(explored(tuple(case["bounds"].items())), case)
 
 
 #: Edges the pinned bounds never take, and why that is a fact of the bounds,

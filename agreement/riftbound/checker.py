@@ -280,7 +280,7 @@ class RiftboundChecker:
         for e in m.edges_leaving(s):
             if e.name in enabled or e.actor is None or e.has("bound"):
                 continue
-            observed = _observed(m, e, chooser)
+            observed = _observed(e, chooser)
             if observed is not None:
                 out.append((e.rules, observed))
         return out
@@ -325,7 +325,7 @@ def _chooser(obs: dict[str, Any]) -> int:
     return obs["turn_player"]
 
 
-def _observed(m: Machine, e: Edge, player: int) -> dict[str, Any] | None:
+def _observed(e: Edge, player: int) -> dict[str, Any] | None:
     """The observed action a model edge stands for, when ``player`` takes it (assignments are left out:
     the engine offers every legal one, and completeness already compares them)."""
     kind = family(e.name)

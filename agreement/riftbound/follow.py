@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agreement.findings import Finding
+from agreement.findings import Finding, follow_verdict
 from agreement.riftbound.builtin import OUTSIDE_THE_MODEL, BuiltinRiftboundAdapter
 from agreement.riftbound.checker import RiftboundChecker
 from engine.riftbound import Action, RiftboundState
@@ -56,10 +56,4 @@ class ModelFollower:
         return ", ".join(sorted(names))
 
     def verdict(self) -> str:
-        if self.findings:
-            return "disagrees: " + "; ".join(str(f) for f in self.findings)
-        if self.not_covered:
-            return f"not covered ({self.not_covered})" + (f" after {self.steps} agreeing steps" if self.steps else "")
-        if not (self.steps or self.refusals_checked):
-            return "covered, with nothing to check (no action applied, no action refused)"
-        return f"agrees over {self.steps} steps and {self.refusals_checked} refusals"
+        return follow_verdict(self.findings, self.not_covered, self.steps, self.refusals_checked, "action")

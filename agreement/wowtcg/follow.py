@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agreement.findings import Finding
+from agreement.findings import Finding, follow_verdict
 from agreement.wowtcg.builtin import observe, observe_action, outside_fragment
 from agreement.wowtcg.checker import WowChecker
 from engine.wowtcg.objects import Action
@@ -84,10 +84,4 @@ class ModelFollower:
 
     def verdict(self) -> str:
         """One line: agrees over N steps, does not cover (why), or disagrees."""
-        if self.findings:
-            return "disagrees: " + "; ".join(str(f) for f in self.findings)
-        if self.not_covered:
-            return f"not covered ({self.not_covered})" + (f" after {self.steps} agreeing steps" if self.steps else "")
-        if not (self.steps or self.refusals_checked):
-            return "covered, with nothing to check (no action applied, no proposal, strike or pass refused)"
-        return f"agrees over {self.steps} steps and {self.refusals_checked} refusals"
+        return follow_verdict(self.findings, self.not_covered, self.steps, self.refusals_checked, "proposal, strike or pass")

@@ -128,10 +128,6 @@ def _ordered(full: list[Target], partial: list[Target], empty: list[Target]) -> 
     return False
 
 
-def is_legal(units: Sequence[Any], amounts: Sequence[int], total: int) -> bool:
-    return problem(units, amounts, total) is None
-
-
 def legal_assignments(units: Iterable[Any], total: int) -> list[tuple[int, ...]]:
     """Every legal whole assignment of `total` among `units`, as tuples of
     amounts in the units' order, sorted. A plain search: each unit in turn gets

@@ -11,7 +11,6 @@ ZONES = ("hand", "base", "battlefield", "trash")
 ROLES = ("attacker", "defender")
 STEPS = ("action", "cleanup", "showdown", "damage", "game_over")
 KINDS = ("move", "end_turn", "start_combat", "pass", "recall", "stun", "move_to_combat", "play", "assign")
-SPELLS = ("recall", "stun", "move_to_combat", "play")  # assumed:showdown-spells
 TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from . import damage as dmg
 from .cards import Pool
 from .objects import (
-    SPELLS, TERMINAL, Action, Battlefield, Combat, IllegalAction, Unit,
+    TERMINAL, Action, Battlefield, Combat, IllegalAction, Unit,
 )
 
 Problem = tuple[tuple[str, ...], str]  # (rule ids, reason)
@@ -683,29 +683,24 @@ class RiftboundState:
             return u.name if u.owner == a.player else self._ref(u)
 
         bf = bf_name(a.battlefield) if isinstance(a.battlefield, int) else str(a.battlefield)
-        if a.kind == "move":
-            return f"{who} moves {own(a.unit)} to {bf}"
-        if a.kind == "end_turn":
-            return f"{who} ends the turn"
-        if a.kind == "start_combat":
-            return f"{who} starts combat at {bf}"
-        if a.kind == "pass":
-            return f"{who} passes"
-        if a.kind == "recall":
-            return f"{who} recalls {self._ref(u) if u else a.unit}"
-        if a.kind == "stun":
-            return f"{who} stuns {self._ref(u) if u else a.unit}"
-        if a.kind == "move_to_combat":
-            return f"{who} moves {own(a.unit)} into the combat"
-        if a.kind == "play":
-            return f"{who} plays {own(a.unit)} to {bf}"
         if a.kind == "assign":
             parts = []
             for uid, n in a.assignment:
                 t = self.unit(uid)
                 parts.append(f"{t.name if t else uid} {n}")
             return f"{who} assigns {', '.join(parts)}"
-        return str(a)
+        target = self._ref(u) if u else a.unit
+        words = {
+            "move": f"moves {own(a.unit)} to {bf}",
+            "end_turn": "ends the turn",
+            "start_combat": f"starts combat at {bf}",
+            "pass": "passes",
+            "recall": f"recalls {target}",
+            "stun": f"stuns {target}",
+            "move_to_combat": f"moves {own(a.unit)} into the combat",
+            "play": f"plays {own(a.unit)} to {bf}",
+        }
+        return f"{who} {words[a.kind]}" if a.kind in words else str(a)
 
     def action_to_string(self, action: Action) -> str:
         return self.action_label(action)

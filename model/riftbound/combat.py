@@ -70,10 +70,6 @@ def players_at(t: Table, s: Any, bf: Any, b: Backend) -> Any:
     return b.count([has_units_at(t, s, p, bf, b) for p in range(t.players)])
 
 
-def is_player(p: Any, q: int) -> Any:
-    return p == q
-
-
 def contester_is_there(t: Table, s: Any, bf: int, b: Backend) -> Any:
     """The player who contested ``bf`` still has units there (showdown.attacker)."""
     return b.Or(*(b.And(s.contested_by[bf] == p, has_units_at(t, s, p, bf, b)) for p in range(t.players)))

@@ -37,10 +37,6 @@ class Unit:
     immune: bool = False
     rallying: bool = False
 
-    def keywords(self) -> str:
-        marks = [k for k in ("tank", "last", "immune", "rallying") if getattr(self, k)]
-        return f"{self.might}" + (f" {'+'.join(marks)}" if marks else "")
-
 
 @dataclass(frozen=True)
 class Table:

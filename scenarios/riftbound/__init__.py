@@ -39,7 +39,9 @@ import yaml
 
 from agreement.riftbound.follow import ModelFollower
 from engine.riftbound import Action, EngineSetupError, IllegalAction, RiftboundGame, load_pool
-from scenarios.runner import Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of
+from scenarios.runner import (
+    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
+)
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "riftbound" / "rules.yaml"
 SITUATION_FIELDS = ("players", "battlefields", "turn_player", "turn", "victory_points", "units", "points", "scored",
@@ -57,7 +59,6 @@ PLAYER = re.compile(r"^P([1-9])$")
 OWNED = re.compile(r"^P([1-9])'s (.+)$")
 BF = re.compile(r"^bf([1-9])$")
 ASSIGN = re.compile(r"^P([1-9]) assigns (.+)$")
-EVERYONE_PASSES = "everyone passes"
 TERMINAL = "terminal"
 
 _RULES: set[str] | None = None
@@ -202,23 +203,15 @@ class RiftboundAdapter(GameAdapter):
 
     def check_step(self, c: Checker, step: Any, line: int, situation: Map) -> None:
         if isinstance(step, str):
-            self._label(c, step, line)
+            self.check_label(c, step, line, self.n)
             return
         if isinstance(step, Map) and "illegal" in step:
             c.fields(step, line, "an illegal step", ("illegal", "rule"))
-            self._label(c, c.type(step["illegal"], str, step.at("illegal"), "'illegal' (an action's label)"), step.at("illegal"))
+            self.check_label(c, c.type(step["illegal"], str, step.at("illegal"), "'illegal' (an action's label)"), step.at("illegal"), self.n)
             self.check_rule_number(c, c.type(step["rule"], str, step.at("rule"), "'rule'"), step.at("rule"))
             return
         raise c.error(line, f"a script step is an action's label, '{EVERYONE_PASSES}', or an expect or illegal mapping; "
                             f"got {kind_of(step)}")
-
-    def _label(self, c: Checker, label: str, line: int) -> None:
-        if label == EVERYONE_PASSES:
-            return
-        m = re.match(r"^P(\d+) \S", label)
-        if not m or not 1 <= int(m.group(1)) <= self.n:
-            raise c.error(line, f"{label!r} is not an action: a label starts with the player (P1 to P{self.n}), "
-                                f"as in 'P1 passes'; or write '{EVERYONE_PASSES}'")
 
     # expectations ------------------------------------------------------------------------
 
@@ -290,7 +283,7 @@ class RiftboundAdapter(GameAdapter):
                 vs = c.seq(v, line, "'illegal'")
                 for i, x in enumerate(vs):
                     m = c.fields(x, vs.at(i), "an illegal action", ("action", "rule"))
-                    self._label(c, c.type(m["action"], str, m.at("action"), "'action'"), m.at("action"))
+                    self.check_label(c, c.type(m["action"], str, m.at("action"), "'action'"), m.at("action"), self.n)
                     self.check_rule_number(c, c.type(m["rule"], str, m.at("rule"), "'rule'"), m.at("rule"))
 
     def _unit_value(self, c: Checker, key: str, x: Any, line: int) -> None:

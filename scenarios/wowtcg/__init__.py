@@ -20,7 +20,7 @@ from engine.wowtcg.arrange import arrange
 from engine.wowtcg.deck import MIN_DECK_SIZE
 from engine.wowtcg.objects import ZONES
 from scenarios.runner import (
-    Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
+    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
 )
 
 # Every step the engine reports in `state.step`.
@@ -37,7 +37,6 @@ TERMINAL_ID = -4  # OpenSpiel's id for it, as `state.current_player()` returns i
 RULE = re.compile(r"^(CR7\.4 )?\d{3}(\.\d+[a-z]?)?$")
 PLAYER = re.compile(r"^P([1-9])$")
 OWNED = re.compile(r"^P([1-9])'s (.+)$")
-EVERYONE_PASSES = "everyone passes"
 PASS_UNTIL = "pass until"
 MOST_PASSES = 200  # `pass until` gives up after this many passes
 # Decks default to this card: no example names it, so names stay unambiguous.
@@ -234,7 +233,7 @@ class WowAdapter(GameAdapter):
 
     def check_step(self, c: Checker, step: Any, line: int, situation: Map) -> None:
         if isinstance(step, str):
-            self._label(c, step, line)
+            self.check_label(c, step, line, self._players)
             return
         if not isinstance(step, Map):
             raise c.error(line, f"a script step is an action's label, a mapping of action fields, "
@@ -260,14 +259,6 @@ class WowAdapter(GameAdapter):
             self._fields_action(c, step["illegal"], step.at("illegal"), for_illegal=True)
             return
         self._fields_action(c, step, line)
-
-    def _label(self, c: Checker, label: str, line: int) -> None:
-        if label == EVERYONE_PASSES:
-            return
-        m = re.match(r"^P(\d+) ", label)
-        if not m or not 1 <= int(m.group(1)) <= self._players:
-            raise c.error(line, f"{label!r} is not an action: an action's label starts with the player (P1 to P{self._players}), "
-                                f"for example 'P1 passes'; or write '{EVERYONE_PASSES}'")
 
     def _fields_action(self, c: Checker, a: Any, line: int, for_illegal: bool = False) -> None:
         if isinstance(a, str) and for_illegal:

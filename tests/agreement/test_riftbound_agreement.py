@@ -4,12 +4,19 @@ family; engines with a seeded rules bug are caught, naming the broken rule."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agreement.harness import conform
 from agreement.riftbound.builtin import BuiltinRiftboundAdapter
 from agreement.riftbound.checker import RiftboundChecker, edge_name, machine_for, model_state, table_of
+from engine.riftbound import legal_assignments as engine_assignments
 from engine.riftbound.state import RiftboundState
+from model.riftbound.damage import DamageUnit
+from model.riftbound.damage import legal_assignments as model_assignments
 
 
 def run(examples: int, players: tuple[int, ...] = (2,)):
@@ -34,8 +41,6 @@ def test_builtin_engine_agrees_with_the_model_at_three_players():
 
 def test_the_models_table_is_the_engines():
     adapter = BuiltinRiftboundAdapter()
-    import random
-
     state = adapter.new_game(adapter.random_setup(random.Random(3), 2))
     obs = adapter.observe(state)
     m = machine_for(table_of(obs))
@@ -78,13 +83,6 @@ def test_a_seeded_rules_bug_is_caught_with_its_rule(monkeypatch, name, replaceme
 
 
 # -- damage assignment: the engine's search against the model's Z3 enumeration ---------------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from engine.riftbound import legal_assignments as engine_assignments  # noqa: E402
-from model.riftbound.damage import DamageUnit  # noqa: E402
-from model.riftbound.damage import legal_assignments as model_assignments  # noqa: E402
 
 configurations = st.lists(
     st.fixed_dictionaries(
