@@ -128,7 +128,25 @@ def _riftbound() -> Game:
     )
 
 
-_LOADERS: dict[str, Callable[[], Game]] = {"wowtcg": _wowtcg, "riftbound": _riftbound}
+def _hota() -> Game:
+    from model import hota
+    from properties.hota import CATALOGUE, PLAYABLE_PROPERTIES, loop_queries
+
+    return Game(
+        "hota",
+        "Heroes of Ancients: starting and ending the game, the golden rules, choices, tokens and loops",
+        hota.BOUNDS,
+        hota.build,
+        CATALOGUE,
+        hota.REGISTRY,
+        # Every game is finite (each turn draws from a finite library), so the
+        # model has no length bound: its whole state graph is searched.
+        lemmas=PLAYABLE_PROPERTIES,
+        rule_queries=loop_queries,
+    )
+
+
+_LOADERS: dict[str, Callable[[], Game]] = {"wowtcg": _wowtcg, "riftbound": _riftbound, "hota": _hota}
 GAME_NAMES = tuple(_LOADERS)
 
 

@@ -38,7 +38,7 @@ from model.variants import SEED, Variant
 from properties import Deadlock
 from properties.contradictions import AGREE, NEVER, never_enabled, no_deadlock, rulings_agree
 
-KINDS = ("deadlock", "conflict", "no-assignment", "exclusion", "dead-edge", "dead-rule", "variant")
+KINDS = ("deadlock", "conflict", "no-assignment", "exclusion", "loop", "dead-edge", "dead-rule", "variant")
 
 
 @dataclass
@@ -204,10 +204,12 @@ def _dead(
     """Edges explicit search of the bounded instance never took, and of those
     the ones k-induction proves never enabled in a game of any length (the
     others are enabled in some longer game, or nothing decides)."""
-    if taken is None or any_length is None:
+    if taken is None:
         checks.append(Check(game.name, NEVER, "unknown", "the bounded search did not finish", 0))
         return []
-    candidates = [e for e in bounded.edges if e.name not in taken and not e.has("bound") and e.name in any_length.edge_index]
+    # A game with no length bound (HotA) has one model for both.
+    unbounded = any_length if any_length is not None else bounded
+    candidates = [e for e in bounded.edges if e.name not in taken and not e.has("bound") and e.name in unbounded.edge_index]
     if not candidates:
         return []
     # Reading: k=1.  An edge the rules make dead contradicts some invariant of
@@ -215,7 +217,7 @@ def _dead(
     # players are 0-inductive); one that only the bounds kept unused is enabled
     # in a longer game and never proved dead, however long the induction.
     # An edge dead for a deeper reason is reported as unused within the bounds.
-    results = induction.check_all(any_length, [never_enabled(e) for e in candidates], 1, budget.timeout_ms)
+    results = induction.check_all(unbounded, [never_enabled(e) for e in candidates], 1, budget.timeout_ms)
     out = []
     dead: list[str] = []
     for e, r in zip(candidates, results):

@@ -10,6 +10,11 @@ order must not decide between them, so each answer is declared as data:
 - a ``Principle`` is a precedence rule of the rulebook ("card text beats the
   rules", "can't beats can"), cited by its own number;
 - a ruling may name the rulings it overrides and the principle that lets it.
+  The one principle that applies without being named is the rulebook's
+  "can't beats can" (``Principle.cant_beats_can``): a "can't" ruling beats a
+  "yes", unless that "yes" names the "can't" among the rulings it overrides
+  (an explicit exception, such as conceding despite "you can't lose", is
+  narrower than the general principle and wins).
 
 The answer to a question is read off the *live* rulings: those that apply and
 are not overridden by another ruling that applies.  When live rulings say both
@@ -44,6 +49,9 @@ class Principle:
     id: str
     rules: tuple[str, ...]
     doc: str
+    #: This is the rulebook's "can't beats can" (WoW 103.2, HotA 101.2): a
+    #: "can't" ruling beats a "yes" wherever both apply, unnamed.
+    cant_beats_can: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,7 +62,8 @@ class Ruling:
     rulings it overrides (ferocity lifts "a new ally can't attack" without
     saying the ally may attack).  ``printed``: the answer is card text (a
     keyword or a printed modifier), as 103.1 distinguishes card text from the
-    rules.  ``cant``: the answer is a "can't" in the sense of 103.2.
+    rules.  ``cant``: the answer is a "can't" in the sense of the rulebook's
+    "can't beats can" principle.
     ``overrides`` maps the id of each ruling this one beats to the id of the
     principle that says so.
     """
@@ -89,11 +98,6 @@ class Question:
     show: Callable[..., str] = lambda *args: ", ".join(map(str, args))
 
 
-#: 103.2 is the one principle that applies without being named by a ruling:
-#: a "can't" beats whatever would make the thing happen.
-CANT_BEATS_CAN = "103.2"
-
-
 @dataclass(frozen=True)
 class Clash:
     """Live rulings that disagree on one question in one state."""
@@ -126,6 +130,7 @@ class RuleBook:
         #: Every principle the rulings may cite, and those a variant has not removed.
         self.principles = {p.id: p for p in principles}
         self.in_force = frozenset(self.principles if in_force is None else in_force)
+        self._cant_beats_can = frozenset(p.id for p in self.principles.values() if p.cant_beats_can)
         for q in self.questions.values():
             ids = {r.id for r in q.rulings}
             if ids & set(self.principles):
@@ -176,8 +181,16 @@ class RuleBook:
         why = w.overrides.get(r.id)
         if why is not None and why in self.in_force:
             return True
-        # 103.2: a "can't" beats a modifier or rule that would make the thing happen.
-        return CANT_BEATS_CAN in self.in_force and w.cant and w.says is False and r.says is True
+        # "Can't beats can" (WoW 103.2, HotA 101.2): a "can't" beats a rule or
+        # effect that would make the thing happen, unless that one overrides
+        # the "can't" by a principle in force (the narrower exception wins).
+        return (
+            bool(self._cant_beats_can & self.in_force)
+            and w.cant
+            and w.says is False
+            and r.says is True
+            and r.overrides.get(w.id) not in self.in_force
+        )
 
     def cited_rules(self) -> set[str]:
         """The rules of every ruling and principle."""

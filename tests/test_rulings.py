@@ -15,7 +15,7 @@ from model.wowtcg.rulings import book
 
 S = namedtuple("S", "flag other")
 GENERAL = Principle("G", ("101.1",), "the specific beats the general")
-CANT = Principle("103.2", ("103.2",), "can't beats can")
+CANT = Principle("103.2", ("103.2",), "can't beats can", cant_beats_can=True)
 
 
 def ruling(rid, says, applies, **kw):
@@ -69,6 +69,19 @@ def test_103_2_ranks_a_cant_above_any_yes_without_being_named():
     assert without.clashes("q", S(True, False), CONCRETE)
     clash = without.explain("q", S(True, False))
     assert set(clash.core) == {"can", "cant"} and [r.id for r in clash.yes] == ["can"]
+
+
+def test_an_exception_that_names_a_cant_beats_it_despite_cant_beats_can():
+    # HotA 101.1's exception: conceding loses the game even under "you can't lose".
+    concede = ruling("concede", True, lambda s: True, overrides={"cant": "X"})
+    cant = ruling("cant", False, lambda s: s.flag, printed=True, cant=True)
+    exception = Principle("X", ("101.1",), "a player may always concede")
+    rb = RuleBook([question(concede, cant)], [CANT, exception])
+    assert rb.answer("q", S(True, False), CONCRETE) is True
+    # Without the exception in force the "can't" wins again, by 103.2 alone.
+    without = rb.without(["X"])
+    assert without.answer("q", S(True, False), CONCRETE) is False
+    assert not without.clashes("q", S(True, False), CONCRETE)
 
 
 def test_the_unsat_core_leaves_out_rulings_that_take_no_part():

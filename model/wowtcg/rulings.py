@@ -16,7 +16,10 @@ from model.rulings import Principle, Question, RuleBook, Ruling
 
 PRINCIPLES = (
     Principle("103.1", ("103.1",), "card text that contradicts a rule takes precedence over the rule"),
-    Principle("103.2", ("103.2",), "a 'can't' takes precedence over any rule or modifier that would make the thing happen"),
+    Principle(
+        "103.2", ("103.2",), "a 'can't' takes precedence over any rule or modifier that would make the thing happen",
+        cant_beats_can=True,
+    ),
     # Rules that state their own exception to a broader grant.
     Principle("601.2a", ("601.2a",), "601.2a itself denies attacking to a character new to its party"),
     Principle("602.2b", ("602.2b",), "602.2b itself allows one protector per combat"),

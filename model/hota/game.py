@@ -1,0 +1,727 @@
+"""Heroes of Ancients, two players, from the shuffle to the end of the game
+(seed ``004_1df466d0e3555139.txt``, rules 101-109), as a state-machine graph.
+
+The flow, with the choice points a player meets and the steps the game takes
+by itself:
+
+- ``shuffle``, ``first_player``: chance (103.1, 103.2);
+- ``opening_hands``: 30 life and seven cards each (103.3, 103.4);
+- ``mulligan``: the first player declares a count, then the opponent; then
+  both mulligan at once, once (103.4);
+- ``draw_step``: the active player draws, except the first player on the
+  first turn (103.5, 103.5a, assumed:draw-step);
+- ``check``: the priority check (assumed:priority-check): tokens off the
+  battlefield vanish (109.5f), the losses of 104.3b-c, leaving (104.5), the
+  draw of 104.4a, the last player standing (104.2a);
+- ``triggers``: a waiting triggered ability resolves (assumed:trigger-order),
+  or the game is a draw because the waiting trigger is part of a loop of
+  mandatory actions (104.4b);
+- ``priority``: the player with priority activates an ability of the table or
+  passes (assumed:priority, assumed:once-per-turn);
+- ``council``: Council of Elders' simultaneous choices, active player first
+  (101.4, 101.4a, 101.4c, 101.4d);
+- ``game_over``.
+
+A player may concede at any time (104.3a, 101.1): every location but the
+last has a concession edge for each player.
+
+Who may lose or win, and which entity has its ability, are the rule book's
+answers (``model/hota/rulings.py``), with the golden rules' precedence
+declared there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Callable, Iterator
+
+from model.backend import Backend
+from model.hota import REGISTRY
+from model.hota.rulings import CONCESSION, DAMAGE, EFFECT, LAST_STANDING, LIBRARY, left_the_game, rulebook
+from model.hota.table import (
+    ACTIVATED, BOLT_DAMAGE, OPENING_HAND, PLAYERS, STARTING_LIFE, TOME_DRAW, Table, default_table,
+)
+from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Var
+from model.rulings import RuleBook
+
+BOUNDS = (
+    BoundSpec("deck", 7, 7, 12, "cards in each deck: seven go to the opening hand, the rest make the library"),
+    BoundSpec("mulligan", 1, 0, 7, "the largest mulligan count a player may declare (103.4 allows the whole hand)"),
+)
+
+NOBODY = -1
+#: A waiting triggered ability: Culling Field (for a token of player p) or the echo (Echo Chamber or Whispering Echo).
+NO_TRIGGER, CULLING_WAITS, ECHO_WAITS = -1, 0, 2
+#: A council player's card choice and answer.
+NOT_YET, SKIPPED, PICKED = -1, 0, 1
+REFUSE, ACCEPT = 0, 1
+PLAYER_NAMES = ("P1", "P2")
+
+#: Edge tags: what a step is, for properties that select steps by meaning.
+MANDATORY = "mandatory"  # the game does it; nobody chooses (104.4b)
+CHANCE = "chance"
+CHOICE = "choice"  # a simultaneous choice made in active-player-first order (101.4, 103.4)
+PRIORITY_CHECK = "priority_check"
+CONCEDES = "concedes"
+LOSS_EFFECT = "loss_effect"
+WIN_EFFECT = "win_effect"
+CREATES_TOKEN = "creates_token"
+LOOP_DRAW = "loop_draw"
+
+LOCATIONS = (
+    Location("shuffle", ("103.1",), "the game begins: each deck is shuffled"),
+    Location("first_player", ("103.2",), "the system picks the first player at random"),
+    Location("opening_hands", ("103.3", "103.4"), "starting life and the opening hands"),
+    Location("mulligan", ("103.4",), "the first player, then the opponent, declares a mulligan count"),
+    Location("draw_step", ("assumed:draw-step", "103.5a"), "the active player's turn begins with a draw"),
+    Location("check", ("assumed:priority-check",), "the priority check, before anyone receives priority"),
+    Location("triggers", ("assumed:trigger-order",), "a triggered ability waits to resolve"),
+    Location("priority", ("assumed:priority",), "a player holds priority"),
+    Location("council", ("101.4",), "the council's choices, active player first"),
+    Location("game_over", ("104.1",), "the game has ended", terminal="game over"),
+)
+
+
+def other(p: Any) -> Any:
+    return 1 - p
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def in_game(s: Any, p: int, b: Backend) -> Any:
+    return b.Not(b.Or(s.won[p], s.lost[p], s.drew[p]))
+
+
+def game_is_over(s: Any, b: Backend) -> Any:
+    """104.1: a player won or the game is a draw."""
+    return b.Or(*s.won, *s.drew)
+
+
+def _pair(make: Callable[[int], Any]) -> tuple[Any, Any]:
+    return tuple(make(p) for p in range(PLAYERS))
+
+
+class HotaRules:
+    """The table, its rule book, and what the edges read off a state."""
+
+    def __init__(self, t: Table, book: RuleBook, loop_rule: bool = True):
+        self.t = t
+        self.book = book
+        self.loop_rule = loop_rule
+
+    def has_ability(self, s: Any, b: Backend, e: int) -> Any:
+        return self.book.answer("has_ability", s, b, e)
+
+    def card_works(self, s: Any, b: Backend, card: str) -> Any:
+        """Some entity that is this card has its ability."""
+        return b.Or(*(self.has_ability(s, b, e) for e in self.t.holding(card)))
+
+    def may_lose(self, s: Any, b: Backend, p: int, why: str) -> Any:
+        return self.book.answer("loses_game", s, b, p, why)
+
+    def may_win(self, s: Any, b: Backend, p: int, why: str) -> Any:
+        return self.book.answer("wins_game", s, b, p, why)
+
+    # -- 104: the outcome ------------------------------------------------------------
+
+    def settle(self, s: Any, b: Backend, loses: tuple[Any, Any], wins: tuple[Any, Any] = (False, False)) -> dict[str, Any]:
+        """Losses and wins that happen at the same time, and what follows at once.
+
+        104.3e: a player who wins and loses at once loses. 104.4a: if every
+        player still in the game loses at once, the game is a draw for them.
+        104.5: losers leave. 104.2a: a player whose opponent has left wins.
+        104.1 (reading): a game that ends with a winner ends for every other
+        player still in it as a loss, whatever stops them losing: the game is over.
+        """
+        loses = _pair(lambda p: b.And(in_game(s, p, b), loses[p]))
+        wins = _pair(lambda p: b.And(in_game(s, p, b), wins[p], b.Not(loses[p])))  # 104.3e
+        everyone = b.And(*(b.Or(loses[p], b.Not(in_game(s, p, b))) for p in range(PLAYERS)), b.Or(*loses))
+        drew = _pair(lambda p: b.Or(s.drew[p], b.And(everyone, loses[p])))  # 104.4a
+        lost = _pair(lambda p: b.Or(s.lost[p], b.And(loses[p], b.Not(everyone))))
+        after = s._replace(lost=lost, drew=drew)
+        standing = _pair(  # 104.2a
+            lambda p: b.And(in_game(after, p, b), self.may_win(after, b, p, LAST_STANDING))
+        )
+        won = _pair(lambda p: b.Or(s.won[p], wins[p], standing[p]))
+        # 104.1: the others lose when someone has won.
+        lost = _pair(lambda p: b.Or(lost[p], b.And(won[other(p)], b.Not(won[p]), b.Not(drew[p]))))
+        return {"won": won, "lost": lost, "drew": drew}
+
+    def ends_the_game(self, s: Any, b: Backend, changes: dict[str, Any]) -> Any:
+        return game_is_over(s._replace(**changes), b)
+
+    # -- assumed:priority-check ------------------------------------------------------------
+
+    def priority_check(self, s: Any, b: Backend) -> dict[str, Any]:
+        """Everything the check does, all at once."""
+        loses = _pair(
+            lambda p: b.Or(self.may_lose(s, b, p, DAMAGE), self.may_lose(s, b, p, LIBRARY))  # 104.3b, 104.3c
+        )
+        return {
+            **self.settle(s, b, loses),
+            "tokens_elsewhere": (0,) * PLAYERS,  # 109.5f
+            # Reading: 104.3c's loss comes at the next check only; the mark is
+            # cleared by every check, like the damage rule's it does not persist.
+            "drew_from_empty": (False,) * PLAYERS,
+        }
+
+    # -- triggers (assumed:trigger-order) -------------------------------------------------
+
+    def on_token_enters(self, s: Any, b: Backend, p: Any) -> Any:
+        """The waiting trigger after a token of ``p`` enters the battlefield."""
+        return b.If(self.card_works(s, b, "Culling Field"), CULLING_WAITS + p, NO_TRIGGER)
+
+    def on_token_leaves(self, s: Any, b: Backend, p: Any) -> Any:
+        """The waiting trigger after a token of ``p`` leaves the battlefield (109.5f: before it vanishes)."""
+        echo = b.Or(self.card_works(s, b, "Echo Chamber"), self.card_works(s, b, "Whispering Echo"))
+        return b.If(echo, ECHO_WAITS + p, NO_TRIGGER)
+
+    def in_mandatory_loop(self, s: Any, b: Backend) -> Any:
+        """104.4b: the waiting trigger is part of a loop of mandatory actions.
+
+        Culling Field destroys each token that enters; Echo Chamber makes a
+        token for each one that leaves; with both working, a waiting trigger of
+        either brings the other's, with no player's choice in between, for ever.
+        Reading: the loop is certain once it is entered, so the draw comes then,
+        not after some number of turns round it.
+        """
+        if not self.loop_rule:
+            return False
+        return b.And(
+            s.waiting != NO_TRIGGER,
+            self.card_works(s, b, "Culling Field"),
+            self.card_works(s, b, "Echo Chamber"),
+        )
+
+    # -- 101.4: the council's order ----------------------------------------------------------
+
+    def next_chooser(self, s: Any, b: Backend, picked: Any, answer: Any) -> Any:
+        """The next player to choose, active player first: the first, in seat
+        order from the active player, whose choices are not all made; NOBODY
+        when every choice stands."""
+        a = s.active
+        unfinished = lambda p: b.Or(picked[p] == NOT_YET, answer[p] == NOT_YET)  # noqa: E731
+        return b.If(
+            unfinished_at(a, unfinished, b),
+            a,
+            b.If(unfinished_at(other(a), unfinished, b), other(a), NOBODY),
+        )
+
+
+def unfinished_at(p: Any, unfinished: Callable[[int], Any], b: Backend) -> Any:
+    return b.Or(*(b.And(p == q, unfinished(q)) for q in range(PLAYERS)))
+
+
+# ---------------------------------------------------------------------------
+# The start of the game (103)
+
+
+def _start_edges(t: Table, mulligan: int) -> list[Edge]:
+    edges = [
+        Edge("shuffle_decks", "shuffle", "first_player", ("103.1",), tags=frozenset({MANDATORY, CHANCE}),
+             doc="chance: each deck is shuffled; the counts stay as they are"),
+    ]
+    for p in range(PLAYERS):
+        edges.append(
+            Edge(f"{PLAYER_NAMES[p].lower()}_goes_first", "first_player", "opening_hands", ("103.2",),
+                 update=lambda s, b, p=p: {"first": p}, tags=frozenset({MANDATORY, CHANCE}),
+                 doc=f"chance: {PLAYER_NAMES[p]} is the first player")
+        )
+    edges.append(
+        Edge("draw_opening_hands", "opening_hands", "mulligan", ("103.3", "103.4"),
+             update=lambda s, b: {
+                 "damage": (0,) * PLAYERS,  # 103.3: 30 life, no damage yet
+                 "hand": (OPENING_HAND,) * PLAYERS,
+                 "library": tuple(lib - OPENING_HAND for lib in s.library),
+             },
+             tags=frozenset({MANDATORY}), doc="each player draws seven")
+    )
+
+    # 103.4: the first player declares, then the opponent.
+    def declarer(s: Any, b: Backend) -> Any:
+        return b.If(b.select(s.declared, s.first) == NOT_YET, s.first, other(s.first))
+
+    # An exploration bound, not a rule: a declaration above ``mulligan`` is
+    # left out, because a large one refills the library and lengthens the game.
+    for k in range(mulligan + 1):
+        edges.append(
+            Edge(f"declare_mulligan_{k}", "mulligan", "mulligan", ("103.4", "101.4"),
+                 guard=lambda s, b, k=k: b.And(
+                     s.first != NOBODY,
+                     b.Or(*(d == NOT_YET for d in s.declared)),
+                     k <= b.select(s.hand, declarer(s, b)),
+                 ),
+                 update=lambda s, b, k=k: {"declared": b.store(s.declared, declarer(s, b), k)},
+                 actor=declarer, tags=frozenset({CHOICE}),
+                 doc=f"the player whose turn it is to declare will mulligan {k} cards")
+        )
+
+    def mulligan(s: Any, b: Backend) -> dict[str, Any]:
+        # All who declared a count mulligan at once: set k aside, draw k (104.3c
+        # if the library runs short), shuffle the k back.
+        drawn = _pair(lambda p: b.If(s.declared[p] <= s.library[p], s.declared[p], s.library[p]))
+        return {
+            "hand": _pair(lambda p: s.hand[p] - s.declared[p] + drawn[p]),
+            "library": _pair(lambda p: s.library[p] - drawn[p] + s.declared[p]),
+            "drew_from_empty": _pair(lambda p: s.declared[p] > s.library[p]),
+            "declared": (NOT_YET,) * PLAYERS,
+            "mulligan_done": True,
+            # 103.5: the first player's first turn begins.
+            "active": s.first,
+            "first_turn": True,
+        }
+
+    edges.append(
+        Edge("perform_mulligans", "mulligan", "draw_step", ("103.4", "103.5", "104.3c"),
+             guard=lambda s, b: b.And(*(d != NOT_YET for d in s.declared), b.Not(s.mulligan_done)),
+             update=mulligan, tags=frozenset({MANDATORY}),
+             doc="everyone who declared a count mulligans at once; the first player's turn begins")
+    )
+    return edges
+
+
+# ---------------------------------------------------------------------------
+# The turn (assumed:draw-step, assumed:priority, assumed:turn-end)
+
+
+def _turn_edges(r: HotaRules) -> list[Edge]:
+    def draw(s: Any, b: Backend) -> dict[str, Any]:
+        a = s.active
+        empty = b.select(s.library, a) == 0
+        return {
+            "library": b.store(s.library, a, b.If(empty, 0, b.select(s.library, a) - 1)),
+            "hand": b.store(s.hand, a, b.If(empty, b.select(s.hand, a), b.select(s.hand, a) + 1)),
+            "drew_from_empty": b.store(s.drew_from_empty, a, b.Or(b.select(s.drew_from_empty, a, False), empty)),
+            "priority": a,
+        }
+
+    edges = [
+        Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c"),
+             guard=lambda s, b: b.Not(s.first_turn), update=draw, tags=frozenset({MANDATORY}),
+             doc="the active player draws a card (from an empty library: nothing, and the loss waits for the check)"),
+        # 103.5a: the model is of two players, so the first player always skips.
+        Edge("skip_first_draw", "draw_step", "check", ("103.5a",),
+             guard=lambda s, b: s.first_turn, update=lambda s, b: {"priority": s.active},
+             tags=frozenset({MANDATORY}), doc="the first player skips the first turn's draw"),
+    ]
+
+    for name, target, guard in (
+        ("priority_check_ends_game", "game_over", lambda s, b, ch: r.ends_the_game(s, b, ch)),
+        ("priority_check_then_trigger", "triggers",
+         lambda s, b, ch: b.And(b.Not(r.ends_the_game(s, b, ch)), s.waiting != NO_TRIGGER)),
+        ("priority_check_then_priority", "priority",
+         lambda s, b, ch: b.And(b.Not(r.ends_the_game(s, b, ch)), s.waiting == NO_TRIGGER)),
+    ):
+        edges.append(
+            Edge(name, "check", target,
+                 ("assumed:priority-check", "109.5f", "104.3b", "104.3c", "104.4a", "104.5", "104.2a", "104.1"),
+                 guard=lambda s, b, guard=guard: guard(s, b, r.priority_check(s, b)),
+                 update=r.priority_check, tags=frozenset({MANDATORY, PRIORITY_CHECK}),
+                 doc="the priority check: tokens vanish, losses by damage and by empty library, leaving, the outcome")
+        )
+
+    holder = lambda s, b: s.priority  # noqa: E731
+    edges += [
+        Edge("pass_priority", "priority", "check", ("assumed:priority",),
+             guard=lambda s, b: s.passes == 0,
+             update=lambda s, b: {"passes": 1, "priority": other(s.priority)},
+             actor=holder, doc="the player passes; the other receives priority"),
+        Edge("pass_ends_turn", "priority", "draw_step", ("assumed:priority", "assumed:turn-end", "102.1"),
+             guard=lambda s, b: s.passes == 1,
+             update=lambda s, b: {
+                 "passes": 0, "priority": NOBODY, "active": other(s.active), "first_turn": False,
+                 "used": (False,) * len(r.t.entities), "silenced": (False,) * len(r.t.entities),
+             },
+             actor=holder, doc="both players passed in succession: the turn ends and the other player's begins"),
+    ]
+    return edges
+
+
+# ---------------------------------------------------------------------------
+# The table's activated abilities (assumed:once-per-turn, assumed:resolve-at-once)
+
+
+def _activations(r: HotaRules) -> Iterator[Edge]:
+    t = r.t
+    for e in t.activated:
+        entity = t.entities[e]
+        c = entity.controller
+        base = f"{PLAYER_NAMES[c].lower()}_{slug(entity.card)}"
+
+        def may_activate(s: Any, b: Backend, e: int = e, c: int = c) -> Any:
+            return b.And(s.priority == c, b.Not(s.used[e]), r.has_ability(s, b, e))
+
+        def resolved(s: Any, b: Backend, e: int = e, **changes: Any) -> dict[str, Any]:
+            # After anything resolves the active player receives priority, after the check.
+            return {"used": b.store(s.used, e, True), "passes": 0, "priority": s.active, **changes}
+
+        def edge(name: str, rules: tuple[str, ...], update: Callable[..., dict[str, Any]], guard: Callable[..., Any] = None,
+                 target: str = "check", tags: tuple[str, ...] = (), doc: str = "",
+                 may_activate: Callable[..., Any] = may_activate, resolved: Callable[..., Any] = resolved,
+                 label: str = entity.label, c: int = c) -> Edge:
+            extra = guard or (lambda s, b: True)
+            return Edge(
+                name, "priority", target, (*rules, "assumed:once-per-turn", "assumed:resolve-at-once"),
+                guard=lambda s, b: b.And(may_activate(s, b), extra(s, b)),
+                update=lambda s, b: resolved(s, b, **update(s, b)),
+                actor=lambda s, b: c, tags=frozenset(tags), doc=f"{label}: {doc}",
+            )
+
+        card = entity.card
+        if card == "Ember Bolt":
+            for q in range(PLAYERS):
+                yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3b", "abstracted:damage-at-starting-life"),
+                           lambda s, b, q=q: {"damage": b.store(
+                               s.damage, q, b.If(s.damage[q] + BOLT_DAMAGE >= STARTING_LIFE, STARTING_LIFE,
+                                                 s.damage[q] + BOLT_DAMAGE))},
+                           doc=f"deal {BOLT_DAMAGE} damage to {PLAYER_NAMES[q]}")
+        elif card == "Tome of Ages":
+            for q in range(PLAYERS):
+                def tome(s: Any, b: Backend, q: int = q) -> dict[str, Any]:
+                    drawn = b.If(s.library[q] >= TOME_DRAW, TOME_DRAW, s.library[q])
+                    return {
+                        "library": b.store(s.library, q, s.library[q] - drawn),
+                        "hand": b.store(s.hand, q, s.hand[q] + drawn),
+                        "drew_from_empty": b.store(s.drew_from_empty, q, b.Or(s.drew_from_empty[q], s.library[q] < TOME_DRAW)),
+                    }
+                yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3c",), tome,
+                           doc=f"{PLAYER_NAMES[q]} draws {TOME_DRAW} (all that remain if fewer)")
+        elif card == "Spirit Caller":
+            yield edge(base, ("109.5", "109.5a", "109.2a", "107.1", "107.2", "109.1"),
+                       lambda s, b, c=c: {"tokens": b.store(s.tokens, c, s.tokens[c] + 1),
+                                          "waiting": r.on_token_enters(s, b, c)},
+                       tags=(CREATES_TOKEN,), doc="create a Spirit token under its controller's control")
+        elif card == "Banishing Gale":
+            # Only a player with a Spirit Caller ever controls a token.
+            for q in (q for q in range(PLAYERS) if t.controlled_by("Spirit Caller", q)):
+                yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}s_spirit", ("109.5f", "107.3", "109.1"),
+                           lambda s, b, q=q: {"tokens": b.store(s.tokens, q, s.tokens[q] - 1),
+                                              "tokens_elsewhere": b.store(s.tokens_elsewhere, q, s.tokens_elsewhere[q] + 1),
+                                              "waiting": r.on_token_leaves(s, b, q)},
+                           guard=lambda s, b, q=q: s.tokens[q] >= 1,
+                           doc=f"return a token of {PLAYER_NAMES[q]} to its owner's hand")
+        elif card == "Rewind Portal":
+            def rewind(s: Any, b: Backend, c: int = c) -> dict[str, Any]:
+                back = r.book.answer("token_returns", s, b)  # 109.5g, 101.3: no
+                return {
+                    "tokens": b.store(s.tokens, c, b.If(back, s.tokens[c], s.tokens[c] - 1)),
+                    "tokens_elsewhere": b.store(s.tokens_elsewhere, c, b.If(back, s.tokens_elsewhere[c], s.tokens_elsewhere[c] + 1)),
+                    "waiting": r.on_token_leaves(s, b, c),
+                }
+            yield edge(base, ("109.5g", "101.3", "109.5f"), rewind, guard=lambda s, b, c=c: s.tokens[c] >= 1,
+                       doc="exile a token of its controller and return it: the return is skipped, the token stays exiled")
+        elif card == "Silencing Rune":
+            for x, target in enumerate(t.entities):
+                if target.card in ACTIVATED:  # the card's text: target static or triggered entity
+                    continue
+                yield edge(f"{base}_on_{target.label.replace(chr(39), '').lower().replace(' ', '_')}",
+                           ("101.2a",), lambda s, b, x=x: {"silenced": b.store(s.silenced, x, True)},
+                           doc=f"{target.label} loses its abilities until the end of the turn")
+        elif card == "Pact of Victory":
+            yield from _outcome_edges(r, base, c, edge, wins=c, loses=None, rules=("104.2b", "101.2"))
+        elif card == "Curse of Ruin":
+            for q in range(PLAYERS):
+                yield from _outcome_edges(r, f"{base}_on_{PLAYER_NAMES[q].lower()}", c, edge, wins=None, loses=q,
+                                          rules=("104.3d", "101.2"))
+        elif card == "Twin Fates":
+            for q in range(PLAYERS):
+                yield from _outcome_edges(r, f"{base}_on_{PLAYER_NAMES[q].lower()}", c, edge, wins=c, loses=q,
+                                          rules=("104.2b", "104.3d", "104.3e", "101.2"))
+        elif card == "Truce Banner":
+            yield edge(base, ("104.4c", "104.5"),
+                       lambda s, b: {"drew": _pair(lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
+                       target="game_over", doc="the game is a draw")
+        elif card == "Council of Elders":
+            yield edge(base, ("101.4",),
+                       lambda s, b: {"chooser": s.active, "picked": (NOT_YET,) * PLAYERS,
+                                     "answer": (NOT_YET,) * PLAYERS, "rechoosing": False},
+                       target="council", doc="each player, active player first, chooses a card and an answer")
+        else:  # pragma: no cover - table.ACTIVATED lists exactly the cases above
+            raise ValueError(f"no edge for {card}")
+
+
+def _outcome_edges(r: HotaRules, name: str, c: int, edge: Callable[..., Edge], wins: int | None, loses: int | None,
+                   rules: tuple[str, ...]) -> Iterator[Edge]:
+    """An effect that says a player wins or loses (104.2b, 104.3d), at once and
+    at the same time: one edge where the game ends (104.1), one where a
+    "can't" stops all of it (101.2) and play goes on."""
+
+    def outcome(s: Any, b: Backend) -> dict[str, Any]:
+        return r.settle(
+            s, b,
+            loses=_pair(lambda p: r.may_lose(s, b, p, EFFECT) if p == loses else False),
+            wins=_pair(lambda p: r.may_win(s, b, p, EFFECT) if p == wins else False),
+        )
+
+    tags = tuple(tag for tag, present in ((WIN_EFFECT, wins is not None), (LOSS_EFFECT, loses is not None)) if present)
+    yield edge(name, rules, outcome, guard=lambda s, b: r.ends_the_game(s, b, outcome(s, b)), target="game_over",
+               tags=tags, doc="the effect ends the game")
+    # Only a "can't" on the table stops the effect: Gatekeeper held by the
+    # winner's opponent, Aegis held by the loser (both, for Twin Fates on oneself).
+    t = r.t
+    if (wins is None or t.controlled_by("Gatekeeper", other(wins))) and (
+        loses is None or t.controlled_by("Aegis of Immortality", loses)
+    ):
+        yield edge(f"{name}_stopped", rules, outcome, guard=lambda s, b: b.Not(r.ends_the_game(s, b, outcome(s, b))),
+                   tags=tags, doc="a 'can't' stops the effect; play goes on")
+
+
+# ---------------------------------------------------------------------------
+# 101.4: the council
+
+
+def _council_edges(r: HotaRules) -> list[Edge]:
+    chooser = lambda s, b: s.chooser  # noqa: E731
+
+    def card_choice(s: Any, b: Backend) -> Any:
+        return b.And(s.chooser != NOBODY, b.select(s.picked, s.chooser) == NOT_YET)
+
+    def chooses(s: Any, b: Backend) -> Any:
+        return b.Or(*(b.And(s.chooser == p, r.book.answer("chooses_a_card", s, b, p)) for p in range(PLAYERS)))
+
+    def answer_due(s: Any, b: Backend) -> Any:
+        # 101.4c: the answer comes after the card, in the order written;
+        # 101.4d: or again, for the active player, after a defender refused.
+        mine = b.select(s.answer, s.chooser)
+        return b.And(s.chooser != NOBODY, b.select(s.picked, s.chooser) != NOT_YET,
+                     b.Or(mine == NOT_YET, b.And(s.rechoosing, s.chooser == s.active)))
+
+    def answering(value: int) -> Callable[[Any, Backend], dict[str, Any]]:
+        def update(s: Any, b: Backend) -> dict[str, Any]:
+            answer = b.store(s.answer, s.chooser, value)
+            # 101.4d: a defender's refusal while the active player accepts makes
+            # the active player choose again, and the choices still to be made
+            # start over, active player first.
+            restart = b.And(s.chooser != s.active, value == REFUSE, b.select(s.answer, s.active) == ACCEPT)
+            return {
+                "answer": answer,
+                "rechoosing": restart,
+                "chooser": b.If(restart, s.active, r.next_chooser(s, b, s.picked, answer)),
+            }
+        return update
+
+    def takes_effect(s: Any, b: Backend) -> dict[str, Any]:
+        # 101.4: every choice takes effect at once: the chosen cards are
+        # discarded, then each player who accepted draws a card (104.3c).
+        hand = _pair(lambda p: s.hand[p] - b.If(s.picked[p] == PICKED, 1, 0))
+        draws = _pair(lambda p: b.And(s.answer[p] == ACCEPT, s.library[p] >= 1))
+        return {
+            "hand": _pair(lambda p: hand[p] + b.If(draws[p], 1, 0)),
+            "library": _pair(lambda p: s.library[p] - b.If(draws[p], 1, 0)),
+            "drew_from_empty": _pair(
+                lambda p: b.Or(s.drew_from_empty[p], b.And(s.answer[p] == ACCEPT, s.library[p] == 0))
+            ),
+            "picked": (NOT_YET,) * PLAYERS, "answer": (NOT_YET,) * PLAYERS,
+            "rechoosing": False, "chooser": NOBODY,
+        }
+
+    return [
+        Edge("council_chooses_a_card", "council", "council", ("101.4", "101.4a", "101.4c"),
+             guard=lambda s, b: b.And(card_choice(s, b), chooses(s, b)),
+             update=lambda s, b: {"picked": b.store(s.picked, s.chooser, PICKED)},
+             actor=chooser, tags=frozenset({CHOICE}), doc="the chooser picks a card in hand, face down"),
+        Edge("council_skips_the_card", "council", "council", ("101.3", "101.4c"),
+             guard=lambda s, b: b.And(card_choice(s, b), b.Not(chooses(s, b))),
+             update=lambda s, b: {"picked": b.store(s.picked, s.chooser, SKIPPED)},
+             tags=frozenset({MANDATORY, CHOICE}), doc="an empty hand: the card choice is impossible and skipped"),
+        Edge("council_accepts", "council", "council", ("101.4", "101.4c", "101.4d"),
+             guard=answer_due, update=answering(ACCEPT), actor=chooser, tags=frozenset({CHOICE}),
+             doc="the chooser accepts, in public"),
+        Edge("council_refuses", "council", "council", ("101.4", "101.4c", "101.4d"),
+             guard=answer_due, update=answering(REFUSE), actor=chooser, tags=frozenset({CHOICE}),
+             doc="the chooser refuses, in public"),
+        Edge("council_takes_effect", "council", "check", ("101.4", "104.3c", "assumed:resolve-at-once"),
+             guard=lambda s, b: s.chooser == NOBODY, update=takes_effect, tags=frozenset({MANDATORY}),
+             doc="every choice stands: the chosen cards are discarded and those who accepted draw"),
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Triggered abilities (assumed:trigger-order) and 104.4b
+
+
+def _trigger_edges(r: HotaRules) -> list[Edge]:
+    def whose(s: Any, base: int) -> Any:
+        return s.waiting - base
+
+    def culling(s: Any, b: Backend) -> dict[str, Any]:
+        p = whose(s, CULLING_WAITS)
+        there = b.select(s.tokens, p) >= 1  # 101.3: nothing to destroy if it is gone
+        return {
+            "tokens": b.store(s.tokens, p, b.If(there, b.select(s.tokens, p) - 1, 0)),
+            "tokens_elsewhere": b.store(s.tokens_elsewhere, p, b.If(there, b.select(s.tokens_elsewhere, p) + 1,
+                                                                    b.select(s.tokens_elsewhere, p))),
+            "waiting": b.If(there, r.on_token_leaves(s, b, p), NO_TRIGGER),
+        }
+
+    def echo(s: Any, b: Backend) -> dict[str, Any]:
+        p = whose(s, ECHO_WAITS)
+        return {"tokens": b.store(s.tokens, p, b.select(s.tokens, p) + 1), "waiting": r.on_token_enters(s, b, p)}
+
+    def waiting(kind: int, card: str) -> Callable[[Any, Backend], Any]:
+        return lambda s, b: b.And(s.waiting >= kind, s.waiting < kind + PLAYERS, r.card_works(s, b, card),
+                                  b.Not(r.in_mandatory_loop(s, b)))
+
+    echo_owner = lambda s, b: s.waiting - ECHO_WAITS  # noqa: E731
+    edges = [
+        Edge("culling_field_destroys", "triggers", "check", ("assumed:trigger-order", "109.5f"),
+             guard=waiting(CULLING_WAITS, "Culling Field"), update=culling, tags=frozenset({MANDATORY}),
+             doc="Culling Field destroys the token that entered"),
+        Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
+             guard=waiting(ECHO_WAITS, "Echo Chamber"), update=echo, tags=frozenset({MANDATORY, CREATES_TOKEN}),
+             doc="Echo Chamber: the controller of the token that left creates a Spirit"),
+        Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
+             guard=waiting(ECHO_WAITS, "Whispering Echo"), update=echo, actor=echo_owner,
+             tags=frozenset({CREATES_TOKEN}), doc="Whispering Echo: that player chooses to create a Spirit"),
+        Edge("whispering_echo_declines", "triggers", "check", ("assumed:trigger-order",),
+             guard=waiting(ECHO_WAITS, "Whispering Echo"), update=lambda s, b: {"waiting": NO_TRIGGER},
+             actor=echo_owner, doc="Whispering Echo: that player chooses not to"),
+        Edge("mandatory_loop_draw", "triggers", "game_over", ("104.4b", "104.5"),
+             guard=r.in_mandatory_loop,
+             update=lambda s, b: {"drew": _pair(lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
+             tags=frozenset({MANDATORY, LOOP_DRAW}),
+             doc="the waiting trigger begins a loop of mandatory actions that cannot stop: the game is a draw"),
+    ]
+    # Only the triggers of the table's cards can wait, and the loop needs both of its pieces.
+    needs = {
+        "culling_field_destroys": ("Culling Field",),
+        "echo_chamber_creates": ("Echo Chamber",),
+        "whispering_echo_creates": ("Whispering Echo",),
+        "whispering_echo_declines": ("Whispering Echo",),
+        "mandatory_loop_draw": ("Culling Field", "Echo Chamber"),
+    }
+    return [
+        e for e in edges
+        if all(r.t.holding(card) for card in needs[e.name]) and (r.loop_rule or not e.has(LOOP_DRAW))
+    ]
+
+
+# ---------------------------------------------------------------------------
+# 104.3a: conceding, at any time
+
+
+def _concession_edges(r: HotaRules, locations: tuple[str, ...]) -> list[Edge]:
+    edges = []
+    for loc in LOCATIONS:
+        if loc.terminal or loc.name not in locations:
+            continue
+        for p in range(PLAYERS):
+            def concede(s: Any, b: Backend, p: int = p) -> dict[str, Any]:
+                return r.settle(s, b, loses=_pair(lambda q: r.may_lose(s, b, q, CONCESSION) if q == p else False))
+            edges.append(
+                Edge(f"{PLAYER_NAMES[p].lower()}_concedes_at_{loc.name}", loc.name, "game_over",
+                     ("104.3a", "101.1", "104.5", "104.2a"),
+                     guard=lambda s, b, p=p: in_game(s, p, b), update=concede, actor=lambda s, b, p=p: p,
+                     tags=frozenset({CONCEDES}), doc=f"{PLAYER_NAMES[p]} concedes, leaves and loses")
+            )
+    return edges
+
+
+# ---------------------------------------------------------------------------
+# The machine
+
+
+def variables(t: Table) -> list[Var]:
+    n = len(t.entities)
+    return [
+        Var("first", IntRange(-1, 1), (NOBODY,), doc="the first player (103.2)"),
+        Var("active", IntRange(-1, 1), (NOBODY,), doc="whose turn it is (102.1)"),
+        Var("first_turn", BOOL, (False,), doc="this is the first player's first turn (103.5a)"),
+        Var("priority", IntRange(-1, 1), (NOBODY,), doc="who holds priority, or receives it after the check"),
+        Var("passes", IntRange(0, 1), (0,), doc="passes in succession"),
+        Var("library", IntRange(0, t.deck), (), length=PLAYERS, start=(t.deck,) * PLAYERS, doc="cards in each library"),
+        Var("hand", IntRange(0, t.deck), (), length=PLAYERS, start=(0,) * PLAYERS, doc="cards in each hand"),
+        Var("damage", IntRange(0, STARTING_LIFE), (0,), length=PLAYERS, doc="damage markers, up to the starting life"),
+        Var("drew_from_empty", BOOL, (False,), length=PLAYERS, doc="tried to draw from too small a library since the last check"),
+        Var("won", BOOL, (False,), length=PLAYERS),
+        Var("lost", BOOL, (False,), length=PLAYERS),
+        Var("drew", BOOL, (False,), length=PLAYERS, doc="the game is a draw for this player"),
+        Var("declared", IntRange(-1, OPENING_HAND), (NOT_YET,), length=PLAYERS, doc="declared mulligan counts"),
+        Var("mulligan_done", BOOL, (False,)),
+        Var("tokens", IntRange(0, t.deck), (0,), length=PLAYERS, doc="Spirit tokens on the battlefield, by controller"),
+        Var("tokens_elsewhere", IntRange(0, t.deck), (0,), length=PLAYERS, doc="tokens off the battlefield, by owner"),
+        Var("waiting", IntRange(-1, ECHO_WAITS + PLAYERS - 1), (NO_TRIGGER,), doc="the triggered ability waiting"),
+        Var("used", BOOL, (False,), length=n, doc="each entity's ability used this turn"),
+        Var("silenced", BOOL, (False,), length=n, doc="each entity lost its abilities until the end of the turn"),
+        Var("chooser", IntRange(-1, 1), (NOBODY,), doc="the council player to choose next"),
+        Var("picked", IntRange(-1, 1), (NOT_YET,), length=PLAYERS, doc="council card choices"),
+        Var("answer", IntRange(-1, 1), (NOT_YET,), length=PLAYERS, doc="council answers"),
+        Var("rechoosing", BOOL, (False,), doc="the active player answers again (101.4d)"),
+    ]
+
+
+def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without: tuple[str, ...] = (),
+          loop_rule: bool = True) -> Machine:
+    """The model at these bounds, for the table given or the default one.
+
+    ``loop_rule=False`` leaves 104.4b out: triggers resolve even inside a loop
+    of mandatory actions, so the loops the rule ends can be seen
+    (``model/hota/loops.py``)."""
+    t = table if table is not None else default_table(deck)
+    book = rulebook(t, without)
+    r = HotaRules(t, book, loop_rule)
+    edges = [
+        *_start_edges(t, mulligan),
+        *_turn_edges(r),
+        *_activations(r),
+        *(_council_edges(r) if t.holding("Council of Elders") else ()),
+        *_trigger_edges(r),
+    ]
+    edges += _concession_edges(r, tuple({e.source for e in edges}))
+    edges = [_ending(e, t) if e.target == "game_over" else e for e in edges]
+    return Machine("hota", variables(t), LOCATIONS, "shuffle", edges, REGISTRY, {"deck": t.deck, "mulligan": mulligan}, describe,
+                   table=t, rulings=book)
+
+
+#: What an ended game keeps: its outcome (104.1), and what decided it.
+OUTCOME = ("won", "lost", "drew", "damage", "drew_from_empty", "first", "active")
+
+
+def _ending(e: Edge, t: Table) -> Edge:
+    """An edge that ends the game also forgets everything but the outcome and
+    what decided it, so that games ending alike end in one state."""
+    start = {v.name: (v.start if v.start is not None else
+                      (v.initial[0],) * v.length if v.length is not None else v.initial[0])
+             for v in variables(t) if v.name not in OUTCOME}
+
+    def update(s: Any, b: Backend, inner: Callable[..., dict[str, Any]] = e.update) -> dict[str, Any]:
+        return {**inner(s, b), **start}
+
+    return replace(e, update=update)
+
+
+def describe(m: Machine, s: Any) -> dict[str, str]:
+    t: Table = m.table
+    seat = lambda p: PLAYER_NAMES[p] if p != NOBODY else "-"  # noqa: E731
+
+    def outcome(p: int) -> str:
+        return "won" if s.won[p] else "lost" if s.lost[p] else "drew" if s.drew[p] else "playing"
+
+    out = {
+        "first": seat(s.first), "active": seat(s.active), "priority": seat(s.priority),
+        "library": "/".join(map(str, s.library)), "hand": "/".join(map(str, s.hand)),
+        "damage": "/".join(map(str, s.damage)), "status": "/".join(outcome(p) for p in range(PLAYERS)),
+        "tokens": "/".join(map(str, s.tokens)),
+    }
+    if any(s.tokens_elsewhere):
+        out["tokens_elsewhere"] = "/".join(map(str, s.tokens_elsewhere))
+    if any(s.drew_from_empty):
+        out["drew_from_empty"] = ",".join(seat(p) for p in range(PLAYERS) if s.drew_from_empty[p])
+    if s.waiting != NO_TRIGGER:
+        kind = "Culling Field" if s.waiting < ECHO_WAITS else "echo"
+        out["waiting"] = f"{kind} for {seat(s.waiting % PLAYERS)}'s token"
+    if any(s.used):
+        out["used"] = ", ".join(t.entities[e].label for e in range(len(t.entities)) if s.used[e])
+    if any(s.silenced):
+        out["silenced"] = ", ".join(t.entities[e].label for e in range(len(t.entities)) if s.silenced[e])
+    if any(d != NOT_YET for d in s.declared):
+        out["declared"] = "/".join(map(str, s.declared))
+    if s.chooser != NOBODY or any(x != NOT_YET for x in s.answer):
+        out["council"] = f"chooser {seat(s.chooser)}, picked {s.picked}, answers {s.answer}" + (
+            ", rechoosing" if s.rechoosing else "")
+    if s.first_turn:
+        out["first_turn"] = "yes"
+    return out

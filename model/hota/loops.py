@@ -1,0 +1,208 @@
+"""104.4b: loops of mandatory actions, found in the state graph and ruled out by proof.
+
+A *mandatory* step is one nobody chooses (an edge without an actor: the
+check, a mandatory trigger, a chance step); an *optional* one is a player's
+decision. 104.4b makes a loop of mandatory actions that cannot stop a draw,
+and says a loop with an optional action in it is not one.
+
+Three checks, on any table:
+
+- ``raw_loops``: the rules *without* 104.4b (``build(loop_rule=False)``),
+  explored whole; the cycles of its mandatory steps (networkx strongly
+  connected components) are the loops the rule speaks of. Every state on
+  them where a trigger waits must be one where the model's 104.4b draw fires
+  (the detection misses no loop), and every state where it fires must lead, by mandatory steps
+  alone, only into such a loop (it calls no draw where play could go on).
+- ``full_loops``: the model with 104.4b has no cycle of mandatory steps, and
+  the cycles it has (an optional trigger, taken again and again) pass
+  through a player's decision and never end in a draw.
+- ``prove_mandatory_steps_end``: a Z3 proof, over every state of the
+  variables' domains (reachable or not), that each mandatory step strictly
+  lowers a ranking function bounded below; so no run of mandatory steps
+  repeats, and every loop the model can enter contains an optional action,
+  or ended in the 104.4b draw before it began. Without 104.4b the same query
+  gives the step that does not go down: the loop.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+import z3
+
+from model.backend import CONCRETE, SYMBOLIC, Backend
+from model.explicit import explore
+from model.hota.game import ECHO_WAITS, LOOP_DRAW, NO_TRIGGER, NOT_YET, PLAYERS, build
+from model.hota.table import Table
+from model.machine import Machine
+from model.results import PROVED, UNKNOWN, VIOLATED
+
+
+def is_mandatory(edge: Any) -> bool:
+    return edge.actor is None
+
+
+@dataclass
+class LoopReport:
+    """What the state graphs of one table say about its loops."""
+
+    states: int
+    #: Each loop of the rules without 104.4b: its states, as pasteable snapshots.
+    raw_loops: list[list[str]] = field(default_factory=list)
+    #: States on a raw loop, with a trigger waiting, where the model's draw does not fire (should be none).
+    missed: list[str] = field(default_factory=list)
+    #: States where the draw fires though a decision or the end can still come (should be none).
+    false_draws: list[str] = field(default_factory=list)
+    #: Mandatory cycles left in the model with 104.4b (should be none).
+    full_mandatory_cycles: int = 0
+    #: Cycles of the model with 104.4b that pass through a player's decision.
+    optional_cycles: int = 0
+    #: Optional cycles from whose states the draw fires (should be none).
+    optional_cycles_drawn: int = 0
+
+    @property
+    def holds(self) -> bool:
+        return not (self.missed or self.false_draws or self.full_mandatory_cycles or self.optional_cycles_drawn)
+
+
+def _cyclic_components(graph: nx.MultiDiGraph) -> list[set[int]]:
+    """The strongly connected components that hold a cycle."""
+    return [c for c in nx.strongly_connected_components(graph)
+            if len(c) > 1 or any(graph.has_edge(n, n) for n in c)]
+
+
+def _mandatory_subgraph(exploration: Any) -> nx.MultiDiGraph:
+    machine = exploration.machine
+    g = nx.MultiDiGraph()
+    g.add_nodes_from(exploration.graph.nodes)
+    g.add_edges_from((u, v, k) for u, v, k in exploration.graph.edges(keys=True) if is_mandatory(machine.edge(k)))
+    return g
+
+
+def loop_report(table: Table, mulligan: int = 1) -> LoopReport:
+    full = build(table=table, mulligan=mulligan)
+    draw = next((e for e in full.edges if e.has(LOOP_DRAW)), None)
+
+    # The rules without 104.4b.
+    raw = explore(build(table=table, mulligan=mulligan, loop_rule=False))
+    mandatory = _mandatory_subgraph(raw)
+    loops = _cyclic_components(mandatory)
+    on_loop = set().union(*loops) if loops else set()
+    report = LoopReport(raw.states)
+    report.raw_loops = [[raw.machine.describe(raw.nodes[n]) for n in sorted(c)] for c in loops]
+    fires = {n for n, s in enumerate(raw.nodes)
+             if draw is not None and raw.machine.location_of(s) == draw.source and draw.guard(s, CONCRETE)}
+    # The draw is asked where a trigger waits: every such state on a loop must fire it.
+    asked = {n for n in on_loop if draw is not None and raw.machine.location_of(raw.nodes[n]) == draw.source}
+    report.missed = [raw.machine.describe(raw.nodes[n]) for n in sorted(asked - fires)]
+    if loops and draw is None:
+        report.missed = [raw.machine.describe(raw.nodes[min(c)]) for c in loops]
+    for n in sorted(fires):
+        reach = nx.descendants(mandatory, n) | {n}
+        # By mandatory steps alone it must stay among states that are not a
+        # player's decision or the end, and come to a loop.
+        escapes = any(
+            raw.machine.is_terminal(raw.nodes[m])
+            or any(not is_mandatory(e) and not e.has("concedes") for e, _ in raw.machine.successors(raw.nodes[m]))
+            for m in reach
+        )
+        if escapes or not (reach & on_loop):
+            report.false_draws.append(raw.machine.describe(raw.nodes[n]))
+
+    # The model with 104.4b.
+    explored = explore(full)
+    report.full_mandatory_cycles = len(_cyclic_components(_mandatory_subgraph(explored)))
+    cyclic = _cyclic_components(explored.graph)
+    report.optional_cycles = len(cyclic)
+    report.optional_cycles_drawn = sum(
+        1 for c in cyclic
+        if draw is not None and any(
+            explored.machine.location_of(explored.nodes[n]) == draw.source and draw.guard(explored.nodes[n], CONCRETE)
+            for n in c
+        )
+    )
+    return report
+
+
+# -- the Z3 proof ---------------------------------------------------------------------
+
+#: How far each location is from a player's decision, by mandatory steps:
+#: the start runs down to the first draw step, the draw step to the check,
+#: the check to a trigger, priority or the end, a trigger back to the check.
+LOCATION_RANK = {
+    "shuffle": 9, "first_player": 8, "opening_hands": 7, "mulligan": 6, "council": 4,
+    "draw_step": 3, "check": 2, "triggers": 1, "priority": 0, "game_over": 0,
+}
+
+
+def rank(m: Machine, s: Any, b: Backend = SYMBOLIC) -> Any:
+    """A number that every mandatory step lowers.
+
+    Ten times the weight of the waiting trigger, plus the location's rank,
+    plus, in the council, the card choices not yet made (an empty hand's
+    choice is skipped by a mandatory step). A waiting Culling Field weighs
+    one, and one more if Echo Chamber works (its echo will follow); a waiting
+    Echo Chamber one, and one more if Culling Field works; Whispering Echo
+    nothing (its controller decides). With both loop pieces working the
+    weights would have to exceed each other: that is the loop 104.4b ends.
+    """
+    t = m.table
+
+    def works(card: str) -> Any:
+        return b.Or(*(b.Not(s.silenced[e]) for e in t.holding(card)))
+
+    culling, chamber = works("Culling Field"), works("Echo Chamber")
+    waiting_culling = b.And(s.waiting != NO_TRIGGER, s.waiting < ECHO_WAITS)
+    waiting_echo = b.And(s.waiting >= ECHO_WAITS, bool(t.holding("Echo Chamber")))
+    weight = b.If(waiting_culling, 1 + b.If(chamber, 1, 0), 0) + b.If(waiting_echo, 1 + b.If(culling, 1, 0), 0)
+    location = 0
+    for name, r in LOCATION_RANK.items():
+        location = b.If(s.location == m.location_index[name], r, location)
+    unpicked = b.If(m.at(s, "council", b=b), b.count([s.picked[p] == NOT_YET for p in range(PLAYERS)]), 0)
+    return 10 * weight + location + unpicked
+
+
+@dataclass(frozen=True)
+class RankProof:
+    verdict: str  # proved, violated or unknown
+    #: The mandatory step that does not lower the rank, and a state it does so from.
+    edge: str | None = None
+    state: str | None = None
+    seconds: float = 0.0
+
+
+def prove_mandatory_steps_end(m: Machine, timeout_ms: int = 30_000) -> RankProof:
+    """Every mandatory edge, from every state of the domains where it is
+    enabled, strictly lowers ``rank``, which is never negative."""
+    started = time.perf_counter()
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    pre = m.symbolic_state("pre")
+    solver.add(m.domain_constraint(pre))
+    for e in m.edges:
+        if not is_mandatory(e):
+            continue
+        post = pre._replace(location=m.location_index[e.target], **e.update(pre, SYMBOLIC))
+        solver.push()
+        solver.add(pre.location == m.location_index[e.source], e.guard(pre, SYMBOLIC))
+        solver.add(z3.Or(rank(m, post) >= rank(m, pre), rank(m, pre) < 0))
+        answer = solver.check()
+        if answer == z3.sat:
+            model = solver.model()
+            state = m.State(*(_value(model, x) for x in pre))
+            solver.pop()
+            return RankProof(VIOLATED, e.name, m.describe(state), time.perf_counter() - started)
+        solver.pop()
+        if answer == z3.unknown:
+            return RankProof(UNKNOWN, e.name, None, time.perf_counter() - started)
+    return RankProof(PROVED, seconds=time.perf_counter() - started)
+
+
+def _value(model: z3.ModelRef, term: Any) -> Any:
+    if isinstance(term, tuple):
+        return tuple(_value(model, x) for x in term)
+    v = model.eval(term, model_completion=True)
+    return z3.is_true(v) if z3.is_bool(v) else v.as_long()

@@ -1,0 +1,117 @@
+"""The fixed facts of a Heroes of Ancients model: the entities on the table,
+each with its one ability and its controller, and the size of each deck.
+
+The seed (004) defines no cards; the table's cards exist to exercise rules
+101-109, and the reference engine (``engine/hota/cards.yaml``) has cards of
+the same names and abilities. Library and hand cards have no text
+(abstracted:anonymous-cards), so the model counts them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PLAYERS = 2
+#: 103.3: every player's starting life; 104.3b compares damage markers with it.
+STARTING_LIFE = 30
+#: 103.4: the opening hand.
+OPENING_HAND = 7
+#: Ember Bolt's damage; Tome of Ages' draw.
+BOLT_DAMAGE = 10
+TOME_DRAW = 3
+
+#: Cards with an ability a controller activates with priority (assumed:once-per-turn),
+#: and whether it needs a target player ("player"), a token's controller
+#: ("token"), a token of the activator's own ("own-token") or another entity ("entity").
+ACTIVATED = {
+    "Ember Bolt": "player",
+    "Tome of Ages": "player",
+    "Spirit Caller": None,
+    "Banishing Gale": "token",
+    "Rewind Portal": "own-token",
+    "Silencing Rune": "entity",  # an entity with a static or triggered ability
+    "Pact of Victory": None,
+    "Curse of Ruin": "player",
+    "Truce Banner": None,
+    "Twin Fates": "player",
+    "Council of Elders": None,
+}
+#: Static abilities: "you can't lose the game", "your opponents can't win the game".
+STATIC = ("Aegis of Immortality", "Gatekeeper")
+#: Triggered abilities on a token entering or leaving the battlefield.
+MANDATORY_TRIGGERS = ("Culling Field", "Echo Chamber")
+OPTIONAL_TRIGGERS = ("Whispering Echo",)
+CARDS = (*ACTIVATED, *STATIC, *MANDATORY_TRIGGERS, *OPTIONAL_TRIGGERS)
+
+
+class TableError(ValueError):
+    """A table the model cannot hold: an unknown card, a seat out of range, a
+    second copy, or more than one ability triggering on one event."""
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A card on the battlefield from the start: its owner controls it (107.2, 109.2)."""
+
+    card: str
+    controller: int
+
+    @property
+    def label(self) -> str:
+        return f"P{self.controller + 1}'s {self.card}"
+
+
+@dataclass(frozen=True)
+class Table:
+    entities: tuple[Entity, ...]
+    deck: int
+
+    def __post_init__(self) -> None:
+        seen: set[tuple[str, int]] = set()
+        for e in self.entities:
+            if e.card not in CARDS:
+                raise TableError(f"unknown card {e.card!r}; cards: {', '.join(CARDS)}")
+            if e.controller not in range(PLAYERS):
+                raise TableError(f"{e.card}: seat {e.controller} is not one of P1, P2")
+            if (e.card, e.controller) in seen:
+                raise TableError(f"{e.label} is on the table twice")
+            seen.add((e.card, e.controller))
+        # One waiting trigger at a time: a token's entering triggers one
+        # Culling Field at most, its leaving one echo at most.
+        if len(self.holding("Culling Field")) > 1:
+            raise TableError("the model holds one Culling Field at most")
+        if len(self.holding("Echo Chamber") + self.holding("Whispering Echo")) > 1:
+            raise TableError("the model holds one Echo Chamber or Whispering Echo at most")
+        if self.deck < OPENING_HAND:
+            raise TableError(f"a deck of {self.deck} cards cannot give an opening hand of {OPENING_HAND} (103.4)")
+
+    def holding(self, card: str) -> tuple[int, ...]:
+        """The indices of the entities that are this card."""
+        return tuple(i for i, e in enumerate(self.entities) if e.card == card)
+
+    def controlled_by(self, card: str, p: int) -> tuple[int, ...]:
+        return tuple(i for i in self.holding(card) if self.entities[i].controller == p)
+
+    @property
+    def activated(self) -> tuple[int, ...]:
+        return tuple(i for i, e in enumerate(self.entities) if e.card in ACTIVATED)
+
+
+def table_of(entities: dict[int, list[str]] | list[tuple[str, int]], deck: int) -> Table:
+    """A table from (card, seat) pairs or from a seat -> cards mapping."""
+    pairs = [(c, p) for p, cards in entities.items() for c in cards] if isinstance(entities, dict) else entities
+    return Table(tuple(Entity(c, p) for c, p in pairs), deck)
+
+
+#: The table ``chainproof verify`` checks: a card for every rule the model
+#: encodes, and the two pieces of the mandatory loop, which P2 can silence
+#: apart. (Silencing Rune and Council of Elders on one table multiply the
+#: states a turn can reach, so the default deck leaves a short game.)
+DEFAULT_CARDS = {
+    0: ["Ember Bolt", "Twin Fates", "Council of Elders", "Culling Field", "Gatekeeper"],
+    1: ["Aegis of Immortality", "Spirit Caller", "Silencing Rune", "Echo Chamber", "Curse of Ruin", "Banishing Gale"],
+}
+
+
+def default_table(deck: int) -> Table:
+    return table_of(DEFAULT_CARDS, deck)
