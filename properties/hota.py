@@ -22,6 +22,7 @@ NOBODY = -1
 NOT_YET = -1
 ACCEPT, REFUSE = 1, 0
 NO_TRIGGER = -1
+ECHO_WAITS = 2  # waiting codes 2 and 3: an echo for P1's or P2's token
 STARTING_LIFE = 30  # 103.3
 OPENING_HAND = 7  # 103.4
 PLAYERS = (0, 1)
@@ -234,11 +235,14 @@ first_player_skips_first_draw = StepProperty(
 
 
 # 104.4b: mandatory actions end: from a state where only the game acts (the
-# check, a waiting mandatory trigger), play reaches a player's decision or the
-# end of the game. A loop of mandatory actions that never ended would be a
+# check, a waiting mandatory trigger), play reaches a player's decision (a
+# waiting optional trigger among them) or the end of the game. A loop of mandatory actions that never ended would be a
 # cycle of such states; the rule ends it in a draw instead.
 def _mandatory(m: Machine, s: Any, b: Backend) -> Any:
-    return m.at(s, "check", "triggers", b=b)
+    # A waiting Whispering Echo asks its controller: a decision, not a mandatory step.
+    whisper = any(x.card == "Whispering Echo" for x in m.table.entities)
+    decision = b.And(s.waiting >= ECHO_WAITS, whisper)
+    return b.Or(m.at(s, "check", b=b), b.And(m.at(s, "triggers", b=b), b.Not(decision)))
 
 
 def _decision_or_end(m: Machine, s: Any, b: Backend) -> Any:
