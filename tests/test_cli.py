@@ -206,9 +206,10 @@ def test_coverage_json() -> None:
     result = invoke("coverage", "--json")
     assert result.exit_code == 0, result.output
     data = parse_json(result)
-    assert [t["game"] for t in data["games"]] == ["wowtcg", "riftbound"]
-    # Every rule Riftbound marks encoded or assumed is cited by its model or properties.
+    assert [t["game"] for t in data["games"]] == ["wowtcg", "riftbound", "hota"]
+    # Every rule Riftbound and HotA mark encoded or assumed is cited by its model or properties.
     assert data["games"][1]["uncited"] == []
+    assert data["games"][2]["uncited"] == []
     t = data["games"][0]
     assert t["rules"] > 0
     assert t["encoded"] + t["not-modelled"] + t["assumed"] + t["abstracted"] + t["variant"] == t["rules"]

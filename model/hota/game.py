@@ -231,7 +231,7 @@ def _start_edges(t: Table, mulligan: int) -> list[Edge]:
                  doc=f"chance: {PLAYER_NAMES[p]} is the first player")
         )
     edges.append(
-        Edge("draw_opening_hands", "opening_hands", "mulligan", ("103.3", "103.4"),
+        Edge("draw_opening_hands", "opening_hands", "mulligan", ("103.3", "103.4", "abstracted:anonymous-cards"),
              update=lambda s, b: {
                  "damage": (0,) * PLAYERS,  # 103.3: 30 life, no damage yet
                  "hand": (OPENING_HAND,) * PLAYERS,
@@ -299,7 +299,7 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
         }
 
     edges = [
-        Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c"),
+        Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c", "abstracted:anonymous-cards"),
              guard=lambda s, b: b.Not(s.first_turn), update=draw, tags=frozenset({MANDATORY}),
              doc="the active player draws a card (from an empty library: nothing, and the loss waits for the check)"),
         # 103.5a: the model is of two players, so the first player always skips.
@@ -364,7 +364,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                  label: str = entity.label, c: int = c) -> Edge:
             extra = guard or (lambda s, b: True)
             return Edge(
-                name, "priority", target, (*rules, "assumed:once-per-turn", "assumed:resolve-at-once"),
+                name, "priority", target, (*rules, "assumed:once-per-turn", "assumed:resolve-at-once", "assumed:no-costs"),
                 guard=lambda s, b: b.And(may_activate(s, b), extra(s, b)),
                 update=lambda s, b: resolved(s, b, **update(s, b)),
                 actor=lambda s, b: c, tags=frozenset(tags), doc=f"{label}: {doc}",
@@ -390,7 +390,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                 yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3c",), tome,
                            doc=f"{PLAYER_NAMES[q]} draws {TOME_DRAW} (all that remain if fewer)")
         elif card == "Spirit Caller":
-            yield edge(base, ("109.5", "109.5a", "109.2a", "107.1", "107.2", "109.1"),
+            yield edge(base, ("109.5", "109.5a", "109.2", "109.2a", "107.1", "107.2", "108.1", "109.1"),
                        lambda s, b, c=c: {"tokens": b.store(s.tokens, c, s.tokens[c] + 1),
                                           "waiting": r.on_token_enters(s, b, c)},
                        tags=(CREATES_TOKEN,), doc="create a Spirit token under its controller's control")
@@ -527,10 +527,10 @@ def _council_edges(r: HotaRules) -> list[Edge]:
              guard=lambda s, b: b.And(card_choice(s, b), b.Not(chooses(s, b))),
              update=lambda s, b: {"picked": b.store(s.picked, s.chooser, SKIPPED)},
              tags=frozenset({MANDATORY, CHOICE}), doc="an empty hand: the card choice is impossible and skipped"),
-        Edge("council_accepts", "council", "council", ("101.4", "101.4c", "101.4d"),
+        Edge("council_accepts", "council", "council", ("101.4", "101.4c", "101.4d", "assumed:seat-order"),
              guard=answer_due, update=answering(ACCEPT), actor=chooser, tags=frozenset({CHOICE}),
              doc="the chooser accepts, in public"),
-        Edge("council_refuses", "council", "council", ("101.4", "101.4c", "101.4d"),
+        Edge("council_refuses", "council", "council", ("101.4", "101.4c", "101.4d", "assumed:seat-order"),
              guard=answer_due, update=answering(REFUSE), actor=chooser, tags=frozenset({CHOICE}),
              doc="the chooser refuses, in public"),
         Edge("council_takes_effect", "council", "check", ("101.4", "104.3c", "assumed:resolve-at-once"),

@@ -108,7 +108,7 @@ def table_of(entities: dict[int, list[str]] | list[tuple[str, int]], deck: int) 
 #: apart. (Silencing Rune and Council of Elders on one table multiply the
 #: states a turn can reach, so the default deck leaves a short game.)
 DEFAULT_CARDS = {
-    0: ["Ember Bolt", "Twin Fates", "Council of Elders", "Culling Field", "Gatekeeper"],
+    0: ["Ember Bolt", "Twin Fates", "Council of Elders", "Culling Field", "Gatekeeper", "Truce Banner"],
     1: ["Aegis of Immortality", "Spirit Caller", "Silencing Rune", "Echo Chamber", "Curse of Ruin", "Banishing Gale"],
 }
 
