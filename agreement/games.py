@@ -16,6 +16,10 @@ def checker_for(game: str) -> Any:
         from agreement.riftbound.checker import RiftboundChecker
 
         return RiftboundChecker()
+    if game == "hota":
+        from agreement.hota.checker import HotaChecker
+
+        return HotaChecker()
     raise AdapterError(f"no agreement checker for game {game!r}; games: {', '.join(GAMES)}")
 
 
@@ -28,6 +32,10 @@ def builtin_adapter(game: str) -> Any:
         from agreement.riftbound.builtin import BuiltinRiftboundAdapter
 
         return BuiltinRiftboundAdapter()
+    if game == "hota":
+        from agreement.hota.builtin import BuiltinHotaAdapter
+
+        return BuiltinHotaAdapter()
     raise AdapterError(f"no built-in engine for game {game!r}; games: {', '.join(GAMES)}")
 
 
@@ -59,4 +67,4 @@ def scenario_table(game: str) -> ScenarioTable | None:
 
 
 #: Games with an agreement checker.
-GAMES = ("wowtcg", "riftbound")
+GAMES = ("wowtcg", "riftbound", "hota")

@@ -117,12 +117,17 @@ class Report:
         }
 
 
-def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, players: tuple[int, ...] = (2, 3), rounds: int = 4, shrink: bool = True) -> Report:
+def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, players: tuple[int, ...] | None = None,
+            rounds: int = 4, shrink: bool = True) -> Report:
     """Play ``examples`` games (in ``rounds``, re-aimed between rounds) and check every step.
+
+    ``players``: the seat counts to draw from; by default the checker's
+    (``checker.players``), else two and three.
 
     With ``shrink`` a failing game is shrunk to a short one before it is
     reported; that replays the game many times, which can take minutes.
     """
+    players = players or getattr(checker, "players", (2, 3))
     guarded = Guarded(adapter, checker.check_state, checker.check_action)
     reference = checker.reference_machine()
     reachable = checker.reachable_families()

@@ -18,12 +18,10 @@ engine (``engine/riftbound``) plus ``victory_points``; an action is
 
 from __future__ import annotations
 
-from collections import Counter, deque
 from functools import lru_cache
 from typing import Any
 
-from agreement.findings import Finding
-from model import explicit
+from agreement.table_checker import TableChecker, family
 from model.machine import Edge, Machine
 from model.riftbound import build
 from model.riftbound.table import BASE, FIRST_BATTLEFIELD, HAND, NOBODY, TRASH, Table, Unit
@@ -59,11 +57,6 @@ def check_state(obs: Any) -> None:
 def check_action(obs: Any) -> None:
     if not isinstance(obs, dict) or obs.get("kind") not in KINDS or not isinstance(obs.get("player"), int):
         raise ValueError(f"expected {{kind: one of {', '.join(KINDS)}, player: seat, ...}}, got {obs!r}")
-
-
-def family(name: str) -> str:
-    """``move[P1:Caitlyn to bf1]`` -> ``move``: the edge with its units and battlefield left out."""
-    return name.split("[", 1)[0]
 
 
 def table_of(obs: dict[str, Any]) -> Table:
@@ -175,106 +168,37 @@ def _stands_for(m: Machine, s: Any, e: Edge, name: str, player: int) -> bool:
     return (e.name == name or (name == "pass" and e.has("passes"))) and m.actor(e, s) == player
 
 
-def choice_edges(m: Machine, s: Any) -> list[tuple[Edge, Any]]:
-    return [(e, post) for e, post in m.successors(s) if e.actor is not None]
-
-
-def automatic_ends(m: Machine, s: Any, limit: int = 200) -> list[tuple[list[Edge], Any]]:
-    """Every state the model's automatic edges lead to from ``s`` where a
-    player chooses again (or the game is over), with the edges taken."""
-    out, queue, seen = [], deque([([], s)]), {s}
-    while queue and len(seen) < limit:
-        path, state = queue.popleft()
-        steps = list(m.successors(state))
-        if m.is_terminal(state) or any(e.actor is not None for e, _ in steps):
-            out.append((path, state))
-            continue
-        for e, post in steps:
-            if post not in seen:
-                seen.add(post)
-                queue.append((path + [e], post))
-    return out
-
-
-class RiftboundChecker:
-    """Checks one game at a time; coverage accumulates over games."""
-
+class RiftboundChecker(TableChecker):
     game = "riftbound"
     check_state = staticmethod(check_state)
     check_action = staticmethod(check_action)
 
-    def __init__(self) -> None:
-        self.edges: Counter[str] = Counter()
-        self.rules: Counter[str] = Counter()
-        self.machine: Machine | None = None
+    def machine_for(self, first: dict[str, Any]) -> Machine:
+        return machine_for(table_of(first))
+
+    def model_state(self, m: Machine, obs: dict[str, Any]) -> Any:
+        return model_state(m, obs)
+
+    def action_name(self, m: Machine, s: Any, choice: dict[str, Any]) -> str:
+        return edge_name(m, choice)
+
+    def stands_for(self, m: Machine, s: Any, e: Edge, choice: dict[str, Any]) -> bool:
+        return _stands_for(m, s, e, edge_name(m, choice), choice["player"])
 
     @staticmethod
     def reference_machine() -> Machine:
         return build()
 
     @staticmethod
-    def reachable_families() -> dict[str, tuple[str, ...]]:
-        """Edge families reachable at the model's default bounds: what a conformance run should exercise."""
-        return _reachable()
-
-    def begin(self, obs: dict[str, Any]) -> None:
-        self.machine = machine_for(table_of(obs))
-
-    @staticmethod
     def waits_for_choice(obs: dict[str, Any]) -> bool:
         return obs["step"] in STEPS
-
-    def _m(self) -> Machine:
-        assert self.machine is not None, "begin() first"
-        return self.machine
-
-    def describe(self, obs: dict[str, Any]) -> str:
-        m = self._m()
-        return m.describe(model_state(m, obs))
-
-    def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any], offered: list[dict[str, Any]] | None) -> list[Finding]:
-        m = self._m()
-        s_pre, s_post = model_state(m, pre), model_state(m, post)
-        enabled = choice_edges(m, s_pre)
-        findings = []
-        if offered is not None:
-            offered_names = [edge_name(m, a) for a in offered]
-            for e, _ in enabled:
-                if not any(_stands_for(m, s_pre, e, n, a["player"]) for n, a in zip(offered_names, offered)):
-                    findings.append(Finding("incomplete", e.rules, f"the model enables {e.name} but the engine offers no action for it"))
-            for a, n in zip(offered, offered_names):
-                if not any(_stands_for(m, s_pre, e, n, a["player"]) for e, _ in enabled):
-                    rules = m.edge(n).rules if n in m.edge_index else ()
-                    findings.append(Finding("unsound-offer", rules, f"the engine offers {n} ({_show(a)}), which the model does not allow here"))
-        name = edge_name(m, choice)
-        taken = [(e, post_state) for e, post_state in enabled if _stands_for(m, s_pre, e, name, choice["player"])]
-        if not taken:
-            rules = m.edge(name).rules if name in m.edge_index else ()
-            findings.append(Finding("unsound", rules, f"the engine took {name}, which the model does not allow in: {m.describe(s_pre)}"))
-            return findings
-        ends = [(e, path, end) for e, first in taken for path, end in automatic_ends(m, first)]
-        match = next(((e, path) for e, path, end in ends if end == s_post), None)
-        if match is None:
-            e, path, end = ends[0]
-            differ = {k: (v, m.aspects(s_post)[k]) for k, v in m.aspects(end).items() if m.aspects(s_post).get(k) != v}
-            shown = "; ".join(f"{k}: model {a} / engine {b}" for k, (a, b) in differ.items())
-            findings.append(
-                Finding("unsound", tuple(dict.fromkeys(r for x in [e, *path] for r in x.rules)), f"after {name} the engine's state is not the model's: {shown}")
-            )
-            return findings
-        e, path = match
-        for x in [e, *path]:
-            self.edges[family(x.name)] += 1
-            for r in x.rules:
-                self.rules[r] += 1
-        return findings
 
     def forbidden_choices(self, pre: dict[str, Any]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
         """Moves, spells and assignments the model forbids to the player choosing
         at ``pre``, as observed actions with the rules of their edges: the engine must refuse each."""
         m = self._m()
         s = model_state(m, pre)
-        enabled = {e.name for e, _ in choice_edges(m, s)}
+        enabled = {e.name for e, _ in self.choice_edges(m, s)}
         chooser = _chooser(pre)
         out = []
         for e in m.edges_leaving(s):
@@ -284,36 +208,6 @@ class RiftboundChecker:
             if observed is not None:
                 out.append((e.rules, observed))
         return out
-
-    def choice_names(self, pre: dict[str, Any], choices: list[dict[str, Any]]) -> list[set[str]]:
-        m = self._m()
-        s = model_state(m, pre)
-        enabled = choice_edges(m, s)
-        return [{e.name for e, _ in enabled if _stands_for(m, s, e, edge_name(m, c), c["player"])} for c in choices]
-
-    def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str], budget: int = 300) -> list[int]:
-        """The offered choices that begin a shortest way, in the model, to an
-        edge of a target family (breadth first over at most ``budget`` choice points)."""
-        m = self._m()
-        start = model_state(m, pre)
-        seen = {start}
-        queue: deque[tuple[Any, str | None]] = deque([(start, None)])
-        lead = None
-        while queue and len(seen) < budget and lead is None:
-            s, first = queue.popleft()
-            for e, post in choice_edges(m, s):
-                for path, end in automatic_ends(m, post):
-                    if any(family(x.name) in targets for x in [e, *path]):
-                        lead = first or e.name
-                        break
-                    if end not in seen:
-                        seen.add(end)
-                        queue.append((end, first or e.name))
-                if lead is not None:
-                    break
-        if lead is None:
-            return []
-        return [i for i, names in enumerate(self.choice_names(pre, offered)) if lead in names]
 
 
 def _chooser(obs: dict[str, Any]) -> int:
@@ -338,18 +232,3 @@ def _observed(e: Edge, player: int) -> dict[str, Any] | None:
     if kind == "start_combat":
         return {"kind": kind, "player": player, "battlefield": int(inner[2:]) - 1}
     return None
-
-
-@lru_cache(maxsize=1)
-def _reachable() -> dict[str, tuple[str, ...]]:
-    m = build()
-    out: dict[str, tuple[str, ...]] = {}
-    for _, _, name in explicit.explore(m).graph.edges(keys=True):
-        e = m.edge(name)
-        if not e.has("bound"):
-            out.setdefault(family(e.name), e.rules)
-    return dict(sorted(out.items()))
-
-
-def _show(a: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in a.items())

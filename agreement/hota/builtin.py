@@ -1,0 +1,119 @@
+"""The adapter of the built-in Heroes of Ancients engine (``engine/hota``):
+games set up from the part of its card pool the model holds, engine states
+read as snapshots and actions as plain data (``agreement/hota/checker.py``).
+A concession is offered as an action of every player still in the game.
+
+This is the only module of the harness that knows the engine; the engine
+knows nothing of it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.hota import Action, HotaGame, HotaState, IllegalAction, load_pool
+
+#: Cards the model does not hold: Warding Sigil's 109.5d needs token
+#: characteristics, which the model's tokens do not have.
+OUTSIDE_THE_MODEL = ("Warding Sigil",)
+#: One of each of these on a table at most (the model keeps one waiting trigger).
+ONE_PER_TABLE = (("Culling Field",), ("Echo Chamber", "Whispering Echo"))
+#: Deck sizes: seven go to the opening hand; a small library makes games end.
+DECKS = (9, 11, 13)
+SEATS = ("P1", "P2")
+
+
+class Setup(dict):
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self)
+
+
+#: Cards that only do something together; a table starts from one of these,
+#: split at random between the seats, so that random tables bring them together.
+KITS = (
+    ("Spirit Caller", "Culling Field", "Echo Chamber"),  # a loop of mandatory actions (104.4b)
+    ("Spirit Caller", "Culling Field", "Whispering Echo"),  # a loop through a decision
+    ("Spirit Caller", "Banishing Gale", "Rewind Portal"),  # tokens leaving (109.5f-g)
+    ("Council of Elders", "Tome of Ages"),  # the council (101.4), libraries run short
+    ("Aegis of Immortality", "Gatekeeper", "Twin Fates", "Silencing Rune"),  # the golden rules
+)
+
+
+def random_setup(rng: random.Random, pool: Any = None) -> Setup:
+    """Two seats: a kit split between them and up to four more entities each,
+    from the model's part of the pool; equal decks."""
+    pool = pool if pool is not None else load_pool()
+    names = [c.name for c in pool.entities() if c.name not in OUTSIDE_THE_MODEL]
+    table: dict[str, list[str]] = {s: [] for s in SEATS}
+    for name in rng.choice(KITS):
+        table[rng.choice(SEATS)].append(name)
+    taken: set[str] = {n for cards in table.values() for n in cards if any(n in g for g in ONE_PER_TABLE)}
+    for s in SEATS:
+        cards = table[s]
+        for name in rng.sample(names, rng.randint(0, 4)):
+            if name in cards:
+                continue
+            group = next((g for g in ONE_PER_TABLE if name in g), None)
+            if group is not None and taken & set(group):
+                continue
+            if group is not None:
+                taken.add(name)
+            cards.append(name)
+        table[s] = cards
+    size = rng.choice(DECKS)
+    fillers = [c.name for c in pool.deck_cards()]
+    decks = {s: [rng.choice(fillers) for _ in range(size)] for s in SEATS}
+    return Setup(table=table, decks=decks, seed=rng.randrange(2**16))
+
+
+class BuiltinHotaAdapter:
+    game = "hota"
+
+    def __init__(self) -> None:
+        self.pool = load_pool()
+
+    def random_setup(self, rng: random.Random, players: int) -> Setup:
+        if players != 2:
+            raise ValueError(f"the model is of two players, not {players}")
+        return random_setup(rng, self.pool)
+
+    def new_game(self, setup: dict[str, Any]) -> HotaState:
+        game = HotaGame(2, table=setup["table"], decks=setup["decks"], pool=self.pool)
+        return game.new_initial_state(setup["seed"])
+
+    def legal_actions(self, state: HotaState) -> list[Action]:
+        concessions = [] if state.is_terminal() else [Action("concede", p) for p in state.in_game()]
+        return state.legal_actions() + concessions
+
+    def apply_action(self, state: HotaState, action: Action) -> None:
+        state.apply_action(action)
+
+    def is_terminal(self, state: HotaState) -> bool:
+        return state.is_terminal()
+
+    def observe(self, state: HotaState) -> dict[str, Any]:
+        return state.snapshot()
+
+    def observe_action(self, state: HotaState, action: Action) -> dict[str, Any]:
+        return {
+            "kind": action.kind, "player": action.player, "source": action.source, "target": action.target,
+            "target_card": action.target_card, "count": action.count, "card": action.card, "choice": action.choice,
+        }
+
+    def action_label(self, state: HotaState, action: Action) -> str:
+        return state.action_label(action)
+
+    def clone(self, state: HotaState) -> HotaState:
+        return state.clone()
+
+    def refusal(self, state: HotaState, action: Action) -> str | None:
+        try:
+            state.clone().apply_action(action)
+        except IllegalAction as exc:
+            return exc.rule
+        return None
+
+    def candidate_actions(self, state: HotaState, observed: dict[str, Any]) -> list[Action]:
+        return [Action(observed["kind"], observed["player"], observed.get("source"), observed.get("target"),
+                       observed.get("target_card"))]

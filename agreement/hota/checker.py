@@ -1,0 +1,255 @@
+"""The Heroes of Ancients side of the agreement harness: an engine game's
+snapshots checked step by step against the model of the same table.
+
+The model's table (the entities and who controls them, the deck size) is read
+off the game's first snapshot, and the model is built for it with every
+mulligan count the engine allows. Chance steps (the shuffle, who goes first)
+are choices here as in the engine; a concession is an action of any player
+still in the game, at every point where the engine waits. After an action
+the engine has made every automatic step (the draw, the priority check,
+mandatory triggers, the council's end), so the model follows its automatic
+edges to the next choice point and must arrive at the engine's state.
+
+The observation format is ``HotaState.snapshot()`` of the reference engine
+(``engine/hota``); an action is ``{"kind", "player", "source", "target",
+"target_card", "count", "card", "choice"}`` as the engine's ``Action``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from agreement.table_checker import TableChecker
+from model.hota import build
+from model.hota.game import (
+    CHANCE, CONCEDES, ECHO_WAITS, NO_TRIGGER, NOBODY, NOT_YET, OUTCOME, PLAYER_NAMES, REFUSE, ACCEPT, slug, variables,
+)
+from model.hota.table import OPENING_HAND, STARTING_LIFE, Entity, Table
+from model.machine import Edge, Machine
+
+STEPS = ("shuffle", "first_player", "mulligan", "priority", "council", "optional_trigger", "game_over")
+LOCATIONS = {"optional_trigger": "triggers"}
+KINDS = ("shuffle", "first_player", "mulligan", "pass", "activate", "choose", "answer", "optional", "concede")
+STATE_FIELDS = ("step", "players", "first_player", "active", "first_turn", "priority", "passes", "library", "hand",
+                "damage", "drew_from_empty", "status", "mulligan_declared", "mulligan_done", "tokens",
+                "tokens_elsewhere", "entities", "waiting_triggers", "council")
+#: The engine's chance player.
+CHANCE_PLAYER = -1
+
+
+def check_state(obs: Any) -> None:
+    """A well-formed snapshot, or ValueError saying what is wrong."""
+    if not isinstance(obs, dict):
+        raise ValueError(f"expected a mapping, got {type(obs).__name__}")
+    missing = [f for f in STATE_FIELDS if f not in obs]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
+    if obs["step"] not in STEPS:
+        raise ValueError(f"step {obs['step']!r} is not one of {', '.join(STEPS)}")
+    if obs["players"] != 2:
+        raise ValueError(f"the model is of two players; this game has {obs['players']}")
+    bad = [s for s in obs["status"] if s not in ("playing", "won", "lost", "drew")]
+    if bad:
+        raise ValueError(f"status {bad[0]!r} is not playing, won, lost or drew")
+
+
+def check_action(obs: Any) -> None:
+    if not isinstance(obs, dict) or obs.get("kind") not in KINDS or not isinstance(obs.get("player"), int):
+        raise ValueError(f"expected {{kind: one of {', '.join(KINDS)}, player: seat, ...}}, got {obs!r}")
+
+
+def table_of(obs: dict[str, Any]) -> Table:
+    """The model's table for the game whose first snapshot this is."""
+    decks = set(obs["library"])
+    if len(decks) != 1:
+        raise ValueError(f"the model gives every player one deck size; this game has libraries of {obs['library']}")
+    return Table(tuple(Entity(e["card"], e["controller"]) for e in obs["entities"]), decks.pop())
+
+
+@lru_cache(maxsize=32)
+def machine_for(table: Table) -> Machine:
+    # Every count the engine lets a player declare (103.4).
+    return build(table=table, mulligan=OPENING_HAND)
+
+
+_ANSWERS = {None: NOT_YET, "refuse": REFUSE, "accept": ACCEPT}
+_PICKED = {None: NOT_YET, False: 0, True: 1}
+
+
+def model_state(m: Machine, obs: dict[str, Any]) -> Any:
+    """The model state a snapshot at a choice point stands for."""
+    step = obs["step"]
+    status = obs["status"]
+    council = obs["council"] or {}
+    waiting = NO_TRIGGER
+    if step == "optional_trigger":
+        # The trigger being asked about is the first that waits.
+        waiting = ECHO_WAITS + obs["waiting_triggers"][0]["token_controller"]
+    fields: dict[str, Any] = {
+        "location": m.location_index[LOCATIONS.get(step, step)],
+        "first": obs["first_player"],
+        "active": obs["active"],
+        "first_turn": bool(obs["first_turn"]),
+        # The model keeps, between priority steps, who receives priority next:
+        # the active player once the first turn has begun.
+        "priority": obs["priority"] if step == "priority" else (obs["active"] if obs["active"] != NOBODY else NOBODY),
+        "passes": obs["passes"] if step == "priority" else 0,
+        "library": tuple(obs["library"]),
+        "hand": tuple(obs["hand"]),
+        "damage": tuple(min(d, STARTING_LIFE) for d in obs["damage"]),  # abstracted:damage-at-starting-life
+        "drew_from_empty": tuple(bool(x) for x in obs["drew_from_empty"]),
+        "won": tuple(s == "won" for s in status),
+        "lost": tuple(s == "lost" for s in status),
+        "drew": tuple(s == "drew" for s in status),
+        "declared": tuple(obs["mulligan_declared"]),
+        "mulligan_done": bool(obs["mulligan_done"]),
+        "tokens": tuple(obs["tokens"]),
+        "tokens_elsewhere": tuple(obs["tokens_elsewhere"]),
+        "waiting": waiting,
+        "used": tuple(bool(e["used"]) for e in obs["entities"]),
+        "silenced": tuple(bool(e["silenced"]) for e in obs["entities"]),
+        "chooser": council.get("chooser", NOBODY) if council else NOBODY,
+        "picked": tuple(_PICKED[x] for x in council["picked"]) if council else (NOT_YET, NOT_YET),
+        "answer": tuple(_ANSWERS[x] for x in council["answers"]) if council else (NOT_YET, NOT_YET),
+        "rechoosing": bool(council.get("rechoosing", False)) if council else False,
+    }
+    if step == "game_over":
+        # An ended game keeps its outcome and what decided it (model/hota/game.py).
+        for v in variables(m.table):
+            if v.name not in OUTCOME:
+                fields[v.name] = v.start if v.start is not None else (
+                    (v.initial[0],) * v.length if v.length is not None else v.initial[0])
+    return m.State(**fields)
+
+
+def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
+    """The model edges an observed action may stand for, as many as the model
+    splits it into (a pass that ends the turn or not; an effect that ends the
+    game or is stopped)."""
+    kind, p = choice["kind"], choice["player"]
+    if kind == "shuffle":
+        return ("shuffle_decks",)
+    if kind == "first_player":
+        return (f"{PLAYER_NAMES[choice['target']].lower()}_goes_first",)
+    if kind == "mulligan":
+        return (f"declare_mulligan_{choice['count']}",)
+    if kind == "pass":
+        return ("pass_priority", "pass_ends_turn")
+    if kind == "choose":
+        return ("council_chooses_a_card",)
+    if kind == "answer":
+        return ("council_accepts",) if choice["choice"] == "accept" else ("council_refuses",)
+    if kind == "optional":
+        return ("whispering_echo_creates",) if choice["choice"] == "create" else ("whispering_echo_declines",)
+    if kind == "concede":
+        return (f"{PLAYER_NAMES[p].lower()}_concedes_at_{m.location_of(s)}",)
+    # activate
+    base = f"{PLAYER_NAMES[p].lower()}_{slug(choice['source'])}"
+    target, card = choice.get("target"), choice.get("target_card")
+    if target is not None and card is None:
+        base += f"_on_{PLAYER_NAMES[target].lower()}"
+    elif card == "Spirit" and choice["source"] == "Banishing Gale":
+        base += f"_on_{PLAYER_NAMES[target].lower()}s_spirit"
+    elif card is not None and card != "Spirit":
+        base += f"_on_{PLAYER_NAMES[target].lower()}s_{slug(card)}"
+    return (base, f"{base}_stopped")
+
+
+class HotaChecker(TableChecker):
+    game = "hota"
+    #: The model is of two players (the engine seats up to four).
+    players = (2,)
+    spread = True
+    check_state = staticmethod(check_state)
+    check_action = staticmethod(check_action)
+
+    def machine_for(self, first: dict[str, Any]) -> Machine:
+        return machine_for(table_of(first))
+
+    def model_state(self, m: Machine, obs: dict[str, Any]) -> Any:
+        return model_state(m, obs)
+
+    def is_choice(self, e: Edge) -> bool:
+        # The engine waits at chance steps as at a player's decision.
+        return e.actor is not None or e.has(CHANCE)
+
+    def stops_at(self, e: Edge) -> bool:
+        # A concession is open everywhere, even where the game acts by itself.
+        return self.is_choice(e) and not e.has(CONCEDES)
+
+    def action_name(self, m: Machine, s: Any, choice: dict[str, Any]) -> str:
+        return edge_names(m, s, choice)[0]
+
+    def stands_for(self, m: Machine, s: Any, e: Edge, choice: dict[str, Any]) -> bool:
+        actor = m.actor(e, s)
+        player = choice["player"]
+        return e.name in edge_names(m, s, choice) and (actor == player or (actor is None and player == CHANCE_PLAYER))
+
+    def family(self, name: str) -> str:
+        """Edges of one kind whatever their seat, target or location: an
+        activation is its card's (``ember_bolt``), a concession ``concedes_at``."""
+        for part in ("_concedes_at_", "_goes_first", "declare_mulligan_"):
+            if part in name:
+                return part.strip("_")
+        name = name.removesuffix("_stopped")
+        if name[:1] == "p" and name[1:2].isdigit() and name[2:3] == "_":
+            return name[3:].split("_on_", 1)[0]
+        return name
+
+    @staticmethod
+    def reference_machine() -> Machine:
+        return build()
+
+    @staticmethod
+    def waits_for_choice(obs: dict[str, Any]) -> bool:
+        return obs["step"] in STEPS
+
+    def forbidden_choices(self, pre: dict[str, Any]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+        """Activations the model forbids to the player with priority (used this
+        turn, silenced, no target), as observed actions with their edge's rules:
+        the engine must refuse each."""
+        if pre["step"] != "priority":
+            return []
+        m = self._m()
+        s = model_state(m, pre)
+        enabled = [e for e, _ in self.choice_edges(m, s)]
+        holder = pre["priority"]
+        out = []
+        for e in m.edges_leaving(s):
+            if e in enabled or not e.name.startswith(f"{PLAYER_NAMES[holder].lower()}_") or e.has(CONCEDES):
+                continue
+            observed = _activation(m, e, holder)
+            # An action the model splits (an effect that ends the game or is
+            # stopped) is forbidden only when no edge of it is enabled.
+            if observed is not None and not any(self.stands_for(m, s, x, observed) for x in enabled):
+                out.append((e.rules, observed))
+        return out
+
+
+def _activation(m: Machine, e: Edge, player: int) -> dict[str, Any] | None:
+    """The observed activation a model edge stands for, or None for an edge of another kind."""
+    t: Table = m.table
+    for x in t.entities:
+        if x.controller != player:
+            continue
+        base = f"{PLAYER_NAMES[player].lower()}_{slug(x.card)}"
+        name = e.name.removesuffix("_stopped")
+        if name != base and not name.startswith(base + "_on_"):
+            continue
+        action = {"kind": "activate", "player": player, "source": x.card, "target": None, "target_card": None}
+        rest = name[len(base):].removeprefix("_on_")
+        if not rest:
+            if x.card == "Rewind Portal":
+                action.update(target=player, target_card="Spirit")
+            return action
+        seat = PLAYER_NAMES.index(rest[:2].upper())
+        if rest.endswith("s_spirit"):
+            action.update(target=seat, target_card="Spirit")
+        elif len(rest) > 2:
+            card = next(y.card for y in t.entities if y.controller == seat and rest == f"p{seat + 1}s_{slug(y.card)}")
+            action.update(target=seat, target_card=card)
+        else:
+            action.update(target=seat)
+        return action
+    return None

@@ -1,0 +1,98 @@
+"""Time the Heroes of Ancients model, its loop checks and the agreement
+harness; write the section of RESULTS.md.
+
+    python -m benchmarks.hota
+
+Targets (two cores): explicit search of the default table at 3,000 states a
+second or more; the Z3 ranking proof that mandatory steps end (104.4b) in
+under 5 s; the state-graph loop analysis of the default table in under 30 s;
+`chainproof verify --game hota` in under 30 s; the agreement harness at 20
+or more engine steps a second. Each runs once in this process; timings vary
+by a third on a shared machine.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from datetime import datetime
+
+from agreement.harness import conform
+from agreement.hota.builtin import BuiltinHotaAdapter
+from agreement.hota.checker import HotaChecker
+from benchmarks.engine import write_section
+from chainproof.games import get_game
+from model import explicit, portfolio
+from model.hota import build
+from model.hota.loops import loop_report, prove_mandatory_steps_end
+from model.hota.table import default_table
+
+BEGIN, END = "<!-- benchmarks.hota: begin -->", "<!-- benchmarks.hota: end -->"
+STATES_PER_S = 3_000
+RANK_S, LOOPS_S, VERIFY_S = 5.0, 30.0, 30.0
+STEPS_PER_S = 20
+
+
+def _timed(run):  # noqa: ANN001, ANN202
+    t = time.perf_counter()
+    value = run()
+    return value, time.perf_counter() - t
+
+
+def measure() -> dict:
+    exploration, explore_s = _timed(lambda: explicit.explore(build()))
+    proof, rank_s = _timed(lambda: prove_mandatory_steps_end(build()))
+    loops, loops_s = _timed(lambda: loop_report(default_table(7)))
+    game = get_game("hota")
+    found, verify_s = _timed(
+        lambda: portfolio.verify(game.machine({}), None, game.properties, game.budget(portfolio.Budget()), lambda *a: None)
+    )
+    report, conform_s = _timed(lambda: conform(BuiltinHotaAdapter(), HotaChecker(), examples=20, shrink=False))
+    return {
+        "states": exploration.states,
+        "explore_s": explore_s,
+        "rank": proof.verdict,
+        "rank_s": rank_s,
+        "loops": len(loops.raw_loops),
+        "loops_ok": loops.holds,
+        "loops_s": loops_s,
+        "holds": sum(r.verdict == "holds-to-depth" for r in found.results),
+        "results": len(found.results),
+        "verify_s": verify_s,
+        "steps": report.steps,
+        "conform_ok": report.ok,
+        "conform_s": conform_s,
+    }
+
+
+def render(r: dict) -> str:
+    def met(ok: bool) -> str:
+        return "met" if ok else "not met"
+
+    rate = r["states"] / r["explore_s"]
+    steps = r["steps"] / r["conform_s"]
+    lines = [
+        BEGIN,
+        "## Heroes of Ancients (`python -m benchmarks.hota`)",
+        "",
+        f"Measured {datetime.now():%Y-%m-%d %H:%M} on {platform.machine()} with {os.cpu_count()} CPUs.",
+        "",
+        "| target | measured | |",
+        "| --- | --- | --- |",
+        f"| explicit search of the default table, at least {STATES_PER_S:,} states/s | {r['states']:,} states in {r['explore_s']:.1f} s ({rate:,.0f}/s) | {met(rate >= STATES_PER_S)} |",
+        f"| Z3: every mandatory step lowers the ranking, under {RANK_S:.0f} s | {r['rank']} in {r['rank_s']:.1f} s | {met(r['rank_s'] < RANK_S)} |",
+        f"| state-graph loop analysis of the default table, under {LOOPS_S:.0f} s | {r['loops']} loops without 104.4b, each a draw with it: {r['loops_ok']}, in {r['loops_s']:.1f} s | {met(r['loops_s'] < LOOPS_S)} |",
+        f"| `verify --game hota` portfolio in under {VERIFY_S:.0f} s | {r['holds']} of {r['results']} hold at the bounds, in {r['verify_s']:.1f} s | {met(r['verify_s'] < VERIFY_S)} |",
+        f"| agreement harness, 20 games, at least {STEPS_PER_S} steps/s | {r['steps']:,} steps in {r['conform_s']:.1f} s ({steps:,.0f}/s), agreeing: {r['conform_ok']} | {met(steps >= STEPS_PER_S)} |",
+        END,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    write_section("benchmarks.hota", __doc__, measure, render, BEGIN, END, argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,17 @@
+"""The Heroes of Ancients reference engine: rules 100-109 of the rulebook
+(the golden rules, starting and ending the game, cards, objects and
+entities), played with cards that exist to exercise them. It imports
+nothing from `model/`, `properties/` or `agreement/`."""
+
+from .cards import ABILITIES, Card, Pool, load_pool
+from .deck import check_deck
+from .game import HotaGame, random_table
+from .objects import (
+    CHANCE, TERMINAL, Action, CardPoolError, DeckError, EngineSetupError, IllegalAction, UnknownCard,
+)
+from .state import HotaState
+
+__all__ = [
+    "ABILITIES", "CHANCE", "TERMINAL", "Action", "Card", "CardPoolError", "DeckError", "EngineSetupError",
+    "HotaGame", "HotaState", "IllegalAction", "Pool", "UnknownCard", "check_deck", "load_pool", "random_table",
+]

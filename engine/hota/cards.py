@@ -1,0 +1,149 @@
+"""The card pool: cards as data, read from `cards.yaml`.
+
+An entity card has exactly one ability, named by a key of ABILITIES; the key
+fixes whether the ability is activated, static or triggered, what it targets
+and whether it is optional. The engine plays abilities by key, never by card
+name. A deck card has no text; `basic` marks a basic attribute card (100.2a).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .objects import CardPoolError, UnknownCard
+
+POOL_FILE = Path(__file__).with_name("cards.yaml")
+KINDS = ("entity", "deck")
+CARD_KEYS = ("name", "kind", "ability", "basic", "text", "rules")
+
+
+@dataclass(frozen=True)
+class AbilityKind:
+    timing: str  # activated | static | triggered
+    target: str | None = None  # player | any_token | own_token | other_entity (activated only)
+    event: str | None = None  # token_leaves | token_enters (triggered only)
+    optional: bool = False
+
+
+ABILITIES: dict[str, AbilityKind] = {
+    # activated (assumed:once-per-turn, assumed:no-costs, assumed:resolve-at-once)
+    "damage_player": AbilityKind("activated", "player"),  # 104.3b
+    "target_draws_three": AbilityKind("activated", "player"),  # 104.3c
+    "create_spirit": AbilityKind("activated"),  # 109.2a, 109.5a, 109.5c
+    "return_token": AbilityKind("activated", "any_token"),  # 109.5f
+    "flicker_own_token": AbilityKind("activated", "own_token"),  # 109.5g
+    "silence_other": AbilityKind("activated", "other_entity"),  # 101.2a
+    "win": AbilityKind("activated"),  # 104.2b
+    "target_loses": AbilityKind("activated", "player"),  # 104.3d
+    "draw_game": AbilityKind("activated"),  # 104.4c
+    "win_and_target_loses": AbilityKind("activated", "player"),  # 104.2b, 104.3d, 104.3e
+    "council": AbilityKind("activated"),  # 101.4
+    # static (101.1, 101.2)
+    "cant_lose": AbilityKind("static"),
+    "opponents_cant_win": AbilityKind("static"),
+    "spirits_cant_enter": AbilityKind("static"),  # 109.5d
+    # triggered (assumed:trigger-order)
+    "echo_spirit": AbilityKind("triggered", event="token_leaves"),
+    "echo_spirit_optional": AbilityKind("triggered", event="token_leaves", optional=True),
+    "destroy_entering_token": AbilityKind("triggered", event="token_enters"),
+}
+
+#: A table may hold cards with one of these abilities, not both.
+EXCLUSIVE = ("echo_spirit", "echo_spirit_optional")
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    kind: str
+    ability: str | None = None
+    basic: bool = False
+    text: str = ""
+    rules: tuple[str, ...] = ()
+
+    @property
+    def timing(self) -> str | None:
+        return ABILITIES[self.ability].timing if self.ability else None
+
+
+class Pool(dict):
+    """Cards by name, in file order. `card(name)` raises UnknownCard (a
+    CardPoolError naming the file and the card) for a name it lacks."""
+
+    path: str = str(POOL_FILE)
+
+    def __iter__(self):
+        return iter(self.values())
+
+    def card(self, name: str, field_name: str = "card") -> Card:
+        if not isinstance(name, str) or name not in self:
+            raise UnknownCard(self.path, name, field_name)
+        return self[name]
+
+    def entities(self) -> list[Card]:
+        return [c for c in self if c.kind == "entity"]
+
+    def deck_cards(self) -> list[Card]:
+        return [c for c in self if c.kind == "deck"]
+
+
+_LOADED: dict[tuple[str, int], Pool] = {}
+
+
+def load_pool(path: Path | str = POOL_FILE) -> Pool:
+    """Read and check a pool file. Any problem is one CardPoolError naming the
+    file and, when it is about one card, the card. A file read before (and not
+    changed since) gives the same Pool again: treat it as read-only."""
+    path = Path(path)
+    try:
+        key = (str(path.resolve()), path.stat().st_mtime_ns)
+    except OSError:
+        key = None
+    if key in _LOADED:
+        return _LOADED[key]
+    pool = _read_pool(path)
+    if key is not None:
+        _LOADED[key] = pool
+    return pool
+
+
+def _read_pool(path: Path) -> Pool:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CardPoolError(f"{path}: cannot be read as YAML ({type(exc).__name__})") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("cards"), list):
+        raise CardPoolError(f"{path}: a pool is a mapping with a 'cards' list")
+    pool = Pool()
+    pool.path = str(path)
+    for n, entry in enumerate(raw["cards"], 1):
+        if not isinstance(entry, dict):
+            raise CardPoolError(f"{path}: card #{n} is not a mapping of {', '.join(CARD_KEYS)}")
+        name = entry.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise CardPoolError(f"{path}: card #{n} has no name")
+        where = f"{path}: card {name!r}"
+        unknown = sorted(set(entry) - set(CARD_KEYS))
+        if unknown:
+            raise CardPoolError(f"{where}: unknown key {unknown[0]!r}; card keys: {', '.join(CARD_KEYS)}")
+        if name in pool:
+            raise CardPoolError(f"{where}: appears twice")
+        kind = entry.get("kind")
+        if kind not in KINDS:
+            raise CardPoolError(f"{where}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        ability = entry.get("ability")
+        if kind == "entity" and ability not in ABILITIES:
+            raise CardPoolError(f"{where}: unknown ability {ability!r}; abilities: {', '.join(ABILITIES)}")
+        if kind == "deck" and ability is not None:
+            raise CardPoolError(f"{where}: a deck card has no ability, got {ability!r}")
+        basic = entry.get("basic", False)
+        if not isinstance(basic, bool) or (basic and kind != "deck"):
+            raise CardPoolError(f"{where}: 'basic' is true or false, and only deck cards are basic")
+        rules = entry.get("rules", [])
+        if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
+            raise CardPoolError(f"{where}: 'rules' is a list of rule ids")
+        pool[name] = Card(name, kind, ability, basic, str(entry.get("text", "")).strip(), tuple(rules))
+    return pool

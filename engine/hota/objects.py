@@ -1,0 +1,174 @@
+"""Plain data of a Heroes of Ancients game: actions, entities, tokens,
+waiting triggers, the council, and the errors the engine raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CHANCE = -1  # OpenSpiel's id for "chance decides"
+TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
+
+
+class EngineSetupError(ValueError):
+    """A game the engine cannot start: `field` names the bad argument
+    (players, table, decks, starting_life, format, pool)."""
+
+    def __init__(self, field_name: str, message: str):
+        self.field = field_name
+        super().__init__(f"setup {field_name}: {message}")
+
+
+class CardPoolError(Exception):
+    """The card pool is malformed, or a card was asked for that it lacks; the
+    message names the file and the card."""
+
+
+class UnknownCard(CardPoolError, EngineSetupError):
+    """A card name the pool does not hold. It is a pool error (the pool is
+    asked for a card it lacks) and, when a table or deck names it, a setup
+    error too, so it can be caught as either."""
+
+    def __init__(self, path: str, name: str, field_name: str = "card"):
+        self.path = path
+        self.name = name
+        self.field = field_name
+        Exception.__init__(self, f"{path}: no card named {name!r} (setup {field_name})")
+
+
+class DeckError(ValueError):
+    """A deck that breaks 100.2a in the format asked for. `rule` is "100.2a";
+    `count` is the deck size or the copies of `name`."""
+
+    def __init__(self, message: str, count: int, name: str | None = None):
+        self.rule = "100.2a"
+        self.count = count
+        self.name = name
+        super().__init__(f"100.2a: {message}")
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid in this state. `rule` is the rule id that
+    forbids it, `reason` says why, `label` is the action in words; the message
+    carries both and the state."""
+
+    def __init__(self, rule: str, reason: str, label: str, state_text: str = ""):
+        self.rule = rule
+        self.reason = reason
+        self.label = label
+        super().__init__(f"{label!r}: illegal by {rule}: {reason}" + (f"\n{state_text}" if state_text else ""))
+
+
+def seat(p: int) -> str:
+    return f"P{p + 1}"
+
+
+@dataclass(frozen=True)
+class Action:
+    """A choice, by a player or by chance (player CHANCE).
+
+    kind          shuffle | first_player | mulligan | pass | activate | choose | answer | optional | concede
+    source        activate: the entity's card name; optional: the trigger's card name
+    target        first_player: the seat that goes first; activate: the seat of the target
+                  player, or the controller of the target token or entity
+    target_card   activate: None for a player target, "Spirit" for a token, else the entity's name
+    count         mulligan: how many cards (0 keeps)
+    card          choose: the index in the hand of the card chosen face down
+    choice        answer: "accept" | "refuse"; optional: "create" | "decline"
+    """
+
+    kind: str
+    player: int
+    source: str | None = None
+    target: int | None = None
+    target_card: str | None = None
+    count: int | None = None
+    card: int | None = None
+    choice: str | None = None
+
+    def __str__(self) -> str:
+        who = seat(self.player) if isinstance(self.player, int) and self.player >= 0 else "chance"
+        if self.kind == "shuffle":
+            return "shuffle decks"
+        if self.kind == "first_player":
+            return f"{seat(self.target)} goes first" if isinstance(self.target, int) else f"{self.target!r} goes first"
+        if self.kind == "mulligan":
+            return f"{who} declares mulligan {self.count}"
+        if self.kind == "pass":
+            return f"{who} passes"
+        if self.kind == "concede":
+            return f"{who} concedes"
+        if self.kind == "activate":
+            text = f"{who} activates {self.source}"
+            if self.target is not None:
+                aim = seat(self.target) if isinstance(self.target, int) else repr(self.target)
+                text += f" targeting {aim}" + (f"'s {self.target_card}" if self.target_card else "")
+            return text
+        if self.kind == "choose":
+            # Which card is chosen is hidden (101.4a): every choice reads the same.
+            return f"{who} chooses a card face down"
+        if self.kind == "answer":
+            return f"{who} {'accepts' if self.choice == 'accept' else 'refuses' if self.choice == 'refuse' else repr(self.choice)}"
+        if self.kind == "optional":
+            if self.choice == "create":
+                return f"{who} creates a Spirit ({self.source})"
+            return f"{who} declines ({self.source})"
+        return f"{who} {self.kind}"
+
+
+@dataclass
+class Entity:
+    """An entity card on the battlefield (109.1). Its owner is its controller
+    (107.2, 109.2): nothing in this game changes control."""
+
+    card: object  # cards.Card
+    controller: int
+    used: bool = False  # assumed:once-per-turn
+    silenced: bool = False  # Silencing Rune, until end of turn (101.2a)
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+
+@dataclass
+class Token:
+    """A Spirit token (109.5, 109.5a, 109.5c): owned and controlled by the player
+    who created it. `zone` is battlefield, hand, exile or discard; anywhere but
+    the battlefield it vanishes at the next check (109.5f)."""
+
+    id: int
+    owner: int
+    controller: int
+    zone: str = "battlefield"
+
+
+@dataclass
+class Trigger:
+    """A triggered ability waiting for the next check (assumed:trigger-order).
+    `controller` is the controller of its entity when it triggered (108.4);
+    `token_controller` the controller of the token whose move triggered it;
+    `token` that token's id (Culling Field destroys that very token)."""
+
+    card: str
+    ability: str
+    controller: int
+    token_controller: int
+    token: int
+    optional: bool = False
+
+
+@dataclass
+class Council:
+    """Council of Elders while its players choose (101.4, 101.4a-101.4d).
+    `queue` holds the seats still to act, the current chooser first."""
+
+    activator: int
+    queue: list[int]
+    picked: list  # per seat: None before the card choice, False when skipped, True once chosen
+    answers: list  # per seat: None, "accept" or "refuse"
+    chosen: list  # per seat: the index in the hand of the chosen card, or None
+    rechoosing: bool = False
+
+    @property
+    def chooser(self) -> int:
+        return self.queue[0] if self.queue else -1

@@ -1,0 +1,78 @@
+"""The Heroes of Ancients reference engine against the model of each game's
+own table: the built-in engine agrees and exercises every edge family the
+default model reaches; engines with a seeded rules bug are caught, naming the
+broken rule."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from agreement.harness import conform
+from agreement.hota.builtin import BuiltinHotaAdapter, Setup
+from agreement.hota.checker import HotaChecker, machine_for, model_state, table_of
+from engine.hota.state import HotaState
+
+
+def run(examples: int):
+    return conform(BuiltinHotaAdapter(), HotaChecker(), examples=examples, shrink=False)
+
+
+def test_builtin_engine_agrees_with_the_model():
+    report = run(50)
+    assert report.ok, f"{[str(f) for f in report.findings]}\n{report.transcript}"
+    assert report.steps > 200 and report.games_finished == 50
+    assert report.offered_tried > 0 and report.forbidden_tried > 0
+    # Steering reaches every family the default model reaches: the loop's draw,
+    # the council's refusal (101.4d), concessions, the chance steps.
+    assert set(report.edges) >= set(report.reachable), sorted(set(report.reachable) - set(report.edges))
+
+
+def test_the_models_table_is_the_engines():
+    adapter = BuiltinHotaAdapter()
+    state = adapter.new_game(adapter.random_setup(random.Random(3), 2))
+    obs = adapter.observe(state)
+    m = machine_for(table_of(obs))
+    assert [(e.card, e.controller) for e in m.table.entities] == [(e["card"], e["controller"]) for e in obs["entities"]]
+    s = model_state(m, obs)
+    assert m.location_of(s) == "shuffle" and s == next(m.initial_states())
+
+
+def test_a_game_with_an_unequal_deck_is_refused_by_name():
+    adapter = BuiltinHotaAdapter()
+    state = adapter.new_game(Setup(table={"P1": [], "P2": []}, decks={"P1": ["Wandering Courier"] * 8,
+                                                                      "P2": ["Wandering Courier"] * 9}, seed=0))
+    with pytest.raises(ValueError, match="one deck size"):
+        table_of(adapter.observe(state))
+
+
+def _tokens_linger(self, loud=True):  # noqa: ANN001, ANN202
+    """109.5f broken: tokens off the battlefield do not vanish at the check."""
+    kept = list(self.tokens)
+    _CHECK(self, loud)
+    self.tokens = [t for t in kept if t in self.tokens or t.zone != "battlefield"]
+
+
+def _first_player_draws(self, p):  # noqa: ANN001, ANN202
+    """103.5a broken: the first player draws on the first turn too."""
+    _BEGIN(self, p)
+    if self.first_turn and self.libraries[p]:
+        self.hands[p].append(self.libraries[p].pop())
+
+
+_CHECK = HotaState._check
+_BEGIN = HotaState._begin_turn
+
+
+@pytest.mark.parametrize(
+    "name, replacement, rule",
+    [("_check", _tokens_linger, "109.5f"), ("_begin_turn", _first_player_draws, "103.5a")],
+    ids=["tokens do not vanish", "the first player draws on the first turn"],
+)
+def test_a_seeded_rules_bug_is_caught_with_its_rule(monkeypatch, name, replacement, rule):
+    monkeypatch.setattr(HotaState, name, replacement)
+    report = run(12)
+    assert not report.ok
+    assert any(rule in f.rules for f in report.findings), [str(f) for f in report.findings]
+    assert report.transcript and "script:" in report.transcript
