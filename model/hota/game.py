@@ -417,7 +417,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
             for x, target in enumerate(t.entities):
                 if target.card in ACTIVATED:  # the card's text: target static or triggered entity
                     continue
-                yield edge(f"{base}_on_{target.label.replace(chr(39), '').lower().replace(' ', '_')}",
+                yield edge(f"{base}_on_{PLAYER_NAMES[target.controller].lower()}s_{slug(target.card)}",
                            ("101.2a",), lambda s, b, x=x: {"silenced": b.store(s.silenced, x, True)},
                            doc=f"{target.label} loses its abilities until the end of the turn")
         elif card == "Pact of Victory":
