@@ -6,7 +6,8 @@ rule number, a one-line summary in our own words, and a status:
 - ``encoded``: cited by an edge, a location or a property;
 - ``not-modelled``: deliberately left out, with the reason;
 - ``assumed``: our own assumption where the rule text is silent (ids start
-  with ``assumed:``), never passed off as a rule;
+  with ``assumed:``), never passed off as a rule; an assumption that only the
+  reference engine needs is ``not-modelled``, with why;
 - ``abstracted``: what the any-length model (for proofs over games of any
   number of turns) counts coarser than the game does, and why it still has
   every run of the game (ids start with ``abstracted:``);
@@ -118,7 +119,12 @@ class Registry:
             if status != "encoded" and not entry.get("why"):
                 raise RegistryError(f"{where} ({rid}): status {status} needs a 'why'")
             for prefixed in ("assumed", "abstracted"):
-                if (status == prefixed) != rid.startswith(f"{prefixed}:"):
+                # An assumption only the reference engine makes (for a case the
+                # model does not reach) is registered as not modelled.
+                allowed = (prefixed, "not-modelled") if prefixed == "assumed" else (prefixed,)
+                if status == prefixed and not rid.startswith(f"{prefixed}:") or (
+                    rid.startswith(f"{prefixed}:") and status not in allowed
+                ):
                     raise RegistryError(f"{where} ({rid}): only ids '{prefixed}:...' may have status {prefixed}, and they must")
             rules.append(Rule(rid, str(entry["summary"]), status, str(entry.get("why", ""))))
         return cls(str(data.get("game", path.parent.name)), rules, path)

@@ -64,3 +64,12 @@ def test_coverage_plain_marks_engine_rules() -> None:
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if " 409.6b " in line)
     assert line.startswith(" + e 409.6b"), line
+
+
+def test_every_rule_the_hota_engine_cites_is_in_the_registry() -> None:
+    from model import hota
+
+    cited = report.engine_citations("hota")
+    assert "109.5g" in cited and "assumed:priority-check" in cited
+    missing = {rule: where for rule, where in cited.items() if rule not in hota.REGISTRY}
+    assert not missing, missing

@@ -1,4 +1,4 @@
-"""The Heroes of Ancients reference engine: rules 100-109 of the rulebook
+"""The Heroes of Ancients reference engine: the rulebook's general rules
 (the golden rules, starting and ending the game, cards, objects and
 entities), played with cards that exist to exercise them. It imports
 nothing from `model/`, `properties/` or `agreement/`."""

@@ -398,7 +398,7 @@ class HotaState:
             return "assumed:trigger-order", f"the choice is to create a Spirit or decline ({t.card})"
         return None
 
-    # --- the start of the game (103) -----------------------------------------------------------
+    # --- the start of the game (103.1-103.5a) -----------------------------------------------------------
 
     def _do_shuffle(self, a: Action) -> None:
         """103.1: every library is shuffled."""
@@ -636,7 +636,7 @@ class HotaState:
             self._create_spirit(t.token_controller, t.card)
         self._settle(resolved=True)
 
-    # --- tokens (107, 109) ---------------------------------------------------------------------
+    # --- tokens (107.1-107.3, 109.5-109.5g) ---------------------------------------------------------------------
 
     def _create_spirit(self, p: int, source: str) -> None:
         """107.1, 107.2, 109.2a, 109.5a, 109.5c: a 1/1 Spirit unit token, named for its
@@ -821,7 +821,7 @@ class HotaState:
         self.council = None
         self._after_resolution()
 
-    # --- drawing, winning, losing, leaving (104) -------------------------------------------------
+    # --- drawing, winning, losing, leaving (104.1-104.5) -------------------------------------------------
 
     def _draw(self, p: int, count: int) -> None:
         """104.3c: a player asked to draw more cards than the library holds draws
