@@ -33,7 +33,7 @@ import yaml
 SCENARIO_ROOT = Path(__file__).resolve().parent
 
 #: The games that have scenario adapters: name -> module exposing ``ADAPTER``.
-ADAPTERS = {"wowtcg": "scenarios.wowtcg", "riftbound": "scenarios.riftbound"}
+ADAPTERS = {"wowtcg": "scenarios.wowtcg", "riftbound": "scenarios.riftbound", "hota": "scenarios.hota"}
 
 STATUSES = ("pass", "fail", "error")
 #: A script step that has every player pass in turn.
@@ -337,6 +337,13 @@ class Session:
     def model_verdict(self) -> str:
         """The model's reading of the steps played so far, one line ("" if the game has none)."""
         return ""
+
+
+def model_disagrees(line: int, step: Any, findings: list[Any], snapshot: str) -> RulingFailed:
+    """The failure of a step the engine took but the model following the game does not allow."""
+    rules = sorted({r for f in findings for r in f.rules})
+    return RulingFailed("", [Mismatch(line, f"the model's reading of {step!r}", "a step the model allows",
+                                      "; ".join(str(f) for f in findings) + f" (rules {', '.join(rules)})")], snapshot)
 
 
 def adapter_for(game: str) -> GameAdapter:

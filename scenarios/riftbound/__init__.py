@@ -41,6 +41,7 @@ from agreement.riftbound.follow import ModelFollower
 from engine.riftbound import Action, EngineSetupError, IllegalAction, RiftboundGame, load_pool
 from scenarios.runner import (
     EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
+    model_disagrees,
 )
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "riftbound" / "rules.yaml"
@@ -419,10 +420,7 @@ class RiftboundSession(Session):
                                              "accepted", f"illegal by {exc.rule}: {exc.reason}")], self.snapshot()) from None
         findings = self.model.after(self.st)
         if findings:
-            rules = sorted({r for f in findings for r in f.rules})
-            raise RulingFailed("", [Mismatch(line, f"the model's reading of {step!r}", "a step the model allows",
-                                             "; ".join(str(f) for f in findings) + f" (rules {', '.join(rules)})")],
-                               self.snapshot())
+            raise model_disagrees(line, step, findings, self.snapshot())
 
     def _legal(self, label: str, line: int) -> Action:
         found = [a for a in self.st.legal_actions() if self.st.action_label(a) == label]

@@ -1,0 +1,635 @@
+"""Heroes of Ancients scenarios: the adapter between scenario files and the
+reference engine (`engine/hota`). The shared runner (`scenarios/runner.py`)
+reads the file, checks the common fields and walks the script; this module
+checks the HotA parts, starts a real game, matches each scripted action to
+the engine's legal actions by its label, and reads the expectations off the
+engine's `snapshot()`.
+
+    situation:
+      players: 2                            # 2 (default) to 4; P1 is seat 0
+      table:                                # entities on the battlefield, per seat
+        P1: [Council of Elders]
+        P2: [Aegis of Immortality, Ember Bolt]
+      decks: 7                              # every seat: that many copies of the filler deck card
+      seed: 0                               # the engine's random seed
+    script:
+      - shuffle decks                       # 103.1, a chance action
+      - P1 goes first                       # 103.2, a chance action
+      - everyone keeps                      # each player declares mulligan 0, in order
+      - P1 passes
+      - P2 activates Ember Bolt targeting P1    # a label, as state.action_label reads it
+      - P1 activates Council of Elders
+      - {illegal: P1 accepts, rule: "101.4c"}   # the card is chosen first
+      - P1 chooses a card face down
+      - P2 concedes                         # state.concede, allowed at any time
+    expect:
+      status: {P1: won, P2: lost}
+
+The game is always played from its start: there is no mid-game set-up, so
+every ruling is reached by legal play. See scenarios/hota/README.md for the
+expectations.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agreement.hota.follow import ModelFollower
+from engine.hota import CHANCE as CHANCE_ID, Action, EngineSetupError, HotaGame, IllegalAction, load_pool
+from scenarios.runner import (
+    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
+    model_disagrees,
+)
+
+RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "hota" / "rules.yaml"
+SITUATION_FIELDS = ("players", "table", "decks", "seed")
+STEPS = ("shuffle", "first_player", "mulligan", "priority", "council", "optional_trigger", "game_over")
+STATUSES = ("playing", "won", "lost", "drew")
+ANSWERS = ("accept", "refuse")
+PER_SEAT_COUNTS = ("library", "hand", "damage", "tokens", "tokens_elsewhere", "mulligan_declared")
+SEATS = ("first_player", "active", "priority")  # a player, or `nobody` (-1)
+ENTITY_FIELDS = ("used", "silenced", "controller")
+TRIGGER_FIELDS = ("card", "controller", "token_controller")
+COUNCIL_FIELDS = ("chooser", "picked", "answers", "rechoosing")
+EXPECT_FIELDS = ("step", "current_player", "first_player", "active", "first_turn", "priority", "passes", "library",
+                 "hand", "damage", "drew_from_empty", "status", "mulligan_declared", "mulligan_done", "tokens",
+                 "tokens_elsewhere", "entities", "waiting_triggers", "council", "terminal", "returns", "chance",
+                 "observation", "legal", "not_legal", "legal_exactly", "illegal", "events", "no_events")
+PLAYER = re.compile(r"^P([1-9])$")
+OWNED = re.compile(r"^P([1-9])'s (.+)$")
+CONCEDES = re.compile(r"^P([1-9]) concedes$")
+SHUFFLE = "shuffle decks"
+EVERYONE_KEEPS = "everyone keeps"
+NOBODY, CHANCE, TERMINAL = "nobody", "chance", "terminal"
+GONE = "gone"  # an entity no longer on the battlefield (its controller left, 104.5)
+FILLER = "Wandering Courier"  # the deck card a deck given by its size is made of
+
+_RULES: set[str] | None = None
+_POOL = None
+
+
+def rule_ids() -> set[str]:
+    global _RULES
+    if _RULES is None:
+        _RULES = {str(r["id"]) for r in yaml.safe_load(RULES_FILE.read_text(encoding="utf-8"))["rules"]}
+    return _RULES
+
+
+def pool():
+    global _POOL
+    if _POOL is None:
+        _POOL = load_pool()
+    return _POOL
+
+
+def card_names(kind: str) -> list[str]:
+    return sorted(c.name for c in pool().values() if c.kind == kind)
+
+
+def _nobody(v: Any) -> bool:
+    return v is None or v == NOBODY
+
+
+class HotaAdapter(GameAdapter):
+    name = "hota"
+
+    def check_rule_number(self, c: Checker, rule: str, line: int) -> None:
+        if rule not in rule_ids():
+            raise c.error(line, f"unknown rule id {rule!r}: not in {RULES_FILE.name} "
+                                "(write the seed's numbers as text, '104.3b', or an assumed id, 'assumed:priority')")
+
+    # situation -------------------------------------------------------------------------
+
+    def check_situation(self, c: Checker, s: Map) -> None:
+        c.fields(s, s.line, "'situation'", (), SITUATION_FIELDS)
+        self.n = c.type(s.get("players", 2), int, s.at("players"), "'players'")
+        if not 2 <= self.n <= 4:
+            raise c.error(s.at("players"), f"'players' is {self.n}: the engine seats 2 to 4")
+        if "seed" in s:
+            c.type(s["seed"], int, s.at("seed"), "'seed'")
+        self.table: dict[int, list[str]] = {p: [] for p in range(self.n)}
+        if "table" in s:
+            table = c.fields(s["table"], s.at("table"), "'table'", (), self._players())
+            for p_name, cards in table.items():
+                p = int(p_name[1:]) - 1
+                cards = c.seq(cards, table.at(p_name), f"{p_name}'s table")
+                for j, card in enumerate(cards):
+                    self._card(c, card, cards.at(j), "entity", f"an entity on {p_name}'s table")
+                    if card in self.table[p]:
+                        raise c.error(cards.at(j),
+                                      f"{p_name} has two {card!r}: a player has at most one of each entity")
+                    self.table[p].append(card)
+        if "decks" in s:
+            decks = s["decks"]
+            if isinstance(decks, Map):
+                c.fields(decks, s.at("decks"), "'decks'", (), self._players())
+                for p_name, deck in decks.items():
+                    self._deck(c, deck, decks.at(p_name), f"{p_name}'s deck")
+            else:
+                self._deck(c, decks, s.at("decks"), "'decks' (a size for every deck, or a deck per player)")
+
+    def _deck(self, c: Checker, deck: Any, line: int, what: str) -> None:
+        if isinstance(deck, Seq):
+            for j, card in enumerate(deck):
+                self._card(c, card, deck.at(j), "deck", f"a card of {what}")
+            return
+        if c.type(deck, (int, Seq), line, what) < 0:
+            raise c.error(line, f"{what} can't hold a negative number of cards")
+
+    def _card(self, c: Checker, name: Any, line: int, kind: str, what: str) -> None:
+        c.type(name, str, line, what)
+        card = pool().get(name)
+        if card is None or card.kind != kind:
+            raise c.error(line, f"unknown {kind} card {name!r}; {kind} cards: {', '.join(card_names(kind))}")
+
+    def _players(self) -> list[str]:
+        return [f"P{i + 1}" for i in range(self.n)]
+
+    def player(self, c: Checker, v: Any, line: int, what: str = "a player") -> int:
+        c.type(v, str, line, what)
+        m = PLAYER.match(v)
+        if not m or not 1 <= int(m.group(1)) <= self.n:
+            raise c.error(line, f"{v!r} is not a player here: write P1 to P{self.n}")
+        return int(m.group(1)) - 1
+
+    def _player_or_nobody(self, c: Checker, v: Any, line: int, what: str) -> None:
+        if not _nobody(v):
+            self.player(c, v, line, f"{what} (a player or {NOBODY!r})")
+
+    def entity_ref(self, c: Checker, ref: Any, line: int) -> None:
+        c.type(ref, str, line, "an entity")
+        m = OWNED.match(ref)
+        if m:
+            p = self.player(c, f"P{m.group(1)}", line)
+            if m.group(2) not in self.table[p]:
+                raise c.error(line, f"P{p + 1} has no entity {m.group(2)!r} on the table; "
+                                    f"P{p + 1}'s: {', '.join(self.table[p]) or 'none'}")
+            return
+        owners = [p for p, cards in self.table.items() if ref in cards]
+        if not owners:
+            every = sorted({x for cards in self.table.values() for x in cards})
+            raise c.error(line, f"no entity {ref!r} on the table; entities: {', '.join(every) or 'none'}")
+        if len(owners) > 1:
+            raise c.error(line, f"{ref!r} could be {len(owners)} players' entities: write \"P{owners[0] + 1}'s {ref}\"")
+
+    # steps ----------------------------------------------------------------------------------
+
+    def check_label(self, c: Checker, label: str, line: int, players: int) -> None:  # type: ignore[override]
+        if label in (SHUFFLE, EVERYONE_KEEPS):
+            return
+        super().check_label(c, label, line, players)
+
+    def check_step(self, c: Checker, step: Any, line: int, situation: Map) -> None:
+        if isinstance(step, str):
+            self.check_label(c, step, line, self.n)
+            return
+        if isinstance(step, Map) and "illegal" in step:
+            c.fields(step, line, "an illegal step", ("illegal", "rule"))
+            self.check_label(c, c.type(step["illegal"], str, step.at("illegal"), "'illegal' (an action's label)"),
+                             step.at("illegal"), self.n)
+            self.check_rule_number(c, c.type(step["rule"], str, step.at("rule"), "'rule'"), step.at("rule"))
+            return
+        if isinstance(step, Map) and "action" in step:
+            c.fields(step, line, "an action with its card", ("action", "card"))
+            self.check_label(c, c.type(step["action"], str, step.at("action"), "'action'"), step.at("action"), self.n)
+            self._card(c, step["card"], step.at("card"), "deck", "'card' (the card in the hand the action is about)")
+            return
+        raise c.error(line, f"a script step is an action's label, '{EVERYONE_PASSES}', '{EVERYONE_KEEPS}', "
+                            f"'{SHUFFLE}', an {{action, card}} mapping, or an expect or illegal mapping; "
+                            f"got {kind_of(step)}")
+
+    # expectations -----------------------------------------------------------------------------
+
+    def check_expect(self, c: Checker, e: Map, situation: Map) -> None:
+        c.fields(e, e.line, "'expect'", (), EXPECT_FIELDS)
+        for key, v in e.items():
+            line = e.at(key)
+            if key == "step":
+                if v not in STEPS:
+                    raise c.error(line, f"unknown step {v!r}; steps: {', '.join(STEPS)}")
+            elif key == "passes":
+                c.type(v, int, line, "'passes'")
+            elif key in ("first_turn", "mulligan_done", "terminal"):
+                c.type(v, bool, line, f"'{key}'")
+            elif key in SEATS:
+                self._player_or_nobody(c, v, line, f"'{key}'")
+            elif key == "current_player":
+                if v not in (CHANCE, TERMINAL):
+                    self.player(c, v, line, f"'current_player' (a player, {CHANCE!r} or {TERMINAL!r})")
+            elif key in PER_SEAT_COUNTS:
+                self._per_seat(c, v, line, key, lambda x, at, what: self._count(c, key, x, at, what))
+            elif key == "drew_from_empty":
+                self._per_seat(c, v, line, key, lambda x, at, what: c.type(x, bool, at, what))
+            elif key == "status":
+                self._per_seat(c, v, line, key, lambda x, at, what: self._one_of(c, x, STATUSES, at, what))
+            elif key == "returns":
+                vs = c.seq(v, line, "'returns'")
+                if len(vs) != self.n:
+                    raise c.error(line, f"'returns' lists {len(vs)} values for {self.n} players")
+                for i, x in enumerate(vs):
+                    c.type(x, (int, float), vs.at(i), "a return")
+            elif key == "entities":
+                m = c.fields(v, line, "'entities'", (), list(v) if isinstance(v, Map) else ())
+                for ref, x in m.items():
+                    self.entity_ref(c, ref, m.key_lines[ref])
+                    if x == GONE:
+                        continue
+                    f = c.fields(x, m.at(ref), f"{ref}'s expected state (or {GONE!r})", (), ENTITY_FIELDS)
+                    for k, y in f.items():
+                        if k == "controller":
+                            self.player(c, y, f.at(k), "'controller'")
+                        else:
+                            c.type(y, bool, f.at(k), f"'{k}'")
+            elif key == "waiting_triggers":
+                vs = c.seq(v, line, "'waiting_triggers'")
+                for i, x in enumerate(vs):
+                    f = c.fields(x, vs.at(i), "a waiting trigger", (), TRIGGER_FIELDS)
+                    for k, y in f.items():
+                        if k == "card":
+                            self._card(c, y, f.at(k), "entity", "'card'")
+                        else:
+                            self.player(c, y, f.at(k), f"'{k}'")
+            elif key == "council":
+                if not _nobody(v) and v != "none":
+                    f = c.fields(v, line, "'council' (or none)", (), COUNCIL_FIELDS)
+                    for k, y in f.items():
+                        at = f.at(k)
+                        if k == "chooser":
+                            self._player_or_nobody(c, y, at, "the council's chooser")
+                        elif k == "rechoosing":
+                            c.type(y, bool, at, "'rechoosing'")
+                        elif k == "picked":
+                            self._per_seat(c, y, at, "picked",
+                                           lambda x, a, what: x is None or x == "none" or c.type(x, bool, a, what))
+                        else:
+                            self._per_seat(c, y, at, "answers", lambda x, a, what: x is None or x == "none"
+                                           or self._one_of(c, x, ANSWERS, a, what))
+            elif key == "chance":
+                m = c.fields(v, line, "'chance' (each chance action's label and its probability)", (),
+                             list(v) if isinstance(v, Map) else ())
+                for label, x in m.items():
+                    c.type(x, (int, float), m.at(label), f"the probability of {label!r}")
+            elif key == "observation":
+                m = c.fields(v, line, "'observation'", (), self._players())
+                for p_name, x in m.items():
+                    c.fields(x, m.at(p_name), f"{p_name}'s observation", (), list(x) if isinstance(x, Map) else ())
+            elif key in ("legal", "not_legal", "legal_exactly", "no_events", "events"):
+                vs = c.seq(v, line, f"'{key}'")
+                for i, x in enumerate(vs):
+                    c.type(x, str, vs.at(i), f"an entry of '{key}'")
+            elif key == "illegal":
+                vs = c.seq(v, line, "'illegal'")
+                for i, x in enumerate(vs):
+                    m = c.fields(x, vs.at(i), "an illegal action", ("action", "rule"))
+                    self.check_label(c, c.type(m["action"], str, m.at("action"), "'action'"), m.at("action"), self.n)
+                    self.check_rule_number(c, c.type(m["rule"], str, m.at("rule"), "'rule'"), m.at("rule"))
+
+    def _per_seat(self, c: Checker, v: Any, line: int, key: str, check) -> None:
+        """Per player: a mapping {P1: x} naming some of them, or a list of one value per seat."""
+        if isinstance(v, Seq):
+            if len(v) != self.n:
+                raise c.error(line, f"'{key}' lists {len(v)} values for {self.n} players (or write {{P1: ...}})")
+            for i, x in enumerate(v):
+                check(x, v.at(i), f"P{i + 1}'s {key}")
+            return
+        m = c.fields(v, line, f"'{key}' (per player: {{P1: ...}} or a list)", (), self._players())
+        for p_name, x in m.items():
+            check(x, m.at(p_name), f"{p_name}'s {key}")
+
+    @staticmethod
+    def _count(c: Checker, key: str, x: Any, line: int, what: str) -> None:
+        if key == "mulligan_declared" and _nobody(x):
+            return
+        if c.type(x, int, line, what) < 0:
+            raise c.error(line, f"{what} can't be negative" + (" (write 'nobody' for not declared)"
+                                                              if key == "mulligan_declared" else ""))
+
+    @staticmethod
+    def _one_of(c: Checker, x: Any, allowed: tuple[str, ...], line: int, what: str) -> None:
+        if x not in allowed:
+            raise c.error(line, f"{what} is {x!r}: one of {', '.join(allowed)}")
+
+    def start(self, scenario: Scenario) -> "HotaSession":
+        self.check_situation(Checker(scenario.path), scenario.situation)  # per-file state, set again
+        return HotaSession(scenario, self)
+
+
+ADAPTER = HotaAdapter()
+
+
+# --- running ------------------------------------------------------------------------------------
+
+
+class HotaSession(Session):
+    def __init__(self, scenario: Scenario, adapter: HotaAdapter):
+        self.path = scenario.path
+        s = scenario.situation
+        self.n = adapter.n
+        self.table = {p: list(cards) for p, cards in adapter.table.items()}
+        table = {f"P{p + 1}": cards for p, cards in self.table.items() if cards}
+        decks = self._decks(s.get("decks"))
+        try:
+            game = HotaGame(players=self.n, table=table or None, decks=decks)
+            self.st = game.new_initial_state(seed=s.get("seed", 0))
+            # Where the model holds the game (two players, its cards), each step is checked against it too.
+            self.model = ModelFollower(self.st)
+        except EngineSetupError as exc:
+            field = str(getattr(exc, "field", "") or "")
+            head = re.split(r"[.\[]", field)[0]
+            line = s.at(head) if head in s else s.line
+            raise ScenarioFileError(self.path, line, f"the engine can't set this situation up: {exc}") from None
+
+    def _decks(self, v: Any) -> dict[str, list[str]] | None:
+        if v is None:
+            return None
+        if isinstance(v, Map):
+            return {p: list(d) if isinstance(d, list) else [FILLER] * d for p, d in v.items()}
+        return {f"P{p + 1}": [FILLER] * v for p in range(self.n)}
+
+    def snapshot(self) -> str:
+        tail = self.st.history[-8:]
+        return str(self.st) + ("\nlast events: " + " | ".join(tail) if tail else "")
+
+    def describe_step(self, step: Any) -> str:
+        if isinstance(step, Map):
+            return ", ".join(f"{k}: {v}" for k, v in step.items())
+        return str(step)
+
+    # actions -------------------------------------------------------------------------------------
+
+    def labels(self) -> list[str]:
+        return [self.st.action_label(a) for a in self.st.legal_actions()]
+
+    def _offered(self) -> str:
+        if self.st.is_terminal():
+            return "the game is over: no action is legal"
+        return "legal actions now: " + "; ".join(repr(x) for x in self.labels())
+
+    def act(self, step: Any, line: int) -> None:
+        if step == EVERYONE_PASSES:
+            # Each player still in the game passes once, from the priority holder.
+            for _ in range(self._in_game()):
+                p = self.st.snapshot()["priority"]
+                self._apply(self._legal(f"P{p + 1} passes" if p >= 0 else "a pass", line), step, line)
+            return
+        if step == EVERYONE_KEEPS:
+            # 103.4: each player declares no mulligan, in the order the engine asks.
+            for _ in range(self.n):
+                if self.st.snapshot()["step"] != "mulligan":
+                    break
+                p = self.st.current_player()
+                label = f"P{p + 1} declares mulligan 0" if p >= 0 else "a declaration"
+                self._apply(self._legal(label, line), step, line)
+            return
+        if isinstance(step, str) and CONCEDES.match(step):
+            p = int(CONCEDES.match(step).group(1)) - 1
+            try:
+                self.st.concede(p)
+            except IllegalAction as exc:
+                refused = Mismatch(line, f"{step!r} (104.3a: a player may concede at any time)",
+                                   "accepted", f"illegal by {exc.rule}: {exc.reason}")
+                raise RulingFailed("", [refused], self.snapshot()) from None
+            return
+        if isinstance(step, Map):
+            self._apply(self._legal(step["action"], line, card=step["card"]), step["action"], line)
+            return
+        self._apply(self._legal(step, line), step, line)
+
+    def _in_game(self) -> int:
+        return sum(s == "playing" for s in self.st.snapshot()["status"])
+
+    def _apply(self, action, step: str, line: int) -> None:
+        self.model.before(self.st, action)
+        try:
+            self.st.apply_action(action)
+        except IllegalAction as exc:
+            refused = Mismatch(line, f"the engine offered {step!r} as legal, then refused it",
+                               "accepted", f"illegal by {exc.rule}: {exc.reason}")
+            raise RulingFailed("", [refused], self.snapshot()) from None
+        findings = self.model.after(self.st)
+        if findings:
+            raise model_disagrees(line, step, findings, self.snapshot())
+
+    def _legal(self, label: str, line: int, card: str | None = None):
+        found = [a for a in self.st.legal_actions() if self.st.action_label(a) == label]
+        if card is not None:
+            found = [a for a in found if self._card_of(a) == card]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            what = f"{label!r}" + (f" about {card!r}" if card else "")
+            raise ScenarioFileError(self.path, line, f"{what} matches no legal action; {self._offered()}")
+        cards = sorted({str(self._card_of(a)) for a in found})
+        raise ScenarioFileError(self.path, line, f"{label!r} matches {len(found)} legal actions, about the cards "
+                                                 f"{', '.join(cards)}: write {{action: {label!r}, card: <name>}}")
+
+    def _card_of(self, action: Action) -> str | None:
+        """The name of the hand card a face-down choice is about (101.4a)."""
+        if action.kind != "choose" or action.card is None:
+            return None
+        return self.st.hands[action.player][action.card]
+
+    def _every_action(self) -> list[Action]:
+        """Every action the game could ever take at this table, legal now or not."""
+        st, n = self.st, self.n
+        every = [Action("shuffle", CHANCE_ID)] + [Action("first_player", CHANCE_ID, target=p) for p in range(n)]
+        names = [(e["card"], e["controller"]) for e in st.snapshot()["entities"]]
+        names += [(card, p) for p, cards in self.table.items() for card in cards]
+        for p in range(n):
+            every += [Action("pass", p)] + [Action("mulligan", p, count=k) for k in range(len(st.hands[p]) + 2)]
+            every += [Action("choose", p, card=0)] + [Action("answer", p, choice=x) for x in ("accept", "refuse")]
+            for card, owner in names:
+                if owner != p:
+                    continue
+                every.append(Action("activate", p, card))
+                every += [Action("activate", p, card, q) for q in range(n)]
+                every += [Action("activate", p, card, q, "Spirit") for q in range(n)]
+                every += [Action("activate", p, card, other_owner, other) for other, other_owner in names]
+                every += [Action("optional", p, source=card, choice=x) for x in ("create", "decline")]
+        return every
+
+    def _build(self, label: str, line: int) -> Action:
+        """Any action with that label, legal or not."""
+        found = [a for a in self._every_action() if self.st.action_label(a) == label]
+        if not found:
+            raise ScenarioFileError(self.path, line, f"{label!r} reads as no action of this game: write it as "
+                                                     "the engine labels it, e.g. 'P1 passes', "
+                                                     "'P2 activates Ember Bolt targeting P1'")
+        return found[0]
+
+    def illegal(self, step: Map, line: int) -> list[Mismatch]:
+        return self._check_illegal(step["illegal"], step["rule"], line)
+
+    def _check_illegal(self, label: str, rule: str, line: int) -> list[Mismatch]:
+        what = f"the action {label!r}"
+        if label in self.labels():
+            return [Mismatch(line, what, f"illegal by {rule}", "offered as a legal action")]
+        action = self._build(label, line)
+        try:
+            self.st.clone().apply_action(action)
+        except IllegalAction as exc:
+            if exc.rule != rule:
+                return [Mismatch(line, what, f"illegal by {rule}", f"illegal by {exc.rule} ({exc.reason})")]
+            allowed = self.model.allows(self.st, action)
+            if allowed:
+                return [Mismatch(line, what, f"illegal by {rule}, in the model too", f"the model allows it as {allowed}")]
+            return []
+        return [Mismatch(line, what, f"illegal by {rule}", "accepted by the engine")]
+
+    def model_verdict(self) -> str:
+        return self.model.verdict()
+
+    # expectations ---------------------------------------------------------------------------------
+
+    def _seat(self, p: int) -> str:
+        return NOBODY if p is None or p < 0 else f"P{p + 1}"
+
+    def expect(self, e: Map) -> list[Mismatch]:
+        st, d = self.st, self.st.snapshot()
+        out: list[Mismatch] = []
+
+        def check(what: str, expected: Any, actual: Any, line: int) -> None:
+            if expected != actual:
+                out.append(Mismatch(line, what, expected, actual))
+
+        def per_seat(key: str, v: Any, line: int, actual: list, read=lambda x: x, norm=lambda x: x) -> None:
+            items = [(f"P{i + 1}", x, v.at(i)) for i, x in enumerate(v)] if isinstance(v, Seq) else \
+                [(p, x, v.at(p)) for p, x in v.items()]
+            for p_name, x, at in items:
+                check(f"{p_name}'s {key}", norm(x), read(actual[int(p_name[1:]) - 1]), at)
+
+        for key, v in e.items():
+            line = e.at(key)
+            if key in ("step", "passes", "first_turn", "mulligan_done"):
+                check(key, v, d[key], line)
+            elif key in SEATS:
+                check(key, NOBODY if _nobody(v) else v, self._seat(d[key]), line)
+            elif key == "current_player":
+                p = st.current_player()
+                got = TERMINAL if st.is_terminal() else CHANCE if st.is_chance_node() else self._seat(p)
+                check(key, v, got, line)
+            elif key == "mulligan_declared":
+                per_seat(key, v, line, d[key], norm=lambda x: -1 if _nobody(x) else x)
+            elif key in PER_SEAT_COUNTS or key in ("drew_from_empty", "status"):
+                per_seat(key, v, line, d[key])
+            elif key == "terminal":
+                check(key, v, st.is_terminal(), line)
+            elif key == "returns":
+                check(key, [float(x) for x in v], [float(x) for x in st.returns()], line)
+            elif key == "entities":
+                for ref, want in v.items():
+                    at = v.at(ref)
+                    got = self._entity(ref, d)
+                    if want == GONE or got is None:
+                        here = "on the battlefield"
+                        check(ref, GONE if want == GONE else here, GONE if got is None else here, at)
+                        continue
+                    for f, y in want.items():
+                        actual = self._seat(got[f]) if f == "controller" else got[f]
+                        check(f"{ref} {f}", y, actual, want.at(f))
+            elif key == "waiting_triggers":
+                got = [{"card": t["card"], "controller": self._seat(t["controller"]),
+                        "token_controller": self._seat(t["token_controller"])} for t in d["waiting_triggers"]]
+                shown = [{k: x[k] for k in w} for w, x in zip(v, got)] if len(got) == len(v) else got
+                check(key, [dict(w) for w in v], shown, line)
+            elif key == "council":
+                council = d["council"]
+                if _nobody(v) or v == "none":
+                    check(key, "none", "none" if council is None else council, line)
+                elif council is None:
+                    check(key, dict(v), "none", line)
+                else:
+                    self._council(v, council, out)
+            elif key == "chance":
+                got = {st.action_label(a): p for a, p in st.chance_outcomes()} if st.is_chance_node() else {}
+                if set(got) != set(v) or any(not math.isclose(got[k], v[k], abs_tol=1e-9) for k in v):
+                    out.append(Mismatch(line, "the chance outcomes", dict(v), got))
+            elif key == "observation":
+                for p_name, want in v.items():
+                    obs = st.observation_for(int(p_name[1:]) - 1)
+                    for f, y in want.items():
+                        if f not in obs:
+                            raise ScenarioFileError(self.path, want.key_lines[f],
+                                                    f"no field {f!r} in an observation; fields: {', '.join(obs)}")
+                        got = obs[f]
+                        if isinstance(y, Map) and isinstance(got, list) and len(got) == self.n:
+                            # A per-seat list, written {P1: ...} naming some seats.
+                            for q, x in y.items():
+                                if not PLAYER.match(q) or int(q[1:]) > self.n:
+                                    raise ScenarioFileError(self.path, y.key_lines[q],
+                                                            f"{q!r} is not a player here: write P1 to P{self.n}")
+                                check(f"{p_name}'s observation {f} of {q}", _plain(x), got[int(q[1:]) - 1], y.at(q))
+                            continue
+                        check(f"{p_name}'s observation {f}", _plain(y), got, want.at(f))
+            elif key in ("legal", "not_legal", "legal_exactly"):
+                labels = self.labels()
+                if key == "legal_exactly":
+                    check("the legal actions", sorted(v), sorted(labels), line)
+                    continue
+                for i, pattern in enumerate(v):
+                    hits = [x for x in labels if fnmatch.fnmatchcase(x, pattern)]
+                    if key == "legal" and not hits:
+                        out.append(Mismatch(v.at(i), "a legal action", pattern, labels))
+                    if key == "not_legal" and hits:
+                        out.append(Mismatch(v.at(i), "no legal action like", pattern, hits))
+            elif key == "illegal":
+                for i, x in enumerate(v):
+                    out.extend(self._check_illegal(x["action"], x["rule"], v.at(i)))
+            elif key == "events":
+                pos = 0
+                for i, pattern in enumerate(v):
+                    while pos < len(st.history) and not fnmatch.fnmatchcase(st.history[pos], pattern):
+                        pos += 1
+                    if pos == len(st.history):
+                        out.append(Mismatch(v.at(i), f"event {i + 1} of {len(v)} (in order)", pattern, st.history))
+                        break
+                    pos += 1
+            elif key == "no_events":
+                for i, pattern in enumerate(v):
+                    hits = [h for h in st.history if fnmatch.fnmatchcase(h, pattern)]
+                    if hits:
+                        out.append(Mismatch(v.at(i), "no event like", pattern, hits))
+        return out
+
+    def _entity(self, ref: str, d: dict) -> dict | None:
+        m = OWNED.match(ref)
+        if m:
+            owner, card = int(m.group(1)) - 1, m.group(2)
+        else:
+            owner, card = next(p for p, cards in self.table.items() if ref in cards), ref
+        # Entities never change controller here: the owner controls it (107.2, 109.2).
+        return next((x for x in d["entities"] if x["card"] == card and x["controller"] == owner), None)
+
+    def _council(self, v: Map, council: dict, out: list[Mismatch]) -> None:
+        for k, want in v.items():
+            at = v.at(k)
+            if k == "chooser":
+                got = self._seat(council["chooser"])
+                if (NOBODY if _nobody(want) else want) != got:
+                    out.append(Mismatch(at, "the council's chooser", want, got))
+            elif k == "rechoosing":
+                if want != council[k]:
+                    out.append(Mismatch(at, "the council's rechoosing", want, council[k]))
+            else:
+                items = [(f"P{i + 1}", x, want.at(i)) for i, x in enumerate(want)] if isinstance(want, Seq) else \
+                    [(p, x, want.at(p)) for p, x in want.items()]
+                for p_name, x, line in items:
+                    x = None if x == "none" else x
+                    got = council[k][int(p_name[1:]) - 1]
+                    if x != got:
+                        out.append(Mismatch(line, f"the council's {k} of {p_name}", x, got))
+
+
+def _plain(v: Any) -> Any:
+    """A YAML value as plain Python (mappings and lists without their line numbers)."""
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return v
