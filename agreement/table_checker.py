@@ -74,7 +74,15 @@ class TableChecker:
     def reference_machine() -> Machine:
         raise NotImplementedError
 
+    #: The kinds of action an observed action may have.
+    kinds: tuple[str, ...] = ()
+
     # -- the harness's protocol ------------------------------------------------------------
+
+    def check_action(self, obs: Any) -> None:
+        """A well-formed observed action, or ValueError saying what is wrong."""
+        if not isinstance(obs, dict) or obs.get("kind") not in self.kinds or not isinstance(obs.get("player"), int):
+            raise ValueError(f"expected {{kind: one of {', '.join(self.kinds)}, player: seat, ...}}, got {obs!r}")
 
     def begin(self, obs: dict[str, Any]) -> None:
         self.machine = self.machine_for(obs)

@@ -22,6 +22,8 @@ Two kinds of trouble are kept apart, because they call for different people:
 
 from __future__ import annotations
 
+import fnmatch
+
 import importlib
 import re
 from dataclasses import dataclass
@@ -337,6 +339,19 @@ class Session:
     def model_verdict(self) -> str:
         """The model's reading of the steps played so far, one line ("" if the game has none)."""
         return ""
+
+
+def legal_mismatches(key: str, patterns: Seq, labels: list[str]) -> list[Mismatch]:
+    """``legal`` / ``not_legal``: each glob pattern must match (or must not
+    match) the label of an action the engine offers."""
+    out = []
+    for i, pattern in enumerate(patterns):
+        hits = [x for x in labels if fnmatch.fnmatchcase(x, pattern)]
+        if key == "legal" and not hits:
+            out.append(Mismatch(patterns.at(i), "a legal action", pattern, labels))
+        if key == "not_legal" and hits:
+            out.append(Mismatch(patterns.at(i), "no legal action like", pattern, hits))
+    return out
 
 
 def model_disagrees(line: int, step: Any, findings: list[Any], snapshot: str) -> RulingFailed:

@@ -34,7 +34,7 @@ class Setup(dict):
 KITS = (
     ("Spirit Caller", "Culling Field", "Echo Chamber"),  # a loop of mandatory actions (104.4b)
     ("Spirit Caller", "Culling Field", "Whispering Echo"),  # a loop through a decision
-    ("Spirit Caller", "Banishing Gale", "Rewind Portal"),  # tokens leaving (109.5f-g)
+    ("Spirit Caller", "Banishing Gale", "Rewind Portal", "Echo Chamber"),  # tokens leaving (109.5f-g), echoed
     ("Council of Elders", "Tome of Ages"),  # the council (101.4), libraries run short
     ("Aegis of Immortality", "Gatekeeper", "Twin Fates", "Silencing Rune"),  # the golden rules
 )

@@ -54,11 +54,6 @@ def check_state(obs: Any) -> None:
         raise ValueError(f"status {bad[0]!r} is not playing, won, lost or drew")
 
 
-def check_action(obs: Any) -> None:
-    if not isinstance(obs, dict) or obs.get("kind") not in KINDS or not isinstance(obs.get("player"), int):
-        raise ValueError(f"expected {{kind: one of {', '.join(KINDS)}, player: seat, ...}}, got {obs!r}")
-
-
 def table_of(obs: dict[str, Any]) -> Table:
     """The model's table for the game whose first snapshot this is."""
     decks = set(obs["library"])
@@ -162,7 +157,7 @@ class HotaChecker(TableChecker):
     players = (2,)
     spread = True
     check_state = staticmethod(check_state)
-    check_action = staticmethod(check_action)
+    kinds = KINDS
 
     def machine_for(self, first: dict[str, Any]) -> Machine:
         return machine_for(table_of(first))

@@ -54,11 +54,6 @@ def check_state(obs: Any) -> None:
             raise ValueError(f"units[{i}].role {u['role']!r} is not None, attacker or defender")
 
 
-def check_action(obs: Any) -> None:
-    if not isinstance(obs, dict) or obs.get("kind") not in KINDS or not isinstance(obs.get("player"), int):
-        raise ValueError(f"expected {{kind: one of {', '.join(KINDS)}, player: seat, ...}}, got {obs!r}")
-
-
 def table_of(obs: dict[str, Any]) -> Table:
     """The model's table for the game whose first observation this is."""
     units = tuple(
@@ -171,7 +166,7 @@ def _stands_for(m: Machine, s: Any, e: Edge, name: str, player: int) -> bool:
 class RiftboundChecker(TableChecker):
     game = "riftbound"
     check_state = staticmethod(check_state)
-    check_action = staticmethod(check_action)
+    kinds = KINDS
 
     def machine_for(self, first: dict[str, Any]) -> Machine:
         return machine_for(table_of(first))

@@ -44,7 +44,7 @@ from agreement.hota.follow import ModelFollower
 from engine.hota import CHANCE as CHANCE_ID, Action, EngineSetupError, HotaGame, IllegalAction, load_pool
 from scenarios.runner import (
     EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
-    model_disagrees,
+    legal_mismatches, model_disagrees,
 )
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "hota" / "rules.yaml"
@@ -572,12 +572,7 @@ class HotaSession(Session):
                 if key == "legal_exactly":
                     check("the legal actions", sorted(v), sorted(labels), line)
                     continue
-                for i, pattern in enumerate(v):
-                    hits = [x for x in labels if fnmatch.fnmatchcase(x, pattern)]
-                    if key == "legal" and not hits:
-                        out.append(Mismatch(v.at(i), "a legal action", pattern, labels))
-                    if key == "not_legal" and hits:
-                        out.append(Mismatch(v.at(i), "no legal action like", pattern, hits))
+                out.extend(legal_mismatches(key, v, labels))
             elif key == "illegal":
                 for i, x in enumerate(v):
                     out.extend(self._check_illegal(x["action"], x["rule"], v.at(i)))

@@ -41,7 +41,7 @@ from agreement.riftbound.follow import ModelFollower
 from engine.riftbound import Action, EngineSetupError, IllegalAction, RiftboundGame, load_pool
 from scenarios.runner import (
     EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
-    model_disagrees,
+    legal_mismatches, model_disagrees,
 )
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "riftbound" / "rules.yaml"
@@ -580,12 +580,7 @@ class RiftboundSession(Session):
                 if key == "legal_exactly":
                     check("the legal actions", sorted(v), sorted(labels), line)
                     continue
-                for i, pattern in enumerate(v):
-                    hits = [x for x in labels if fnmatch.fnmatchcase(x, pattern)]
-                    if key == "legal" and not hits:
-                        out.append(Mismatch(v.at(i), "a legal action", pattern, labels))
-                    if key == "not_legal" and hits:
-                        out.append(Mismatch(v.at(i), "no legal action like", pattern, hits))
+                out.extend(legal_mismatches(key, v, labels))
             elif key == "assignments":
                 order = {u.id: i for i, u in enumerate(st.units)}
                 want = sorted(sorted(((self._assign_target(r, x.key_lines[r]), n) for r, n in x.items() if n),

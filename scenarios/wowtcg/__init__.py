@@ -21,6 +21,7 @@ from engine.wowtcg.deck import MIN_DECK_SIZE
 from engine.wowtcg.objects import ZONES
 from scenarios.runner import (
     EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
+    legal_mismatches,
 )
 
 # Every step the engine reports in `state.step`.
@@ -890,12 +891,8 @@ class WowSession(Session):
                 labels = [str(a) for a in st.legal_actions()]
                 if key == "legal_exactly":
                     check(key, sorted(v), sorted(labels), "the legal actions")
-                for i, pattern in enumerate(v if key != "legal_exactly" else ()):
-                    hits = [x for x in labels if fnmatch.fnmatchcase(x, pattern)]
-                    if key == "legal" and not hits:
-                        out.append(Mismatch(v.at(i), "a legal action", pattern, labels))
-                    if key == "not_legal" and hits:
-                        out.append(Mismatch(v.at(i), "no legal action like", pattern, hits))
+                if key != "legal_exactly":
+                    out.extend(legal_mismatches(key, v, labels))
             elif key == "illegal":
                 for i, x in enumerate(v):
                     out.extend(self._check_illegal(x["action"], x["rule"], v.at(i)))

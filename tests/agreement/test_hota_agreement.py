@@ -20,9 +20,9 @@ def run(examples: int):
 
 
 def test_builtin_engine_agrees_with_the_model():
-    report = run(50)
+    report = run(70)
     assert report.ok, f"{[str(f) for f in report.findings]}\n{report.transcript}"
-    assert report.steps > 200 and report.games_finished == 50
+    assert report.steps > 300 and report.games_finished == 70
     assert report.offered_tried > 0 and report.forbidden_tried > 0
     # Steering reaches every family the default model reaches: the loop's draw,
     # the council's refusal (101.4d), concessions, the chance steps.
