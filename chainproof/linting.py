@@ -221,7 +221,12 @@ def _dead(
     out = []
     dead: list[str] = []
     for e, r in zip(candidates, results):
-        verdict = r.verdict if r.verdict == PROVED else f"not enabled within the bounds; {r.verdict} on the any-length model"
+        if r.verdict == PROVED:
+            verdict = r.verdict
+        elif any_length is not None:
+            verdict = f"not enabled within the bounds; {r.verdict} on the any-length model"
+        else:  # a game without a length bound: its one model was searched whole
+            verdict = "not enabled in any game at these bounds; induction does not prove it dead"
         checks.append(Check(game.name, r.property, verdict, r.method, r.depth))
         if r.verdict == PROVED:
             dead.append(e.name)
