@@ -18,10 +18,8 @@ from properties import Deadlock, Eventually, Invariant, StepProperty
 from properties.contradictions import Contradiction, RuleQuery
 
 # Codes of the model's variables (model/hota/game.py), restated.
-NOBODY = -1
 NOT_YET = -1
 ACCEPT, REFUSE = 1, 0
-NO_TRIGGER = -1
 ECHO_WAITS = 2  # waiting codes 2 and 3: an echo for P1's or P2's token
 STARTING_LIFE = 30  # 103.3
 OPENING_HAND = 7  # 103.4
