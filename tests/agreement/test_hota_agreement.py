@@ -21,9 +21,9 @@ def run(examples: int):
 
 
 def test_builtin_engine_agrees_with_the_model(monkeypatch):
-    report = run(50)
+    report = run(30)
     assert report.ok, f"{[str(f) for f in report.findings]}\n{report.transcript}"
-    assert report.steps > 200 and report.games_finished == 50
+    assert report.steps > 150 and report.games_finished == 30
     assert report.offered_tried > 0 and report.forbidden_tried > 0
     # Tokens leaving under an echo need three cards together; a run on the
     # token kit alone makes sure they meet, whatever the random tables were.
