@@ -203,6 +203,20 @@ def update(path: Path, section: str, begin: str = BEGIN, end: str = END) -> None
     path.write_text(text)
 
 
+def targets_table(title: str, rows: list[tuple[str, str, bool]]) -> list[str]:
+    """The head of a section (title, when and where measured) and its table of
+    targets: each row the target, what was measured, and whether it was met."""
+    return [
+        f"## {title}",
+        "",
+        f"Measured {datetime.now():%Y-%m-%d %H:%M} on {platform.machine()} with {os.cpu_count()} CPUs.",
+        "",
+        "| target | measured | |",
+        "| --- | --- | --- |",
+        *(f"| {target} | {measured} | {'met' if ok else 'not met'} |" for target, measured, ok in rows),
+    ]
+
+
 def write_section(prog: str, doc: str, measure: Callable[[], dict], render: Callable[[dict], str], begin: str, end: str, argv: list[str] | None = None) -> None:
     """A benchmark module's command: measure once, write its section of RESULTS.md (or ``--output``), print it."""
     parser = argparse.ArgumentParser(prog=f"python -m {prog}", description=doc.splitlines()[0])

@@ -13,15 +13,12 @@ by a third on a shared machine.
 
 from __future__ import annotations
 
-import os
-import platform
 import time
-from datetime import datetime
 
 from agreement.harness import conform
 from agreement.hota.builtin import BuiltinHotaAdapter
 from agreement.hota.checker import HotaChecker
-from benchmarks.engine import write_section
+from benchmarks.engine import targets_table, write_section
 from chainproof.games import get_game
 from model import explicit, portfolio
 from model.hota import build
@@ -67,26 +64,23 @@ def measure() -> dict:
 
 
 def render(r: dict) -> str:
-    def met(ok: bool) -> str:
-        return "met" if ok else "not met"
-
     rate = r["states"] / r["explore_s"]
     steps = r["steps"] / r["conform_s"]
-    lines = [
-        BEGIN,
-        "## Heroes of Ancients (`python -m benchmarks.hota`)",
-        "",
-        f"Measured {datetime.now():%Y-%m-%d %H:%M} on {platform.machine()} with {os.cpu_count()} CPUs.",
-        "",
-        "| target | measured | |",
-        "| --- | --- | --- |",
-        f"| explicit search of the default table, at least {STATES_PER_S:,} states/s | {r['states']:,} states in {r['explore_s']:.1f} s ({rate:,.0f}/s) | {met(rate >= STATES_PER_S)} |",
-        f"| Z3: every mandatory step lowers the ranking, under {RANK_S:.0f} s | {r['rank']} in {r['rank_s']:.1f} s | {met(r['rank_s'] < RANK_S)} |",
-        f"| state-graph loop analysis of the default table, under {LOOPS_S:.0f} s | {r['loops']} loops without 104.4b, each a draw with it: {r['loops_ok']}, in {r['loops_s']:.1f} s | {met(r['loops_s'] < LOOPS_S)} |",
-        f"| `verify --game hota` portfolio in under {VERIFY_S:.0f} s | {r['holds']} of {r['results']} hold at the bounds, in {r['verify_s']:.1f} s | {met(r['verify_s'] < VERIFY_S)} |",
-        f"| agreement harness, 20 games, at least {STEPS_PER_S} steps/s | {r['steps']:,} steps in {r['conform_s']:.1f} s ({steps:,.0f}/s), agreeing: {r['conform_ok']} | {met(steps >= STEPS_PER_S)} |",
-        END,
+    rows = [
+        (f"explicit search of the default table, at least {STATES_PER_S:,} states/s",
+         f"{r['states']:,} states in {r['explore_s']:.1f} s ({rate:,.0f}/s)", rate >= STATES_PER_S),
+        (f"Z3: every mandatory step lowers the ranking, under {RANK_S:.0f} s",
+         f"{r['rank']} in {r['rank_s']:.1f} s", r["rank_s"] < RANK_S),
+        (f"state-graph loop analysis of the default table, under {LOOPS_S:.0f} s",
+         f"{r['loops']} loops without 104.4b, each a draw with it: {r['loops_ok']}, in {r['loops_s']:.1f} s",
+         r["loops_s"] < LOOPS_S),
+        (f"`verify --game hota` portfolio in under {VERIFY_S:.0f} s",
+         f"{r['holds']} of {r['results']} hold at the bounds, in {r['verify_s']:.1f} s", r["verify_s"] < VERIFY_S),
+        (f"agreement harness, 20 games, at least {STEPS_PER_S} steps/s",
+         f"{r['steps']:,} steps in {r['conform_s']:.1f} s ({steps:,.0f}/s), agreeing: {r['conform_ok']}",
+         steps >= STEPS_PER_S),
     ]
+    lines = [BEGIN, *targets_table("Heroes of Ancients (`python -m benchmarks.hota`)", rows), END]
     return "\n".join(lines) + "\n"
 
 

@@ -14,12 +14,9 @@ fastest kept), in this process; timings vary by a third on a shared machine.
 
 from __future__ import annotations
 
-import os
-import platform
 import time
-from datetime import datetime
 
-from benchmarks.engine import write_section
+from benchmarks.engine import targets_table, write_section
 from chainproof import linting
 from chainproof.games import get_game
 from model import explicit, portfolio, wowtcg
@@ -52,21 +49,18 @@ def measure() -> dict:
 
 
 def render(r: dict) -> str:
-    def met(ok: bool) -> str:
-        return "met" if ok else "not met"
-
     slowest = max(s for *_, s in r["diffs"])
+    rows = [
+        (f"`chainproof lint` at default bounds under {LINT_TARGET_S:.0f} s",
+         f"{r['lint_s']:.1f} s ({r['findings']} findings)", r["lint_s"] < LINT_TARGET_S),
+        (f"each variant's diff against the seed under {DIFF_TARGET_S:.0f} s", f"slowest {slowest:.2f} s",
+         slowest < DIFF_TARGET_S),
+        (f"explicit search at default bounds at most 25% slower than before the rulings ({BEFORE_RULINGS_S} s)",
+         f"{r['explore_s']:.1f} s for {r['states']:,} states", r["explore_s"] <= 1.25 * BEFORE_RULINGS_S),
+    ]
     lines = [
         BEGIN,
-        "## Lint and rules diff (`python -m benchmarks.lint`)",
-        "",
-        f"Measured {datetime.now():%Y-%m-%d %H:%M} on {platform.machine()} with {os.cpu_count()} CPUs.",
-        "",
-        "| target | measured | |",
-        "| --- | --- | --- |",
-        f"| `chainproof lint` at default bounds under {LINT_TARGET_S:.0f} s | {r['lint_s']:.1f} s ({r['findings']} findings) | {met(r['lint_s'] < LINT_TARGET_S)} |",
-        f"| each variant's diff against the seed under {DIFF_TARGET_S:.0f} s | slowest {slowest:.2f} s | {met(slowest < DIFF_TARGET_S)} |",
-        f"| explicit search at default bounds at most 25% slower than before the rulings ({BEFORE_RULINGS_S} s) | {r['explore_s']:.1f} s for {r['states']:,} states | {met(r['explore_s'] <= 1.25 * BEFORE_RULINGS_S)} |",
+        *targets_table("Lint and rules diff (`python -m benchmarks.lint`)", rows),
         "",
         "| variant | parts after (steps) | pairs of states | seconds |",
         "| --- | --- | --- | --- |",

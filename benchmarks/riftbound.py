@@ -13,15 +13,12 @@ runs once in this process; timings vary by a third on a shared machine.
 
 from __future__ import annotations
 
-import os
-import platform
 import time
-from datetime import datetime
 
 from agreement.harness import conform
 from agreement.riftbound.builtin import BuiltinRiftboundAdapter
 from agreement.riftbound.checker import RiftboundChecker
-from benchmarks.engine import write_section
+from benchmarks.engine import targets_table, write_section
 from chainproof.games import get_game
 from model import explicit, portfolio, riftbound
 from model.riftbound import damage
@@ -64,26 +61,21 @@ def measure() -> dict:
 
 
 def render(r: dict) -> str:
-    def met(ok: bool) -> str:
-        return "met" if ok else "not met"
-
     rate = r["states"] / r["explore_s"]
     steps = r["steps"] / r["conform_s"]
-    lines = [
-        BEGIN,
-        "## Riftbound (`python -m benchmarks.riftbound`)",
-        "",
-        f"Measured {datetime.now():%Y-%m-%d %H:%M} on {platform.machine()} with {os.cpu_count()} CPUs.",
-        "",
-        "| target | measured | |",
-        "| --- | --- | --- |",
-        f"| explicit search at default bounds, at least {STATES_PER_S:,} states/s | {r['states']:,} states in {r['explore_s']:.1f} s ({rate:,.0f}/s) | {met(rate >= STATES_PER_S)} |",
-        f"| a legal assignment exists (5 units, might 6) in under {EXISTENCE_S:.0f} s | {r['existence']} in {r['existence_s']:.1f} s | {met(r['existence_s'] < EXISTENCE_S)} |",
-        f"| exclusive requirements up to 5 units in under {EXCLUSIVE_S:.0f} s | {r['exclusive']} patterns, {r['minimal']} minimal, in {r['exclusive_s']:.1f} s | {met(r['exclusive_s'] < EXCLUSIVE_S)} |",
-        f"| `verify --game riftbound` portfolio in under {VERIFY_S:.0f} s | {r['proved']} of {r['results']} proved in {r['verify_s']:.1f} s | {met(r['verify_s'] < VERIFY_S)} |",
-        f"| agreement harness, 20 games at two players, at least {STEPS_PER_S} steps/s | {r['steps']:,} steps in {r['conform_s']:.1f} s ({steps:,.0f}/s) | {met(steps >= STEPS_PER_S)} |",
-        END,
+    rows = [
+        (f"explicit search at default bounds, at least {STATES_PER_S:,} states/s",
+         f"{r['states']:,} states in {r['explore_s']:.1f} s ({rate:,.0f}/s)", rate >= STATES_PER_S),
+        (f"a legal assignment exists (5 units, might 6) in under {EXISTENCE_S:.0f} s",
+         f"{r['existence']} in {r['existence_s']:.1f} s", r["existence_s"] < EXISTENCE_S),
+        (f"exclusive requirements up to 5 units in under {EXCLUSIVE_S:.0f} s",
+         f"{r['exclusive']} patterns, {r['minimal']} minimal, in {r['exclusive_s']:.1f} s", r["exclusive_s"] < EXCLUSIVE_S),
+        (f"`verify --game riftbound` portfolio in under {VERIFY_S:.0f} s",
+         f"{r['proved']} of {r['results']} proved in {r['verify_s']:.1f} s", r["verify_s"] < VERIFY_S),
+        (f"agreement harness, 20 games at two players, at least {STEPS_PER_S} steps/s",
+         f"{r['steps']:,} steps in {r['conform_s']:.1f} s ({steps:,.0f}/s)", steps >= STEPS_PER_S),
     ]
+    lines = [BEGIN, *targets_table("Riftbound (`python -m benchmarks.riftbound`)", rows), END]
     return "\n".join(lines) + "\n"
 
 
