@@ -8,24 +8,52 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from model import explicit, wowtcg
+from model import bmc, explicit, wowtcg
 from model.machine import Machine
+from model.results import Result
+from properties import Eventually
+from properties.wowtcg import CATALOGUE
 
 #: The turn and priority model without combat (no allies, no combats), at small
 #: bounds that keep every reachable state and edge but explore in well under a second.
 SMALL = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2, "allies": 0, "combats": 0}
 #: Combat with the whole default board, one turn each, no cards in hand (P2 draws one).
 COMBAT = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "hand_limit": 2, "allies": 2, "combats": 1}
+#: One turn, heroes only, one card: no run is longer than 25 steps, so BMC to 120 unrolls past the longest.
+ONE_TURN = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
+
+
+#: Explorations of the seed's model on the default board, by bounds, shared by
+#: every test file for the whole session: the same instance is explored once.
+_EXPLORED: dict[tuple[tuple[str, int], ...], explicit.Exploration] = {}
+
+
+def explored(**bounds: int) -> explicit.Exploration:
+    """The complete exploration of ``wowtcg.build(**bounds)``, computed on first
+    use and then shared (explicit search is deterministic, so every caller sees
+    what its own call would have computed).  Keyed by the machine's resolved
+    bounds, so bounds left at their defaults and bounds given explicitly meet."""
+    machine = wowtcg.build(**bounds)
+    key = tuple(sorted(machine.bounds.items()))
+    if key not in _EXPLORED:
+        _EXPLORED[key] = explicit.explore(machine)
+    return _EXPLORED[key]
 
 
 @pytest.fixture(scope="session")
-def small_machine() -> Machine:
-    return wowtcg.build(**SMALL)
+def small_exploration() -> explicit.Exploration:
+    return explored(**SMALL)
 
 
 @pytest.fixture(scope="session")
-def small_exploration(small_machine: Machine) -> explicit.Exploration:
-    return explicit.explore(small_machine)
+def small_machine(small_exploration: explicit.Exploration) -> Machine:
+    return small_exploration.machine
+
+
+@pytest.fixture(scope="session")
+def combat_exploration() -> explicit.Exploration:
+    """COMBAT explored whole (128,360 states): the catalogue check, the perft count and the combat mutants' faithful model."""
+    return explored(**COMBAT)
 
 
 def states_of(machine: Machine) -> st.SearchStrategy:
@@ -57,3 +85,29 @@ def assert_counts_pinned(exploration: explicit.Exploration, case: dict[str, Any]
         case["levels"],
     )
     assert dict(terminal) == case["terminal"]
+
+
+def closes(window: str) -> Eventually:
+    """Every priority window of ``window`` eventually closes (409.4b)."""
+    # Leaving the window discharges it, and so does the end of the game or of
+    # the exploration: both are other locations.
+    return Eventually(
+        f"{window}_closes",
+        ("409.4b",),
+        f"every priority window of the {window} eventually closes",
+        premise=lambda m, s, b: m.at(s, window, b=b),
+        goal=lambda m, s, b: b.Not(m.at(s, window, b=b)),
+    )
+
+
+@pytest.fixture(scope="session")
+def bmc_past_the_longest_run() -> tuple[Machine, dict[str, Result]]:
+    """BMC to depth 120 on ONE_TURN of the whole catalogue and of
+    ``closes("action_phase")``, in one unrolling: test_checkers reads the
+    catalogue's results, test_liveness the liveness property's.  BMC decides
+    each property on its own at every depth (one query asks whether any open
+    one is violated, then which), so checking them together changes no verdict,
+    depth or note; it only unrolls the machine once instead of twice."""
+    machine = wowtcg.build(**ONE_TURN)
+    results = bmc.check_all(machine, [*CATALOGUE, closes("action_phase")], depth=120)
+    return machine, {r.property: r for r in results}

@@ -38,10 +38,11 @@ def test_without_combat_every_combat_property_is_vacuous(small_exploration):  # 
     assert {name for name, v in verdicts.items() if v == VACUOUS} == set(verdicts) - outside_combat
 
 
-def test_every_property_holds_with_combat_by_both_methods():
+def test_every_property_holds_with_combat_by_both_methods(combat_exploration):  # noqa: ANN001
     """Explicit search covers every reachable state; BMC to a shallower depth finds no violation either."""
-    machine = wowtcg.build(**COMBAT)
-    exploration = explicit.explore(machine)
+    exploration = combat_exploration  # wowtcg.build(**COMBAT), explored once per session (tests/conftest.py)
+    machine = exploration.machine
+    assert machine.bounds == wowtcg.build(**COMBAT).bounds
     assert exploration.complete
     for p in CATALOGUE:
         assert explicit.check(exploration, p).verdict == HOLDS_TO_DEPTH, p.name
@@ -51,11 +52,13 @@ def test_every_property_holds_with_combat_by_both_methods():
     assert {r.property: r.verdict for r in by_solver}["proposal_rechecked"] == HOLDS_TO_DEPTH
 
 
-def test_bmc_stops_when_no_run_is_longer():
+def test_bmc_stops_when_no_run_is_longer(bmc_past_the_longest_run):  # noqa: ANN001
     """On a tiny instance BMC unrolls past the longest run and says so; both methods still agree."""
-    machine = wowtcg.build(**TINY)
+    # bmc.check_all(machine, CATALOGUE, depth=120), run together with test_liveness's property (tests/conftest.py)
+    machine, by_solver = bmc_past_the_longest_run
+    assert machine.bounds == wowtcg.build(**TINY).bounds
     exploration = explicit.explore(machine)
-    results = bmc.check_all(machine, CATALOGUE, depth=120)
+    results = [by_solver[p.name] for p in CATALOGUE]
     longest = max(r.depth for r in results)
     assert longest < 120
     assert all("no run is longer than" in r.note for r in results)

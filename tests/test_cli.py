@@ -26,7 +26,10 @@ SVG = "{http://www.w3.org/2000/svg}"
 #: Small bounds, as flags (the same instance as tests/conftest.py SMALL).
 SMALL = ["--game", "wowtcg", "--players", "2", "--chain-depth", "2", "--turns", "2", "--hand", "1", "--deck", "1", "--hand-limit", "2", "--allies", "0", "--combats", "0"]
 #: Combat with one ally per party, no cards in hand: every property of the catalogue applies (explicit search).
-COMBAT = ["--game", "wowtcg", "--players", "2", "--chain-depth", "1", "--turns", "2", "--hand", "0", "--deck", "1", "--allies", "1", "--combats", "1"]
+#: No resources: every property still holds to depth (none vacuous) in 31,210
+#: states instead of 82,882 with one resource each (tests/test_checkers.py checks
+#: the catalogue on the whole board with one resource).
+COMBAT = ["--game", "wowtcg", "--players", "2", "--chain-depth", "1", "--turns", "2", "--hand", "0", "--deck", "1", "--allies", "1", "--resources", "0", "--combats", "1"]
 #: Tinier still, for runs that only look at which properties were selected.
 TINY = ["--game", "wowtcg", "--players", "2", "--chain-depth", "1", "--turns", "1", "--hand", "1", "--deck", "1", "--hand-limit", "2", "--allies", "0", "--combats", "0"]
 BMC_DEPTH = 8

@@ -9,6 +9,7 @@ from model import bmc, explicit, wowtcg
 from model.results import HOLDS_TO_DEPTH
 from model.wowtcg.board import Character
 from properties.wowtcg import deadlock
+from tests.conftest import explored
 
 #: P1's turn with no resources, so a taxed attacker can never be paid for, and
 #: three combats explored, so the hero and the guard can both attack first.
@@ -68,8 +69,9 @@ def test_an_unknown_variant_is_rejected_with_the_known_ones():
 
 def test_heroes_that_destroy_each_other_draw_the_game():
     """102.1a: when every remaining player loses in the same batch, nobody wins."""
-    machine = wowtcg.build(players=2, chain_depth=1, turns=2, hand=0, deck=1, allies=0, combats=1)
-    exploration = explicit.explore(machine)
+    # Explored once per session (tests/conftest.py); test_perft pins its counts.
+    exploration = explored(players=2, chain_depth=1, turns=2, hand=0, deck=1, allies=0, combats=1)
+    machine = exploration.machine
     draws = [i for i, s in enumerate(exploration.nodes) if machine.location_of(s) == "game_over" and not any(s.in_game)]
     assert draws
     start, path = exploration.path_to(draws[0])

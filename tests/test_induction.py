@@ -33,7 +33,7 @@ from model.machine import BOOL, Edge, IntRange, Location, Machine, Var
 from model.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Result
 from model.wowtcg.board import Board, Character, Party, Weapon
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty, validate
-from tests.test_mutants import MUTANTS
+from tests.test_mutants import MUTANTS, caught
 
 GAME = get_game("wowtcg")
 SAFETY: tuple[Property, ...] = tuple(
@@ -305,11 +305,12 @@ FAST_MUTANTS = [
 ]
 
 
-@cache
 def mutant_machine(name: str) -> tuple[Machine, Result]:
-    mutant = MUTANT[name]
-    machine = mutant.mutate(wowtcg.build(**mutant.bounds))
-    return machine, explicit.check(explicit.explore(machine), BY_NAME[mutant.caught_by])
+    """The mutant's machine and explicit search's verdict on the property that
+    catches it, shared for the session with tests/test_mutants.py."""
+    machine, found = caught(name)
+    assert found.property == MUTANT[name].caught_by
+    return machine, found
 
 
 @pytest.mark.parametrize("name", FAST_MUTANTS)

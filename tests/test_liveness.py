@@ -6,27 +6,21 @@ from model import bmc, explicit, wowtcg
 from model.machine import Machine, no_change
 from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result
 from properties import Eventually
+from tests.conftest import closes
 
 TINY = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
 WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase")
 
 
-def closes(window: str) -> Eventually:
-    # Leaving the window discharges it, and so does the end of the game or of
-    # the exploration: both are other locations.
-    return Eventually(
-        f"{window}_closes",
-        ("409.4b",),
-        f"every priority window of the {window} eventually closes",
-        premise=lambda m, s, b: m.at(s, window, b=b),
-        goal=lambda m, s, b: b.Not(m.at(s, window, b=b)),
-    )
-
-
-def both(machine: Machine, prop: Eventually, depth: int) -> tuple[Result, Result]:
-    """The verdicts of explicit search and BMC, which must agree on verdict and, for a violation, on length."""
-    by_search = explicit.check(explicit.explore(machine), prop)
-    by_solver = bmc.check_all(machine, [prop], depth=depth)[0]
+def both(
+    machine: Machine, prop: Eventually, depth: int, by_solver: Result | None = None, exploration: explicit.Exploration | None = None
+) -> tuple[Result, Result]:
+    """The verdicts of explicit search and BMC, which must agree on verdict and, for a violation, on length.
+    ``by_solver``/``exploration``: BMC's result to ``depth`` or the machine's exploration, when already computed."""
+    by_search = explicit.check(exploration if exploration is not None else explicit.explore(machine), prop)
+    if by_solver is None:
+        by_solver = bmc.check_all(machine, [prop], depth=depth)[0]
+    assert by_solver.property == prop.name and by_solver.method == "bmc"
     assert by_search.verdict == by_solver.verdict, (by_search.note, by_solver.note)
     if by_search.verdict == VIOLATED:
         assert by_search.depth == by_solver.depth, "explicit search and BMC disagree on the shortest counterexample"
@@ -55,9 +49,11 @@ def test_every_window_eventually_closes_by_both_methods(small_machine, small_exp
         assert "not ruled out" in result.note  # a bounded check does not claim the goal is always met
 
 
-def test_bmc_past_the_longest_run_says_every_run_was_followed():
-    machine = wowtcg.build(**TINY)
-    _, by_solver = both(machine, closes("action_phase"), depth=120)
+def test_bmc_past_the_longest_run_says_every_run_was_followed(bmc_past_the_longest_run):  # noqa: ANN001
+    # bmc.check_all(machine, [closes("action_phase")], depth=120), run together with test_checkers' catalogue (tests/conftest.py)
+    machine, results = bmc_past_the_longest_run
+    assert machine.bounds == wowtcg.build(**TINY).bounds
+    _, by_solver = both(machine, closes("action_phase"), depth=120, by_solver=results["action_phase_closes"])
     assert by_solver.depth < 120
     assert by_solver.note.startswith("no run is longer than")
     assert "none from a premise state stops short of the goal" in by_solver.note
@@ -122,7 +118,7 @@ def test_a_window_that_cannot_close_is_a_dead_end_for_both(small_machine):  # no
         assert transcript.final["P2 hand"].startswith("0 instant")
 
 
-def test_a_terminal_location_outside_the_goal_is_a_dead_end(small_machine):  # noqa: ANN001
+def test_a_terminal_location_outside_the_goal_is_a_dead_end(small_machine, small_exploration):  # noqa: ANN001
     prop = Eventually(
         "draw_step_opens",
         ("501.2a",),
@@ -130,7 +126,7 @@ def test_a_terminal_location_outside_the_goal_is_a_dead_end(small_machine):  # n
         premise=lambda m, s, b: m.at(s, "draw_step_start", b=b),
         goal=lambda m, s, b: m.at(s, "draw_step", b=b),
     )
-    for result in both(small_machine, prop, depth=16):
+    for result in both(small_machine, prop, depth=16, exploration=small_exploration):
         assert result.verdict == VIOLATED
         # the first turn with its discard to the hand limit (12 steps), then P2
         # readies and draws from an empty deck

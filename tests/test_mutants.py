@@ -13,16 +13,21 @@ import pytest
 
 from model import bmc, explicit, wowtcg
 from model.machine import Machine
-from model.results import VIOLATED
+from model.results import VIOLATED, Result
 from properties.wowtcg import CATALOGUE
+from tests.conftest import explored
 
 PROPERTIES = {p.name: p for p in CATALOGUE}
 TWO = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2, "allies": 0, "combats": 0}
 THREE = {"players": 3, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
 #: P1's combat turn with the whole board and no cards.
 P1_COMBAT = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 0, "deck": 0, "hand_limit": 2, "allies": 2, "combats": 1}
-#: Both players' combat turns (P2 draws his one card).
-BOTH_COMBATS = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "hand_limit": 2, "allies": 2, "combats": 1}
+#: Both players' combat turns (P2 draws his one card), with no resources: the
+#: two mutants that need P2's turn (his long-range, must-attack ally) are caught
+#: there at the same length (26 and 18 steps) as with one resource each
+#: (tests/conftest.py COMBAT, where the faithful model's catalogue is checked in
+#: test_checkers), in a third of the states.
+BOTH_COMBATS = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "hand_limit": 2, "allies": 2, "resources": 0, "combats": 1}
 #: Heroes only, with an instant each, so a proposal can be made illegal before it resolves.
 HEROES_WITH_INSTANTS = {"players": 2, "chain_depth": 2, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 3, "allies": 0, "combats": 1}
 
@@ -319,12 +324,24 @@ MUTANTS = [
 ]
 
 
+BY_MUTANT_NAME = {m.name: m for m in MUTANTS}
+
+
+@cache
+def caught(name: str) -> tuple[Machine, Result]:
+    """The mutant's machine and explicit search's verdict on the property that
+    must catch it, computed once per session (tests/test_induction.py asks for
+    the same mutants at the same bounds)."""
+    mutant = BY_MUTANT_NAME[name]
+    machine = mutant.mutate(wowtcg.build(**mutant.bounds))
+    return machine, explicit.check(explicit.explore(machine), PROPERTIES[mutant.caught_by])
+
+
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_is_caught_by_the_property_citing_the_broken_rule(mutant: Mutant) -> None:
     prop = PROPERTIES[mutant.caught_by]
     assert mutant.rule in prop.rules, f"{prop.name} does not cite {mutant.rule}"
-    machine = mutant.mutate(wowtcg.build(**mutant.bounds))
-    found = explicit.check(explicit.explore(machine), prop)
+    machine, found = caught(mutant.name)
     assert found.verdict == VIOLATED
     transcript = found.counterexample
     assert transcript is not None and len(transcript) == found.depth
@@ -345,16 +362,15 @@ def test_unmutated_model_satisfies_the_same_property(mutant: Mutant) -> None:
     assert result.verdict == "holds-to-depth"
 
 
-@cache
 def faithful(bounds: tuple[tuple[str, int], ...]) -> explicit.Exploration:
-    """The unmutated model's exploration, shared by the mutants made at the same bounds."""
-    return explicit.explore(wowtcg.build(**dict(bounds)))
+    """The unmutated model's exploration, shared by the mutants made at the same
+    bounds and, for the whole session, with the other files that explore them
+    (tests/conftest.py: test_perft pins the counts of most of these bounds)."""
+    return explored(**dict(bounds))
 
 
 def test_transcript_text_is_pinned() -> None:
     """The judge-readable transcript of the first mutant, exactly (explicit search is deterministic)."""
-    mutant = MUTANTS[0]
-    machine = mutant.mutate(wowtcg.build(**mutant.bounds))
-    found = explicit.check(explicit.explore(machine), PROPERTIES[mutant.caught_by])
+    _, found = caught(MUTANTS[0].name)
     expected = (Path(__file__).parent / "data" / "transcript_turn_player_first.txt").read_text()
     assert found.counterexample.text() + "\n" == expected

@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
 import yaml
 
-from model import explicit, wowtcg
-from tests.conftest import assert_counts_pinned, perft_case_id
+from tests.conftest import assert_counts_pinned, explored, perft_case_id
 
 CASES = yaml.safe_load((Path(__file__).parent / "data" / "perft_wowtcg.yaml").read_text())
 
 
-@cache
-def explored(bounds: tuple[tuple[str, int], ...]) -> explicit.Exploration:
-    return explicit.explore(wowtcg.build(**dict(bounds)))
-
-
 @pytest.mark.parametrize("case", CASES, ids=perft_case_id)
 def test_counts_are_pinned(case):  # noqa: ANN001
-    assert_counts_pinned(explored(tuple(case["bounds"].items())), case)
+    # Explored once per session (tests/conftest.py): other files explore some of these bounds too.
+    assert_counts_pinned(explored(**case["bounds"]), case)
 
 
 #: Proposals by the heroes of seats 2-4 in games of three or four players: they
@@ -39,7 +33,7 @@ def test_every_edge_is_exercised_somewhere():
     taken: set[str] = set()
     names: set[str] = set()
     for case in CASES:
-        exploration = explored(tuple(case["bounds"].items()))
+        exploration = explored(**case["bounds"])
         names |= {e.name for e in exploration.machine.edges}
         taken |= {key for _, _, key in exploration.graph.edges(keys=True)}
     assert names - taken <= MULTIPLAYER_PROPOSALS, sorted(names - taken - MULTIPLAYER_PROPOSALS)

@@ -143,10 +143,12 @@ def _states(machine, location):
 
 
 @pytest.fixture(scope="module")
-def second_turn():
-    """The model through P2's first turn, where the taunted ally and the skirmisher act."""
-    machine = wowtcg.build(turns=2, deck=1)
-    return machine, _states(machine, "action_phase")
+def second_turn(combat_exploration):  # noqa: ANN001
+    """The model through P2's first turn, where the taunted ally and the skirmisher act:
+    tests/conftest.py's COMBAT (the default bounds with one link on the chain),
+    explored once per session."""
+    machine = combat_exploration.machine
+    return machine, [s for s in combat_exploration.nodes if machine.location_of(s) == "action_phase"]
 
 
 def test_without_103_2_stealth_and_protector_clash_at_the_protect_point():
