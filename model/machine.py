@@ -284,7 +284,7 @@ class Machine:
             self.registry.require(e.rules, f"edge {e.name!r}")
         for loc in self.locations.values():
             self.registry.require(loc.rules, f"location {loc.name!r}")
-        for q in self.rulings.questions.values() if self.rulings else ():
+        for q in self.rulings.declared.values() if self.rulings else ():
             for loc in q.asked_at:
                 if loc not in self.locations:
                     raise ModelError(f"question {q.name!r} is asked at {loc!r}, which is not a location")

@@ -24,6 +24,19 @@ takes (``on_clash``, with the reading that justifies it); ``chainproof lint``
 reports every reachable clash with its transcript, and ``explain`` names the
 clashing rules through a Z3 unsat core over rule-labelled constraints.
 
+**Sources and readings.**  Each ruling names the texts that state it
+(``texts``: a source id of ``model/sources.py`` and the line or lines of its
+words).  Where two texts give one rule different answers, each answer is a
+ruling of its own with the same id: *versions* of that rule, with disjoint
+sources.  A ``Reading`` is a declared precedence among sources, with its
+reason: for each rule it takes the version of the first source in its
+precedence that states it, so a source that says nothing about a rule lends
+its place to the next.  The model's reading is declared once per game; every
+other source is a reading too (``RuleBook.under``), which ``chainproof verify
+--reading`` builds and ``chainproof lint`` compares.  A ruling with no texts
+is an assumption (its rules are ``assumed:`` ids): where only assumptions and
+unsourced defaults answer, the rules are silent, and lint reports a gap.
+
 Questions and rulings are built for one table (``arguments`` lists the
 characters or pairs a question is asked about), so they read state through
 the same backend as guards and serve explicit search and Z3 alike.
@@ -38,6 +51,7 @@ import networkx as nx
 import z3
 
 from model.backend import CONCRETE, Backend
+from model.sources import SOURCES, SourceError, check_texts
 
 Applies = Callable[..., Any]  # (state, backend, *arguments) -> bool or a Z3 term
 
@@ -66,24 +80,51 @@ class Ruling:
     "can't beats can" principle.
     ``overrides`` maps the id of each ruling this one beats to the id of the
     principle that says so.
+
+    ``says`` may also be a function ``(state, backend, *arguments) -> value``:
+    the ruling of a question whose answer is not yes or no (who receives
+    priority), ``valued`` below.
     """
 
     id: str
     rules: tuple[str, ...]
-    says: bool | None
+    says: bool | None | Applies
     applies: Applies
     doc: str
     printed: bool = False
     cant: bool = False
     overrides: Mapping[str, str] = field(default_factory=dict)
+    #: The texts that state this answer: source id -> line or lines ("449",
+    #: "223-224").  Empty: our assumption, where no text answers.
+    texts: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def valued(self) -> bool:
+        return callable(self.says)
+
+    @property
+    def assumption(self) -> bool:
+        return not self.texts
+
+    def value(self, s: Any, b: Backend, *args: Any) -> Any:
+        return self.says(s, b, *args) if callable(self.says) else self.says
+
+    def places(self) -> tuple[str, ...]:
+        """``file:line`` of each text that states it."""
+        return tuple(SOURCES[src].place(at) for src, at in self.texts.items())
 
 
 @dataclass(frozen=True)
 class Question:
     """A yes-or-no question the rules answer, with the rulings that bear on it.
 
-    ``default`` is the answer when no ruling applies; ``on_clash`` the answer
-    the model takes where live rulings disagree (see the question's reading).
+    ``default`` is the answer when no ruling applies (a function of the state
+    for a valued question); ``default_texts`` the texts that give it (a rule
+    that grants only in some case denies in the others).  A default no text
+    gives is the model's assumption: lint reports each reachable state that
+    needs it as a gap.  ``on_clash`` is the yes-or-no answer the model takes
+    where live rulings disagree (a valued question takes the first live
+    ruling in declared order).
     """
 
     name: str
@@ -92,10 +133,81 @@ class Question:
     arguments: tuple[tuple[Any, ...], ...]
     #: The control locations where the model asks it (its guards there read the answer).
     asked_at: tuple[str, ...] = ()
-    default: bool = False
+    default: bool | Applies = False
     on_clash: bool = False
     #: How to show one tuple of arguments to a reader ("prowler", "guard -> hero").
     show: Callable[..., str] = lambda *args: ", ".join(map(str, args))
+    default_texts: Mapping[str, str] = field(default_factory=dict)
+    #: How to show an answer ("yes", "the turn player").
+    show_answer: Callable[[Any], str] = lambda v: ("yes" if v else "no") if isinstance(v, bool) else str(v)
+
+    @property
+    def valued(self) -> bool:
+        return callable(self.default) or any(r.valued for r in self.rulings)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Every source that states one of its rulings or its default, in first-cited order."""
+        out = dict.fromkeys(self.default_texts)
+        for r in self.rulings:
+            out.update(dict.fromkeys(r.texts))
+        return tuple(out)
+
+    def default_value(self, s: Any, b: Backend, *args: Any) -> Any:
+        return self.default(s, b, *args) if callable(self.default) else self.default
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A declared precedence among a game's sources, and why.
+
+    For each rule, the model follows the version of the first source here
+    that states it; a source left out is never followed.  ``questions`` gives
+    some questions a precedence of their own, each with its reason.
+    """
+
+    name: str
+    precedence: tuple[str, ...]
+    why: str
+    questions: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+
+    def precedence_for(self, question: str) -> tuple[str, ...]:
+        own = self.questions.get(question)
+        return own[0] if own is not None else self.precedence
+
+    def first(self, source: str, questions: Iterable[str] | None = None) -> "Reading":
+        """This reading with ``source`` put first (on ``questions`` only, when given):
+        ``source`` where it speaks, this reading where it is silent."""
+        name = source if questions is None else f"{source}@{','.join(questions)}"
+
+        def lead(order: tuple[str, ...]) -> tuple[str, ...]:
+            return (source, *(x for x in order if x != source))
+
+        if questions is None:
+            return Reading(name, lead(self.precedence), f"{source} first, then {self.name}",
+                           {q: (lead(p), why) for q, (p, why) in self.questions.items()})
+        chosen = set(questions)
+        return Reading(name, self.precedence, f"{source} first on {', '.join(sorted(chosen))}, then {self.name}",
+                       {**self.questions, **{q: (lead(self.precedence_for(q)), f"{source} first") for q in chosen}})
+
+    def only(self, source: str) -> "Reading":
+        """The source alone: no other text fills its silences."""
+        return Reading(f"{source} alone", (source,), f"what {source} says, and nothing else")
+
+    def derive(self, spec: str | None, sources: Iterable[str], questions: Iterable[str]) -> "Reading":
+        """The reading a user names: None for this one, ``SOURCE`` for that
+        source first, ``SOURCE@q1,q2`` for that source first on those questions."""
+        if spec is None:
+            return self
+        source, _, asked = spec.partition("@")
+        sources, questions = tuple(sources), tuple(questions)
+        if source not in sources:
+            raise SourceError(f"no source {source!r} to read by; sources: {', '.join(sources)}")
+        chosen = tuple(x for x in asked.split(",") if x) if asked else None
+        unknown = [x for x in chosen or () if x not in questions]
+        if unknown:
+            raise SourceError(f"reading {spec!r}: no question {', '.join(map(repr, unknown))}; questions: {', '.join(questions)}")
+        return self.first(source, chosen)
 
 
 @dataclass(frozen=True)
@@ -120,39 +232,98 @@ class Clash:
         return tuple(out)
 
 
+def is_assumed_rule(rule: str) -> bool:
+    return rule.startswith(("assumed:", "abstracted:"))
+
+
 class RuleBook:
-    """The questions of one model instance and the precedence principles in force."""
+    """The questions of one model instance and the precedence principles in force.
+
+    ``declared`` holds every question as written, each version of each
+    ruling included; ``questions`` the same questions under ``reading``: one
+    version per ruling, those no admitted source states left out.  Without a
+    reading every ruling is taken as written (a game whose rulings name no
+    texts yet).  ``game`` checks every citation against its sources.
+    """
 
     def __init__(
-        self, questions: Iterable[Question], principles: Iterable[Principle], in_force: Iterable[str] | None = None
+        self,
+        questions: Iterable[Question],
+        principles: Iterable[Principle],
+        in_force: Iterable[str] | None = None,
+        reading: Reading | None = None,
+        game: str | None = None,
     ) -> None:
-        self.questions = {q.name: q for q in questions}
+        self.declared = {q.name: q for q in questions}
         #: Every principle the rulings may cite, and those a variant has not removed.
         self.principles = {p.id: p for p in principles}
         self.in_force = frozenset(self.principles if in_force is None else in_force)
+        self.reading = reading
+        self.game = game
         self._cant_beats_can = frozenset(p.id for p in self.principles.values() if p.cant_beats_can)
-        for q in self.questions.values():
-            ids = {r.id for r in q.rulings}
-            if ids & set(self.principles):
-                raise ValueError(f"question {q.name!r}: {sorted(ids & set(self.principles))} each name both a ruling and a principle")
-            if len(ids) != len(q.rulings):
-                raise ValueError(f"question {q.name!r} has two rulings with one id")
-            for r in q.rulings:
-                for loser, why in r.overrides.items():
-                    if loser not in ids:
-                        raise ValueError(f"ruling {r.id!r} overrides {loser!r}, which {q.name!r} does not have")
-                    if why not in self.principles:
-                        raise ValueError(f"ruling {r.id!r} cites unknown principle {why!r}")
+        for q in self.declared.values():
+            self._check(q)
+        self.questions = {q.name: self._select(q) for q in self.declared.values()}
         self._winners = {q.name: self._precedence(q) for q in self.questions.values()}
         self._order = {q.name: self._winners_first(q) for q in self.questions.values()}
         self._memo_state: Any = None
-        self._memo: dict[tuple[Any, ...], tuple[bool, bool]] = {}
+        self._memo: dict[tuple[Any, ...], Any] = {}
         # For explicit search, which asks these questions in nearly every state:
         # each ruling in winners-first order with the ids of its winners.
         self._plan = {
             name: tuple((r, r.id, tuple(w.id for w in self._winners[name][r.id])) for r in order)
             for name, order in self._order.items()
         }
+
+    # -- construction --------------------------------------------------------
+
+    def _check(self, q: Question) -> None:
+        ids = {r.id for r in q.rulings}
+        if ids & set(self.principles):
+            raise ValueError(f"question {q.name!r}: {sorted(ids & set(self.principles))} each name both a ruling and a principle")
+        seen: dict[str, set[str]] = {}
+        for r in q.rulings:
+            sources = set(r.texts) or {""}
+            if seen.get(r.id, set()) & sources:
+                raise ValueError(
+                    f"question {q.name!r}: two versions of ruling {r.id!r} are stated by one source"
+                    + (f" ({', '.join(sorted(seen[r.id] & sources))})" if set(r.texts) else " (both are assumptions)")
+                )
+            seen.setdefault(r.id, set()).update(sources)
+            for loser, why in r.overrides.items():
+                if loser not in ids:
+                    raise ValueError(f"ruling {r.id!r} overrides {loser!r}, which {q.name!r} does not have")
+                if why not in self.principles:
+                    raise ValueError(f"ruling {r.id!r} cites unknown principle {why!r}")
+            if self.game is not None:
+                who = f"ruling {r.id!r} of {q.name!r}"
+                check_texts(self.game, r.texts, who)
+                if r.assumption and not all(is_assumed_rule(x) for x in r.rules):
+                    raise SourceError(f"{who} names no text; a ruling no text states is an assumption and cites only assumed: rules")
+        if self.game is not None:
+            check_texts(self.game, q.default_texts, f"the default of {q.name!r}")
+
+    def _select(self, q: Question) -> Question:
+        """``q`` under this book's reading: for each ruling id the version of the
+        first source in the precedence that states it, else its assumption."""
+        if self.reading is None:
+            return q
+        order = self.reading.precedence_for(q.name)
+        chosen: dict[str, Ruling] = {}
+        for rid in dict.fromkeys(r.id for r in q.rulings):
+            versions = [r for r in q.rulings if r.id == rid]
+            stated = [(order.index(src), r) for r in versions for src in r.texts if src in order]
+            if stated:
+                chosen[rid] = min(stated, key=lambda x: x[0])[1]
+            else:
+                fallback = [r for r in versions if r.assumption]
+                if fallback:
+                    chosen[rid] = fallback[0]
+        rulings = tuple(
+            # A ruling that overrode one this reading leaves out keeps no link to it.
+            replace(r, overrides={k: v for k, v in r.overrides.items() if k in chosen}) for r in chosen.values()
+        )
+        return replace(q, rulings=rulings)
 
     def _precedence(self, q: Question) -> dict[str, tuple[Ruling, ...]]:
         """For each ruling, the rulings that beat it wherever both apply."""
@@ -164,12 +335,15 @@ class RuleBook:
         return {k: tuple(v) for k, v in winners.items()}
 
     def _winners_first(self, q: Question) -> tuple[Ruling, ...]:
-        """The rulings ordered so that every winner comes before the rulings it beats."""
+        """The rulings ordered so that every winner comes before the rulings it
+        beats, and otherwise in declared order (a valued question's answer
+        on a clash is the first live ruling)."""
         graph = nx.DiGraph()
         graph.add_nodes_from(r.id for r in q.rulings)
         graph.add_edges_from((w.id, loser) for loser, ws in self._winners[q.name].items() for w in ws)
+        declared = {r.id: i for i, r in enumerate(q.rulings)}
         try:
-            order = list(nx.topological_sort(graph))
+            order = list(nx.lexicographical_topological_sort(graph, key=declared.__getitem__))
         except nx.NetworkXUnfeasible:
             cycle = " > ".join(a for a, _ in nx.find_cycle(graph))
             raise ValueError(f"question {q.name!r}: rulings beat each other in a cycle ({cycle})") from None
@@ -193,15 +367,21 @@ class RuleBook:
         )
 
     def cited_rules(self) -> set[str]:
-        """The rules of every ruling and principle."""
-        return {r for q in self.questions.values() for x in q.rulings for r in x.rules} | {
+        """The rules of every ruling, every version included, and of every principle."""
+        return {r for q in self.declared.values() for x in q.rulings for r in x.rules} | {
             r for p in self.principles.values() for r in p.rules
         }
 
+    def _rebuilt(self, questions: Iterable[Question], in_force: Iterable[str] | None = None, reading: Reading | None = None) -> "RuleBook":
+        return RuleBook(questions, self.principles.values(), self.in_force if in_force is None else in_force,
+                        reading if reading is not None else self.reading, self.game)
+
     def without(self, ids: Iterable[str]) -> "RuleBook":
-        """This book with some principles or rulings removed (a rule variant)."""
+        """This book with some principles or rulings (every version) removed (a rule variant)."""
         ids = set(ids)
-        rulings = {r.id for q in self.questions.values() for r in q.rulings}
+        if not ids:
+            return self
+        rulings = {r.id for q in self.declared.values() for r in q.rulings}
         unknown = ids - set(self.principles) - rulings
         if unknown:
             known = ", ".join(sorted(set(self.principles) | rulings))
@@ -216,9 +396,37 @@ class RuleBook:
                     if r.id not in ids
                 ),
             )
-            for q in self.questions.values()
+            for q in self.declared.values()
         ]
-        return RuleBook(questions, self.principles.values(), self.in_force - ids)
+        return self._rebuilt(questions, self.in_force - ids)
+
+    def under(self, source: str, questions: Iterable[str] | None = None) -> "RuleBook":
+        """The book under ``source``'s reading: its versions wherever it states
+        a rule (of ``questions`` only, when given), this book's reading elsewhere."""
+        if self.reading is None:
+            raise ValueError("this book declares no reading, so it has no sources to read by")
+        return self._rebuilt(self.declared.values(), reading=self.reading.first(source, questions))
+
+    def only(self, source: str) -> "RuleBook":
+        """The rulings ``source`` itself states, with no other text or assumption beside them."""
+        questions = [replace(q, rulings=tuple(r for r in q.rulings if source in r.texts)) for q in self.declared.values()]
+        stated = {r.id for q in questions for r in q.rulings}
+        questions = [
+            replace(q, rulings=tuple(replace(r, overrides={k: v for k, v in r.overrides.items() if k in stated}) for r in q.rulings))
+            for q in questions
+        ]
+        assert self.reading is not None
+        # The model's own choices between readings of one text are assumptions,
+        # not the text's: without them the text's own clashes show.
+        chosen = {p.id for p in self.principles.values() if all(is_assumed_rule(r) for r in p.rules)}
+        return self._rebuilt(questions, self.in_force - chosen, self.reading.only(source))
+
+    def sources(self) -> tuple[str, ...]:
+        """Every source a ruling or default of this book cites."""
+        out: dict[str, None] = {}
+        for q in self.declared.values():
+            out.update(dict.fromkeys(q.sources))
+        return tuple(out)
 
     # -- answers -------------------------------------------------------------
 
@@ -230,8 +438,8 @@ class RuleBook:
             live[r.id] = b.AndThen(r.applies(s, b, *args), lambda r=r: b.Not(b.Or(*(live[w.id] for w in winners[r.id]))))
         return [(r, live[r.id]) for r in q.rulings]
 
-    def _verdicts_concrete(self, name: str, s: Any, args: Sequence[Any]) -> tuple[bool, bool]:
-        """``verdicts`` over plain values, without building terms.
+    def live_concrete(self, name: str, s: Any, args: Sequence[Any]) -> tuple[Ruling, ...]:
+        """The live rulings in the concrete state ``s``, winners first.
 
         Explicit search tries every edge of one state in turn, and many guards
         ask the same question of it (each proposal asks whether its attacker
@@ -245,22 +453,20 @@ class RuleBook:
         if known is not None:
             return known
         live: dict[str, bool] = {}
-        yes = no = False
+        out: list[Ruling] = []
         for r, rid, winners in self._plan[name]:
             alive = bool(r.applies(s, CONCRETE, *args)) and not any(live[w] for w in winners)
             live[rid] = alive
             if alive:
-                if r.says is True:
-                    yes = True
-                elif r.says is False:
-                    no = True
-        self._memo[key] = (yes, no)
-        return yes, no
+                out.append(r)
+        found = self._memo[key] = tuple(out)
+        return found
 
     def verdicts(self, name: str, s: Any, b: Backend, *args: Any) -> tuple[Any, Any]:
         """Whether some live ruling says yes, and whether some says no."""
         if b is CONCRETE:
-            return self._verdicts_concrete(name, s, args)
+            live = self.live_concrete(name, s, args)
+            return any(r.says is True for r in live), any(r.says is False for r in live)
         live = self._live(self.questions[name], s, b, args)
         return (
             b.Or(*(x for r, x in live if r.says is True)),
@@ -269,8 +475,11 @@ class RuleBook:
 
     def answer(self, name: str, s: Any, b: Backend, *args: Any) -> Any:
         """The rules' answer, the question's default where no ruling applies,
-        and its ``on_clash`` answer where live rulings disagree."""
+        and its ``on_clash`` answer where live rulings disagree (a valued
+        question: the first live ruling's)."""
         q = self.questions[name]
+        if q.valued:
+            return self._value(q, s, b, args)
         yes, no = self.verdicts(name, s, b, *args)
         return b.Or(
             b.And(yes, b.Not(no)),
@@ -278,9 +487,38 @@ class RuleBook:
             b.And(b.Not(yes), b.Not(no)) if q.default else False,
         )
 
+    def _value(self, q: Question, s: Any, b: Backend, args: Sequence[Any]) -> Any:
+        if b is CONCRETE:
+            live = [r for r in self.live_concrete(q.name, s, args) if r.says is not None]
+            return live[0].value(s, b, *args) if live else q.default_value(s, b, *args)
+        live = dict((r.id, x) for r, x in self._live(q, s, b, args))
+        out = q.default_value(s, b, *args)
+        for r in reversed(self._order[q.name]):
+            if r.says is not None:
+                out = b.If(live[r.id], r.value(s, b, *args), out)
+        return out
+
     def clashes(self, name: str, s: Any, b: Backend, *args: Any) -> Any:
-        yes, no = self.verdicts(name, s, b, *args)
-        return b.And(yes, no)
+        q = self.questions[name]
+        if not q.valued:
+            yes, no = self.verdicts(name, s, b, *args)
+            return b.And(yes, no)
+        if b is CONCRETE:
+            return len({r.value(s, b, *args) for r in self.live_concrete(name, s, args) if r.says is not None}) > 1
+        live = [(r, x) for r, x in self._live(q, s, b, args) if r.says is not None]
+        return b.Or(
+            *(
+                b.And(x, y, r.value(s, b, *args) != w.value(s, b, *args))
+                for i, (r, x) in enumerate(live)
+                for w, y in live[i + 1 :]
+            )
+        )
+
+    def speaks(self, name: str, s: Any, *args: Any) -> bool:
+        """Does some text answer the question in the concrete state ``s``: a ruling
+        with texts applies (overridden or not), or the default is a text's?"""
+        q = self.declared[name]
+        return bool(q.default_texts) or any(r.texts and r.applies(s, CONCRETE, *args) for r in q.rulings)
 
     def explain(self, name: str, s: Any, *args: Any) -> Clash:
         """The clash of question ``name`` in the concrete state ``s``, its
@@ -294,7 +532,7 @@ class RuleBook:
         q = self.questions[name]
         winners = self._winners[name]
         applies = {r.id: bool(r.applies(s, CONCRETE, *args)) for r in q.rulings}
-        answer = z3.Bool(f"answer:{name}")
+        answer = z3.Int(f"answer:{name}") if q.valued else z3.Bool(f"answer:{name}")
         literal = {r.id: z3.Bool(f"ruling:{r.id}") for r in q.rulings}
         live = {r.id: z3.Bool(f"live:{r.id}") for r in q.rulings}
         solver = z3.Solver()
@@ -303,16 +541,20 @@ class RuleBook:
             beaten = z3.Or(*(live[w.id] for w in winners[r.id]), z3.BoolVal(False))
             solver.add(live[r.id] == z3.And(literal[r.id], z3.BoolVal(applies[r.id]), z3.Not(beaten)))
             if r.says is not None:
-                solver.add(z3.Implies(live[r.id], answer == r.says))
+                said = r.value(s, CONCRETE, *args)
+                solver.add(z3.Implies(live[r.id], answer == (int(said) if q.valued else said)))
         if solver.check(*literal.values()) != z3.unsat:
             raise ValueError(f"no clash on {name}({q.show(*args)}) in this state")
         core = tuple(str(x).removeprefix("ruling:") for x in solver.unsat_core())
         model_live = {r.id: bool(x) for r, x in self._live(q, s, CONCRETE, args)}
+        said = {r.id: r.value(s, CONCRETE, *args) for r in q.rulings if model_live[r.id] and r.says is not None}
+        # A valued clash sides with the first live answer against the others.
+        first = next(iter(said.values()), None) if q.valued else True
         return Clash(
             name,
             tuple(args),
-            tuple(r for r in q.rulings if model_live[r.id] and r.says is True),
-            tuple(r for r in q.rulings if model_live[r.id] and r.says is False),
+            tuple(r for r in q.rulings if r.id in said and said[r.id] == first),
+            tuple(r for r in q.rulings if r.id in said and said[r.id] != first),
             core,
         )
 
