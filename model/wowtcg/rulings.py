@@ -1,8 +1,15 @@
-"""Who may attack, be proposed, protect, and who is bound to attack: the
-rules of 600-602 as rulings with explicit precedence (``model/rulings.py``).
+"""Who may attack, be proposed, protect, who is bound to attack, and who
+acts first after a link resolves: the rules of 409 and 600-602 as rulings
+with explicit precedence (``model/rulings.py``), each citing the texts that
+state it.
 
-The combat edges ask these questions through ``Table.rulings``; ``chainproof
-lint`` checks that no reachable state makes two live rulings disagree.
+The WoW rules come in five texts (``model/sources.py``): the seed's
+comprehensive rules (000), the basic rules (001), the combat rules in English
+(002en) and Chinese (002zh), and the later Comprehensive Rules 7.4.  Where a
+text answers a question differently, its answer is a version of the same
+ruling; ``READING`` says whose version the model follows.  The guards ask
+these questions through ``Table.rulings``; ``chainproof lint`` compares every
+source's reading with the model's and reports where they part.
 """
 
 from __future__ import annotations
@@ -10,7 +17,21 @@ from __future__ import annotations
 from typing import Any
 
 from model.backend import Backend
-from model.rulings import Principle, Question, RuleBook, Ruling
+from model.rulings import Principle, Question, Reading, RuleBook, Ruling
+
+# -- the model's reading ----------------------------------------------------------------
+
+# The seed's comprehensive rules come first: they are the specification.  The
+# combat rules' English is the text 000 and 002zh translate, so it speaks
+# next where 000 is silent, then 7.4, the later edition, for what the seed
+# lacks.  002's Chinese and the basic rules are compared, never followed:
+# the first is a looser translation of 002en, the second a simplification
+# that predates several rules (dual wield, protectors in teams).
+READING = Reading(
+    "seed",
+    ("000", "002en", "CR7.4"),
+    "the seed's comprehensive rules, then the English combat rules they translate, then CR 7.4 for what the seed lacks",
+)
 
 # -- 103: the precedence principles ----------------------------------------------------
 
@@ -27,10 +48,16 @@ PRINCIPLES = (
 )
 
 
-def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
+#: The priority windows (409.4) of the turn (501-503) and of combat (602.1, 602.3).
+PRIORITY_WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase", "attack_window", "defend_window")
+
+
+def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> RuleBook:
     """The rulings of the table ``t`` (a ``Table``), less the principles or
-    rulings named in ``without`` (a rule variant).  Rulings that consult
-    another question ask this same book, so a variant reaches them too."""
+    rulings named in ``without`` (a rule variant), under the reading named by
+    ``reading`` (``SOURCE`` or ``SOURCE@question,...``; None: ``READING``).
+    Rulings that consult another question ask this same book, so a variant
+    or a reading reaches them too."""
     ferocity, elusive, sabotage = t.keyword("ferocity"), t.keyword("elusive"), t.keyword("sabotage")
     protector, stealth = t.keyword("protector"), t.keyword("stealth")
     characters = range(t.count)
@@ -60,6 +87,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                     b.Not(b.select(s.exhausted, a, True)),
                 ),
                 "a ready character in the turn player's party may attack",
+                texts={"000": "451", "002en": "28-29", "002zh": "31-32", "CR7.4": "1838-1840"},
             ),
             Ruling(
                 "601.2a:new",
@@ -68,6 +96,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 lambda s, b, a: b.select(s.fresh, a, False),
                 "a character that joined its party this turn can't attack",
                 overrides={"601.2a:ready": "601.2a"},
+                texts={"000": "451", "002en": "29-30", "002zh": "33", "CR7.4": "1838-1840"},
             ),
             Ruling(
                 "ferocity",
@@ -77,11 +106,14 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 "ferocity, printed on the card, lifts the restriction on new characters",
                 printed=True,
                 overrides={"601.2a:new": "103.1"},
+                texts={"000": "451", "001": "201", "002en": "30", "002zh": "34", "CR7.4": "1838-1840"},
             ),
         ),
         tuple((a,) for a in characters),
         asked_at=("action_phase",),
         show=t.name,
+        # 601.2a grants attacking to ready characters only.
+        default_texts={"000": "451", "002en": "28-29", "002zh": "31-32", "CR7.4": "1838-1840"},
     )
 
     # -- 601.2b: who may be proposed as the defender -------------------------------------
@@ -97,6 +129,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                     t.is_character(d), t.is_opponent(s, b, s.turn_player, owner(d, b)), b.select(s.in_play, d, False)
                 ),
                 "an opposing character in play may be proposed",
+                texts={"002en": "35-36", "CR7.4": "1842-1844"},
             ),
             Ruling(
                 "sabotage",
@@ -110,6 +143,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 ),
                 "an attacker with sabotage may propose an opposing object",
                 printed=True,
+                texts={"000": "452", "002en": "37-39", "002zh": "40", "CR7.4": "1844-1846"},
             ),
             Ruling(
                 "elusive",
@@ -119,11 +153,28 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 "an elusive character can't be proposed as a defender",
                 printed=True,
                 cant=True,
+                texts={"000": "452", "002en": "35", "002zh": "40", "CR7.4": "1842"},
+            ),
+            # 001 words elusive more widely: its holder can't be attacked at
+            # all.  As a defender-to-be that is the same answer; see may_protect.
+            Ruling(
+                "elusive",
+                ("basic:keywords",),
+                False,
+                lambda s, b, a, d: b.select(elusive, d, False),
+                "an elusive hero or ally can't be attacked, so it can't be proposed as the defender",
+                printed=True,
+                cant=True,
+                texts={"001": "200"},
             ),
         ),
         proposals,
         asked_at=("action_phase",),
         show=show_proposal,
+        # 601.2b names the only legal defenders; 000 and 002zh drop "of an
+        # opponent" from it, but their 601.2 (and 002zh's) keeps the defender
+        # outside the proposer's party.
+        default_texts={"000": "450", "002en": "35-36", "002zh": "27", "CR7.4": "1842-1846"},
     )
 
     def can_attack_and_be_proposed(s: Any, b: Backend, a: Any, d: Any) -> Any:
@@ -140,10 +191,11 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 True,
                 can_attack_and_be_proposed,
                 "a legal attacker may be proposed against a legal defender",
+                texts={"000": "450-452", "002en": "25-39", "002zh": "27-40", "CR7.4": "1832-1846"},
             ),
-            # Reading: "can attack only [X] if able" is card text narrowing
-            # 601.2, decided by 103.1; it is not read as a 103.2 "can't",
-            # because it forbids nothing once X can't be proposed.
+            # "Can attack only [X] if able" is card text narrowing 601.2,
+            # decided by 103.1; it is no 103.2 "can't", because it forbids
+            # nothing once X can't be proposed (601.2c's own last sentence).
             Ruling(
                 "601.2c",
                 ("601.2c",),
@@ -155,11 +207,13 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 "a character that can attack only [X] if able can't be proposed against another while X can",
                 printed=True,
                 overrides={"601.2": "103.1"},
+                texts={"000": "453", "002en": "41-44", "002zh": "45", "CR7.4": "1848-1852"},
             ),
         ),
         proposals,
         asked_at=("action_phase",),
         show=show_proposal,
+        default_texts={"000": "450-452", "002en": "25-39", "002zh": "27-40", "CR7.4": "1832-1846"},
     )
 
     # -- 600.2, 600.3: who is bound to attack --------------------------------------------
@@ -168,8 +222,8 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
         "bound_to_attack",
         "does this character's 'must attack if able' forbid its controller to pass (600.2)?",
         (
-            # Reading: "able" includes paying the attack's tax, since a proposal
-            # whose tax can't be paid can't be made (402.1, 600.3).
+            # "Able" includes paying the attack's tax, since a proposal whose
+            # tax can't be paid can't be made (402.1, 600.3).
             Ruling(
                 "600.2",
                 ("600.2",),
@@ -184,10 +238,11 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                     lambda: b.Or(*(rulebook.answer("may_propose", s, b, a, d) for d in t.rivals(a))),
                 ),
                 "a character that must attack if able and could be legally proposed binds its controller",
+                texts={"000": "446", "002en": "9-11", "002zh": "12", "CR7.4": "1778-1786"},
             ),
-            # Reading: "can't attack unless its controller pays" is no 103.2
-            # "can't": the attack can happen once paid.  Only 600.3's last
-            # clause says the character need not attack.
+            # "Can't attack unless its controller pays" is no 103.2 "can't":
+            # the attack can happen once paid.  Only 600.3's last clause says
+            # the character need not attack.
             Ruling(
                 "600.3:attack-tax",
                 ("600.3",),
@@ -196,15 +251,28 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 "a character that can't attack unless its controller pays need not attack",
                 printed=True,
                 overrides={"600.2": "600.3"},
+                texts={"000": "447", "002en": "13-17", "CR7.4": "1817-1822"},
+            ),
+            # 002's Chinese keeps the tax but turns the clause around: under
+            # both modifiers the controller must first pay, then propose.
+            Ruling(
+                "600.3:attack-tax",
+                ("600.3",),
+                True,
+                lambda s, b, a: t.attack_tax[a] > 0,
+                "a character that can't attack unless its controller pays must still attack, once he has paid",
+                printed=True,
+                texts={"002zh": "18"},
             ),
         ),
         tuple((a,) for a in bound),
         asked_at=("action_phase",),
-        # Reading: where nothing settles the two (the variant without 600.3's
-        # clause), the model follows the obligation, as 002's Chinese 600.3
-        # reads: the controller must pay and attack.
+        # Where nothing settles the two (the variant without 600.3's clause),
+        # the model follows the obligation, as 002's Chinese 600.3 does.
         on_clash=True,
         show=t.name,
+        # 600.2 binds only while its modifier lasts and a proposal is legal.
+        default_texts={"000": "446", "002en": "9-11", "002zh": "12", "CR7.4": "1778-1786"},
     )
 
     # -- 602.2: who may protect -------------------------------------------------------------
@@ -225,6 +293,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 ),
                 "a ready protector of an opponent of the attacker, not the proposed defender, may protect",
                 printed=True,
+                texts={"000": "471", "002en": "80-84", "002zh": "85", "CR7.4": "1896-1902"},
             ),
             Ruling(
                 "602.2a:stealth",
@@ -234,6 +303,7 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 "nobody can protect against an attacker with stealth",
                 printed=True,
                 cant=True,
+                texts={"000": "472", "002en": "86", "002zh": "87", "CR7.4": "1903-1904"},
             ),
             Ruling(
                 "602.2b:one-protector",
@@ -242,12 +312,65 @@ def book(t: Any, without: tuple[str, ...] = ()) -> RuleBook:
                 lambda s, b, c: s.protected,
                 "only one character can protect in a combat",
                 overrides={"602.2:protector": "602.2b"},
+                texts={"000": "473", "002en": "91", "002zh": "93", "CR7.4": "1905-1906"},
+            ),
+            # 001: an elusive character can't be attacked at all, so it can't
+            # protect and become the defender (B9); 602.2b lets any protector
+            # protect "whether or not it can be attacked".
+            Ruling(
+                "elusive:cant-be-attacked",
+                ("basic:keywords",),
+                False,
+                lambda s, b, c: b.select(elusive, c, False),
+                "an elusive protector can't protect, since the defender it would become can't be attacked",
+                printed=True,
+                cant=True,
+                texts={"001": "200"},
             ),
         ),
         tuple((c,) for c in characters if protector[c]),
         asked_at=("protect_point",),
         show=t.name,
+        # 602.2 names the only characters that may protect.
+        default_texts={"000": "471", "002en": "80-84", "002zh": "85", "CR7.4": "1896-1902"},
     )
 
-    rulebook = RuleBook((may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect), PRINCIPLES).without(without)
+    # -- 409.4a: who acts first after a link resolves ------------------------------------
+    chain = t.chain
+    priority_after_resolution = Question(
+        "priority_after_resolution",
+        "who gets priority once the top link of the chain has resolved (409.4a)?",
+        (
+            Ruling(
+                "409.4a",
+                ("409.4a",),
+                lambda s, b: s.turn_player,
+                lambda s, b: s.chain_len > 0,
+                "after any resolution the turn player gets priority",
+                texts={"000": "350", "CR7.4": "1233-1234"},
+            ),
+            # 001: whoever added the link that is now on top responds first;
+            # on an empty chain the window closes (409.4b) and nobody needs it.
+            Ruling(
+                "409.4a",
+                ("409.4a", "basic:chain-and-responding"),
+                lambda s, b: b.If(s.chain_len > 1, b.select(chain.slots(s, "controller"), s.chain_len - 2, s.turn_player), s.turn_player),
+                lambda s, b: s.chain_len > 0,
+                "after a resolution the player who added the new top link acts first; the turn player on an empty chain",
+                texts={"001": "227-228"},
+            ),
+        ),
+        ((),),
+        asked_at=PRIORITY_WINDOWS,
+        default=lambda s, b: s.turn_player,
+        # 409.4 gives the turn player priority as any window opens.
+        default_texts={"000": "349", "001": "223", "CR7.4": "1229-1232"},
+        show=lambda: "the chain",
+        show_answer=t.player_name,
+    )
+
+    questions = (may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect, priority_after_resolution)
+    rulebook = RuleBook(questions, PRINCIPLES, reading=READING, game="wowtcg")
+    rulebook = rulebook._rebuilt(rulebook.declared.values(), reading=READING.derive(reading, rulebook.sources(), [q.name for q in questions]))
+    rulebook = rulebook.without(without)
     return rulebook

@@ -42,6 +42,7 @@ class Table:
         hand_limit: int,
         any_length: bool = False,
         without: tuple[str, ...] = (),
+        reading: str | None = None,
     ) -> None:
         if len(board.parties) != players:
             raise ValueError(f"the board has {len(board.parties)} parties for {players} players")
@@ -106,8 +107,9 @@ class Table:
         self._keywords = {word: tuple(c.has(word) for c in self.characters) for word in KEYWORDS}
         self.attacks_only = tuple(self._resolve_target(c, ch) for c, ch in enumerate(self.characters))
         #: Who may attack, be proposed, protect, and who is bound to attack, as
-        #: rulings with explicit precedence; ``without`` names what a variant removes.
-        self.rulings = rulings.book(self, without)
+        #: rulings with explicit precedence; ``without`` names what a variant
+        #: removes, ``reading`` the source read first (None: the model's reading).
+        self.rulings = rulings.book(self, without, reading)
         self._bound_arguments = self.rulings.questions["bound_to_attack"].arguments
 
     @property
@@ -180,6 +182,11 @@ class Table:
     def give_turn_player_priority(self, s: Any, b: Backend) -> dict[str, Any]:
         # 409.4: as a window opens (and after a resolution, 409.4a) the turn player gets priority first.
         return {"priority_holder": s.turn_player, **self.fresh_succession()}
+
+    def give_priority_after_resolution(self, s: Any, b: Backend) -> dict[str, Any]:
+        # 409.4a: who acts first once the top link of ``s`` has resolved is a
+        # question the sources answer differently (the rulings decide).
+        return {"priority_holder": self.rulings.answer("priority_after_resolution", s, b), **self.fresh_succession()}
 
     def last_pass(self, s: Any, b: Backend) -> Any:
         """This pass completes a succession of passes by every player in the game (409.4)."""

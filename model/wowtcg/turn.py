@@ -87,9 +87,12 @@ def build(
     board: Board | None = None,
     variant: str | None = None,
     any_length: bool = False,
+    reading: str | None = None,
 ) -> Machine:
-    """The model at the given bounds, under the seed's reading or the named
-    rule variant (``model/wowtcg/variants.py``).
+    """The model at the given bounds, under the model's reading of the sources,
+    the named rule variant (``model/wowtcg/variants.py``), or ``reading``: a
+    source read first (``001``), or on some questions only
+    (``001@priority_after_resolution``; ``model/rulings.py``).
 
     ``any_length`` builds the model of games of any length, for unbounded
     proofs: no turn counter and no combat counter (so ``turns`` and
@@ -98,13 +101,17 @@ def build(
     ``abstracted:...`` of the rules registry that says why the model still has
     every run of the game (perhaps more), so that its proofs hold in the game.
     """
-    reading = None
+    chosen = None
     if variant is not None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
-        reading = VARIANTS[variant]
-        if board is None and reading.board is not None:
-            board = reading.board({"players": players, "allies": allies})
+        chosen = VARIANTS[variant]
+        if board is None and chosen.board is not None:
+            board = chosen.board({"players": players, "allies": allies})
+        if chosen.source_reading is not None:
+            if reading is not None:
+                raise ValueError(f"the variant {variant!r} is the reading {chosen.source_reading!r}; give one or the other")
+            reading = chosen.source_reading
     n = players
     # 413.7a: the chain, links added on top; a link is its controller and kind.
     chain = Stack(
@@ -123,7 +130,8 @@ def build(
         chain,
         hand_limit,
         any_length,
-        without=reading.without if reading else (),
+        without=chosen.without if chosen else (),
+        reading=reading,
     )
     if any_length:
         # abstracted:deck-empty-or-not: 1 stands for any number of cards.
@@ -477,7 +485,11 @@ def build(
         table=t,
         rulings=t.rulings,
     )
-    return machine if reading is None else reading.apply(machine)
+    if chosen is not None:
+        return chosen.apply(machine)
+    if reading is not None:
+        machine.variant = reading
+    return machine
 
 
 def describe(t: Table, s: Any) -> dict[str, str]:

@@ -65,32 +65,14 @@ CHINESE_600_2 = Variant(
 
 # -- B2: the basic rules' order of responding ---------------------------------------------------
 
-
-def _top_link_controller_first(m: Machine) -> Machine:
-    """basic:chain-and-responding: after a link resolves, whoever added the link
-    now on top acts first; on an empty chain, the turn player."""
-    t = m.table
-
-    def patched(e: Edge) -> Edge:
-        def update(s: Any, b: Backend, inner: Any = e.update) -> dict[str, Any]:
-            post = dict(inner(s, b))
-            size = post.get("chain_len", s.chain_len)
-            top = b.select(post.get("chain_controller", s.chain_controller), size - 1, t.nobody)
-            post["priority_holder"] = b.If(size > 0, top, post.get("priority_holder", s.priority_holder))
-            return post
-
-        return replace(e, update=update, rules=e.rules + ("basic:chain-and-responding",))
-
-    return m.with_edges(patched(e) if e.has("resolves") else e for e in m.edges)
-
-
 BASIC_CHAIN = Variant(
     "basic-chain-priority",
     "after a link resolves, the player who added the new top link responds first (the basic rules), not the turn player (409.4a)",
     ("409.4a", "basic:chain-and-responding"),
     ("001_bb13bfcb78a9b116.txt:223-224", "001_bb13bfcb78a9b116.txt:227-228", "000_93427c41005e332f.txt:349-350"),
     "B2",
-    patch=_top_link_controller_first,
+    # The basic rules' version of 409.4a (model/wowtcg/rulings.py), on that question alone.
+    source_reading="001@priority_after_resolution",
     # Instants in every starting hand, so that both players can add links.
     bounds={"hand": 1},
 )

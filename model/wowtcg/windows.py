@@ -145,14 +145,15 @@ def resolving(
     effect: Callable[[Any, Backend], Mapping[str, Any]],
     doc: str,
 ) -> Edge:
-    """The top link resolves with ``effect``, leaves the chain, and the turn player gets priority (409.4a)."""
+    """The top link resolves with ``effect`` and leaves the chain; then the
+    player the rulings name gets priority (409.4a: the turn player)."""
     return Edge(
         f"{name}@{window}",
         window,
         window,
         ("409.4", "409.4a", "CR7.4 709.1", "413.7a", *rules),
         guard=guard,
-        update=lambda s, b: {**effect(s, b), **t.chain.pop(s, b), **t.give_turn_player_priority(s, b)},
+        update=lambda s, b: {**effect(s, b), **t.chain.pop(s, b), **t.give_priority_after_resolution(s, b)},
         actor=holder,
         tags=frozenset({"passes", "resolves"}),
         doc=doc,
