@@ -18,7 +18,7 @@ from rich.console import Console
 from chainproof import report
 # ``guarded`` is also what the commands of the other modules import from here.
 from chainproof.common import bound_options, check_timeout, guarded
-from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_variant, get_game
+from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_reading, games_with_variant, get_game
 from model import bmc, explicit, portfolio, spacer
 from model.results import PROVED, Result
 from properties import Eventually, select
@@ -29,8 +29,10 @@ METHODS = ("portfolio", "explicit", "bmc", "both")
 GRAPH_FORMATS = ("dot", "svg")
 
 
-def _games(names: tuple[str, ...], bounds: dict[str, Any], variant: str | None = None) -> list[Game]:
-    chosen = [get_game(n) for n in dict.fromkeys(games_with_variant(names, variant) or GAME_NAMES)]
+def _games(names: tuple[str, ...], bounds: dict[str, Any], variant: str | None = None, reading: str | None = None) -> list[Game]:
+    if variant is not None and reading is not None:
+        raise BadInput("--variant and --reading each name a reading of the rules; give one")
+    chosen = [get_game(n) for n in dict.fromkeys(games_with_variant(names, variant) or games_with_reading(names, reading) or GAME_NAMES)]
     bounds_apply(chosen, bounds)
     return chosen
 
@@ -55,6 +57,11 @@ def main(debug: bool) -> None:
 @click.option("--depth", type=int, default=30, show_default=True, help="deepest unrolling for bounded model checking (1..200)")
 @bound_options
 @click.option("--variant", metavar="NAME", help="check a named reading of the rules other than the seed's (e.g. 600.2-without-600.3)")
+@click.option(
+    "--reading",
+    metavar="SOURCE[@QUESTION,...]",
+    help="check the rules as one source text reads them (e.g. 001, 002zh@bound_to_attack), the model's reading where it is silent",
+)
 @click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
 @click.option("--timeout", type=float, default=20.0, show_default=True, help="seconds per solver query before that method's answer is unknown")
 @click.option("--max-k", type=int, default=portfolio.Budget.max_k, show_default=True, help="portfolio: longest inductive step tried by k-induction (1..50)")
@@ -71,6 +78,7 @@ def verify(
     max_k: int,
     explain: str | None,
     variant: str | None,
+    reading: str | None,
     **bounds: Any,
 ) -> None:
     """Check every property of every game at the given (or default) bounds."""
@@ -84,16 +92,16 @@ def verify(
             raise BadInput(f"--max-states {max_states} must be at least 1")
         check_timeout(timeout)
         if explain is not None:
-            return _explain(games, explain, variant, bounds, round(timeout * 1000), as_json)
+            return _explain(games, explain, variant, reading, bounds, round(timeout * 1000), as_json)
         console = Console(stderr=True)
         started = time.perf_counter()
         jobs = []
-        candidates = _games(games, bounds, variant)
+        candidates = _games(games, bounds, variant, reading)
         for game in candidates:
             # A pattern need only match in one of the games checked.
             chosen = select(game.properties, pattern)
             if chosen:
-                jobs.append((game, game.machine(bounds, variant), chosen))
+                jobs.append((game, game.machine(bounds, variant, reading), chosen))
         if not jobs:
             known = ", ".join(p.name for g in candidates for p in g.properties)
             raise BadInput(f"no property of {', '.join(g.name for g in candidates)} matches {pattern!r}; properties: {known}")
@@ -103,7 +111,7 @@ def verify(
             for game, machine, chosen in jobs:
                 if method == "portfolio":
                     budget = portfolio.Budget(round(timeout * 1000), max_states, max_k=max_k, depth=depth)
-                    any_length = game.any_length_machine(bounds, variant) if game.proves_any_length else None
+                    any_length = game.any_length_machine(bounds, variant, reading) if game.proves_any_length else None
                     found = portfolio.verify(machine, any_length, chosen, game.budget(budget), advance)
                     results.extend(found.results)
                     stats[game.name] = found.stats
@@ -111,7 +119,7 @@ def verify(
                     results.extend(
                         _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, advance, stats)
                     )
-        summary = {**report.summary(results, time.perf_counter() - started, stats), "variant": variant}
+        summary = {**report.summary(results, time.perf_counter() - started, stats), "variant": variant, "reading": reading}
         if as_json:
             click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": summary}, indent=2))
         else:
@@ -122,11 +130,11 @@ def verify(
 
 
 def _explain(
-    games: tuple[str, ...], name: str, variant: str | None, bounds: dict[str, Any], timeout_ms: int, as_json: bool
+    games: tuple[str, ...], name: str, variant: str | None, reading: str | None, bounds: dict[str, Any], timeout_ms: int, as_json: bool
 ) -> int:
     """``verify --explain``: Spacer's inductive invariant for one property of
     games of any length, re-checked by a separate Z3 query before it is shown."""
-    candidates = _games(games, bounds, variant)
+    candidates = _games(games, bounds, variant, reading)
     game = next((g for g in candidates if any(p.name == name for p in g.properties)), None)
     if game is None:
         known = ", ".join(p.name for g in candidates for p in g.properties)
@@ -139,7 +147,7 @@ def _explain(
         )
     if not game.proves_any_length:
         raise BadInput(f"--explain: {game.name} has no model of games of any length")
-    machine = game.any_length_machine(bounds, variant)
+    machine = game.any_length_machine(bounds, variant, reading)
     result = spacer.check(machine, prop, timeout_ms)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))

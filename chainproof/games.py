@@ -7,6 +7,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from model.machine import BoundError, BoundSpec, Machine, resolve_bounds
 from model.registry import Registry
+from model.sources import GAME_SOURCES, SourceError
 from model.variants import Variant
 from properties import Property, validate
 
@@ -61,10 +62,17 @@ class Game:
         except BoundError as exc:
             raise BadInput(f"{self.name}: {exc}") from None
 
-    def machine(self, given: Mapping[str, int | None], variant: str | None = None, **extra: Any) -> Machine:
-        """The bounded model; ``extra`` goes to the builder (a ``board``)."""
+    def machine(
+        self, given: Mapping[str, int | None], variant: str | None = None, reading: str | None = None, **extra: Any
+    ) -> Machine:
+        """The bounded model, under a variant or a source reading (``SOURCE`` or
+        ``SOURCE@question,...``) if named; ``extra`` goes to the builder (a ``board``)."""
         bounds = self.resolve(given, variant)
-        machine = self.build(**bounds, **extra) if variant is None else self.build(**bounds, variant=variant, **extra)
+        chosen = {**({} if variant is None else {"variant": variant}), **({} if reading is None else {"reading": reading})}
+        try:
+            machine = self.build(**bounds, **chosen, **extra)
+        except SourceError as exc:
+            raise BadInput(f"{self.name}: {exc}") from None
         validate(machine, self.properties)
         return machine
 
@@ -72,11 +80,12 @@ class Game:
     def proves_any_length(self) -> bool:
         return bool(self.length_bounds)
 
-    def any_length_machine(self, given: Mapping[str, int | None], variant: str | None = None) -> Machine:
+    def any_length_machine(self, given: Mapping[str, int | None], variant: str | None = None, reading: str | None = None) -> Machine:
         """The model of games of any length at the given bounds (those in
         ``length_bounds`` bound nothing there)."""
         bounds = {k: v for k, v in self.resolve(given, variant).items() if k not in self.length_bounds}
-        machine = self.build(**bounds, any_length=True, **({} if variant is None else {"variant": variant}))
+        chosen = {**({} if variant is None else {"variant": variant}), **({} if reading is None else {"reading": reading})}
+        machine = self.build(**bounds, any_length=True, **chosen)
         validate(machine, self.properties)
         return machine
 
@@ -171,6 +180,18 @@ def games_with_variant(names: Sequence[str], variant: str | None) -> tuple[str, 
     if not owners:
         known = ", ".join(v for n in GAME_NAMES for v in get_game(n).variants)
         raise BadInput(f"no game has the variant {variant!r}; variants: {known}")
+    return owners
+
+
+def games_with_reading(names: Sequence[str], reading: str | None) -> tuple[str, ...]:
+    """The games to check: those named; else, with a source reading, the games whose rules that source states."""
+    if names or reading is None:
+        return tuple(names)
+    source = reading.partition("@")[0]
+    owners = tuple(n for n in GAME_NAMES if source in GAME_SOURCES[n])
+    if not owners:
+        known = ", ".join(f"{n}: {' '.join(GAME_SOURCES[n])}" for n in GAME_NAMES)
+        raise BadInput(f"no game has the source {source!r}; sources: {known}")
     return owners
 
 

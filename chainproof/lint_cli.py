@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from chainproof import common, linting, report
+from chainproof import common, lint_report, linting, report
 from chainproof.games import GAME_NAMES, BadInput, bounds_apply, get_game
 from model import portfolio
 from model.diff import DEFAULT_MAX_PAIRS, Comparison
@@ -58,6 +58,8 @@ def _check_max_pairs(max_pairs: int) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="write each variant finding's game, searched on the engine's table, as a scenario file in this folder",
 )
+@click.option("--sarif", "sarif_file", type=click.Path(dir_okay=False, path_type=Path), help="also write the findings as SARIF 2.1.0, located at the rule texts")
+@click.option("--markdown", "markdown_dir", type=click.Path(file_okay=False, path_type=Path), help="also write one Markdown page of findings per game (findings-GAME.md) in this folder")
 @click.option("--json", "as_json", is_flag=True, help='print {"findings": [...], "checks": [...]}')
 def lint(
     games: tuple[str, ...],
@@ -65,6 +67,8 @@ def lint(
     timeout: float,
     max_pairs: int,
     scenario_dir: Path | None,
+    sarif_file: Path | None,
+    markdown_dir: Path | None,
     as_json: bool,
     **bounds: Any,
 ) -> None:
@@ -89,6 +93,11 @@ def lint(
             found = linting.run(chosen, bounds, budget, known, max_pairs, advance)
         if scenario_dir is not None:
             _write_scenarios(found, scenario_dir, max_pairs)
+        if sarif_file is not None:
+            _write(sarif_file, json.dumps(lint_report.sarif(found), indent=2) + "\n")
+        if markdown_dir is not None:
+            for g in chosen:
+                _write(markdown_dir / f"findings-{g.name}.md", lint_report.markdown(found, g.name))
         if as_json:
             click.echo(
                 json.dumps(
@@ -153,6 +162,8 @@ def _print_lint(found: linting.Lint) -> None:
             mark = "known" if f.known else "NEW"
             console.print(f"\n[{mark}] {f.game} {kind}: {f.key}  [{' '.join(f.rules)}]", markup=False)
             console.print(f"  {f.summary}", markup=False)
+            if f.places:
+                console.print(f"  texts: {', '.join(f.places)}", markup=False)
             if f.note:
                 console.print(f"  known: {f.note}", markup=False)
             if f.scenario:
@@ -163,6 +174,9 @@ def _print_lint(found: linting.Lint) -> None:
                 _side_by_side(console, f.transcript, f.other, (SEED, f.key.removeprefix("variant:")))
             elif f.transcript is not None:
                 console.print("\n".join(f"  {line}" for line in f.transcript.lines()), markup=False)
+            if f.parted is not None:
+                console.print(f"  where play parts (chainproof diff {f.game} {SEED} {f.reading}):", markup=False)
+                _side_by_side(console, f.parted[0], f.parted[1], (SEED, f.reading or "reading"))
     counts = {kind: len(by_kind.get(kind, [])) for kind in linting.KINDS}
     console.print(
         f"\n{len(found.findings)} findings ({', '.join(f'{n} {k}' for k, n in counts.items())}); "
@@ -199,8 +213,8 @@ def _side_by_side(console: Console, first: Transcript, second: Transcript, names
 
 @click.command()
 @click.argument("game_name", metavar="GAME")
-@click.argument("first", metavar="VARIANT_A")
-@click.argument("second", metavar="VARIANT_B")
+@click.argument("first", metavar="READING_A")
+@click.argument("second", metavar="READING_B")
 @common.bound_options
 @max_pairs_option
 @click.option(
@@ -214,8 +228,8 @@ def diff(
     game_name: str, first: str, second: str, max_pairs: int, scenario_file: Path | None, as_json: bool, **bounds: Any
 ) -> None:
     """The shortest game on which two readings of GAME's rules part, as both
-    transcripts side by side.  A reading is 'seed' (the model as encoded) or a
-    variant's name.  Exit 1 when they part, 0 when they agree within the bounds."""
+    transcripts side by side.  A reading is 'seed' (the model as encoded), a
+    variant's name, or a source text read first ('001', '002zh@bound_to_attack').  Exit 1 when they part, 0 when they agree within the bounds."""
 
     def run() -> int:
         _check_max_pairs(max_pairs)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from chainproof import source_lint
 from chainproof.games import BadInput, Game
 from model import induction, portfolio
 from agreement.games import scenario_table
@@ -34,11 +35,12 @@ from model.diff import Comparison, compare
 from model.machine import Machine
 from model.registry import read_yaml
 from model.results import PROVED, VIOLATED, Result, Transcript
+from model.sources import GAME_SOURCES
 from model.variants import SEED, Variant
 from properties import Deadlock
 from properties.contradictions import AGREE, NEVER, never_enabled, no_deadlock, rulings_agree
 
-KINDS = ("deadlock", "conflict", "no-assignment", "exclusion", "loop", "dead-edge", "dead-rule", "variant")
+KINDS = ("deadlock", "conflict", *source_lint.KINDS, "no-assignment", "exclusion", "loop", "dead-edge", "dead-rule", "variant")
 
 
 @dataclass
@@ -58,6 +60,13 @@ class Finding:
     #: Where its game was written as a scenario (``lint --scenarios``), or why it was not.
     scenario: str | None = None
     scenario_note: str = ""
+    #: ``file:line`` of each rule text involved, and the sources they are in.
+    places: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    #: For a source clash: the game on which play parts, under the model's
+    #: reading and under the source's (``reading``), when the bounds hold one.
+    parted: tuple[Transcript, Transcript] | None = None
+    reading: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +81,10 @@ class Finding:
             "note": self.note or None,
             "scenario": self.scenario,
             "scenario_note": self.scenario_note or None,
+            "places": list(self.places),
+            "sources": list(self.sources),
+            "reading": self.reading,
+            "parted": None if self.parted is None else {"model": self.parted[0].to_json(), "reading": self.parted[1].to_json()},
         }
 
 
@@ -261,9 +274,14 @@ def _dead(
 # -- rules diff ----------------------------------------------------------------------------------
 
 
+def is_source_reading(game: Game, name: str) -> bool:
+    """Does ``name`` name a source reading (``001``, ``002zh@bound_to_attack``) rather than a variant?"""
+    return name not in game.variants and name.partition("@")[0] in GAME_SOURCES.get(game.name, ())
+
+
 def _readings(game: Game, first: str, second: str) -> list[Variant | None]:
-    """The two readings to compare: None for the seed's, else the variant."""
-    readings = [None if name == SEED else game.variant(name) for name in (first, second)]
+    """The two readings to compare: None for the seed's or a source reading, else the variant."""
+    readings = [None if name == SEED or is_source_reading(game, name) else game.variant(name) for name in (first, second)]
     if first == second:
         raise BadInput(f"diff: {first!r} against itself has nothing to show; name two different readings")
     return readings
@@ -287,7 +305,11 @@ def diff_variants(game: Game, first: str, second: str, bounds: Mapping[str, int 
     wanted.update({k: v for k, v in bounds.items() if v is not None})
     resolved = game.resolve(wanted)
     extra = {"board": next(iter(boards))(resolved)} if boards else {}
-    machines = [game.machine(resolved, None if name == SEED else name, **extra) for name in (first, second)]
+    machines = [
+        game.machine(resolved, reading=name, **extra) if is_source_reading(game, name)
+        else game.machine(resolved, None if name == SEED else name, **extra)
+        for name in (first, second)
+    ]
     return compare(machines[0], machines[1], (first, second), max_pairs)
 
 
@@ -368,6 +390,24 @@ def lint_variants(
             _contradictions(game, bounded, any_length, [], budget, advance, out)
 
 
+def lint_readings(game: Game, bounds: Mapping[str, int | None], max_pairs: int, out: Lint) -> None:
+    """Every question asked of every source (``chainproof/source_lint.py``)."""
+    resolved = game.resolve(bounds)
+    user = {k: v for k, v in bounds.items() if v is not None}
+
+    def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
+        return game.machine({**resolved, **shows_with, **user}, reading=spec)
+
+    found = source_lint.lint_sources(game.machine(bounds), build_reading, max_pairs, max_pairs)
+    for query, verdict in found.checks:
+        out.checks.append(Check(game.name, query, verdict, "explicit" if not query.startswith("diff[") else "lockstep search", 0))
+    for f in found.findings:
+        t = f.transcript if f.transcript is not None else (f.parted[0] if f.parted else None)
+        out.findings.append(
+            Finding(game.name, f.kind, f.key, f.rules, f.summary, t, places=f.places, sources=f.sources, parted=f.parted, reading=f.reading)
+        )
+
+
 def run(
     games: Sequence[Game],
     bounds: Mapping[str, int | None],
@@ -381,6 +421,7 @@ def run(
     for game in games:
         one = lint_game(game, bounds, budget, advance)
         lint_variants(game, bounds, budget, max_pairs, advance, one)
+        lint_readings(game, bounds, max_pairs, one)
         notes = known.get(game.name, {})
         for f in one.findings:
             f.known = f.key in notes

@@ -102,6 +102,8 @@ def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
         click.echo(f"\n{game}: {s['states']} {scope}, {s['transitions']} transitions, explored in {s['exploration_seconds']:.2f}s")
     if summary.get("variant"):
         click.echo(f"\nrule variant: {summary['variant']} (not the seed's reading)")
+    if summary.get("reading"):
+        click.echo(f"\nsource reading: {summary['reading']} (the model's reading where it is silent)")
     counts = ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items() if n)
     click.echo(f"{summary['total']} results: {counts} in {summary['seconds']:.1f}s")
 

@@ -45,6 +45,7 @@ the same backend as guards and serve explicit search and Z3 alike.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import networkx as nx
@@ -138,10 +139,13 @@ class Question:
     #: How to show one tuple of arguments to a reader ("prowler", "guard -> hero").
     show: Callable[..., str] = lambda *args: ", ".join(map(str, args))
     default_texts: Mapping[str, str] = field(default_factory=dict)
+    #: Bounds at which a rules diff can show this question's readings apart
+    #: (instants in the starting hands, say), over the defaults.
+    bounds: Mapping[str, int] = field(default_factory=dict)
     #: How to show an answer ("yes", "the turn player").
     show_answer: Callable[[Any], str] = lambda v: ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
-    @property
+    @cached_property
     def valued(self) -> bool:
         return callable(self.default) or any(r.valued for r in self.rulings)
 
@@ -367,8 +371,9 @@ class RuleBook:
         )
 
     def cited_rules(self) -> set[str]:
-        """The rules of every ruling, every version included, and of every principle."""
-        return {r for q in self.declared.values() for x in q.rulings for r in x.rules} | {
+        """The rules of every ruling this book's reading follows, and of every
+        principle (a rule only another source's version cites is a variant's)."""
+        return {r for q in self.questions.values() for x in q.rulings for r in x.rules} | {
             r for p in self.principles.values() for r in p.rules
         }
 

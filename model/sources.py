@@ -30,6 +30,8 @@ class Source:
     #: The file that holds it, and the folder beside the project it is in.
     file: str
     folder: str
+    #: Lines as ``grep -n`` counts them: split at line feeds only (the
+    #: reference's form feeds do not start lines).
     lines: int
     title: str
     language: str
@@ -46,13 +48,13 @@ _SEEDS, _REFERENCE = "seeds", "reference"
 SOURCES: Mapping[str, Source] = {
     s.id: s
     for s in (
-        Source("000", "000_93427c41005e332f.txt", _SEEDS, 493, "WoW TCG comprehensive rules, seed translation", "zh"),
-        Source("001", "001_bb13bfcb78a9b116.txt", _SEEDS, 330, "WoW TCG encyclopedia and basic rules", "zh"),
-        Source("002en", "002_747842af486db20b.txt", _SEEDS, 158, "WoW TCG combat rules 600-603, English", "en"),
-        Source("002zh", "002_747842af486db20b.txt", _SEEDS, 158, "WoW TCG combat rules 600-603, Chinese", "zh"),
-        Source("CR7.4", "wowtcg-comprehensive-rules-7.4.txt", _REFERENCE, 4267, "WoW TCG Comprehensive Rules 7.4", "en"),
-        Source("003", "003_04f893fe0d5f9a25.txt", _SEEDS, 109, "Riftbound combat rules", "zh"),
-        Source("004", "004_1df466d0e3555139.txt", _SEEDS, 235, "Heroes of Ancients general rules", "zh"),
+        Source("000", "000_93427c41005e332f.txt", _SEEDS, 494, "WoW TCG comprehensive rules, seed translation", "zh"),
+        Source("001", "001_bb13bfcb78a9b116.txt", _SEEDS, 331, "WoW TCG encyclopedia and basic rules", "zh"),
+        Source("002en", "002_747842af486db20b.txt", _SEEDS, 159, "WoW TCG combat rules 600-603, English", "en"),
+        Source("002zh", "002_747842af486db20b.txt", _SEEDS, 159, "WoW TCG combat rules 600-603, Chinese", "zh"),
+        Source("CR7.4", "wowtcg-comprehensive-rules-7.4.txt", _REFERENCE, 4268, "WoW TCG Comprehensive Rules 7.4", "en"),
+        Source("003", "003_04f893fe0d5f9a25.txt", _SEEDS, 110, "Riftbound combat rules", "zh"),
+        Source("004", "004_1df466d0e3555139.txt", _SEEDS, 236, "Heroes of Ancients general rules", "zh"),
     )
 }
 

@@ -16,7 +16,10 @@ from chainproof.lint_cli import _print_lint
 from chainproof.linting import KINDS, Finding, Lint, default_known_file, load_known
 from model import wowtcg
 
-FIELDS = {"game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note", "scenario", "scenario_note"}
+FIELDS = {
+    "game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note", "scenario", "scenario_note",
+    "places", "sources", "reading", "parted",
+}
 
 
 def invoke(*args: str):
@@ -226,3 +229,18 @@ def test_plain_output_keeps_bracketed_names():
     result = invoke("diff", "wowtcg", "seed", "basic-in-combat")
     assert "strike[P1 warhammer]" in result.stdout
     assert "resolve_instant[remove defender from combat]@defend_window" in result.stdout
+
+
+def test_the_sources_disagreements_are_found_with_their_texts_and_games(linted):
+    """No per-finding code: 002zh's 600.3 (T3) and the basic rules' order of
+    responding (B2) come from comparing every source's reading with the
+    model's, each with the texts' file:line and the game where play parts."""
+    by_key = {f["key"]: f for f in linted["findings"]}
+    tax = by_key["source-clash:bound_to_attack:002zh"]
+    assert "002_747842af486db20b.txt:18" in tax["places"] and "000_93427c41005e332f.txt:447" in tax["places"]
+    assert tax["reading"] == "002zh@bound_to_attack"
+    assert tax["parted"]["model"]["steps"][-1]["action"] == "pass_priority@action_phase"
+    assert "002zh answers yes where the model's reading answers no" in tax["summary"]
+    chain = by_key["source-clash:priority_after_resolution:001"]
+    assert "001_bb13bfcb78a9b116.txt:227-228" in chain["places"]
+    assert chain["parted"]["reading"]["final"]["priority"] != chain["parted"]["model"]["final"]["priority"]

@@ -96,7 +96,7 @@ def problem(units: Sequence[Any], amounts: Sequence[int], total: int) -> str | N
     for t, a in zip(targets, amounts):
         need = lethal_amount(t)
         if need is None:
-            continue  # damage.undamageable: free
+            continue  # damage.undamageable, assumed:undamageable-sink: free at any time
         (full if a >= need else partial if a > 0 else empty).append((t, a, need))
     if len(partial) > 1:
         return "damage.lethal-first"

@@ -218,7 +218,8 @@ class RiftboundState:
     def _destination(self, player: int, bf: int) -> Problem | None:
         """combat.multiplayer.no-destination: with more than two players, a
         battlefield with a pending or running combat where the mover has no unit
-        is no destination. combat.third-player-invalid, combat.two-players: nor is a
+        is no destination, even for a player of that combat whose units there
+        have all left (assumed:combatants-barred). combat.third-player-invalid, combat.two-players: nor is a
         battlefield that already holds units of two other players."""
         if self.num_players <= 2:
             return None

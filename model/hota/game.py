@@ -38,9 +38,10 @@ from typing import Any, Callable, Iterator
 
 from model.backend import Backend
 from model.hota import REGISTRY
-from model.hota.rulings import CONCESSION, DAMAGE, EFFECT, LAST_STANDING, LIBRARY, left_the_game, rulebook
+from model.hota.rulings import CONCESSION, DAMAGE, EFFECT, LAST_STANDING, LIBRARY, rulebook
 from model.hota.table import (
-    ACTIVATED, BOLT_DAMAGE, OPENING_HAND, PLAYERS, STARTING_LIFE, TOME_DRAW, Table, default_table,
+    ACCEPT, ACTIVATED, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND, PICKED, PLAYERS,
+    REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, default_table,
 )
 from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Var
 from model.rulings import RuleBook
@@ -50,12 +51,6 @@ BOUNDS = (
     BoundSpec("mulligan", 1, 0, 7, "the largest mulligan count a player may declare (103.4 allows the whole hand)"),
 )
 
-NOBODY = -1
-#: A waiting triggered ability: Culling Field (for a token of player p) or the echo (Echo Chamber or Whispering Echo).
-NO_TRIGGER, CULLING_WAITS, ECHO_WAITS = -1, 0, 2
-#: A council player's card choice and answer.
-NOT_YET, SKIPPED, PICKED = -1, 0, 1
-REFUSE, ACCEPT = 0, 1
 PLAYER_NAMES = ("P1", "P2")
 
 #: Edge tags: what a step is, for properties that select steps by meaning.
@@ -133,8 +128,8 @@ class HotaRules:
         104.3e: a player who wins and loses at once loses. 104.4a: if every
         player still in the game loses at once, the game is a draw for them.
         104.5: losers leave. 104.2a: a player whose opponent has left wins.
-        104.1 (reading): a game that ends with a winner ends for every other
-        player still in it as a loss, whatever stops them losing: the game is over.
+        Then a game that ends with a winner ends as a loss for every other player
+        still in it (the question ``loses_when_the_game_ends``: 104.1 is silent).
         """
         loses = _pair(lambda p: b.And(in_game(s, p, b), loses[p]))
         wins = _pair(lambda p: b.And(in_game(s, p, b), wins[p], b.Not(loses[p])))  # 104.3e
@@ -146,8 +141,8 @@ class HotaRules:
             lambda p: b.And(in_game(after, p, b), self.may_win(after, b, p, LAST_STANDING))
         )
         won = _pair(lambda p: b.Or(s.won[p], wins[p], standing[p]))
-        # 104.1: the others lose when someone has won.
-        lost = _pair(lambda p: b.Or(lost[p], b.And(won[other(p)], b.Not(won[p]), b.Not(drew[p]))))
+        ended = after._replace(won=won)
+        lost = _pair(lambda p: b.Or(lost[p], self.book.answer("loses_when_the_game_ends", ended, b, p)))
         return {"won": won, "lost": lost, "drew": drew}
 
     def ends_the_game(self, s: Any, b: Backend, changes: dict[str, Any]) -> Any:
@@ -157,15 +152,16 @@ class HotaRules:
 
     def priority_check(self, s: Any, b: Backend) -> dict[str, Any]:
         """Everything the check does, all at once."""
-        loses = _pair(
-            lambda p: b.Or(self.may_lose(s, b, p, DAMAGE), self.may_lose(s, b, p, LIBRARY))  # 104.3b, 104.3c
+        now = self.book.answer("would_receive_priority", s, b)
+        loses = _pair(  # 104.3b, 104.3c
+            lambda p: b.And(now, b.Or(self.may_lose(s, b, p, DAMAGE), self.may_lose(s, b, p, LIBRARY)))
         )
         return {
             **self.settle(s, b, loses),
             "tokens_elsewhere": (0,) * PLAYERS,  # 109.5f
-            # Reading: 104.3c's loss comes at the next check only; the mark is
-            # cleared by every check, like the damage rule's it does not persist.
-            "drew_from_empty": (False,) * PLAYERS,
+            "drew_from_empty": _pair(
+                lambda p: b.And(s.drew_from_empty[p], self.book.answer("empty_library_loss_waits", s, b, p))
+            ),
         }
 
     # -- triggers (assumed:trigger-order) -------------------------------------------------
@@ -180,21 +176,11 @@ class HotaRules:
         return b.If(echo, ECHO_WAITS + p, NO_TRIGGER)
 
     def in_mandatory_loop(self, s: Any, b: Backend) -> Any:
-        """104.4b: the waiting trigger is part of a loop of mandatory actions.
-
-        Culling Field destroys each token that enters; Echo Chamber makes a
-        token for each one that leaves; with both working, a waiting trigger of
-        either brings the other's, with no player's choice in between, for ever.
-        Reading: the loop is certain once it is entered, so the draw comes then,
-        not after some number of turns round it.
-        """
+        """104.4b: the waiting trigger begins a loop of mandatory actions, so the
+        game is a draw (the question ``loop_is_a_draw``)."""
         if not self.loop_rule:
             return False
-        return b.And(
-            s.waiting != NO_TRIGGER,
-            self.card_works(s, b, "Culling Field"),
-            self.card_works(s, b, "Echo Chamber"),
-        )
+        return self.book.answer("loop_is_a_draw", s, b)
 
     # -- 101.4: the council's order ----------------------------------------------------------
 
@@ -298,13 +284,13 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
             "priority": a,
         }
 
+    draws = lambda s, b: r.book.answer("draws_at_draw_step", s, b)  # noqa: E731
     edges = [
         Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c", "abstracted:anonymous-cards"),
-             guard=lambda s, b: b.Not(s.first_turn), update=draw, tags=frozenset({MANDATORY}),
+             guard=draws, update=draw, tags=frozenset({MANDATORY}),
              doc="the active player draws a card (from an empty library: nothing, and the loss waits for the check)"),
-        # 103.5a: the model is of two players, so the first player always skips.
         Edge("skip_first_draw", "draw_step", "check", ("103.5a",),
-             guard=lambda s, b: s.first_turn, update=lambda s, b: {"priority": s.active},
+             guard=lambda s, b: b.Not(draws(s, b)), update=lambda s, b: {"priority": s.active},
              tags=frozenset({MANDATORY}), doc="the first player skips the first turn's draw"),
     ]
 
@@ -492,10 +478,9 @@ def _council_edges(r: HotaRules) -> list[Edge]:
     def answering(value: int) -> Callable[[Any, Backend], dict[str, Any]]:
         def update(s: Any, b: Backend) -> dict[str, Any]:
             answer = b.store(s.answer, s.chooser, value)
-            # 101.4d: a defender's refusal while the active player accepts makes
-            # the active player choose again, and the choices still to be made
-            # start over, active player first.
-            restart = b.And(s.chooser != s.active, value == REFUSE, b.select(s.answer, s.active) == ACCEPT)
+            # 101.4d: the active player chooses again, then the choices still to
+            # be made go on, active player first.
+            restart = r.book.answer("active_player_chooses_anew", s, b, value)
             return {
                 "answer": answer,
                 "rechoosing": restart,
@@ -654,14 +639,15 @@ def variables(t: Table) -> list[Var]:
 
 
 def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without: tuple[str, ...] = (),
-          loop_rule: bool = True) -> Machine:
+          loop_rule: bool = True, reading: str | None = None) -> Machine:
     """The model at these bounds, for the table given or the default one.
 
     ``loop_rule=False`` leaves 104.4b out: triggers resolve even inside a loop
     of mandatory actions, so the loops the rule ends can be seen
-    (``model/hota/loops.py``)."""
+    (``model/hota/loops.py``). ``reading`` names a reading of the sources
+    (``"004"``, the only one, is the model's own)."""
     t = table if table is not None else default_table(deck)
-    book = rulebook(t, without)
+    book = rulebook(t, without, reading)
     r = HotaRules(t, book, loop_rule)
     edges = [
         *_start_edges(t, mulligan),

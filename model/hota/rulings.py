@@ -1,6 +1,9 @@
-"""The golden rules of Heroes of Ancients (101) as explicit precedence: who
-loses, who wins, which entities have their abilities, whether a council
-player chooses a card, whether a token returns.
+"""The golden rules of Heroes of Ancients (101) as explicit precedence, and
+the other decisions the model takes that seed 004 answers or leaves open:
+who loses, who wins, which entities have their abilities, whether a council
+player chooses a card or the active player chooses anew, whether a token
+returns, who draws at the start of a turn, when the losses of 104.3b-c
+happen, and when a loop is a draw.
 
 Each question collects every rule's answer as a ruling; the principles say
 which ruling beats which (``model/rulings.py``), never source order:
@@ -11,8 +14,15 @@ which ruling beats which (``model/rulings.py``), never source order:
   of Victory), applied by the rule book without being named;
 - 101.2a losing an ability is not a "can't" (a silenced entity simply has none);
 - 101.3 an impossible instruction is skipped (the council card choice from an
-  empty hand; Rewind Portal's return, made impossible by 109.5g);
+  empty hand);
 - 104.2a the last player standing wins over every effect that stops it.
+
+HotA has one text, seed 004, which stops at 109. Each ruling names the lines
+of 004 that state it (``texts``); a ruling 004 does not state is an
+assumption and cites ``assumed:`` rules, so lint reports the states where
+only assumptions answer as gaps. Where 004 gives two answers the model
+chooses between them by a principle whose rules are ``assumed:`` (Rewind
+Portal against 109.5g), so that 004 read alone shows the clash.
 """
 
 from __future__ import annotations
@@ -20,12 +30,15 @@ from __future__ import annotations
 from typing import Any
 
 from model.backend import Backend
-from model.hota.table import PLAYERS, STARTING_LIFE, Table
-from model.rulings import Principle, Question, RuleBook, Ruling
+from model.hota.table import ACCEPT, NO_TRIGGER, NOBODY, PLAYERS, REFUSE, STARTING_LIFE, Table
+from model.rulings import Principle, Question, Reading, RuleBook, Ruling
 
 #: Why a player would lose or win: the rule's answer depends on it.
 DAMAGE, LIBRARY, EFFECT, CONCESSION = "damage", "empty library", "effect", "concession"
 LAST_STANDING = "last standing"
+
+SEED = "004"
+READING = Reading("seed", (SEED,), "004 is HotA's only text; where it is silent the model's assumed: rules answer")
 
 PRINCIPLES = (
     Principle("101.1", ("101.1",), "card text that contradicts a rule takes precedence over it, in that case only"),
@@ -34,6 +47,11 @@ PRINCIPLES = (
     Principle("101.2a", ("101.2a",), "gaining or losing an ability is not a 'can' against a 'can't'"),
     Principle("101.3", ("101.3",), "an instruction to do the impossible is skipped"),
     Principle("104.2a-override", ("104.2a",), "the last player in the game wins over every effect that would stop it"),
+    # The model's choices where 004 gives no precedence: lint's "004 alone" drops them.
+    Principle("return-impossible", ("assumed:impossible-return",),
+              "109.5g makes Rewind Portal's return impossible (101.3) rather than being a rule the card contradicts (101.1)"),
+    Principle("game-over", ("assumed:winner-ends-game",),
+              "a game someone has won is over for everyone in it, whatever would stop them losing"),
 )
 
 
@@ -46,8 +64,9 @@ def left_the_game(s: Any, p: int, b: Backend) -> Any:
     return b.Or(s.lost[p], s.drew[p])
 
 
-def rulebook(t: Table, without: tuple[str, ...] = ()) -> RuleBook:
-    """The questions of one table; ``without`` removes principles or rulings (a variant)."""
+def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None) -> RuleBook:
+    """The questions of one table; ``without`` removes principles or rulings (a
+    variant); ``reading`` names a reading of the sources (``Reading.derive``)."""
     book: list[RuleBook] = []  # set below: rulings ask the book whether an entity has its ability
 
     def has_ability(s: Any, b: Backend, e: int) -> Any:
@@ -57,18 +76,23 @@ def rulebook(t: Table, without: tuple[str, ...] = ()) -> RuleBook:
         """Player ``p`` controls this card and it has its ability (108.4: 'you' is its controller)."""
         return lambda s, b: b.Or(*(has_ability(s, b, e) for e in t.controlled_by(card, p)))
 
-    # -- has_ability(e): 101.2a ------------------------------------------------------
+    def works(card: str):
+        """Some entity that is this card has its ability."""
+        return lambda s, b: b.Or(*(has_ability(s, b, e) for e in t.holding(card)))
+
+    # -- has_ability(e): 109.3, 101.2a ---------------------------------------------------
     has_ability_q = Question(
         "has_ability",
         "does this entity have its ability?",
         (
-            Ruling("printed", ("109.1",), True, lambda s, b, e: True,
-                   "an entity on the battlefield has the ability printed on it", printed=True),
-            # Reading: 101.2a takes ability changes out of "can't beats can"; the
-            # silence is a later effect on the entity, so it replaces the printed
-            # ability until it ends (assumed:turn-end), and a "can" never undoes it.
-            Ruling("silenced", ("101.2a",), False, lambda s, b, e: s.silenced[e],
-                   "Silencing Rune took its abilities until the end of the turn", overrides={"printed": "101.2a"}),
+            Ruling("printed", ("109.1", "109.3"), True, lambda s, b, e: True,
+                   "an entity on the battlefield has the ability printed on it", printed=True, texts={SEED: "212"}),
+            # The silence is a continuous effect that changes the entity's
+            # characteristics (109.3); 101.2a keeps "can't beats can" out of it, so
+            # the printed "can" does not undo it.
+            Ruling("silenced", ("101.2a", "109.3"), False, lambda s, b, e: s.silenced[e],
+                   "Silencing Rune took its abilities until the end of the turn", overrides={"printed": "101.2a"},
+                   texts={SEED: "212"}),
         ),
         tuple((e,) for e in range(len(t.entities))),
         asked_at=("priority", "check", "triggers"),
@@ -80,28 +104,34 @@ def rulebook(t: Table, without: tuple[str, ...] = ()) -> RuleBook:
         return lambda s, b, p, why: applies(s, b, p) if why == expected else False
 
     aegis = {p: holds("Aegis of Immortality", p) for p in range(PLAYERS)}
+
+    def aegis_ruling(doc: str, **overrides: str) -> Ruling:
+        # A card's text is no line of 004: 101.1-101.2 are the lines that give it force.
+        return Ruling("aegis", ("101.1", "101.2", "108.4"), False, lambda s, b, p, *why: aegis[p](s, b), doc,
+                      printed=True, cant=True, texts={SEED: "90-92"}, overrides=overrides)
+
     loses_q = Question(
         "loses_game",
         "does this player lose the game?",
         (
             Ruling("104.3a", ("104.3a",), True, cause(CONCESSION, lambda s, b, p: True),
-                   "a player who concedes loses", overrides={"aegis": "101.1-concession"}),
+                   "a player who concedes loses", overrides={"aegis": "101.1-concession"}, texts={SEED: "137"}),
             Ruling("104.3b", ("104.3b",), True,
                    cause(DAMAGE, lambda s, b, p: s.damage[p] >= STARTING_LIFE),
-                   "damage markers at or above the starting life total (103.3)"),
+                   "damage markers at or above the starting life total (103.3)", texts={SEED: "139"}),
             Ruling("104.3c", ("104.3c",), True, cause(LIBRARY, lambda s, b, p: s.drew_from_empty[p]),
-                   "tried to draw more cards than the library held"),
+                   "tried to draw more cards than the library held", texts={SEED: "140"}),
             Ruling("104.3d", ("104.3d",), True, cause(EFFECT, lambda s, b, p: True),
-                   "an effect says the player loses"),
+                   "an effect says the player loses", texts={SEED: "142"}),
             # Aegis beats the rules 104.3b-c as card text (101.1) and the effects
             # of 104.3d as a "can't" (101.2, unnamed); conceding beats it (above).
-            Ruling("aegis", ("101.1", "101.2", "108.4"), False, lambda s, b, p, why: aegis[p](s, b),
-                   "Aegis of Immortality: its controller can't lose the game", printed=True, cant=True,
-                   overrides={"104.3b": "101.1", "104.3c": "101.1"}),
+            aegis_ruling("Aegis of Immortality: its controller can't lose the game", **{"104.3b": "101.1", "104.3c": "101.1"}),
         ),
         tuple((p, why) for p in range(PLAYERS) for why in (DAMAGE, LIBRARY, EFFECT, CONCESSION)),
         asked_at=("check", "priority"),
         show=lambda p, why: f"P{p + 1} by {why}",
+        # 104.3 lists the ways to lose; a way whose case does not hold loses nothing.
+        default_texts={SEED: "135-146"},
     )
 
     # -- wins_game(p, why) ---------------------------------------------------------------
@@ -112,15 +142,37 @@ def rulebook(t: Table, without: tuple[str, ...] = ()) -> RuleBook:
         (
             Ruling("104.2a", ("104.2a",), True,
                    lambda s, b, p, why: b.And(why == LAST_STANDING, left_the_game(s, _other(p), b)),
-                   "every opponent has left the game", overrides={"gatekeeper": "104.2a-override"}),
+                   "every opponent has left the game", overrides={"gatekeeper": "104.2a-override"},
+                   texts={SEED: "131"}),
             Ruling("104.2b", ("104.2b",), True, lambda s, b, p, why: why == EFFECT,
-                   "an effect says the player wins"),
+                   "an effect says the player wins", texts={SEED: "133"}),
             Ruling("gatekeeper", ("101.2", "108.4"), False, lambda s, b, p, why: gatekeeper[p](s, b),
-                   "Gatekeeper: its controller's opponents can't win the game", printed=True, cant=True),
+                   "Gatekeeper: its controller's opponents can't win the game", printed=True, cant=True,
+                   texts={SEED: "92"}),
         ),
         tuple((p, why) for p in range(PLAYERS) for why in (EFFECT, LAST_STANDING)),
-        asked_at=("check", "priority"),
+        # 104.2a is asked of the state a game ends in, as the last player's opponent leaves.
+        asked_at=("check", "priority", "game_over"),
         show=lambda p, why: f"P{p + 1} by {why}",
+        default_texts={SEED: "129-133"},
+    )
+
+    # -- loses_when_the_game_ends(p): H2 --------------------------------------------------
+    # Asked of the state a game ends in: the model's settling of an outcome asks
+    # it as the game ends, so lint looks for it where games have ended.
+    ends_q = Question(
+        "loses_when_the_game_ends",
+        "does a player still in the game lose because another player won it?",
+        (
+            Ruling("winner-ends-game", ("assumed:winner-ends-game",), True,
+                   lambda s, b, p: b.And(s.won[_other(p)], b.Not(s.won[p]), b.Not(s.drew[p])),
+                   "the game is over (104.1) and the other player won it: this one lost",
+                   overrides={"aegis": "game-over"}),
+            aegis_ruling("Aegis of Immortality: its controller can't lose, even as the game ends"),
+        ),
+        tuple((p,) for p in range(PLAYERS)),
+        asked_at=("game_over",),
+        show=lambda p: f"P{p + 1}",
     )
 
     # -- chooses_a_card(p): the council's first choice ----------------------------------------
@@ -129,34 +181,124 @@ def rulebook(t: Table, without: tuple[str, ...] = ()) -> RuleBook:
         "does this player choose a card from hand for the council?",
         (
             Ruling("council", ("101.4", "101.4a"), True, lambda s, b, p: True,
-                   "Council of Elders: each player chooses a card in hand, face down", printed=True),
+                   "Council of Elders: each player chooses a card in hand, face down", printed=True,
+                   texts={SEED: "101"}),
             Ruling("empty-hand", ("101.3",), False, lambda s, b, p: s.hand[p] == 0,
-                   "there is no card in hand to choose", overrides={"council": "101.3"}),
+                   "there is no card in hand to choose", overrides={"council": "101.3"}, texts={SEED: "96-97"}),
         ),
         tuple((p,) for p in range(PLAYERS)),
         asked_at=("council",),
         show=lambda p: f"P{p + 1}",
     )
 
-    # -- token_returns(): Rewind Portal ------------------------------------------------------
-    # Reading: 101.1 does not let Rewind Portal beat 109.5g: the card does not
-    # contradict the rule, it gives an instruction that 109.5g makes impossible,
-    # which 101.3 skips.
+    # -- active_player_chooses_anew(answer): 101.4d, H5 -----------------------------------------
+    chooser_is_defender = lambda s, b: b.And(s.chooser != NOBODY, s.chooser != s.active)  # noqa: E731
+    anew_q = Question(
+        "active_player_chooses_anew",
+        "does this answer of the council player choosing make the active player choose again?",
+        (
+            # 101.4d restarts the unfinished choices; what calls for a new choice is
+            # the Council's (the model's card, as the engine's). What stands: the
+            # cards chosen and the answers given, as they are finished choices.
+            Ruling("101.4d", ("101.4d",), True,
+                   lambda s, b, answer: b.And(chooser_is_defender(s, b), answer == REFUSE,
+                                              b.select(s.answer, s.active) == ACCEPT),
+                   "a defending player refuses while the active player accepts: the active player answers again",
+                   texts={SEED: "107"}),
+        ),
+        ((REFUSE,), (ACCEPT,)),
+        asked_at=("council",),
+        show=lambda answer: "a refusal" if answer == REFUSE else "an acceptance",
+        # 101.4d restarts only when a defender's choice calls for a new one.
+        default_texts={SEED: "107"},
+    )
+
+    # -- token_returns(): Rewind Portal against 109.5g, H4 -----------------------------------
+    portal = {e: t.entities[e].controller for e in t.holding("Rewind Portal")}
     returns_q = Question(
         "token_returns",
-        "does an exiled token return to the battlefield?",
+        "does a token exiled by Rewind Portal return to the battlefield?",
         (
-            Ruling("rewind-portal", ("108.4",), True, lambda s, b: True,
-                   "Rewind Portal: return the exiled token to the battlefield", printed=True),
+            # Card text beats a rule it contradicts (101.1): one reading of the Portal.
+            Ruling("rewind-portal", ("101.1", "108.4"), True,
+                   lambda s, b: b.Or(*(b.And(has_ability(s, b, e), s.tokens[c] >= 1) for e, c in portal.items())),
+                   "Rewind Portal: return the exiled token to the battlefield", printed=True, texts={SEED: "90"}),
+            # Not a "can't" of 101.2, which speaks of an effect's "can't": 109.5g is a rule.
             Ruling("109.5g", ("109.5g",), False, lambda s, b: True,
-                   "a token that left the battlefield can never come back", cant=True,
-                   overrides={"rewind-portal": "101.3"}),
+                   "a token that left the battlefield can never come back; one that would stays where it is",
+                   overrides={"rewind-portal": "return-impossible"}, texts={SEED: "234"}),
         ),
         ((),),
         asked_at=("priority",),
         show=lambda: "the token",
     )
 
-    made = RuleBook((has_ability_q, loses_q, wins_q, chooses_q, returns_q), PRINCIPLES)
+    # -- draws_at_draw_step(): 103.5a -------------------------------------------------------
+    draws_q = Question(
+        "draws_at_draw_step",
+        "does the active player draw a card as the turn begins? (by default yes: assumed:draw-step)",
+        (
+            # The model seats two, so 103.5a's two-player case always holds.
+            Ruling("103.5a", ("103.5a",), False, lambda s, b: b.And(PLAYERS == 2, s.first_turn),
+                   "in a two-player game the first player skips the first turn's draw", texts={SEED: "123"}),
+        ),
+        ((),),
+        asked_at=("draw_step",),
+        default=True,
+    )
+
+    # -- would_receive_priority(): when 104.3b-c's losses happen, H3 ---------------------------
+    priority_q = Question(
+        "would_receive_priority",
+        "is the priority check a time a player would receive priority, when 104.3b-c's losses happen?",
+        (
+            Ruling("priority-check", ("assumed:priority-check",), True, lambda s, b: True,
+                   "each check comes as a player would receive priority, or as a trigger is about to resolve"),
+        ),
+        ((),),
+        asked_at=("check",),
+    )
+
+    # -- empty_library_loss_waits(p): H3 ------------------------------------------------------
+    waits_q = Question(
+        "empty_library_loss_waits",
+        "after a check at which it did not happen, does a loss by drawing from too small a library wait for a later one?",
+        (
+            # Unlike 104.3b's damage, which stays on the player, the draw is an
+            # event: its loss is due at the next check, and only then.
+            Ruling("104.3c", ("104.3c",), False, lambda s, b, p: True,
+                   "the player loses the next time a player would receive priority, not at any later time",
+                   texts={SEED: "140"}),
+        ),
+        tuple((p,) for p in range(PLAYERS)),
+        asked_at=("check",),
+        show=lambda p: f"P{p + 1}",
+    )
+
+    # -- loop_is_a_draw(): 104.4b, H6 ----------------------------------------------------------
+    culling, chamber = works("Culling Field"), works("Echo Chamber")
+    loop_q = Question(
+        "loop_is_a_draw",
+        "is the game a draw because the waiting trigger begins a loop of mandatory actions?",
+        (
+            # Culling Field destroys each token that enters, Echo Chamber makes one
+            # for each that leaves: with both working a waiting trigger of either
+            # brings the other's, with no choice between. 104.4b speaks of a loop
+            # that cannot stop, not of rounds gone: the draw comes on entering it.
+            Ruling("104.4b", ("104.4b",), True,
+                   lambda s, b: b.And(s.waiting != NO_TRIGGER, culling(s, b), chamber(s, b)),
+                   "a trigger waits with Culling Field and Echo Chamber both working: the loop cannot stop",
+                   texts={SEED: "152"}),
+        ),
+        ((),),
+        asked_at=("triggers",),
+        # 104.4b: only a loop of mandatory actions is a draw, not one with a choice in it.
+        default_texts={SEED: "152"},
+    )
+
+    questions = (has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, returns_q, draws_q, priority_q,
+                 waits_q, loop_q)
+    chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
+    made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
     book.append(made.without(without) if without else made)
     return book[0]

@@ -4,7 +4,9 @@ each with its one ability and its controller, and the size of each deck.
 The seed (004) defines no cards; the table's cards exist to exercise rules
 101-109, and the reference engine (``engine/hota/cards.yaml``) has cards of
 the same names and abilities. Library and hand cards have no text
-(abstracted:anonymous-cards), so the model counts them.
+(abstracted:anonymous-cards), so the model counts them. The codes by which
+the state names nobody, a waiting trigger and a council choice are here too,
+for the game and its rulings alike.
 """
 
 from __future__ import annotations
@@ -19,6 +21,13 @@ OPENING_HAND = 7
 #: Ember Bolt's damage; Tome of Ages' draw.
 BOLT_DAMAGE = 10
 TOME_DRAW = 3
+
+NOBODY = -1
+#: A waiting triggered ability: Culling Field (for a token of player p) or the echo (Echo Chamber or Whispering Echo).
+NO_TRIGGER, CULLING_WAITS, ECHO_WAITS = -1, 0, 2
+#: A council player's card choice and answer.
+NOT_YET, SKIPPED, PICKED = -1, 0, 1
+REFUSE, ACCEPT = 0, 1
 
 #: Cards with an ability a controller activates with priority (assumed:once-per-turn),
 #: and whether it needs a target player ("player"), a token's controller

@@ -28,13 +28,19 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from model.backend import Backend
+from model.backend import CONCRETE, Backend
 from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Var
 from model.riftbound import REGISTRY
 from model.riftbound.damage import DamageUnit, is_legal, legal_assignments
-from model.riftbound.table import (
-    ATTACKER, BASE, DEFENDER, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY, ROLE_NAMES, TRASH, Table, default_table,
+from model.riftbound.rulings import (
+    after_recall, next_seat, at_battlefield, combat_here, has_units_at, in_the_combat, is_pending, players_at, rulebook,
+    side_present, sole_player_at,
 )
+from model.riftbound.table import (
+    ATTACKER, ATTACKER_ASSIGNS, BASE, DEALING, DEFENDER, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY,
+    ROLE_NAMES, TRASH, Table, default_table,
+)
+from model.rulings import RuleBook
 
 BOUNDS = (
     BoundSpec("players", 2, 2, 3, "players at the table; with 3 the multiplayer placement rules apply"),
@@ -44,58 +50,8 @@ BOUNDS = (
     BoundSpec("victory_points", 2, 1, 8, "points that win the game (assumed:victory), scaled down from the game's"),
 )
 
-#: Assignment stages of the combat damage step (damage.assign: the attacker first).
-ATTACKER_ASSIGNS, DEFENDER_ASSIGNS, DEALING = 0, 1, 2
-
-
 # ---------------------------------------------------------------------------
 # What a guard reads off a state
-
-
-def _next_seat(t: Table, p: Any, b: Backend) -> Any:
-    return b.If(p + 1 >= t.players, 0, p + 1)
-
-
-def at_battlefield(t: Table, s: Any, u: int, bf: Any) -> Any:
-    """Unit ``u`` is on battlefield ``bf``; callers pass ``s.combat_bf`` only
-    while a combat runs (NOBODY's code would be the trash's)."""
-    return s.zone[u] == FIRST_BATTLEFIELD + bf
-
-
-def has_units_at(t: Table, s: Any, p: int, bf: Any, b: Backend) -> Any:
-    return b.Or(*(at_battlefield(t, s, u, bf) for u in t.units_of(p)))
-
-
-def players_at(t: Table, s: Any, bf: Any, b: Backend) -> Any:
-    return b.count([has_units_at(t, s, p, bf, b) for p in range(t.players)])
-
-
-def contester_is_there(t: Table, s: Any, bf: int, b: Backend) -> Any:
-    """The player who contested ``bf`` still has units there (showdown.attacker)."""
-    return b.Or(*(b.And(s.contested_by[bf] == p, has_units_at(t, s, p, bf, b)) for p in range(t.players)))
-
-
-def is_pending(t: Table, s: Any, bf: int, b: Backend) -> Any:
-    """combat.start, combat.pending: units of two opposing players share ``bf`` while no combat runs."""
-    return b.And(s.combat_bf == NOBODY, players_at(t, s, bf, b) >= 2)
-
-
-def attacker_at(t: Table, s: Any, bf: int, b: Backend) -> Any:
-    """showdown.attacker: the player who contested ``bf``.
-
-    Reading (assumed:attacker-gone): with three players the contesting
-    player's units can all leave (a recall) while two others come to meet
-    there; the seed names no attacker then. We take the one of the two who
-    does not control the battlefield, or, when neither does, the first of them
-    in turn order from the turn player."""
-    stranger = [b.And(has_units_at(t, s, p, bf, b), s.controller[bf] != p) for p in range(t.players)]
-    first: Any = NOBODY
-    for v in range(t.players):
-        who: Any = NOBODY
-        for p in reversed([(v + k) % t.players for k in range(t.players)]):
-            who = b.If(stranger[p], p, who)
-        first = b.If(s.turn_player == v, who, first)
-    return b.If(contester_is_there(t, s, bf, b), s.contested_by[bf], first)
 
 
 def needs_settling(t: Table, s: Any, bf: int, b: Backend) -> Any:
@@ -103,44 +59,17 @@ def needs_settling(t: Table, s: Any, bf: int, b: Backend) -> Any:
     return b.And(s.contested_by[bf] != NOBODY, players_at(t, s, bf, b) <= 1)
 
 
-def combat_here(t: Table, s: Any, bf: int) -> Any:
-    return s.combat_bf == bf
+def might(book: RuleBook, s: Any, u: int, b: Backend) -> Any:
+    """Current might (current_might): printed, +1 while the rallying buff lasts (assumed:rallying-cry)."""
+    return book.answer("current_might", s, b, u)
 
 
-def in_the_combat(s: Any, p: Any, b: Backend) -> Any:
-    return b.Or(s.attacker == p, s.defender == p)
-
-
-def may_enter(t: Table, s: Any, p: int, bf: int, b: Backend) -> Any:
-    """Can player ``p``'s unit go to ``bf`` by a move?
-
-    combat.multiplayer.no-destination: with more than two players, a
-    battlefield with a pending or running combat where ``p`` has no unit (the
-    only permanents the model has) is not a legal destination.
-    combat.third-player-invalid: nor may a move bring a third player into a
-    battlefield that already holds units of two others."""
-    if t.players <= 2:
-        return True
-    fight = b.Or(combat_here(t, s, bf), players_at(t, s, bf, b) >= 2)
-    others = b.count([has_units_at(t, s, q, bf, b) for q in range(t.players) if q != p])
-    return b.And(b.Implies(fight, has_units_at(t, s, p, bf, b)), others <= 1)
-
-
-def might(t: Table, s: Any, u: int) -> Any:
-    """Current might: printed, +1 while the rallying buff lasts (assumed:rallying-cry)."""
-    return t.units[u].might + s.buffed[u]
-
-
-def side_present(t: Table, s: Any, role: int, b: Backend) -> Any:
-    return b.Or(*(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role) for u in range(len(t.units))))
-
-
-def total_might(t: Table, s: Any, p: int, role: int, b: Backend) -> Any:
+def total_might(t: Table, book: RuleBook, s: Any, p: int, role: int, b: Backend) -> Any:
     """damage.totals, qa.both-survive: the might of ``p``'s units in the
     combat with ``role``, stunned units counting nothing."""
     return b.total(
         [
-            b.If(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role, b.Not(s.stunned[u])), might(t, s, u), 0)
+            b.If(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role, b.Not(s.stunned[u])), might(book, s, u, b), 0)
             for u in t.units_of(p)
         ]
     )
@@ -163,26 +92,18 @@ def _conquest(t: Table, s: Any, holder: Any, bf: int, old_controller: Any, b: Ba
     return {"points": tuple(points), "scored": tuple(scored)}
 
 
-def sole_player_at(t: Table, s: Any, bf: int, b: Backend) -> Any:
-    """The one player with units at ``bf`` (NOBODY if none; meant for at most one)."""
-    who: Any = NOBODY
-    for p in reversed(range(t.players)):
-        who = b.If(has_units_at(t, s, p, bf, b), p, who)
-    return who
-
-
 # ---------------------------------------------------------------------------
 # Edges
 
 
-def _action_phase_edges(t: Table, any_length: bool) -> list[Edge]:
+def _action_phase_edges(t: Table, book: RuleBook, any_length: bool) -> list[Edge]:
     edges = []
     for u, unit in enumerate(t.units):
         for bf in range(t.battlefields):
             p = unit.owner
 
             def guard(s: Any, b: Backend, u: int = u, p: int = p, bf: int = bf) -> Any:
-                return b.And(s.turn_player == p, s.zone[u] == BASE, b.Not(s.moved[u]), may_enter(t, s, p, bf, b))
+                return b.And(s.turn_player == p, s.zone[u] == BASE, b.Not(s.moved[u]), book.answer("valid_destination", s, b, p, bf))
 
             def update(s: Any, b: Backend, u: int = u, p: int = p, bf: int = bf) -> dict[str, Any]:
                 return {
@@ -207,10 +128,13 @@ def _action_phase_edges(t: Table, any_length: bool) -> list[Edge]:
 
     def end_turn(s: Any, b: Backend) -> dict[str, Any]:
         n = len(t.units)
-        nxt = _next_seat(t, s.turn_player, b)
-        # assumed:hold: the new turn player scores each battlefield they hold,
-        # which marks it scored for the turn like a conquest.
-        holds = [[b.And(nxt == p, s.controller[bf] == p) for bf in range(t.battlefields)] for p in range(t.players)]
+        nxt = next_seat(t, s.turn_player, b)
+        # scores_by_holding: the new turn player scores each battlefield they
+        # hold, which marks it scored for the turn like a conquest.
+        holds = [
+            [b.And(nxt == p, s.controller[bf] == p, book.answer("scores_by_holding", s, b, p, bf)) for bf in range(t.battlefields)]
+            for p in range(t.players)
+        ]
         return {
             "turn_player": nxt,
             **({} if any_length else {"turns_taken": s.turns_taken + 1}),
@@ -251,7 +175,7 @@ def _action_phase_edges(t: Table, any_length: bool) -> list[Edge]:
     return edges
 
 
-def _cleanup_edges(t: Table) -> list[Edge]:
+def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
     bfs = range(t.battlefields)
 
     def any_settling(s: Any, b: Backend) -> Any:
@@ -303,7 +227,7 @@ def _cleanup_edges(t: Table) -> list[Edge]:
                 ("combat.start", "combat.pending.order", "combat.two-players", "showdown.attacker", "assumed:attacker-gone", "showdown.defender",
                  "showdown.unit-roles", "showdown.focus", "showdown.initial-chain", "showdown.closed"),
                 lambda s, b, bf=bf: b.And(calm(s, b), is_pending(t, s, bf, b)),
-                lambda s, b, bf=bf: _begin_showdown(t, s, bf, b),
+                lambda s, b, bf=bf: _begin_showdown(t, book, s, bf, b),
                 actor=lambda s, b: s.turn_player,
                 tags=frozenset({"starts_combat"}),
                 doc=f"the turn player has the combat at {t.battlefield_name(bf)} begin",
@@ -322,11 +246,11 @@ def _cleanup_edges(t: Table) -> list[Edge]:
     return edges
 
 
-def _begin_showdown(t: Table, s: Any, bf: int, b: Backend) -> dict[str, Any]:
+def _begin_showdown(t: Table, book: RuleBook, s: Any, bf: int, b: Backend) -> dict[str, Any]:
     """showdown.attacker, showdown.defender, showdown.unit-roles, showdown.focus,
     showdown.initial-chain: roles from who contested ``bf``; the rallying units
     that take a role put their triggers on the initial chain."""
-    attacker = attacker_at(t, s, bf, b)
+    attacker = book.answer("attacker", s, b, bf)
     defender: Any = NOBODY
     for p in reversed(range(t.players)):
         defender = b.If(b.And(p != attacker, has_units_at(t, s, p, bf, b)), p, defender)
@@ -341,7 +265,7 @@ def _begin_showdown(t: Table, s: Any, bf: int, b: Backend) -> dict[str, Any]:
         "contested_by": b.store(s.contested_by, bf, attacker),
         "attacker": attacker,
         "defender": defender,
-        "focus": attacker,
+        "focus": book.answer("focus", s, b, bf),
         "passes": 0,
         "stage": ATTACKER_ASSIGNS,
         "role": tuple(roles),
@@ -399,17 +323,17 @@ def _initial_chain_edges(t: Table) -> list[Edge]:
     return edges
 
 
-def _spell(t: Table, s: Any, b: Backend, **changes: Any) -> dict[str, Any]:
+def _spell(t: Table, book: RuleBook, s: Any, b: Backend, **changes: Any) -> dict[str, Any]:
     """assumed:showdown-focus: a spell spends budget, focus moves on, passes start over."""
     return {
         "spells": b.store(s.spells, s.focus, b.select(s.spells, s.focus) - 1),
-        "focus": _next_seat(t, s.focus, b),
+        "focus": book.answer("next_focus", s, b),
         "passes": 0,
         **changes,
     }
 
 
-def _showdown_edges(t: Table) -> list[Edge]:
+def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
     focus = lambda s, b: s.focus  # noqa: E731
     can_cast = lambda s, b: b.select(s.spells, s.focus) > 0  # noqa: E731
     edges = [
@@ -419,7 +343,7 @@ def _showdown_edges(t: Table) -> list[Edge]:
             "showdown",
             ("showdown.actions", "assumed:showdown-focus"),
             lambda s, b: s.passes + 1 < t.players,
-            lambda s, b: {"passes": s.passes + 1, "focus": _next_seat(t, s.focus, b)},
+            lambda s, b: {"passes": s.passes + 1, "focus": book.answer("next_focus", s, b)},
             actor=focus,
             tags=frozenset({"passes"}),
             doc="the player with focus passes; focus moves to the next seat",
@@ -445,7 +369,7 @@ def _showdown_edges(t: Table) -> list[Edge]:
                 "showdown_cleanup",
                 ("assumed:showdown-spells", "combat.pending.dropped"),
                 lambda s, b, u=u: b.And(can_cast(s, b), s.zone[u] >= FIRST_BATTLEFIELD),
-                lambda s, b, u=u: _spell(t, s, b, zone=b.store(s.zone, u, BASE), role=b.store(s.role, u, NO_ROLE)),
+                lambda s, b, u=u: _spell(t, book, s, b, zone=b.store(s.zone, u, BASE), role=b.store(s.role, u, NO_ROLE)),
                 actor=focus,
                 tags=frozenset({"spell"}),
                 doc=f"a spell returns {unit.name} from its battlefield to base",
@@ -458,7 +382,7 @@ def _showdown_edges(t: Table) -> list[Edge]:
                 "showdown_cleanup",
                 ("assumed:showdown-spells", "qa.both-survive"),
                 lambda s, b, u=u: b.And(can_cast(s, b), at_battlefield(t, s, u, s.combat_bf), b.Not(s.stunned[u])),
-                lambda s, b, u=u: _spell(t, s, b, stunned=b.store(s.stunned, u, True)),
+                lambda s, b, u=u: _spell(t, book, s, b, stunned=b.store(s.stunned, u, True)),
                 actor=focus,
                 tags=frozenset({"spell"}),
                 doc=f"a spell stuns {unit.name} in the combat",
@@ -466,9 +390,8 @@ def _showdown_edges(t: Table) -> list[Edge]:
         )
 
         def moves_in(s: Any, b: Backend, u: int = u, p: int = p) -> Any:
-            # combat.multiplayer.no-destination, combat.third-player-invalid:
-            # only a player of this combat (with a unit there, past two players) may move in.
-            enter = b.Or(*(b.And(s.combat_bf == bf, may_enter(t, s, p, bf, b)) for bf in range(t.battlefields)))
+            # valid_destination: only a player of this combat (with a unit there, past two players) may move in.
+            enter = b.Or(*(b.And(s.combat_bf == bf, book.answer("valid_destination", s, b, p, bf)) for bf in range(t.battlefields)))
             return b.And(can_cast(s, b), s.focus == p, s.zone[u] == BASE, in_the_combat(s, p, b), enter)
 
         edges.append(
@@ -478,8 +401,8 @@ def _showdown_edges(t: Table) -> list[Edge]:
                 "showdown_cleanup",
                 ("assumed:showdown-spells", "showdown.late-roles", "combat.multiplayer.no-destination", "combat.third-player-invalid"),
                 moves_in,
-                # A spell's move is a move too (Kayn counts both), so the unit has moved this turn.
-                lambda s, b, u=u: _spell(t, s, b, zone=b.store(s.zone, u, FIRST_BATTLEFIELD + s.combat_bf), moved=b.store(s.moved, u, True)),
+                lambda s, b, u=u: _spell(t, book, s, b, zone=b.store(s.zone, u, FIRST_BATTLEFIELD + s.combat_bf),
+                                         moved=b.store(s.moved, u, b.Or(s.moved[u], book.answer("counts_as_moved", s, b, u)))),
                 actor=focus,
                 tags=frozenset({"spell"}),
                 doc=f"a spell moves {unit.name} from base into the combat; it takes its role at the cleanup",
@@ -497,12 +420,13 @@ def _showdown_edges(t: Table) -> list[Edge]:
                 # more than two players, a unit played where a combat it is not part
                 # of is pending or running goes to its controller's base instead.
                 if t.players > 2:
-                    fight = b.Or(combat_here(t, s, bf), players_at(t, s, bf, b) >= 2)
-                    outsider = b.And(fight, b.Not(has_units_at(t, s, p, bf, b)), b.Not(b.And(combat_here(t, s, bf), in_the_combat(s, p, b))))
+                    fight = b.Or(combat_here(s, bf), players_at(t, s, bf, b) >= 2)
+                    outsider = b.And(fight, b.Not(has_units_at(t, s, p, bf, b)), b.Not(b.And(combat_here(s, bf), in_the_combat(s, p, b))))
                 else:
                     outsider = False
                 return _spell(
                     t,
+                    book,
                     s,
                     b,
                     zone=b.store(s.zone, u, b.If(outsider, BASE, FIRST_BATTLEFIELD + bf)),
@@ -544,18 +468,19 @@ def _showdown_edges(t: Table) -> list[Edge]:
     return edges
 
 
-def _damage_units(t: Table, s: Any, assigner: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
+def _damage_units(t: Table, book: RuleBook, s: Any, assigner: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
     """The opposing units in the combat as the damage rules see them."""
     opposing = b.If(s.attacker == assigner, DEFENDER, ATTACKER)
     return [
         DamageUnit(
             t.units[v].name,
-            might(t, s, v),
+            might(book, s, v, b),
             tank=t.units[v].tank,
             last=t.units[v].last,
             immune=t.units[v].immune,
             marked=s.damage[v],
-            present=b.And(at_battlefield(t, s, v, s.combat_bf), s.role[v] == opposing),
+            present=b.And(book.answer("opposing_unit", s, b, v), s.role[v] == opposing),
+            exempt=book.answer("exempt_from_assignment", s, b, v) if t.units[v].immune else True,
         )
         for v in targets
     ]
@@ -593,7 +518,7 @@ def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tup
     return sorted(found)
 
 
-def _damage_edges(t: Table) -> list[Edge]:
+def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
     edges = [
         Edge(
             "skip_damage",
@@ -604,6 +529,20 @@ def _damage_edges(t: Table) -> list[Edge]:
             doc="attacking or defending units are gone: no combat damage",
         )
     ]
+    # Explicit search tries every assignment edge of a state in turn: each
+    # assigner's total is read off the book once for the last state asked
+    # (held, so that its identity is not reused while it is kept).
+    memo: list[Any] = [None, {}]
+
+    def assigner_total(s: Any, q: int, b: Backend) -> Any:
+        if b is not CONCRETE:
+            return _assigner_total(t, book, s, q, b)
+        if s is not memo[0]:
+            memo[0], memo[1] = s, {}
+        if q not in memo[1]:
+            memo[1][q] = _assigner_total(t, book, s, q, b)
+        return memo[1][q]
+
     for q in range(t.players):
         targets = tuple(u for u in range(len(t.units)) if t.units[u].owner != q)
         for amounts in possible_assignments(t, q, targets):
@@ -618,8 +557,8 @@ def _damage_edges(t: Table) -> list[Edge]:
                 # to test first; is_legal implies them and decides the rest.
                 return b.AndThen(
                     b.And(turn, side_present(t, s, ATTACKER, b), side_present(t, s, DEFENDER, b),
-                          _assigner_total(t, s, q, b) == sum(amounts)),
-                    lambda: is_legal(_damage_units(t, s, q, targets, b), _assigner_total(t, s, q, b), amounts, b),
+                          assigner_total(s, q, b) == sum(amounts)),
+                    lambda: is_legal(_damage_units(t, book, s, q, targets, b), assigner_total(s, q, b), amounts, b),
                 )
 
             def update(s: Any, b: Backend, targets: tuple = targets, amounts: tuple = amounts) -> dict[str, Any]:
@@ -652,7 +591,7 @@ def _damage_edges(t: Table) -> list[Edge]:
             if unit.immune:
                 continue  # damage.undamageable: it takes none
             marked = s.damage[u] + s.assigned[u]
-            lethal = b.And(marked > 0, marked >= might(t, s, u))
+            lethal = b.And(marked > 0, marked >= might(book, s, u, b))
             damage[u] = marked
             # assumed:destroy-lethal: a destroyed unit keeps nothing but the
             # damage the combat cleanup clears (resolution.clear-damage).
@@ -686,30 +625,23 @@ def _damage_edges(t: Table) -> list[Edge]:
     return edges
 
 
-def _assigner_total(t: Table, s: Any, q: int, b: Backend) -> Any:
-    return total_might(t, s, q, b.If(s.attacker == q, ATTACKER, DEFENDER), b)
+def _assigner_total(t: Table, book: RuleBook, s: Any, q: int, b: Backend) -> Any:
+    return total_might(t, book, s, q, b.If(s.attacker == q, ATTACKER, DEFENDER), b)
 
 
-def _resolution_edge(t: Table) -> Edge:
+def _resolution_edge(t: Table, book: RuleBook) -> Edge:
     def resolve(s: Any, b: Backend) -> dict[str, Any]:
         n = len(t.units)
-        defenders_remain = side_present(t, s, DEFENDER, b)
-        zone = []
-        for u in range(n):
-            # resolution.recall: attackers go home while a defender holds on.
-            recalled = b.And(defenders_remain, at_battlefield(t, s, u, s.combat_bf), s.role[u] == ATTACKER)
-            zone.append(b.If(recalled, BASE, s.zone[u]))
-        after = s._replace(zone=tuple(zone))
-        changes: dict[str, Any] = {"zone": tuple(zone)}
+        after = after_recall(t, s, b)  # resolution.recall: attackers go home while a defender holds on
+        changes: dict[str, Any] = {"zone": after.zone}
         controller, contested = list(s.controller), list(s.contested_by)
         points, scored = s.points, s.scored
+        holder = book.answer("controller_after_combat", s, b)
         for bf in range(t.battlefields):
             here = s.combat_bf == bf
-            holder = sole_player_at(t, after, bf, b)
             view = after._replace(points=points, scored=scored)
             won = _conquest(t, view, b.If(here, holder, NOBODY), bf, s.controller[bf], b)
             points, scored = won["points"], won["scored"]
-            # resolution.control; assumed:control-needs-units: nobody left, the battlefield is open.
             controller[bf] = b.If(here, holder, s.controller[bf])
             contested[bf] = b.If(here, NOBODY, s.contested_by[bf])  # resolution.clear-contested
         changes.update(
@@ -754,13 +686,16 @@ def build(
     victory_points: int = 2,
     table: Table | None = None,
     any_length: bool = False,
+    reading: str | None = None,
 ) -> Machine:
     """The model at the given bounds. ``any_length`` builds the model of games
     of any number of turns, for unbounded proofs: it only drops the turn
     counter. Nothing else grows without end (spells are spent, points stop at
     the victory total), so its state space is finite and the same as the
-    game's: no abstraction is needed."""
+    game's: no abstraction is needed. ``reading`` names the source to read
+    the rules by (``model/riftbound/rulings.py``); None: the model's own."""
     t = table or default_table(players, battlefields, spells, turns, victory_points)
+    book = rulebook(t, reading)
     n, P, B = len(t.units), t.players, t.battlefields
     damage_cap = max(t.most_damage, max(u.might for u in t.units) + 1)
     variables = [
@@ -801,15 +736,15 @@ def build(
     if not any_length:
         locations.append(Location("out_of_turns", (), f"{t.turns} turns explored", terminal="turn bound reached"))
     edges = (
-        _action_phase_edges(t, any_length)
-        + _cleanup_edges(t)
+        _action_phase_edges(t, book, any_length)
+        + _cleanup_edges(t, book)
         + _initial_chain_edges(t)
-        + _showdown_edges(t)
-        + _damage_edges(t)
-        + [_resolution_edge(t)]
+        + _showdown_edges(t, book)
+        + _damage_edges(t, book)
+        + [_resolution_edge(t, book)]
     )
     bounds = {"players": P, "battlefields": B, "turns": t.turns, "spells": t.spells, "victory_points": t.victory_points}
-    return Machine("riftbound", variables, locations, "action_phase", edges, REGISTRY, bounds, describe, table=t)
+    return Machine("riftbound", variables, locations, "action_phase", edges, REGISTRY, bounds, describe, table=t, rulings=book)
 
 
 def describe(m: Machine, s: Any) -> dict[str, str]:

@@ -49,7 +49,7 @@ from model.backend import CONCRETE, SYMBOLIC, Backend
 FIRST, PLAIN, LAST = 0, 1, 2
 
 #: The largest might a unit can bring to the damage step (checked by ``check_assignment``).
-# Reading: printed might is 0..6, a rallying cry adds 1 for the combat
+# Reading (current_might): printed might is 0..6, a rallying cry adds 1 for the combat
 # (assumed:rallying-cry) and lethal is read off current might (damage.step: "current
 # might"), so a unit in the damage step may have might 7.  The existence proof's
 # default bound is the printed 6; it takes any bound, or none.
@@ -160,7 +160,10 @@ class DamageUnit:
 
     Every field but ``name`` may be a plain value or a Z3 term.  ``marked`` is
     the damage already on the unit; ``present``: the unit is still in the
-    combat (an absent one must get nothing, damage.assign).
+    combat (an absent one must get nothing, damage.assign).  ``exempt``, for
+    an immune unit: it may take any amount at any time (the model's reading of
+    damage.undamageable); otherwise it gets damage only once every unit that
+    can be damaged has lethal (the literal damage.no-overkill, findings R3).
     """
 
     name: str
@@ -170,11 +173,12 @@ class DamageUnit:
     immune: Any = False
     marked: Any = 0
     present: Any = True
+    exempt: Any = True
 
     @property
     def lethal(self) -> Any:
         """damage.lethal: the least damage, more than zero, that reaches the unit's might."""
-        # Reading: damage already marked counts towards it, so a 3-might
+        # Reading (lethal_damage): damage already marked counts towards it, so a 3-might
         # unit with 1 marked needs 2; never less than 1, since lethal damage is
         # non-zero, even for a 0-might unit.
         left = self.might - self.marked
@@ -258,21 +262,23 @@ def _common_parts(units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any
     parts = [Part("damage.assign", f"the amounts add up to the total, {_show(total)}", _sum(b, list(amounts)) == total)]
     for name, u, a in zip(names, units, amounts):
         parts.append(Part("damage.assign", f"{name} gets no negative amount", a >= 0))
-        # Reading: a unit that has left the combat is no longer an opposing unit
+        # Reading (opposing_unit): a unit that has left the combat is no longer an opposing unit
         # there (damage.assign assigns among the units in the combat): it takes nothing.
         parts.append(Part("damage.assign", f"{name} is not in the combat and gets nothing", _implies(b, _not(b, u.present), a == 0)))
     # damage.lethal-first: with the units taken one at a time, each getting its
     # lethal amount before the next gets any, only the unit reached when the
     # damage runs out can be left short.
-    # Reading (damage.undamageable, findings R3): an immune unit is in no rule but
-    # damage.assign: it may be passed over, and it may also take any amount at
-    # any time (nothing is lethal to it, and no mandatory rule binds it).
+    # Reading (exempt_from_assignment): an immune unit is in no rule but
+    # damage.assign: it may be passed over, and, while ``exempt``, it may also
+    # take any amount at any time (nothing is lethal to it, and no mandatory
+    # rule binds it; findings R3).
     short = [_and(b, h, a > 0, a < l) for h, a, l in zip(hit, amounts, lethal)]
     parts.append(Part("damage.lethal-first", "at most one unit gets some damage but less than lethal", _count(b, short) <= 1))
     # damage.no-overkill: more than lethal only once no other unit lacks lethal.
-    # Reading: 'other units remain' means units that can be damaged and lack
-    # lethal damage; immune units never lack it (they are bound by nothing).
-    for i, (name, h, a, l) in enumerate(zip(names, hit, amounts, lethal)):
+    # Reading (exempt_from_assignment): 'other units remain' means units that
+    # can be damaged and lack lethal damage; immune units never lack it. One
+    # that is not exempt takes damage only once none lacks it.
+    for i, (name, u, h, a, l) in enumerate(zip(names, units, hit, amounts, lethal)):
         others_full = _and(b, *(_implies(b, hit[j], full[j]) for j in range(len(units)) if j != i))
         parts.append(
             Part(
@@ -281,6 +287,14 @@ def _common_parts(units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any
                 _implies(b, _and(b, h, a > l), others_full),
             )
         )
+        if not (_plain(u.exempt) and u.exempt):
+            parts.append(
+                Part(
+                    "damage.no-overkill",
+                    f"{name} cannot be damaged and gets damage only once every other unit has lethal",
+                    _implies(b, _and(b, u.present, u.immune, _not(b, u.exempt), a > 0), others_full),
+                )
+            )
     return parts
 
 
@@ -378,9 +392,10 @@ def strict_rules(units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any]
 
 
 def _strict_parts(units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any], b: Backend) -> list[Part]:
-    # Reading: "first" and "last" are against the units that lack the keyword;
-    # units sharing it are at the same priority (damage.same-priority), so two
-    # tank+last units put no order on each other.  One part per unit and keyword,
+    # damage.requirements, damage.same-priority (lines 63-67): "first" and
+    # "last" order a unit against the units that lack the keyword; units
+    # sharing it are at one priority, so two tank+last units put no order on
+    # each other.  One part per unit and keyword,
     # so that an unsat core names whose requirement clashes.
     names = _labels(units)
     hit = [u.damageable(b) for u in units]
@@ -416,7 +431,7 @@ def _validate(units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any] | 
             raise DamageInputError(f"{u.name}: might must be a whole number 0..{MAX_MIGHT}, not {u.might!r}")
         if not whole(u.marked) or not 0 <= u.marked <= u.might:
             raise DamageInputError(f"{u.name}: marked damage must be a whole number 0..{u.might} (its might), not {u.marked!r}")
-        for flag in ("tank", "last", "immune", "present"):
+        for flag in ("tank", "last", "immune", "present", "exempt"):
             if not isinstance(getattr(u, flag), bool):
                 raise DamageInputError(f"{u.name}: {flag} must be True or False, not {getattr(u, flag)!r}")
     if not whole(total) or total < 0:

@@ -15,6 +15,8 @@ FIRST_BATTLEFIELD = 3
 #: Role codes of the ``role`` variable (showdown.unit-roles).
 NO_ROLE, ATTACKER, DEFENDER = 0, 1, 2
 ROLE_NAMES = ("none", "attacker", "defender")
+#: Assignment stages of the combat damage step (damage.assign: the attacker first).
+ATTACKER_ASSIGNS, DEFENDER_ASSIGNS, DEALING = 0, 1, 2
 NOBODY = -1
 
 

@@ -63,7 +63,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     characters = range(t.count)
 
     # The (attacker, defender) pairs a proposal may name, as the board alone decides (601.2b).
-    proposals = tuple((a, d) for a in characters for d in t.rivals(a))
+    proposals = tuple((a, d) for a in characters for d in t.rivals(a, elusive_too=True))
 
     def show_proposal(a: int, d: int) -> str:
         return f"{t.name(a)} -> {t.name(d)}"
@@ -367,6 +367,8 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         default_texts={"000": "349", "001": "223", "CR7.4": "1229-1232"},
         show=lambda: "the chain",
         show_answer=t.player_name,
+        # Two links on the chain need an instant in some starting hand.
+        bounds={"hand": 1},
     )
 
     questions = (may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect, priority_after_resolution)

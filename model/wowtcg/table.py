@@ -68,7 +68,7 @@ class Table:
             self.hand_hi = max(len(CARD_KINDS) * hand, hand_limit) + 1
             # abstracted:resource-cap: resources are counted up to a cap; a
             # player at the cap pays every cost without exhausting anything.
-            # Reading: a cap that loses nothing would need a proof that no
+            # Abstraction: a cap that loses nothing would need a proof that no
             # player pays more between two ready steps than the cap leaves
             # him, and none was found (a proposal interrupted before it
             # resolves leaves its attacker ready to be taxed again, which
@@ -266,16 +266,20 @@ class Table:
         """600.2, 600.3: some character of the turn player is bound to attack, so he may not pass."""
         return b.Or(*(self.rulings.answer("bound_to_attack", s, b, *args) for args in self._bound_arguments))
 
-    def rivals(self, a: int) -> list[int]:
+    def rivals(self, a: int, elusive_too: bool = False) -> list[int]:
         """The characters and objects a proposal by ``a`` may name, as far as the
         board alone decides (601.2b): another player's non-elusive characters,
-        and their objects if ``a`` has sabotage.  The rest is checked in play."""
+        and their objects if ``a`` has sabotage.  The rest is checked in play.
+
+        Every source forbids proposing an elusive character, so no proposal
+        edge names one; the question ``may_be_proposed`` is still asked of
+        them (``elusive_too``), so that lint compares the sources there."""
         mine = self.owner[a]
         return [
             d
             for d in range(self.none)
             if self.owner[d] != mine
-            and (not self.characters[d].has("elusive") if d < self.count else self.characters[a].has("sabotage"))
+            and (elusive_too or not self.characters[d].has("elusive") if d < self.count else self.characters[a].has("sabotage"))
         ]
 
     # -- combat (602, 603) -------------------------------------------------------------

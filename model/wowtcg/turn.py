@@ -142,7 +142,7 @@ def build(
         turn_counter = [Var("turn_number", IntRange(1, turns + 1), (1,), doc="turns begun, for the turn bound")]
 
     variables = [
-        # Reading: 101.1 picks the first player at random; by symmetry of seats
+        # Abstraction: 101.1 picks the first player at random; by symmetry of seats
         # the model lets P1 go first and loses no behaviour.
         Var("turn_player", IntRange(0, n - 1), (0,), doc="whose turn it is"),
         Var("first_turn", BOOL, (True,), doc="this is the first turn of the game (501.2b)"),
@@ -154,7 +154,7 @@ def build(
         # respond" can be stated apart from the ``passes`` count the rules use.
         Var("passed", BOOL, (False,), length=n, doc="players who passed in the current succession"),
         Var("resource_placed", BOOL, (False,), doc="the turn player placed a resource this turn (410.1)"),
-        # Reading: every player starts with the same hand (seven cards in the
+        # Abstraction: every player starts with the same hand (seven cards in the
         # rules, 101.1; ``hand`` of each kind here).  A smaller hand only takes
         # options away (apart from how much the end step discards), and letting
         # every mix start multiplied the states of a three-player game by four.
@@ -282,7 +282,7 @@ def build(
     def turn_player_leaves(s: Any, b: Backend) -> dict[str, Any]:
         return {**t.leave_game(s, b, tuple(s.turn_player == p for p in range(n))), "priority_holder": t.nobody}
 
-    # Reading: the draw from an empty deck and the loss it causes (409.6c) are
+    # Abstraction: the draw from an empty deck and the loss it causes (409.6c) are
     # one step here, because the pre-priority check that applies the loss
     # (409.5) comes before anyone could act in between.
     edges.append(
@@ -398,7 +398,7 @@ def build(
         )
     )
 
-    # Reading: the non-instant cards the model tracks are allies (302.1).  As
+    # Abstraction: the non-instant cards the model tracks are allies (302.1).  As
     # one resolves it enters its controller's lowest free ally slot, as the
     # card of that slot, ready and new to the party; a controller with no free
     # slot played some other non-instant, whose effect is not tracked.

@@ -93,7 +93,7 @@ def window_edges(t: Table, window: str, may_pass: Callable[[Any, Backend], Any] 
             "every player passed in succession: the top link resolves with an effect the model does not track",
         )
     )
-    # Reading: an instant's target is chosen here, as it resolves.  Links carry
+    # Abstraction: an instant's target is chosen here, as it resolves.  Links carry
     # no targets in this model; choosing late covers every target the player
     # could have chosen on playing it (CR7.4 707), so no behaviour is lost.
     # The instant effects tracked are those that bear on combat legality:

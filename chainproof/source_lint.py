@@ -1,0 +1,253 @@
+"""What ``chainproof lint`` finds by comparing the sources of a game's rules,
+with no code per finding: every question of the game's rule book
+(``model/rulings.py``) is asked of every source that answers it, in every
+state the model reaches within the bounds.
+
+- **source-clash**: a reachable state where a source's reading of a question
+  (``RuleBook.under``) answers otherwise than the model's reading; with the
+  shortest game that reaches such a state, and the shortest game on which the
+  two readings make play differ (``model/diff.py``) when there is one within
+  the bounds (a clash that changes no play is still a clash of the texts);
+- **self-clash**: two rulings of one source answer one question differently
+  in a reachable state, and nothing in that source settles it
+  (``RuleBook.only``: the model's own assumed choices left out); the rulings
+  named by a Z3 unsat core;
+- **gap**: a reachable state where the question is asked and no text answers
+  it: the model runs on an assumption or an unsourced default there;
+- **dead-ruling**: a ruling that applies in no state reached where its
+  question is asked, within the bounds.
+
+Breadth-first order makes every state found one of the nearest to the start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from model.backend import CONCRETE
+from model.diff import compare
+from model.explicit import explore
+from model.machine import Machine
+from model.results import Transcript
+from model.rulings import Question, RuleBook, Ruling
+
+#: The kinds of finding this module reports, in report order.
+KINDS = ("source-clash", "self-clash", "gap", "dead-ruling")
+
+
+@dataclass
+class SourceFinding:
+    kind: str
+    key: str
+    rules: tuple[str, ...]
+    summary: str
+    #: ``file:line`` of every text involved, and the source ids they belong to.
+    places: tuple[str, ...]
+    sources: tuple[str, ...]
+    transcript: Transcript | None = None
+    #: For a source clash: the game on which the two readings' play parts, as
+    #: the model plays it and as the source's reading does.
+    parted: tuple[Transcript, Transcript] | None = None
+    #: For a source clash: the source reading's name, for ``diff``.
+    reading: str | None = None
+
+
+@dataclass
+class SourceLint:
+    findings: list[SourceFinding] = field(default_factory=list)
+    #: (query, verdict) of each comparison made, for lint's table of checks.
+    checks: list[tuple[str, str]] = field(default_factory=list)
+    states: int = 0
+    complete: bool = True
+
+
+def _signature(q: Question) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Which version of which ruling a reading takes for ``q``."""
+    return tuple((r.id, tuple(r.texts)) for r in q.rulings)
+
+
+def _texts(rulings: Iterable[Ruling]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    places: dict[str, None] = {}
+    sources: dict[str, None] = {}
+    for r in rulings:
+        places.update(dict.fromkeys(r.places()))
+        sources.update(dict.fromkeys(r.texts))
+    return tuple(places), tuple(sources)
+
+
+def _say(q: Question, value: Any) -> str:
+    return q.show_answer(value)
+
+
+BuildReading = Callable[[str | None, Mapping[str, int]], Machine]
+
+
+def lint_sources(
+    machine: Machine,
+    build_reading: BuildReading | None,
+    max_states: int,
+    max_pairs: int,
+) -> SourceLint:
+    """Every question of ``machine``'s rule book asked of every source.
+
+    ``build_reading(spec, bounds)`` builds the same game under a source
+    reading (``SOURCE@question``; None: the model's) at the lint bounds
+    overlaid with ``bounds``, for the rules diff; None skips the diff."""
+    out = SourceLint()
+    book = machine.rulings
+    if book is None or book.reading is None:
+        return out
+    exploration = explore(machine, max_states)
+    out.states, out.complete = exploration.states, exploration.complete
+    scope = "within the bounds" if exploration.complete else f"within {exploration.expanded} steps"
+
+    # Each source's reading, and the source alone (for its own clashes).
+    readings: dict[str, RuleBook] = {x: book.under(x) for x in book.sources()}
+    alone: dict[str, RuleBook] = {x: book.only(x) for x in book.sources()}
+
+    # What to look for, question by question.
+    clash_with: dict[str, list[str]] = {}
+    #: The rulings on which a source's reading and the model's differ: only
+    #: where one of them applies can the answers differ.
+    differing: dict[tuple[str, str], tuple[Ruling, ...]] = {}
+    own_clash: dict[str, list[str]] = {}
+    #: Sources that state the very same rulings of a question share their clashes.
+    same_as: dict[tuple[str, str], str] = {}
+    for name, q in book.declared.items():
+        model_sig = set(_signature(book.questions[name]))
+        clash_with[name] = []
+        for x in q.sources:
+            theirs = readings[x].questions[name]
+            if set(_signature(theirs)) != model_sig:
+                clash_with[name].append(x)
+                differing[(name, x)] = tuple(r for r in theirs.rulings + book.questions[name].rulings
+                                             if (r.id, tuple(r.texts)) not in model_sig or (r.id, tuple(r.texts)) not in set(_signature(theirs)))
+        first_with: dict[tuple[tuple[str, tuple[str, ...]], ...], str] = {}
+        own_clash[name] = []
+        for x in q.sources:
+            own = alone[x].questions[name].rulings
+            if len({(r.says if not r.valued else r.id) for r in own if r.says is not None}) < 2:
+                continue
+            sig = tuple((r.id, r.rules, r.says if not r.valued else r.id) for r in own)
+            if sig in first_with:
+                same_as[(name, x)] = first_with[sig]
+            else:
+                first_with[sig] = x
+                own_clash[name].append(x)
+    found_clash: dict[tuple[str, str], tuple[int, tuple[Any, ...]]] = {}
+    found_own: dict[tuple[str, str], tuple[int, tuple[Any, ...]]] = {}
+    found_gap: dict[str, tuple[int, tuple[Any, ...]]] = {}
+    applies_somewhere: set[tuple[str, int]] = set()
+    asked_at = {
+        name: frozenset(machine.location_index[loc] for loc in q.asked_at) for name, q in book.declared.items()
+    }
+
+    for i, s in enumerate(exploration.nodes):
+        for name, q in book.declared.items():
+            if s.location not in asked_at[name]:
+                continue
+            for args in q.arguments:
+                for k, r in enumerate(q.rulings):
+                    if (name, k) not in applies_somewhere and r.applies(s, CONCRETE, *args):
+                        applies_somewhere.add((name, k))
+                if name not in found_gap and not book.speaks(name, s, *args):
+                    found_gap[name] = (i, args)
+                for x in clash_with[name]:
+                    if (name, x) in found_clash or not any(r.applies(s, CONCRETE, *args) for r in differing[(name, x)]):
+                        continue
+                    if readings[x].answer(name, s, CONCRETE, *args) != book.answer(name, s, CONCRETE, *args):
+                        found_clash[(name, x)] = (i, args)
+                for x in own_clash[name]:
+                    if (name, x) not in found_own and alone[x].clashes(name, s, CONCRETE, *args):
+                        found_own[(name, x)] = (i, args)
+
+    def transcript(i: int, note: str) -> Transcript:
+        start, path = exploration.path_to(i)
+        return Transcript.from_path(machine, start, path, note)
+
+    for name, q in book.declared.items():
+        model_q = book.questions[name]
+        for x in q.sources:
+            if x not in clash_with[name]:
+                continue
+            spec = f"{x}@{name}"
+            theirs = readings[x].questions[name]
+            differ = [r for r in theirs.rulings if (r.id, tuple(r.texts)) not in set(_signature(model_q))]
+            ours_differ = [r for r in model_q.rulings if (r.id, tuple(r.texts)) not in set(_signature(theirs))]
+            places, sources = _texts(differ + ours_differ)
+            rules = tuple(dict.fromkeys(rule for r in differ + ours_differ for rule in r.rules))
+            parted = None
+            play = ""
+            if build_reading is not None:
+                comparison = compare(build_reading(None, q.bounds), build_reading(spec, q.bounds), ("model", spec), max_pairs)
+                d = comparison.divergence
+                if d is not None:
+                    parted = (d.first, d.second)
+                    play = f"; play parts after {d.length} steps: {d.first.violation}"
+                else:
+                    play = f"; play does not part ({comparison.verdict})"
+                out.checks.append((f"diff[model {spec}]", comparison.verdict))
+            hit = found_clash.get((name, x))
+            if hit is None and parted is None:
+                out.checks.append((f"source_clash[{name}: {x}]", f"the answers agree in every state reached {scope}"))
+                continue
+            if hit is not None:
+                i, args = hit
+                s = exploration.nodes[i]
+                said = f"{x} answers {_say(q, readings[x].answer(name, s, CONCRETE, *args))} where the model's reading answers {_say(q, book.answer(name, s, CONCRETE, *args))}"
+                where = f" for {q.show(*args)}" if args else ""
+                t = transcript(i, f"'{q.doc}'{where}: {said}")
+                summary = f"'{q.doc}'{where}: {said}{play}"
+            else:
+                t = None
+                summary = f"'{q.doc}': {x}'s rulings differ from the model's reading, and no state reached {scope} shows the answers apart{play}"
+            out.checks.append((f"source_clash[{name}: {x}]", "violated"))
+            out.findings.append(
+                SourceFinding("source-clash", f"source-clash:{name}:{x}", rules, summary, places, sources, t, parted, spec)
+            )
+
+        for x in q.sources:
+            if x not in own_clash[name] and (name, x) not in same_as:
+                continue
+            hit = found_own.get((name, same_as.get((name, x), x)))
+            if hit is None:
+                out.checks.append((f"self_clash[{name}: {x}]", f"no clash in any state reached {scope}"))
+                continue
+            i, args = hit
+            clash = alone[x].explain(name, exploration.nodes[i], *args)
+            core = [r for r in clash.yes + clash.no if r.id in clash.core]
+            places, _ = _texts(core)
+            said = "; ".join(f"{r.id} [{' '.join(r.rules)}] says {_say(q, r.value(exploration.nodes[i], CONCRETE, *args))} ({r.doc})" for r in core)
+            where = f" for {q.show(*args)}" if args else ""
+            summary = f"{x} alone, '{q.doc}'{where}: {said}; nothing in {x} decides between them"
+            out.checks.append((f"self_clash[{name}: {x}]", "violated"))
+            out.findings.append(
+                SourceFinding(
+                    "self-clash", f"self-clash:{name}:{x}:{'+'.join(sorted(clash.core))}", clash.rules, summary, places, (x,),
+                    transcript(i, summary),
+                )
+            )
+
+        hit = found_gap.get(name)
+        if hit is None:
+            out.checks.append((f"gap[{name}]", f"some text answers in every state reached {scope}"))
+        else:
+            i, args = hit
+            s = exploration.nodes[i]
+            live = [r for r in book.live_concrete(name, s, args) if r.says is not None]
+            how = f"the assumption {live[0].id} [{' '.join(live[0].rules)}]" if live else "the model's unsourced default"
+            where = f" for {q.show(*args)}" if args else ""
+            summary = f"no text answers '{q.doc}'{where}; the model answers {_say(q, book.answer(name, s, CONCRETE, *args))} by {how}"
+            rules = tuple(dict.fromkeys(r for x in live for r in x.rules)) or tuple(dict.fromkeys(r for x in q.rulings for r in x.rules))
+            out.checks.append((f"gap[{name}]", "violated"))
+            out.findings.append(SourceFinding("gap", f"gap:{name}", rules, summary, (), (), transcript(i, summary)))
+
+        for k, r in enumerate(q.rulings):
+            if (name, k) in applies_somewhere:
+                continue
+            places, sources = _texts([r])
+            tag = "+".join(r.texts) or "assumed"
+            summary = f"{r.id} [{' '.join(r.rules)}] of {tag} ('{r.doc}') applies in no state reached {scope} where '{q.doc}' is asked"
+            out.findings.append(SourceFinding("dead-ruling", f"dead-ruling:{name}:{r.id}@{tag}", r.rules, summary, places, sources))
+    return out

@@ -1,0 +1,343 @@
+"""The decisions the Riftbound model takes, as questions its guards ask the
+rulebook (``model/rulings.py``), each answer with the line of seed 003 that
+gives it, or marked as our assumption where the seed is silent.
+
+Seed 003 is the game's one source, so the model's reading is that text, and
+the model's own choices between two readings of one of its sentences are
+principles whose rules are ``assumed:`` ids (``RuleBook.only("003")`` drops
+them, and the clash they settle shows):
+
+- ``valid_destination``: line 15 bars a player who controls no permanent at a
+  battlefield with a combat, which shuts a player of that combat whose units
+  have all left out of it too, although lines 30-31 expect their units to
+  arrive (findings R2);
+- ``exempt_from_assignment``: line 77 frees a unit that cannot be damaged from
+  every mandatory rule, line 59 limits what it may take while other units lack
+  lethal damage (findings R3).
+
+Where only an assumption answers (who attacks once the contesting player has
+left, R5; focus after a pass; spell moves, scoring by holding, an emptied
+battlefield's control, marked damage and lethal, R4) ``chainproof lint``
+reports a gap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from model.backend import Backend
+from model.riftbound.table import ATTACKER, BASE, DEALING, DEFENDER, FIRST_BATTLEFIELD, NO_ROLE, NOBODY, Table
+from model.rulings import Principle, Question, Reading, RuleBook, Ruling
+
+SOURCE = "003"
+
+READING = Reading(
+    "seed", (SOURCE,),
+    "seed 003 is the only Riftbound text: the model follows it where it speaks and names its assumption where it does not",
+)
+
+PRINCIPLES = (
+    Principle("combatants-barred", ("assumed:combatants-barred",),
+              "line 15 tests control of a permanent, not taking part: it bars a combatant with no unit left there as well"),
+    Principle("undamageable-sink", ("assumed:undamageable-sink",),
+              "line 77's exemption covers line 59 too: a unit nothing can damage may take any amount at any time"),
+)
+
+
+# ---------------------------------------------------------------------------
+# What the rulings and the guards read off a state
+
+
+def next_seat(t: Table, p: Any, b: Backend) -> Any:
+    return b.If(p + 1 >= t.players, 0, p + 1)
+
+
+def at_battlefield(t: Table, s: Any, u: int, bf: Any) -> Any:
+    """Unit ``u`` is on battlefield ``bf``; callers pass ``s.combat_bf`` only
+    while a combat runs (NOBODY's code would be the trash's)."""
+    return s.zone[u] == FIRST_BATTLEFIELD + bf
+
+
+def has_units_at(t: Table, s: Any, p: int, bf: Any, b: Backend) -> Any:
+    return b.Or(*(at_battlefield(t, s, u, bf) for u in t.units_of(p)))
+
+
+def players_at(t: Table, s: Any, bf: Any, b: Backend) -> Any:
+    return b.count([has_units_at(t, s, p, bf, b) for p in range(t.players)])
+
+
+def contester_is_there(t: Table, s: Any, bf: int, b: Backend) -> Any:
+    """The player who contested ``bf`` still has units there (showdown.attacker)."""
+    return b.Or(*(b.And(s.contested_by[bf] == p, has_units_at(t, s, p, bf, b)) for p in range(t.players)))
+
+
+def is_pending(t: Table, s: Any, bf: int, b: Backend) -> Any:
+    """combat.start, combat.pending: units of two opposing players share ``bf`` while no combat runs."""
+    return b.And(s.combat_bf == NOBODY, players_at(t, s, bf, b) >= 2)
+
+
+def combat_here(s: Any, bf: Any) -> Any:
+    return s.combat_bf == bf
+
+
+def in_the_combat(s: Any, p: Any, b: Backend) -> Any:
+    return b.Or(s.attacker == p, s.defender == p)
+
+
+def side_present(t: Table, s: Any, role: int, b: Backend) -> Any:
+    return b.Or(*(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role) for u in range(len(t.units))))
+
+
+def sole_player_at(t: Table, s: Any, bf: Any, b: Backend) -> Any:
+    """The one player with units at ``bf`` (NOBODY if none; meant for at most one)."""
+    who: Any = NOBODY
+    for p in reversed(range(t.players)):
+        who = b.If(has_units_at(t, s, p, bf, b), p, who)
+    return who
+
+
+def after_recall(t: Table, s: Any, b: Backend) -> Any:
+    """resolution.recall: the state with every attacking unit sent home, if a defending unit remains."""
+    defenders_remain = side_present(t, s, DEFENDER, b)
+    zone = tuple(
+        b.If(b.And(defenders_remain, at_battlefield(t, s, u, s.combat_bf), s.role[u] == ATTACKER), BASE, s.zone[u])
+        for u in range(len(t.units))
+    )
+    return s._replace(zone=zone)
+
+
+# ---------------------------------------------------------------------------
+# The book
+
+
+def rulebook(t: Table, reading: str | None = None) -> RuleBook:
+    """The questions of the table ``t``, read as ``reading`` names (None: the model's own)."""
+    book: list[RuleBook] = []  # set below: rulings that need another answer ask the same book
+    players = range(t.players)
+    battlefields = range(t.battlefields)
+    units = range(len(t.units))
+    player = Table.player_name
+
+    # -- valid_destination(p, bf): where a move may take a player's unit ----------------
+    def fight(s: Any, b: Backend, bf: int) -> Any:
+        return b.Or(combat_here(s, bf), players_at(t, s, bf, b) >= 2)
+
+    def others_at(s: Any, b: Backend, p: int, bf: int) -> Any:
+        return b.count([has_units_at(t, s, q, bf, b) for q in players if q != p])
+
+    many = t.players > 2
+    # combat.multiplayer.no-destination speaks of permanents; units are the only ones the model has.
+    valid_destination = Question(
+        "valid_destination",
+        "may a move take this player's unit to this battlefield?",
+        (
+            Ruling("no-destination", ("combat.multiplayer.no-destination",), False,
+                   lambda s, b, p, bf: many and b.And(fight(s, b, bf), b.Not(has_units_at(t, s, p, bf, b))),
+                   "past two players, a battlefield with a combat where the player has nothing is closed to their units",
+                   cant=True, texts={SOURCE: "15"}, overrides={"late-arrival": "combatants-barred"}),
+            Ruling("third-player", ("combat.third-player-invalid",), False,
+                   lambda s, b, p, bf: many and others_at(s, b, p, bf) >= 2,
+                   "a move may not bring a third player into one combat", cant=True, texts={SOURCE: "20"}),
+            Ruling("late-arrival", ("showdown.late-roles",), True,
+                   lambda s, b, p, bf: b.And(combat_here(s, bf), in_the_combat(s, p, b)),
+                   "units of the attacker or defender may still arrive at their combat and take their role",
+                   texts={SOURCE: "30-31"}),
+        ),
+        tuple((p, bf) for p in players for bf in battlefields),
+        asked_at=("action_phase", "showdown"),
+        # assumed:standard-move: with no combat in the way, a unit may go to any battlefield.
+        default=True,
+        show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
+    )
+
+    # -- attacker(bf): who attacks when a combat begins ----------------------------------
+    def stranger(s: Any, b: Backend, bf: int) -> Any:
+        """The player there who does not hold ``bf``, the first in turn order from the turn player if both do not."""
+        outside = [b.And(has_units_at(t, s, p, bf, b), s.controller[bf] != p) for p in players]
+        first: Any = NOBODY
+        for v in players:
+            who: Any = NOBODY
+            for p in reversed([(v + k) % t.players for k in players]):
+                who = b.If(outside[p], p, who)
+            first = b.If(s.turn_player == v, who, first)
+        return first
+
+    attacker = Question(
+        "attacker",
+        "who attacks at this battlefield when its combat begins?",
+        (
+            Ruling("no-combat", ("combat.start", "combat.pending"), lambda s, b, bf: NOBODY,
+                   lambda s, b, bf: b.Not(is_pending(t, s, bf, b)),
+                   "no combat is pending there, so nobody attacks", texts={SOURCE: "7-9"}),
+            Ruling("contester", ("showdown.attacker",), lambda s, b, bf: s.contested_by[bf],
+                   lambda s, b, bf: b.And(is_pending(t, s, bf, b), contester_is_there(t, s, bf, b)),
+                   "the player whose units contested the battlefield attacks", texts={SOURCE: "27"}),
+            Ruling("attacker-gone", ("assumed:attacker-gone",), stranger,
+                   lambda s, b, bf: b.And(is_pending(t, s, bf, b), b.Not(contester_is_there(t, s, bf, b))),
+                   "the contesting player has left: the player who does not hold the battlefield attacks"),
+        ),
+        tuple((bf,) for bf in battlefields),
+        asked_at=("cleanup",),
+        default=NOBODY,
+        show=t.battlefield_name,
+        show_answer=player,
+    )
+
+    # -- focus(bf) and next_focus(): the showdown's focus --------------------------------
+    focus = Question(
+        "focus",
+        "who holds focus when the showdown at this battlefield begins?",
+        (
+            Ruling("attacker-focus", ("showdown.focus",), lambda s, b, bf: book[0].answer("attacker", s, b, bf),
+                   lambda s, b, bf: True, "the attacker takes focus as the showdown begins", texts={SOURCE: "28"}),
+        ),
+        tuple((bf,) for bf in battlefields),
+        asked_at=("cleanup",),
+        default=NOBODY,
+        show=t.battlefield_name,
+        show_answer=player,
+    )
+    next_focus = Question(
+        "next_focus",
+        "who holds focus after the player with it casts a spell or passes?",
+        (
+            Ruling("next-seat", ("assumed:showdown-focus",), lambda s, b: next_seat(t, s.focus, b), lambda s, b: True,
+                   "focus goes round the table in turn order"),
+        ),
+        ((),),
+        asked_at=("showdown",),
+        default=NOBODY,
+        show=lambda: "the showdown",
+        show_answer=player,
+    )
+
+    # -- counts_as_moved(u): a spell's move -----------------------------------------------
+    counts_as_moved = Question(
+        "counts_as_moved",
+        "has a unit that a spell moved made its move for the turn?",
+        (
+            # A spell's move is a move: Kayn's "moved twice" needs it to count.
+            Ruling("spell-move", ("assumed:standard-move",), True, lambda s, b, u: True,
+                   "a move by a spell uses up the unit's move this turn"),
+        ),
+        tuple((u,) for u in units),
+        asked_at=("showdown",),
+        show=lambda u: t.units[u].name,
+    )
+
+    # -- the combat damage step -----------------------------------------------------------
+    def in_combat(s: Any, b: Backend, v: int) -> Any:
+        return b.And(s.combat_bf != NOBODY, at_battlefield(t, s, v, s.combat_bf))
+
+    opposing_unit = Question(
+        "opposing_unit",
+        "is this unit one the other side of the combat assigns damage to?",
+        (
+            Ruling("assign-to-opponent", ("damage.assign",), True,
+                   lambda s, b, v: b.And(in_combat(s, b, v), s.role[v] != NO_ROLE),
+                   "damage is assigned among the other side's units in the combat", texts={SOURCE: "49"}),
+            Ruling("left-the-combat", ("damage.step",), False, lambda s, b, v: b.Not(in_combat(s, b, v)),
+                   "combat damage is dealt at the attacked battlefield, so a unit that left takes none", texts={SOURCE: "41"}),
+        ),
+        tuple((v,) for v in units),
+        asked_at=("combat_damage_step",),
+        show=lambda v: t.units[v].name,
+    )
+
+    current_might = Question(
+        "current_might",
+        "what is this unit's might in the combat damage step?",
+        (
+            Ruling("current", ("damage.step", "damage.totals"), lambda s, b, u: t.units[u].might + s.buffed[u],
+                   lambda s, b, u: True, "its might as it is then, a rallying buff included", texts={SOURCE: "41"}),
+        ),
+        tuple((u,) for u in units),
+        asked_at=("combat_damage_step",),
+        default=0,
+        show=lambda u: t.units[u].name,
+    )
+
+    def lethal(s: Any, b: Backend, v: int, marked: Any) -> Any:
+        left = book[0].answer("current_might", s, b, v) - marked
+        return b.If(left >= 1, left, 1)
+
+    # Asked for lint only: the damage rules read the same amount off DamageUnit.lethal.
+    lethal_damage = Question(
+        "lethal_damage",
+        "how much damage is lethal to this unit?",
+        (
+            Ruling("lethal", ("damage.lethal",), lambda s, b, v: lethal(s, b, v, 0), lambda s, b, v: s.damage[v] == 0,
+                   "damage, more than zero, that reaches the unit's might", texts={SOURCE: "53"}),
+            Ruling("marked-counts", ("assumed:destroy-lethal",), lambda s, b, v: lethal(s, b, v, s.damage[v]),
+                   lambda s, b, v: s.damage[v] > 0, "damage already marked on the unit counts towards lethal"),
+        ),
+        tuple((v,) for v in units),
+        asked_at=("combat_damage_step",),
+        default=0,
+        show=lambda v: t.units[v].name,
+    )
+
+    def beside_damageable(s: Any, b: Backend, v: int) -> Any:
+        """``v`` is in the combat beside another unit of its side that can be damaged."""
+        side = [w for w in t.units_of(t.units[v].owner) if w != v and not t.units[w].immune]
+        return b.And(in_combat(s, b, v), s.role[v] != NO_ROLE,
+                     b.Or(*(b.And(at_battlefield(t, s, w, s.combat_bf), s.role[w] == s.role[v]) for w in side)))
+
+    exempt_from_assignment = Question(
+        "exempt_from_assignment",
+        "may this unit that cannot be damaged take damage while another unit still lacks lethal damage?",
+        (
+            Ruling("undamageable", ("damage.undamageable",), True, lambda s, b, v: True,
+                   "no mandatory assignment rule binds a unit that cannot be damaged", texts={SOURCE: "77"},
+                   overrides={"no-overkill": "undamageable-sink"}),
+            Ruling("no-overkill", ("damage.no-overkill",), False, beside_damageable,
+                   "no unit gets more than its lethal amount while other units remain to be assigned", texts={SOURCE: "59"}),
+        ),
+        tuple((v,) for v in units if t.units[v].immune),
+        asked_at=("combat_damage_step",),
+        show=lambda v: t.units[v].name,
+    )
+
+    # -- the resolution step --------------------------------------------------------------
+    def left_empty(s: Any, b: Backend) -> Any:
+        return b.Not(b.Or(*(at_battlefield(t, s, u, s.combat_bf) for u in units)))
+
+    controller_after_combat = Question(
+        "controller_after_combat",
+        "who controls the battlefield of the combat once it is over?",
+        (
+            Ruling("control", ("resolution.control", "resolution.any-player"),
+                   lambda s, b: sole_player_at(t, after_recall(t, s, b), s.combat_bf, b),
+                   lambda s, b: b.Not(left_empty(s, b)), "the player whose units remain there holds it", texts={SOURCE: "95"}),
+            Ruling("all-destroyed", ("qa.equal-might",), lambda s, b: NOBODY,
+                   lambda s, b: b.And(left_empty(s, b), s.stage == DEALING),
+                   "damage was dealt and nobody remains: the battlefield is open", texts={SOURCE: "102"}),
+            Ruling("emptied", ("assumed:control-needs-units",), lambda s, b: NOBODY,
+                   lambda s, b: b.And(left_empty(s, b), s.stage != DEALING),
+                   "no damage was dealt and nobody remains: the battlefield is open all the same"),
+        ),
+        ((),),
+        asked_at=("resolution_step",),
+        default=NOBODY,
+        show=lambda: "the battlefield of the combat",
+        show_answer=player,
+    )
+
+    # -- scores_by_holding(p, bf): the start of a turn ----------------------------------
+    scores_by_holding = Question(
+        "scores_by_holding",
+        "does this player score for this battlefield by holding it as their turn begins?",
+        (
+            Ruling("hold", ("assumed:hold",), True, lambda s, b, p, bf: True,
+                   "each battlefield a player holds scores a point as their turn begins"),
+        ),
+        tuple((p, bf) for p in players for bf in battlefields),
+        asked_at=("action_phase",),
+        show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
+    )
+
+    questions = (valid_destination, attacker, focus, next_focus, counts_as_moved, opposing_unit, current_might,
+                 lethal_damage, exempt_from_assignment, controller_after_combat, scores_by_holding)
+    read = READING.derive(reading, (SOURCE,), (q.name for q in questions))
+    book.append(RuleBook(questions, PRINCIPLES, reading=read, game="riftbound"))
+    return book[0]

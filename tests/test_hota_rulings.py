@@ -1,0 +1,256 @@
+"""Heroes of Ancients' rulings against their one text, seed 004: every citation
+points at the rule it names, the seed's reading is the model's, the clash the
+text leaves (Rewind Portal against 109.5g) and its silences (the turn's draw,
+when a player would receive priority, who loses when another wins) occur in
+reachable states, and a malformed citation is refused."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from model import explicit
+from model.backend import CONCRETE
+from model.hota import REGISTRY, build
+from model.hota.rulings import CONCESSION, DAMAGE, PRINCIPLES, SEED
+from model.hota.table import ACCEPT, REFUSE, default_table, table_of
+from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
+from model.sources import SOURCES, SourceError, line_span, path_of
+from properties.hota import CATALOGUE
+
+PROPERTIES = {p.name: p for p in CATALOGUE}
+GOLDEN = table_of({0: ["Pact of Victory", "Curse of Ruin", "Truce Banner", "Aegis of Immortality", "Silencing Rune"],
+                   1: ["Twin Fates", "Gatekeeper", "Ember Bolt"]}, 7)
+TOKENS = table_of({0: ["Spirit Caller", "Rewind Portal", "Banishing Gale", "Aegis of Immortality"], 1: ["Tome of Ages"]}, 8)
+COUNCIL = table_of({0: ["Council of Elders"], 1: ["Ember Bolt"]}, 8)
+
+
+@pytest.fixture(scope="module")
+def default() -> explicit.Exploration:
+    return explicit.explore(build())
+
+
+@pytest.fixture(scope="module")
+def tokens() -> explicit.Exploration:
+    return explicit.explore(build(table=TOKENS))
+
+
+def _clashes(book: RuleBook, exploration: explicit.Exploration) -> dict[str, object]:
+    """Each question that clashes where the model asks it, with a state where it does."""
+    m = exploration.machine
+    found: dict[str, object] = {}
+    for s in exploration.nodes:
+        for q in book.questions.values():
+            if q.name not in found and m.location_of(s) in q.asked_at and any(
+                book.clashes(q.name, s, CONCRETE, *args) for args in q.arguments
+            ):
+                found[q.name] = s
+    return found
+
+
+# -- the citations ----------------------------------------------------------------------------
+
+
+def _cited(book: RuleBook) -> list[tuple[str, tuple[str, ...], str]]:
+    """(who, rule numbers, place in 004) for every ruling version and sourced default."""
+    out = []
+    for q in book.declared.values():
+        out += [(f"{q.name}/{r.id}", r.rules, r.texts[SEED]) for r in q.rulings if r.texts]
+        if q.default_texts:
+            out.append((f"{q.name}/default", (), q.default_texts[SEED]))
+    return out
+
+
+def test_every_citation_is_a_line_of_004_that_starts_the_rule_it_names() -> None:
+    book = build().rulings
+    path = path_of(SEED)
+    if path is None:
+        pytest.skip("the seed texts are not at hand")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    cited = _cited(book)
+    assert len(cited) >= 20
+    for who, rules, at in cited:
+        first, last = line_span(at)
+        assert 1 <= first <= last <= min(len(lines), SOURCES[SEED].lines), (who, at)
+        # The first line cited begins with one of the ruling's numbered rules
+        # (a default: with the rule whose case it is the rest of).
+        number = re.match(r"^(\d{3}\.\d+[a-z]?)", lines[first - 1])
+        assert number is not None, (who, at, lines[first - 1])
+        numbered = [x for x in rules if not is_assumed_rule(x)]
+        assert not numbered or number.group(1) in numbered, (who, at, number.group(1), numbered)
+
+
+def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
+    book = build().rulings
+    assert book.sources() == (SEED,)
+    assumptions = {r.id for q in book.declared.values() for r in q.rulings if r.assumption}
+    assert assumptions == {"winner-ends-game", "priority-check"}
+    for q in book.declared.values():
+        for r in q.rulings:
+            assert set(r.texts) <= {SEED}
+            if r.assumption:
+                assert all(x.startswith("assumed:") and REGISTRY[x].status == "assumed" for x in r.rules), r.id
+    chosen = {p.id for p in PRINCIPLES if all(is_assumed_rule(x) for x in p.rules)}
+    assert chosen == {"return-impossible", "game-over"}
+
+
+@pytest.mark.parametrize("texts, message", [
+    ({"004": "999"}, "past the end"),
+    ({"003": "12"}, "unknown source"),
+    ({"004": "12-10"}, "ends before it starts"),
+])
+def test_a_malformed_citation_is_refused(texts: dict[str, str], message: str) -> None:
+    bad = Question("q", "?", (Ruling("x", ("104.3a",), True, lambda s, b: True, "d", texts=texts),), ((),))
+    with pytest.raises(SourceError, match=message):
+        RuleBook((bad,), PRINCIPLES, game="hota")
+    # The same ruling with a good line is accepted, so the refusal is the line's.
+    RuleBook((Question("q", "?", (Ruling("x", ("104.3a",), True, lambda s, b: True, "d", texts={"004": "137"}),), ((),)),),
+             PRINCIPLES, game="hota")
+
+
+def test_an_assumption_may_not_cite_a_numbered_rule() -> None:
+    bad = Question("q", "?", (Ruling("x", ("104.3a",), True, lambda s, b: True, "d"),), ((),))
+    with pytest.raises(SourceError, match="assumed"):
+        RuleBook((bad,), PRINCIPLES, game="hota")
+
+
+# -- the reading --------------------------------------------------------------------------------
+
+
+def test_reading_004_is_the_models_reading(default: explicit.Exploration) -> None:
+    seed = build().rulings
+    named = build(reading="004")
+    assert {n: [r.id for r in q.rulings] for n, q in named.rulings.questions.items()} == {
+        n: [r.id for r in q.rulings] for n, q in seed.questions.items()
+    }
+    again = explicit.explore(named)
+    assert (again.states, again.transitions) == (default.states, default.transitions)
+    # 004 first on one question is still the same reading: there is no other text.
+    assert build(reading="004@token_returns").rulings.reading.precedence_for("token_returns") == (SEED,)
+    with pytest.raises(SourceError, match="no source"):
+        build(reading="000")
+    with pytest.raises(SourceError, match="no question"):
+        build(reading="004@no_such_question")
+
+
+def test_without_still_removes_a_principle() -> None:
+    book = build(without=("return-impossible",)).rulings
+    assert "return-impossible" not in book.in_force and "101.3" in book.in_force
+
+
+# -- H4: a clash within 004 ------------------------------------------------------------------------
+
+
+def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: explicit.Exploration) -> None:
+    """101.1 puts the Portal's text before the rule it contradicts; 109.5g says
+    the token stays. 004 alone does not decide; the model keeps 109.5g."""
+    m = tokens.machine
+    alone = m.rulings.only(SEED)
+    assert "return-impossible" not in alone.in_force and "101.1" in alone.in_force
+    found = _clashes(alone, tokens)
+    assert set(found) == {"token_returns"}
+    s = found["token_returns"]
+    clash = alone.explain("token_returns", s)
+    assert set(clash.core) == {"rewind-portal", "109.5g"} and set(clash.rules) >= {"101.1", "109.5g"}
+    assert alone.speaks("token_returns", s)
+    # The model's reading decides it: no clash, and the token does not return.
+    assert _clashes(m.rulings, tokens) == {}
+    assert m.rulings.answer("token_returns", s, CONCRETE) is False
+    # Where the Portal's controller has no token, it has nothing to return: no clash.
+    assert not alone.clashes("token_returns", s._replace(tokens=(0, 0)), CONCRETE)
+
+
+def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: explicit.Exploration) -> None:
+    """H1: Aegis against a concession (101.1's exception) and Gatekeeper against
+    104.2a are decided by 004's own words; on the default table 004 alone clashes nowhere."""
+    assert _clashes(default.machine.rulings.only(SEED), default) == {}
+    m = build(table=GOLDEN)
+    lethal = next(s for s in explicit.explore(m).nodes if m.location_of(s) == "priority")._replace(damage=(30, 0))
+    alone = m.rulings.only(SEED)
+    assert alone.answer("loses_game", lethal, CONCRETE, 0, CONCESSION)
+    assert not alone.answer("loses_game", lethal, CONCRETE, 0, DAMAGE)
+    assert not alone.clash_in(lethal)
+
+
+# -- the silences of 004: gaps ---------------------------------------------------------------------
+
+
+def test_the_seed_never_says_a_turn_begins_with_a_draw(default: explicit.Exploration) -> None:
+    m, book = default.machine, default.machine.rulings
+    draws = [s for s in default.nodes if m.location_of(s) == "draw_step"]
+    first = [s for s in draws if s.first_turn]
+    later = [s for s in draws if not s.first_turn]
+    assert first and later
+    # 103.5a speaks on the first turn; on every later one only the default does.
+    assert all(book.speaks("draws_at_draw_step", s) and not book.answer("draws_at_draw_step", s, CONCRETE) for s in first)
+    assert all(not book.speaks("draws_at_draw_step", s) and book.answer("draws_at_draw_step", s, CONCRETE) for s in later)
+
+
+def test_the_seed_never_says_when_a_player_would_receive_priority(default: explicit.Exploration) -> None:
+    m, book = default.machine, default.machine.rulings
+    checks = [s for s in default.nodes if m.location_of(s) == "check"]
+    assert checks
+    assert not any(book.speaks("would_receive_priority", s) for s in checks)
+    # Whereas the loss it times is the text's: 104.3c's mark lasts to that check only.
+    assert all(book.speaks("empty_library_loss_waits", s, p) for s in checks for p in (0, 1))
+
+
+def test_who_loses_when_another_wins_is_the_models_assumption(default: explicit.Exploration) -> None:
+    """H2: a player who neither won nor drew loses when the other wins; 004 says
+    only that the game ends (104.1), and Aegis, read alone, would keep its
+    controller from losing even then."""
+    m, book = default.machine, default.machine.rulings
+    ended = [s for s in default.nodes if m.location_of(s) == "game_over"]
+    # P2 (with Aegis) after P1's win, and P1 (without) after P2's.
+    p2_loses = [s for s in ended if s.won == (True, False)]
+    p1_loses = [s for s in ended if s.won == (False, True)]
+    assert p2_loses and p1_loses
+    assert all(s.lost == (False, True) and book.answer("loses_when_the_game_ends", s, CONCRETE, 1) for s in p2_loses)
+    # Without Aegis only the assumption answers: the rules are silent there.
+    assert all(not book.speaks("loses_when_the_game_ends", s, 0) for s in p1_loses)
+    # With Aegis, 004 alone answers the other way, and the model's principle decides.
+    alone = book.only(SEED)
+    assert not any(alone.answer("loses_when_the_game_ends", s, CONCRETE, 1) for s in p2_loses)
+
+
+def test_without_the_game_over_principle_aegis_leaves_a_won_game_without_a_loser() -> None:
+    m = build(table=GOLDEN, without=("game-over",))
+    found = explicit.check(explicit.explore(m), PROPERTIES["game_outcome_well_defined"])
+    assert found.verdict == "violated"
+    assert "twin_fates" in found.counterexample.steps[-1].edge
+
+
+# -- 101.4d and 104.4b ------------------------------------------------------------------------------
+
+
+def test_a_refusal_against_an_acceptance_calls_for_the_active_players_new_answer() -> None:
+    m = build(table=COUNCIL)
+    book = m.rulings
+    due = [s for s in explicit.explore(m).nodes
+           if m.location_of(s) == "council" and s.chooser not in (-1, s.active) and s.answer[s.active] == ACCEPT]
+    assert due
+    assert all(book.answer("active_player_chooses_anew", s, CONCRETE, REFUSE) for s in due)
+    assert not any(book.answer("active_player_chooses_anew", s, CONCRETE, ACCEPT) for s in due)
+
+
+def test_the_loop_draw_is_104_4b_and_a_silenced_piece_stops_it() -> None:
+    loop = table_of({0: ["Spirit Caller", "Culling Field"], 1: ["Echo Chamber", "Silencing Rune"]}, 7)
+    m = build(table=loop)
+    waiting = [s for s in explicit.explore(build(table=loop, loop_rule=False)).nodes
+               if m.location_of(s) == "triggers"]
+    drawn = [s for s in waiting if m.rulings.answer("loop_is_a_draw", s, CONCRETE)]
+    assert drawn and len(drawn) < len(waiting)
+    assert all(m.rulings.live_concrete("loop_is_a_draw", s, ())[0].id == "104.4b" for s in drawn)
+    assert all(any(s.silenced) for s in waiting if s not in drawn)
+
+
+def test_no_reading_comment_is_left_unnamed() -> None:
+    names = set(build(table=default_table(7)).rulings.declared)
+    for path in (Path(__file__).resolve().parent.parent / "model" / "hota").glob("*.py"):
+        for line in path.read_text().splitlines():
+            found = re.search(r"#\s*Reading\b(.*)", line)
+            if found:
+                named = re.match(r"\s*\((\w+)\):", found.group(1))
+                assert named and named.group(1) in names, (path.name, line)
