@@ -38,7 +38,7 @@ from model.results import PROVED, VIOLATED, Result, Transcript
 from model.sources import GAME_SOURCES
 from model.variants import SEED, Variant
 from properties import Deadlock
-from properties.contradictions import AGREE, NEVER, never_enabled, no_deadlock, rulings_agree
+from properties.contradictions import AGREE, NEVER, never_applies, never_enabled, no_deadlock, rulings_agree
 
 KINDS = ("deadlock", "conflict", *source_lint.KINDS, "no-assignment", "exclusion", "loop", "dead-edge", "dead-rule", "variant")
 
@@ -372,10 +372,14 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
 def lint_variants(
     game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, max_pairs: int, advance: Any, out: Lint
 ) -> None:
-    """Each variant against the seed; a variant that removes rulings or
-    precedence principles may leave rules clashing, so its conflicts are
-    checked as well (a patch of edges changes no ruling)."""
+    """Each variant against the seed, but those that alias a source reading;
+    a variant that removes rulings or precedence principles may leave rules
+    clashing, so its conflicts are checked as well (a patch of edges changes
+    no ruling)."""
     for name, v in game.variants.items():
+        if v.source_reading is not None:
+            # An alias of a source reading: lint_readings compares it, as every source's.
+            continue
         comparison = diff_variants(game, SEED, name, bounds, max_pairs)
         d = comparison.divergence
         out.checks.append(
@@ -390,17 +394,33 @@ def lint_variants(
             _contradictions(game, bounded, any_length, [], budget, advance, out)
 
 
-def lint_readings(game: Game, bounds: Mapping[str, int | None], max_pairs: int, out: Lint) -> None:
-    """Every question asked of every source (``chainproof/source_lint.py``)."""
+def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, max_pairs: int, out: Lint) -> None:
+    """Every question asked of every source (``chainproof/source_lint.py``);
+    a ruling that applies nowhere within the bounds is then tried on the
+    any-length model, where k-induction may prove it dead in every game."""
     resolved = game.resolve(bounds)
     user = {k: v for k, v in bounds.items() if v is not None}
 
     def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
         return game.machine({**resolved, **shows_with, **user}, reading=spec)
 
-    found = source_lint.lint_sources(game.machine(bounds), build_reading, max_pairs, max_pairs)
+    bounded = game.machine(bounds)
+    found = source_lint.lint_sources(bounded, build_reading, max_pairs, max_pairs)
     for query, verdict in found.checks:
         out.checks.append(Check(game.name, query, verdict, "explicit" if not query.startswith("diff[") else "lockstep search", 0))
+    dead = [f for f in found.findings if f.ruling is not None]
+    if dead and found.complete:
+        # A game without a length bound (HotA) was searched whole: its one model is the any-length one.
+        unbounded = game.any_length_machine(bounds) if game.proves_any_length else bounded
+        queries = [never_applies(*f.ruling, f.rules) for f in dead if f.ruling is not None]
+        for f, r in zip(dead, induction.check_all(unbounded, queries, 1, budget.timeout_ms)):
+            if r.verdict == PROVED:
+                f.summary += "; k-induction proves it never applies in a game of any length at these bounds"
+            elif game.proves_any_length:
+                f.summary += f"; k-induction does not prove it dead in longer games ({r.verdict})"
+            else:
+                f.summary += "; no game at these bounds reaches it (induction does not prove it)"
+            out.checks.append(Check(game.name, r.property, r.verdict, r.method, r.depth))
     for f in found.findings:
         t = f.transcript if f.transcript is not None else (f.parted[0] if f.parted else None)
         out.findings.append(
@@ -421,7 +441,7 @@ def run(
     for game in games:
         one = lint_game(game, bounds, budget, advance)
         lint_variants(game, bounds, budget, max_pairs, advance, one)
-        lint_readings(game, bounds, max_pairs, one)
+        lint_readings(game, bounds, budget, max_pairs, one)
         notes = known.get(game.name, {})
         for f in one.findings:
             f.known = f.key in notes

@@ -51,6 +51,8 @@ class SourceFinding:
     parted: tuple[Transcript, Transcript] | None = None
     #: For a source clash: the source reading's name, for ``diff``.
     reading: str | None = None
+    #: For a dead ruling: its question and its index among the question's declared rulings.
+    ruling: tuple[str, int] | None = None
 
 
 @dataclass
@@ -249,5 +251,7 @@ def lint_sources(
             places, sources = _texts([r])
             tag = "+".join(r.texts) or "assumed"
             summary = f"{r.id} [{' '.join(r.rules)}] of {tag} ('{r.doc}') applies in no state reached {scope} where '{q.doc}' is asked"
-            out.findings.append(SourceFinding("dead-ruling", f"dead-ruling:{name}:{r.id}@{tag}", r.rules, summary, places, sources))
+            out.findings.append(
+                SourceFinding("dead-ruling", f"dead-ruling:{name}:{r.id}@{tag}", r.rules, summary, places, sources, ruling=(name, k))
+            )
     return out

@@ -6,6 +6,8 @@ search, k-induction, Spacer, BMC) can answer them:
   decides between them;
 - ``never_enabled``: an edge is never enabled, so the rules it encodes never
   apply (a dead rule, when no live edge cites them);
+- ``never_applies``: a ruling never applies where its question is asked (a
+  dead ruling);
 - ``no_deadlock``: a game that is not over always lets some player or rule act.
 
 A game may also have contradiction queries over a rule alone, which no game
@@ -27,6 +29,7 @@ from properties import Deadlock, Invariant
 #: The prefixes of the properties' names, so a result names its query.
 AGREE = "rulings_agree"
 NEVER = "never_enabled"
+NEVER_APPLIES = "never_applies"
 
 
 def rulings_agree(book: RuleBook, q: Question) -> Invariant:
@@ -50,6 +53,18 @@ def never_enabled(edge: Edge) -> Invariant:
         return b.Not(b.AndThen(s.location == m.location_index[e.source], lambda: e.guard(s, b)))
 
     return Invariant(f"{NEVER}[{edge.name}]", edge.rules, f"the edge {edge.name} is never enabled", holds=holds)
+
+
+def never_applies(question: str, index: int, rules: tuple[str, ...]) -> Invariant:
+    """The ``index``-th declared ruling of ``question`` never applies where the
+    question is asked (each model is asked about its own book's ruling)."""
+
+    def holds(m: Machine, s: Any, b: Backend) -> Any:
+        q = m.rulings.declared[question]
+        r = q.rulings[index]
+        return b.Not(b.AndThen(m.at(s, *q.asked_at, b=b), lambda: b.Or(*(r.applies(s, b, *args) for args in q.arguments))))
+
+    return Invariant(f"{NEVER_APPLIES}[{question}#{index}]", rules, f"ruling {index} of {question} never applies", holds=holds)
 
 
 def no_deadlock(rules: tuple[str, ...]) -> Deadlock:

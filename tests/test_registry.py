@@ -10,6 +10,7 @@ from chainproof.games import get_game
 from model import wowtcg
 from model.machine import Edge
 from model.registry import Registry, RegistryError
+from model.sources import GAME_SOURCES
 from properties import Invariant, validate
 from properties.wowtcg import CATALOGUE
 
@@ -92,10 +93,14 @@ def test_the_readme_lists_every_property_with_its_rules():
 
 
 def test_every_rule_only_a_variant_encodes_is_cited_by_that_variant():
-    """Status ``variant``: no default model cites it, and some variant's machine does."""
+    """Status ``variant``: no default model cites it, and some variant's
+    machine, or some source's reading, does."""
     game = get_game("wowtcg")
     only_variants = {r.id for r in wowtcg.REGISTRY.rules.values() if r.status == "variant"}
     assert only_variants
     assert not only_variants & game.machine({}).cited_rules()
-    cited = set().union(*(game.machine({}, name).cited_rules() for name in game.variants))
+    cited = set().union(
+        *(game.machine({}, name).cited_rules() for name in game.variants),
+        *(game.machine({}, reading=source).cited_rules() for source in GAME_SOURCES["wowtcg"]),
+    )
     assert only_variants <= cited

@@ -196,3 +196,14 @@ def test_every_reading_comment_in_the_model_names_a_declared_question():
             if named is None or named.group(1) not in declared.get(game, set()):
                 stray.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not stray, "readings chosen outside a declared question:\n" + "\n".join(stray)
+
+
+def test_at_three_players_the_basic_rules_keep_a_protector_to_its_own_side():
+    """B4: 602.2 lets any opponent of the attacker protect; 001 only a friend
+    of the proposed defender.  At two players they are the same player."""
+    three = {f.key: f for f in lint_sources(wowtcg.build(players=3, turns=1), None, 2_000_000, 1).findings}
+    clash = three["source-clash:may_protect:001"]
+    assert "001 answers no where the model's reading answers yes" in clash.summary
+    assert "001_bb13bfcb78a9b116.txt:268" in clash.places and clash.transcript.final["location"] == "protect_point"
+    two = {f.key for f in lint_sources(wowtcg.build(turns=1), None, 2_000_000, 1).findings}
+    assert "source-clash:may_protect:001" not in two

@@ -421,14 +421,11 @@ def dual_wield_pairs(party: Party, first: Weapon, second: Weapon) -> bool:
     )
 
 
-def strike_edges(
-    t: Table, pairs: Callable[[Party, Weapon, Weapon], bool], in_combat: Callable[[Any, Backend, Any], Any] | None = None
-) -> list[Edge]:
-    """602.3a: a player whose hero is in combat (602.3c, or as ``in_combat``
-    reads it) strikes with a ready weapon in the defend window; 303.2c: one
+def strike_edges(t: Table, pairs: Callable[[Party, Weapon, Weapon], bool]) -> list[Edge]:
+    """602.3a: a player whose hero is in combat (602.3c, a question of the
+    rulings) strikes with a ready weapon in the defend window; 303.2c: one
     weapon per combat, except a pair that ``pairs`` allows (405)."""
     chain = t.chain
-    in_combat = in_combat or t.in_combat
     out = []
     for p in range(t.n):
         party = t.board.parties[p]
@@ -448,7 +445,7 @@ def strike_edges(
                     rules,
                     guard=lambda s, b, p=p, slot=slot, exclusive=exclusive, cost=weapon.strike_cost: b.And(
                         s.priority_holder == p,
-                        in_combat(s, b, t.hero(p)),
+                        t.in_combat(s, b, t.hero(p)),
                         b.Not(s.weapon_exhausted[slot]),
                         t.ready_resources(s, b, p) >= cost,
                         b.Not(chain.is_full(s)),

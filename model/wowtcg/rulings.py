@@ -153,19 +153,10 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "an elusive character can't be proposed as a defender",
                 printed=True,
                 cant=True,
-                texts={"000": "452", "002en": "35", "002zh": "40", "CR7.4": "1842"},
-            ),
-            # 001 words elusive more widely: its holder can't be attacked at
-            # all.  As a defender-to-be that is the same answer; see may_protect.
-            Ruling(
-                "elusive",
-                ("basic:keywords",),
-                False,
-                lambda s, b, a, d: b.select(elusive, d, False),
-                "an elusive hero or ally can't be attacked, so it can't be proposed as the defender",
-                printed=True,
-                cant=True,
-                texts={"001": "200"},
+                # 001 words elusive more widely (its holder can't be attacked
+                # at all): for a defender-to-be that is the same answer; where
+                # it is not, see may_protect.
+                texts={"000": "452", "001": "200", "002en": "35", "002zh": "40", "CR7.4": "1842"},
             ),
         ),
         proposals,
@@ -295,6 +286,25 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 printed=True,
                 texts={"000": "471", "002en": "80-84", "002zh": "85", "CR7.4": "1896-1902"},
             ),
+            # 001's multiplayer rules let a protector guard only its own side;
+            # 602.2 lets any opponent of the attacker protect.  With no teams
+            # "friendly" is the proposed defender's controller: the two part
+            # only at three players or more.
+            Ruling(
+                "602.2:protector",
+                ("602.2", "basic:multiplayer"),
+                True,
+                lambda s, b, c: b.And(
+                    b.select(protector, c, False),
+                    owner(c, b) == owner(s.defender, b),
+                    b.select(s.in_play, c, False),
+                    b.Not(b.select(s.exhausted, c, True)),
+                    s.defender != c,
+                ),
+                "a ready protector may protect a friendly character, not the proposed defender",
+                printed=True,
+                texts={"001": "268"},
+            ),
             Ruling(
                 "602.2a:stealth",
                 ("602.2a",),
@@ -335,6 +345,88 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         default_texts={"000": "471", "002en": "80-84", "002zh": "85", "CR7.4": "1896-1902"},
     )
 
+    # -- 501.2b: who skips the draw ---------------------------------------------------------
+    skips_draw = Question(
+        "skips_draw",
+        "does the turn player skip this turn's draw (501.2b)?",
+        (
+            Ruling(
+                "501.2b",
+                ("501.2b",),
+                True,
+                lambda s, b: s.first_turn,
+                "the first player skips the draw of the game's first turn, at any table",
+                texts={"000": "425", "001": "151", "CR7.4": "1738"},
+            ),
+        ),
+        ((),),
+        asked_at=("draw_step_start",),
+        # 501.2a: every other turn starts with a draw.
+        default_texts={"000": "424", "001": "150", "CR7.4": "1734"},
+        show=lambda: "the turn player",
+    )
+
+    # -- 600.2: what a bound player may do with his priority --------------------------------
+    uses_priority_otherwise = Question(
+        "uses_priority_otherwise",
+        "while a character must attack if able, may its controller use his priority on an empty chain for anything but proposing it (600.2)?",
+        (
+            # 002's Chinese has him use his priority to propose that combat,
+            # where the English only forbids him to pass (the default).
+            Ruling(
+                "600.2:propose-first",
+                ("600.2",),
+                False,
+                lambda s, b: b.AndThen(s.chain_len == 0, lambda: t.must_attack_binds(s, b)),
+                "the controller of a character bound to attack must propose it before anything else",
+                texts={"002zh": "12"},
+            ),
+        ),
+        ((),),
+        asked_at=("action_phase",),
+        default=True,
+        # 600.2 forbids passing only; 409.2b's other actions stay open.
+        default_texts={"000": "446", "002en": "9-11", "CR7.4": "1778-1786"},
+        show=lambda: "the turn player",
+        # An instant in hand, to play before the proposal.
+        bounds={"hand": 1},
+    )
+
+    # -- 602.3c: who is in combat, and so may strike -------------------------------------
+    def holds_a_role(s: Any, b: Backend, c: Any) -> Any:
+        return b.Or(s.attacker == c, s.defender == c)
+
+    in_combat = Question(
+        "in_combat",
+        "is this character in combat, so that its player may strike with a weapon (602.3a, 602.3c)?",
+        (
+            Ruling(
+                "602.3c",
+                ("602.3c",),
+                True,
+                lambda s, b, c: b.And(s.attacker < t.none, s.defender < t.none, holds_a_role(s, b, c)),
+                "an attacker or defender is in combat while an opposing one remains",
+                texts={"000": "484", "002en": "125-126", "002zh": "127", "CR7.4": "1932"},
+            ),
+            # 001's glossary: attacking or defending is being in combat, with
+            # no opposing combatant needed.
+            Ruling(
+                "602.3c",
+                ("602.3c", "basic:combat"),
+                True,
+                holds_a_role,
+                "a character is in combat whenever it attacks or defends",
+                texts={"001": "302"},
+            ),
+        ),
+        tuple((c,) for c in characters if t.is_hero[c]),
+        asked_at=("defend_window",),
+        default_texts={"000": "484", "001": "302", "002en": "125-126", "002zh": "127", "CR7.4": "1932"},
+        show=t.name,
+        # An instant in hand removes the opposing combatant.
+        bounds={"hand": 1},
+    )
+
     # -- 409.4a: who acts first after a link resolves ------------------------------------
     chain = t.chain
     priority_after_resolution = Question(
@@ -371,7 +463,10 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         bounds={"hand": 1},
     )
 
-    questions = (may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect, priority_after_resolution)
+    questions = (
+        may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect,
+        skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
+    )
     rulebook = RuleBook(questions, PRINCIPLES, reading=READING, game="wowtcg")
     rulebook = rulebook._rebuilt(rulebook.declared.values(), reading=READING.derive(reading, rulebook.sources(), [q.name for q in questions]))
     rulebook = rulebook.without(without)

@@ -285,9 +285,12 @@ class Table:
     # -- combat (602, 603) -------------------------------------------------------------
 
     def in_combat(self, s: Any, b: Backend, c: Any) -> Any:
-        """602.3c: an attacker or defender is in combat while it has an opposing one."""
-        both = b.And(s.attacker < self.none, s.defender < self.none)
-        return b.And(both, b.Or(s.attacker == c, s.defender == c))
+        """602.3c: is ``c`` in combat?  The sources differ (a question of the rulings)."""
+        return self.rulings.answer("in_combat", s, b, c)
+
+    def uses_priority_otherwise(self, s: Any, b: Backend) -> Any:
+        """600.2: may the turn player add something other than a bound character's proposal?"""
+        return self.rulings.answer("uses_priority_otherwise", s, b)
 
     def combat_atk(self, s: Any, b: Backend, c: Any) -> Any:
         """A character's ATK in combat: printed ATK; a hero adds the ATK of each weapon

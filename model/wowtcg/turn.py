@@ -235,14 +235,14 @@ def build(
             "draw_step_start",
             "draw_step",
             ("501.2b", "501.2a", "409.4"),
-            guard=lambda s, b: s.first_turn,
+            guard=lambda s, b: t.rulings.answer("skips_draw", s, b),
             update=t.give_turn_player_priority,
             tags=frozenset({"opens_window"}),
             doc="the first player skips the draw of the first turn",
         )
     )
     def draw_guard(s: Any, b: Backend) -> Any:
-        return b.And(b.Not(s.first_turn), b.select(s.deck, s.turn_player) > 0)
+        return b.And(b.Not(t.rulings.answer("skips_draw", s, b)), b.select(s.deck, s.turn_player) > 0)
 
     # What is left of the deck after a draw: one card fewer; in the any-length
     # model, where 1 stands for any number of cards, the draw either leaves
@@ -277,7 +277,7 @@ def build(
             )
 
     def decked(s: Any, b: Backend) -> Any:
-        return b.And(b.Not(s.first_turn), b.select(s.deck, s.turn_player) == 0)
+        return b.And(b.Not(t.rulings.answer("skips_draw", s, b)), b.select(s.deck, s.turn_player) == 0)
 
     def turn_player_leaves(s: Any, b: Backend) -> dict[str, Any]:
         return {**t.leave_game(s, b, tuple(s.turn_player == p for p in range(n))), "priority_holder": t.nobody}
@@ -317,7 +317,9 @@ def build(
     combat_edges, may_pass = combat.edges(t, None if any_length else combats)
     for window, (after_close, close_rules) in WINDOWS.items():
         in_action_phase = window == "action_phase"
-        edges += window_edges(t, window, may_pass if in_action_phase else None)
+        edges += window_edges(
+            t, window, may_pass if in_action_phase else None, t.uses_priority_otherwise if in_action_phase else None
+        )
         opens_next = after_close in WINDOWS
         edges.append(
             closing(
@@ -336,7 +338,7 @@ def build(
     # -- 408.1, 409.2b, 410.1: only in the turn player's non-combat action phase -------
 
     def main_phase_ready(s: Any, b: Backend) -> Any:
-        return b.And(s.priority_holder == s.turn_player, s.chain_len == 0)
+        return b.AndThen(b.And(s.priority_holder == s.turn_player, s.chain_len == 0), lambda: t.uses_priority_otherwise(s, b))
 
     edges.append(
         Edge(

@@ -34,30 +34,14 @@ WITHOUT_600_3 = Variant(
 
 # -- T2: 002's Chinese 600.2, the proposal as the first use of priority ---------------------------
 
-
-def _proposal_first(m: Machine) -> Machine:
-    """While a character binds its controller (600.2), the Chinese text has him
-    use his priority to propose: nothing else he could add to the empty chain
-    (an instant, a non-instant, a resource) comes first."""
-    t = m.table
-
-    def patched(e: Edge) -> Edge:
-        def guard(s: Any, b: Backend, inner: Any = e.guard) -> Any:
-            return b.AndThen(inner(s, b), lambda: b.Not(b.And(s.chain_len == 0, t.must_attack_binds(s, b))))
-
-        return replace(e, guard=guard, rules=e.rules + ("600.2",))
-
-    others = lambda e: e.source == "action_phase" and e.has("adds_link") and not e.has("proposes")  # noqa: E731
-    return m.with_edges(patched(e) if others(e) else e for e in m.edges)
-
-
 CHINESE_600_2 = Variant(
     "600.2-chinese",
     "a character that must attack if able makes its controller propose it with his priority, before anything else (002's Chinese), not only forbids passing (the English)",
     ("600.2",),
     ("002_747842af486db20b.txt:12", "002_747842af486db20b.txt:9-11", "000_93427c41005e332f.txt:446"),
     "T2",
-    patch=_proposal_first,
+    # 002zh's ruling on uses_priority_otherwise (model/wowtcg/rulings.py), on that question alone.
+    source_reading="002zh@uses_priority_otherwise",
     # An instant in the turn player's hand, to play before the proposal.
     bounds={"hand": 1},
 )
@@ -97,10 +81,10 @@ def _literal_pairs(party: Party, first: Weapon, second: Weapon) -> bool:
     return (party.dual_wield or party.ranged_dual_wield) and first.melee and second.melee
 
 
-def _with_strikes(m: Machine, pairs: Any, in_combat: Any = None, rules: tuple[str, ...] = ()) -> Machine:
+def _with_strikes(m: Machine, pairs: Any, rules: tuple[str, ...] = ()) -> Machine:
     """The machine with its strike edges rebuilt under another reading of the
-    weapon pairs (405) or of "in combat", citing the reading's ``rules`` too."""
-    strikes = {e.name: replace(e, rules=e.rules + rules) for e in combat.strike_edges(m.table, pairs, in_combat)}
+    weapon pairs (405), citing the reading's ``rules`` too."""
+    strikes = {e.name: replace(e, rules=e.rules + rules) for e in combat.strike_edges(m.table, pairs)}
     return m.with_edges(strikes.get(e.name, e) for e in m.edges)
 
 
@@ -121,24 +105,14 @@ AS_WRITTEN_405_3 = Variant(
 
 # -- B5: "in combat" in the basic rules ---------------------------------------------------------
 
-
-def _strikes_while_holding_a_role(m: Machine) -> Machine:
-    """basic:combat: a hero attacking or defending is in combat until removed
-    from combat, whether or not an opposing combatant remains."""
-
-    def holds_a_role(s: Any, b: Backend, c: Any) -> Any:
-        return b.Or(s.attacker == c, s.defender == c)
-
-    return _with_strikes(m, combat.dual_wield_pairs, holds_a_role, ("basic:combat",))
-
-
 BASIC_IN_COMBAT = Variant(
     "basic-in-combat",
     "a hero is in combat while it is attacking or defending (the basic rules), so it may strike after the opposing combatant is removed (602.3c says it may not)",
     ("602.3c", "602.3a", "basic:combat"),
     ("001_bb13bfcb78a9b116.txt:302", "001_bb13bfcb78a9b116.txt:190", "000_93427c41005e332f.txt:484"),
     "B5",
-    patch=_strikes_while_holding_a_role,
+    # 001's version of 602.3c (model/wowtcg/rulings.py, question in_combat).
+    source_reading="001@in_combat",
     # An instant in hand removes the defender in the defend window.
     bounds={"hand": 1},
 )

@@ -27,10 +27,16 @@ def turn_player(s: Any, b: Backend) -> Any:
     return s.turn_player
 
 
-def window_edges(t: Table, window: str, may_pass: Callable[[Any, Backend], Any] | None = None) -> list[Edge]:
+def window_edges(
+    t: Table,
+    window: str,
+    may_pass: Callable[[Any, Backend], Any] | None = None,
+    may_add: Callable[[Any, Backend], Any] | None = None,
+) -> list[Edge]:
     """The edges every priority window shares, except the ones that close it (see ``closing``).
 
-    ``may_pass`` is an extra condition on passing (600.2 in the action phase).
+    ``may_pass`` and ``may_add`` are extra conditions on passing and on
+    playing an instant (600.2 in the action phase).
     """
     chain = t.chain
 
@@ -43,8 +49,9 @@ def window_edges(t: Table, window: str, may_pass: Callable[[Any, Backend], Any] 
             window,
             window,
             ("408.1", "409.1", "409.2", "409.3", "413.7a"),
-            guard=lambda s, b: b.And(
-                t.has_priority(s, b), t.in_hand(s, b, "instant", s.priority_holder) > 0, b.Not(chain.is_full(s))
+            guard=lambda s, b: b.AndThen(
+                b.And(t.has_priority(s, b), t.in_hand(s, b, "instant", s.priority_holder) > 0, b.Not(chain.is_full(s))),
+                lambda: True if may_add is None else may_add(s, b),
             ),
             update=lambda s, b: {
                 **t.take_from_hand(s, b, "instant", s.priority_holder),
