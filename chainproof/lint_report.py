@@ -125,6 +125,8 @@ def markdown(found: linting.Lint, game: str) -> str:
             lines += ["", f"Note: {f.note}"]
         if f.transcript is not None:
             lines += ["", "```", *f.transcript.lines(), "```"]
+        if f.other is not None:
+            lines += ["", f"Under {f.key.removeprefix('variant:')}:", "", "```", *f.other.lines(), "```"]
         if f.parted is not None:
             lines += ["", f"Under {f.reading}, play parts here:", "", "```", *f.parted[1].lines(), "```"]
     return "\n".join(lines) + "\n"

@@ -26,16 +26,29 @@ def invoke(*args: str):
     return CliRunner().invoke(main, list(args))
 
 
+ROOT = Path(__file__).parent.parent
+
+
 @pytest.fixture(scope="module")
-def linted() -> dict:
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where ``linted`` writes its SARIF log and Markdown page."""
+    return tmp_path_factory.mktemp("lint")
+
+
+@pytest.fixture(scope="module")
+def linted(reports: Path) -> dict:
     """``chainproof lint --game wowtcg --json`` in a process of its own, as a
-    user runs it: about 25 s.  Run inside this process (CliRunner) it took
-    40-60 s, most of the difference system time in the portfolio's workers,
-    which fork from deep in pytest's stack and there map and unmap CPython
-    3.11's 16 KiB frame-stack chunks on millions of calls."""
+    user runs it, with its SARIF log and Markdown page: about 45 s.  Run
+    inside this process (CliRunner) it took much longer, most of the
+    difference system time in the portfolio's workers, which fork from deep
+    in pytest's stack and there map and unmap CPython 3.11's 16 KiB
+    frame-stack chunks on millions of calls."""
     result = subprocess.run(
-        [sys.executable, "-c", "from chainproof.cli import main; main()", "lint", "--game", "wowtcg", "--json"],
-        cwd=Path(__file__).parent.parent,
+        [
+            sys.executable, "-c", "from chainproof.cli import main; main()", "lint", "--game", "wowtcg", "--json",
+            "--sarif", str(reports / "lint.sarif"), "--markdown", str(reports),
+        ],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
@@ -252,3 +265,22 @@ def test_the_sources_disagreements_are_found_with_their_texts_and_games(linted):
     chain = by_key["source-clash:priority_after_resolution:001"]
     assert "001_bb13bfcb78a9b116.txt:227-228" in chain["places"]
     assert chain["parted"]["reading"]["final"]["priority"] != chain["parted"]["model"]["final"]["priority"]
+
+
+def test_the_committed_findings_page_is_what_lint_writes(linted, reports: Path):
+    """docs/lint/wowtcg.md is generated (``lint --markdown docs/lint``): a
+    change to the rules, the model or a note that changes it must rewrite it."""
+    assert (reports / "wowtcg.md").read_text(encoding="utf-8") == (ROOT / "docs" / "lint" / "wowtcg.md").read_text(encoding="utf-8")
+
+
+def test_the_sarif_log_places_every_finding_at_a_rule_text_or_registry_entry(linted, reports: Path):
+    log = json.loads((reports / "lint.sarif").read_text(encoding="utf-8"))
+    results = log["runs"][0]["results"]
+    assert len(results) == len(linted["findings"])
+    by_key = {r["properties"]["key"]: r for r in results}
+    tax = by_key["source-clash:bound_to_attack:002zh"]
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for loc in tax["locations"]}
+    assert "seeds/002_747842af486db20b.txt" in uris and "reference/wowtcg-comprehensive-rules-7.4.txt" in uris
+    deadlock_free = by_key["dead-edge:turn_player_left"]["locations"][0]["physicalLocation"]
+    assert deadlock_free["artifactLocation"]["uri"] == "model/wowtcg/rules.yaml"
+    assert all(r["level"] == "note" for r in results)
