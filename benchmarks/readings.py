@@ -35,7 +35,7 @@ DOCUMENTED = {
         "I4": "not asked", "B1": "not modelled: healing", "B2": "source-clash:priority_after_resolution:001",
         "B3": "not asked", "B4": "three players: lint --players 3 finds source-clash:may_protect:001", "B5": "source-clash:in_combat:001",
         "B6": "not asked", "B7": "not asked",
-        "B8": "variant:basic-one-weapon-per-combat", "B9": "dead-ruling:may_protect:elusive:cant-be-attacked@001",
+        "B8": "variant:basic-one-weapon-per-combat", "B9": "no elusive protector on the default board (lint reports 001's ruling dead there)",
         "B10": "two players only", "B11": "not modelled: damage types", "B12": "no effect on play",
         "V1": "variant:CR7.4-strikes-as-roles-begin", "V2": "variant:CR7.4-603.2-checks-in-combat",
         **{f"V{i}": "not asked" for i in range(3, 18)},

@@ -64,9 +64,16 @@ class SourceLint:
     complete: bool = True
 
 
-def _signature(q: Question) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Which version of which ruling a reading takes for ``q``."""
-    return tuple((r.id, tuple(r.texts)) for r in q.rulings)
+def _signature(r: Ruling) -> tuple[Any, ...]:
+    """Which version of which ruling, and what it overrides: two books whose
+    rulings of a question have the same signatures answer it alike."""
+    return (r.id, tuple(r.texts), tuple(sorted(r.overrides.items())))
+
+
+def _apart(ours: Question, theirs: Question) -> tuple[Ruling, ...]:
+    """The rulings one book's question has and the other's lacks, theirs first."""
+    mine, other = {_signature(r) for r in ours.rulings}, {_signature(r) for r in theirs.rulings}
+    return tuple(r for r in theirs.rulings if _signature(r) not in mine) + tuple(r for r in ours.rulings if _signature(r) not in other)
 
 
 def _texts(rulings: Iterable[Ruling]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -76,10 +83,6 @@ def _texts(rulings: Iterable[Ruling]) -> tuple[tuple[str, ...], tuple[str, ...]]
         places.update(dict.fromkeys(r.places()))
         sources.update(dict.fromkeys(r.texts))
     return tuple(places), tuple(sources)
-
-
-def _say(q: Question, value: Any) -> str:
-    return q.show_answer(value)
 
 
 BuildReading = Callable[[str | None, Mapping[str, int]], Machine]
@@ -118,22 +121,20 @@ def lint_sources(
     #: Sources that state the very same rulings of a question share their clashes.
     same_as: dict[tuple[str, str], str] = {}
     for name, q in book.declared.items():
-        model_sig = set(_signature(book.questions[name]))
         clash_with[name] = []
         for x in q.sources:
-            theirs = readings[x].questions[name]
-            if set(_signature(theirs)) != model_sig:
+            apart = _apart(book.questions[name], readings[x].questions[name])
+            if apart:
                 clash_with[name].append(x)
-                differing[(name, x)] = tuple(r for r in theirs.rulings + book.questions[name].rulings
-                                             if (r.id, tuple(r.texts)) not in model_sig or (r.id, tuple(r.texts)) not in set(_signature(theirs)))
+                differing[(name, x)] = apart
         first_with: dict[tuple[Any, ...], str] = {}
         own_clash[name] = []
-        model_own = tuple((r.id, tuple(r.texts), tuple(sorted(r.overrides.items()))) for r in book.questions[name].rulings)
+        model_own = tuple(_signature(r) for r in book.questions[name].rulings)
         for x in q.sources:
             own = alone[x].questions[name].rulings
             if len({(r.says if not r.valued else r.id) for r in own if r.says is not None}) < 2:
                 continue
-            sig = tuple((r.id, tuple(r.texts), tuple(sorted(r.overrides.items()))) for r in own)
+            sig = tuple(_signature(r) for r in own)
             if sig == model_own and alone[x].in_force == book.in_force:
                 # The model's own rulings: lint's conflict query (rulings_agree) covers them, for games of any length.
                 covered.add((name, x))
@@ -175,16 +176,10 @@ def lint_sources(
         return Transcript.from_path(machine, start, path, note)
 
     for name, q in book.declared.items():
-        model_q = book.questions[name]
-        for x in q.sources:
-            if x not in clash_with[name]:
-                continue
+        for x in clash_with[name]:
             spec = f"{x}@{name}"
-            theirs = readings[x].questions[name]
-            differ = [r for r in theirs.rulings if (r.id, tuple(r.texts)) not in set(_signature(model_q))]
-            ours_differ = [r for r in model_q.rulings if (r.id, tuple(r.texts)) not in set(_signature(theirs))]
-            places, sources = _texts(differ + ours_differ)
-            rules = tuple(dict.fromkeys(rule for r in differ + ours_differ for rule in r.rules))
+            places, sources = _texts(differing[(name, x)])
+            rules = tuple(dict.fromkeys(rule for r in differing[(name, x)] for rule in r.rules))
             parted = None
             play = ""
             hit = found_clash.get((name, x))
@@ -206,7 +201,7 @@ def lint_sources(
             if hit is not None:
                 i, args = hit
                 s = exploration.nodes[i]
-                said = f"{x} answers {_say(q, readings[x].answer(name, s, CONCRETE, *args))} where the model's reading answers {_say(q, book.answer(name, s, CONCRETE, *args))}"
+                said = f"{x} answers {q.show_answer(readings[x].answer(name, s, CONCRETE, *args))} where the model's reading answers {q.show_answer(book.answer(name, s, CONCRETE, *args))}"
                 where = f" for {q.show(*args)}" if args else ""
                 t = transcript(i, f"'{q.doc}'{where}: {said}")
                 summary = f"'{q.doc}'{where}: {said}{play}"
@@ -232,7 +227,7 @@ def lint_sources(
             clash = alone[x].explain(name, exploration.nodes[i], *args)
             core = [r for r in clash.yes + clash.no if r.id in clash.core]
             places, _ = _texts(core)
-            said = "; ".join(f"{r.id} [{' '.join(r.rules)}] says {_say(q, r.value(exploration.nodes[i], CONCRETE, *args))} ({r.doc})" for r in core)
+            said = "; ".join(f"{r.id} [{' '.join(r.rules)}] says {q.show_answer(r.value(exploration.nodes[i], CONCRETE, *args))} ({r.doc})" for r in core)
             where = f" for {q.show(*args)}" if args else ""
             summary = f"{x} alone, '{q.doc}'{where}: {said}; nothing in {x} decides between them"
             out.checks.append((f"self_clash[{name}: {x}]", "violated"))
@@ -252,7 +247,7 @@ def lint_sources(
             live = [r for r in book.live_concrete(name, s, args) if r.says is not None]
             how = f"the assumption {live[0].id} [{' '.join(live[0].rules)}]" if live else "the model's unsourced default"
             where = f" for {q.show(*args)}" if args else ""
-            summary = f"no text answers '{q.doc}'{where}; the model answers {_say(q, book.answer(name, s, CONCRETE, *args))} by {how}"
+            summary = f"no text answers '{q.doc}'{where}; the model answers {q.show_answer(book.answer(name, s, CONCRETE, *args))} by {how}"
             rules = tuple(dict.fromkeys(r for x in live for r in x.rules)) or tuple(dict.fromkeys(r for x in q.rulings for r in x.rules))
             out.checks.append((f"gap[{name}]", "violated"))
             out.findings.append(SourceFinding("gap", f"gap:{name}", rules, summary, (), (), transcript(i, summary)))
