@@ -79,7 +79,7 @@ def test_a_reading_takes_each_rulings_version_from_the_first_source_that_states_
     tax = [r for r in model.questions["bound_to_attack"].rulings if r.id == "600.3:attack-tax"]
     assert [r.says for r in tax] == [False] and "000" in tax[0].texts
     chinese = model.under("002zh", ["bound_to_attack"]).questions["bound_to_attack"].rulings
-    assert [r.says for r in chinese if r.id == "600.3:attack-tax"] == [True]
+    assert [r.says for r in chinese if r.id == "600.3:attack-tax"] == [None]
     # A source silent on a rule lends its place to the model's reading.
     basic = model.under("001").questions["bound_to_attack"]
     assert {r.id: tuple(r.texts) for r in basic.rulings} == {r.id: tuple(r.texts) for r in model.questions["bound_to_attack"].rulings}
@@ -122,7 +122,7 @@ def test_source_lint_finds_the_taxed_attacker_clash_on_a_one_turn_game():
 def test_a_gap_is_a_reachable_state_where_no_text_answers():
     """Take away the default's texts of who gets priority after a resolution:
     where no ruling applies (an empty chain), nothing answers any more."""
-    m = wowtcg.build()
+    m = wowtcg.build(turns=1)
     q = m.rulings.declared["priority_after_resolution"]
     m.rulings = RuleBook(
         [replace(q, default_texts={}), *(x for x in m.rulings.declared.values() if x.name != q.name)],
@@ -207,3 +207,15 @@ def test_at_three_players_the_basic_rules_keep_a_protector_to_its_own_side():
     assert "001_bb13bfcb78a9b116.txt:268" in clash.places and clash.transcript.final["location"] == "protect_point"
     two = {f.key for f in lint_sources(wowtcg.build(turns=1), None, 2_000_000, 1).findings}
     assert "source-clash:may_protect:001" not in two
+
+
+def test_002zhs_taxed_attacker_binds_only_on_600_2s_terms():
+    """002zh's 600.3 exempts from nothing; it must not bind its controller
+    while his proposal is on the chain, where a first encoding of it left him
+    no legal action (a deadlock that ``verify --reading`` found)."""
+    from model.explicit import check
+    from properties.wowtcg import CATALOGUE
+
+    deadlock = next(p for p in CATALOGUE if p.name == "deadlock")
+    m = wowtcg.build(turns=1, combats=2, reading="002zh@bound_to_attack")
+    assert check(explore(m), deadlock).verdict != "violated"

@@ -245,11 +245,13 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 texts={"000": "447", "002en": "13-17", "CR7.4": "1817-1822"},
             ),
             # 002's Chinese keeps the tax but turns the clause around: under
-            # both modifiers the controller must first pay, then propose.
+            # both modifiers the controller must first pay, then propose.  Its
+            # version exempts from nothing, so 600.2's obligation stands, on
+            # 600.2's own terms (an empty chain, a proposal he could make).
             Ruling(
                 "600.3:attack-tax",
                 ("600.3",),
-                True,
+                None,
                 lambda s, b, a: t.attack_tax[a] > 0,
                 "a character that can't attack unless its controller pays must still attack, once he has paid",
                 printed=True,
