@@ -48,6 +48,16 @@ PRINCIPLES = (
 )
 
 
+# -- where the texts say it ------------------------------------------------------------
+
+# The places of the rules that both a ruling and a question's default cite
+# (the grant and the "only" it implies are one sentence).
+READY_ATTACKER = {"000": "451", "002en": "28-29", "002zh": "31-32", "CR7.4": "1838-1840"}
+LEGAL_PROPOSAL = {"000": "450-452", "002en": "25-39", "002zh": "27-40", "CR7.4": "1832-1846"}
+MUST_ATTACK = {"000": "446", "002en": "9-11", "002zh": "12", "CR7.4": "1778-1786"}
+PROTECTOR = {"000": "471", "002en": "80-84", "002zh": "85", "CR7.4": "1896-1902"}
+IN_COMBAT = {"000": "484", "002en": "125-126", "002zh": "127", "CR7.4": "1932"}
+
 #: The priority windows (409.4) of the turn (501-503) and of combat (602.1, 602.3).
 PRIORITY_WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase", "attack_window", "defend_window")
 
@@ -87,7 +97,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                     b.Not(b.select(s.exhausted, a, True)),
                 ),
                 "a ready character in the turn player's party may attack",
-                texts={"000": "451", "002en": "28-29", "002zh": "31-32", "CR7.4": "1838-1840"},
+                texts=READY_ATTACKER,
             ),
             Ruling(
                 "601.2a:new",
@@ -113,7 +123,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         asked_at=("action_phase",),
         show=t.name,
         # 601.2a grants attacking to ready characters only.
-        default_texts={"000": "451", "002en": "28-29", "002zh": "31-32", "CR7.4": "1838-1840"},
+        default_texts=READY_ATTACKER,
     )
 
     # -- 601.2b: who may be proposed as the defender -------------------------------------
@@ -182,7 +192,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 True,
                 can_attack_and_be_proposed,
                 "a legal attacker may be proposed against a legal defender",
-                texts={"000": "450-452", "002en": "25-39", "002zh": "27-40", "CR7.4": "1832-1846"},
+                texts=LEGAL_PROPOSAL,
             ),
             # "Can attack only [X] if able" is card text narrowing 601.2,
             # decided by 103.1; it is no 103.2 "can't", because it forbids
@@ -204,7 +214,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         proposals,
         asked_at=("action_phase",),
         show=show_proposal,
-        default_texts={"000": "450-452", "002en": "25-39", "002zh": "27-40", "CR7.4": "1832-1846"},
+        default_texts=LEGAL_PROPOSAL,
     )
 
     # -- 600.2, 600.3: who is bound to attack --------------------------------------------
@@ -229,7 +239,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                     lambda: b.Or(*(rulebook.answer("may_propose", s, b, a, d) for d in t.rivals(a))),
                 ),
                 "a character that must attack if able and could be legally proposed binds its controller",
-                texts={"000": "446", "002en": "9-11", "002zh": "12", "CR7.4": "1778-1786"},
+                texts=MUST_ATTACK,
             ),
             # "Can't attack unless its controller pays" is no 103.2 "can't":
             # the attack can happen once paid.  Only 600.3's last clause says
@@ -265,7 +275,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         on_clash=True,
         show=t.name,
         # 600.2 binds only while its modifier lasts and a proposal is legal.
-        default_texts={"000": "446", "002en": "9-11", "002zh": "12", "CR7.4": "1778-1786"},
+        default_texts=MUST_ATTACK,
     )
 
     # -- 602.2: who may protect -------------------------------------------------------------
@@ -286,7 +296,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 ),
                 "a ready protector of an opponent of the attacker, not the proposed defender, may protect",
                 printed=True,
-                texts={"000": "471", "002en": "80-84", "002zh": "85", "CR7.4": "1896-1902"},
+                texts=PROTECTOR,
             ),
             # 001's multiplayer rules let a protector guard only its own side;
             # 602.2 lets any opponent of the attacker protect.  With no teams
@@ -344,7 +354,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         asked_at=("protect_point",),
         show=t.name,
         # 602.2 names the only characters that may protect.
-        default_texts={"000": "471", "002en": "80-84", "002zh": "85", "CR7.4": "1896-1902"},
+        default_texts=PROTECTOR,
     )
 
     # -- 501.2b: who skips the draw ---------------------------------------------------------
@@ -408,7 +418,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 True,
                 lambda s, b, c: b.And(s.attacker < t.none, s.defender < t.none, holds_a_role(s, b, c)),
                 "an attacker or defender is in combat while an opposing one remains",
-                texts={"000": "484", "002en": "125-126", "002zh": "127", "CR7.4": "1932"},
+                texts=IN_COMBAT,
             ),
             # 001's glossary: attacking or defending is being in combat, with
             # no opposing combatant needed.
@@ -423,7 +433,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         ),
         tuple((c,) for c in characters if t.is_hero[c]),
         asked_at=("defend_window",),
-        default_texts={"000": "484", "001": "302", "002en": "125-126", "002zh": "127", "CR7.4": "1932"},
+        default_texts={**IN_COMBAT, "001": "302"},
         show=t.name,
         # An instant in hand removes the opposing combatant.
         bounds={"hand": 1},
