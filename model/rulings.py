@@ -482,6 +482,8 @@ class RuleBook:
         """The rules' answer, the question's default where no ruling applies,
         and its ``on_clash`` answer where live rulings disagree (a valued
         question: the first live ruling's)."""
+        if b is CONCRETE:
+            return self._answer_concrete(name, s, args)
         q = self.questions[name]
         if q.valued:
             return self._value(q, s, b, args)
@@ -492,10 +494,26 @@ class RuleBook:
             b.And(b.Not(yes), b.Not(no)) if q.default else False,
         )
 
+    def _answer_concrete(self, name: str, s: Any, args: Sequence[Any]) -> Any:
+        """``answer`` over plain values, kept with the state's live rulings:
+        several guards of one state ask the same question."""
+        live = self.live_concrete(name, s, args)
+        key = (None, name, *args)
+        known = self._memo.get(key, self)
+        if known is not self:
+            return known
+        q = self.questions[name]
+        if q.valued:
+            said = [r for r in live if r.says is not None]
+            out = said[0].value(s, CONCRETE, *args) if said else q.default_value(s, CONCRETE, *args)
+        else:
+            yes = any(r.says is True for r in live)
+            no = any(r.says is False for r in live)
+            out = (yes and not no) or (yes and no and q.on_clash) or (not yes and not no and bool(q.default))
+        self._memo[key] = out
+        return out
+
     def _value(self, q: Question, s: Any, b: Backend, args: Sequence[Any]) -> Any:
-        if b is CONCRETE:
-            live = [r for r in self.live_concrete(q.name, s, args) if r.says is not None]
-            return live[0].value(s, b, *args) if live else q.default_value(s, b, *args)
         live = dict((r.id, x) for r, x in self._live(q, s, b, args))
         out = q.default_value(s, b, *args)
         for r in reversed(self._order[q.name]):
