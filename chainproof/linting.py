@@ -120,11 +120,51 @@ def default_known_file(game: str) -> Path:
     return Path(__file__).resolve().parent.parent / "model" / game / "known_findings.yaml"
 
 
-def load_known(path: Path) -> dict[str, str]:
-    """Key -> note.  The file is a mapping ``known:`` to a list of ``{key, note}``."""
+#: What a known-findings file may hold: the known findings, and the text of
+#: the game's findings page (``lint --markdown``) around its documented entries.
+FILE_KEYS = ("known", "title", "intro", "documented", "not_confirmed")
+#: What a documented entry holds; it is shown by findings or says why none shows it.
+ENTRY_KEYS = ("id", "section", "title", "shown_by", "not_shown", "note")
+
+
+@dataclass(frozen=True)
+class Documented:
+    """A disagreement the team wrote up, as an entry of its game's findings
+    page: the lint findings that reproduce it (key prefixes), or why none does."""
+
+    id: str
+    section: str
+    title: str
+    note: str
+    shown_by: tuple[str, ...] = ()
+    not_shown: str = ""
+
+    def shown_in(self, keys: Sequence[str]) -> list[str]:
+        """The keys among ``keys`` that reproduce this entry."""
+        return [k for k in keys if k.startswith(self.shown_by)]
+
+
+@dataclass(frozen=True)
+class KnownFile:
+    path: Path
+    #: Key -> note of each known finding.
+    notes: dict[str, str]
+    title: str = ""
+    intro: str = ""
+    documented: tuple[Documented, ...] = ()
+    not_confirmed: str = ""
+
+
+def load_known(path: Path) -> KnownFile:
+    """The file is a mapping: ``known``, a list of ``{key, note}``; and for the
+    findings page, optionally ``title``, ``intro`` and ``not_confirmed`` (Markdown)
+    and ``documented``, a list of entries (``ENTRY_KEYS``)."""
     data = read_yaml(path, KnownFileError, "known-findings file")
     if not isinstance(data, dict) or not isinstance(data.get("known"), list):
         raise KnownFileError(f"{path}: expected a mapping with a list 'known' of {{key, note}} entries")
+    stray = [k for k in data if k not in FILE_KEYS]
+    if stray:
+        raise KnownFileError(f"{path}: unknown key {stray[0]!r} (a known-findings file holds {', '.join(FILE_KEYS)})")
     known: dict[str, str] = {}
     for i, entry in enumerate(data["known"], start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("key"), str) or not isinstance(entry.get("note"), str):
@@ -132,7 +172,51 @@ def load_known(path: Path) -> dict[str, str]:
         if entry["key"] in known:
             raise KnownFileError(f"{path}: entry {i}: the key {entry['key']!r} is listed twice")
         known[entry["key"]] = entry["note"]
-    return known
+    for k in ("title", "intro", "not_confirmed"):
+        if not isinstance(data.get(k, ""), str):
+            raise KnownFileError(f"{path}: {k!r} must be text, got {data[k]!r}")
+    items = data.get("documented", [])
+    if not isinstance(items, list):
+        raise KnownFileError(f"{path}: 'documented' must be a list of entries, got {items!r}")
+    documented: list[Documented] = []
+    for i, item in enumerate(items, start=1):
+        entry = _documented(path, i, item)
+        if any(d.id == entry.id for d in documented):
+            raise KnownFileError(f"{path}: documented item {i} ({entry.id}): the id {entry.id!r} is listed twice")
+        documented.append(entry)
+    return KnownFile(
+        path, known, data.get("title", ""), data.get("intro", ""), tuple(documented), data.get("not_confirmed", "")
+    )
+
+
+def _documented(path: Path, i: int, item: Any) -> Documented:
+    if not isinstance(item, dict):
+        raise KnownFileError(f"{path}: documented item {i} must be a mapping of {', '.join(ENTRY_KEYS)}, got {item!r}")
+    where = f"{path}: documented item {i}" + (f" ({item['id']})" if isinstance(item.get("id"), str) else "")
+    stray = [k for k in item if k not in ENTRY_KEYS]
+    if stray:
+        raise KnownFileError(f"{where}: unknown key {stray[0]!r} (an entry holds {', '.join(ENTRY_KEYS)})")
+    for k in ("id", "section", "title", "note"):
+        if not isinstance(item.get(k), str) or not item[k].strip():
+            raise KnownFileError(f"{where} needs a string {k!r}")
+    if ("shown_by" in item) == ("not_shown" in item):
+        raise KnownFileError(
+            f"{where} needs either 'shown_by' (the findings' key prefixes) or 'not_shown' (why no finding shows it)"
+            + (", not both" if "shown_by" in item else "")
+        )
+    if "not_shown" in item:
+        if not isinstance(item["not_shown"], str) or not item["not_shown"].strip():
+            raise KnownFileError(f"{where}: 'not_shown' must say why no finding shows it")
+        return Documented(item["id"], item["section"], item["title"], item["note"], not_shown=item["not_shown"])
+    prefixes = item["shown_by"]
+    if not isinstance(prefixes, list) or not prefixes or not all(isinstance(p, str) for p in prefixes):
+        raise KnownFileError(f"{where}: 'shown_by' must be a list of finding key prefixes, got {prefixes!r}")
+    for p in prefixes:
+        # A key starts with its kind ("variant:602.3b-english"), so a prefix must too.
+        kind, colon, _ = p.partition(":")
+        if not colon or kind not in KINDS:
+            raise KnownFileError(f"{where}: shown_by {p!r} is no finding key's prefix (a key starts with its kind and ':', one of {', '.join(KINDS)})")
+    return Documented(item["id"], item["section"], item["title"], item["note"], shown_by=tuple(prefixes))
 
 
 # -- the queries ----------------------------------------------------------------------------
@@ -360,7 +444,7 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
             steps,
             name=f"{first} against {second}: where they part",
             rules=[r for r in v.rules if not r.startswith(("basic:", "assumed:", "abstracted:"))],
-            source=f"own: chainproof diff {game.name} {first} {second} ({v.finding} in docs/findings.md)",
+            source=f"own: chainproof diff {game.name} {first} {second} ({v.finding} in docs/findings-{game.name}.md)",
             summary=f"{v.reading}. The two readings part at step {d.length}: {d.first.violation}. "
             + ("The engine plays the seed's reading." if seed_side is not None else "This is the game up to that step."),
         )
@@ -372,13 +456,15 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
 def lint_variants(
     game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, max_pairs: int, advance: Any, out: Lint
 ) -> None:
-    """Each variant against the seed, but those that alias a source reading;
+    """Each variant against the seed, but those that alias a source reading on the default board;
     a variant that removes rulings or precedence principles may leave rules
     clashing, so its conflicts are checked as well (a patch of edges changes
     no ruling)."""
     for name, v in game.variants.items():
-        if v.source_reading is not None:
-            # An alias of a source reading: lint_readings compares it, as every source's.
+        if v.source_reading is not None and v.board is None:
+            # An alias of a source reading: lint_readings compares it, as every
+            # source's, on the default board; one that brings its own board is
+            # compared here, on that board.
             continue
         comparison = diff_variants(game, SEED, name, bounds, max_pairs)
         d = comparison.divergence
@@ -386,7 +472,7 @@ def lint_variants(
             Check(game.name, f"diff[{SEED} {name}]", comparison.verdict, "lockstep search", d.length if d else comparison.depth)
         )
         if d is not None:
-            summary = f"{v.reading} ({v.finding} in docs/findings.md); after {d.length} steps: {d.first.violation}"
+            summary = f"{v.reading} ({v.finding} in docs/findings-{game.name}.md); after {d.length} steps: {d.first.violation}"
             out.findings.append(Finding(game.name, "variant", f"variant:{name}", v.rules, summary, d.first, d.second))
         if v.without:
             bounded = game.machine(bounds, name)

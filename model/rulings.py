@@ -144,6 +144,10 @@ class Question:
     bounds: Mapping[str, int] = field(default_factory=dict)
     #: How to show an answer ("yes", "the turn player").
     show_answer: Callable[[Any], str] = lambda v: ("yes" if v else "no") if isinstance(v, bool) else str(v)
+    #: Its rulings read the board, not the state: the model asks it once, as
+    #: it builds its edges (``RuleBook.fixed``), so each reading of it builds
+    #: other edges.  Lint still asks it in every state where it is asked.
+    fixed: bool = False
 
     @cached_property
     def valued(self) -> bool:
@@ -234,6 +238,10 @@ class Clash:
                 if rule not in out:
                     out.append(rule)
         return tuple(out)
+
+
+#: The "state" a fixed question is asked in: its rulings never read it.
+_BOARD = object()
 
 
 def is_assumed_rule(rule: str) -> bool:
@@ -493,6 +501,12 @@ class RuleBook:
             b.And(yes, no) if q.on_clash else False,
             b.And(b.Not(yes), b.Not(no)) if q.default else False,
         )
+
+    def fixed(self, name: str, *args: Any) -> Any:
+        """The answer to a question of the board alone (``Question.fixed``), as the edges are built."""
+        if not self.questions[name].fixed:
+            raise ValueError(f"question {name!r} reads the state: ask it in a guard, not as the model is built")
+        return self._answer_concrete(name, _BOARD, args)
 
     def _answer_concrete(self, name: str, s: Any, args: Sequence[Any]) -> Any:
         """``answer`` over plain values, kept with the state's live rulings:

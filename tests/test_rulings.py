@@ -11,7 +11,7 @@ import pytest
 from model import explicit, wowtcg
 from model.backend import CONCRETE, SYMBOLIC
 from model.rulings import Principle, Question, RuleBook, Ruling
-from model.wowtcg.rulings import book
+from model.wowtcg.rulings import READING, book
 
 S = namedtuple("S", "flag other")
 GENERAL = Principle("G", ("101.1",), "the specific beats the general")
@@ -195,3 +195,61 @@ def test_without_103_1_ferocity_no_longer_lifts_the_new_ally_restriction(second_
     assert machine.rulings.answer("may_attack", s, CONCRETE, skirmisher) is True
     assert weaker.answer("may_attack", s, CONCRETE, skirmisher) is False
     assert not weaker.clashes("may_attack", s, CONCRETE, skirmisher)
+
+
+# -- questions of the board alone: each reading builds its own edges ------------------------------
+
+
+def _pairs(machine):
+    t = machine.table
+    return {
+        (t.player_name(p), t.board.parties[p].weapons[v].name, t.board.parties[p].weapons[w].name)
+        for (p, v, w) in machine.rulings.questions["may_strike_with_both"].arguments
+        if machine.rulings.fixed("may_strike_with_both", p, v, w)
+    }
+
+
+def test_dual_wield_pairs_two_melee_weapons_and_the_basic_rules_know_no_pair():
+    """405.3 (000, CR7.4 406.6) lets the dual-wielding party strike with both
+    warhammers; 001 allows one weapon per combat (303.2c, basic:combat)."""
+    assert _pairs(wowtcg.build()) == {("P1", "warhammer", "second warhammer")}
+    assert _pairs(wowtcg.build(reading="001@may_strike_with_both")) == set()
+
+
+def test_ranged_dual_wield_pairs_bows_as_7_4_reads_it_and_melee_weapons_as_000_is_written():
+    """000's 405.3 gives ranged dual wield two melee strikes; the model reads
+    it as CR7.4 406.6 does (two ranged), by its declared precedence."""
+    from model.wowtcg.variants import AS_WRITTEN_405_3
+
+    board = AS_WRITTEN_405_3.board({"players": 2, "allies": 2})
+    assert ("P2", "bow", "second bow") in _pairs(wowtcg.build(board=board))
+    assert ("P2", "bow", "second bow") not in _pairs(wowtcg.build(board=board, reading="000@may_strike_with_both"))
+    assert _pairs(wowtcg.build(board=board, reading="000@may_strike_with_both")) == {("P1", "warhammer", "second warhammer")}
+    assert READING.precedence_for("may_strike_with_both")[0] == "CR7.4"
+
+
+def test_7_4_strikes_as_the_roles_begin_and_never_with_a_link():
+    """CR7.4 303.2, 602.1, 602.3: no strike edge in the defend window; the edges
+    where the attacker or defender begins carry the strikes."""
+    seed, later = wowtcg.build(), wowtcg.build(reading="CR7.4@when_weapons_strike")
+    assert any(e.name.startswith("strike[") for e in seed.edges)
+    assert not any(e.name.startswith("strike[") for e in later.edges)
+    striking = {e.source for e in later.edges if e.has("strikes")}
+    assert striking == {"action_phase", "protect_point"}
+    with pytest.raises(ValueError, match="reads the state"):
+        seed.rulings.fixed("may_attack", 0)
+
+
+def test_7_4_keeps_the_roles_through_the_checks_after_combat_damage():
+    """603.2: the seed ends the roles as combat damage is dealt; CR7.4 603.2-603.3
+    runs the checks first, while attacker and defender still stand."""
+    def roles_in_checks(machine):
+        exploration = explicit.explore(machine)
+        t = machine.table
+        return any(
+            machine.location_of(s) == "pre_priority_checks" and (s.attacker < t.none or s.defender < t.none)
+            for s in exploration.nodes
+        )
+
+    assert not roles_in_checks(wowtcg.build(turns=2, deck=0))
+    assert roles_in_checks(wowtcg.build(turns=2, deck=0, reading="CR7.4@roles_end_before_checks"))

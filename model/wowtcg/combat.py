@@ -15,11 +15,13 @@ defender until 602.3 and the defender after it.  ``none`` means no one.
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
 from typing import Any, Callable
 
 from model.backend import Backend
 from model.machine import BOOL, Edge, IntRange, Location, Var
-from model.wowtcg.board import Party, Weapon
+from model.wowtcg import rulings
 from model.wowtcg.table import PROPOSAL_LINK, STRIKE_LINK, Table
 from model.wowtcg.windows import closing, holder, turn_player, window_edges
 
@@ -215,7 +217,10 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
 
     # -- 602.3 defend window and strikes --------------------------------------------------
     out += window_edges(t, "defend_window")
-    out += strike_edges(t, dual_wield_pairs)
+    # 303.2: the seed strikes with a link here; CR7.4 as the roles begin (a question of the rulings).
+    strikes_as_roles_begin = t.rulings.fixed("when_weapons_strike") == rulings.STRIKE_AS_ROLE_BEGINS
+    if not strikes_as_roles_begin:
+        out += strike_edges(t)
     out.append(
         closing(
             t,
@@ -228,16 +233,27 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     )
 
     # -- 603 conclusion ------------------------------------------------------------------------
+    roles_ended = {"attacker": none, "defender": none, "sabotage": False, "protected": False, "struck": no_struck}
+    # 603.2: the seed ends the roles as the conclusion ends; CR7.4 603.2-603.3
+    # first runs the checks with the roles standing (a question of the rulings).
+    roles_end_first = t.rulings.fixed("roles_end_before_checks")
+    checks_in_combat = () if roles_end_first else ("CR7.4 603.2",)
+    roles_end_after_checks = () if roles_end_first else ("CR7.4 603.3",)
+
     def conclude(extra: dict[str, Any]) -> dict[str, Any]:
         """603.2: roles are removed and 'this combat' modifiers (the strikes) end."""
-        return {"attacker": none, "defender": none, "sabotage": False, "protected": False, "struck": no_struck, **extra}
+        return {**(roles_ended if roles_end_first else {}), **extra}
+
+    def after_checks(update: Callable[[Any, Backend], dict[str, Any]]) -> Callable[[Any, Backend], dict[str, Any]]:
+        """CR7.4 603.3: leaving the checks, the roles still standing end."""
+        return update if roles_end_first else (lambda s, b: {**update(s, b), **roles_ended})
 
     out.append(
         Edge(
             "conclude_without_combat_damage[no attacker or defender]",
             "combat_conclusion",
             "pre_priority_checks",
-            ("603.1b", "603.2"),
+            ("603.1b", "603.2") + checks_in_combat,
             guard=lambda s, b: b.Not(both_roles(s, b)),
             update=lambda s, b: conclude({}),
             tags=frozenset({"concludes_combat"}),
@@ -249,7 +265,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "conclude_without_combat_damage[sabotage]",
             "combat_conclusion",
             "pre_priority_checks",
-            ("603.1", "603.2"),
+            ("603.1", "603.2") + checks_in_combat,
             guard=lambda s, b: b.And(both_roles(s, b), s.sabotage),
             update=lambda s, b: conclude({}),
             tags=frozenset({"concludes_combat"}),
@@ -306,7 +322,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                 f"combat_damage{suffix}",
                 "combat_conclusion",
                 "pre_priority_checks",
-                ("603.1", "603.1a", "603.2", "404.4", "407.1", "407.2a") + (("304.2",) if armored else ()),
+                ("603.1", "603.1a", "603.2", "404.4", "407.1", "407.2a") + (("304.2",) if armored else ()) + checks_in_combat,
                 guard=damage_guard,
                 update=damage_update,
                 tags=frozenset({"concludes_combat", "deals_combat_damage"}),
@@ -331,20 +347,27 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
         destroyed = tuple(lethal(s, b, c) for c in range(t.count))
         leaving = tuple(hero_gone(s, b, p) for p in range(t.n))
         left = t.leave_game(s, b, leaving)
-        return {
+        # 409.6b: lethal damage destroys; 404.1: a card that leaves play loses its damage.
+        in_play = tuple(b.And(left["in_play"][c], b.Not(destroyed[c])) for c in range(t.count))
+        post = {
             **left,
-            # 409.6b: lethal damage destroys; 404.1: a card that leaves play loses its damage.
-            "in_play": tuple(b.And(left["in_play"][c], b.Not(destroyed[c])) for c in range(t.count)),
+            "in_play": in_play,
             "damage": tuple(b.If(b.Or(destroyed[c], b.Not(left["in_play"][c])), 0, s.damage[c]) for c in range(t.count)),
             "exhausted": tuple(b.If(b.Or(destroyed[c], b.Not(left["in_play"][c])), False, s.exhausted[c]) for c in range(t.count)),
         }
+        if not roles_end_first:
+            # 602.4: a combatant still holding its role as it leaves play is removed from combat.
+            gone = lambda c: b.Not(b.select(in_play, c, True))  # noqa: E731
+            post["attacker"] = b.If(gone(s.attacker), none, s.attacker)
+            post["defender"] = b.If(gone(s.defender), none, s.defender)
+        return post
 
     out.append(
         Edge(
             "pre_priority_batch",
             "pre_priority_checks",
             "pre_priority_checks",
-            ("409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2"),
+            ("409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (() if roles_end_first else ("602.4",)),
             guard=something_to_check,
             update=batch,
             tags=frozenset({"pre_priority_batch"}),
@@ -357,9 +380,9 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "game_ends",
             "pre_priority_checks",
             "game_over",
-            ("102.1", "102.1a"),
+            ("102.1", "102.1a") + roles_end_after_checks,
             guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) <= 1),
-            update=lambda s, b: {"priority_holder": t.nobody},
+            update=after_checks(lambda s, b: {"priority_holder": t.nobody}),
             tags=frozenset({"ends_game"}),
             doc="at most one player remains: he wins, or with nobody left the game is a draw",
         )
@@ -369,9 +392,9 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "open_action_window",
             "pre_priority_checks",
             "action_phase",
-            ("603.2", "409.5", "409.4"),
+            ("603.2", "409.5", "409.4") + roles_end_after_checks,
             guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) > 1, b.select(s.in_game, s.turn_player, False)),
-            update=t.give_turn_player_priority,
+            update=after_checks(t.give_turn_player_priority),
             tags=frozenset({"opens_window", "ends_combat_step"}),
             doc="the checks change nothing more: a window opens in the action phase and the turn player gets priority",
         )
@@ -381,14 +404,16 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "turn_player_left",
             "pre_priority_checks",
             "ready_step_start",
-            ("409.5", "102.2", "assumed:turn-player-leaves"),
+            ("409.5", "102.2", "assumed:turn-player-leaves") + roles_end_after_checks,
             guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) > 1, b.Not(b.select(s.in_game, s.turn_player, True))),
-            update=lambda s, b: t.next_turn(s, b),
+            update=after_checks(lambda s, b: t.next_turn(s, b)),
             tags=frozenset({"ends_turn"}),
             doc="the turn player lost in combat with players left: the next player clockwise starts a turn",
         )
     )
 
+    if strikes_as_roles_begin:
+        out = strikes_with_roles(t, out)
     if combats is None:
         return out, (lambda s, b: b.Not(t.must_attack_binds(s, b)))
     out.append(
@@ -406,25 +431,10 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     return out, (lambda s, b: b.Not(t.must_attack_binds(s, b)))
 
 
-def dual_wield_pairs(party: Party, first: Weapon, second: Weapon) -> bool:
-    """405.1-405.3: may this party's hero strike with both weapons in one combat?
-
-    Dual wield pairs two melee weapons, ranged dual wield two ranged ones, and
-    a hero with both keywords strikes with two of one kind, never one of each.
-    Reading: 405.3's second sentence gives ranged dual wield two *melee*
-    strikes, which repeats the sentence before it; 405.2 (two ranged weapons
-    in play) and CR7.4 406.6 say two ranged weapons, and so does the model.
-    The text as written is the variant ``405.3-as-written``.
-    """
-    return (party.dual_wield and first.melee and second.melee) or (
-        party.ranged_dual_wield and not first.melee and not second.melee
-    )
-
-
-def strike_edges(t: Table, pairs: Callable[[Party, Weapon, Weapon], bool]) -> list[Edge]:
+def strike_edges(t: Table) -> list[Edge]:
     """602.3a: a player whose hero is in combat (602.3c, a question of the
     rulings) strikes with a ready weapon in the defend window; 303.2c: one
-    weapon per combat, except a pair that ``pairs`` allows (405)."""
+    weapon per combat, except a pair 405 allows (``may_strike_with_both``)."""
     chain = t.chain
     out = []
     for p in range(t.n):
@@ -432,7 +442,7 @@ def strike_edges(t: Table, pairs: Callable[[Party, Weapon, Weapon], bool]) -> li
         for w, weapon in enumerate(party.weapons):
             slot = t.weapon(p, w)
             # Another weapon already struck this combat forbids this strike unless the two make a pair.
-            exclusive = [t.weapon(p, v) for v, other in enumerate(party.weapons) if v != w and not pairs(party, weapon, other)]
+            exclusive = [t.weapon(p, v) for v in range(len(party.weapons)) if v != w and not strikes_together(t, p, v, w)]
             paired = len(exclusive) < len(party.weapons) - 1
             rules = ("602.3a", "602.3c", "409.2a", "303.2", "303.2a", "303.2c", "409.3", "413.7a")
             if paired:
@@ -464,3 +474,67 @@ def strike_edges(t: Table, pairs: Callable[[Party, Weapon, Weapon], bool]) -> li
                 )
             )
     return out
+
+
+def strikes_together(t: Table, p: int, v: int, w: int) -> bool:
+    """405.3: may player ``p`` strike with both his weapons ``v`` and ``w`` in one combat?"""
+    return bool(t.rulings.fixed("may_strike_with_both", p, *sorted((v, w))))
+
+
+def strikes_with_roles(t: Table, edges: list[Edge]) -> list[Edge]:
+    """CR7.4 303.2-303.2a, 602.1, 602.3: a player strikes only as his hero
+    becomes the attacker (as the combat step starts) or the defender (after
+    the protect point), without the chain.  Each edge where a role begins
+    gets a twin per choice of weapons (one, or a pair 405 allows), as the
+    armour choice is folded into combat damage."""
+    # Which role begins on each edge.
+    beginnings = {
+        "resolve_proposal@action_phase": "attacker",
+        "no_protection": "defender",
+        **{e.name: "defender" for e in edges if e.has("protects")},
+    }
+    added = []
+    for e in edges:
+        role = beginnings.get(e.name)
+        if role is None:
+            continue
+        for p in range(t.n):
+            party = t.board.parties[p]
+            choices = [(w,) for w in range(len(party.weapons))] + [
+                pair for pair in itertools.combinations(range(len(party.weapons)), 2) if strikes_together(t, p, *pair)
+            ]
+            for choice in choices:
+                slots = tuple(t.weapon(p, w) for w in choice)
+                cost = sum(party.weapons[w].strike_cost for w in choice)
+
+                def guard(s: Any, b: Backend, e: Edge = e, role: str = role, p: int = p, slots: tuple = slots, cost: int = cost) -> Any:
+                    return b.AndThen(
+                        e.guard(s, b),
+                        lambda: b.And(
+                            e.update(s, b).get(role, getattr(s, role)) == t.hero(p),
+                            *(b.Not(s.weapon_exhausted[i]) for i in slots),
+                            t.ready_resources(s, b, p) >= cost,
+                        ),
+                    )
+
+                def update(s: Any, b: Backend, e: Edge = e, p: int = p, slots: tuple = slots, cost: int = cost) -> dict[str, Any]:
+                    post = dict(e.update(s, b))
+                    exhausted, struck = s.weapon_exhausted, s.struck
+                    for i in slots:
+                        exhausted, struck = b.store(exhausted, i, True), b.store(struck, i, True)
+                    return {**post, **(t.pay(s, b, p, cost) if cost else {}), "weapon_exhausted": exhausted, "struck": struck}
+
+                names = " and ".join(party.weapons[w].name for w in choice)
+                added.append(
+                    replace(
+                        e,
+                        name=f"{e.name}[{t.player_name(p)} strikes with {names}]",
+                        rules=e.rules + ("CR7.4 303.2", "CR7.4 303.2a", "CR7.4 602.1" if role == "attacker" else "CR7.4 602.3")
+                        + (("405.3",) if len(choice) == 2 else ()),
+                        guard=guard,
+                        update=update,
+                        tags=e.tags | {"strikes"},
+                        doc=f"{e.doc}; {t.player_name(p)}'s hero becomes the {role} and strikes with {names}",
+                    )
+                )
+    return [*edges, *added]

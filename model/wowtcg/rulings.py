@@ -1,7 +1,9 @@
-"""Who may attack, be proposed, protect, who is bound to attack, and who
-acts first after a link resolves: the rules of 409 and 600-602 as rulings
-with explicit precedence (``model/rulings.py``), each citing the texts that
-state it.
+"""Who may attack, be proposed, protect, who is bound to attack, who acts
+first after a link resolves, which weapons strike together and when, and
+when combat roles end: the rules of 303, 405, 409 and 600-603 as rulings with
+explicit precedence (``model/rulings.py``), each citing the texts that state
+it.  Three questions read the board alone (``Question.fixed``): the model
+asks them as it builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
 comprehensive rules (000), the basic rules (001), the combat rules in English
@@ -14,6 +16,7 @@ source's reading with the model's and reports where they part.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from model.backend import Backend
@@ -31,7 +34,18 @@ READING = Reading(
     "seed",
     ("000", "002en", "CR7.4"),
     "the seed's comprehensive rules, then the English combat rules they translate, then CR 7.4 for what the seed lacks",
+    {
+        # 000's 405.3 repeats its dual wield sentence for ranged dual wield
+        # ("two melee weapons"); its own 405.2 ties ranged dual wield to two
+        # ranged weapons, and CR7.4 406.6 says two ranged: a slip, read as
+        # 7.4 corrects it.  000 as written is the reading 000@may_strike_with_both.
+        "may_strike_with_both": (("CR7.4", "000", "002en"), "CR 7.4 first: it corrects 000's slip on ranged dual wield"),
+    },
 )
+
+#: The answers to when_weapons_strike: the seed's strike link, CR7.4's strike as a role begins.
+STRIKE_LINK = "with a strike link, in the defend window"
+STRIKE_AS_ROLE_BEGINS = "as his hero becomes the attacker or the defender, off the chain"
 
 # -- 103: the precedence principles ----------------------------------------------------
 
@@ -475,9 +489,126 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         bounds={"hand": 1},
     )
 
+    # -- 303.2c, 405.3: which weapons strike together --------------------------------------
+    parties = t.board.parties
+    weapon_pairs = tuple(
+        (p, v, w) for p in range(t.n) for v, w in itertools.combinations(range(len(parties[p].weapons)), 2)
+    )
+
+    def both(p: int, v: int, w: int, melee: bool) -> bool:
+        return parties[p].weapons[v].melee is melee and parties[p].weapons[w].melee is melee
+
+    def dual_wields(s: Any, b: Backend, p: int, v: int, w: int) -> bool:
+        return parties[p].dual_wield and both(p, v, w, melee=True)
+
+    may_strike_with_both = Question(
+        "may_strike_with_both",
+        "may this player strike with both of these weapons in one combat (303.2c, 405.3)?",
+        (
+            Ruling(
+                "405.3:dual-wield",
+                ("405.3", "303.2c"),
+                True,
+                dual_wields,
+                "a hero with dual wield strikes with two melee weapons in a combat",
+                texts={"000": "269", "CR7.4": "1014-1015"},
+            ),
+            # The basic rules know one weapon per combat, and no dual wield.
+            Ruling(
+                "405.3:dual-wield",
+                ("303.2c", "basic:combat"),
+                False,
+                dual_wields,
+                "one weapon per combat, whatever the hero's keywords",
+                texts={"001": "190"},
+            ),
+            Ruling(
+                "405.3:ranged-dual-wield",
+                ("405.3",),
+                True,
+                lambda s, b, p, v, w: parties[p].ranged_dual_wield and both(p, v, w, melee=True),
+                "a hero with ranged dual wield strikes with two melee weapons in a combat, as 405.3 is written",
+                texts={"000": "269"},
+            ),
+            Ruling(
+                "405.3:ranged-dual-wield",
+                ("405.3", "405.2"),
+                True,
+                lambda s, b, p, v, w: parties[p].ranged_dual_wield and both(p, v, w, melee=False),
+                "a hero with ranged dual wield strikes with two ranged weapons in a combat",
+                texts={"CR7.4": "1016-1017"},
+            ),
+        ),
+        weapon_pairs,
+        asked_at=("defend_window",),
+        fixed=True,
+        # 303.2c: one weapon per combat, but for 405's pairs (never one melee and one ranged).
+        default_texts={"000": "143", "001": "102", "CR7.4": "504"},
+        show=lambda p, v, w: f"{t.player_name(p)}'s {parties[p].weapons[v].name} and {parties[p].weapons[w].name}",
+    )
+
+    # -- 303.2, 602.3a: when a weapon strikes ------------------------------------------------
+    when_weapons_strike = Question(
+        "when_weapons_strike",
+        "when may a player strike with a weapon (303.2, 602.3a)?",
+        (
+            Ruling(
+                "303.2",
+                ("303.2", "602.3a", "409.2a"),
+                lambda s, b: STRIKE_LINK,
+                lambda s, b: True,
+                "a player with priority in the defend window, his hero in combat, puts a strike on the chain",
+                texts={"000": "138", "001": "190", "002en": "118-119", "002zh": "120"},
+            ),
+            Ruling(
+                "303.2",
+                ("CR7.4 303.2", "CR7.4 303.2a", "CR7.4 602.1", "CR7.4 602.3"),
+                lambda s, b: STRIKE_AS_ROLE_BEGINS,
+                lambda s, b: True,
+                "a player strikes only as his hero becomes the attacker or the defender, and not with the chain",
+                texts={"CR7.4": "483-489"},
+            ),
+        ),
+        ((),),
+        asked_at=("defend_window",),
+        default=STRIKE_LINK,
+        fixed=True,
+        show=lambda: "every weapon",
+    )
+
+    # -- 603.2: the end of the roles and the checks after combat damage -----------------------
+    roles_end_before_checks = Question(
+        "roles_end_before_checks",
+        "do combat roles and 'this combat' modifiers end before the pre-priority checks that follow combat damage (603.2)?",
+        (
+            Ruling(
+                "603.2",
+                ("603.2",),
+                True,
+                lambda s, b: True,
+                "roles and 'this combat' modifiers end as the conclusion ends; the checks come as the window opens",
+                texts={"000": "490", "002en": "148-151", "002zh": "152"},
+            ),
+            Ruling(
+                "603.2",
+                ("CR7.4 603.2", "CR7.4 603.3"),
+                False,
+                lambda s, b: True,
+                "a round of pre-priority checks runs while the roles still stand; only then do they end",
+                texts={"CR7.4": "1963-1969"},
+            ),
+        ),
+        ((),),
+        asked_at=("combat_conclusion",),
+        default=True,
+        fixed=True,
+        show=lambda: "the combat",
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect,
         skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
+        may_strike_with_both, when_weapons_strike, roles_end_before_checks,
     )
     rulebook = RuleBook(questions, PRINCIPLES, reading=READING, game="wowtcg")
     rulebook = rulebook._rebuilt(rulebook.declared.values(), reading=READING.derive(reading, rulebook.sources(), [q.name for q in questions]))

@@ -6,15 +6,13 @@ shows the shortest game on which it and the model part.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from typing import Any, Mapping
 
 from model.backend import Backend
-from model.machine import Edge, Machine
+from model.machine import Machine
 from model.variants import Variant
-from model.wowtcg import combat
-from model.wowtcg.board import Party, Weapon, default_board
+from model.wowtcg.board import Weapon, default_board
 from model.wowtcg.table import INSTANT_LINK
 from model.wowtcg.windows import resolving, top_link_is
 
@@ -76,29 +74,14 @@ def _ranged_dual_wield_board(bounds: Mapping[str, int]) -> Any:
     return replace(board, parties=parties)
 
 
-def _literal_pairs(party: Party, first: Weapon, second: Weapon) -> bool:
-    """405.3's second sentence as written: ranged dual wield, like dual wield, pairs two melee weapons."""
-    return (party.dual_wield or party.ranged_dual_wield) and first.melee and second.melee
-
-
-def _with_strikes(m: Machine, pairs: Any, rules: tuple[str, ...] = ()) -> Machine:
-    """The machine with its strike edges rebuilt under another reading of the
-    weapon pairs (405), citing the reading's ``rules`` too."""
-    strikes = {e.name: replace(e, rules=e.rules + rules) for e in combat.strike_edges(m.table, pairs)}
-    return m.with_edges(strikes.get(e.name, e) for e in m.edges)
-
-
-def _strikes_as_written(m: Machine) -> Machine:
-    return _with_strikes(m, _literal_pairs)
-
-
 AS_WRITTEN_405_3 = Variant(
     "405.3-as-written",
     "ranged dual wield lets a hero strike with two melee weapons in a combat (405.3's second sentence), not two ranged ones",
     ("405.3", "405.2", "303.2c"),
     ("000_93427c41005e332f.txt:269", "000_93427c41005e332f.txt:268", "wowtcg-comprehensive-rules-7.4.txt:1014-1021"),
     "I1",
-    patch=_strikes_as_written,
+    # 000's version of 405.3 on ranged dual wield (model/wowtcg/rulings.py, may_strike_with_both).
+    source_reading="000@may_strike_with_both",
     board=_ranged_dual_wield_board,
 )
 
@@ -120,18 +103,14 @@ BASIC_IN_COMBAT = Variant(
 
 # -- B8: one weapon per combat in the basic rules -------------------------------------------
 
-
-def _one_weapon_per_combat(m: Machine) -> Machine:
-    return _with_strikes(m, lambda party, first, second: False, rules=("basic:combat",))
-
-
 BASIC_ONE_WEAPON = Variant(
     "basic-one-weapon-per-combat",
     "a player strikes with one weapon per combat and dual wield is unknown (the basic rules), not two melee weapons (405.3)",
     ("303.2c", "405.3", "basic:combat"),
     ("001_bb13bfcb78a9b116.txt:102", "001_bb13bfcb78a9b116.txt:190", "000_93427c41005e332f.txt:269"),
     "B8",
-    patch=_one_weapon_per_combat,
+    # 001's version of 405.3 (model/wowtcg/rulings.py, may_strike_with_both).
+    source_reading="001@may_strike_with_both",
 )
 
 
@@ -211,68 +190,6 @@ BECOMES_DEFENDER_CHINESE = Variant(
 
 # -- V1: CR7.4 303.2, 602.1, 602.3: strikes as the wielder becomes attacker or defender ---------
 
-
-def _strikes_as_roles_begin(m: Machine) -> Machine:
-    """CR7.4 303.2-303.2a, 602.1, 602.3: a player strikes only as his hero
-    becomes the attacker (as the combat step starts) or the defender (after
-    the protect point), without the chain; the seed's strike links in the
-    defend window go.  The choice of weapons is folded into the edge where
-    the role begins, as the armour choice is folded into combat damage."""
-    t = m.table
-    # Which role begins on each edge, and who may strike as it does.
-    beginnings = {
-        "resolve_proposal@action_phase": "attacker",
-        "no_protection": "defender",
-        **{e.name: "defender" for e in m.edges if e.has("protects")},
-    }
-    added = []
-    for e in m.edges:
-        role = beginnings.get(e.name)
-        if role is None:
-            continue
-        for p in range(t.n):
-            party = t.board.parties[p]
-            choices = [(w,) for w in range(len(party.weapons))] + [
-                pair for pair in itertools.combinations(range(len(party.weapons)), 2)
-                if combat.dual_wield_pairs(party, *(party.weapons[w] for w in pair))
-            ]
-            for choice in choices:
-                slots = tuple(t.weapon(p, w) for w in choice)
-                cost = sum(party.weapons[w].strike_cost for w in choice)
-
-                def guard(s: Any, b: Backend, e: Edge = e, role: str = role, p: int = p, slots: tuple = slots, cost: int = cost) -> Any:
-                    return b.AndThen(
-                        e.guard(s, b),
-                        lambda: b.And(
-                            e.update(s, b).get(role, getattr(s, role)) == t.hero(p),
-                            *(b.Not(s.weapon_exhausted[i]) for i in slots),
-                            t.ready_resources(s, b, p) >= cost,
-                        ),
-                    )
-
-                def update(s: Any, b: Backend, e: Edge = e, p: int = p, slots: tuple = slots, cost: int = cost) -> dict[str, Any]:
-                    post = dict(e.update(s, b))
-                    exhausted, struck = s.weapon_exhausted, s.struck
-                    for i in slots:
-                        exhausted, struck = b.store(exhausted, i, True), b.store(struck, i, True)
-                    return {**post, **(t.pay(s, b, p, cost) if cost else {}), "weapon_exhausted": exhausted, "struck": struck}
-
-                names = " and ".join(party.weapons[w].name for w in choice)
-                added.append(
-                    replace(
-                        e,
-                        name=f"{e.name}[{t.player_name(p)} strikes with {names}]",
-                        rules=e.rules + ("CR7.4 303.2", "CR7.4 303.2a", "CR7.4 602.1" if role == "attacker" else "CR7.4 602.3")
-                        + (("405.3",) if len(choice) == 2 else ()),
-                        guard=guard,
-                        update=update,
-                        tags=e.tags | {"strikes"},
-                        doc=f"{e.doc}; {t.player_name(p)}'s hero becomes the {role} and strikes with {names}",
-                    )
-                )
-    return m.with_edges([*(e for e in m.edges if not e.name.startswith("strike[")), *added])
-
-
 CR74_STRIKES = Variant(
     "CR7.4-strikes-as-roles-begin",
     "a hero strikes only as it becomes the attacker or the defender, without the chain (CR7.4), not with a strike link in the defend window",
@@ -285,55 +202,12 @@ CR74_STRIKES = Variant(
         "wowtcg-comprehensive-rules-7.4.txt:1911-1918",
     ),
     "V1",
-    patch=_strikes_as_roles_begin,
+    # CR7.4's version of 303.2 (model/wowtcg/rulings.py, when_weapons_strike).
+    source_reading="CR7.4@when_weapons_strike",
 )
 
 
 # -- V2: CR7.4 603.2, pre-priority checks before the roles end ---------------------------------
-
-
-def _checks_before_roles_end(m: Machine) -> Machine:
-    """CR7.4 603.2-603.3: after combat damage, pre-priority checks run while the
-    roles still stand; only then do roles and 'this combat' modifiers end."""
-    t = m.table
-    roles = ("attacker", "defender", "sabotage", "protected", "struck")
-    no_struck = (False,) * (t.n * t.weapons)
-
-    def keep_roles(e: Edge) -> Edge:
-        def update(s: Any, b: Backend, inner: Any = e.update) -> dict[str, Any]:
-            return {k: v for k, v in inner(s, b).items() if k not in roles}
-
-        return replace(e, update=update, rules=e.rules + ("CR7.4 603.2",))
-
-    def end_roles(e: Edge) -> Edge:
-        def update(s: Any, b: Backend, inner: Any = e.update) -> dict[str, Any]:
-            none = {"attacker": t.none, "defender": t.none, "sabotage": False, "protected": False, "struck": no_struck}
-            return {**inner(s, b), **none}
-
-        return replace(e, update=update, rules=e.rules + ("CR7.4 603.3",))
-
-    def remove_destroyed(e: Edge) -> Edge:
-        # 602.4: a combatant that leaves play is removed from combat.
-        def update(s: Any, b: Backend, inner: Any = e.update) -> dict[str, Any]:
-            post = dict(inner(s, b))
-            gone = lambda c: b.Not(b.select(post["in_play"], c, True))  # noqa: E731
-            post["attacker"] = b.If(gone(s.attacker), t.none, s.attacker)
-            post["defender"] = b.If(gone(s.defender), t.none, s.defender)
-            return post
-
-        return replace(e, update=update, rules=e.rules + ("602.4",))
-
-    out = []
-    for e in m.edges:
-        if e.has("concludes_combat"):
-            e = keep_roles(e)
-        elif e.source == "pre_priority_checks" and e.target != "pre_priority_checks":
-            e = end_roles(e)
-        elif e.name == "pre_priority_batch":
-            e = remove_destroyed(e)
-        out.append(e)
-    return m.with_edges(out)
-
 
 CR74_CHECKS_BEFORE_ROLES_END = Variant(
     "CR7.4-603.2-checks-in-combat",
@@ -341,7 +215,8 @@ CR74_CHECKS_BEFORE_ROLES_END = Variant(
     ("603.2", "CR7.4 603.2", "CR7.4 603.3"),
     ("000_93427c41005e332f.txt:490", "002_747842af486db20b.txt:148-151", "wowtcg-comprehensive-rules-7.4.txt:1963-1969"),
     "V2",
-    patch=_checks_before_roles_end,
+    # CR7.4's version of 603.2 (model/wowtcg/rulings.py, roles_end_before_checks).
+    source_reading="CR7.4@roles_end_before_checks",
 )
 
 
