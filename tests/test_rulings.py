@@ -253,3 +253,19 @@ def test_7_4_keeps_the_roles_through_the_checks_after_combat_damage():
 
     assert not roles_in_checks(wowtcg.build(turns=2, deck=0))
     assert roles_in_checks(wowtcg.build(turns=2, deck=0, reading="CR7.4@roles_end_before_checks"))
+
+
+def test_7_4_has_a_player_lose_in_the_batch_that_destroys_his_hero():
+    """102.1a: the seed's loss is a pre-priority check, found one batch after
+    the hero's destruction; CR7.4's loss comes at once, so no state of the
+    checks under it has a player in the game whose hero is gone."""
+    def hero_gone_in_game(machine):
+        t = machine.table
+        return any(
+            machine.location_of(s) == "pre_priority_checks"
+            and any(s.in_game[p] and not s.in_play[t.hero(p)] for p in range(t.n))
+            for s in explicit.explore(machine).nodes
+        )
+
+    assert hero_gone_in_game(wowtcg.build(turns=2, deck=0))
+    assert not hero_gone_in_game(wowtcg.build(turns=2, deck=0, reading="CR7.4@loses_as_hero_is_destroyed"))

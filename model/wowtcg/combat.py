@@ -343,9 +343,16 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     def something_to_check(s: Any, b: Backend) -> Any:
         return b.Or(*(lethal(s, b, c) for c in range(t.count)), *(hero_gone(s, b, p) for p in range(t.n)))
 
+    # 102.1a: the seed's loss is a check of the next batch; CR7.4's comes at
+    # once, with the hero's destruction (a question of the rulings).
+    loses_at_once = t.rulings.fixed("loses_as_hero_is_destroyed")
+
     def batch(s: Any, b: Backend) -> dict[str, Any]:
         destroyed = tuple(lethal(s, b, c) for c in range(t.count))
-        leaving = tuple(hero_gone(s, b, p) for p in range(t.n))
+        leaving = tuple(
+            b.Or(hero_gone(s, b, p), b.And(s.in_game[p], destroyed[t.hero(p)])) if loses_at_once else hero_gone(s, b, p)
+            for p in range(t.n)
+        )
         left = t.leave_game(s, b, leaving)
         # 409.6b: lethal damage destroys; 404.1: a card that leaves play loses its damage.
         in_play = tuple(b.And(left["in_play"][c], b.Not(destroyed[c])) for c in range(t.count))
@@ -367,7 +374,8 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "pre_priority_batch",
             "pre_priority_checks",
             "pre_priority_checks",
-            ("409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (() if roles_end_first else ("602.4",)),
+            ("409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (() if roles_end_first else ("602.4",))
+            + (("CR7.4 102.1a",) if loses_at_once else ()),
             guard=something_to_check,
             update=batch,
             tags=frozenset({"pre_priority_batch"}),

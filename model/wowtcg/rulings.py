@@ -605,10 +605,41 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda: "the combat",
     )
 
+    # -- 102.1a: when a player whose hero is destroyed loses ------------------------------------
+    loses_as_hero_is_destroyed = Question(
+        "loses_as_hero_is_destroyed",
+        "does a player lose in the same batch of checks that destroys his hero (102.1a)?",
+        (
+            # 000 makes the loss a pre-priority check; a batch's checks all read
+            # the state as the batch begins (409.6), so the hero is gone only
+            # for the next batch.  409.6 itself lists no such check (I4).
+            Ruling(
+                "102.1a",
+                ("102.1a", "409.6"),
+                False,
+                lambda s, b: True,
+                "the loss is a pre-priority check: the batch after the one that destroys the hero finds it gone",
+                texts={"000": "104"},
+            ),
+            Ruling(
+                "102.1a",
+                ("102.1a", "CR7.4 102.1a"),
+                True,
+                lambda s, b: True,
+                "a player loses at once as his hero is destroyed",
+                texts={"CR7.4": "134-135"},
+            ),
+        ),
+        ((),),
+        asked_at=("pre_priority_checks",),
+        fixed=True,
+        show=lambda: "a player whose hero is destroyed",
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect,
         skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
-        may_strike_with_both, when_weapons_strike, roles_end_before_checks,
+        may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
     )
     rulebook = RuleBook(questions, PRINCIPLES, reading=READING, game="wowtcg")
     rulebook = rulebook._rebuilt(rulebook.declared.values(), reading=READING.derive(reading, rulebook.sources(), [q.name for q in questions]))
