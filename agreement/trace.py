@@ -57,9 +57,12 @@ class TraceResult:
 def read(path: Path) -> tuple[str, list[tuple[int, dict[str, Any]]]]:
     """The game and the entries of a trace, each with its line number."""
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise TraceFileError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise TraceFileError(f"{path}:{line}: not UTF-8 text") from None
     entries = []
     game = "wowtcg"
     for number, line in enumerate(text.splitlines(), 1):

@@ -31,7 +31,8 @@ def fail(message: str) -> None:
 
 
 def guarded(run: Callable[[], int]) -> None:
-    """Turn bad input, a broken model or an internal error into one line and exit 2.
+    """Turn bad input, a broken model or an internal error into one line and
+    exit 2, and Ctrl-C into one line and exit 130.
 
     ``--debug`` (before the command) lets an internal error raise with its traceback.
     """
@@ -44,7 +45,9 @@ def guarded(run: Callable[[], int]) -> None:
     except report.RenderError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
-        fail("interrupted")
+        # 130: the shell's code for a run stopped by Ctrl-C; nothing partial is printed as an answer.
+        click.echo("chainproof: interrupted: no result", err=True)
+        sys.exit(130)
     except Exception as exc:  # noqa: BLE001 - the last line of defence of a command-line tool
         if click.get_current_context().find_root().params.get("debug"):
             raise

@@ -9,21 +9,17 @@ is malformed or the command was given bad input.
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from chainproof.common import guarded
+from chainproof.games import BadInput
 from scenarios import runner
 
 STATUS_STYLE = {"pass": "green", "fail": "bold red", "error": "magenta"}
-
-
-def _fail(message: str) -> None:
-    click.echo(f"chainproof: error: {message}", err=True)
-    sys.exit(2)
 
 
 @click.command("scenarios")
@@ -34,21 +30,25 @@ def _fail(message: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
 def scenarios(games: tuple[str, ...], paths: tuple[str, ...], as_json: bool) -> None:
     """Play every scenario file in the reference engine and check its ruling."""
-    for game in games:
-        if game not in runner.ADAPTERS:
-            _fail(f"unknown game {game!r}; games with scenarios: {', '.join(runner.ADAPTERS)}")
-    try:
-        results = runner.run_all(paths or None, games or None)
-    except FileNotFoundError as exc:
-        _fail(f"no such scenario file or folder: {exc}")
-    if not results:
-        _fail("no scenario files found" + (f" under {', '.join(paths)}" if paths else ""))
-    counts = runner.summary(results)
-    if as_json:
-        click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": counts}, indent=2))
-    else:
-        _print(results, counts)
-    sys.exit(2 if counts["error"] else 1 if counts["fail"] else 0)
+
+    def run() -> int:
+        for game in games:
+            if game not in runner.ADAPTERS:
+                raise BadInput(f"unknown game {game!r}; games with scenarios: {', '.join(runner.ADAPTERS)}")
+        try:
+            results = runner.run_all(paths or None, games or None)
+        except FileNotFoundError as exc:
+            raise BadInput(f"no such scenario file or folder: {exc}") from None
+        if not results:
+            raise BadInput("no scenario files found" + (f" under {', '.join(paths)}" if paths else ""))
+        counts = runner.summary(results)
+        if as_json:
+            click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": counts}, indent=2))
+        else:
+            _print(results, counts)
+        return 2 if counts["error"] else 1 if counts["fail"] else 0
+
+    guarded(run)
 
 
 def _print(results: list[runner.Result], counts: dict[str, int]) -> None:

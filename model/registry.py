@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
+from model import safe_yaml
 
 STATUSES = ("encoded", "not-modelled", "assumed", "abstracted", "variant")
 #: Numbered rules (409.4a, CR7.4 709.1), ids of our own (assumed:name), and
@@ -42,13 +42,14 @@ def read_yaml(path: Path, error: type[Exception], what: str) -> Any:
     """The YAML document in ``path``; ``error`` names the file (and the line of
     a syntax error) when it cannot be read or parsed."""
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return safe_yaml.load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise error(f"{path}: cannot read the {what} ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" line {mark.line + 1}" if mark else ""
-        raise error(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: the {what} is not UTF-8 text") from None
+    except safe_yaml.YamlRefused as exc:
+        line = f" line {exc.line}" if exc.line else ""
+        raise error(f"{path}{line}: {exc.message}") from None
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,8 @@ from typing import Any, Callable, Iterable
 
 import yaml
 
+from model import safe_yaml
+
 SCENARIO_ROOT = Path(__file__).resolve().parent
 
 #: The games that have scenario adapters: name -> module exposing ``ADAPTER``.
@@ -163,14 +165,9 @@ def load_yaml(path: Path) -> Any:
     except UnicodeDecodeError:
         raise ScenarioFileError(path, None, "the file is not UTF-8 text") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
-        if context and start is not None and mark is not None and start.line != mark.line:
-            problem += f" ({context} that starts at line {start.line + 1})"
-        raise ScenarioFileError(path, mark.line + 1 if mark else None, f"not valid YAML: {problem}") from None
+        node = safe_yaml.compose(text)
+    except safe_yaml.YamlRefused as exc:
+        raise ScenarioFileError(path, exc.line, exc.message) from None
     if node is None:
         raise ScenarioFileError(path, 1, "the file is empty: a scenario is a mapping with name, rules, source, summary, situation, script and expect")
     return _convert(node, path)
@@ -543,8 +540,11 @@ def run_all(paths: Iterable[Path | str] | None = None, games: Iterable[str] | No
     results = []
     for i, f in enumerate(files):
         result = run_file(f, root=SCENARIO_ROOT)
-        if wanted is None or result.game in wanted or result.status == "error" and result.game == "?":
-            results.append(result)
+        if wanted is not None and result.game not in wanted and result.game != "?":
+            # Named, or found in a folder: a file of another game is refused, never dropped unseen.
+            result = Result(result.game, result.scenario, result.path, result.rules, "error",
+                            f"{result.path}: the scenario is for {result.game}, and --game asked for {', '.join(sorted(wanted))}")
+        results.append(result)
         if progress:
             progress(i + 1, len(files))
     return results
