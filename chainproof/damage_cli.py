@@ -17,7 +17,8 @@ import json
 
 import click
 
-from chainproof.common import fail
+from chainproof.common import guarded
+from chainproof.games import BadInput
 from model.riftbound import damage
 
 KEYWORDS = ("tank", "last", "immune")
@@ -53,28 +54,34 @@ def parse_amounts(text: str, count: int) -> tuple[int, ...]:
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def damage_command(units: tuple[str, ...], total: int, assignment: str | None, as_json: bool) -> None:
     """Riftbound damage assignment: check one assignment, or list every legal one."""
-    try:
-        parsed = [parse_unit(u) for u in units]
+
+    def run() -> int:
+        try:
+            parsed = [parse_unit(u) for u in units]
+            if assignment is not None:
+                amounts = parse_amounts(assignment, len(parsed))
+                check = damage.check_assignment(parsed, total, amounts)
+            else:
+                legal = damage.legal_assignments(parsed, total)
+        except damage.DamageInputError as exc:
+            raise BadInput(str(exc)) from None
+        except damage.SolverStopped as exc:
+            # Not an answer: a list cut short would read as the whole list.
+            raise BadInput(f"damage: {exc}; no answer is given") from None
+        names = [u.name for u in parsed]
         if assignment is not None:
-            amounts = parse_amounts(assignment, len(parsed))
-            check = damage.check_assignment(parsed, total, amounts)
-        else:
-            legal = damage.legal_assignments(parsed, total)
-    except damage.DamageInputError as exc:
-        fail(str(exc))
-        return
-    names = [u.name for u in parsed]
-    if assignment is not None:
+            if as_json:
+                click.echo(json.dumps({"units": names, "total": total, "assignment": list(check.amounts), "legal": check.legal,
+                                       "broken": list(check.broken), "reasons": list(check.reasons)}, indent=2))
+            else:
+                click.echo(check.explanation)
+            return 0 if check.legal else 1
         if as_json:
-            click.echo(json.dumps({"units": names, "total": total, "assignment": list(check.amounts), "legal": check.legal,
-                                   "broken": list(check.broken), "reasons": list(check.reasons)}, indent=2))
+            click.echo(json.dumps({"units": names, "total": total, "legal": [list(a) for a in legal]}, indent=2))
         else:
-            click.echo(check.explanation)
-        raise SystemExit(0 if check.legal else 1)
-    if as_json:
-        click.echo(json.dumps({"units": names, "total": total, "legal": [list(a) for a in legal]}, indent=2))
-    else:
-        click.echo(f"{len(legal)} legal assignment{'s' if len(legal) != 1 else ''} of {total} damage to {', '.join(names)}:")
-        for a in legal:
-            click.echo("  " + damage.quote(parsed, a))
-    raise SystemExit(0)
+            click.echo(f"{len(legal)} legal assignment{'s' if len(legal) != 1 else ''} of {total} damage to {', '.join(names)}:")
+            for a in legal:
+                click.echo("  " + damage.quote(parsed, a))
+        return 0
+
+    guarded(run)

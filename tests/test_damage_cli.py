@@ -51,3 +51,43 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     result = invoke(*args)
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.output
+
+
+def _stopping_on_the(call: int, reason: str):
+    """A Z3 check that answers ``unknown`` for ``reason`` from the ``call``-th check on."""
+    import z3
+
+    real, calls = z3.Solver.check, []
+
+    def check(self, *args):
+        calls.append(1)
+        return z3.unknown if len(calls) >= call else real(self, *args)
+
+    return check, (lambda self: reason)
+
+
+@pytest.mark.parametrize("reason, code, said", [
+    ("timeout", 2, "the solver stopped before deciding (timeout); no answer is given"),
+    ("canceled", 130, "interrupted: no result"),
+])
+def test_an_undecided_check_is_never_read_as_the_end_of_the_list(monkeypatch, reason, code, said):
+    """The enumeration stops on unsat only: a solver that gives up, or a
+    Ctrl-C that cancels it, after some splits were found prints no list."""
+    import z3
+
+    check, why = _stopping_on_the(4, reason)
+    monkeypatch.setattr(z3.Solver, "check", check)
+    monkeypatch.setattr(z3.Solver, "reason_unknown", why)
+    result = invoke(*FOUR_PLAIN, "--json")
+    assert result.exit_code == code, result.output
+    assert result.stdout == "" and said in result.output
+
+
+def test_an_undecided_check_is_never_read_as_illegal(monkeypatch):
+    import z3
+
+    check, why = _stopping_on_the(1, "timeout")
+    monkeypatch.setattr(z3.Solver, "check", check)
+    monkeypatch.setattr(z3.Solver, "reason_unknown", why)
+    result = invoke(*FOUR_PLAIN, "--assign", "2,1,1,1")
+    assert result.exit_code == 2 and "breaks" not in result.output

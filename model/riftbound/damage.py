@@ -466,6 +466,22 @@ class Check:
     explanation: str
 
 
+class SolverStopped(Exception):
+    """Z3 answered unknown: the question is undecided, and no answer is given."""
+
+
+def _decide(solver: z3.Solver) -> z3.CheckSatResult:
+    """sat or unsat, never unknown read as either: Ctrl-C (Z3 cancels the
+    check) stays an interrupt, any other unknown is ``SolverStopped``."""
+    answer = solver.check()
+    if answer == z3.unknown:
+        reason = solver.reason_unknown()
+        if "cancel" in reason or "interrupt" in reason:
+            raise KeyboardInterrupt
+        raise SolverStopped(f"the solver stopped before deciding ({reason})")
+    return answer
+
+
 def _core(terms: Sequence[Any]) -> list[int]:
     """The positions of a minimal unsat core of ``terms``: Z3's core over one
     tracked literal per term (``assert_and_track``), then shrunk by deletion
@@ -474,7 +490,7 @@ def _core(terms: Sequence[Any]) -> list[int]:
     lits = [z3.Bool(f"track:{k}") for k in range(len(terms))]
     for term, lit in zip(terms, lits):
         solver.assert_and_track(_term(SYMBOLIC, term), lit)
-    if solver.check() != z3.unsat:
+    if _decide(solver) == z3.sat:
         raise ValueError("the constraints are satisfiable: no core")
     core = [k for k, lit in enumerate(lits) if any(lit.eq(c) for c in solver.unsat_core())]
     for k in list(core):
@@ -482,7 +498,7 @@ def _core(terms: Sequence[Any]) -> list[int]:
         # Tracked literals are assumed in every check, so each trial is a fresh solver.
         alone = z3.Solver()
         alone.add(*(_term(SYMBOLIC, terms[j]) for j in trial))
-        if alone.check() == z3.unsat:
+        if _decide(alone) == z3.unsat:
             core = trial
     return core
 
@@ -510,7 +526,7 @@ def check_assignment(units: Sequence[DamageUnit], total: int, amounts: Sequence[
     head = quote(units, amounts)
     solver = z3.Solver()
     solver.add(*(_term(SYMBOLIC, t) for t in by_rule.values()))
-    if solver.check() == z3.sat:
+    if _decide(solver) == z3.sat:
         model = solver.model()
         chosen = tuple(r if _plain(r) else model.eval(r, model_completion=True).as_long() for r in ranks)
         return Check(True, amounts, (), (), chosen, f"{head}: legal")
@@ -529,7 +545,7 @@ def legal_assignments(units: Sequence[DamageUnit], total: int) -> list[tuple[int
     solver = z3.Solver()
     solver.add(is_legal(units, total, amounts, SYMBOLIC))
     found = []
-    while solver.check() == z3.sat:
+    while _decide(solver) == z3.sat:
         model = solver.model()
         values = tuple(model.eval(a, model_completion=True).as_long() for a in amounts)
         found.append(values)
