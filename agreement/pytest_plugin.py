@@ -18,6 +18,12 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--chainproof-seed", type=int, default=0, metavar="S", help="seed of the games (default 0)")
 
 
+def pytest_configure(config: Any) -> None:
+    # A check of no games would pass having checked nothing.
+    if config.getoption("--chainproof-examples") < 1:
+        raise pytest.UsageError(f"--chainproof-examples {config.getoption('--chainproof-examples')}: play at least 1 game")
+
+
 def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
     spec = config.getoption("--chainproof-engine")
     if spec:

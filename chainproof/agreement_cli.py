@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agreement import harness
+from chainproof.games import BadInput
 from agreement.adapter import load_adapter
 from agreement.games import GAMES, builtin_adapter, checker_for
 from agreement.trace import check_trace
@@ -31,8 +32,12 @@ def conform(game: str, engine_spec: str | None, examples: int, seed: int, shrink
     Exit 0 when they agree, 1 on a disagreement, 2 on an adapter error."""
     from chainproof.cli import guarded
 
+    given_game = click.get_current_context().get_parameter_source("game") is not click.core.ParameterSource.DEFAULT
+
     def run() -> int:
         adapter = load_adapter(engine_spec) if engine_spec else builtin_adapter(game)
+        if given_game and adapter.game != game:
+            raise BadInput(f"--engine {engine_spec} plays {adapter.game}, and --game asked for {game}: give one or the other")
         report = harness.conform(adapter, checker_for(adapter.game), examples, seed, shrink=shrink)
         if as_json:
             click.echo(json.dumps(report.as_json(), indent=2))

@@ -92,6 +92,11 @@ def verify(
             raise BadInput(f"--max-states {max_states} must be at least 1")
         check_timeout(timeout)
         if explain is not None:
+            context = click.get_current_context()
+            options = {"method": "--method", "pattern": "--property", "max_states": "--max-states", "depth": "--depth"}
+            ignored = [flag for name, flag in options.items() if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+            if ignored:
+                raise BadInput(f"--explain proves one property with the any-length model; {', '.join(ignored)} would be ignored: drop them")
             return _explain(games, explain, variant, reading, bounds, round(timeout * 1000), as_json)
         console = Console(stderr=True)
         started = time.perf_counter()

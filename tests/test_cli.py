@@ -524,3 +524,9 @@ def test_explain_json_carries_the_invariant() -> None:
 def test_explain_refuses_what_it_cannot_explain(args: list, needle: str) -> None:
     result = invoke("verify", *args)
     assert result.exit_code == 2 and needle in result.stderr and "Traceback" not in result.output
+
+
+def test_explain_refuses_options_it_would_ignore() -> None:
+    result = invoke("verify", "--explain", "destroyed_hero_loses", "--method", "bmc", "--property", "turn_*")
+    assert result.exit_code == 2
+    assert "--method, --property would be ignored" in result.output

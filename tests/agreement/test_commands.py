@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from click.testing import CliRunner
 
 from agreement.wowtcg.builtin import BuiltinWowAdapter
@@ -125,3 +126,15 @@ def test_pytest_plugin_runs_the_agreement_check(pytester):
     bad = pytester.runpytest_subprocess("--chainproof-engine=no_such_module:make", "-p", "no:cacheprovider")
     bad.assert_outcomes(passed=1, failed=1)
     bad.stdout.fnmatch_lines(["*adapter error*cannot import no_such_module*"])
+
+
+def test_conform_refuses_a_game_the_engine_does_not_play():
+    result = invoke("conform", "--game", "hota", "--engine", "agreement.wowtcg.builtin:BuiltinWowAdapter")
+    assert result.exit_code == 2
+    assert "plays wowtcg, and --game asked for hota" in result.output
+
+
+def test_the_pytest_plugin_refuses_to_check_no_games(pytester):
+    result = pytester.runpytest_subprocess("--chainproof-engine=agreement.wowtcg.builtin:BuiltinWowAdapter", "--chainproof-examples=0", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--chainproof-examples 0: play at least 1 game*"])
