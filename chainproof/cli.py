@@ -17,9 +17,9 @@ from rich.console import Console
 
 from chainproof import report
 # ``guarded`` is also what the commands of the other modules import from here.
-from chainproof.common import bound_options, check_timeout, guarded
+from chainproof.common import DEFAULT_GUARD_S, bound_options, check_rlimit, check_timeout, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_reading, games_with_variant, get_game
-from model import bmc, explicit, portfolio, spacer
+from model import bmc, explicit, limits, portfolio, spacer
 from model.results import PROVED, Result
 from properties import Eventually, select
 
@@ -63,7 +63,10 @@ def main(debug: bool) -> None:
     help="check the rules as one source text reads them (e.g. 001, 002zh@bound_to_attack), the model's reading where it is silent",
 )
 @click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
-@click.option("--timeout", type=float, default=20.0, show_default=True, help="seconds per solver query before that method's answer is unknown")
+@click.option("--rlimit", type=int, default=limits.DEFAULT_RLIMIT, show_default=True,
+              help="Z3 resource units per solver query before that method's answer is unknown (counted work: the same verdict on any machine)")
+@click.option("--timeout", type=float, default=DEFAULT_GUARD_S, show_default=True,
+              help="seconds per solver query: an outer guard only, for a query that would run for hours (a verdict it cuts says so)")
 @click.option("--max-k", type=int, default=portfolio.Budget.max_k, show_default=True, help="portfolio: longest inductive step tried by k-induction (1..50)")
 @click.option("--explain", "explain", metavar="PROPERTY", help="prove one property and print the inductive invariant behind the proof")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
@@ -74,6 +77,7 @@ def verify(
     depth: int,
     as_json: bool,
     timeout: float,
+    rlimit: int,
     max_states: int,
     max_k: int,
     explain: str | None,
@@ -91,6 +95,7 @@ def verify(
         if max_states < 1:
             raise BadInput(f"--max-states {max_states} must be at least 1")
         check_timeout(timeout)
+        check_rlimit(rlimit)
         if explain is not None:
             context = click.get_current_context()
             options = {"method": "--method", "pattern": "--property", "max_states": "--max-states", "depth": "--depth"}

@@ -12,11 +12,23 @@ from agreement.adapter import AdapterError
 from agreement.trace import TraceFileError
 from chainproof import report
 from chainproof.games import BadInput
+from model import limits
 from model.machine import ModelError
 from model.registry import RegistryError
 
 #: Z3 takes its timeout in milliseconds as a 32-bit number; a day is plenty.
 MAX_TIMEOUT = 86_400.0
+
+
+#: The wall-clock guard per solver query, in seconds (``model/limits.py``).
+DEFAULT_GUARD_S = limits.GUARD_MS / 1000
+
+
+def check_rlimit(rlimit: int) -> None:
+    """A resource limit that allows some work; from now on every query has it."""
+    if rlimit < 1:
+        raise BadInput(f"--rlimit {rlimit} allows no work: give at least 1 unit")
+    limits.set_rlimit(rlimit)
 
 
 def check_timeout(timeout: float) -> None:

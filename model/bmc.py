@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import z3
 
+from model import limits
 from model.backend import SYMBOLIC as SYM
 from model.machine import Machine, ModelError
 from model.results import HOLDS_TO_DEPTH, UNKNOWN, VACUOUS, VIOLATED, Result, Transcript
@@ -42,12 +43,12 @@ class _Open:
 
 
 class BMC:
-    def __init__(self, machine: Machine, timeout_ms: int = 60_000) -> None:
+    def __init__(self, machine: Machine, timeout_ms: int = limits.GUARD_MS) -> None:
         self.machine = machine
         # QF_FD bit-blasts bounded integers into Z3's incremental SAT solver,
         # which on these finite machines is far faster than arithmetic solving.
-        self.solver = z3.SolverFor("QF_FD")
-        self.solver.set("timeout", timeout_ms)
+        self.solver = limits.limit(z3.SolverFor("QF_FD"), timeout_ms)
+        self.timeout_ms = timeout_ms
         self.states = [machine.symbolic_state("0")]
         self.selectors: list[Any] = []
         self.solver.add(machine.initial_constraint(self.states[0]))
@@ -147,7 +148,7 @@ class BMC:
                     reached, exhausted = k - 1, True
                     break
                 if answer == z3.unknown:
-                    gave_up = f"solver gave up unrolling depth {k} ({self.solver.reason_unknown()})"
+                    gave_up = f"solver gave up unrolling depth {k} ({limits.why_unknown(self.solver.reason_unknown(), self.timeout_ms)})"
                     reached = k - 1
                     break
             gave_up = self._check_depth(k, open_, decide)
@@ -186,7 +187,7 @@ class BMC:
             t = self._transcript(model, k, "a variable left its declared domain")
             raise ModelError(f"the model leaves a variable's domain at depth {k}:\n{t.text()}")
         if answer == z3.unknown:
-            return f"solver gave up at depth {k} ({self.solver.reason_unknown()})"
+            return f"solver gave up at depth {k} ({limits.why_unknown(self.solver.reason_unknown(), self.timeout_ms)})"
         violations, premises = {}, {}
         for name, entry in open_.items():
             violation, premise = self._violation_and_premise(entry.prop, entry, k)
@@ -196,14 +197,14 @@ class BMC:
                 premises[name] = z3.And(*premise)
         for name, model in self._which(violations, k, "violates"):
             if model is None:
-                return f"solver gave up at depth {k} ({self.solver.reason_unknown()})"
+                return f"solver gave up at depth {k} ({limits.why_unknown(self.solver.reason_unknown(), self.timeout_ms)})"
             p = open_[name].prop
             loop_start = self._loop_start(p, model, k) if isinstance(p, Eventually) else None
             transcript = self._transcript(model, k, f"{p.name}: {p.statement}", loop_start)
             decide(p, verdict=VIOLATED, depth=k, counterexample=transcript)
         for name, model in self._which({n: c for n, c in premises.items() if n in open_}, k, "premise"):
             if model is None:
-                return f"solver gave up at depth {k} ({self.solver.reason_unknown()})"
+                return f"solver gave up at depth {k} ({limits.why_unknown(self.solver.reason_unknown(), self.timeout_ms)})"
             open_[name].premise_met = True
         return ""
 
@@ -281,7 +282,7 @@ def check_all(
     machine: Machine,
     properties: Sequence[Property],
     depth: int,
-    timeout_ms: int = 60_000,
+    timeout_ms: int = limits.GUARD_MS,
     on_depth: Callable[[int], None] | None = None,
 ) -> list[Result]:
     return BMC(machine, timeout_ms).check(properties, depth, on_depth)

@@ -72,14 +72,14 @@ from typing import Any, Callable, Iterator, Sequence
 
 import z3
 
-from model import bmc
+from model import bmc, limits
 from model.backend import SYMBOLIC as SYM
 from model.machine import Machine
 from model.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Result
 from properties import Deadlock, Invariant, Property, StepProperty
 
 DEFAULT_MAX_K = 8
-DEFAULT_TIMEOUT_MS = 20_000
+DEFAULT_TIMEOUT_MS = limits.GUARD_MS
 
 
 @dataclass(frozen=True)
@@ -219,7 +219,7 @@ class _Path:
         last_distinct = k - 1 if claim.on_steps else k
         distinct = self.distinct[1 : last_distinct + 1] if simple else []
         flags = {flag: name for name, (_, flag) in self.lemmas.items()}
-        self.solver.set("timeout", timeout_ms)
+        limits.limit(self.solver, timeout_ms)
         answer = self.solver.check(*assumptions, *self.stepped[1 : k + 1], *distinct, *flags)
         if answer != z3.unsat:
             return answer, _Support((), False)
@@ -284,7 +284,7 @@ class _Prover:
             if answer == z3.unsat:
                 return _Proof(k, support), ""
             if answer == z3.unknown:
-                why = f"the solver gave up on the inductive step at k={k} ({self.path.reason_unknown()})"
+                why = f"the solver gave up on the inductive step at k={k}: {limits.why_unknown(self.path.reason_unknown(), self.timeout_ms)}"
                 self.path = _Path(self.machine, [c for c, _ in self.path.lemmas.values()])
                 return None, why
         return None, f"not k-inductive up to k={self.max_k}"
@@ -339,8 +339,7 @@ def inductive_domain_bounds(machine: Machine, timeout_ms: int = DEFAULT_TIMEOUT_
 
     kept = list(zip(bounds(pre), bounds(post)))
     dropped: list[Any] = []
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = limits.limit(z3.Solver(), timeout_ms)
     solver.add(m.transition(pre, post, selector))
     while True:
         answer = solver.check(*(a for a, _ in kept), z3.Or(*(z3.Not(b) for _, b in kept)))

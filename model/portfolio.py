@@ -44,7 +44,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from model import bmc, explicit, induction, spacer
+from model import bmc, explicit, induction, limits, spacer
 from model.machine import Machine
 from model.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Attempt, Result
 from properties import Eventually, Property
@@ -59,8 +59,9 @@ EXHAUSTIVE = "explicit (any length)"
 class Budget:
     """How much each method may spend."""
 
-    #: Per solver query (a k-induction step, a BMC depth, one Spacer property).
-    timeout_ms: int = 20_000
+    #: The wall-clock guard per solver query (a k-induction step, a BMC depth,
+    #: one Spacer property); the resource limit (``model/limits.py``) decides first.
+    timeout_ms: int = limits.GUARD_MS
     #: Explicit search of the bounded instance stops past this many states.
     max_states: int = explicit.DEFAULT_MAX_STATES
     #: Explicit search of the any-length model is tried up to this many states.

@@ -58,13 +58,14 @@ from typing import Any, Callable, Iterator, Sequence
 
 import z3
 
+from model import limits
 from model.backend import CONCRETE
 from model.backend import SYMBOLIC as SYM
 from model.machine import Edge, Machine
 from model.results import PROVED, UNKNOWN, VACUOUS, VIOLATED, Result, Transcript
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
-DEFAULT_TIMEOUT_MS = 20_000
+DEFAULT_TIMEOUT_MS = limits.GUARD_MS
 #: Time allowed to make a found invariant more readable (ctx-solver-simplify);
 #: past it the invariant is printed as Spacer gave it.
 SIMPLIFY_TIMEOUT_MS = 3_000
@@ -251,7 +252,7 @@ class _Clauses:
         fp = z3.Fixedpoint()
         for key, value in {**SPACER_PARAMS, **params}.items():
             fp.set(key, value)
-        fp.set("timeout", timeout_ms)
+        limits.limit(fp, timeout_ms)
         err = z3.Bool("Err")
         fp.register_relation(*self.reach, err.decl())
         fp.declare_var(*self.pre_vars, *self.post_vars)
@@ -384,8 +385,7 @@ def check_inductive(
 
     # One solver, each obligation inside push/pop: the clauses of the
     # invariant are shared by every query.
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = limits.limit(z3.Solver(), timeout_ms)
 
     def obligation(name: str, *constraints: Any) -> InductiveCheck | None:
         solver.push()
@@ -395,7 +395,7 @@ def check_inductive(
         finally:
             solver.pop()
         if answer == z3.unknown:
-            return InductiveCheck(False, f"{name}: the solver gave up")
+            return InductiveCheck(False, f"{name}: the solver gave up: {limits.why_unknown(solver.reason_unknown(), timeout_ms)}")
         return None if answer == z3.unsat else InductiveCheck(False, name)
 
     failed = obligation("not implied by the initial states", m.initial_constraint(pre), z3.Not(inv(pre)))
@@ -761,15 +761,17 @@ def _ask(clauses: _Clauses, bads: Sequence[_Bad], timeout_ms: int, params: dict[
     except z3.Z3Exception as exc:
         # A timeout surfaces as an exception ("canceled"), not as unknown.
         why = str(exc.value.decode() if isinstance(exc.value, bytes) else exc.value)
-        if why == "canceled":
-            why = f"Spacer timed out after {timeout_ms / 1000:g} s"
-        return _Answer(UNKNOWN, fp, time.perf_counter() - started, why)
+        seconds = time.perf_counter() - started
+        # Spacer reports both its wall-clock timeout and an interrupt as "canceled".
+        if why == "canceled" and seconds >= timeout_ms / 1000:
+            why = "timeout"
+        return _Answer(UNKNOWN, fp, seconds, f"Spacer stopped: {limits.why_unknown(why, timeout_ms)}")
     seconds = time.perf_counter() - started
     if answer == z3.unsat:
         return _Answer(PROVED, fp, seconds)
     if answer == z3.sat:
         return _Answer(VIOLATED, fp, seconds)
-    return _Answer(UNKNOWN, fp, seconds, f"Spacer gave up ({fp.reason_unknown()})")
+    return _Answer(UNKNOWN, fp, seconds, f"Spacer stopped: {limits.why_unknown(fp.reason_unknown(), timeout_ms)}")
 
 
 def _levels(clauses: _Clauses, fp: z3.Fixedpoint) -> int:

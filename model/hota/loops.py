@@ -33,6 +33,7 @@ from typing import Any
 import networkx as nx
 import z3
 
+from model import limits
 from model.backend import CONCRETE, SYMBOLIC, Backend
 from model.explicit import explore
 from model.hota.game import ECHO_WAITS, LOOP_DRAW, NO_TRIGGER, NOT_YET, PLAYERS, build
@@ -174,12 +175,11 @@ class RankProof:
     seconds: float = 0.0
 
 
-def prove_mandatory_steps_end(m: Machine, timeout_ms: int = 30_000) -> RankProof:
+def prove_mandatory_steps_end(m: Machine, timeout_ms: int = limits.GUARD_MS) -> RankProof:
     """Every mandatory edge, from every state of the domains where it is
     enabled, strictly lowers ``rank``, which is never negative."""
     started = time.perf_counter()
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = limits.limit(z3.Solver(), timeout_ms)
     pre = m.symbolic_state("pre")
     solver.add(m.domain_constraint(pre))
     for e in m.edges:

@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import z3
 
+from model import limits
 from model.backend import CONCRETE, SYMBOLIC, Backend
 
 #: Ranks (damage.requirements): tank units are taken first, plain units next,
@@ -634,7 +635,7 @@ def prove_assignment_exists(
     max_units: int = 5,
     max_might: int | None = 6,
     max_total: int | None = -1,
-    timeout_ms: int = 60_000,
+    timeout_ms: int = limits.GUARD_MS,
     rules: Rules = assignment_rules,
     witness: Callable[..., Sequence[Any]] = greedy_assignment,
 ) -> Existence:
@@ -664,7 +665,7 @@ def prove_assignment_exists(
     )
     total = z3.Int("total")
     solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    limits.limit(solver, timeout_ms)
     for i in range(max_units):
         solver.add(might[i] >= 0, marked[i] >= 0, marked[i] <= might[i])
         if max_might is not None:
@@ -683,7 +684,7 @@ def prove_assignment_exists(
     if answer == z3.unsat:
         return Existence("proved", bounds, seconds, f"proved: a legal assignment exists for all configurations with {bounds}")
     if answer == z3.unknown:
-        return Existence("unknown", bounds, seconds, f"unknown: {solver.reason_unknown()} (bounds: {bounds})")
+        return Existence("unknown", bounds, seconds, f"unknown: {limits.why_unknown(solver.reason_unknown(), timeout_ms)} (bounds: {bounds})")
     model = solver.model()
 
     def val(x: Any) -> Any:
@@ -718,7 +719,7 @@ def _first_legal(units: Sequence[DamageUnit], total: int, rules: Rules) -> tuple
     amounts = [z3.Int(f"amount:{i}") for i in range(len(units))]
     solver = z3.Solver()
     solver.add(is_legal(units, total, amounts, SYMBOLIC, rules=rules))
-    if solver.check() != z3.sat:
+    if _decide(solver) == z3.unsat:
         return None
     return tuple(solver.model().eval(a, model_completion=True).as_long() for a in amounts)
 
@@ -790,24 +791,24 @@ def _stuck_configuration(pattern: Sequence[str], max_might: int, timeout_ms: int
     # Mights from 1: a 0-might unit has the same lethal amount (1) as a 1-might one.
     bounds = [*(z3.And(m >= 1, m <= max_might) for m in mights), total >= 0, total <= n * (max_might + 1)]
     quick = z3.Solver()
-    quick.set("timeout", timeout_ms)
+    limits.limit(quick, timeout_ms)
     quick.add(*bounds, z3.Not(z3.And(*strict_rules(units, total, _strict_witness(units, total, SYMBOLIC), SYMBOLIC).values())))
     if quick.check() == z3.unsat:
         return None
     amounts = [z3.Int(f"amount:{i}") for i in range(n)]
     solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    limits.limit(solver, timeout_ms)
     solver.add(*bounds, z3.ForAll(amounts, z3.Not(z3.And(*strict_rules(units, total, amounts, SYMBOLIC).values()))))
     answer = solver.check()
     if answer == z3.unknown:
-        raise RuntimeError(f"exclusive_requirements: Z3 gave up on {pattern}: {solver.reason_unknown()}")
+        raise RuntimeError(f"exclusive_requirements: Z3 gave up on {pattern}: {limits.why_unknown(solver.reason_unknown(), timeout_ms)}")
     if answer == z3.unsat:
         return None
     model = solver.model()
     return tuple(model.eval(m, model_completion=True).as_long() for m in mights), model.eval(total, model_completion=True).as_long()
 
 
-def exclusive_requirements(max_units: int = 5, max_might: int = 6, timeout_ms: int = 60_000) -> list[Exclusion]:
+def exclusive_requirements(max_units: int = 5, max_might: int = 6, timeout_ms: int = limits.GUARD_MS) -> list[Exclusion]:
     """Every requirement pattern of up to ``max_units`` units whose requirements exclude each other.
 
     Formulation.  A pattern is *exclusive* when some configuration of it

@@ -1,0 +1,69 @@
+"""How much work one solver query may do.
+
+A verdict must not depend on how busy the machine is, so every Z3 query
+(a BMC depth, a k-induction step, a Spacer property, a rank proof, a damage
+query) is bounded by Z3's resource limit, ``rlimit``: a count of the solver's
+own steps, the same on any machine and under any load.  The wall-clock
+timeout stays as an outer guard against a query that would run for hours;
+when it is the guard that stops a query, the verdict says so, since only
+then could a quieter machine have answered.
+
+The limit is a process-wide setting, as Z3's own parameters are
+(``set_rlimit``, from ``--rlimit``); the portfolio's workers are forked and
+inherit it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Resource units per query.  The largest query of ``chainproof verify`` at
+#: default bounds (Spacer's proof of a WoW combat property, and the deepest
+#: k-induction steps) takes about 27 million; this leaves room for almost
+#: four times as much, some 30 s of solver work on one core.
+DEFAULT_RLIMIT = 100_000_000
+
+_rlimit = DEFAULT_RLIMIT
+
+#: The wall-clock guard per query, in milliseconds: far above what the
+#: resource limit allows even on a busy machine, so that the resource limit,
+#: not the clock, decides.
+GUARD_MS = 300_000
+
+
+def set_rlimit(units: int) -> None:
+    """The resource limit of every query from now on (``--rlimit``)."""
+    global _rlimit
+    if units < 1:
+        raise ValueError(f"a resource limit of {units} units allows no work; give at least 1")
+    _rlimit = units
+
+
+def rlimit() -> int:
+    return _rlimit
+
+
+def limit(solver: Any, timeout_ms: int) -> Any:
+    """``solver`` (a Solver or a Fixedpoint) bounded by the resource limit, with
+    the wall-clock timeout as the outer guard; returned for chaining."""
+    solver.set("rlimit", _rlimit)
+    solver.set("timeout", timeout_ms)
+    return solver
+
+
+#: What Z3 says when a query used up its resource limit: the generic solver
+#: names it; the finite-domain (SAT) solver says "sat.canceled", or nothing
+#: at all once it has been used incrementally.
+_OUT_OF_RESOURCES = ("resource", "sat.canceled", "no reason given")
+
+
+def why_unknown(reason: str, timeout_ms: int) -> str:
+    """Why a query came back unknown, in words that say whether a rerun could differ."""
+    if reason == "timeout":
+        return (f"the wall-clock guard of {timeout_ms / 1000:g} s stopped it before its resource limit "
+                "(an outer guard: a busy machine reaches it sooner; raise --timeout)")
+    if any(mark in reason for mark in _OUT_OF_RESOURCES):
+        return f"the resource limit of {_rlimit:,} units was reached (counted work: the same on any machine; raise --rlimit)"
+    if "cancel" in reason or "interrupt" in reason:
+        return "the query was interrupted"
+    return f"Z3 gave up ({reason})"

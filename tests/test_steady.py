@@ -1,0 +1,71 @@
+"""Same input, same verdict: solver work is bounded by Z3's resource limit
+(``model/limits.py``), which counts work, so a busy machine changes how long
+a query takes and nothing else."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from chainproof.cli import main
+from model import limits
+
+#: A violation BMC finds at depth 7 and a property it leaves unknown at depth
+#: 10, where the unrolling runs out of these resources.
+VERIFY = ["verify", "--game", "wowtcg", "--method", "bmc", "--rlimit", "2500000", "--variant", "basic-chain-priority",
+          "--property", "t*_player_*", "--hand", "1", "--json"]
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+def _verdicts() -> list[dict]:
+    # A process of its own each time, as a user runs it: Z3 reuses the terms a
+    # process already built, so a second query in one process does less work.
+    result = subprocess.run([sys.executable, "-c", "from chainproof.cli import main; main()", *VERIFY], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1, result.stderr
+    return [{k: v for k, v in r.items() if k not in ("seconds", "attempts")} for r in json.loads(result.stdout)["results"]]
+
+
+@pytest.fixture
+def default_rlimit():
+    yield
+    limits.set_rlimit(limits.DEFAULT_RLIMIT)
+
+
+def test_two_busy_cores_change_no_verdict_depth_or_counterexample():
+    quiet = _verdicts()
+    busy = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(2)]
+    for p in busy:
+        p.start()
+    try:
+        loaded = _verdicts()
+    finally:
+        for p in busy:
+            p.terminate()
+    assert [(r["verdict"], r["depth"]) for r in quiet] == [("violated", 7), ("unknown", 10)]
+    assert loaded == quiet
+    assert "resource limit of 2,500,000 units" in quiet[1]["note"]
+
+
+def test_a_resource_limit_that_allows_no_work_is_refused(default_rlimit):
+    result = CliRunner().invoke(main, ["verify", "--game", "hota", "--rlimit", "0"])
+    assert result.exit_code == 2 and "--rlimit 0 allows no work" in result.output
+
+
+@pytest.mark.parametrize("reason, said", [
+    ("timeout", "wall-clock guard of 1.5 s"),
+    ("max. resource limit exceeded", "resource limit of"),
+    ("sat.canceled", "resource limit of"),
+    ("canceled", "interrupted"),
+    ("smt tactic failed", "Z3 gave up (smt tactic failed)"),
+])
+def test_each_reason_to_give_up_says_whether_a_rerun_could_differ(reason, said):
+    assert said in limits.why_unknown(reason, 1500)
