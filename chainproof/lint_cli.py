@@ -59,7 +59,12 @@ def _check_max_pairs(max_pairs: int) -> None:
     help="write each variant finding's game, searched on the engine's table, as a scenario file in this folder",
 )
 @click.option("--sarif", "sarif_file", type=click.Path(dir_okay=False, path_type=Path), help="also write the findings as SARIF 2.1.0, located at the rule texts")
-@click.option("--markdown", "markdown_dir", type=click.Path(file_okay=False, path_type=Path), help="also write one Markdown page of findings per game (GAME.md) in this folder, e.g. docs/lint")
+@click.option(
+    "--markdown",
+    "markdown_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="also write each game's findings page (findings-GAME.md) in this folder, e.g. docs: the known-findings file's documented entries, each with the findings that reproduce it or why none does, then the findings no entry claims",
+)
 @click.option("--json", "as_json", is_flag=True, help='print {"findings": [...], "checks": [...]}')
 def lint(
     games: tuple[str, ...],
@@ -90,14 +95,14 @@ def lint(
         console = Console(stderr=True)
         budget = portfolio.Budget(round(timeout * 1000))
         with report.progress(console, enabled=not as_json) as advance:
-            found = linting.run(chosen, bounds, budget, known, max_pairs, advance)
+            found = linting.run(chosen, bounds, budget, {n: k.notes for n, k in known.items()}, max_pairs, advance)
         if scenario_dir is not None:
             _write_scenarios(found, scenario_dir, max_pairs)
         if sarif_file is not None:
             _write(sarif_file, json.dumps(lint_report.sarif(found), indent=2) + "\n")
         if markdown_dir is not None:
             for g in chosen:
-                _write(markdown_dir / f"{g.name}.md", lint_report.markdown(found, g.name))
+                _write(markdown_dir / f"findings-{g.name}.md", lint_report.markdown(found, g.name, known.get(g.name)))
         if as_json:
             click.echo(
                 json.dumps(

@@ -37,7 +37,7 @@ class Variant:
     rules: tuple[str, ...]
     #: Where the text of this reading is: ``file:lines`` of the seeds or reference.
     sources: tuple[str, ...]
-    #: The entry of ``docs/findings.md`` that discusses it ("G1", "B2"...).
+    #: The entry of ``docs/findings-<game>.md`` (generated from the known-findings file) that discusses it ("G1", "B2"...).
     finding: str
     without: tuple[str, ...] = ()
     patch: Callable[[Machine], Machine] | None = None

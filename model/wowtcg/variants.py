@@ -1,6 +1,6 @@
 """The readings of the WoW rules other than the model's, as variants
 (``model/variants.py``).  Each cites where its text is and the entry of
-``docs/findings.md`` that discusses it; ``chainproof diff wowtcg seed NAME``
+``docs/findings-wowtcg.md`` that discusses it; ``chainproof diff wowtcg seed NAME``
 shows the shortest game on which it and the model part.
 """
 
