@@ -18,7 +18,7 @@ from rich.table import Table
 
 from chainproof import common, lint_report, linting, report
 from chainproof.games import GAME_NAMES, BadInput, bounds_apply, get_game
-from model import portfolio
+from model import limits, portfolio
 from model.diff import DEFAULT_MAX_PAIRS, Comparison
 from model.results import Transcript
 from model.variants import SEED
@@ -50,7 +50,10 @@ def _check_max_pairs(max_pairs: int) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="known-findings file (default: each game's model/<game>/known_findings.yaml)",
 )
-@click.option("--timeout", type=float, default=20.0, show_default=True, help="seconds per solver query")
+@click.option("--rlimit", type=int, default=limits.DEFAULT_RLIMIT, show_default=True,
+              help="Z3 resource units per solver query (counted work: the same findings on any machine)")
+@click.option("--timeout", type=float, default=common.DEFAULT_GUARD_S, show_default=True,
+              help="seconds per solver query: an outer guard only")
 @max_pairs_option
 @click.option(
     "--scenarios",
@@ -70,6 +73,7 @@ def lint(
     games: tuple[str, ...],
     known_file: Path | None,
     timeout: float,
+    rlimit: int,
     max_pairs: int,
     scenario_dir: Path | None,
     sarif_file: Path | None,
@@ -84,6 +88,7 @@ def lint(
 
     def run() -> int:
         common.check_timeout(timeout)
+        common.check_rlimit(rlimit)
         _check_max_pairs(max_pairs)
         chosen = [get_game(n) for n in dict.fromkeys(games or GAME_NAMES)]
         bounds_apply(chosen, bounds)
@@ -246,6 +251,10 @@ def diff(
     def run() -> int:
         _check_max_pairs(max_pairs)
         game = get_game(game_name)
+        bounds_apply([game], bounds)
+        if scenario_file is not None and not scenario_file.parent.is_dir():
+            # A mistyped folder is a mistake to report, not a folder to make.
+            raise BadInput(f"--scenario {scenario_file}: the folder {scenario_file.parent} does not exist")
         comparison = linting.diff_variants(game, first, second, bounds, max_pairs)
         scenario: dict[str, Any] | None = None
         if scenario_file is not None:

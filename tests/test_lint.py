@@ -314,3 +314,11 @@ def test_the_sarif_log_places_every_finding_at_a_rule_text_or_registry_entry(lin
     deadlock_free = by_key["dead-edge:turn_player_left"]["locations"][0]["physicalLocation"]
     assert deadlock_free["artifactLocation"]["uri"] == "model/wowtcg/rules.yaml"
     assert all(r["level"] == "note" for r in results)
+
+
+def test_diff_refuses_a_bound_of_another_game_and_a_missing_folder(tmp_path: Path):
+    other = invoke("diff", "hota", "seed", "004", "--combats", "2")
+    assert other.exit_code == 2 and "--combats is a bound of wowtcg" in other.output
+    missing = invoke("diff", "wowtcg", "seed", "basic-chain-priority", "--scenario", str(tmp_path / "nowhere" / "x.yaml"))
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+    assert not (tmp_path / "nowhere").exists()
