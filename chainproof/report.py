@@ -86,11 +86,13 @@ def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
             )
         console.print(table)
     else:
-        rows = [("game", "property", "rules", "method", "verdict", "depth", "seconds")]
-        rows += [(r.game, r.property, " ".join(r.rules), r.method, r.verdict, str(r.depth), f"{r.seconds:.2f}") for r in results]
-        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        # One line per result, the rule list last: the columns a log reader
+        # scans stay within 100 columns, however many rules a property cites.
+        rows = [("game", "property", "verdict", "method", "depth", "seconds", "rules")]
+        rows += [(r.game, r.property, r.verdict, r.method, str(r.depth), f"{r.seconds:.2f}", " ".join(r.rules)) for r in results]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
         for row in rows:
-            click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+            click.echo("  ".join([*(cell.ljust(w) for cell, w in zip(row, widths)), row[-1]]).rstrip())
     for r in results:
         if r.counterexample is not None:
             click.echo(f"\n{r.game} {r.property} ({r.method}): violated in {r.depth} steps")
