@@ -164,13 +164,19 @@ def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int) -> None:
 
 def _print_lint(found: linting.Lint) -> None:
     console = _console()
-    checks = Table(title="chainproof lint: what was checked", show_lines=False)
-    for column in ("game", "query", "verdict", "method"):
-        checks.add_column(column, no_wrap=column != "verdict")
-    for c in found.checks:
-        # Query names carry brackets, which Rich would read as markup.
-        checks.add_row(*(escape(x) for x in (c.game, c.query, c.verdict, c.method)))
-    console.print(checks)
+    if console.is_terminal:
+        checks = Table(title="chainproof lint: what was checked", show_lines=False)
+        for column in ("game", "query", "verdict", "method"):
+            checks.add_column(column, no_wrap=column != "verdict")
+        for c in found.checks:
+            # Query names carry brackets, which Rich would read as markup.
+            checks.add_row(*(escape(x) for x in (c.game, c.query, c.verdict, c.method)))
+        console.print(checks)
+    else:
+        # Piped into a log: one line per check, whole, whatever its length.
+        console.print("chainproof lint: what was checked", markup=False)
+        for c in found.checks:
+            console.print(f"{c.game}  {c.method}  {c.query}: {c.verdict}", markup=False)
     by_kind: dict[str, list[linting.Finding]] = {}
     for f in found.findings:
         by_kind.setdefault(f.kind, []).append(f)

@@ -129,6 +129,14 @@ def test_each_shipped_variant_is_a_finding_with_both_games(linted):
         assert clashes[reading]["parted"]["model"]["steps"] and clashes[reading]["parted"]["reading"]["steps"]
 
 
+def test_piped_checks_are_one_line_each_with_their_verdict(capsys):
+    from chainproof.linting import Check
+
+    _print_lint(Lint(checks=[Check("hota", "gap[loses_game]", "some text answers in every state reached within the bounds", "explicit", 0)]))
+    out = capsys.readouterr().out
+    assert "hota  explicit  gap[loses_game]: some text answers in every state reached within the bounds" in out.splitlines()
+
+
 def test_plain_output_marks_known_and_new_findings_with_their_notes(capsys):
     """The plain report: each finding marked [known] (with the known file's note) or [NEW], and the count of unknown ones."""
     found = Lint(
