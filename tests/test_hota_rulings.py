@@ -14,7 +14,7 @@ import pytest
 from model import explicit
 from model.backend import CONCRETE
 from model.hota import REGISTRY, build
-from model.hota.rulings import CONCESSION, DAMAGE, PRINCIPLES, SEED
+from model.hota.rulings import CONCESSION, DAMAGE, LAST_STANDING, PRINCIPLES, SEED
 from model.hota.table import ACCEPT, REFUSE, default_table, table_of
 from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
 from model.sources import SOURCES, SourceError, line_span, path_of
@@ -86,7 +86,7 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
     book = build().rulings
     assert book.sources() == (SEED,)
     assumptions = {r.id for q in book.declared.values() for r in q.rulings if r.assumption}
-    assert assumptions == {"winner-ends-game", "priority-check"}
+    assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life"}
     for q in book.declared.values():
         for r in q.rulings:
             assert set(r.texts) <= {SEED}
@@ -254,3 +254,73 @@ def test_no_reading_comment_is_left_unnamed() -> None:
             if found:
                 named = re.match(r"\s*\((\w+)\):", found.group(1))
                 assert named and named.group(1) in names, (path.name, line)
+
+
+# -- questions read off 004 section by section -------------------------------------------------------
+
+
+def test_without_its_principles_004_alone_clashes_over_aegis_and_gatekeeper() -> None:
+    """H1: what 004's own principles decide.  Without 101.1's concession
+    exception (or 104.2a's override) 101.2 puts Aegis (or Gatekeeper) first;
+    without 101.2 as well 004 alone clashes, its core the exception and the
+    card; with all of them it answers as the exceptions say."""
+    m = build(table=GOLDEN)
+    state = next(s for s in explicit.explore(m).nodes if m.location_of(s) == "priority")
+    alone = state._replace(lost=(False, True))  # P2 has left: P1, whose opponent holds Gatekeeper, stands alone
+    for exception, question, s, why, core in (
+        ("101.1-concession", "loses_game", state, CONCESSION, {"104.3a", "aegis"}),
+        ("104.2a-override", "wins_game", alone, LAST_STANDING, {"104.2a", "gatekeeper"}),
+    ):
+        book = m.rulings.only(SEED)
+        assert not book.clashes(question, s, CONCRETE, 0, why) and book.answer(question, s, CONCRETE, 0, why)
+        cant_wins = m.rulings.without((exception,)).only(SEED)
+        assert not cant_wins.clashes(question, s, CONCRETE, 0, why) and not cant_wins.answer(question, s, CONCRETE, 0, why)
+        undecided = m.rulings.without((exception, "101.2")).only(SEED)
+        assert undecided.clashes(question, s, CONCRETE, 0, why)
+        assert set(undecided.explain(question, s, 0, why).core) == core
+
+
+def test_104_3b_speaks_of_a_starting_life_limit_that_004_never_defines(default: explicit.Exploration) -> None:
+    """H7: 104.3b's "starting life limit" is read as 103.3's starting life, 30: a gap."""
+    m, book = default.machine, default.machine.rulings
+    assert book.questions["starting_life_total"].fixed and book.fixed("starting_life_total") == 30
+    checks = [s for s in default.nodes if m.location_of(s) == "check"]
+    assert checks and not any(book.speaks("starting_life_total", s) for s in checks)
+    s = checks[0]
+    # P2 holds Aegis on the default table: only P1 loses by damage at the limit.
+    assert book.answer("loses_game", s._replace(damage=(30, 29)), CONCRETE, 0, DAMAGE)
+    assert not book.answer("loses_game", s._replace(damage=(29, 30)), CONCRETE, 0, DAMAGE)
+
+
+def test_004_never_says_when_state_actions_are_checked(tokens: explicit.Exploration) -> None:
+    """109.5f-g make tokens vanish at a check of state actions, which 004 never
+    places; the model's one check is it (assumed:priority-check): a gap."""
+    m, book = tokens.machine, tokens.machine.rulings
+    assert book.fixed("state_actions_at_check") is True
+    checks = [s for s in tokens.nodes if m.location_of(s) == "check"]
+    assert not any(book.speaks("state_actions_at_check", s) for s in checks)
+    away = [s for s in checks if any(s.tokens_elsewhere)]
+    assert away
+    for s in away:
+        assert all(t.tokens_elsewhere == (0, 0) for e, t in m.successors(s) if e.has("priority_check"))
+
+
+def test_104_3e_and_104_4a_settle_an_outcome_as_the_text_says() -> None:
+    """A player who wins and loses at once loses (104.3e); players who all lose at
+    once draw (104.4a).  Both are asked once, and 004 answers them."""
+    m = build(table=GOLDEN)
+    book = m.rulings
+    assert book.fixed("wins_and_loses_at_once") is True and book.fixed("all_lose_at_once") is True
+    priority = [s for s in explicit.explore(m).nodes if m.location_of(s) == "priority"]
+    assert all(book.speaks(q, s) for q in ("wins_and_loses_at_once", "all_lose_at_once") for s in priority)
+    # Twin Fates on its own controller: P2 wins and loses at once, so loses, and P1 stands alone (104.2a).
+    fates = [t for s in priority for edge, t in m.successors(s) if edge.name == "p2_twin_fates_on_p2"]
+    assert fates and all(t.lost == (False, True) and t.won == (True, False) for t in fates)
+    # Both players mulliganed from an empty library (a deck of seven): both lose
+    # at the first check, with no Aegis on the table, a draw for both.
+    d = build(table=table_of({0: ["Ember Bolt"]}, 7))
+    both = [s for s in explicit.explore(d).nodes if d.location_of(s) == "check" and s.drew_from_empty == (True, True)]
+    assert both
+    for s in both:
+        [(edge, t)] = [(e, t) for e, t in d.successors(s) if e.has("priority_check")]
+        assert edge.name == "priority_check_ends_game" and t.drew == (True, True) and t.lost == (False, False)

@@ -1,7 +1,9 @@
 """The Riftbound rulebook (model/riftbound/rulings.py): every ruling cites lines
 of seed 003 or is an assumption, the model's reading is that text, and each
 gap (only an assumption answers) and each clash within 003 that the book
-encodes occurs in a reachable state of the model (findings R2-R5)."""
+encodes occurs in a reachable state of the model (findings R2-R5), and so do
+the questions read off the seed section by section (the stunned unit's might,
+equal totals, the defender who did not hold the battlefield)."""
 
 from __future__ import annotations
 
@@ -180,7 +182,8 @@ def test_r4_the_assumptions_leave_gaps(explored: Exploration) -> None:
     assert emptied and all(s.stage != DEALING for s in emptied)  # nobody left, no damage dealt: not the Q&A's case
     for s in emptied:
         assert book.answer("controller_after_combat", s, CONCRETE) == -1
-    for q in ("attacker", "focus", "opposing_unit", "current_might", "exempt_from_assignment"):
+    for q in ("attacker", "focus", "opposing_unit", "current_might", "exempt_from_assignment", "counts_in_total",
+              "destroyed_by_damage", "conquers"):
         assert not any(not book.speaks(q, s, *args) for s in states_at(explored, q) for args in BOOK.declared[q].arguments
                        if q != "attacker" or args != (BF2,)), q
 
@@ -193,3 +196,201 @@ def test_marked_damage_never_reaches_the_damage_step(explored: Exploration) -> N
     for s in states_at(explored, "lethal_damage"):
         assert all(d == 0 for d in s.damage)
         assert all(book.speaks("lethal_damage", s, v) for v in range(len(s.damage)))
+
+
+# -- questions read off the seed section by section ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def one_fight() -> Exploration:
+    """The default table on one battlefield for one turn (2,714 states)."""
+    return explore(riftbound.build(battlefields=1, turns=1))
+
+
+def test_a_stunned_units_might_is_summed_by_lines_45_47_and_deals_nothing_by_line_106(one_fight: Exploration) -> None:
+    """A self-clash of 003: lines 45-47 sum every attacking and defending unit's
+    might, line 106 says a stunned unit deals no damage.  The model leaves its
+    might out of the total (assumed:stunned-out-of-total)."""
+    m, book = one_fight.machine, one_fight.machine.rulings
+    alone = book.only("003")
+    assert "stunned-deal-nothing" in book.in_force and "stunned-deal-nothing" not in alone.in_force
+    units = range(len(m.table.units))
+    stunned = [(s, u) for s in states_at(one_fight, "counts_in_total") for u in units
+               if s.stunned[u] and s.zone[u] == FIRST_BATTLEFIELD + s.combat_bf and s.role[u] != 0]
+    assert stunned
+    for s, u in stunned:
+        assert alone.clashes("counts_in_total", s, CONCRETE, u)
+        assert set(alone.explain("counts_in_total", s, u).core) == {"every-unit", "stunned"}
+        assert book.answer("counts_in_total", s, CONCRETE, u) is False
+        assert not book.clashes("counts_in_total", s, CONCRETE, u)
+    # Where no unit is stunned the texts agree, and a unit outside the combat counts nothing (lines 45-47).
+    calm = [s for s in states_at(one_fight, "counts_in_total") if not any(s.stunned)]
+    assert calm and not any(alone.clashes("counts_in_total", s, CONCRETE, u) for s in calm for u in units)
+    assert all(book.speaks("counts_in_total", s, u) for s in calm for u in units)
+
+
+def test_line_106_destroys_a_unit_whose_damage_reaches_its_might(one_fight: Exploration) -> None:
+    m, book = one_fight.machine, one_fight.machine.rulings
+    dealing = [s for s in states_at(one_fight, "destroyed_by_damage") if s.stage == DEALING]
+    assert dealing
+    args = book.declared["destroyed_by_damage"].arguments
+    assert (4,) not in args  # the Warded Sentry cannot be damaged (line 77): never asked
+    seen = set()
+    for s in dealing:
+        for (u,) in args:
+            taken = s.damage[u] + s.assigned[u]
+            lethal = taken > 0 and taken >= book.answer("current_might", s, CONCRETE, u)
+            assert book.answer("destroyed_by_damage", s, CONCRETE, u) is lethal
+            assert book.speaks("destroyed_by_damage", s, u)  # line 106 answers both ways
+            seen.add(lethal)
+    assert seen == {True, False}
+    assert any(s.stage == DEALING and s.assigned[0] >= 2 for s in dealing)  # the Tank Guard may be destroyed
+
+
+def test_line_102_destroys_every_unit_at_equal_might_where_line_106_leaves_a_stunned_one_standing(one_fight: Exploration) -> None:
+    """A self-clash of 003: line 102 destroys every unit of a combat whose two
+    totals are equal, line 106 only a unit whose damage reaches its might.
+    Two stunned units of equal might, say, deal nothing and both survive.  The
+    model lets the damage dealt decide (assumed:equal-might-as-dealt)."""
+    m, book = one_fight.machine, one_fight.machine.rulings
+    alone = book.only("003")
+    args = book.declared["destroyed_by_damage"].arguments
+    clashes = [(s, u) for s in states_at(one_fight, "destroyed_by_damage") for (u,) in args
+               if alone.clashes("destroyed_by_damage", s, CONCRETE, u)]
+    assert clashes
+    for s, u in clashes:
+        assert s.stage == DEALING and set(alone.explain("destroyed_by_damage", s, u).core) == {"equal-might", "survives"}
+        assert book.answer("destroyed_by_damage", s, CONCRETE, u) is False
+    # Both sides' only units stunned: equal totals (0 and 0, or 2 and 2 as printed), and nobody dies.
+    both_stunned = [s for s, _ in clashes if all(s.stunned[v] for v in range(len(m.table.units))
+                                                if s.zone[v] == FIRST_BATTLEFIELD + s.combat_bf)]
+    assert both_stunned
+    # Equal totals with damage put on the Warded Sentry, who cannot be damaged
+    # (the model's reading of line 77, R3): Caitlyn is left standing.
+    sentry = 4
+    sunk = [s for s, _ in clashes if not any(s.stunned) and s.assigned[sentry] > 0]
+    assert sunk
+    # Every clash has one of the two: a stunned unit in the combat, or damage on the Sentry.
+    assert all(any(s.stunned[v] and s.zone[v] == FIRST_BATTLEFIELD + s.combat_bf for v in range(len(m.table.units)))
+               or s.assigned[sentry] > 0 for s, _ in clashes)
+    # Equal totals where every unit takes lethal damage: the texts agree.
+    agreed = [s for s in states_at(one_fight, "destroyed_by_damage") if s.stage == DEALING and not any(s.stunned)
+              and s.assigned[sentry] == 0
+              and any(r.id == "equal-might" for (u,) in args for r in alone.live_concrete("destroyed_by_damage", s, (u,)))]
+    assert agreed and not any(alone.clashes("destroyed_by_damage", s, CONCRETE, u) for s in agreed for (u,) in args)
+
+
+def test_line_43_holds_the_damage_step_only_while_both_sides_remain(one_fight: Exploration) -> None:
+    m, book = one_fight.machine, one_fight.machine.rulings
+    steps = states_at(one_fight, "damage_step_happens")
+    answers = {book.answer("damage_step_happens", s, CONCRETE) for s in steps}
+    assert answers == {True, False}
+    assert all(book.speaks("damage_step_happens", s) and not book.only("003").clashes("damage_step_happens", s, CONCRETE)
+               for s in steps)
+    for s in steps:
+        skips = any(e.name == "skip_damage" for e, _ in m.successors(s))
+        assert skips is (not book.answer("damage_step_happens", s, CONCRETE))
+
+
+def test_line_29_names_the_defender_and_only_the_assumption_does_once_the_contester_left(explored: Exploration) -> None:
+    book, t = explored.machine.rulings, explored.machine.table
+    pending = [s for s in states_at(explored, "defender") for bf in (BF1, BF2)
+               if s.combat_bf == -1 and len({t.units[u].owner for u in range(len(t.units)) if s.zone[u] == FIRST_BATTLEFIELD + bf}) == 2]
+    assert pending
+    gaps = []
+    for s in states_at(explored, "defender"):
+        for bf in (BF1, BF2):
+            there = {t.units[u].owner for u in range(len(t.units)) if s.zone[u] == FIRST_BATTLEFIELD + bf}
+            if s.combat_bf != -1 or len(there) != 2:
+                continue
+            attacker, defender = (book.answer(q, s, CONCRETE, bf) for q in ("attacker", "defender"))
+            assert {attacker, defender} == there
+            if s.contested_by[bf] in there:
+                assert book.speaks("defender", s, bf) and defender != s.contested_by[bf]
+            else:
+                gaps.append(s)
+                assert not book.speaks("defender", s, bf)
+                assert [r.id for r in book.live_concrete("defender", s, (bf,))] == ["attacker-gone"]
+    assert gaps  # R5's battlefield: line 29 fits both players there
+
+
+def test_what_contests_a_battlefield_and_who_takes_it_without_a_fight_are_assumptions(one_fight: Exploration) -> None:
+    book = one_fight.machine.rulings
+    moves = states_at(one_fight, "contests")
+    assert moves and not any(book.speaks("contests", s, p, BF1) for s in moves for p in (P1, P2))
+    # P2 holds bf1: P1's arrival contests it, P2's does not.
+    start = one_fight.nodes[0]
+    assert book.answer("contests", start, CONCRETE, P1, BF1) and not book.answer("contests", start, CONCRETE, P2, BF1)
+    cleanups = states_at(one_fight, "uncontested_controller")
+    assert cleanups and not any(book.speaks("uncontested_controller", s, BF1) for s in cleanups)
+    settled = [s for s in cleanups if s.contested_by[BF1] != -1 and sum(
+        1 for p in (P1, P2) if any(s.zone[u] == FIRST_BATTLEFIELD + BF1 for u in one_fight.machine.table.units_of(p))) == 1]
+    assert settled
+    for s in settled:
+        holder = book.answer("uncontested_controller", s, CONCRETE, BF1)
+        assert any(s.zone[u] == FIRST_BATTLEFIELD + BF1 for u in one_fight.machine.table.units_of(holder))
+
+
+def test_lines_16_17_send_an_outsiders_unit_to_base_past_two_players(explored: Exploration) -> None:
+    book, t = explored.machine.rulings, explored.machine.table
+    outsiders = [(s, p, bf) for s in states_at(explored, "played_to_base") for p in (P1, P2, P3) for bf in (BF1, BF2)
+                 if book.answer("played_to_base", s, CONCRETE, p, bf)]
+    assert outsiders
+    for s, p, bf in outsiders:
+        assert book.speaks("played_to_base", s, p, bf)
+        assert not any(s.zone[u] == FIRST_BATTLEFIELD + bf for u in t.units_of(p))
+        assert not (s.combat_bf == bf and p in (s.attacker, s.defender))
+    # A combatant with nothing left there may play a unit in (lines 16-17 test taking part)
+    # though line 15 bars them from moving one in (R2).
+    barred = [(s, p) for s in states_at(explored, "played_to_base") for p in (P1, P2, P3)
+              if s.combat_bf == BF1 and p in (s.attacker, s.defender)
+              and not any(s.zone[u] == FIRST_BATTLEFIELD + BF1 for u in t.units_of(p))]
+    assert barred
+    for s, p in barred:
+        assert not book.answer("played_to_base", s, CONCRETE, p, BF1)
+        assert not book.answer("valid_destination", s, CONCRETE, p, BF1)
+    # At two players lines 16-17 never apply, and an ordinary play rests on the assumption.
+    two = rulebook(default_table())
+    assert two.questions["played_to_base"].rulings[0].applies(explored.nodes[0], CONCRETE, P1, BF1) is False
+
+
+def test_the_initial_chains_order_is_asked_once_and_is_an_assumption(one_fight: Exploration) -> None:
+    book = one_fight.machine.rulings
+    assert book.questions["last_link_resolves_first"].fixed
+    assert book.fixed("last_link_resolves_first") is True
+    chains = states_at(one_fight, "last_link_resolves_first")
+    assert chains and not any(book.speaks("last_link_resolves_first", s) for s in chains)
+    # The defender's trigger, put on last, resolves first.
+    m = one_fight.machine
+    both = [s for s in chains if s.trigger[1] and s.trigger[4]]
+    assert both
+    for s in both:
+        taken = {e.name for e, _ in m.successors(s)}
+        top = "Warded Sentry" if s.defender == 1 else "Herald"
+        assert taken == {f"resolve_top_link[{top}]"}
+
+
+def conquest_table() -> Table:
+    """bf1 open, P2's immune Sentry standing on it uncontested; P1's Raider arrives."""
+    units = (Unit("Raider", P1, 2), Unit("Sentry", P2, 1, start=FIRST_BATTLEFIELD + BF1, immune=True))
+    return Table(2, 1, units, (-1,), 0, 1, 2)
+
+
+def test_line_106_denies_a_conquest_that_lines_95_97_give_a_defender_who_did_not_hold_the_battlefield() -> None:
+    """A self-clash of 003 beyond lint's table: both sides survive at a battlefield
+    the defender did not hold.  Lines 95-97 have the defender take it and
+    conquer; line 106 says the defender keeps it and cannot score.  The model
+    takes lines 95-97 (assumed:qa-defender-held): the defender scores."""
+    e = explore(riftbound.build(table=conquest_table()))
+    book, alone = e.machine.rulings, e.machine.rulings.only("003")
+    [s] = states_at(e, "conquers")
+    assert s.controller[BF1] == -1 and s.defender == P2 and s.attacker == P1
+    assert book.answer("controller_after_combat", s, CONCRETE) == P2
+    assert book.answer("conquers", s, CONCRETE, P2) is True and not book.clashes("conquers", s, CONCRETE, P2)
+    assert alone.clashes("conquers", s, CONCRETE, P2)
+    assert set(alone.explain("conquers", s, P2).core) == {"conquest", "defender-keeps"}
+    assert book.answer("conquers", s, CONCRETE, P1) is False and not alone.clashes("conquers", s, CONCRETE, P1)
+    assert max(x.points[P2] for x in e.nodes) == 1
+    # Where the defender held it already, line 106 and lines 95-97 agree: no conquest.
+    held = s._replace(controller=(P2,))
+    assert not alone.clashes("conquers", held, CONCRETE, P2) and book.answer("conquers", held, CONCRETE, P2) is False

@@ -160,8 +160,8 @@ def test_sarif_locates_each_finding_at_its_rule_texts_or_registry_entry():
 
 
 def test_markdown_lists_each_finding_with_its_texts_and_note():
-    page = markdown(Lint([_finding(places=("000_93427c41005e332f.txt:350",), note="B2 in the rules team's words")]), "wowtcg")
-    assert "## source-clash:q:001" in page and "`000_93427c41005e332f.txt:350`" in page and "B2 in the rules team's words" in page
+    page = markdown(Lint([_finding(places=("000_93427c41005e332f.txt:350",), note="B2 in the rules team's words")]), "wowtcg", None)
+    assert "### `source-clash:q:001`" in page and "`000_93427c41005e332f.txt:350`" in page and "B2 in the rules team's words" in page
 
 
 def test_verify_reading_of_an_unknown_source_or_question_is_one_line_and_exit_2():

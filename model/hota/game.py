@@ -106,6 +106,11 @@ class HotaRules:
         self.t = t
         self.book = book
         self.loop_rule = loop_rule
+        # Questions of the board alone, asked once (``RuleBook.fixed``).
+        self.life = book.fixed("starting_life_total")
+        self.tokens_vanish_at_check = book.fixed("state_actions_at_check")
+        self.winning_loser_loses = book.fixed("wins_and_loses_at_once")
+        self.all_losing_draw = book.fixed("all_lose_at_once")
 
     def has_ability(self, s: Any, b: Backend, e: int) -> Any:
         return self.book.answer("has_ability", s, b, e)
@@ -125,15 +130,22 @@ class HotaRules:
     def settle(self, s: Any, b: Backend, loses: tuple[Any, Any], wins: tuple[Any, Any] = (False, False)) -> dict[str, Any]:
         """Losses and wins that happen at the same time, and what follows at once.
 
-        104.3e: a player who wins and loses at once loses. 104.4a: if every
-        player still in the game loses at once, the game is a draw for them.
+        104.3e: a player who wins and loses at once loses (``wins_and_loses_at_once``).
+        104.4a: if every player still in the game loses at once, the game is a
+        draw for them (``all_lose_at_once``).
         104.5: losers leave. 104.2a: a player whose opponent has left wins.
         Then a game that ends with a winner ends as a loss for every other player
         still in it (the question ``loses_when_the_game_ends``: 104.1 is silent).
         """
-        loses = _pair(lambda p: b.And(in_game(s, p, b), loses[p]))
-        wins = _pair(lambda p: b.And(in_game(s, p, b), wins[p], b.Not(loses[p])))  # 104.3e
+        loses_now = _pair(lambda p: b.And(in_game(s, p, b), loses[p]))
+        wins_now = _pair(lambda p: b.And(in_game(s, p, b), wins[p]))
+        if self.winning_loser_loses:  # 104.3e
+            loses, wins = loses_now, _pair(lambda p: b.And(wins_now[p], b.Not(loses_now[p])))
+        else:
+            loses, wins = _pair(lambda p: b.And(loses_now[p], b.Not(wins_now[p]))), wins_now
         everyone = b.And(*(b.Or(loses[p], b.Not(in_game(s, p, b))) for p in range(PLAYERS)), b.Or(*loses))
+        if not self.all_losing_draw:  # 104.4a
+            everyone = False
         drew = _pair(lambda p: b.Or(s.drew[p], b.And(everyone, loses[p])))  # 104.4a
         lost = _pair(lambda p: b.Or(s.lost[p], b.And(loses[p], b.Not(everyone))))
         after = s._replace(lost=lost, drew=drew)
@@ -158,7 +170,8 @@ class HotaRules:
         )
         return {
             **self.settle(s, b, loses),
-            "tokens_elsewhere": (0,) * PLAYERS,  # 109.5f
+            # 109.5f: tokens off the battlefield vanish, if the check is one of state actions.
+            "tokens_elsewhere": (0,) * PLAYERS if self.tokens_vanish_at_check else s.tokens_elsewhere,
             "drew_from_empty": _pair(
                 lambda p: b.And(s.drew_from_empty[p], self.book.answer("empty_library_loss_waits", s, b, p))
             ),
@@ -361,7 +374,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
             for q in range(PLAYERS):
                 yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3b", "abstracted:damage-at-starting-life"),
                            lambda s, b, q=q: {"damage": b.store(
-                               s.damage, q, b.If(s.damage[q] + BOLT_DAMAGE >= STARTING_LIFE, STARTING_LIFE,
+                               s.damage, q, b.If(s.damage[q] + BOLT_DAMAGE >= r.life, r.life,
                                                  s.damage[q] + BOLT_DAMAGE))},
                            doc=f"deal {BOLT_DAMAGE} damage to {PLAYER_NAMES[q]}")
         elif card == "Tome of Ages":
@@ -609,7 +622,7 @@ def _concession_edges(r: HotaRules, locations: tuple[str, ...]) -> list[Edge]:
 # The machine
 
 
-def variables(t: Table) -> list[Var]:
+def variables(t: Table, life: int = STARTING_LIFE) -> list[Var]:
     n = len(t.entities)
     return [
         Var("first", IntRange(-1, 1), (NOBODY,), doc="the first player (103.2)"),
@@ -619,7 +632,7 @@ def variables(t: Table) -> list[Var]:
         Var("passes", IntRange(0, 1), (0,), doc="passes in succession"),
         Var("library", IntRange(0, t.deck), (), length=PLAYERS, start=(t.deck,) * PLAYERS, doc="cards in each library"),
         Var("hand", IntRange(0, t.deck), (), length=PLAYERS, start=(0,) * PLAYERS, doc="cards in each hand"),
-        Var("damage", IntRange(0, STARTING_LIFE), (0,), length=PLAYERS, doc="damage markers, up to the starting life"),
+        Var("damage", IntRange(0, life), (0,), length=PLAYERS, doc="damage markers, up to the starting life (starting_life_total)"),
         Var("drew_from_empty", BOOL, (False,), length=PLAYERS, doc="tried to draw from too small a library since the last check"),
         Var("won", BOOL, (False,), length=PLAYERS),
         Var("lost", BOOL, (False,), length=PLAYERS),
@@ -658,7 +671,7 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
     ]
     edges += _concession_edges(r, tuple({e.source for e in edges}))
     edges = [_ending(e, t) if e.target == "game_over" else e for e in edges]
-    return Machine("hota", variables(t), LOCATIONS, "shuffle", edges, REGISTRY, {"deck": t.deck, "mulligan": mulligan}, describe,
+    return Machine("hota", variables(t, r.life), LOCATIONS, "shuffle", edges, REGISTRY, {"deck": t.deck, "mulligan": mulligan}, describe,
                    table=t, rulings=book)
 
 

@@ -3,7 +3,9 @@ the other decisions the model takes that seed 004 answers or leaves open:
 who loses, who wins, which entities have their abilities, whether a council
 player chooses a card or the active player chooses anew, whether a token
 returns, who draws at the start of a turn, when the losses of 104.3b-c
-happen, and when a loop is a draw.
+happen, how much damage 104.3b's "starting life limit" is, when state actions
+are checked, what settles a win and a loss at once (104.3e) or everyone's
+loss at once (104.4a), and when a loop is a draw.
 
 Each question collects every rule's answer as a ruling; the principles say
 which ruling beats which (``model/rulings.py``), never source order:
@@ -68,6 +70,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     """The questions of one table; ``without`` removes principles or rulings (a
     variant); ``reading`` names a reading of the sources (``Reading.derive``)."""
     book: list[RuleBook] = []  # set below: rulings ask the book whether an entity has its ability
+    life: list[int] = []  # set below: the answer to starting_life_total, asked once
 
     def has_ability(s: Any, b: Backend, e: int) -> Any:
         return book[0].answer("has_ability", s, b, e)
@@ -117,7 +120,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
             Ruling("104.3a", ("104.3a",), True, cause(CONCESSION, lambda s, b, p: True),
                    "a player who concedes loses", overrides={"aegis": "101.1-concession"}, texts={SEED: "137"}),
             Ruling("104.3b", ("104.3b",), True,
-                   cause(DAMAGE, lambda s, b, p: s.damage[p] >= STARTING_LIFE),
+                   cause(DAMAGE, lambda s, b, p: s.damage[p] >= life[0]),
                    "damage markers at or above the starting life total (103.3)", texts={SEED: "139"}),
             Ruling("104.3c", ("104.3c",), True, cause(LIBRARY, lambda s, b, p: s.drew_from_empty[p]),
                    "tried to draw more cards than the library held", texts={SEED: "140"}),
@@ -275,6 +278,64 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda p: f"P{p + 1}",
     )
 
+    # -- starting_life_total(): what 104.3b compares damage with, H7 ------------------------------
+    # 104.3b counts damage against the "starting life limit", a term no rule of
+    # 004 defines; 103.3 gives each player's starting life as 30.
+    life_q = Question(
+        "starting_life_total",
+        "how many damage markers make a player lose by 104.3b (its 'starting life limit')?",
+        (
+            Ruling("starting-life", ("assumed:starting-life-limit",), lambda s, b: STARTING_LIFE, lambda s, b: True,
+                   "104.3b's limit is the starting life of 103.3, 30"),
+        ),
+        ((),),
+        asked_at=("check",),
+        default=STARTING_LIFE,
+        fixed=True,
+        show=lambda: "a player",
+    )
+
+    # -- state_actions_at_check(): when 109.5f's tokens vanish ------------------------------------
+    checks_q = Question(
+        "state_actions_at_check",
+        "is the priority check a check of state actions, where tokens off the battlefield vanish (109.5f, 109.5g)?",
+        (
+            Ruling("state-action-check", ("assumed:priority-check",), True, lambda s, b: True,
+                   "the one check the model has, as a player would receive priority, is also the check of state actions"),
+        ),
+        ((),),
+        asked_at=("check",),
+        fixed=True,
+        show=lambda: "the check",
+    )
+
+    # -- wins_and_loses_at_once(), all_lose_at_once(): what settles an outcome -------------------------
+    both_q = Question(
+        "wins_and_loses_at_once",
+        "does a player who wins and loses the game at the same time lose it (104.3e)?",
+        (
+            Ruling("104.3e", ("104.3e",), True, lambda s, b: True, "a player who wins and loses at once loses",
+                   texts={SEED: "144"}),
+        ),
+        ((),),
+        asked_at=("check", "priority"),
+        fixed=True,
+        show=lambda: "a player",
+    )
+    all_lose_q = Question(
+        "all_lose_at_once",
+        "is the game a draw when every player still in it loses at the same time (104.4a)?",
+        (
+            # Read as the outcome those players get: a draw, not a loss (104.5: they leave either way).
+            Ruling("104.4a", ("104.4a",), True, lambda s, b: True, "every player still in the game lost at once: a draw",
+                   texts={SEED: "150"}),
+        ),
+        ((),),
+        asked_at=("check", "priority"),
+        fixed=True,
+        show=lambda: "the players still in the game",
+    )
+
     # -- loop_is_a_draw(): 104.4b, H6 ----------------------------------------------------------
     culling, chamber = works("Culling Field"), works("Echo Chamber")
     loop_q = Question(
@@ -297,8 +358,9 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     )
 
     questions = (has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, returns_q, draws_q, priority_q,
-                 waits_q, loop_q)
+                 waits_q, life_q, checks_q, both_q, all_lose_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
     book.append(made.without(without) if without else made)
+    life.append(book[0].fixed("starting_life_total"))
     return book[0]

@@ -33,8 +33,7 @@ from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Va
 from model.riftbound import REGISTRY
 from model.riftbound.damage import DamageUnit, is_legal, legal_assignments
 from model.riftbound.rulings import (
-    after_recall, next_seat, at_battlefield, combat_here, has_units_at, in_the_combat, is_pending, players_at, rulebook,
-    side_present, sole_player_at,
+    after_recall, next_seat, at_battlefield, in_the_combat, is_pending, needs_settling, rulebook,
 )
 from model.riftbound.table import (
     ATTACKER, ATTACKER_ASSIGNS, BASE, DEALING, DEFENDER, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY,
@@ -54,11 +53,6 @@ BOUNDS = (
 # What a guard reads off a state
 
 
-def needs_settling(t: Table, s: Any, bf: int, b: Backend) -> Any:
-    """assumed:uncontested-control: ``bf`` is contested but holds units of at most one player."""
-    return b.And(s.contested_by[bf] != NOBODY, players_at(t, s, bf, b) <= 1)
-
-
 def might(book: RuleBook, s: Any, u: int, b: Backend) -> Any:
     """Current might (current_might): printed, +1 while the rallying buff lasts (assumed:rallying-cry)."""
     return book.answer("current_might", s, b, u)
@@ -66,27 +60,34 @@ def might(book: RuleBook, s: Any, u: int, b: Backend) -> Any:
 
 def total_might(t: Table, book: RuleBook, s: Any, p: int, role: int, b: Backend) -> Any:
     """damage.totals, qa.both-survive: the might of ``p``'s units in the
-    combat with ``role``, stunned units counting nothing."""
+    combat with ``role`` that count in the total (counts_in_total: a stunned
+    unit counts nothing)."""
     return b.total(
         [
-            b.If(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role, b.Not(s.stunned[u])), might(book, s, u, b), 0)
+            b.If(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role, book.answer("counts_in_total", s, b, u)),
+                 might(book, s, u, b), 0)
             for u in t.units_of(p)
         ]
     )
 
 
-def _contest(t: Table, s: Any, p: Any, bf: int, b: Backend) -> Any:
-    """assumed:contested: arriving at a battlefield one does not control contests it (unless it already is)."""
-    return b.If(b.And(s.controller[bf] != p, s.contested_by[bf] == NOBODY), p, s.contested_by[bf])
+def _contest(book: RuleBook, s: Any, p: int, bf: int, b: Backend) -> Any:
+    """contests (assumed:contested): who contests ``bf`` once a unit of ``p`` arrives there."""
+    return b.If(book.answer("contests", s, b, p, bf), p, s.contested_by[bf])
 
 
-def _conquest(t: Table, s: Any, holder: Any, bf: int, old_controller: Any, b: Backend) -> dict[str, Any]:
+def _conquest(t: Table, s: Any, holder: Any, bf: int, old_controller: Any, b: Backend,
+              conquest: tuple[Any, ...] | None = None) -> dict[str, Any]:
     """resolution.control, resolution.conquer, resolution.any-player: ``holder``
-    takes ``bf``; a conquest scores once per battlefield per turn."""
+    takes ``bf``; a conquest scores once per battlefield per turn.  ``conquest``:
+    who conquers, where the rule book has said (``conquers``)."""
     points, scored = list(s.points), list(s.scored)
     for p in range(t.players):
         k = p * t.battlefields + bf
-        conquers = b.And(holder == p, old_controller != p, b.Not(s.scored[k]))
+        if conquest is not None:
+            conquers = conquest[p]
+        else:
+            conquers = b.And(holder == p, old_controller != p, b.Not(s.scored[k]))
         points[p] = b.If(conquers, points[p] + 1, points[p])
         scored[k] = b.Or(s.scored[k], conquers)
     return {"points": tuple(points), "scored": tuple(scored)}
@@ -109,7 +110,7 @@ def _action_phase_edges(t: Table, book: RuleBook, any_length: bool) -> list[Edge
                 return {
                     "zone": b.store(s.zone, u, FIRST_BATTLEFIELD + bf),
                     "moved": b.store(s.moved, u, True),
-                    "contested_by": b.store(s.contested_by, bf, _contest(t, s, p, bf, b)),
+                    "contested_by": b.store(s.contested_by, bf, _contest(book, s, p, bf, b)),
                 }
 
             edges.append(
@@ -189,11 +190,11 @@ def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
         changes: dict[str, Any] = {"points": s.points, "scored": s.scored}
         for bf in bfs:
             settling = needs_settling(t, s, bf, b)
-            sole = sole_player_at(t, s, bf, b)
-            holder = b.If(settling, sole, NOBODY)
+            # uncontested_controller: the one player there, or the old holder if nobody is.
+            holder = b.If(settling, book.answer("uncontested_controller", s, b, bf), NOBODY)
             view = s._replace(points=changes["points"], scored=changes["scored"])
             changes.update(_conquest(t, view, holder, bf, s.controller[bf], b))
-            controller[bf] = b.If(b.And(settling, sole != NOBODY), sole, s.controller[bf])
+            controller[bf] = b.If(settling, holder, s.controller[bf])
             contested[bf] = b.If(settling, NOBODY, s.contested_by[bf])
         return {**changes, "controller": tuple(controller), "contested_by": tuple(contested)}
 
@@ -251,9 +252,7 @@ def _begin_showdown(t: Table, book: RuleBook, s: Any, bf: int, b: Backend) -> di
     showdown.initial-chain: roles from who contested ``bf``; the rallying units
     that take a role put their triggers on the initial chain."""
     attacker = book.answer("attacker", s, b, bf)
-    defender: Any = NOBODY
-    for p in reversed(range(t.players)):
-        defender = b.If(b.And(p != attacker, has_units_at(t, s, p, bf, b)), p, defender)
+    defender = book.answer("defender", s, b, bf)
     roles, triggers = [], []
     for u, unit in enumerate(t.units):
         here = at_battlefield(t, s, u, bf)
@@ -282,8 +281,10 @@ def link_order(t: Table, u: int, s: Any, b: Backend) -> Any:
     return b.If(s.attacker == unit.owner, u, len(t.units) + u)
 
 
-def _initial_chain_edges(t: Table) -> list[Edge]:
+def _initial_chain_edges(t: Table, book: RuleBook) -> list[Edge]:
     edges = []
+    # last_link_resolves_first: the chain resolves from its top (assumed:chain-order).
+    top_first = book.fixed("last_link_resolves_first")
     for u, unit in enumerate(t.units):
         if not unit.rallying:
             continue
@@ -291,7 +292,9 @@ def _initial_chain_edges(t: Table) -> list[Edge]:
         def is_top(s: Any, b: Backend, u: int = u) -> Any:
             return b.And(
                 s.trigger[u],
-                *(b.Implies(s.trigger[v], link_order(t, v, s, b) < link_order(t, u, s, b)) for v in range(len(t.units)) if v != u),
+                *(b.Implies(s.trigger[v], (link_order(t, v, s, b) < link_order(t, u, s, b)) if top_first
+                            else (link_order(t, v, s, b) > link_order(t, u, s, b)))
+                  for v in range(len(t.units)) if v != u),
             )
 
         def resolve(s: Any, b: Backend, u: int = u) -> dict[str, Any]:
@@ -418,19 +421,16 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
             def lands(s: Any, b: Backend, u: int = u, p: int = p, bf: int = bf) -> dict[str, Any]:
                 # combat.multiplayer.no-play, combat.multiplayer.play-to-base: with
                 # more than two players, a unit played where a combat it is not part
-                # of is pending or running goes to its controller's base instead.
-                if t.players > 2:
-                    fight = b.Or(combat_here(s, bf), players_at(t, s, bf, b) >= 2)
-                    outsider = b.And(fight, b.Not(has_units_at(t, s, p, bf, b)), b.Not(b.And(combat_here(s, bf), in_the_combat(s, p, b))))
-                else:
-                    outsider = False
+                # of is pending or running goes to its controller's base instead
+                # (played_to_base).
+                outsider = book.answer("played_to_base", s, b, p, bf)
                 return _spell(
                     t,
                     book,
                     s,
                     b,
                     zone=b.store(s.zone, u, b.If(outsider, BASE, FIRST_BATTLEFIELD + bf)),
-                    contested_by=b.store(s.contested_by, bf, b.If(outsider, s.contested_by[bf], _contest(t, s, p, bf, b))),
+                    contested_by=b.store(s.contested_by, bf, b.If(outsider, s.contested_by[bf], _contest(book, s, p, bf, b))),
                 )
 
             edges.append(
@@ -525,7 +525,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
             "combat_damage_step",
             "resolution_step",
             ("damage.both-present",),
-            lambda s, b: b.Not(b.And(side_present(t, s, ATTACKER, b), side_present(t, s, DEFENDER, b))),
+            lambda s, b: b.Not(book.answer("damage_step_happens", s, b)),
             doc="attacking or defending units are gone: no combat damage",
         )
     ]
@@ -556,8 +556,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
                 # The total and the units it may go to (damage.assign) are cheap
                 # to test first; is_legal implies them and decides the rest.
                 return b.AndThen(
-                    b.And(turn, side_present(t, s, ATTACKER, b), side_present(t, s, DEFENDER, b),
-                          assigner_total(s, q, b) == sum(amounts)),
+                    b.And(turn, book.answer("damage_step_happens", s, b), assigner_total(s, q, b) == sum(amounts)),
                     lambda: is_legal(_damage_units(t, book, s, q, targets, b), assigner_total(s, q, b), amounts, b),
                 )
 
@@ -591,7 +590,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
             if unit.immune:
                 continue  # damage.undamageable: it takes none
             marked = s.damage[u] + s.assigned[u]
-            lethal = b.And(marked > 0, marked >= might(book, s, u, b))
+            lethal = book.answer("destroyed_by_damage", s, b, u)
             damage[u] = marked
             # assumed:destroy-lethal: a destroyed unit keeps nothing but the
             # damage the combat cleanup clears (resolution.clear-damage).
@@ -637,10 +636,12 @@ def _resolution_edge(t: Table, book: RuleBook) -> Edge:
         controller, contested = list(s.controller), list(s.contested_by)
         points, scored = s.points, s.scored
         holder = book.answer("controller_after_combat", s, b)
+        conquers = tuple(book.answer("conquers", s, b, p) for p in range(t.players))
         for bf in range(t.battlefields):
             here = s.combat_bf == bf
             view = after._replace(points=points, scored=scored)
-            won = _conquest(t, view, b.If(here, holder, NOBODY), bf, s.controller[bf], b)
+            won = _conquest(t, view, b.If(here, holder, NOBODY), bf, s.controller[bf], b,
+                            tuple(b.And(here, c) for c in conquers))
             points, scored = won["points"], won["scored"]
             controller[bf] = b.If(here, holder, s.controller[bf])
             contested[bf] = b.If(here, NOBODY, s.contested_by[bf])  # resolution.clear-contested
@@ -738,7 +739,7 @@ def build(
     edges = (
         _action_phase_edges(t, book, any_length)
         + _cleanup_edges(t, book)
-        + _initial_chain_edges(t)
+        + _initial_chain_edges(t, book)
         + _showdown_edges(t, book)
         + _damage_edges(t, book)
         + [_resolution_edge(t, book)]

@@ -13,12 +13,21 @@ them, and the clash they settle shows):
   arrive (findings R2);
 - ``exempt_from_assignment``: line 77 frees a unit that cannot be damaged from
   every mandatory rule, line 59 limits what it may take while other units lack
-  lethal damage (findings R3).
+  lethal damage (findings R3);
+- ``counts_in_total``: lines 45-47 sum the might of every attacking and every
+  defending unit, line 106 says a stunned unit deals no damage;
+- ``destroyed_by_damage``: line 102 destroys every unit of a combat with equal
+  totals, line 106 only a unit whose damage reaches its might (a stunned unit,
+  or damage put on a unit that cannot be damaged, leaves one standing);
+- ``conquers``: lines 95-97 give a defender who did not hold the battlefield a
+  conquest when their units survive, line 106 says the defender keeps it and
+  cannot score (needs units standing on an open battlefield before a combat).
 
-Where only an assumption answers (who attacks once the contesting player has
-left, R5; focus after a pass; spell moves, scoring by holding, an emptied
-battlefield's control, marked damage and lethal, R4) ``chainproof lint``
-reports a gap.
+Where only an assumption answers (who attacks and defends once the contesting
+player has left, R5; focus after a pass; spell moves, scoring by holding, an
+emptied battlefield's control, marked damage and lethal, R4; what contests a
+battlefield and who takes one without a fight; where a spell plays a unit; in
+which order the initial chain resolves) ``chainproof lint`` reports a gap.
 """
 
 from __future__ import annotations
@@ -41,6 +50,12 @@ PRINCIPLES = (
               "line 15 tests control of a permanent, not taking part: it bars a combatant with no unit left there as well"),
     Principle("undamageable-sink", ("assumed:undamageable-sink",),
               "line 77's exemption covers line 59 too: a unit nothing can damage may take any amount at any time"),
+    Principle("stunned-deal-nothing", ("assumed:stunned-out-of-total",),
+              "line 106's stunned unit deals no damage, so its might is left out of the total lines 45-47 sum"),
+    Principle("equal-might-as-dealt", ("assumed:equal-might-as-dealt",),
+              "line 102 tells what equal totals usually come to; the damage dealt decides who survives (line 106)"),
+    Principle("defender-already-held", ("assumed:qa-defender-held",),
+              "line 106 speaks of a defender who already holds the battlefield: one who takes it conquers by lines 95-97"),
 )
 
 
@@ -86,6 +101,19 @@ def in_the_combat(s: Any, p: Any, b: Backend) -> Any:
 
 def side_present(t: Table, s: Any, role: int, b: Backend) -> Any:
     return b.Or(*(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role) for u in range(len(t.units))))
+
+
+def needs_settling(t: Table, s: Any, bf: int, b: Backend) -> Any:
+    """assumed:uncontested-control: ``bf`` is contested but holds units of at most one player."""
+    return b.And(s.contested_by[bf] != NOBODY, players_at(t, s, bf, b) <= 1)
+
+
+def other_player_at(t: Table, s: Any, bf: int, who: Any, b: Backend) -> Any:
+    """The first player in seat order, other than ``who``, with units at ``bf`` (NOBODY if none)."""
+    out: Any = NOBODY
+    for p in reversed(range(t.players)):
+        out = b.If(b.And(p != who, has_units_at(t, s, p, bf, b)), p, out)
+    return out
 
 
 def sole_player_at(t: Table, s: Any, bf: Any, b: Backend) -> Any:
@@ -183,6 +211,32 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show_answer=player,
     )
 
+    # -- defender(bf): who defends when a combat begins ----------------------------------
+    defender = Question(
+        "defender",
+        "who defends at this battlefield when its combat begins?",
+        (
+            Ruling("no-combat", ("combat.start", "combat.pending"), lambda s, b, bf: NOBODY,
+                   lambda s, b, bf: b.Not(is_pending(t, s, bf, b)),
+                   "no combat is pending there, so nobody defends", texts={SOURCE: "7-9"}),
+            Ruling("non-contester", ("showdown.defender",),
+                   lambda s, b, bf: other_player_at(t, s, bf, s.contested_by[bf], b),
+                   lambda s, b, bf: b.And(is_pending(t, s, bf, b), contester_is_there(t, s, bf, b)),
+                   "the player there who did not contest the battlefield defends", texts={SOURCE: "29"}),
+            # With the contester gone, line 29's "the player who did not contest"
+            # fits both players there: the one the assumption does not make attack defends.
+            Ruling("attacker-gone", ("assumed:attacker-gone",),
+                   lambda s, b, bf: other_player_at(t, s, bf, book[0].answer("attacker", s, b, bf), b),
+                   lambda s, b, bf: b.And(is_pending(t, s, bf, b), b.Not(contester_is_there(t, s, bf, b))),
+                   "the contesting player has left: the player there who does not attack defends"),
+        ),
+        tuple((bf,) for bf in battlefields),
+        asked_at=("cleanup",),
+        default=NOBODY,
+        show=t.battlefield_name,
+        show_answer=player,
+    )
+
     # -- focus(bf) and next_focus(): the showdown's focus --------------------------------
     focus = Question(
         "focus",
@@ -225,9 +279,88 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda u: t.units[u].name,
     )
 
+    # -- contests(p, bf): who makes a battlefield contested -------------------------------
+    # Line 27 names the player whose units made the battlefield contested, and
+    # nothing in 003 says what makes it so.
+    contests = Question(
+        "contests",
+        "does this player's unit arriving at this battlefield make the battlefield contested by them?",
+        (
+            Ruling("arrival", ("assumed:contested",), True,
+                   lambda s, b, p, bf: b.And(s.controller[bf] != p, s.contested_by[bf] == NOBODY),
+                   "a unit arriving where its player does not hold the battlefield, not yet contested, contests it"),
+        ),
+        tuple((p, bf) for p in players for bf in battlefields),
+        asked_at=("action_phase", "showdown"),
+        show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
+    )
+
+    # -- played_to_base(p, bf): a unit played where a combat is ------------------------------
+    def plays_outside_combat(s: Any, b: Backend, p: int, bf: int) -> Any:
+        """Past two players, ``bf`` has a pending or running combat that ``p`` takes no part in."""
+        if not many:
+            return False
+        outsider = b.And(b.Not(has_units_at(t, s, p, bf, b)), b.Not(b.And(combat_here(s, bf), in_the_combat(s, p, b))))
+        return b.And(fight(s, b, bf), outsider)
+
+    played_to_base = Question(
+        "played_to_base",
+        "is a unit this player plays to this battlefield put in their base instead?",
+        (
+            # Lines 16-17 test taking part in the combat, where line 15 tests
+            # controlling a permanent there: a combatant with nothing left there
+            # may not move a unit in, but may play one.
+            Ruling("play-to-base", ("combat.multiplayer.no-play", "combat.multiplayer.play-to-base"), True,
+                   plays_outside_combat,
+                   "past two players, a unit played where a combat its controller takes no part in is pending or running goes to their base",
+                   texts={SOURCE: "16-17"}),
+            Ruling("as-cast", ("assumed:showdown-spells",), False,
+                   lambda s, b, p, bf: b.Not(plays_outside_combat(s, b, p, bf)),
+                   "the spell plays the unit to the battlefield it names"),
+        ),
+        tuple((p, bf) for p in players for bf in battlefields),
+        asked_at=("showdown",),
+        show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
+    )
+
+    # -- the initial chain's order: asked once, as the edges are built ------------------------
+    # Line 33 says in which order the triggers go on the initial chain, not in
+    # which order they resolve.  In the model no spell comes between them, so
+    # the order changes nothing but the steps.
+    chain_order = Question(
+        "last_link_resolves_first",
+        "does the trigger put on the initial chain last resolve first?",
+        (
+            Ruling("last-in-first-out", ("assumed:chain-order",), True, lambda s, b: True,
+                   "the chain resolves from its top: the defender's triggers, put on last, resolve first"),
+        ),
+        ((),),
+        asked_at=("initial_chain",),
+        fixed=True,
+        show=lambda: "the initial chain",
+    )
+
     # -- the combat damage step -----------------------------------------------------------
     def in_combat(s: Any, b: Backend, v: int) -> Any:
         return b.And(s.combat_bf != NOBODY, at_battlefield(t, s, v, s.combat_bf))
+
+    # Line 43 holds the step only if units of both sides remain; line 44's
+    # example names the case where neither does.
+    damage_step_happens = Question(
+        "damage_step_happens",
+        "does the combat damage step happen?",
+        (
+            Ruling("both-present", ("damage.both-present",), True,
+                   lambda s, b: b.And(side_present(t, s, ATTACKER, b), side_present(t, s, DEFENDER, b)),
+                   "units of the attacker and of the defender are still at the battlefield", texts={SOURCE: "43"}),
+            Ruling("side-gone", ("damage.both-present",), False,
+                   lambda s, b: b.Not(b.And(side_present(t, s, ATTACKER, b), side_present(t, s, DEFENDER, b))),
+                   "the attacker's or the defender's units are all gone: the step is skipped", texts={SOURCE: "43-44"}),
+        ),
+        ((),),
+        asked_at=("combat_damage_step",),
+        show=lambda: "the combat",
+    )
 
     opposing_unit = Question(
         "opposing_unit",
@@ -254,6 +387,62 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         tuple((u,) for u in units),
         asked_at=("combat_damage_step",),
         default=0,
+        show=lambda u: t.units[u].name,
+    )
+
+    counts_in_total = Question(
+        "counts_in_total",
+        "does this unit's might count in its side's total in the combat damage step?",
+        (
+            Ruling("every-unit", ("damage.totals",), True,
+                   lambda s, b, u: b.And(in_combat(s, b, u), s.role[u] != NO_ROLE),
+                   "the might of every attacking unit is summed, and so is the might of every defending unit",
+                   texts={SOURCE: "45-47"}),
+            Ruling("stunned", ("qa.both-survive",), False, lambda s, b, u: s.stunned[u],
+                   "a stunned unit deals no damage", texts={SOURCE: "106"},
+                   overrides={"every-unit": "stunned-deal-nothing"}),
+        ),
+        tuple((u,) for u in units),
+        asked_at=("combat_damage_step",),
+        # Lines 45-47 sum the attacking and the defending units: no other unit counts.
+        default_texts={SOURCE: "45-47"},
+        show=lambda u: t.units[u].name,
+    )
+
+    def damage_taken(s: Any, b: Backend, u: int) -> Any:
+        return s.damage[u] + s.assigned[u]
+
+    def reaches_might(s: Any, b: Backend, u: int) -> Any:
+        return b.And(damage_taken(s, b, u) > 0, damage_taken(s, b, u) >= book[0].answer("current_might", s, b, u))
+
+    def side_total(s: Any, b: Backend, role: int) -> Any:
+        """The damage one side deals: its units' might that counts in the total (counts_in_total)."""
+        return b.total([b.If(b.And(in_combat(s, b, w), s.role[w] == role, book[0].answer("counts_in_total", s, b, w)),
+                             book[0].answer("current_might", s, b, w), 0) for w in units])
+
+    def equal_totals(s: Any, b: Backend, u: int) -> Any:
+        """Damage is about to be dealt in a combat whose two sides' totals are equal, and ``u`` fights in it."""
+        return b.And(s.stage == DEALING, in_combat(s, b, u), s.role[u] != NO_ROLE,
+                     side_total(s, b, ATTACKER) == side_total(s, b, DEFENDER))
+
+    # Asked of the units that can be damaged: one that cannot takes no damage (line 77).
+    destroyed_by_damage = Question(
+        "destroyed_by_damage",
+        "is this unit destroyed as the combat damage is dealt?",
+        (
+            Ruling("lethal-destroys", ("qa.both-survive", "damage.lethal"), True, reaches_might,
+                   "a unit whose damage is at least its might is destroyed", texts={SOURCE: "106"}),
+            Ruling("survives", ("qa.both-survive",), False, lambda s, b, u: b.Not(reaches_might(s, b, u)),
+                   "a unit whose damage is less than its might survives the combat", texts={SOURCE: "106"},
+                   overrides={"equal-might": "equal-might-as-dealt"}),
+            # Line 102 says so of every combat with equal totals; a stunned unit
+            # (which adds nothing to its side's total) or damage put on a unit
+            # that cannot be damaged leaves a unit standing all the same.
+            Ruling("equal-might", ("qa.equal-might",), True, equal_totals,
+                   "with equal total might on both sides, every unit in the combat is destroyed", texts={SOURCE: "102"}),
+        ),
+        tuple((u,) for u in units if not t.units[u].immune),
+        asked_at=("combat_damage_step",),
         show=lambda u: t.units[u].name,
     )
 
@@ -323,6 +512,56 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show_answer=player,
     )
 
+    # -- conquers(p): a conquest as the combat ends -----------------------------------------
+    def combat_scored(s: Any, b: Backend, p: int) -> Any:
+        return b.select(s.scored, p * t.battlefields + s.combat_bf, False)
+
+    def takes_it(s: Any, b: Backend, p: int) -> Any:
+        """``p`` holds the battlefield once the combat is over and did not hold it before."""
+        return b.And(book[0].answer("controller_after_combat", s, b) == p,
+                     b.select(s.controller, s.combat_bf, NOBODY) != p)
+
+    conquers = Question(
+        "conquers",
+        "does this player conquer the battlefield of the combat as it ends, and score there?",
+        (
+            Ruling("conquest", ("resolution.control", "resolution.conquer", "resolution.any-player"), True,
+                   lambda s, b, p: b.And(takes_it(s, b, p), b.Not(combat_scored(s, b, p))),
+                   "the player who takes the battlefield conquers it, unless they have scored there this turn",
+                   texts={SOURCE: "95-98"}, overrides={"defender-keeps": "defender-already-held"}),
+            # Line 106 presumes a defender who holds the battlefield; one who did
+            # not (both sides reached an open battlefield before a cleanup
+            # settled it) takes it by line 95.
+            Ruling("defender-keeps", ("qa.both-survive",), False,
+                   lambda s, b, p: b.And(s.defender == p, side_present(t, s, ATTACKER, b), side_present(t, s, DEFENDER, b)),
+                   "units of both sides survive: the attackers go home and the defender keeps the battlefield without scoring",
+                   texts={SOURCE: "106"}),
+        ),
+        tuple((p,) for p in players),
+        asked_at=("resolution_step",),
+        # Line 97: a conquest is taking control of it; who takes nothing conquers nothing.
+        default_texts={SOURCE: "95-97"},
+        show=player,
+    )
+
+    # -- uncontested_controller(bf): a contest settled without a combat ------------------------
+    uncontested_controller = Question(
+        "uncontested_controller",
+        "who holds a contested battlefield that a cleanup settles without a combat?",
+        (
+            Ruling("uncontested", ("assumed:uncontested-control",),
+                   lambda s, b, bf: b.If(b.And(needs_settling(t, s, bf, b), sole_player_at(t, s, bf, b) != NOBODY),
+                                         sole_player_at(t, s, bf, b), s.controller[bf]),
+                   lambda s, b, bf: True,
+                   "the one player with units there takes it; with nobody there, or no contest to settle, it stays as it was"),
+        ),
+        tuple((bf,) for bf in battlefields),
+        asked_at=("cleanup",),
+        default=lambda s, b, bf: s.controller[bf],
+        show=t.battlefield_name,
+        show_answer=player,
+    )
+
     # -- scores_by_holding(p, bf): the start of a turn ----------------------------------
     scores_by_holding = Question(
         "scores_by_holding",
@@ -336,8 +575,9 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
     )
 
-    questions = (valid_destination, attacker, focus, next_focus, counts_as_moved, opposing_unit, current_might,
-                 lethal_damage, exempt_from_assignment, controller_after_combat, scores_by_holding)
+    questions = (valid_destination, attacker, defender, focus, next_focus, counts_as_moved, contests, played_to_base,
+                 chain_order, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
+                 exempt_from_assignment, controller_after_combat, conquers, uncontested_controller, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))
     book.append(RuleBook(questions, PRINCIPLES, reading=read, game="riftbound"))
     return book[0]
