@@ -1,19 +1,24 @@
-"""The two backends a guard or an update is evaluated over.
+"""The backends a guard or an update is evaluated over.
 
 Every guard and update in a model is written once, as a Python function of a
 state and a backend.  Over ``CONCRETE`` the state holds plain ints, bools and
 tuples and the result is a plain value; over ``SYMBOLIC`` the state holds Z3
-terms and the result is a Z3 term.  Only the operations that differ between the
-two (boolean connectives, if-then-else, indexing by a variable) go through the
-backend; comparison and arithmetic operators work on both as they are.
+terms and the result is a Z3 term; over ``VECTOR`` each field holds a NumPy
+array with one row per state (a tuple field, a tuple of such arrays) and the
+result is an array over the same rows, or a plain constant that stands for
+every row.  Only the operations that differ between them (boolean
+connectives, if-then-else, indexing by a variable) go through the backend;
+comparison and arithmetic operators work on all three as they are.
 ``AndThen`` is a conjunction whose costly second part the concrete backend
 skips when the first is already false.
 """
 
 from __future__ import annotations
 
+from functools import reduce
 from typing import Any, Callable, Sequence
 
+import numpy as np
 import z3
 
 
@@ -126,6 +131,73 @@ class Symbolic:
         return z3.Sum(list(values)) if values else z3.IntVal(0)
 
 
+class Vector:
+    """NumPy arrays, one row per state: what the vectorized search uses (``model/vector.py``).
+
+    Fields are integer arrays (booleans as 0 and 1, so that arithmetic on them
+    counts as it does on Python bools); a result may be a plain constant,
+    which holds for every row.  Python's own ``and``, ``if`` or ``max`` on a
+    field of more than one row raise here (such an array has no single truth
+    value), so a guard that uses them fails rather than being misread.
+    """
+
+    name = "vector"
+
+    @staticmethod
+    def And(*xs: Any) -> Any:
+        return reduce(np.logical_and, xs, True)
+
+    @staticmethod
+    def Or(*xs: Any) -> Any:
+        return reduce(np.logical_or, xs, False)
+
+    @staticmethod
+    def AndThen(first: Any, rest: Callable[[], Any]) -> Any:
+        # ``rest`` is skipped only when no row needs it: the rows where
+        # ``first`` is false get it too and stay false.  A ``rest`` that fails
+        # on them sends its edge row by row over CONCRETE (model/vector.py).
+        if not np.any(first):
+            return np.logical_and(first, False)
+        return np.logical_and(first, rest())
+
+    @staticmethod
+    def Not(x: Any) -> Any:
+        return np.logical_not(x)
+
+    @staticmethod
+    def Implies(a: Any, c: Any) -> Any:
+        return np.logical_or(np.logical_not(a), c)
+
+    @staticmethod
+    def If(cond: Any, then: Any, other: Any) -> Any:
+        return np.where(cond, then, other)
+
+    @staticmethod
+    def select(seq: Sequence[Any], index: Any, default: Any = 0) -> Any:
+        if np.ndim(index) == 0:
+            return Concrete.select(seq, index, default)
+        result = default
+        for i, x in enumerate(seq):
+            result = np.where(index == i, x, result)
+        return result
+
+    @staticmethod
+    def store(seq: Sequence[Any], index: Any, value: Any) -> tuple:
+        if np.ndim(index) == 0:
+            return Concrete.store(seq, index, value)
+        return tuple(np.where(index == i, value, x) for i, x in enumerate(seq))
+
+    @staticmethod
+    def count(flags: Sequence[Any]) -> Any:
+        return sum((np.not_equal(f, 0).astype(np.int64) for f in flags), 0)
+
+    @staticmethod
+    def total(values: Sequence[Any]) -> Any:
+        # As integers: NumPy adds two boolean arrays as "or".
+        return sum((np.asarray(v, dtype=np.int64) for v in values), 0)
+
+
 CONCRETE = Concrete()
 SYMBOLIC = Symbolic()
-Backend = Concrete | Symbolic
+VECTOR = Vector()
+Backend = Concrete | Symbolic | Vector

@@ -1,0 +1,207 @@
+"""Explicit search state by state (model/explicit.py) against the vectorized
+search (model/vector.py) on WoW; writes the section of RESULTS.md.
+
+    python -m benchmarks.vector
+
+For each instance, both searches run once, in this process: states a second,
+and bytes held per stored state.  Explicit search holds a namedtuple per
+state, a dict numbering them while it runs and a networkx graph of the
+transitions; the vectorized search holds a key per state, a hash table of
+state numbers, and a parent and an edge per state (no transitions).  Bytes
+are counted object by object (``sys.getsizeof``, shared objects once) and
+array by array.  Then the two design choices of model/vector.py, on the keys
+of the largest instance: digits of power-of-two radix (shift and mask)
+against an exact mixed radix (division), and the hash table against a Python
+set.  Timings vary by a third on a shared machine.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from benchmarks.engine import targets_table, write_section
+from model import explicit, vector, wowtcg
+
+BEGIN, END = "<!-- benchmarks.vector: begin -->", "<!-- benchmarks.vector: end -->"
+#: Spin on an equivalent Promela model of WoW's default instance (issue 21).
+SPIN_STATES_PER_S = 875_000
+INSTANCES = {"default": {}, "--hand 1": {"hand": 1}, "--turns 3": {"turns": 3}}
+
+
+def held_bytes(roots: list[Any]) -> int:
+    """The bytes of every object reachable from ``roots`` through dicts,
+    lists and tuples, each object once."""
+    seen: set[int] = set()
+    total = 0
+    stack = list(roots)
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple)):
+            stack.extend(obj)
+    return total
+
+
+def run_explicit(machine: Any) -> dict:
+    e = explicit.explore(machine)
+    states = held_bytes([e.nodes, e.depth, e.parent])
+    # The dict that numbers the states while the search runs (its keys are the nodes).
+    numbering = sys.getsizeof(dict.fromkeys(range(e.states)))
+    graph = held_bytes([e.graph._adj, e.graph._pred, e.graph._node])
+    return {
+        "counts": (e.states, e.transitions, e.levels, e.complete),
+        "seconds": e.seconds,
+        "bytes": (states + numbering) / e.states,
+        "graph_bytes": graph / e.states,
+    }
+
+
+def run_vector(machine: Any) -> tuple[dict, vector.VectorExploration]:
+    v = vector.explore(machine)
+    return {
+        "counts": (v.states, v.transitions, v.levels, v.complete),
+        "seconds": v.seconds,
+        "bytes": v.nbytes / v.states,
+        "words": v.layout.words,
+        "row_by_row": len(v.row_by_row),
+    }, v
+
+
+def packing(v: vector.VectorExploration) -> dict:
+    """Unpacking the keys a level at a time, as the search does: by shift and
+    mask (the layout's digits) against division and remainder by an exact
+    mixed radix (as many of them, on words of the same size), and the words
+    each needs.  Each way runs once untimed first, so that neither pays for
+    the other's first use of the memory."""
+    layout = v.layout
+    levels = [v.keys[a:b] for a, b in zip(v.level_starts, v.level_starts[1:])]
+    radices = [d.hi - d.lo + 1 for d in layout.digits]
+    lo = np.array([d.lo for d in layout.digits], np.int64)[:, None]
+    words, weight, places = 1, 1, []
+    for radix in radices:
+        if weight * radix > 2**64:
+            words, weight = words + 1, 1
+        places.append((words - 1, weight, radix))
+        weight *= radix
+
+    def divide(keys: np.ndarray) -> np.ndarray:
+        columns = [np.ascontiguousarray(keys[:, w % layout.words]) for w in range(words)]
+        out = np.empty((len(places), len(keys)), np.int64)
+        for j, (w, weight, radix) in enumerate(places):
+            out[j] = columns[w] // np.uint64(weight) % np.uint64(radix)
+        out += lo
+        return out
+
+    seconds = {}
+    for name, unpack in (("shift_s", layout.unpack), ("divide_s", divide)):
+        for timed in (False, True):
+            started = time.perf_counter()
+            for keys in levels:
+                unpack(keys)
+            if timed:
+                seconds[name] = time.perf_counter() - started
+    return {
+        "bits_exact": sum(math.log2(r) for r in radices),
+        "bits_power_of_two": sum(d.bits for d in layout.digits),
+        "words_exact": words,
+        "words_power_of_two": layout.words,
+        **seconds,
+    }
+
+
+def dedup(v: vector.VectorExploration) -> dict:
+    """Every key added a level at a time: to the hash table, and to a Python set of ints."""
+    levels = list(zip(v.level_starts, v.level_starts[1:]))
+    started = time.perf_counter()
+    table = vector.Visited(v.layout.words)
+    for a, b in levels:
+        table.add(v.keys[a:b])
+    table_s = time.perf_counter() - started
+    started = time.perf_counter()
+    seen: set[int] = set()
+    for a, b in levels:
+        ints = sum(v.keys[a:b, w].astype(object) << (64 * w) for w in range(v.layout.words))
+        for k in ints.tolist():
+            if k not in seen:
+                seen.add(k)
+    set_s = time.perf_counter() - started
+    table.shrink()
+    return {
+        "states": v.states,
+        "table_s": table_s,
+        "table_bytes": table.nbytes / v.states,
+        "set_s": set_s,
+        "set_bytes": (sys.getsizeof(seen) + sum(map(sys.getsizeof, seen))) / v.states,
+    }
+
+
+def measure() -> dict:
+    out: dict[str, Any] = {"instances": {}, "spin": shutil.which("spin")}
+    largest = None
+    for name, bounds in INSTANCES.items():
+        machine = wowtcg.build(**bounds)
+        vec, v = run_vector(machine)
+        exp = run_explicit(machine)
+        if exp["counts"] != vec["counts"]:
+            raise AssertionError(f"{name}: explicit {exp['counts']} but vector {vec['counts']}")
+        out["instances"][name] = {"explicit": exp, "vector": vec}
+        if largest is None or v.states > largest.states:
+            largest, out["largest"] = v, name
+    out["packing"] = packing(largest)
+    out["dedup"] = dedup(largest)
+    return out
+
+
+def render(m: dict) -> str:
+    default = m["instances"]["default"]["vector"]
+    rate = default["counts"][0] / default["seconds"]
+    rows = [(f"WoW default at Spin's {SPIN_STATES_PER_S:,} states/s (issue 21)", f"{rate:,.0f} states/s", rate >= SPIN_STATES_PER_S)]
+    lines = [*targets_table("Explicit search, state by state and vectorized (`python -m benchmarks.vector`)", rows), ""]
+    lines += [
+        "| WoW instance | states | transitions | levels | complete | explicit s | explicit states/s | vector s | vector states/s | speed-up "
+        "| explicit bytes/state (+ transition graph) | vector bytes/state | key words | edges row by row |",
+        "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, r in m["instances"].items():
+        e, v = r["explicit"], r["vector"]
+        states, transitions, levels, complete = v["counts"]
+        lines.append(
+            f"| {name} | {states:,} | {transitions:,} | {levels} | {'yes' if complete else 'no, stopped past 2,000,000'} "
+            f"| {e['seconds']:.1f} | {states / e['seconds']:,.0f} | {v['seconds']:.2f} | {states / v['seconds']:,.0f} "
+            f"| {e['seconds'] / v['seconds']:.1f}x | {e['bytes']:,.0f} (+ {e['graph_bytes']:,.0f}) | {v['bytes']:.0f} "
+            f"| {v['words']} | {v['row_by_row']} |"
+        )
+    p, d = m["packing"], m["dedup"]
+    lines += [
+        "",
+        "Both searches give the same states, transitions and levels on each instance (the run checks it); an incomplete "
+        "search stops at the same level boundary in both.",
+        "",
+        f"Design, on the {d['states']:,} keys of `{m['largest']}`:",
+        "",
+        "| choice | taken | alternative |",
+        "| --- | --- | --- |",
+        f"| digits | power-of-two radix: {p['bits_power_of_two']} bits, {p['words_power_of_two']} words, unpacked level by level in {p['shift_s']:.2f} s "
+        f"| exact mixed radix: {p['bits_exact']:.1f} bits, {p['words_exact']} words, unpacked in {p['divide_s']:.2f} s |",
+        f"| states seen | hash table of int32 state numbers, keys added level by level: {d['table_s']:.2f} s, {d['table_bytes']:.0f} bytes/state (keys included) "
+        f"| Python set of ints: {d['set_s']:.2f} s, {d['set_bytes']:.0f} bytes/state besides the keys (16 bytes a state) |",
+        "",
+        "Spin: " + (f"found at `{m['spin']}`; not run by this benchmark." if m["spin"] else "not installed on this machine (`which spin` finds nothing); not run."),
+    ]
+    return "\n".join([BEGIN, *lines, END])
+
+
+if __name__ == "__main__":
+    write_section("benchmarks.vector", __doc__, measure, render, BEGIN, END)

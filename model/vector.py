@@ -1,0 +1,496 @@
+"""Explicit-state search over whole frontiers at once, with NumPy.
+
+The same breadth-first search as ``model/explicit.py``, level by level:
+
+- a state is an integer key whose digits are its location and its
+  variables' values (a tuple variable one digit per slot) over their
+  declared domains, each digit a field of bits (``Layout``), in 64-bit
+  words (every instance of the three games needs two);
+- the frontier's keys are unpacked into one array per digit and grouped by
+  location; each edge leaving a location has its guard evaluated over the
+  ``VECTOR`` backend on every row of the group at once, and its update on
+  the rows that enable it.  A successor's key is its predecessor's plus, for
+  each digit the update sets, the change shifted to the digit's place, so
+  the variables an edge leaves alone cost nothing;
+- successors are put in the order explicit search meets them (by
+  predecessor, then edge) and the first of each new key is kept, so states
+  are numbered as ``explicit.explore`` numbers them, with the same parents;
+- the states seen are an open-addressing hash table of state numbers over
+  the keys (``Visited``).
+
+``benchmarks/vector.py`` measures both choices against their alternatives.
+
+An edge whose guard or update cannot run on arrays (Riftbound's damage
+assignment hands plain values to rules that test them with Python's ``if``)
+runs row by row over ``CONCRETE`` instead; ``row_by_row`` names those edges.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
+
+import numpy as np
+
+from model.backend import CONCRETE, VECTOR
+from model.explicit import DEFAULT_MAX_STATES
+from model.machine import Edge, Machine, ModelError
+
+WORD_BITS = 64
+
+
+@dataclass(frozen=True)
+class Digit:
+    """One place of a key: the value ``lo..hi`` of a variable slot (or of the
+    location), stored as ``value - lo`` in ``bits`` bits from bit ``shift``
+    of word ``word``."""
+
+    lo: int
+    hi: int
+    bits: int
+    word: int
+    shift: int
+
+    @property
+    def mask(self) -> np.uint64:
+        return np.uint64((1 << self.bits) - 1)
+
+
+class Layout:
+    """How a machine's states pack into keys: the location first, then each
+    variable in declaration order, each slot a digit of as many bits as its
+    domain needs, a word starting where the next digit would not fit.
+
+    A digit's radix is its domain's size rounded up to a power of two: a
+    shift and a mask read it, where an exact mixed radix needs a division
+    and a remainder (two to three times slower to unpack a level; both need
+    two words on every instance measured, benchmarks/vector.py).
+    """
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        domains = [(0, len(machine.location_names) - 1)]
+        #: Each variable's first digit and its length (None: a single value).
+        self.span: dict[str, tuple[int, int | None]] = {}
+        for v in machine.variables:
+            self.span[v.name] = (len(domains), v.length)
+            domains += [(v.domain.lo, v.domain.hi)] * (v.length or 1)
+        digits, word, shift = [], 0, 0
+        for lo, hi in domains:
+            bits = (hi - lo).bit_length()
+            if shift + bits > WORD_BITS:
+                word, shift = word + 1, 0
+            digits.append(Digit(lo, hi, bits, word, shift))
+            shift += bits
+        self.digits = tuple(digits)
+        self.words = word + 1
+        self._lo = np.array([d.lo for d in digits], np.int64)[:, None]
+        self._is_bool = [False] + [v.domain.is_bool for v in machine.variables for _ in range(v.length or 1)]
+
+    # -- one concrete state --------------------------------------------------
+
+    def pack(self, state: Any) -> tuple[int, ...]:
+        words = [0] * self.words
+        for d, value in zip(self.digits, self._flat(state)):
+            words[d.word] |= (value - d.lo) << d.shift
+        return tuple(words)
+
+    def concrete(self, key: Any) -> Any:
+        """The concrete state (plain ints, bools and tuples) of one key."""
+        return self._assemble([bool(x) if is_bool else x for x, is_bool in zip(self._values(key), self._is_bool)])
+
+    def _assemble(self, values: Any) -> Any:
+        """The state whose digits have the values ``values`` (a list, or arrays' rows)."""
+        fields = [values[0]]
+        for start, length in self.span.values():
+            fields.append(values[start] if length is None else tuple(values[start : start + length]))
+        return self.machine.State(*fields)
+
+    def _flat(self, state: Any) -> list[int]:
+        out = [state.location]
+        for v in self.machine.variables:
+            value = getattr(state, v.name)
+            out.extend(value if v.length is not None else (value,))
+        return out
+
+    def _values(self, key: Any) -> list[int]:
+        return [(int(key[d.word]) >> d.shift & ((1 << d.bits) - 1)) + d.lo for d in self.digits]
+
+    # -- many states -----------------------------------------------------------
+
+    def digit(self, keys: np.ndarray, j: int) -> np.ndarray:
+        """Digit ``j`` of every key, as its value."""
+        d = self.digits[j]
+        return ((keys[:, d.word] >> np.uint64(d.shift)) & d.mask).astype(np.int64) + d.lo
+
+    def unpack(self, keys: np.ndarray) -> np.ndarray:
+        """The values of every digit of every key: one row per digit, one column per state."""
+        words = [np.ascontiguousarray(keys[:, w]) for w in range(self.words)]
+        out = np.empty((len(self.digits), len(keys)), np.int64)
+        for j, d in enumerate(self.digits):
+            out[j] = (words[d.word] >> np.uint64(d.shift)) & d.mask
+        out += self._lo
+        return out
+
+    def state(self, values: np.ndarray) -> Any:
+        """The state whose fields are rows of ``values`` (as ``unpack`` gives them), for ``VECTOR``."""
+        return self._assemble(values)
+
+    def moved(
+        self, keys: np.ndarray, pre: Any, values: np.ndarray, changes: Mapping[str, Any], location: int
+    ) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
+        """The keys of the states ``pre`` (over ``VECTOR``; ``values`` its
+        digits) after the update ``changes`` and a move to ``location``, and
+        for each variable that leaves its domain the rows where it does."""
+        n = len(keys)
+        keys = keys.copy()
+        out_of_domain = []
+        for name, value in changes.items():
+            start, length = self.span[name]
+            if length is None:
+                value, old = (value,), (getattr(pre, name),)
+            elif not isinstance(value, tuple) or len(value) != length:
+                out_of_domain.append((name, np.ones(n, bool)))
+                continue
+            else:
+                old = getattr(pre, name)
+            bad = np.zeros(n, bool)
+            for j, (part, was) in enumerate(zip(value, old), start):
+                if part is was:
+                    continue  # a slot the update hands back as it was
+                new = rows(part, n).astype(np.int64)
+                d = self.digits[j]
+                bad |= (new < d.lo) | (new > d.hi)
+                self._shift(keys, j, new - values[j])
+            if bad.any():
+                out_of_domain.append((name, bad))
+        self._shift(keys, 0, location - values[0])
+        return keys, out_of_domain
+
+    def _shift(self, keys: np.ndarray, j: int, change: np.ndarray) -> None:
+        # Modulo 2**64: a negative change wraps around and back, and the
+        # result, a key, is below 2**64.
+        d = self.digits[j]
+        keys[:, d.word] += change.astype(np.uint64) << np.uint64(d.shift)
+
+
+class NotVectorized(Exception):
+    """A guard or update gave something other than one integer or boolean per row."""
+
+
+def rows(value: Any, n: int) -> np.ndarray:
+    """A guard's or update's result as one value for each of ``n`` rows."""
+    a = np.asarray(value)
+    if a.dtype.kind not in "biu" or a.shape not in ((), (n,)):
+        raise NotVectorized(f"{a.dtype} of shape {a.shape} for {n} rows")
+    return a if a.shape else np.broadcast_to(a, (n,))
+
+
+# --------------------------------------------------------------------------
+# The states seen
+
+
+#: A free slot of the hash table (state numbers are int32: 4 bytes a slot).
+EMPTY = np.iinfo(np.int32).max
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+class Visited:
+    """The keys seen, numbered in the order first added.
+
+    ``keys[i]`` is the key of state number ``i``.  An open-addressing hash
+    table (linear probing, at most half full) holds the state numbers, so a
+    key is stored once, in ``keys``.
+    """
+
+    def __init__(self, words: int) -> None:
+        self.keys = np.empty((1024, words), np.uint64)
+        self.count = 0
+        self.slots = np.full(4096, EMPTY, np.int32)
+
+    @property
+    def nbytes(self) -> int:
+        return self.keys.nbytes + self.slots.nbytes
+
+    def add(self, keys: np.ndarray) -> np.ndarray:
+        """Number the keys not seen before, each once, in the order given;
+        return the positions in ``keys`` of those numbered."""
+        base, n = self.count, len(keys)
+        self._reserve(base + n)
+        # Each key is a candidate under the provisional number base + its
+        # position, its key parked behind the numbered ones.
+        self.keys[base : base + n] = keys
+        slot = self._home(keys)
+        mask = len(self.slots) - 1
+        pending = np.arange(n)
+        taken = np.full(n, -1)
+        while pending.size:
+            at = slot[pending]
+            free = self.slots[at] == EMPTY
+            # Candidates racing for one free slot: the first in order wins it.
+            np.minimum.at(self.slots, at[free], (base + pending[free]).astype(np.int32))
+            holder = self.slots[at]
+            won = holder == base + pending
+            taken[pending[won]] = at[won]
+            found = (self.keys[holder] == keys[pending]).all(axis=1)
+            pending = pending[~found]
+            slot[pending] = (slot[pending] + 1) & mask
+        new = np.flatnonzero(taken >= 0)
+        self.slots[taken[new]] = base + np.arange(len(new))
+        self.keys[base : base + len(new)] = keys[new]
+        self.count += len(new)
+        return new
+
+    def _home(self, keys: np.ndarray) -> np.ndarray:
+        h = np.zeros(len(keys), np.uint64)
+        for w in range(keys.shape[1]):
+            h = (h ^ keys[:, w]) * _MIX
+            h ^= h >> np.uint64(29)
+        bits = len(self.slots).bit_length() - 1
+        return ((h * _MIX) >> np.uint64(64 - bits)).astype(np.int64)
+
+    def shrink(self) -> None:
+        """Give back the room kept for keys to come."""
+        self.keys = self.keys[: self.count].copy()
+
+    def _reserve(self, need: int) -> None:
+        if need >= EMPTY:
+            raise OverflowError(f"{need} states and successors do not fit state numbers of 32 bits")
+        if need > len(self.keys):
+            grown = np.empty((max(need, 2 * len(self.keys)), self.keys.shape[1]), np.uint64)
+            grown[: self.count] = self.keys[: self.count]
+            self.keys = grown
+        if 2 * need > len(self.slots):
+            size = len(self.slots)
+            while 2 * need > size:
+                size *= 2
+            # Rehash: adding the distinct keys again gives them the same numbers.
+            old, self.count = self.keys[: self.count].copy(), 0
+            self.slots = np.full(size, EMPTY, np.int32)
+            self.add(old)
+
+
+# --------------------------------------------------------------------------
+# The search
+
+
+@dataclass
+class VectorExploration:
+    """The reachable states of a machine, numbered as ``explicit.explore`` numbers them.
+
+    State ``i`` has key ``keys[i]``; it was first reached from state
+    ``parent[i]`` by edge ``machine.edges[edge[i]]`` (-1 for an initial
+    state).  Level ``d`` holds states ``level_starts[d]`` up to
+    ``level_starts[d + 1]``.
+    """
+
+    machine: Machine
+    layout: Layout
+    visited: Visited
+    parent: np.ndarray
+    edge: np.ndarray
+    level_starts: tuple[int, ...]
+    transitions: int  # edges taken from expanded states, as explicit search counts them
+    seconds: float
+    complete: bool  # every reachable state was expanded
+    expanded: int  # levels up to this one were expanded (all of them when complete)
+    row_by_row: frozenset[str]  # edges evaluated one state at a time over CONCRETE
+
+    @property
+    def states(self) -> int:
+        return self.visited.count
+
+    @property
+    def levels(self) -> int:
+        """The length of the longest shortest path from an initial state."""
+        return len(self.level_starts) - 2
+
+    @property
+    def keys(self) -> np.ndarray:
+        return self.visited.keys[: self.states]
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held for the states: keys, hash table, parents and edges."""
+        return self.visited.nbytes + self.parent.nbytes + self.edge.nbytes
+
+    def locations(self) -> np.ndarray:
+        """The location number of every state."""
+        return self.layout.digit(self.keys, 0)
+
+    def state(self, node: int) -> Any:
+        """The concrete state numbered ``node``."""
+        return self.layout.concrete(self.keys[node])
+
+    def path_to(self, node: int) -> tuple[Any, list[tuple[Edge, Any]]]:
+        """The initial state and a shortest path from it to state number
+        ``node``, replayed over ``CONCRETE`` (as ``explicit.Exploration.path_to``)."""
+        chain = []
+        while self.parent[node] >= 0:
+            chain.append((self.machine.edges[self.edge[node]], node))
+            node = int(self.parent[node])
+        start = state = self.state(node)
+        path = []
+        for edge, number in reversed(chain):
+            state = self.machine.apply(state, edge)
+            if self.layout.pack(state) != tuple(int(w) for w in self.keys[number]):
+                raise ModelError(f"edge {edge.name!r} replayed over plain values does not reach state {number}")
+            path.append((edge, state))
+        return start, path
+
+
+def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> VectorExploration:
+    """Breadth-first search of every reachable state, a level at a time.
+
+    Past ``max_states`` the search finishes the level it is in and stops, as
+    ``explicit.explore`` does.
+    """
+    started = time.perf_counter()
+    layout = Layout(machine)
+    visited = Visited(layout.words)
+    initial = []
+    for s in machine.initial_states():
+        if machine.out_of_bounds(s):
+            raise ModelError(f"an initial state is outside the declared domains: {machine.describe(s)}")
+        initial.append(layout.pack(s))
+    first = visited.add(np.array(initial, np.uint64).reshape(-1, layout.words))
+    edge_type = np.min_scalar_type(-len(machine.edges))  # the smallest signed type that numbers them
+    parents, edges = [np.full(len(first), -1, np.int32)], [np.full(len(first), -1, edge_type)]
+    starts = [0, visited.count]
+    expander = Expander(machine, layout)
+    transitions = 0
+    complete = True
+    while starts[-1] > starts[-2]:
+        # As explicit search: at a level boundary, once the first level is expanded.
+        if visited.count > max_states and len(starts) > 2:
+            complete = False
+            break
+        keys, parent, edge = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2])
+        transitions += len(keys)
+        new = visited.add(keys)
+        parents.append(parent[new].astype(np.int32))
+        edges.append(edge[new].astype(edge_type))
+        starts.append(visited.count)
+    if complete:
+        starts.pop()  # the empty level that ended the search
+    visited.shrink()
+    return VectorExploration(
+        machine,
+        layout,
+        visited,
+        np.concatenate(parents),
+        np.concatenate(edges),
+        tuple(starts),
+        transitions,
+        time.perf_counter() - started,
+        complete,
+        len(starts) - 2 if complete else len(starts) - 3,
+        frozenset(expander.row_by_row),
+    )
+
+
+class Expander:
+    """The successors of a frontier, edge by edge over each location's rows."""
+
+    def __init__(self, machine: Machine, layout: Layout) -> None:
+        self.machine = machine
+        self.layout = layout
+        self.row_by_row: set[str] = set()
+        # The edges leaving each location, in the order explicit search tries
+        # them (the machine's own table, which ``steps_from`` reads).
+        self.leaving = machine._out_index
+
+    def successors(self, keys: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every successor of the states numbered ``first`` on, whose keys are
+        ``keys``: its key, its predecessor's number and the edge's index, in
+        the order explicit search meets them."""
+        # Sorted by location, each location's rows are one slice of the digits.
+        by_location = np.argsort(self.layout.digit(keys, 0), kind="stable")
+        keys = keys[by_location]
+        values = self.layout.unpack(keys)
+        ends = np.flatnonzero(np.diff(values[0])) + 1
+        out_keys, out_parent, out_edge = [], [], []
+        for a, b in zip([0, *ends], [*ends, len(keys)]):
+            group = Group(self.layout, keys[a:b], values[:, a:b])
+            for edge, taken, moved in self._steps(self.leaving[int(values[0, a])], group):
+                out_keys.append(moved)
+                out_parent.append(first + by_location[a + taken])
+                out_edge.append(np.full(len(taken), self.machine.edge_index[edge.name]))
+        if not out_keys:
+            return np.empty((0, self.layout.words), np.uint64), np.empty(0, np.int64), np.empty(0, np.int64)
+        parent, edge = np.concatenate(out_parent), np.concatenate(out_edge)
+        # Explicit search tries a state's edges in the machine's order.
+        order = np.argsort(parent * len(self.machine.edges) + edge)
+        return np.concatenate(out_keys)[order], parent[order], edge[order]
+
+    def _steps(self, leaving: tuple[tuple[Edge, int], ...], group: "Group") -> Iterator[tuple[Edge, np.ndarray, np.ndarray]]:
+        """Each edge of ``leaving`` with the rows of ``group`` that enable it
+        and their successors' keys."""
+        by_row = []
+        for edge, target in leaving:
+            if edge.name in self.row_by_row:
+                by_row.append((edge, target))
+                continue
+            try:
+                taken, moved = self._vector_step(edge, target, group)
+            except ModelError:
+                raise
+            except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
+                self.row_by_row.add(edge.name)
+                by_row.append((edge, target))
+                continue
+            yield edge, taken, moved
+        if by_row:
+            yield from self._concrete_steps(by_row, group)
+
+    def _vector_step(self, edge: Edge, target: int, group: "Group") -> tuple[np.ndarray, np.ndarray]:
+        n = len(group.keys)
+        taken = np.flatnonzero(rows(edge.guard(group.state, VECTOR), n))
+        if not taken.size:
+            return taken, np.empty((0, self.layout.words), np.uint64)
+        values = group.values if taken.size == n else group.values[:, taken]
+        pre = group.state if taken.size == n else self.layout.state(values)
+        changes = edge.update(pre, VECTOR)
+        unknown = set(changes) - set(self.layout.span)
+        if unknown:
+            raise ModelError(f"edge {edge.name!r} updates unknown variables {sorted(unknown)}")
+        moved, bad = self.layout.moved(group.keys[taken], pre, values, changes, target)
+        if bad:
+            first = min(int(np.argmax(rows_bad)) for _, rows_bad in bad)
+            names = [name for name, rows_bad in bad if rows_bad[first]]
+            raise _leaves_domain(self.machine, edge, names, self.layout.concrete(group.keys[taken[first]]))
+        return taken, moved
+
+    def _concrete_steps(
+        self, leaving: list[tuple[Edge, int]], group: "Group"
+    ) -> Iterator[tuple[Edge, np.ndarray, np.ndarray]]:
+        # A state at a time, all its edges in turn, as explicit search goes:
+        # the rule book and the models keep answers for the last state asked.
+        found: list[tuple[list[int], list[tuple[int, ...]]]] = [([], []) for _ in leaving]
+        for i, key in enumerate(group.keys):
+            pre = self.layout.concrete(key)
+            for (edge, target), (taken, moved) in zip(leaving, found):
+                if edge.guard(pre, CONCRETE):
+                    changes = edge.update(pre, CONCRETE)
+                    post = pre._replace(location=target, **changes)
+                    bad = self.machine.out_of_bounds(post, changes)
+                    if bad:
+                        raise _leaves_domain(self.machine, edge, bad, pre)
+                    taken.append(i)
+                    moved.append(self.layout.pack(post))
+        for (edge, _), (taken, moved) in zip(leaving, found):
+            yield edge, np.array(taken, np.int64), np.array(moved, np.uint64).reshape(-1, self.layout.words)
+
+
+class Group:
+    """The frontier's states at one location: keys, digit values, and the state over arrays."""
+
+    def __init__(self, layout: Layout, keys: np.ndarray, values: np.ndarray) -> None:
+        self.keys = keys
+        self.values = values
+        self.state = layout.state(values)
+
+
+def _leaves_domain(machine: Machine, edge: Edge, names: list[str], pre: Any) -> ModelError:
+    return ModelError(f"edge {edge.name!r} takes {', '.join(names)} out of its declared domain; from {machine.describe(pre)}")

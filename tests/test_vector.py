@@ -1,0 +1,195 @@
+"""The vectorized search (model/vector.py) agrees with explicit search.
+
+Counts: every pinned perft instance of the three games gives the pinned
+states, transitions, levels and terminal states, which explicit search gives
+(test_perft and the games' model tests hold it to them), except Riftbound's
+largest (18,105 states): its damage assignments run state by state over
+plain values, which takes about as long as explicit search (7 s), and its two
+smaller instances take the same edges.  Small instances of each game are
+also compared with explicit search state by state: the same numbering,
+parents and paths, and the same stop past ``max_states``.
+
+Backends: on samples of reachable states, each edge's guard and update over
+``VECTOR`` either fail (and the search then takes that edge row by row) or
+agree with ``CONCRETE`` on every row; only Riftbound's damage assignments fail.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from model import explicit, hota, riftbound, vector, wowtcg
+from model.backend import CONCRETE, VECTOR
+from model.machine import Machine, ModelError
+from tests.conftest import SMALL, perft_case_id
+from tests.test_hota_model import TABLES
+
+DATA = Path(__file__).parent / "data"
+
+
+def build(game: str, bounds: dict) -> Machine:
+    if game == "hota":
+        return hota.build(table=TABLES[bounds["table"]], mulligan=bounds["mulligan"])
+    return {"wowtcg": wowtcg.build, "riftbound": riftbound.build}[game](**bounds)
+
+
+def row_by_row_allowed(game: str, name: str) -> bool:
+    """Riftbound's damage assignment tests plain values with Python's ``if``
+    (``model/riftbound/damage.py``): only those edges may not run on arrays."""
+    return game == "riftbound" and name.startswith("assign_damage[")
+
+
+#: Riftbound's largest instance is left out (see the module's docstring).
+SLOW = {("riftbound", "players=2,battlefields=2,turns=2,spells=1,victory_points=2")}
+CASES = [
+    pytest.param(game, case, id=f"{game}:{perft_case_id(case)}")
+    for game in ("wowtcg", "hota", "riftbound")
+    for case in yaml.safe_load((DATA / f"perft_{game}.yaml").read_text())
+    if (game, perft_case_id(case)) not in SLOW
+]
+
+
+@cache
+def explored(game: str, bounds: tuple) -> vector.VectorExploration:
+    return vector.explore(build(game, dict(bounds)))
+
+
+@pytest.mark.parametrize(("game", "case"), CASES)
+def test_counts_are_the_pinned_ones(game, case):  # noqa: ANN001
+    v = explored(game, tuple(case["bounds"].items()))
+    names = v.machine.location_names
+    terminal = Counter(names[i] for i in v.locations() if v.machine.locations[names[i]].terminal)
+    assert v.complete
+    assert (v.states, v.transitions, v.levels, dict(terminal)) == (
+        case["states"],
+        case["transitions"],
+        case["levels"],
+        case["terminal"],
+    )
+    assert all(row_by_row_allowed(game, name) for name in v.row_by_row), sorted(v.row_by_row)
+
+
+#: Small instances compared state by state, one or two per game.
+SAME_NUMBERING = [
+    ("wowtcg", SMALL),
+    ("wowtcg", {"players": 3, "chain_depth": 1, "turns": 3, "hand": 0, "deck": 0, "hand_limit": 2, "allies": 0, "combats": 1}),
+    ("hota", {"table": "council", "mulligan": 1}),
+    ("riftbound", {"players": 2, "battlefields": 2, "turns": 3, "spells": 0, "victory_points": 2}),
+]
+
+
+@pytest.mark.parametrize(("game", "bounds"), SAME_NUMBERING, ids=[f"{g}:{perft_case_id({'bounds': b})}" for g, b in SAME_NUMBERING])
+def test_states_are_numbered_as_explicit_search_numbers_them(game, bounds):  # noqa: ANN001
+    v = explored(game, tuple(bounds.items()))
+    e = explicit.explore(v.machine)
+    assert [v.state(i) for i in range(v.states)] == e.nodes
+    assert [None if p < 0 else (int(p), v.machine.edges[k].name) for p, k in zip(v.parent, v.edge)] == [
+        None if step is None else (step[0], step[1].name) for step in e.parent
+    ]
+    assert [v.level_starts[d] for d in range(v.levels + 1)] == [e.depth.index(d) for d in range(e.levels + 1)]
+    for node in (0, v.states // 3, v.states - 1):
+        assert v.path_to(node) == e.path_to(node)
+
+
+def test_a_search_past_max_states_stops_where_explicit_search_does():
+    machine = wowtcg.build(**SMALL)
+    v, e = vector.explore(machine, max_states=4000), explicit.explore(machine, max_states=4000)
+    assert not v.complete and not e.complete
+    assert (v.states, v.transitions, v.levels, v.expanded) == (e.states, e.transitions, e.levels, e.expanded)
+
+
+def test_an_update_that_leaves_its_domain_is_reported():
+    machine = wowtcg.build(**SMALL).replace_edge("ready_cards", update=lambda s, b: {"turn_number": s.turn_number + 9})
+    with pytest.raises(ModelError, match="edge 'ready_cards' takes turn_number out of its declared domain"):
+        vector.explore(machine)
+
+
+@settings(max_examples=60, deadline=None)
+@given(batches=st.lists(st.lists(st.integers(0, 50), min_size=1, max_size=40), min_size=1, max_size=6))
+def test_visited_numbers_each_new_key_once_in_order(batches):  # noqa: ANN001
+    # Few distinct keys and a small table: duplicates within and across
+    # batches, probing past collisions, and rehashing as the table grows.
+    visited, first_seen = vector.Visited(words=2), {}
+    for batch in batches:
+        keys = np.array([(k % 7, k) for k in batch], np.uint64).reshape(-1, 2)
+        expected = []
+        for i, k in enumerate(batch):
+            if k not in first_seen:
+                first_seen[k] = len(first_seen)
+                expected.append(i)
+        assert visited.add(keys).tolist() == expected
+    assert [tuple(map(int, key)) for key in visited.keys[: visited.count]] == [(k % 7, k) for k in first_seen]
+
+
+# -- the backends agree -------------------------------------------------------------
+
+#: Instances whose reachable states the agreement is checked on: between them
+#: they take every edge the pinned perft instances take (combat, chains,
+#: three and four players; every HotA table but the largest).
+SAMPLED = {
+    "wowtcg": [
+        SMALL,
+        {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 3, "allies": 2, "combats": 1},
+        {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "hand_limit": 2, "allies": 2, "combats": 1},
+        {"players": 4, "chain_depth": 1, "turns": 4, "hand": 0, "deck": 1, "hand_limit": 0, "allies": 0, "combats": 0},
+        {"players": 3, "chain_depth": 1, "turns": 3, "hand": 0, "deck": 0, "hand_limit": 2, "allies": 0, "combats": 1},
+    ],
+    "hota": [{"table": t, "mulligan": 1} for t in ("loop", "whisper", "golden", "tokens", "council")],
+    "riftbound": [
+        {"players": 2, "battlefields": 1, "turns": 1, "spells": 1, "victory_points": 2},
+        {"players": 2, "battlefields": 2, "turns": 3, "spells": 0, "victory_points": 2},
+    ],
+}
+
+
+def disagreements(v: vector.VectorExploration, numbers: list[int]) -> tuple[list[str], set[str]]:
+    """Where VECTOR and CONCRETE differ on the states ``numbers``, and the
+    edges whose guard or update failed on arrays."""
+    m, layout = v.machine, v.layout
+    keys = v.keys[sorted(set(numbers))]
+    values = layout.unpack(keys)
+    found, failed = [], set()
+    for location in np.unique(values[0]):
+        here = values[0] == location
+        batch, plain = values[:, here], [layout.concrete(k) for k in keys[here]]
+        n = len(plain)
+        for edge in m.edges_leaving(plain[0]):
+            try:
+                enabled = np.flatnonzero(vector.rows(edge.guard(layout.state(batch), VECTOR), n))
+                changes = edge.update(layout.state(batch[:, enabled]), VECTOR) if enabled.size else {}
+                columns = {
+                    name: [vector.rows(x, enabled.size) for x in (value if isinstance(value, tuple) else (value,))]
+                    for name, value in changes.items()
+                }
+            except Exception:  # noqa: BLE001 - the search takes such an edge row by row
+                failed.add(edge.name)
+                continue
+            if enabled.tolist() != [i for i, s in enumerate(plain) if edge.guard(s, CONCRETE)]:
+                found.append(f"guard of {edge.name}")
+            for row, i in enumerate(enabled):
+                expected = edge.update(plain[i], CONCRETE)
+                got = {name: tuple(int(c[row]) for c in cols) for name, cols in columns.items()}
+                want = {name: tuple(map(int, x if isinstance(x, tuple) else (x,))) for name, x in expected.items()}
+                if got != want:
+                    found.append(f"update of {edge.name} in {m.describe(plain[i])}")
+    return found, failed
+
+
+@pytest.mark.parametrize("game", SAMPLED)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_guards_and_updates_agree_on_reachable_states(game, data):  # noqa: ANN001
+    bounds = data.draw(st.sampled_from(SAMPLED[game]))
+    v = explored(game, tuple(bounds.items()))
+    numbers = data.draw(st.lists(st.integers(0, v.states - 1), min_size=1, max_size=60))
+    found, failed = disagreements(v, numbers)
+    assert not found, found
+    assert all(row_by_row_allowed(game, name) for name in failed), sorted(failed)
