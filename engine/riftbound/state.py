@@ -428,7 +428,7 @@ class RiftboundState:
             return
         c.closed = True
         self.history.append("initial chain, bottom first: " + ", ".join(self._ref(u) for u in chain))
-        for u in reversed(chain):  # top first
+        for u in reversed(chain):  # top first (assumed:chain-order)
             if u.zone == "battlefield" and u.battlefield == c.battlefield and u.role:
                 u.buffed = True  # assumed:rallying-cry
                 self.history.append(f"{self._ref(u)} rallies: +1 might ({self.might(u)})")
@@ -516,7 +516,8 @@ class RiftboundState:
 
     def _total(self, player: int) -> int:
         """damage.totals, qa.both-survive: the summed might of the player's units in
-        the combat that are not stunned (might below 0 counts as 0)."""
+        the combat that are not stunned (might below 0 counts as 0); leaving the
+        stunned out is assumed:stunned-out-of-total."""
         role = "attacker" if player == self.combat.attacker else "defender"
         return sum(max(0, self.might(u)) for u in self.in_combat(role) if not u.stunned)
 
@@ -572,6 +573,7 @@ class RiftboundState:
         owners = self.owners_at(bf)
         if owners:
             # Reading: after the recall only one player's units can be left there.
+            # A defender who did not hold it conquers too (assumed:qa-defender-held).
             holder = owners[0]
             if b.controller != holder:
                 b.controller = holder
@@ -598,7 +600,8 @@ class RiftboundState:
     def _destroy_lethal(self) -> None:
         """assumed:destroy-lethal, damage.lethal, qa.both-survive: a unit with lethal
         damage (more than zero, at least its might) goes to its owner's trash,
-        unless it cannot be damaged.
+        unless it cannot be damaged; equal totals destroy only through the damage
+        dealt (assumed:equal-might-as-dealt).
         Reading: lethal damage is never zero (damage.lethal), so a unit with no
         damage is not destroyed even if its might is 0."""
         for u in self.units:
