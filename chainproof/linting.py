@@ -493,7 +493,8 @@ def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfoli
     bounded = game.machine(bounds)
     found = source_lint.lint_sources(bounded, build_reading, max_pairs, max_pairs)
     for query, verdict in found.checks:
-        out.checks.append(Check(game.name, query, verdict, "explicit" if not query.startswith("diff[") else "lockstep search", 0))
+        method = "lockstep search" if query.startswith("diff[") else "vectorized search" if query.startswith("no_deadlock[") else "explicit"
+        out.checks.append(Check(game.name, query, verdict, method, 0))
     dead = [f for f in found.findings if f.ruling is not None]
     if dead and found.complete:
         # A game without a length bound (HotA) was searched whole: its one model is the any-length one.

@@ -15,7 +15,10 @@ state the model reaches within the bounds.
 - **gap**: a reachable state where the question is asked and no text answers
   it: the model runs on an assumption or an unsourced default there;
 - **dead-ruling**: a ruling that applies in no state reached where its
-  question is asked, within the bounds.
+  question is asked, within the bounds;
+- **deadlock** under a source's whole reading: a reachable state of the
+  machine that source builds where nobody and no rule can act (searched over
+  whole frontiers, ``model/vector.py``).
 
 Breadth-first order makes every state found one of the nearest to the start.
 """
@@ -27,12 +30,14 @@ from typing import Any, Callable, Iterable, Mapping
 
 from model.backend import CONCRETE
 from model.diff import compare
+from model import vector
 from model.explicit import explore
 from model.machine import Machine
 from model.results import Transcript
 from model.rulings import Question, RuleBook, Ruling
 
-#: The kinds of finding this module reports, in report order.
+#: The kinds of finding only this module reports, in report order (it also
+#: reports a deadlock under a source's reading, a kind of lint's own).
 KINDS = ("source-clash", "self-clash", "gap", "dead-ruling")
 
 
@@ -261,4 +266,29 @@ def lint_sources(
             out.findings.append(
                 SourceFinding("dead-ruling", f"dead-ruling:{name}:{r.id}@{tag}", r.rules, summary, places, sources, ruling=(name, k))
             )
+
+    # Each source read whole, as `verify --reading SOURCE` builds it: a reading
+    # under which nobody and no rule can act is a fault of the text or of its
+    # encoding, which comparing answers state by state cannot see.
+    if build_reading is not None:
+        for x in book.sources():
+            differing_rulings = [r for name in book.declared for r in differing.get((name, x), ())]
+            if not differing_rulings:
+                continue
+            reading = build_reading(x, {})
+            searched = vector.explore(reading, max_states)
+            within = "within the bounds" if searched.complete else f"within {searched.expanded} levels"
+            if not len(searched.dead_ends):
+                out.checks.append((f"no_deadlock[reading {x}]", f"no state reached {within} deadlocks"))
+                continue
+            start, path = searched.path_to(int(searched.dead_ends[0]))
+            where = reading.location_names[path[-1][1].location if path else start.location]
+            summary = f"read by {x}, the rules leave nobody able to act at {where}, and the game is not over"
+            places, sources = _texts(differing_rulings)
+            rules = tuple(dict.fromkeys(rule for r in differing_rulings for rule in r.rules))
+            out.checks.append((f"no_deadlock[reading {x}]", "violated"))
+            out.findings.append(SourceFinding(
+                "deadlock", f"deadlock:{where}@{x}", rules, summary, places, sources,
+                Transcript.from_path(reading, start, path, summary), reading=x,
+            ))
     return out

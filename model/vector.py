@@ -296,6 +296,9 @@ class VectorExploration:
     complete: bool  # every reachable state was expanded
     expanded: int  # levels up to this one were expanded (all of them when complete)
     row_by_row: frozenset[str]  # edges evaluated one state at a time over CONCRETE
+    #: The expanded states, outside terminal locations, that enable no edge:
+    #: deadlocks (nobody and no rule can act), in the order they were found.
+    dead_ends: np.ndarray
 
     @property
     def states(self) -> int:
@@ -361,6 +364,8 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> VectorExp
     expander = Expander(machine, layout)
     transitions = 0
     complete = True
+    terminal = np.array([loc.terminal is not None for loc in machine.locations.values()])
+    dead_ends = []
     while starts[-1] > starts[-2]:
         # As explicit search: at a level boundary, once the first level is expanded.
         if visited.count > max_states and len(starts) > 2:
@@ -368,6 +373,9 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> VectorExp
             break
         keys, parent, edge = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2])
         transitions += len(keys)
+        level = np.arange(starts[-2], starts[-1])
+        stuck = level[~np.isin(level, parent)]
+        dead_ends.append(stuck[~terminal[layout.digit(visited.keys[stuck], 0)]])
         new = visited.add(keys)
         parents.append(parent[new].astype(np.int32))
         edges.append(edge[new].astype(edge_type))
@@ -387,6 +395,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> VectorExp
         complete,
         len(starts) - 2 if complete else len(starts) - 3,
         frozenset(expander.row_by_row),
+        np.concatenate(dead_ends) if dead_ends else np.empty(0, np.int64),
     )
 
 

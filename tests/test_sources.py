@@ -119,6 +119,24 @@ def test_source_lint_finds_the_taxed_attacker_clash_on_a_one_turn_game():
     assert tax.transcript is not None and tax.transcript.steps[-1].edge.startswith(("close_window@draw_step", "pass_priority"))
 
 
+def test_a_source_whose_reading_leaves_nobody_able_to_act_is_a_deadlock_finding():
+    """Each source read whole is searched for deadlocks: here the basic rules'
+    reading is built without the edge that closes the ready step's window, as
+    an encoding slip might leave it, and lint finds the stuck state."""
+    def build(spec, bounds):
+        m = wowtcg.build(turns=1, reading=spec, **bounds)
+        return m.with_edges(e for e in m.edges if e.name != "close_window@ready_step") if spec == "001" else m
+
+    found = lint_sources(wowtcg.build(turns=1), build, 2_000_000, 100_000)
+    (stuck,) = [f for f in found.findings if f.kind == "deadlock"]
+    assert stuck.key == "deadlock:ready_step@001" and stuck.reading == "001"
+    assert stuck.transcript is not None and stuck.transcript.final["location"] == "ready_step"
+    assert "001" in stuck.sources
+    checks = dict(found.checks)
+    assert checks["no_deadlock[reading 001]"] == "violated"
+    assert checks["no_deadlock[reading CR7.4]"] == "no state reached within the bounds deadlocks"
+
+
 def test_a_gap_is_a_reachable_state_where_no_text_answers():
     """Take away the default's texts of who gets priority after a resolution:
     where no ruling applies (an empty chain), nothing answers any more."""

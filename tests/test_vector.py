@@ -106,6 +106,19 @@ def test_a_search_past_max_states_stops_where_explicit_search_does():
     assert (v.states, v.transitions, v.levels, v.expanded) == (e.states, e.transitions, e.levels, e.expanded)
 
 
+def test_dead_ends_are_the_states_explicit_search_finds_with_no_step():
+    """A state outside a terminal location that enables no edge is a deadlock:
+    none in the model, and exactly explicit search's ones once an edge is gone."""
+    whole = wowtcg.build(turns=1, deck=0)
+    assert not len(vector.explore(whole).dead_ends)
+    broken = whole.with_edges(e for e in whole.edges if e.name != "close_window@draw_step")
+    expected = [
+        i for i, s in enumerate(explicit.explore(broken).nodes)
+        if not broken.is_terminal(s) and not any(True for _ in broken.steps_from(s))
+    ]
+    assert expected and sorted(vector.explore(broken).dead_ends.tolist()) == expected
+
+
 def test_an_update_that_leaves_its_domain_is_reported():
     machine = wowtcg.build(**SMALL).replace_edge("ready_cards", update=lambda s, b: {"turn_number": s.turn_number + 9})
     with pytest.raises(ModelError, match="edge 'ready_cards' takes turn_number out of its declared domain"):
