@@ -153,26 +153,40 @@ def test_plain_output_marks_known_and_new_findings_with_their_notes(capsys):
     assert "2 findings (" in out and "; 1 not known" in out
 
 
-def test_riftbound_damage_rules_never_strand_the_assigner_and_only_caitlyn_with_tank_clashes(tmp_path: Path):
+def test_riftbound_damage_rules_never_strand_the_assigner_and_only_caitlyn_with_tank_clashes(lint_all):
     """damage.*: lint proves that every configuration up to 5 units (might up
     to 6) has a legal assignment, and finds one minimal pattern of requirements
     that exclude each other: the seed's Caitlyn with Tank beside a plain unit."""
-    # A known file that lacks the finding: lint exits 1 and marks it not known.
-    known = tmp_path / "known.yaml"
-    known.write_text("known:\n  - key: exclusion:something else\n    note: read\n", encoding="utf-8")
-    result = invoke("lint", "--game", "riftbound", "--battlefields", "1", "--turns", "1", "--timeout", "3", "--known", str(known), "--json")
-    assert result.exit_code == 1, result.output
-    data = json.loads(result.stdout)
-    # Every finding is unknown to that file; of the damage rules' queries, one.
-    assert data["summary"]["unknown"] == data["summary"]["findings"]
-    assert len([f for f in data["findings"] if f["kind"] in ("no-assignment", "exclusion")]) == 1
-    checks = {c["query"]: c for c in data["checks"]}
+    findings = [f for f in lint_all["findings"] if f["game"] == "riftbound"]
+    assert len([f for f in findings if f["kind"] in ("no-assignment", "exclusion")]) == 1
+    checks = {c["query"]: c for c in lint_all["checks"] if c["game"] == "riftbound"}
     assert checks["a legal damage assignment exists (up to 5 units, might up to 6)"]["verdict"] == "proved"
     assert checks["requirements that exclude each other (up to 5 units, might up to 6)"]["verdict"] == "35 exclusive patterns, 1 minimal"
-    (finding,) = [f for f in data["findings"] if f["kind"] == "exclusion"]
-    assert finding["key"] == "exclusion:none tank&last" and finding["known"] is False
+    (finding,) = [f for f in findings if f["kind"] == "exclusion"]
+    assert finding["key"] == "exclusion:none tank&last"
     assert "damage.exclusive" in finding["rules"] and "damage.requirements" in finding["rules"]
     assert finding["key"] in load_known(default_known_file("riftbound")).notes
+
+
+def test_a_finding_the_known_file_lacks_makes_lint_exit_1(tmp_path: Path, monkeypatch):
+    """Whatever lint finds, a key the known file does not list is marked not
+    known in the JSON, and the exit status is 1."""
+    from chainproof import linting
+
+    def one_finding(games, bounds, budget, known, max_pairs, advance):
+        f = Finding("hota", "gap", "gap:somewhere", ("101.1",), "no text answers")
+        f.known = f.key in known.get("hota", {})
+        return Lint(findings=[f])
+
+    monkeypatch.setattr(linting, "run", one_finding)
+    known = tmp_path / "known.yaml"
+    known.write_text("known:\n  - key: gap:elsewhere\n    note: read\n", encoding="utf-8")
+    result = invoke("lint", "--game", "hota", "--known", str(known), "--json")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert data["summary"] == {"findings": 1, "unknown": 1} and data["findings"][0]["known"] is False
+    known.write_text("known:\n  - key: gap:somewhere\n    note: read\n", encoding="utf-8")
+    assert invoke("lint", "--game", "hota", "--known", str(known), "--json").exit_code == 0
 
 
 @pytest.mark.parametrize(
