@@ -166,7 +166,7 @@ def test_a_unit_played_into_someone_elses_combat_lands_in_base():
 
 def test_two_players_per_combat_is_proved_at_three_players():
     machine = riftbound.build(table=three_player_table(), any_length=True)
-    (result,) = induction.check_all(machine, [PROPERTIES["two_players_per_combat"]], max_k=2, timeout_ms=20_000)
+    (result,) = induction.check_all(machine, [PROPERTIES["two_players_per_combat"]], max_k=2)
     assert result.verdict == PROVED, result.note
 
 

@@ -57,7 +57,7 @@ def tiny_exploration() -> explicit.Exploration:
 
 @cache
 def tiny_result(name: str):  # noqa: ANN201
-    return spacer.check(tiny(), BY_NAME[name], timeout_ms=15_000)
+    return spacer.check(tiny(), BY_NAME[name])
 
 
 @pytest.mark.parametrize("name", CROSS_CHECKED)
@@ -89,7 +89,7 @@ def test_proofs_carry_a_readable_invariant() -> None:
 def test_found_invariants_pass_the_independent_recheck() -> None:
     m = tiny()
     for name in ("priority_exclusive", "destroyed_hero_loses"):
-        invariant = spacer.find_invariant(m, BY_NAME[name], timeout_ms=15_000)
+        invariant = spacer.find_invariant(m, BY_NAME[name])
         assert invariant is not None
         assert spacer.check_inductive(m, BY_NAME[name], invariant)
 
