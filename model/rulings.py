@@ -240,6 +240,11 @@ class Clash:
         return tuple(out)
 
 
+def always(s: Any, b: Backend, *args: Any) -> bool:
+    """Where a ruling applies when it applies in every state its question is asked in."""
+    return True
+
+
 #: The "state" a fixed question is asked in: its rulings never read it.
 _BOARD = object()
 

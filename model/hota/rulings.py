@@ -33,7 +33,7 @@ from typing import Any
 
 from model.backend import Backend
 from model.hota.table import ACCEPT, NO_TRIGGER, NOBODY, PLAYERS, REFUSE, STARTING_LIFE, Table
-from model.rulings import Principle, Question, Reading, RuleBook, Ruling
+from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
 
 #: Why a player would lose or win: the rule's answer depends on it.
 DAMAGE, LIBRARY, EFFECT, CONCESSION = "damage", "empty library", "effect", "concession"
@@ -227,7 +227,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
                    lambda s, b: b.Or(*(b.And(has_ability(s, b, e), s.tokens[c] >= 1) for e, c in portal.items())),
                    "Rewind Portal: return the exiled token to the battlefield", printed=True, texts={SEED: "90"}),
             # Not a "can't" of 101.2, which speaks of an effect's "can't": 109.5g is a rule.
-            Ruling("109.5g", ("109.5g",), False, lambda s, b: True,
+            Ruling("109.5g", ("109.5g",), False, always,
                    "a token that left the battlefield can never come back; one that would stays where it is",
                    overrides={"rewind-portal": "return-impossible"}, texts={SEED: "234"}),
         ),
@@ -255,7 +255,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "would_receive_priority",
         "is the priority check a time a player would receive priority, when 104.3b-c's losses happen?",
         (
-            Ruling("priority-check", ("assumed:priority-check",), True, lambda s, b: True,
+            Ruling("priority-check", ("assumed:priority-check",), True, always,
                    "each check comes as a player would receive priority, or as a trigger is about to resolve"),
         ),
         ((),),
@@ -285,7 +285,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "starting_life_total",
         "how many damage markers make a player lose by 104.3b (its 'starting life limit')?",
         (
-            Ruling("starting-life", ("assumed:starting-life-limit",), lambda s, b: STARTING_LIFE, lambda s, b: True,
+            Ruling("starting-life", ("assumed:starting-life-limit",), lambda s, b: STARTING_LIFE, always,
                    "104.3b's limit is the starting life of 103.3, 30"),
         ),
         ((),),
@@ -300,7 +300,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "state_actions_at_check",
         "is the priority check a check of state actions, where tokens off the battlefield vanish (109.5f, 109.5g)?",
         (
-            Ruling("state-action-check", ("assumed:priority-check",), True, lambda s, b: True,
+            Ruling("state-action-check", ("assumed:priority-check",), True, always,
                    "the one check the model has, as a player would receive priority, is also the check of state actions"),
         ),
         ((),),
@@ -314,7 +314,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "wins_and_loses_at_once",
         "does a player who wins and loses the game at the same time lose it (104.3e)?",
         (
-            Ruling("104.3e", ("104.3e",), True, lambda s, b: True, "a player who wins and loses at once loses",
+            Ruling("104.3e", ("104.3e",), True, always, "a player who wins and loses at once loses",
                    texts={SEED: "144"}),
         ),
         ((),),
@@ -327,7 +327,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "is the game a draw when every player still in it loses at the same time (104.4a)?",
         (
             # Read as the outcome those players get: a draw, not a loss (104.5: they leave either way).
-            Ruling("104.4a", ("104.4a",), True, lambda s, b: True, "every player still in the game lost at once: a draw",
+            Ruling("104.4a", ("104.4a",), True, always, "every player still in the game lost at once: a draw",
                    texts={SEED: "150"}),
         ),
         ((),),

@@ -36,7 +36,7 @@ from typing import Any
 
 from model.backend import Backend
 from model.riftbound.table import ATTACKER, BASE, DEALING, DEFENDER, FIRST_BATTLEFIELD, NO_ROLE, NOBODY, Table
-from model.rulings import Principle, Question, Reading, RuleBook, Ruling
+from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
 
 SOURCE = "003"
 
@@ -255,7 +255,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         "next_focus",
         "who holds focus after the player with it casts a spell or passes?",
         (
-            Ruling("next-seat", ("assumed:showdown-focus",), lambda s, b: next_seat(t, s.focus, b), lambda s, b: True,
+            Ruling("next-seat", ("assumed:showdown-focus",), lambda s, b: next_seat(t, s.focus, b), always,
                    "focus goes round the table in turn order"),
         ),
         ((),),
@@ -331,7 +331,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         "last_link_resolves_first",
         "does the trigger put on the initial chain last resolve first?",
         (
-            Ruling("last-in-first-out", ("assumed:chain-order",), True, lambda s, b: True,
+            Ruling("last-in-first-out", ("assumed:chain-order",), True, always,
                    "the chain resolves from its top: the defender's triggers, put on last, resolve first"),
         ),
         ((),),

@@ -20,7 +20,7 @@ import itertools
 from typing import Any
 
 from model.backend import Backend
-from model.rulings import Principle, Question, Reading, RuleBook, Ruling
+from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
 
 # -- the model's reading ----------------------------------------------------------------
 
@@ -556,7 +556,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "303.2",
                 ("303.2", "602.3a", "409.2a"),
                 lambda s, b: STRIKE_LINK,
-                lambda s, b: True,
+                always,
                 "a player with priority in the defend window, his hero in combat, puts a strike on the chain",
                 texts={"000": "138", "001": "190", "002en": "118-119", "002zh": "120"},
             ),
@@ -564,7 +564,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "303.2",
                 ("CR7.4 303.2", "CR7.4 303.2a", "CR7.4 602.1", "CR7.4 602.3"),
                 lambda s, b: STRIKE_AS_ROLE_BEGINS,
-                lambda s, b: True,
+                always,
                 "a player strikes only as his hero becomes the attacker or the defender, and not with the chain",
                 texts={"CR7.4": "483-489"},
             ),
@@ -585,7 +585,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "603.2",
                 ("603.2",),
                 True,
-                lambda s, b: True,
+                always,
                 "roles and 'this combat' modifiers end as the conclusion ends; the checks come as the window opens",
                 texts={"000": "490", "002en": "148-151", "002zh": "152"},
             ),
@@ -593,7 +593,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "603.2",
                 ("CR7.4 603.2", "CR7.4 603.3"),
                 False,
-                lambda s, b: True,
+                always,
                 "a round of pre-priority checks runs while the roles still stand; only then do they end",
                 texts={"CR7.4": "1963-1969"},
             ),
@@ -617,7 +617,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "102.1a",
                 ("102.1a", "409.6"),
                 False,
-                lambda s, b: True,
+                always,
                 "the loss is a pre-priority check: the batch after the one that destroys the hero finds it gone",
                 texts={"000": "104"},
             ),
@@ -625,7 +625,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "102.1a",
                 ("102.1a", "CR7.4 102.1a"),
                 True,
-                lambda s, b: True,
+                always,
                 "a player loses at once as his hero is destroyed",
                 texts={"CR7.4": "134-135"},
             ),
