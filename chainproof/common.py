@@ -3,6 +3,7 @@ guard that turns bad input or an internal error into it (exit 2)."""
 
 from __future__ import annotations
 
+import ctypes
 import sys
 from typing import Any, Callable
 
@@ -42,6 +43,12 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
+def interrupted() -> None:
+    # 130: the shell's code for a run stopped by Ctrl-C; nothing partial is printed as an answer.
+    click.echo("chainproof: interrupted: no result", err=True)
+    sys.exit(130)
+
+
 def guarded(run: Callable[[], int]) -> None:
     """Turn bad input, a broken model or an internal error into one line and
     exit 2, and Ctrl-C into one line and exit 130.
@@ -57,10 +64,11 @@ def guarded(run: Callable[[], int]) -> None:
     except report.RenderError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
-        # 130: the shell's code for a run stopped by Ctrl-C; nothing partial is printed as an answer.
-        click.echo("chainproof: interrupted: no result", err=True)
-        sys.exit(130)
+        interrupted()
     except Exception as exc:  # noqa: BLE001 - the last line of defence of a command-line tool
+        # Ctrl-C while Z3's ctypes layer converts an argument arrives wrapped.
+        if isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" in str(exc):
+            interrupted()
         if click.get_current_context().find_root().params.get("debug"):
             raise
         fail(f"internal error: {type(exc).__name__}: {exc} (run 'chainproof --debug ...' for the traceback)")

@@ -4,6 +4,7 @@ a query takes and nothing else."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import multiprocessing
 import subprocess
@@ -69,3 +70,18 @@ def test_a_resource_limit_that_allows_no_work_is_refused(default_rlimit):
 ])
 def test_each_reason_to_give_up_says_whether_a_rerun_could_differ(reason, said):
     assert said in limits.why_unknown(reason, 1500)
+
+
+@pytest.mark.parametrize("raised", [KeyboardInterrupt(), ctypes.ArgumentError("argument 1: KeyboardInterrupt: ")])
+def test_ctrl_c_is_one_line_and_exit_130_even_inside_z3(monkeypatch, raised):
+    """Ctrl-C reaches a command plainly, or wrapped by ctypes when Z3 was
+    converting an argument: either way one line, exit 130, no traceback."""
+    from model import portfolio
+
+    def interrupted(*args, **kwargs):
+        raise raised
+
+    monkeypatch.setattr(portfolio, "verify", interrupted)
+    result = CliRunner().invoke(main, ["verify", "--game", "hota"])
+    assert result.exit_code == 130
+    assert result.output.strip() == "chainproof: interrupted: no result"
