@@ -297,7 +297,9 @@ class Machine:
         self.graph.remove_edges_from(list(self.graph.edges(keys=True)))
         for e in edges:
             self.graph.add_edge(e.source, e.target, key=e.name, edge=e, rules=e.rules)
-        self._out_index = {
+        #: Location index -> each edge leaving it with its target's index, in
+        #: the machine's order (the order every search tries them in).
+        self.out_index = {
             self.location_index[name]: tuple((e, self.location_index[e.target]) for e in edges if e.source == name)
             for name in self.locations
         }
@@ -391,14 +393,14 @@ class Machine:
 
     def steps_from(self, state: Any) -> Iterator[tuple[Edge, Any, Mapping[str, Any]]]:
         """Each enabled edge, the successor, and the variables its update set."""
-        for e, target in self._out_index[state.location]:
+        for e, target in self.out_index[state.location]:
             if e.guard(state, CONCRETE):
                 changes = e.update(state, CONCRETE)
                 yield e, state._replace(location=target, **changes), changes
 
     def edges_leaving(self, state: Any) -> tuple[Edge, ...]:
         """The edges out of the state's location, enabled or not."""
-        return tuple(e for e, _ in self._out_index[state.location])
+        return tuple(e for e, _ in self.out_index[state.location])
 
     def apply(self, state: Any, edge: Edge) -> Any:
         if edge.source != self.location_of(state) or not edge.guard(state, CONCRETE):

@@ -406,9 +406,8 @@ class Expander:
         self.machine = machine
         self.layout = layout
         self.row_by_row: set[str] = set()
-        # The edges leaving each location, in the order explicit search tries
-        # them (the machine's own table, which ``steps_from`` reads).
-        self.leaving = machine._out_index
+        # The edges leaving each location, in the order explicit search tries them.
+        self.leaving = machine.out_index
 
     def successors(self, keys: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every successor of the states numbered ``first`` on, whose keys are
