@@ -215,13 +215,23 @@ def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
     console = _stdout()
     columns = (*STATUSES, "engine")
     for t in tables:
-        table = Table(title=f"{t['game']} rules registry")
-        for column in ("section", "rules", *columns):
-            table.add_column(column, justify="left" if column == "section" else "right")
-        for s in t["sections"]:
-            table.add_row(s["section"], str(s["rules"]), *(f"{s[k]} ({_pct(s[k], s['rules'])})" for k in columns))
-        table.add_row("all", str(t["rules"]), *(f"{t[k]} ({_pct(t[k], t['rules'])})" for k in columns))
-        console.print(table)
+        rows = [(s["section"], str(s["rules"]), *(f"{s[k]} ({_pct(s[k], s['rules'])})" for k in columns)) for s in t["sections"]]
+        rows.append(("all", str(t["rules"]), *(f"{t[k]} ({_pct(t[k], t['rules'])})" for k in columns)))
+        if console.is_terminal:
+            table = Table(title=f"{t['game']} rules registry")
+            for column in ("section", "rules", *columns):
+                table.add_column(column, justify="left" if column == "section" else "right")
+            for row in rows:
+                table.add_row(*row)
+            console.print(table)
+        else:
+            # Piped: plain columns, whole headers, about 90 columns wide.
+            console.print(f"{t['game']} rules registry", markup=False)
+            lines = [("section", "rules", *columns), *rows]
+            widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+            for line in lines:
+                cells = [line[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(line[1:], widths[1:]))]
+                console.print("  ".join(cells), markup=False)
         console.print(
             "+ encoded, - not-modelled, ? assumed, ~ abstracted, v only in a rule variant; e: cited by the reference engine",
             markup=False,

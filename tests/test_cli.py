@@ -234,6 +234,12 @@ def test_coverage_plain() -> None:
     assert result.exit_code == 0, result.output
     assert "409.4a" in result.stdout
     assert "nothing cites" not in result.stdout
+    # Piped, the table is plain text with whole headers, within 100 columns.
+    lines = result.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("section"))
+    assert header.split() == ["section", "rules", "encoded", "not-modelled", "assumed", "abstracted", "variant", "engine"]
+    table = lines[lines.index(header) : lines.index(next(line for line in lines if line.startswith("all "))) + 1]
+    assert all(len(line) <= 100 for line in table) and not any(ch in result.stdout for ch in "┏━┃")
 
 
 # -- graph -----------------------------------------------------------------------
