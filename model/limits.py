@@ -65,5 +65,8 @@ def why_unknown(reason: str, timeout_ms: int) -> str:
     if any(mark in reason for mark in _OUT_OF_RESOURCES):
         return f"the resource limit of {_rlimit:,} units was reached (counted work: the same on any machine; raise --rlimit)"
     if "cancel" in reason or "interrupt" in reason:
-        return "the query was interrupted"
+        # Z3 says "canceled" for its own timer as for Ctrl-C (whose interrupt
+        # Python raises as the call returns), so the guard is the one left.
+        return (f"Z3 cancelled it: the wall-clock guard of {timeout_ms / 1000:g} s "
+                "(an outer guard: a busy machine reaches it sooner; raise --timeout)")
     return f"Z3 gave up ({reason})"

@@ -65,7 +65,7 @@ def test_a_resource_limit_that_allows_no_work_is_refused(default_rlimit):
     ("timeout", "wall-clock guard of 1.5 s"),
     ("max. resource limit exceeded", "resource limit of"),
     ("sat.canceled", "resource limit of"),
-    ("canceled", "interrupted"),
+    ("canceled", "Z3 cancelled it: the wall-clock guard of 1.5 s"),
     ("smt tactic failed", "Z3 gave up (smt tactic failed)"),
 ])
 def test_each_reason_to_give_up_says_whether_a_rerun_could_differ(reason, said):
