@@ -118,7 +118,7 @@ FAST_MUTANTS = MUTANTS[:10]  # the turn and chain mutants; the combat ones take 
 def test_spacer_refutes_each_mutant_with_a_replayed_run(mutant) -> None:  # noqa: ANN001
     prop = PROPERTIES[mutant.caught_by]
     machine = mutant.mutate(wowtcg.build(**mutant.bounds))
-    result = spacer.check(machine, prop, timeout_ms=15_000)
+    result = spacer.check(machine, prop)
     assert result.verdict == VIOLATED, result.note
     transcript = result.counterexample
     assert transcript is not None and len(transcript) == result.depth
