@@ -28,10 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from model.backend import CONCRETE
+import numpy as np
+
+from model.backend import CONCRETE, VECTOR
 from model.diff import compare
 from model import vector
-from model.explicit import explore
 from model.machine import Machine
 from model.results import Transcript
 from model.rulings import Question, RuleBook, Ruling
@@ -90,6 +91,12 @@ def _texts(rulings: Iterable[Ruling]) -> tuple[tuple[str, ...], tuple[str, ...]]
     return tuple(places), tuple(sources)
 
 
+def _each(answer: Any, n: int) -> np.ndarray:
+    """An answer over ``VECTOR`` as one value per row: a valued question's
+    answers may be labels, which no guard or update gives."""
+    return np.broadcast_to(np.asarray(answer), (n,))
+
+
 BuildReading = Callable[[str | None, Mapping[str, int]], Machine]
 
 
@@ -108,7 +115,7 @@ def lint_sources(
     book = machine.rulings
     if book is None or book.reading is None:
         return out
-    exploration = explore(machine, max_states)
+    exploration = vector.explore(machine, max_states)
     out.states, out.complete = exploration.states, exploration.complete
     scope = "within the bounds" if exploration.complete else f"within {exploration.expanded} steps"
 
@@ -153,28 +160,41 @@ def lint_sources(
     found_own: dict[tuple[str, str], tuple[int, tuple[Any, ...]]] = {}
     found_gap: dict[str, tuple[int, tuple[Any, ...]]] = {}
     applies_somewhere: set[tuple[str, int]] = set()
-    asked_at = {
-        name: frozenset(machine.location_index[loc] for loc in q.asked_at) for name, q in book.declared.items()
-    }
 
-    for i, s in enumerate(exploration.nodes):
-        for name, q in book.declared.items():
-            if s.location not in asked_at[name]:
-                continue
-            for args in q.arguments:
-                for k, r in enumerate(q.rulings):
-                    if (name, k) not in applies_somewhere and r.applies(s, CONCRETE, *args):
-                        applies_somewhere.add((name, k))
-                if name not in found_gap and not book.speaks(name, s, *args):
-                    found_gap[name] = (i, args)
-                for x in clash_with[name]:
-                    if (name, x) in found_clash or not any(r.applies(s, CONCRETE, *args) for r in differing[(name, x)]):
-                        continue
-                    if readings[x].answer(name, s, CONCRETE, *args) != book.answer(name, s, CONCRETE, *args):
-                        found_clash[(name, x)] = (i, args)
-                for x in own_clash[name]:
-                    if (name, x) not in found_own and alone[x].clashes(name, s, CONCRETE, *args):
-                        found_own[(name, x)] = (i, args)
+    # Every question is asked of all the states at its locations at once, as
+    # arrays (``VECTOR``); states are numbered breadth-first, so the first
+    # row where something holds is one of the nearest states to the start.
+    location = exploration.locations()
+    for name, q in book.declared.items():
+        where = np.flatnonzero(np.isin(location, [machine.location_index[loc] for loc in q.asked_at]))
+        if not where.size:
+            continue
+        s = exploration.layout.state(exploration.layout.unpack(exploration.keys[where]))
+
+        def first(holds: Any) -> int | None:
+            hits = np.flatnonzero(vector.rows(holds, len(where)))
+            return int(where[hits[0]]) if hits.size else None
+
+        def nearest(found: dict[Any, tuple[int, tuple[Any, ...]]], key: Any, holds: Any, args: tuple[Any, ...]) -> None:
+            # Of two arguments that first meet at one state, the one asked first is kept.
+            i = first(holds)
+            if i is not None and (key not in found or i < found[key][0]):
+                found[key] = (i, args)
+
+        for args in q.arguments:
+            applies = [r.applies(s, VECTOR, *args) for r in q.rulings]
+            for k, holds in enumerate(applies):
+                if first(holds) is not None:
+                    applies_somewhere.add((name, k))
+            nearest(found_gap, name, VECTOR.Not(book.speaks(name, s, VECTOR, *args)), args)
+            for x in clash_with[name]:
+                could_differ = VECTOR.Or(*(r.applies(s, VECTOR, *args) for r in differing[(name, x)]))
+                answers_differ = _each(readings[x].answer(name, s, VECTOR, *args), len(where)) != _each(
+                    book.answer(name, s, VECTOR, *args), len(where)
+                )
+                nearest(found_clash, (name, x), VECTOR.And(could_differ, answers_differ), args)
+            for x in own_clash[name]:
+                nearest(found_own, (name, x), alone[x].clashes(name, s, VECTOR, *args), args)
 
     def transcript(i: int, note: str) -> Transcript:
         start, path = exploration.path_to(i)
@@ -205,7 +225,7 @@ def lint_sources(
                 continue
             if hit is not None:
                 i, args = hit
-                s = exploration.nodes[i]
+                s = exploration.state(i)
                 said = f"{x} answers {q.show_answer(readings[x].answer(name, s, CONCRETE, *args))} where the model's reading answers {q.show_answer(book.answer(name, s, CONCRETE, *args))}"
                 where = f" for {q.show(*args)}" if args else ""
                 t = transcript(i, f"'{q.doc}'{where}: {said}")
@@ -229,10 +249,10 @@ def lint_sources(
                 out.checks.append((f"self_clash[{name}: {x}]", f"no clash in any state reached {scope}"))
                 continue
             i, args = hit
-            clash = alone[x].explain(name, exploration.nodes[i], *args)
+            clash = alone[x].explain(name, exploration.state(i), *args)
             core = [r for r in clash.yes + clash.no if r.id in clash.core]
             places, _ = _texts(core)
-            said = "; ".join(f"{r.id} [{' '.join(r.rules)}] says {q.show_answer(r.value(exploration.nodes[i], CONCRETE, *args))} ({r.doc})" for r in core)
+            said = "; ".join(f"{r.id} [{' '.join(r.rules)}] says {q.show_answer(r.value(exploration.state(i), CONCRETE, *args))} ({r.doc})" for r in core)
             where = f" for {q.show(*args)}" if args else ""
             summary = f"{x} alone, '{q.doc}'{where}: {said}; nothing in {x} decides between them"
             out.checks.append((f"self_clash[{name}: {x}]", "violated"))
@@ -248,7 +268,7 @@ def lint_sources(
             out.checks.append((f"gap[{name}]", f"some text answers in every state reached {scope}"))
         else:
             i, args = hit
-            s = exploration.nodes[i]
+            s = exploration.state(i)
             live = [r for r in book.live_concrete(name, s, args) if r.says is not None]
             how = f"the assumption {live[0].id} [{' '.join(live[0].rules)}]" if live else "the model's unsourced default"
             where = f" for {q.show(*args)}" if args else ""

@@ -556,11 +556,13 @@ class RuleBook:
             )
         )
 
-    def speaks(self, name: str, s: Any, *args: Any) -> bool:
-        """Does some text answer the question in the concrete state ``s``: a ruling
-        with texts applies (overridden or not), or the default is a text's?"""
+    def speaks(self, name: str, s: Any, b: Backend, *args: Any) -> Any:
+        """Does some text answer the question in state ``s``: a ruling with
+        texts applies (overridden or not), or the default is a text's?"""
         q = self.declared[name]
-        return bool(q.default_texts) or any(r.texts and r.applies(s, CONCRETE, *args) for r in q.rulings)
+        if q.default_texts:
+            return True
+        return b.Or(*(r.applies(s, b, *args) for r in q.rulings if r.texts))
 
     def explain(self, name: str, s: Any, *args: Any) -> Clash:
         """The clash of question ``name`` in the concrete state ``s``, its

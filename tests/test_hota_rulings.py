@@ -154,7 +154,7 @@ def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: explic
     s = found["token_returns"]
     clash = alone.explain("token_returns", s)
     assert set(clash.core) == {"rewind-portal", "109.5g"} and set(clash.rules) >= {"101.1", "109.5g"}
-    assert alone.speaks("token_returns", s)
+    assert alone.speaks("token_returns", s, CONCRETE)
     # The model's reading decides it: no clash, and the token does not return.
     assert _clashes(m.rulings, tokens) == {}
     assert m.rulings.answer("token_returns", s, CONCRETE) is False
@@ -184,17 +184,17 @@ def test_the_seed_never_says_a_turn_begins_with_a_draw(default: explicit.Explora
     later = [s for s in draws if not s.first_turn]
     assert first and later
     # 103.5a speaks on the first turn; on every later one only the default does.
-    assert all(book.speaks("draws_at_draw_step", s) and not book.answer("draws_at_draw_step", s, CONCRETE) for s in first)
-    assert all(not book.speaks("draws_at_draw_step", s) and book.answer("draws_at_draw_step", s, CONCRETE) for s in later)
+    assert all(book.speaks("draws_at_draw_step", s, CONCRETE) and not book.answer("draws_at_draw_step", s, CONCRETE) for s in first)
+    assert all(not book.speaks("draws_at_draw_step", s, CONCRETE) and book.answer("draws_at_draw_step", s, CONCRETE) for s in later)
 
 
 def test_the_seed_never_says_when_a_player_would_receive_priority(default: explicit.Exploration) -> None:
     m, book = default.machine, default.machine.rulings
     checks = [s for s in default.nodes if m.location_of(s) == "check"]
     assert checks
-    assert not any(book.speaks("would_receive_priority", s) for s in checks)
+    assert not any(book.speaks("would_receive_priority", s, CONCRETE) for s in checks)
     # Whereas the loss it times is the text's: 104.3c's mark lasts to that check only.
-    assert all(book.speaks("empty_library_loss_waits", s, p) for s in checks for p in (0, 1))
+    assert all(book.speaks("empty_library_loss_waits", s, CONCRETE, p) for s in checks for p in (0, 1))
 
 
 def test_who_loses_when_another_wins_is_the_models_assumption(default: explicit.Exploration) -> None:
@@ -209,7 +209,7 @@ def test_who_loses_when_another_wins_is_the_models_assumption(default: explicit.
     assert p2_loses and p1_loses
     assert all(s.lost == (False, True) and book.answer("loses_when_the_game_ends", s, CONCRETE, 1) for s in p2_loses)
     # Without Aegis only the assumption answers: the rules are silent there.
-    assert all(not book.speaks("loses_when_the_game_ends", s, 0) for s in p1_loses)
+    assert all(not book.speaks("loses_when_the_game_ends", s, CONCRETE, 0) for s in p1_loses)
     # With Aegis, 004 alone answers the other way, and the model's principle decides.
     alone = book.only(SEED)
     assert not any(alone.answer("loses_when_the_game_ends", s, CONCRETE, 1) for s in p2_loses)
@@ -285,7 +285,7 @@ def test_104_3b_speaks_of_a_starting_life_limit_that_004_never_defines(default: 
     m, book = default.machine, default.machine.rulings
     assert book.questions["starting_life_total"].fixed and book.fixed("starting_life_total") == 30
     checks = [s for s in default.nodes if m.location_of(s) == "check"]
-    assert checks and not any(book.speaks("starting_life_total", s) for s in checks)
+    assert checks and not any(book.speaks("starting_life_total", s, CONCRETE) for s in checks)
     s = checks[0]
     # P2 holds Aegis on the default table: only P1 loses by damage at the limit.
     assert book.answer("loses_game", s._replace(damage=(30, 29)), CONCRETE, 0, DAMAGE)
@@ -298,7 +298,7 @@ def test_004_never_says_when_state_actions_are_checked(tokens: explicit.Explorat
     m, book = tokens.machine, tokens.machine.rulings
     assert book.fixed("state_actions_at_check") is True
     checks = [s for s in tokens.nodes if m.location_of(s) == "check"]
-    assert not any(book.speaks("state_actions_at_check", s) for s in checks)
+    assert not any(book.speaks("state_actions_at_check", s, CONCRETE) for s in checks)
     away = [s for s in checks if any(s.tokens_elsewhere)]
     assert away
     for s in away:
@@ -312,7 +312,7 @@ def test_104_3e_and_104_4a_settle_an_outcome_as_the_text_says() -> None:
     book = m.rulings
     assert book.fixed("wins_and_loses_at_once") is True and book.fixed("all_lose_at_once") is True
     priority = [s for s in explicit.explore(m).nodes if m.location_of(s) == "priority"]
-    assert all(book.speaks(q, s) for q in ("wins_and_loses_at_once", "all_lose_at_once") for s in priority)
+    assert all(book.speaks(q, s, CONCRETE) for q in ("wins_and_loses_at_once", "all_lose_at_once") for s in priority)
     # Twin Fates on its own controller: P2 wins and loses at once, so loses, and P1 stands alone (104.2a).
     fates = [t for s in priority for edge, t in m.successors(s) if edge.name == "p2_twin_fates_on_p2"]
     assert fates and all(t.lost == (False, True) and t.won == (True, False) for t in fates)
