@@ -17,6 +17,15 @@ class BadInput(ValueError):
 
 
 @dataclass(frozen=True)
+class NearbyBoard:
+    """The default board or table with one change, as the game's builder takes it."""
+
+    key: str  # stable, for finding keys: "P1-guard+elusive"
+    label: str  # what changed, in the rulebook's words: "P1's guard gains elusive"
+    extra: Mapping[str, Any]  # the builder's keyword: {"board": ...} or {"table": ...}
+
+
+@dataclass(frozen=True)
 class Game:
     name: str
     title: str
@@ -40,6 +49,10 @@ class Game:
     #: (Riftbound's has about 49,000 at default bounds), not so many that a
     #: model too large to finish wastes seconds on every run (WoW's).
     exhaustive_states: int = 20_000
+    #: Boards (or tables) one change from the default, given the resolved
+    #: bounds: where the default board alone keeps a ruling from applying,
+    #: lint compares the texts on these (``linting.wake_dead_rulings``).
+    nearby_boards: Callable[[Mapping[str, int]], Sequence[NearbyBoard]] | None = None
 
     def budget(self, budget: Any) -> Any:
         """The portfolio budget for this game: ``budget`` with its own exhaustive-search cap."""
@@ -104,6 +117,7 @@ class Game:
 
 def _wowtcg() -> Game:
     from model import wowtcg
+    from model.wowtcg.board import nearby_boards
     from properties.wowtcg import CATALOGUE, PLAYABLE_PROPERTIES
 
     return Game(
@@ -116,6 +130,7 @@ def _wowtcg() -> Game:
         wowtcg.VARIANTS,
         length_bounds=("turns", "deck", "combats"),
         lemmas=PLAYABLE_PROPERTIES,
+        nearby_boards=lambda b: [NearbyBoard(k, label, {"board": board}) for k, label, board in nearby_boards(b["players"], b["allies"])],
     )
 
 
@@ -139,6 +154,7 @@ def _riftbound() -> Game:
 
 def _hota() -> Game:
     from model import hota
+    from model.hota.table import nearby_tables
     from properties.hota import CATALOGUE, PLAYABLE_PROPERTIES, loop_queries
 
     return Game(
@@ -152,6 +168,7 @@ def _hota() -> Game:
         # model has no length bound: its whole state graph is searched.
         lemmas=PLAYABLE_PROPERTIES,
         rule_queries=loop_queries,
+        nearby_boards=lambda b: [NearbyBoard(k, label, {"table": table}) for k, label, table in nearby_tables(b["deck"])],
     )
 
 

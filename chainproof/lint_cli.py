@@ -143,7 +143,9 @@ def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int) -> None:
     for f in found.findings:
         game = get_game(f.game)
         # A source reading is written under the name of the variant that aliases it.
-        alias = next((n for n, v in game.variants.items() if f.reading is not None and v.source_reading == f.reading), None)
+        alias = next(
+            (n for n, v in game.variants.items() if f.reading is not None and f.board is None and v.source_reading == f.reading), None
+        )
         if f.kind != "variant" and alias is None:
             f.scenario_note = (
                 "no game reaches it" if f.transcript is None
@@ -198,7 +200,8 @@ def _print_lint(found: linting.Lint) -> None:
             elif f.transcript is not None:
                 console.print("\n".join(f"  {line}" for line in f.transcript.lines()), markup=False)
             if f.parted is not None:
-                console.print(f"  where play parts (chainproof diff {f.game} {SEED} {f.reading}):", markup=False)
+                how = f"on the board where {f.board}" if f.board else f"chainproof diff {f.game} {SEED} {f.reading}"
+                console.print(f"  where play parts ({how}):", markup=False)
                 _side_by_side(console, f.parted[0], f.parted[1], (SEED, f.reading or "reading"))
     counts = {kind: len(by_kind.get(kind, [])) for kind in linting.KINDS}
     console.print(

@@ -171,7 +171,8 @@ def _finding(f: linting.Finding) -> list[str]:
     if f.other is not None:
         lines += ["", f"Under {f.key.removeprefix('variant:')}:", "", "```", *f.other.lines(), "```"]
     if f.parted is not None:
-        lines += ["", f"Under {f.reading}, play parts here:", "", "```", *f.parted[1].lines(), "```"]
+        board = f" on the board where {f.board}" if f.board else ""
+        lines += ["", f"Under {f.reading}{board}, play parts here:", "", "```", *f.parted[1].lines(), "```"]
     return lines
 
 

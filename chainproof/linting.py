@@ -27,9 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+import z3
+
 from chainproof import source_lint
 from chainproof.games import BadInput, Game
-from model import induction, portfolio
+from model import induction, limits, portfolio
+from model.backend import SYMBOLIC
 from agreement.games import scenario_table
 from model.diff import Comparison, compare
 from model.machine import Machine
@@ -67,6 +70,8 @@ class Finding:
     #: reading and under the source's (``reading``), when the bounds hold one.
     parted: tuple[Transcript, Transcript] | None = None
     reading: str | None = None
+    #: Found on a board one change from the default (``wake_dead_rulings``): what changed.
+    board: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -84,6 +89,7 @@ class Finding:
             "places": list(self.places),
             "sources": list(self.sources),
             "reading": self.reading,
+            "board": self.board,
             "parted": None if self.parted is None else {"model": self.parted[0].to_json(), "reading": self.parted[1].to_json()},
         }
 
@@ -508,11 +514,97 @@ def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfoli
             else:
                 f.summary += "; no game at these bounds reaches it (induction does not prove it)"
             out.checks.append(Check(game.name, r.property, r.verdict, r.method, r.depth))
-    for f in found.findings:
+    woken = wake_dead_rulings(game, {**resolved, **user}, bounded, dead, budget, max_pairs, out.checks) if dead else []
+    for f in [*found.findings, *woken]:
         t = f.transcript if f.transcript is not None else (f.parted[0] if f.parted else None)
         out.findings.append(
-            Finding(game.name, f.kind, f.key, f.rules, f.summary, t, places=f.places, sources=f.sources, parted=f.parted, reading=f.reading)
+            Finding(
+                game.name, f.kind, f.key, f.rules, f.summary, t,
+                places=f.places, sources=f.sources, parted=f.parted, reading=f.reading, board=f.board,
+            )
         )
+
+
+#: Nearby boards searched whole for one dead ruling, at most: each search is
+#: as long as the default board's.
+WAKE_SEARCHES = 3
+
+
+def board_rules_out(machine: Machine, question: str, k: int, timeout_ms: int) -> bool | None:
+    """Does the board alone keep ruling ``k`` of ``question`` from applying:
+    in no state of the declared domains, at a location where the question is
+    asked, does it apply for any of its arguments?  None: the solver could not say."""
+    assert machine.rulings is not None
+    q = machine.rulings.declared[question]
+    r = q.rulings[k]
+    s = machine.symbolic_state("anywhere")
+    solver = limits.limit(z3.Solver(), timeout_ms)
+    solver.add(machine.domain_constraint(s), machine.at(s, *q.asked_at, b=SYMBOLIC))
+    solver.add(z3.Or(*(_term(r.applies(s, SYMBOLIC, *args)) for args in q.arguments), z3.BoolVal(False)))
+    answer = solver.check()
+    return True if answer == z3.unsat else False if answer == z3.sat else None
+
+
+def _term(x: Any) -> Any:
+    # A ruling that reads only the board answers with a plain bool.
+    return x if z3.is_expr(x) else z3.BoolVal(bool(x))
+
+
+def wake_dead_rulings(
+    game: Game,
+    settings: Mapping[str, int],
+    bounded: Machine,
+    dead: Sequence[source_lint.SourceFinding],
+    budget: portfolio.Budget,
+    max_pairs: int,
+    checks: list[Check],
+) -> list[source_lint.SourceFinding]:
+    """For each ruling that applies nowhere because the board alone rules it
+    out (no character has the keyword it needs, nobody holds the card), the
+    nearest board where it can apply: the game's boards one change away, in
+    order, each first asked of Z3 (can the ruling apply there at all?), then
+    searched for the ruling's question as the default board was.  The texts'
+    clashes, self-clashes and gaps on that question found there are lint's
+    findings too, keyed by the board; the dead ruling's summary says where it woke."""
+    if game.nearby_boards is None:
+        return []
+    nearby = game.nearby_boards(settings)
+    out: list[source_lint.SourceFinding] = []
+    for f in dead:
+        assert f.ruling is not None
+        name, k = f.ruling
+        if board_rules_out(bounded, name, k, budget.timeout_ms) is not True:
+            continue  # play, not the board, keeps it from applying
+        searched = []
+        for board in nearby:
+            machine = game.machine(settings, **board.extra)
+            if board_rules_out(machine, name, k, budget.timeout_ms) is not False:
+                continue
+            searched.append(board.label)
+
+            def build_reading(spec: str | None, shows_with: Mapping[str, int], board: Any = board) -> Machine:
+                return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
+
+            there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions=(name,))
+            if any(x.key == f.key for x in there.findings):
+                if len(searched) == WAKE_SEARCHES:
+                    break
+                continue
+            found = [x for x in there.findings if x.kind != "dead-ruling"]
+            for x in found:
+                x.key = f"{x.key}@{board.key}"
+                x.summary = f"on the board where {board.label}: {x.summary}"
+                x.board = board.label
+            said = f"; lint finds {', '.join(x.key for x in found)} there" if found else "; the texts agree there"
+            f.summary += f"; the default board alone rules it out: where {board.label}, it applies within the bounds{said}"
+            checks.append(Check(game.name, f"wake[{f.key}]", f"applies where {board.label}", "nearby boards", 0))
+            out += found
+            break
+        else:
+            tried = f" (searched: {'; '.join(searched)})" if searched else ""
+            f.summary += f"; the default board alone rules it out, and no board one change away lets it apply within the bounds{tried}"
+            checks.append(Check(game.name, f"wake[{f.key}]", "asleep on every board one change away", "nearby boards", 0))
+    return out
 
 
 def run(

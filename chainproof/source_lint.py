@@ -26,7 +26,7 @@ Breadth-first order makes every state found one of the nearest to the start.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Collection, Iterable, Mapping
 
 import numpy as np
 
@@ -59,6 +59,8 @@ class SourceFinding:
     reading: str | None = None
     #: For a dead ruling: its question and its index among the question's declared rulings.
     ruling: tuple[str, int] | None = None
+    #: Found on a board one change from the default: what changed.
+    board: str | None = None
 
 
 @dataclass
@@ -105,16 +107,20 @@ def lint_sources(
     build_reading: BuildReading | None,
     max_states: int,
     max_pairs: int,
+    questions: Collection[str] | None = None,
 ) -> SourceLint:
     """Every question of ``machine``'s rule book asked of every source.
 
     ``build_reading(spec, bounds)`` builds the same game under a source
     reading (``SOURCE@question``; None: the model's) at the lint bounds
-    overlaid with ``bounds``, for the rules diff; None skips the diff."""
+    overlaid with ``bounds``, for the rules diff; None skips the diff.
+    ``questions`` names the only questions to ask; the sources' whole
+    readings are then not searched for deadlocks."""
     out = SourceLint()
     book = machine.rulings
     if book is None or book.reading is None:
         return out
+    asked = {name: q for name, q in book.declared.items() if questions is None or name in questions}
     exploration = vector.explore(machine, max_states)
     out.states, out.complete = exploration.states, exploration.complete
     scope = "within the bounds" if exploration.complete else f"within {exploration.expanded} steps"
@@ -132,7 +138,7 @@ def lint_sources(
     covered: set[tuple[str, str]] = set()
     #: Sources that state the very same rulings of a question share their clashes.
     same_as: dict[tuple[str, str], str] = {}
-    for name, q in book.declared.items():
+    for name, q in asked.items():
         clash_with[name] = []
         for x in q.sources:
             apart = _apart(book.questions[name], readings[x].questions[name])
@@ -165,7 +171,7 @@ def lint_sources(
     # arrays (``VECTOR``); states are numbered breadth-first, so the first
     # row where something holds is one of the nearest states to the start.
     location = exploration.locations()
-    for name, q in book.declared.items():
+    for name, q in asked.items():
         where = np.flatnonzero(np.isin(location, [machine.location_index[loc] for loc in q.asked_at]))
         if not where.size:
             continue
@@ -200,7 +206,7 @@ def lint_sources(
         start, path = exploration.path_to(i)
         return Transcript.from_path(machine, start, path, note)
 
-    for name, q in book.declared.items():
+    for name, q in asked.items():
         for x in clash_with[name]:
             spec = f"{x}@{name}"
             places, sources = _texts(differing[(name, x)])
@@ -290,7 +296,7 @@ def lint_sources(
     # Each source read whole, as `verify --reading SOURCE` builds it: a reading
     # under which nobody and no rule can act is a fault of the text or of its
     # encoding, which comparing answers state by state cannot see.
-    if build_reading is not None:
+    if build_reading is not None and questions is None:
         for x in book.sources():
             differing_rulings = [r for name in book.declared for r in differing.get((name, x), ())]
             if not differing_rulings:

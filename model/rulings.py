@@ -230,7 +230,7 @@ class Clash:
 
     @property
     def rules(self) -> tuple[str, ...]:
-        """The rule numbers of the clashing rulings, in the order of the core."""
+        """The rule numbers of the clashing rulings, in the core's (declared) order."""
         by_id = {r.id: r for r in self.yes + self.no}
         out: list[str] = []
         for rid in self.core:
@@ -589,7 +589,9 @@ class RuleBook:
                 solver.add(z3.Implies(live[r.id], answer == (int(said) if q.valued else said)))
         if solver.check(*literal.values()) != z3.unsat:
             raise ValueError(f"no clash on {name}({q.show(*args)}) in this state")
-        core = tuple(str(x).removeprefix("ruling:") for x in solver.unsat_core())
+        # In declared order: the order Z3 lists a core in depends on the terms made before.
+        in_core = {str(x).removeprefix("ruling:") for x in solver.unsat_core()}
+        core = tuple(dict.fromkeys(r.id for r in q.rulings if r.id in in_core))
         model_live = {r.id: bool(x) for r, x in self._live(q, s, CONCRETE, args)}
         said = {r.id: r.value(s, CONCRETE, *args) for r in q.rulings if model_live[r.id] and r.says is not None}
         # A valued clash sides with the first live answer against the others.

@@ -19,7 +19,7 @@ from model import wowtcg
 
 FIELDS = {
     "game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note", "scenario", "scenario_note",
-    "places", "sources", "reading", "parted",
+    "places", "sources", "reading", "parted", "board",
 }
 
 
@@ -344,3 +344,40 @@ def test_diff_refuses_a_bound_of_another_game_and_a_missing_folder(tmp_path: Pat
     missing = invoke("diff", "wowtcg", "seed", "basic-chain-priority", "--scenario", str(tmp_path / "nowhere" / "x.yaml"))
     assert missing.exit_code == 2 and "does not exist" in missing.output
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_ruling_the_board_alone_keeps_asleep_is_woken_one_change_away(lint_all):
+    """No per-finding code: the basic rules' elusive ruling (B9) and Rewind
+    Portal's (H4) apply nowhere on the default board or table, because no
+    elusive character protects and nobody holds the Portal; lint finds the
+    nearest board where each applies and compares the texts there."""
+    by_key = {f["key"]: f for f in lint_all["findings"]}
+    b9 = by_key["source-clash:may_protect:001@P1-guard+elusive"]
+    assert b9["board"] == "P1's guard gains elusive"
+    assert b9["parted"]["model"]["steps"][-1]["action"] == "protect[P1 guard]"
+    assert "001_bb13bfcb78a9b116.txt:200" in b9["places"]
+    h4 = by_key["self-clash:token_returns:004:109.5g+rewind-portal@P2+Rewind-Portal"]
+    assert h4["board"] == "P2 also has Rewind Portal" and h4["rules"] == ["101.1", "108.4", "109.5g"]
+    asleep = by_key["dead-ruling:may_protect:elusive:cant-be-attacked@001"]
+    assert "where P1's guard gains elusive, it applies" in asleep["summary"]
+    # CR7.4's two ranged weapons need a second ranged weapon as well: two changes away.
+    assert "no board one change away lets it apply" in by_key["dead-ruling:may_strike_with_both:405.3:ranged-dual-wield@CR7.4"]["summary"]
+    # 602.2b's second protector is kept out by play, not by the board: no board is tried.
+    assert "board" not in by_key["dead-ruling:may_protect:602.2b:one-protector@000+002en+002zh+CR7.4"]["summary"]
+
+
+def test_whether_the_board_alone_rules_a_ruling_out_is_asked_of_z3_over_the_whole_domain():
+    from chainproof.games import get_game
+    from chainproof.linting import board_rules_out
+
+    game = get_game("wowtcg")
+    default = game.machine({})
+    q = default.rulings.declared["may_protect"]
+    elusive = next(k for k, r in enumerate(q.rulings) if r.id == "elusive:cant-be-attacked")
+    one_protector = next(k for k, r in enumerate(q.rulings) if r.id == "602.2b:one-protector")
+    nearby = {b.key: b for b in game.nearby_boards(game.resolve({}))}
+    woken = game.machine({}, **nearby["P1-guard+elusive"].extra)
+    assert board_rules_out(default, "may_protect", elusive, 60_000) is True
+    assert board_rules_out(woken, "may_protect", elusive, 60_000) is False
+    # A ruling that reads the state can apply somewhere in the domains on any board.
+    assert board_rules_out(default, "may_protect", one_protector, 60_000) is False

@@ -134,7 +134,7 @@ def test_the_model_reading_never_clashes(explored: Exploration) -> None:
 def test_r5_nobody_named_attacks_once_the_contester_has_left(explored: Exploration) -> None:
     """A gap: bf2 pending between two players, contested by one who has left; only assumed:attacker-gone answers."""
     book, t = explored.machine.rulings, explored.machine.table
-    gaps = [s for s in states_at(explored, "attacker") if not book.speaks("attacker", s, BF2)]
+    gaps = [s for s in states_at(explored, "attacker") if not book.speaks("attacker", s, CONCRETE, BF2)]
     assert gaps
     for s in gaps:
         there = {t.units[u].owner for u in range(len(t.units)) if s.zone[u] == FIRST_BATTLEFIELD + BF2}
@@ -174,17 +174,17 @@ def test_r4_the_assumptions_leave_gaps(explored: Exploration) -> None:
     book = explored.machine.rulings
 
     def gap(question: str, *args: object) -> bool:
-        return any(not book.speaks(question, s, *args) for s in states_at(explored, question))
+        return any(not book.speaks(question, s, CONCRETE, *args) for s in states_at(explored, question))
 
     assert gap("counts_as_moved", 0) and gap("next_focus") and gap("scores_by_holding", P2, BF1)
     assert gap("valid_destination", P1, BF2)  # a move with no combat in the way: outside the seed
-    emptied = [s for s in states_at(explored, "controller_after_combat") if not book.speaks("controller_after_combat", s)]
+    emptied = [s for s in states_at(explored, "controller_after_combat") if not book.speaks("controller_after_combat", s, CONCRETE)]
     assert emptied and all(s.stage != DEALING for s in emptied)  # nobody left, no damage dealt: not the Q&A's case
     for s in emptied:
         assert book.answer("controller_after_combat", s, CONCRETE) == -1
     for q in ("attacker", "focus", "opposing_unit", "current_might", "exempt_from_assignment", "counts_in_total",
               "destroyed_by_damage", "conquers"):
-        assert not any(not book.speaks(q, s, *args) for s in states_at(explored, q) for args in BOOK.declared[q].arguments
+        assert not any(not book.speaks(q, s, CONCRETE, *args) for s in states_at(explored, q) for args in BOOK.declared[q].arguments
                        if q != "attacker" or args != (BF2,)), q
 
 
@@ -195,7 +195,7 @@ def test_marked_damage_never_reaches_the_damage_step(explored: Exploration) -> N
     book = explored.machine.rulings
     for s in states_at(explored, "lethal_damage"):
         assert all(d == 0 for d in s.damage)
-        assert all(book.speaks("lethal_damage", s, v) for v in range(len(s.damage)))
+        assert all(book.speaks("lethal_damage", s, CONCRETE, v) for v in range(len(s.damage)))
 
 
 # -- questions read off the seed section by section ----------------------------------------------
@@ -226,7 +226,7 @@ def test_a_stunned_units_might_is_summed_by_lines_45_47_and_deals_nothing_by_lin
     # Where no unit is stunned the texts agree, and a unit outside the combat counts nothing (lines 45-47).
     calm = [s for s in states_at(one_fight, "counts_in_total") if not any(s.stunned)]
     assert calm and not any(alone.clashes("counts_in_total", s, CONCRETE, u) for s in calm for u in units)
-    assert all(book.speaks("counts_in_total", s, u) for s in calm for u in units)
+    assert all(book.speaks("counts_in_total", s, CONCRETE, u) for s in calm for u in units)
 
 
 def test_line_106_destroys_a_unit_whose_damage_reaches_its_might(one_fight: Exploration) -> None:
@@ -241,7 +241,7 @@ def test_line_106_destroys_a_unit_whose_damage_reaches_its_might(one_fight: Expl
             taken = s.damage[u] + s.assigned[u]
             lethal = taken > 0 and taken >= book.answer("current_might", s, CONCRETE, u)
             assert book.answer("destroyed_by_damage", s, CONCRETE, u) is lethal
-            assert book.speaks("destroyed_by_damage", s, u)  # line 106 answers both ways
+            assert book.speaks("destroyed_by_damage", s, CONCRETE, u)  # line 106 answers both ways
             seen.add(lethal)
     assert seen == {True, False}
     assert any(s.stage == DEALING and s.assigned[0] >= 2 for s in dealing)  # the Tank Guard may be destroyed
@@ -285,7 +285,7 @@ def test_line_43_holds_the_damage_step_only_while_both_sides_remain(one_fight: E
     steps = states_at(one_fight, "damage_step_happens")
     answers = {book.answer("damage_step_happens", s, CONCRETE) for s in steps}
     assert answers == {True, False}
-    assert all(book.speaks("damage_step_happens", s) and not book.only("003").clashes("damage_step_happens", s, CONCRETE)
+    assert all(book.speaks("damage_step_happens", s, CONCRETE) and not book.only("003").clashes("damage_step_happens", s, CONCRETE)
                for s in steps)
     for s in steps:
         skips = any(e.name == "skip_damage" for e, _ in m.successors(s))
@@ -306,10 +306,10 @@ def test_line_29_names_the_defender_and_only_the_assumption_does_once_the_contes
             attacker, defender = (book.answer(q, s, CONCRETE, bf) for q in ("attacker", "defender"))
             assert {attacker, defender} == there
             if s.contested_by[bf] in there:
-                assert book.speaks("defender", s, bf) and defender != s.contested_by[bf]
+                assert book.speaks("defender", s, CONCRETE, bf) and defender != s.contested_by[bf]
             else:
                 gaps.append(s)
-                assert not book.speaks("defender", s, bf)
+                assert not book.speaks("defender", s, CONCRETE, bf)
                 assert [r.id for r in book.live_concrete("defender", s, (bf,))] == ["attacker-gone"]
     assert gaps  # R5's battlefield: line 29 fits both players there
 
@@ -317,12 +317,12 @@ def test_line_29_names_the_defender_and_only_the_assumption_does_once_the_contes
 def test_what_contests_a_battlefield_and_who_takes_it_without_a_fight_are_assumptions(one_fight: Exploration) -> None:
     book = one_fight.machine.rulings
     moves = states_at(one_fight, "contests")
-    assert moves and not any(book.speaks("contests", s, p, BF1) for s in moves for p in (P1, P2))
+    assert moves and not any(book.speaks("contests", s, CONCRETE, p, BF1) for s in moves for p in (P1, P2))
     # P2 holds bf1: P1's arrival contests it, P2's does not.
     start = one_fight.nodes[0]
     assert book.answer("contests", start, CONCRETE, P1, BF1) and not book.answer("contests", start, CONCRETE, P2, BF1)
     cleanups = states_at(one_fight, "uncontested_controller")
-    assert cleanups and not any(book.speaks("uncontested_controller", s, BF1) for s in cleanups)
+    assert cleanups and not any(book.speaks("uncontested_controller", s, CONCRETE, BF1) for s in cleanups)
     settled = [s for s in cleanups if s.contested_by[BF1] != -1 and sum(
         1 for p in (P1, P2) if any(s.zone[u] == FIRST_BATTLEFIELD + BF1 for u in one_fight.machine.table.units_of(p))) == 1]
     assert settled
@@ -337,7 +337,7 @@ def test_lines_16_17_send_an_outsiders_unit_to_base_past_two_players(explored: E
                  if book.answer("played_to_base", s, CONCRETE, p, bf)]
     assert outsiders
     for s, p, bf in outsiders:
-        assert book.speaks("played_to_base", s, p, bf)
+        assert book.speaks("played_to_base", s, CONCRETE, p, bf)
         assert not any(s.zone[u] == FIRST_BATTLEFIELD + bf for u in t.units_of(p))
         assert not (s.combat_bf == bf and p in (s.attacker, s.defender))
     # A combatant with nothing left there may play a unit in (lines 16-17 test taking part)
@@ -359,7 +359,7 @@ def test_the_initial_chains_order_is_asked_once_and_is_an_assumption(one_fight: 
     assert book.questions["last_link_resolves_first"].fixed
     assert book.fixed("last_link_resolves_first") is True
     chains = states_at(one_fight, "last_link_resolves_first")
-    assert chains and not any(book.speaks("last_link_resolves_first", s) for s in chains)
+    assert chains and not any(book.speaks("last_link_resolves_first", s, CONCRETE) for s in chains)
     # The defender's trigger, put on last, resolves first.
     m = one_fight.machine
     both = [s for s in chains if s.trigger[1] and s.trigger[4]]

@@ -124,3 +124,23 @@ DEFAULT_CARDS = {
 
 def default_table(deck: int) -> Table:
     return table_of(DEFAULT_CARDS, deck)
+
+
+def nearby_tables(deck: int) -> list[tuple[str, str, Table]]:
+    """The default table with one card more each: a card of the model's
+    catalogue that a player does not hold yet, wherever the model can hold it.
+
+    Lint tries these where the default table alone keeps a ruling from ever
+    applying (a card nobody holds), so that the texts are compared there too.
+    Each comes as (key, what changed, table)."""
+    out = []
+    for p in range(PLAYERS):
+        for card in CARDS:
+            if card in DEFAULT_CARDS[p]:
+                continue
+            try:
+                table = table_of({**DEFAULT_CARDS, p: [*DEFAULT_CARDS[p], card]}, deck)
+            except TableError:
+                continue  # a second waiting trigger on one event, which the model does not hold
+            out.append((f"P{p + 1}+{card.replace(' ', '-')}", f"P{p + 1} also has {card}", table))
+    return out

@@ -10,7 +10,7 @@ lethal damage; what matters to the rules is the comparison with damage.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 #: Keywords the model knows, with the rule or glossary entry that defines them.
 KEYWORDS = {
@@ -129,3 +129,32 @@ def _party_b(allies: int) -> Party:
 def default_board(players: int, allies: int) -> Board:
     """Seats alternate between two parties that between them carry every keyword and modifier."""
     return Board(tuple(_party_a(allies) if p % 2 == 0 else _party_b(allies) for p in range(players)))
+
+
+def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
+    """The default board with one change each: one character gains one keyword
+    it lacks, or one hero gains dual wield or ranged dual wield (405.1, 405.2).
+
+    Lint tries these where the default board alone keeps a ruling from ever
+    applying (a keyword no character holds), so that the texts are compared
+    there too.  Each comes as (key, what changed, board)."""
+    board = default_board(players, allies)
+    out = []
+    for p, party in enumerate(board.parties):
+        for slot, c in enumerate(party.characters):
+            for keyword in KEYWORDS:
+                if c.has(keyword):
+                    continue
+                changed = replace(c, keywords=c.keywords | {keyword})
+                party_now = replace(party, hero=changed) if slot == 0 else replace(
+                    party, allies=tuple(changed if i == slot - 1 else a for i, a in enumerate(party.allies))
+                )
+                out.append((f"P{p + 1}-{c.name}+{keyword}", f"P{p + 1}'s {c.name} gains {keyword.replace('_', ' ')}", _with_party(board, p, party_now)))
+        for flag, words in (("dual_wield", "dual wield"), ("ranged_dual_wield", "ranged dual wield")):
+            if not getattr(party, flag):
+                out.append((f"P{p + 1}-hero+{flag}", f"P{p + 1}'s hero gains {words}", _with_party(board, p, replace(party, **{flag: True}))))
+    return out
+
+
+def _with_party(board: Board, seat: int, party: Party) -> Board:
+    return Board(tuple(party if p == seat else other for p, other in enumerate(board.parties)))
