@@ -103,7 +103,7 @@ def play(game: WowTcgGame, seed: int, run: Run) -> None:
 
 
 def measure(games: int) -> Run:
-    game = WowTcgGame(players=2)  # the pool is loaded once, outside the timing
+    game = WowTcgGame(players=2)  # the pool is read once per process (default_pool), outside the timing
     run = Run()
     for seed in range(games):
         play(game, seed, run)

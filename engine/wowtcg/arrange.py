@@ -4,7 +4,7 @@ of playing a whole game up to the situation they are about."""
 
 from __future__ import annotations
 
-from .cards import Pool, load_pool
+from .cards import Pool, default_pool
 from .state import GameState
 
 STEPS = ("ready_step", "draw_step", "action_phase", "end_phase")
@@ -31,7 +31,7 @@ def arrange(
     that joined its party this turn. `resources[p]` face-down resources are
     put in play ready (made from Supplies for the Front). Decks default to ten
     Ashen Recruits, so nobody is decked by accident."""
-    pool = pool if pool is not None else load_pool()
+    pool = pool if pool is not None else default_pool()
     if step not in STEPS:
         raise ValueError(f"step {step!r}: arrange opens one of {', '.join(STEPS)}")
     n = len(heroes)

@@ -12,7 +12,7 @@ file that is not a pool at all is `CardFileError` naming the file and line.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -131,8 +131,12 @@ class Step:
     op: str
     args: tuple[tuple[str, Any], ...] = ()
 
+    @cached_property  # read as the step resolves: build the mapping once
+    def _args(self) -> dict[str, Any]:
+        return dict(self.args)
+
     def arg(self, name: str, default: Any = None) -> Any:
-        return dict(self.args).get(name, default)
+        return self._args.get(name, default)
 
 
 @dataclass(frozen=True)
@@ -147,8 +151,12 @@ class Power:
     own_turn_only: bool = False
     race: str | None = None  # friendly_race_destroyed: which race
 
+    @cached_property  # read for every candidate power action: build the mapping once
+    def _costs(self) -> dict[str, Any]:
+        return dict(self.cost)
+
     def cost_of(self, name: str, default: Any = None) -> Any:
-        return dict(self.cost).get(name, default)
+        return self._costs.get(name, default)
 
 
 @dataclass(frozen=True)
@@ -179,29 +187,51 @@ class Card:
     triggers: tuple[Power, ...] = ()
     payments: tuple[Power, ...] = ()
 
-    @property
+    # The derived facts below are read on every pass of the game loop; a card
+    # is immutable, so each is worked out once, on first reading.
+
+    @cached_property
     def is_character(self) -> bool:
+        """300.1: heroes and allies are characters."""
         return self.type in CHARACTER_TYPES
 
-    @property
+    @cached_property
     def is_equipment(self) -> bool:
+        """300.1: armor, items and weapons are equipment."""
         return self.type in EQUIPMENT_TYPES
 
-    @property
+    @cached_property
     def unique(self) -> bool:
         return "Unique" in self.tags
 
-    @property
+    @cached_property
     def unlimited(self) -> bool:
         return "Unlimited" in self.tags
 
+    @cached_property
+    def continuous_powers(self) -> dict[str, Any]:
+        """Its continuous powers (CR7.4 704) by name, with their arguments."""
+        return dict(self.continuous)
+
+    @cached_property
+    def power_names(self) -> frozenset[str]:
+        """Its continuous powers' names and the events its triggered powers
+        watch for (CR7.4 703, CR7.4 704)."""
+        return frozenset(self.continuous_powers) | {t.when for t in self.triggers}
+
     def has_continuous(self, name: str) -> bool:
-        return any(key == name for key, _ in self.continuous)
+        return name in self.continuous_powers
 
     def continuous_arg(self, name: str) -> Any:
-        return dict(self.continuous).get(name)
+        return self.continuous_powers.get(name)
 
-    @cached_property  # read before every grant of priority: parse the tags once
+    @cached_property
+    def bound_by_uniqueness(self) -> bool:
+        """Whether the card can take part in a uniqueness violation (412, 405.1;
+        basic rules "Unique"): unique, a limited label, two-handed or off-hand."""
+        return self.unique or bool(self.limited_labels) or "Two-Handed" in self.tags or "Off-Hand" in self.tags
+
+    @cached_property
     def limited_labels(self) -> dict[str, int]:
         """Tags such as "Pet (1)" or "Melee (1)": at most n cards with the label
         under one player's control (412; basic rules, "unique")."""
@@ -362,6 +392,13 @@ class Pool:
 
     def __len__(self) -> int:
         return len(self.cards)
+
+
+@cache
+def default_pool() -> Pool:
+    """The engine's own pool (cards.yaml), read once per process: games and
+    arranged states made without a pool share it (its cards are immutable)."""
+    return load_pool()
 
 
 def load_pool(path: Path | str = POOL_FILE) -> Pool:

@@ -5,38 +5,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .effects import can_be_destroyed, characters_in_play, destroyed_triggers, health_of, is_character, leave_play
+from .effects import can_be_destroyed, destroyed_triggers, health_of, is_character, leave_play
 from .objects import Action, Decision
 
 if TYPE_CHECKING:
+    from .cards import Card
+    from .objects import Obj
     from .state import GameState
 
 
 def ppp_batch(st: GameState) -> bool:
     """One batch of 409.6: every check reads the same state and what they find
-    happens at once. Returns whether anything happened (then another batch)."""
-    chars = characters_in_play(st)
-    # 409.6a: total health 0 destroys (not lethal damage); 409.6b: lethal damage.
-    doomed = [
-        o for o in chars
-        if (health_of(st, o) <= 0 or o.damage >= health_of(st, o)) and can_be_destroyed(st, o)
-    ]
+    happens at once. Returns whether anything happened (then another batch).
+    It runs before every grant of priority, so one pass over play gathers what
+    409.6a-b, 409.6d and 409.6f find, each list in the order of play."""
+    objs = st.objs
+    doomed, misfits, scarred = [], [], []
+    for oid in st.play:
+        o = objs[oid]
+        if is_character(o):
+            # 409.6a: total health 0 destroys (not lethal damage); 409.6b: lethal damage.
+            health = health_of(st, o)
+            if (health <= 0 or o.damage >= health) and can_be_destroyed(st, o):
+                doomed.append(o)
+        elif o.damage:
+            scarred.append(o)  # 409.6f: damage on something that is not a character is removed.
+        # 409.6d: an attachment whose host no longer fits its description falls off.
+        if o.attached_to is not None and not st.fits_attach(o, objs[o.attached_to], in_play=True):
+            misfits.append(o)
     # 409.6c / 102.1a: a player who had to draw from an empty deck loses; so
     # does one whose hero has left play (its destruction was an earlier batch).
     losers = [
         p for p in st.players
         if p.in_game and (p.drew_from_empty or p.hero not in st.play)
     ]
-    # 409.6d: an attachment whose host no longer fits its description falls off.
-    misfits = [
-        st.objs[oid] for oid in st.play
-        if st.objs[oid].attached_to is not None
-        and not st.fits_attach(st.objs[oid], st.objs[st.objs[oid].attached_to], in_play=True)
-    ]
     # 409.6e: a token outside play vanishes.
-    strays = [o for o in st.objs if o.token and o.zone not in ("play", "gone")]
-    # 409.6f: damage on something that is not a character is removed.
-    scarred = [st.objs[oid] for oid in st.play if st.objs[oid].damage and not is_character(st.objs[oid])]
+    strays = [objs[tid] for tid in st.tokens if objs[tid].zone not in ("play", "gone")]
     if not (doomed or losers or misfits or strays or scarred):
         return False
     if doomed:
@@ -59,24 +63,28 @@ def ppp_batch(st: GameState) -> bool:
 
 # --- Uniqueness (412; 405.1-405.2; basic rules "Unique") ------------------------
 
-def uniqueness_violation(st: GameState, player: int) -> list[int]:
-    """The cards of one uniqueness violation of this player, or []."""
-    mine = [
-        st.objs[oid] for oid in st.play
-        if st.objs[oid].controller == player and not st.objs[oid].resource
-    ]
+def uniqueness_violation(hero: Card, mine: list[Obj]) -> list[int]:
+    """The cards of one uniqueness violation among `mine`, the cards bound by
+    uniqueness that one player controls (not resources), in the order of play;
+    `hero` is his hero's card. [] when there is none."""
     by_name: dict[str, list[int]] = {}
+    labels: dict[str, list[Obj]] = {}
+    two_handed, off_hand, melee = [], [], []
     for o in mine:
-        if o.card.unique:  # two unique cards with one name
-            by_name.setdefault(o.card.name, []).append(o.id)
+        card = o.card
+        if card.unique:  # two unique cards with one name
+            by_name.setdefault(card.name, []).append(o.id)
+        for label in card.limited_labels:
+            labels.setdefault(label, []).append(o)
+        if "Two-Handed" in card.tags:
+            two_handed.append(o.id)
+        if "Off-Hand" in card.tags:
+            off_hand.append(o.id)
+        if "Melee" in card.limited_labels:
+            melee.append(o.id)
     for ids in by_name.values():
         if len(ids) > 1:
             return ids
-    hero = st.objs[st.players[player].hero].card
-    labels: dict[str, list] = {}
-    for o in mine:
-        for label in o.card.limited_labels:
-            labels.setdefault(label, []).append(o)
     for label, cards in labels.items():
         limit = cards[0].card.limited_labels[label]
         # 405.1: dual wield allows two one-handed melee weapons; 405.2: ranged
@@ -87,11 +95,8 @@ def uniqueness_violation(st: GameState, player: int) -> list[int]:
             limit = 2
         if len(cards) > limit:
             return [c.id for c in cards]
-    two_handed = [o.id for o in mine if "Two-Handed" in o.card.tags]
-    off_hand = [o.id for o in mine if "Off-Hand" in o.card.tags]
     if two_handed and off_hand:  # basic rules: two-handed against off-hand
         return two_handed + off_hand
-    melee = [o.id for o in mine if "Melee" in o.card.limited_labels]
     if len(melee) >= 2 and off_hand:  # 405.1: two melee weapons and an off-hand card
         return melee + off_hand
     return []
@@ -100,9 +105,16 @@ def uniqueness_violation(st: GameState, player: int) -> list[int]:
 def check_uniqueness(st: GameState) -> None:
     """CR7.4 414.2: the turn player repairs first, then clockwise; the player
     chooses which violating card the game destroys (103.3: even one that
-    can't be destroyed)."""
+    can't be destroyed). It runs before every grant of priority, so one pass
+    over play sorts the cards bound by uniqueness by controller first."""
+    bound: dict[int, list[Obj]] = {}
+    for o in map(st.objs.__getitem__, st.play):
+        if o.card.bound_by_uniqueness and not o.resource:
+            bound.setdefault(o.controller, []).append(o)
+    if not bound:
+        return
     for p in st.clockwise_from(st.turn_player):
-        ids = uniqueness_violation(st, p)
+        ids = uniqueness_violation(st.objs[st.players[p].hero].card, bound.get(p, []))
         if ids:
             options = [
                 Action("repair", p, oid, label=f"{st.pname(p)} keeps the others and destroys {st.describe(st.objs[oid])}")

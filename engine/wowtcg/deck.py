@@ -267,8 +267,12 @@ def random_legal_deck(
     quests = [c.name for c in candidates if c.type == "quest"]
     for name in rng.sample(quests, min(len(quests), size)):
         take(name)
+    # The names with copies left change only when one runs out (100.4).
+    open_names = [name for name, left in room.items() if left is None or left > 0]
     while len(cards) < size:
-        open_names = [name for name, left in room.items() if left is None or left > 0]
-        take(rng.choice(open_names))
+        name = rng.choice(open_names)
+        take(name)
+        if room[name] == 0:
+            open_names.remove(name)
     rng.shuffle(cards)
     return Deck(hero_name, tuple(cards))

@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 
 def sources_in_play(st: GameState, power: str, controller: int | None = None):
     """Cards in play with a continuous power, optionally of one controller."""
-    for oid in st.play:
-        o = st.objs[oid]
-        if o.card.has_continuous(power) and not o.resource and (controller is None or o.controller == controller):
+    if power not in st.powers_in_game:
+        return
+    for o in map(st.objs.__getitem__, st.play):
+        if power in o.card.continuous_powers and not o.resource and (controller is None or o.controller == controller):
             yield o
 
 
@@ -143,6 +144,10 @@ def _trigger(st: GameState, source: Obj, power, **event) -> None:
 
 
 def powers_watching(st: GameState, when: str, objs=None):
+    """The triggered powers (CR7.4 703.1) of cards in play, or of `objs`,
+    that watch for `when`."""
+    if when not in st.powers_in_game:
+        return
     for o in objs if objs is not None else [st.objs[oid] for oid in st.play]:
         if o.resource:
             continue  # 402.4a: a resource only pays; face down it is blank (410.1b)

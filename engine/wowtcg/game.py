@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import Pool, load_pool
+from .cards import Pool, default_pool
 from .deck import Deck, random_legal_deck, validate_deck
 from .objects import EngineSetupError
 from .state import GameState
@@ -19,7 +19,7 @@ class WowTcgGame:
         if not 2 <= players <= 4:
             raise EngineSetupError(f"players={players}: the engine seats 2 to 4 players")
         self.num_players = players
-        self.pool = pool if pool is not None else load_pool()
+        self.pool = pool if pool is not None else default_pool()
         self.deck_size = deck_size
 
     def new_initial_state(self, seed: int = 0, decks: list[Deck] | None = None,

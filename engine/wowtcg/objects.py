@@ -14,7 +14,7 @@ from .cards import Card
 ZONES = ("deck", "hand", "graveyard", "removed", "play", "chain", "gone")
 
 
-@dataclass
+@dataclass(slots=True)
 class Obj:
     """A card or a token in the game."""
 
@@ -42,7 +42,7 @@ class Obj:
         return f"{self.name}#{self.id}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     index: int
     hero: int  # object id of his hero
@@ -62,7 +62,7 @@ class Player:
         return f"P{self.index + 1}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     """A card or an effect on the chain (CR7.4 705.1)."""
 
@@ -81,7 +81,7 @@ class Link:
     done: list = field(default_factory=list)  # what its steps did, for "if you do"
 
 
-@dataclass
+@dataclass(slots=True)
 class Packet:
     """Damage to deal or to heal (407)."""
 
@@ -97,7 +97,7 @@ class Packet:
     card: int | None = None  # 407.3d: the card it is dealt with
 
 
-@dataclass
+@dataclass(slots=True)
 class Combat:
     """The combat being proposed, fought or concluded (600-603)."""
 
@@ -110,7 +110,7 @@ class Combat:
     struck: dict = field(default_factory=dict)  # player -> weapons struck with (303.2c)
 
 
-@dataclass
+@dataclass(slots=True)
 class Waiting:
     """A triggered effect created but not yet added to the chain (CR7.4 708.1)."""
 
@@ -120,7 +120,7 @@ class Waiting:
     event: dict
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Action:
     """One choice a player can make. `label` is for people; equality ignores it."""
 
@@ -136,7 +136,7 @@ class Action:
         return self.label or f"P{self.player + 1} {self.kind}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Decision:
     """A choice the game waits for outside the priority mechanism: a mulligan,
     armor, the order of triggers, a protector, a choice made as a link resolves."""

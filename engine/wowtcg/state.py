@@ -26,6 +26,10 @@ class GameState:
         self.pool = pool
         self.rng = random.Random(seed)
         self.objs: list[Obj] = []
+        self.tokens: list[int] = []  # ids of the tokens made so far (403.2), for 409.6e
+        # Every continuous power and trigger event of a card in this game: play
+        # is searched for one only if some card has it (CR7.4 703, CR7.4 704).
+        self.powers_in_game: set[str] = set()
         self.players: list[Player] = []
         self.play: list[int] = []  # ids in play, in the order they entered
         self.chain: list[Link] = []  # bottom first
@@ -45,6 +49,7 @@ class GameState:
         self.over = False
         self.history: list[str] = []
         self._next_link = 0
+        self._settled: tuple | None = None  # what the last check that found nothing read (409.6)
         for index, (hero, deck) in enumerate(zip(heroes, decks)):
             hero_obj = self._new_obj(pool[hero], index, "play")  # 101.1, 301.1
             self.play.append(hero_obj.id)
@@ -53,6 +58,9 @@ class GameState:
             for name in deck:
                 player.deck.append(self._new_obj(pool[name], index, "deck").id)
             self.rng.shuffle(player.deck)  # 101.1, 413.4b
+        # 409.2: each player's pass, offered at every grant of priority; an
+        # action is an immutable value, so one object per player serves.
+        self.pass_actions = [Action("pass", p.index, label=f"{p.name} passes") for p in self.players]
         if start:
             self._choose_first_player()
 
@@ -88,7 +96,7 @@ class GameState:
             return []
         if self.decision is not None:
             return list(self.decision.options)
-        return [a for a in self._priority_candidates() if self._problem(a) is None]
+        return self._priority_actions()
 
     def apply_action(self, action: Action) -> None:
         if self.over:
@@ -209,19 +217,22 @@ class GameState:
         return [(player + i) % n for i in range(n) if self.players[(player + i) % n].in_game]
 
     def in_game_count(self) -> int:
-        return sum(p.in_game for p in self.players)
+        return len([p for p in self.players if p.in_game])
 
     # --- objects and zones ----------------------------------------------------
 
     def _new_obj(self, card: Card, owner: int, zone: str, token: bool = False) -> Obj:
         o = Obj(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
         self.objs.append(o)
+        self.powers_in_game |= card.power_names
+        if token:
+            self.tokens.append(o.id)
         return o
 
     def cards_in_play(self) -> list[Obj]:
         """Cards and tokens in play other than resources: a face-down resource is
         blank (410.1b), and a resource is used only to pay (402.4a)."""
-        return [self.objs[oid] for oid in self.play if not self.objs[oid].resource]
+        return [o for o in map(self.objs.__getitem__, self.play) if not o.resource]
 
     def move(self, o: Obj, zone: str) -> None:
         """Move a card out of its zone into `zone` of its owner (413.2)."""
@@ -290,10 +301,11 @@ class GameState:
             c.defender = None
 
     def ready_resources(self, player: int) -> int:
-        return sum(
-            1 for oid in self.play
-            if self.objs[oid].resource and self.objs[oid].controller == player and not self.objs[oid].exhausted
-        )
+        """402.4a: the resources he could exhaust to pay."""
+        return len([
+            o for o in map(self.objs.__getitem__, self.play)
+            if o.resource and o.controller == player and not o.exhausted
+        ])
 
     def pay(self, player: int, amount: int) -> None:
         """402.4a: exhaust that many ready resources. Reading: resources are
@@ -363,13 +375,17 @@ class GameState:
         self.decision = decision
 
     def _run(self) -> None:
-        while self.tasks and self.decision is None and self.priority is None and not self.over:
-            task = self.tasks.pop()
+        tasks = self.tasks
+        while tasks and self.decision is None and self.priority is None and not self.over:
+            task = tasks.pop()
             getattr(self, "_t_" + task[0])(*task[1:])
 
     # 409.5: before a player receives priority, the checks run in batches,
     # then waiting triggered effects go on the chain, then he gets priority.
     def _t_give_priority(self, player: int) -> None:
+        if not self.waiting and self._checked_facts() == self._settled:
+            self._t_grant(player)  # nothing the checks read has changed, no trigger waits
+            return
         self.push(("grant", player))
         self.push(("add_triggers",))
         self.push(("ppp",))
@@ -377,12 +393,30 @@ class GameState:
     def _t_ppp(self) -> None:
         # Reading: uniqueness is checked continuously (CR7.4 414.1); checking
         # before every batch catches each card that entered play (CR7.4 710.1f).
+        board = self._checked_facts()
+        if board == self._settled:
+            return  # the same facts as the last check that found nothing: nothing to find
         checks.check_uniqueness(self)
         if self.decision is not None:
             self.push(("ppp",))
             return
         if checks.ppp_batch(self):
             self.push(("ppp",))
+        else:
+            self._settled = board
+
+    def _checked_facts(self) -> tuple:
+        """Everything uniqueness (412) and the pre-priority checks (409.6) read:
+        the cards in play in order, each with its controller, resource flag,
+        damage and host, and each player's standing (a card's definition and a
+        player's hero never change; a token outside play, 409.6e, has left
+        play). Equal facts give equal findings, so a check is skipped when
+        nothing it reads changed since one found nothing; a new check there
+        must add what it reads here."""
+        return (
+            [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(self.objs.__getitem__, self.play)],
+            [(p.in_game, p.drew_from_empty) for p in self.players],
+        )
 
     def _t_add_triggers(self) -> None:
         """CR7.4 708.1a: the turn player's waiting effects go on first, in the
@@ -740,21 +774,26 @@ class GameState:
 
     # --- priority actions (409.2) ------------------------------------------------------
 
+    def _in_main_phase(self, player: int) -> bool:
+        """408.1, 409.2b, 502.1: his own non-combat action phase, on an empty chain."""
+        return self.step == "action_phase" and player == self.turn_player and not self.chain and self.combat is None
+
     def _main_phase_problem(self, player: int, what: str, rule: str):
         """408.1, 409.2b, 502.1: only in his own non-combat action phase, with
         priority, on an empty chain."""
-        if self.step != "action_phase" or player != self.turn_player or self.chain or self.combat is not None:
+        if not self._in_main_phase(player):
             return (rule, f"{what} only in the turn player's non-combat action phase on an empty chain")
         return None
 
-    def _problem(self, a: Action):
-        """The rule that forbids this priority action now, or None."""
+    def _problem(self, a: Action, budget: int | None = None):
+        """The rule that forbids this priority action now, or None. `budget`:
+        the acting player's ready resources, when the caller counted them."""
         if self.priority is None or a.player != self.priority:
             who = self.pname(self.priority) if self.priority is not None else "nobody"
             return ("409.1", f"{self.pname(a.player)} does not hold priority ({who} does)")
         player = self.players[a.player]
         if a.kind == "pass":
-            if self.step == "action_phase" and a.player == self.turn_player and not self.chain and self.combat is None:
+            if self._in_main_phase(a.player):
                 name = combat.must_attack_pending(self)
                 if name:
                     return ("600.2", f"{name} must attack if able, so {player.name} can't pass")
@@ -779,23 +818,15 @@ class GameState:
                     return problem
             target = card.effect.target if card.effect else None
             problem = self._x_problem(a, has_x=target == "ally_cost_x")
-            return problem or self._cost_and_target_problem(a, target, card.cost + a.x)
+            return problem or self._cost_and_target_problem(a, target, card.cost + a.x, budget)
         if a.kind == "power":
             source = self.objs[a.subject]
             power = source.card.payments[a.option]
-            if source.id not in self.play or source.resource or source.controller != a.player:
-                return ("CR7.4 701.2", f"{source.name} is not in play under {player.name}'s control")
-            if power.own_turn_only and self.turn_player != a.player:
-                return ("CR7.4 701.1", f"{source.name}'s power is used only on its controller's turn")
-            if power.cost_of("exhaust_this"):
-                if source.exhausted:
-                    return ("402.1", f"{source.name} is exhausted")
-                if source.card.type == "ally" and not combat.in_party_since_turn_start(self, source):
-                    return ("302.2", f"{source.name} joined the party this turn")
-            if power.cost_of("flip_hero") and source.flipped:
-                return ("402.1", f"{source.name} is already flipped")
+            problem = self._power_source_problem(a.player, source, power)
+            if problem:
+                return problem
             problem = self._x_problem(a, has_x=bool(power.cost_of("x")))
-            return problem or self._cost_and_target_problem(a, power.target, (power.cost_of("resources") or 0) + a.x)
+            return problem or self._cost_and_target_problem(a, power.target, (power.cost_of("resources") or 0) + a.x, budget)
         if a.kind == "propose":
             problem = self._main_phase_problem(a.player, "combats are proposed", "601.1")
             if problem:
@@ -807,6 +838,22 @@ class GameState:
             return combat.strike_problem(self, a.player, self.objs[a.subject])
         return ("409.2", f"{a.kind} is not something a player does with priority")
 
+    def _power_source_problem(self, player: int, source: Obj, power):
+        """CR7.4 701.1, CR7.4 701.2, 402.1, 302.2: whether this player may use this
+        payment power of this card now, whatever X and target he would choose."""
+        if source.id not in self.play or source.resource or source.controller != player:
+            return ("CR7.4 701.2", f"{source.name} is not in play under {self.pname(player)}'s control")
+        if power.own_turn_only and self.turn_player != player:
+            return ("CR7.4 701.1", f"{source.name}'s power is used only on its controller's turn")
+        if power.cost_of("exhaust_this"):
+            if source.exhausted:
+                return ("402.1", f"{source.name} is exhausted")
+            if source.card.type == "ally" and not combat.in_party_since_turn_start(self, source):
+                return ("302.2", f"{source.name} joined the party this turn")
+        if power.cost_of("flip_hero") and source.flipped:
+            return ("402.1", f"{source.name} is already flipped")
+        return None
+
     def _x_problem(self, a: Action, has_x: bool):
         """CR7.4 707.1b: a value of X is chosen only for a link whose cost has
         an X, and it is a whole number of resources."""
@@ -814,8 +861,9 @@ class GameState:
             return ("CR7.4 707.1b", f"X={a.x} can't be chosen: " + ("X is never negative" if a.x < 0 else "this cost has no X"))
         return None
 
-    def _cost_and_target_problem(self, a: Action, target_kind: str | None, cost: int):
-        if self.ready_resources(a.player) < cost:
+    def _cost_and_target_problem(self, a: Action, target_kind: str | None, cost: int, budget: int | None):
+        """402.1: he can pay the cost; CR7.4 707.1d: a legal target, if it needs one."""
+        if (budget if budget is not None else self.ready_resources(a.player)) < cost:
             return ("402.1", f"{self.pname(a.player)} can't pay {cost}")
         if target_kind:
             if len(a.targets) != 1 or a.targets[0] not in self.legal_targets(target_kind, a.player, a.x if target_kind == "ally_cost_x" else None):
@@ -824,53 +872,75 @@ class GameState:
             return ("CR7.4 706.1", "this needs no target")
         return None
 
-    def _priority_candidates(self) -> list[Action]:
-        """Every priority action worth asking the rules about."""
+    def _priority_actions(self) -> list[Action]:
+        """The legal priority actions: each one worth asking the rules about,
+        kept when `_problem` finds nothing against it. They are built before
+        every choice, so an action is not built at all when a condition that
+        `_problem` checks first already rules it out: the window (408.1,
+        410.1a, 601.1, 602.3a), one resource per turn (410.1), the cost (402.1),
+        the power's source (CR7.4 701), the attacker (601.2a) and the defender
+        (601.2b)."""
         p = self.priority
         me = self.pname(p)
-        out = [Action("pass", p, label=f"{me} passes")]
-        budget = self.ready_resources(p)
-        for oid in self.players[p].hand:
-            card = self.objs[oid].card
-            out.append(Action("resource", p, oid, label=f"{me} places {card.name} as a resource"))
+        main = self._in_main_phase(p)
+        place = main and self.players[p].placed_resource_turn != self.turn_number
+        hand = [self.objs[oid] for oid in self.players[p].hand]
+        in_play = self.cards_in_play()
+        powered = [o for o in in_play if o.controller == p and o.card.payments]
+        # 402.1: what he can pay, counted once, and only when he could pay for something.
+        budget = self.ready_resources(p) if main or powered or any(o.card.instant for o in hand) else None
+        out = []
+
+        def offer(a: Action) -> None:
+            if self._problem(a, budget) is None:
+                out.append(a)
+
+        offer(self.pass_actions[p])
+        for o in hand:
+            card = o.card
+            if place:
+                offer(Action("resource", p, o.id, label=f"{me} places {card.name} as a resource"))
             if card.type == "quest":
-                out.append(Action("resource", p, oid, option=True, label=f"{me} places {card.name} face up as a resource"))
+                if place:
+                    offer(Action("resource", p, o.id, option=True, label=f"{me} places {card.name} face up as a resource"))
                 continue
-            if card.type == "hero" or card.cost > budget:
+            if card.type == "hero" or not (card.instant or main) or card.cost > budget:
                 continue
             target = card.effect.target if card.effect else None
             if target == "ally_cost_x":
                 for t in self.legal_targets("ally", p):
                     x = self.objs[t].card.cost
-                    out.append(Action("play", p, oid, (t,), x, label=f"{me} plays {card.name} (X={x}) on {self.describe(self.objs[t])}"))
+                    offer(Action("play", p, o.id, (t,), x, label=f"{me} plays {card.name} (X={x}) on {self.describe(self.objs[t])}"))
             elif target:
                 for t in self.legal_targets(target, p):
-                    out.append(Action("play", p, oid, (t,), label=f"{me} plays {card.name} on {self._target_name(target, t)}"))
+                    offer(Action("play", p, o.id, (t,), label=f"{me} plays {card.name} on {self._target_name(target, t)}"))
             else:
-                out.append(Action("play", p, oid, label=f"{me} plays {card.name}"))
-        for o in self.cards_in_play():
-            if o.controller != p:
-                continue
+                offer(Action("play", p, o.id, label=f"{me} plays {card.name}"))
+        for o in powered:
             for i, power in enumerate(o.card.payments):
+                if self._power_source_problem(p, o, power):
+                    continue
                 xs = range(budget + 1) if power.cost_of("x") else (0,)
                 targets = [(t,) for t in self.legal_targets(power.target, p)] if power.target else [()]
                 for x in xs:
                     for t in targets:
                         tname = f" on {self._target_name(power.target, t[0])}" if t else ""
-                        out.append(Action("power", p, o.id, t, x, option=i, label=f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
-        if self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None:
-            for a in self.cards_in_play():
-                if a.controller != p or not effects.is_character(a):
+                        offer(Action("power", p, o.id, t, x, option=i, label=f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
+        if main:
+            theirs = [d for d in in_play if d.controller != p]
+            for a in in_play:
+                if a.controller != p or not effects.is_character(a) or combat.attacker_problem(self, a):
                     continue
-                for d in self.cards_in_play():
-                    if d.controller != p:
-                        sabotage = d.card.type == "item"
-                        word = "sabotages" if sabotage else "attacks"
-                        out.append(Action("propose", p, a.id, (d.id,), option=sabotage, label=f"{me} proposes {a.name} {word} {self.describe(d)}"))
+                for d in theirs:
+                    sabotage = d.card.type == "item"
+                    if combat.defender_problem(self, a, d, sabotage):
+                        continue
+                    word = "sabotages" if sabotage else "attacks"
+                    offer(Action("propose", p, a.id, (d.id,), option=sabotage, label=f"{me} proposes {a.name} {word} {self.describe(d)}"))
         if self.step == "defend_window":
-            for w in self.cards_in_play():
+            for w in in_play:
                 if w.controller == p and w.card.type == "weapon":
-                    out.append(Action("strike", p, w.id, label=f"{me} strikes with {w.name}"))
+                    offer(Action("strike", p, w.id, label=f"{me} strikes with {w.name}"))
         return out
 
     def _act(self, a: Action) -> None:
