@@ -15,13 +15,10 @@ from __future__ import annotations
 from collections import Counter, deque
 from typing import Any
 
+from agreement import reachable
 from agreement.findings import Finding
-from model import explicit
+from agreement.model_steps import successors
 from model.machine import Edge, Machine
-
-
-#: Each game's reachable edge families, computed once.
-_REACHABLE: dict[str, dict[str, tuple[str, ...]]] = {}
 
 
 def family(name: str) -> str:
@@ -96,22 +93,16 @@ class TableChecker:
         return m.describe(self.model_state(m, obs))
 
     def reachable_families(self) -> dict[str, tuple[str, ...]]:
-        """Edge families the reference model reaches: what a conformance run should exercise."""
-        if self.game not in _REACHABLE:
-            _REACHABLE[self.game] = self._reachable()
-        return _REACHABLE[self.game]
+        """Edge families the reference model reaches: what a conformance run should
+        exercise, kept as data (``agreement/<game>/reachable.yaml``), pinned by a test."""
+        return reachable.load(reachable.kept_file(self.game))
 
-    def _reachable(self) -> dict[str, tuple[str, ...]]:
-        m = self.reference_machine()
-        out: dict[str, tuple[str, ...]] = {}
-        for _, _, name in explicit.explore(m).graph.edges(keys=True):
-            e = m.edge(name)
-            if not e.has("bound"):
-                out.setdefault(self.family(e.name), e.rules)
-        return dict(sorted(out.items()))
+    def explore_reachable_families(self) -> dict[str, tuple[str, ...]]:
+        """The same, computed by exploring the reference model (tens of seconds)."""
+        return reachable.explore(self.reference_machine(), self.family)
 
     def choice_edges(self, m: Machine, s: Any) -> list[tuple[Edge, Any]]:
-        return [(e, post) for e, post in m.successors(s) if self.is_choice(e)]
+        return [(e, post) for e, post in successors(m, s) if self.is_choice(e)]
 
     def automatic_ends(self, m: Machine, s: Any, limit: int = 200) -> list[tuple[list[Edge], Any]]:
         """Every state the model's automatic edges lead to from ``s`` where a
@@ -119,7 +110,7 @@ class TableChecker:
         out, queue, seen = [], deque([([], s)]), {s}
         while queue and len(seen) < limit:
             path, state = queue.popleft()
-            steps = list(m.successors(state))
+            steps = successors(m, state)
             if m.is_terminal(state) or any(self.stops_at(e) for e, _ in steps):
                 out.append((path, state))
                 continue

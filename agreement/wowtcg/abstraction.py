@@ -34,6 +34,7 @@ from model.wowtcg import build
 from model.wowtcg.board import Board, Character, Party, Weapon
 from model.wowtcg.table import LINK_KINDS
 
+from agreement.model_steps import KEPT, successors
 from agreement.wowtcg.observation import ObservationError
 
 #: Exploration bounds set out of reach: the engine's game decides when it ends.
@@ -53,9 +54,11 @@ PER_CHARACTER = ("exhausted", "fresh", "damage")
 PER_PLAYER = ("hand_instant", "hand_non_instant", "hand_quest", "deck", "resources", "resources_exhausted", "armor_exhausted")
 
 
+@lru_cache(maxsize=KEPT)
 def family(edge_name: str) -> str:
     """An edge's name without the characters it is about: ``propose_combat[P1 x -> P2 y]``
-    and every other proposal are one family, so coverage reads the same on every board."""
+    and every other proposal are one family, so coverage reads the same on every board
+    (kept: steering asks it of every edge it tries)."""
     return re.sub(r"\[P\d[^\]]*\]", "", edge_name)
 
 
@@ -312,7 +315,7 @@ def is_choice_point(m: Machine, s: Any) -> bool:
     and the end of the game."""
     loc = m.location_of(s)
     if m.is_terminal(s) or loc in ("protect_point", "end_step") and any(
-        e.has("protects") or e.has("discards") for e, _ in m.successors(s)
+        e.has("protects") or e.has("discards") for e, _ in successors(m, s)
     ):
         return True
     return s.priority_holder < m.table.nobody
@@ -322,7 +325,7 @@ def choice_edges(m: Machine, s: Any) -> list[tuple[Edge, Any]]:
     """The enabled edges that are a player's choice at a choice point."""
     out = []
     loc = m.location_of(s)
-    for e, post in m.successors(s):
+    for e, post in successors(m, s):
         if loc == "protect_point" or loc == "end_step" or e.actor is not None and not e.has("chance"):
             out.append((e, post))
     return out
@@ -371,22 +374,24 @@ def roles_of(proposal_edge_name: str) -> tuple[str, str]:
     return attacker, defender
 
 
-def automatic_paths(m: Machine, start: Any) -> list[tuple[tuple[Edge, ...], Any]]:
-    """Every way the model goes on by itself from ``start`` to its next choice point."""
+@lru_cache(maxsize=KEPT)
+def automatic_paths(m: Machine, start: Any) -> tuple[tuple[tuple[Edge, ...], Any], ...]:
+    """Every way the model goes on by itself from ``start`` to its next choice
+    point (kept: steering's search and the step's check both follow them)."""
     if is_choice_point(m, start):
-        return [((), start)]
+        return (((), start),)
     out, queue = [], deque([((), start)])
     while queue:
         path, s = queue.popleft()
         if len(path) > MOST_AUTOMATIC:
             continue
-        for e, post in m.successors(s):
+        for e, post in successors(m, s):
             step = (*path, e)
             if is_choice_point(m, post):
                 out.append((step, post))
             else:
                 queue.append((step, post))
-    return out
+    return tuple(out)
 
 
 @dataclass

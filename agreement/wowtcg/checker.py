@@ -5,21 +5,18 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import yaml
-
+from agreement import reachable
 from agreement.findings import Finding
 from agreement.wowtcg import abstraction as ab
 from agreement.wowtcg.observation import check_action, check_state
-from model import explicit
 from model.machine import Machine
 from model.wowtcg import build
 
 #: The edge families reachable at the model's default bounds: what a
 #: conformance run should exercise.
-REACHABLE_FILE = Path(__file__).with_name("reachable.yaml")
+REACHABLE_FILE = reachable.kept_file("wowtcg")
 #: The engine decisions the model has a choice point for; any other decision
 #: (armor against a packet, 304.2) is folded into the model's automatic edges.
 CHOICE_DECISIONS = ("protect", "discard")
@@ -214,19 +211,12 @@ class WowChecker:
     def reachable_families() -> dict[str, tuple[str, ...]]:
         """Edge families reachable in the model at its default bounds, with their
         rules: kept as data (REACHABLE_FILE), pinned by a test that explores the model."""
-        data = yaml.safe_load(REACHABLE_FILE.read_text())
-        return {name: tuple(rules) for name, rules in data["families"].items()}
+        return reachable.load(REACHABLE_FILE)
 
     @staticmethod
     def explore_reachable_families() -> dict[str, tuple[str, ...]]:
         """The same, computed by exploring the model (about ten seconds)."""
-        m = WowChecker.reference_machine()
-        out: dict[str, tuple[str, ...]] = {}
-        for _, _, name in explicit.explore(m).graph.edges(keys=True):
-            e = m.edge(name)
-            if not e.has("bound"):
-                out.setdefault(ab.family(e.name), e.rules)
-        return dict(sorted(out.items()))
+        return reachable.explore(WowChecker.reference_machine(), ab.family)
 
 
 def _resolution(family: str) -> str:

@@ -10,7 +10,7 @@ at fault, so an adapter that returns garbage is told what and where.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 #: Where a game can stop for a player's choice, as the model names it: the
 #: windows (409), the protect point (602.2), the combat conclusion (armor
@@ -27,51 +27,62 @@ class ObservationError(ValueError):
     """An observation does not follow the format; the message names the field."""
 
 
-def _need(cond: bool, path: str, what: str) -> None:
-    if not cond:
-        raise ObservationError(f"{path}: {what}")
+def _fail(path: str, what: str) -> NoReturn:
+    raise ObservationError(f"{path}: {what}")
+
+
+# The checks below build a message only for a field at fault: the harness
+# checks every observation of every step, and nearly all are well formed.
 
 
 def _int(value: Any, path: str, lo: int = 0) -> None:
-    _need(isinstance(value, int) and not isinstance(value, bool) and value >= lo, path, f"expected an integer >= {lo}, got {value!r}")
-
-
-def _bool(value: Any, path: str) -> None:
-    _need(isinstance(value, bool), path, f"expected true or false, got {value!r}")
+    if not (isinstance(value, int) and not isinstance(value, bool) and value >= lo):
+        _fail(path, f"expected an integer >= {lo}, got {value!r}")
 
 
 def _object(value: Any, path: str, fields: dict[str, str]) -> None:
-    _need(isinstance(value, dict), path, f"expected an object with {', '.join(fields)}, got {type(value).__name__}")
+    if not isinstance(value, dict):
+        _fail(path, f"expected an object with {', '.join(fields)}, got {type(value).__name__}")
     missing = [f for f in fields if f not in value]
-    _need(not missing, path, f"missing field(s) {', '.join(missing)}")
+    if missing:
+        _fail(path, f"missing field(s) {', '.join(missing)}")
     for name, kind in fields.items():
-        v, where = value[name], f"{path}.{name}"
+        v = value[name]
         if kind == "int":
-            _int(v, where)
+            _int(v, f"{path}.{name}")
         elif kind == "bool":
-            _bool(v, where)
+            if not isinstance(v, bool):
+                _fail(f"{path}.{name}", f"expected true or false, got {v!r}")
         elif kind == "str":
-            _need(isinstance(v, str) and v, where, f"expected a name, got {v!r}")
+            if not (isinstance(v, str) and v):
+                _fail(f"{path}.{name}", f"expected a name, got {v!r}")
         elif kind == "health":
-            _int(v, where, 1)
+            _int(v, f"{path}.{name}", 1)
         elif kind == "id":
-            _need(isinstance(v, (int, str)) and not isinstance(v, bool), where, f"expected an id (integer or string), got {v!r}")
+            if not isinstance(v, (int, str)) or isinstance(v, bool):
+                _fail(f"{path}.{name}", f"expected an id (integer or string), got {v!r}")
 
 
 def check_state(obs: Any) -> None:
     """Raise ObservationError unless ``obs`` is a well-formed state observation."""
     _object(obs, "state", {"step": "", "turn_player": "int", "turn": "int", "first_turn": "bool", "passes": "int", "chain": "", "players": ""})
-    _need(obs["step"] in STEPS, "state.step", f"expected one of {', '.join(STEPS)}, got {obs['step']!r}")
+    if obs["step"] not in STEPS:
+        _fail("state.step", f"expected one of {', '.join(STEPS)}, got {obs['step']!r}")
     players = obs["players"]
-    _need(isinstance(players, list) and 2 <= len(players) <= 4, "state.players", "expected a list of 2 to 4 players")
+    if not (isinstance(players, list) and 2 <= len(players) <= 4):
+        _fail("state.players", "expected a list of 2 to 4 players")
     n = len(players)
-    _need(obs["turn_player"] < n, "state.turn_player", f"no player {obs['turn_player']} among {n}")
+    if obs["turn_player"] >= n:
+        _fail("state.turn_player", f"no player {obs['turn_player']} among {n}")
     priority = obs.get("priority")
-    _need(priority is None or (isinstance(priority, int) and 0 <= priority < n), "state.priority", f"expected null or a player index, got {priority!r}")
-    _need(isinstance(obs["chain"], list), "state.chain", "expected a list of links, bottom first")
+    if not (priority is None or (isinstance(priority, int) and 0 <= priority < n)):
+        _fail("state.priority", f"expected null or a player index, got {priority!r}")
+    if not isinstance(obs["chain"], list):
+        _fail("state.chain", "expected a list of links, bottom first")
     for i, link in enumerate(obs["chain"]):
         _object(link, f"state.chain[{i}]", {"controller": "int", "kind": ""})
-        _need(link["kind"] in LINK_KINDS, f"state.chain[{i}].kind", f"expected one of {', '.join(LINK_KINDS)}, got {link['kind']!r}")
+        if link["kind"] not in LINK_KINDS:
+            _fail(f"state.chain[{i}].kind", f"expected one of {', '.join(LINK_KINDS)}, got {link['kind']!r}")
     combat = obs.get("combat")
     if combat is not None:
         _object(combat, "state.combat", {"attacker": "", "defender": "", "sabotage": "bool", "protected": "bool"})
@@ -81,18 +92,23 @@ def check_state(obs: Any) -> None:
     for p, pl in enumerate(players):
         where = f"state.players[{p}]"
         _object(pl, where, {"in_game": "bool", "deck": "int", "hand": "", "resources": "int", "resources_exhausted": "int", "resource_placed": "bool", "hero": "", "allies": "", "weapons": ""})
-        _need(isinstance(pl["hand"], dict) and set(pl["hand"]) == set(CARD_KINDS), f"{where}.hand", f"expected the costs of the cards in hand by kind: {', '.join(CARD_KINDS)}")
+        if not (isinstance(pl["hand"], dict) and set(pl["hand"]) == set(CARD_KINDS)):
+            _fail(f"{where}.hand", f"expected the costs of the cards in hand by kind: {', '.join(CARD_KINDS)}")
         for kind, costs in pl["hand"].items():
-            _need(isinstance(costs, list), f"{where}.hand.{kind}", "expected a list of costs")
+            if not isinstance(costs, list):
+                _fail(f"{where}.hand.{kind}", "expected a list of costs")
             for j, c in enumerate(costs):
                 _int(c, f"{where}.hand.{kind}[{j}]")
         _object(pl["hero"], f"{where}.hero", {"id": "id", "name": "str", "health": "health", "damage": "int", "exhausted": "bool", "in_play": "bool", "dual_wield": "bool"})
-        _need(isinstance(pl["allies"], list), f"{where}.allies", "expected a list")
+        if not isinstance(pl["allies"], list):
+            _fail(f"{where}.allies", "expected a list")
         for j, ally in enumerate(pl["allies"]):
             _object(ally, f"{where}.allies[{j}]", {"id": "id", "name": "str", "atk": "int", "health": "health", "keywords": "", "damage": "int", "exhausted": "bool", "new": "bool"})
             bad = [k for k in ally["keywords"] if k not in KEYWORDS] if isinstance(ally["keywords"], list) else ["(not a list)"]
-            _need(not bad, f"{where}.allies[{j}].keywords", f"unknown keyword(s) {bad}; the model knows {', '.join(KEYWORDS)}")
-        _need(isinstance(pl["weapons"], list), f"{where}.weapons", "expected a list")
+            if bad:
+                _fail(f"{where}.allies[{j}].keywords", f"unknown keyword(s) {bad}; the model knows {', '.join(KEYWORDS)}")
+        if not isinstance(pl["weapons"], list):
+            _fail(f"{where}.weapons", "expected a list")
         for j, w in enumerate(pl["weapons"]):
             _object(w, f"{where}.weapons[{j}]", {"id": "id", "name": "str", "atk": "int", "strike_cost": "int", "melee": "bool", "exhausted": "bool", "struck": "bool"})
         if pl.get("armor") is not None:
@@ -105,14 +121,18 @@ def check_action(obs: Any) -> None:
     """Raise ObservationError unless ``obs`` is a well-formed action observation."""
     _object(obs, "action", {"kind": "", "player": "int"})
     kind = obs["kind"]
-    _need(kind in ACTION_KINDS, "action.kind", f"expected one of {', '.join(ACTION_KINDS)}, got {kind!r}")
+    if kind not in ACTION_KINDS:
+        _fail("action.kind", f"expected one of {', '.join(ACTION_KINDS)}, got {kind!r}")
     if kind in ("play", "resource", "discard"):
-        _need(obs.get("card_kind") in CARD_KINDS, "action.card_kind", f"expected one of {', '.join(CARD_KINDS)}, got {obs.get('card_kind')!r}")
+        if obs.get("card_kind") not in CARD_KINDS:
+            _fail("action.card_kind", f"expected one of {', '.join(CARD_KINDS)}, got {obs.get('card_kind')!r}")
     if kind == "play" and "targets" in obs:
         targets = obs["targets"]
-        _need(isinstance(targets, list), "action.targets", f"expected a list of hero or ally ids, got {targets!r}")
+        if not isinstance(targets, list):
+            _fail("action.targets", f"expected a list of hero or ally ids, got {targets!r}")
         for i, t in enumerate(targets):
-            _need(isinstance(t, (int, str)) and not isinstance(t, bool), f"action.targets[{i}]", f"expected an id (integer or string), got {t!r}")
+            if not isinstance(t, (int, str)) or isinstance(t, bool):
+                _fail(f"action.targets[{i}]", f"expected an id (integer or string), got {t!r}")
     if kind == "propose":
         _object(obs, "action", {"attacker": "id", "defender": "id", "sabotage": "bool"})
     if kind == "strike":
