@@ -63,6 +63,8 @@ def main(debug: bool) -> None:
     help="check the rules as one source text reads them (e.g. 001, 002zh@bound_to_attack), the model's reading where it is silent",
 )
 @click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
+@click.option("--max-memory", default="2GiB", show_default=True, metavar="SIZE",
+              help="explicit search stops at the end of the level where it passes this much memory, counted by its cost model (the same on any machine)")
 @click.option("--rlimit", type=int, default=limits.DEFAULT_RLIMIT, show_default=True,
               help="Z3 resource units per solver query before that method's answer is unknown (counted work: the same verdict on any machine)")
 @click.option("--timeout", type=float, default=DEFAULT_GUARD_S, show_default=True,
@@ -79,6 +81,7 @@ def verify(
     timeout: float,
     rlimit: int,
     max_states: int,
+    max_memory: str,
     max_k: int,
     explain: str | None,
     variant: str | None,
@@ -94,11 +97,17 @@ def verify(
             raise BadInput(f"--depth {depth} is out of range: allowed 1..200")
         if max_states < 1:
             raise BadInput(f"--max-states {max_states} must be at least 1")
+        try:
+            memory = limits.parse_memory(max_memory)
+        except ValueError as exc:
+            raise BadInput(f"--max-memory: {exc}") from None
         check_timeout(timeout)
         check_rlimit(rlimit)
         if explain is not None:
             context = click.get_current_context()
-            options = {"method": "--method", "pattern": "--property", "max_states": "--max-states", "depth": "--depth"}
+            options = {
+                "method": "--method", "pattern": "--property", "max_states": "--max-states", "max_memory": "--max-memory", "depth": "--depth",
+            }
             ignored = [flag for name, flag in options.items() if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
             if ignored:
                 raise BadInput(f"--explain proves one property with the any-length model; {', '.join(ignored)} would be ignored: drop them")
@@ -120,14 +129,14 @@ def verify(
         with report.progress(console, enabled=not as_json) as advance:
             for game, machine, chosen in jobs:
                 if method == "portfolio":
-                    budget = portfolio.Budget(round(timeout * 1000), max_states, max_k=max_k, depth=depth)
+                    budget = portfolio.Budget(round(timeout * 1000), max_states, max_k=max_k, depth=depth, max_memory=memory)
                     any_length = game.any_length_machine(bounds, variant, reading) if game.proves_any_length else None
                     found = portfolio.verify(machine, any_length, chosen, game.budget(budget), advance)
                     results.extend(found.results)
                     stats[game.name] = found.stats
                 else:
                     results.extend(
-                        _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, advance, stats)
+                        _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, memory, advance, stats)
                     )
         summary = {**report.summary(results, time.perf_counter() - started, stats), "variant": variant, "reading": reading}
         if as_json:
@@ -174,14 +183,16 @@ def _check(
     depth: int,
     timeout_ms: int,
     max_states: int,
+    max_memory: int,
     advance: Callable[[str, int, int], None],
     stats: dict[str, Any],
 ) -> Iterator[Result]:
     if method in ("explicit", "both"):
         advance(f"{game.name}: exploring states", 0, 1)
-        exploration = explicit.explore(machine, max_states)
+        exploration = explicit.explore(machine, max_states, max_memory)
         stats[game.name] = {
             "complete": exploration.complete,
+        "stopped": exploration.stopped or None,
             "states": exploration.states,
             "transitions": exploration.transitions,
             "exploration_seconds": round(exploration.seconds, 3),

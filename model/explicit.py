@@ -13,6 +13,7 @@ from typing import Any, Iterator, Sequence
 
 import networkx as nx
 
+from model import limits
 from model.backend import CONCRETE
 from model.machine import Edge, Machine, ModelError
 from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result, Transcript
@@ -38,6 +39,7 @@ class Exploration:
     seconds: float
     complete: bool  # every reachable state was expanded
     expanded: int  # states up to this depth were expanded (all of them when complete)
+    stopped: str = ""  # why the search stopped short, in words ("" when complete)
 
     @property
     def states(self) -> int:
@@ -74,10 +76,25 @@ class Exploration:
 DEFAULT_MAX_STATES = 2_000_000
 
 
-def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> Exploration:
+#: What the search holds for each state and each transition, in bytes: the
+#: cost model the memory budget is checked against (measured with tracemalloc
+#: on the three games' default instances, rounded up: WoW 1,620 bytes a state
+#: at its peak, 146,144 states and 176,504 transitions).  A count, not the
+#: process's size, so that where a search stops depends on the input alone.
+BYTES_PER_STATE = 1_300
+BYTES_PER_TRANSITION = 350
+
+
+def footprint(states: int, transitions: int) -> int:
+    """The memory a search of this many states and transitions holds, by the cost model."""
+    return states * BYTES_PER_STATE + transitions * BYTES_PER_TRANSITION
+
+
+def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: int = limits.DEFAULT_MAX_MEMORY) -> Exploration:
     """Breadth-first search of every reachable state.
 
-    Past ``max_states`` the search finishes the level it is in and stops; the
+    Past ``max_states``, or past ``max_memory`` bytes by the cost model
+    (``footprint``), the search finishes the level it is in and stops; the
     result then covers exactly the runs of up to ``expanded`` steps.
     """
     started = time.perf_counter()
@@ -99,10 +116,16 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> Explorati
     complete = True
     # The list of states is the breadth-first queue: new states are appended
     # behind the one being expanded.
+    stopped = ""
     while i < len(nodes):
-        if len(nodes) > max_states and depth[i] > depth[i - 1]:
-            complete = False
-            break
+        if depth[i] > depth[i - 1]:  # a level boundary
+            if len(nodes) > max_states:
+                stopped = f"past {max_states:,} states (--max-states)"
+            elif footprint(len(nodes), len(transitions)) > max_memory:
+                stopped = f"at the memory budget of {limits.show_memory(max_memory)} (--max-memory)"
+            if stopped:
+                complete = False
+                break
         pre = nodes[i]
         level = depth[i] + 1
         for edge, post, changes in steps_from(pre):
@@ -126,7 +149,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> Explorati
     graph.add_nodes_from(range(len(nodes)))
     graph.add_edges_from(transitions)
     expanded = depth[i - 1] if i else -1
-    return Exploration(machine, graph, nodes, depth, parent, time.perf_counter() - started, complete, expanded)
+    return Exploration(machine, graph, nodes, depth, parent, time.perf_counter() - started, complete, expanded, stopped)
 
 
 def check(exploration: Exploration, prop: Property) -> Result:
@@ -178,7 +201,10 @@ def check(exploration: Exploration, prop: Property) -> Result:
         depth, note = exploration.levels, f"all {exploration.states} reachable states within the bounds"
     else:
         depth = exploration.expanded
-        note = f"search stopped after {exploration.states} states: every run of up to {depth} steps covered"
+        note = f"search stopped {exploration.stopped} after {exploration.states} states: every run of up to {depth} steps covered"
+        if exploration.stopped.startswith("at the memory budget"):
+            now = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in m.bounds.items())
+            note += f"; for more, lower a bound ({now}) or raise --max-memory"
     if not premise_met:
         return Result(verdict=VACUOUS, depth=depth, seconds=seconds, note=f"premise never reached ({note})", **common)
     if isinstance(prop, Eventually):

@@ -15,6 +15,7 @@ inherit it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 #: Resource units per query.  The largest query of ``chainproof verify`` at
@@ -70,3 +71,27 @@ def why_unknown(reason: str, timeout_ms: int) -> str:
         return (f"Z3 cancelled it: the wall-clock guard of {timeout_ms / 1000:g} s "
                 "(an outer guard: a busy machine reaches it sooner; raise --timeout)")
     return f"Z3 gave up ({reason})"
+
+
+#: What explicit search may hold, in bytes, unless ``--max-memory`` says
+#: otherwise: some 1.2 million states of WoW's model.
+DEFAULT_MAX_MEMORY = 2 * 2**30
+
+_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?)\s*([KMG]?)(?:I?B)?\s*", re.IGNORECASE)
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
+
+
+def parse_memory(text: str) -> int:
+    """``--max-memory``'s value in bytes: a number with an optional unit
+    (``512M``, ``2GiB``, ``4G``; powers of 1024)."""
+    size = _SIZE.fullmatch(text)
+    if size is None:
+        raise ValueError(f"{text!r} is not a size; write it as 512M, 2G or 2GiB")
+    value = int(float(size.group(1)) * _UNITS[size.group(2).upper()])
+    if value < 2**20:
+        raise ValueError(f"a memory budget of {text!r} is too small for any search; give at least 1M")
+    return value
+
+
+def show_memory(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"

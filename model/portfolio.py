@@ -64,6 +64,8 @@ class Budget:
     timeout_ms: int = limits.GUARD_MS
     #: Explicit search of the bounded instance stops past this many states.
     max_states: int = explicit.DEFAULT_MAX_STATES
+    #: ... or past this many bytes by its cost model (``explicit.footprint``).
+    max_memory: int = limits.DEFAULT_MAX_MEMORY
     #: Explicit search of the any-length model is tried up to this many states.
     any_length_states: int = 20_000
     #: Longest inductive step for k-induction (and its base case).
@@ -141,9 +143,10 @@ _SHARED: dict[str, Any] = {}
 def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]:
     """Explicit search of the bounded instance; BMC as well where it stopped short."""
     machine, properties, budget = _SHARED["bounded"], _SHARED["properties"], _SHARED["budget"]
-    exploration = explicit.explore(machine, budget.max_states)
+    exploration = explicit.explore(machine, budget.max_states, budget.max_memory)
     stats = {
         "complete": exploration.complete,
+        "stopped": exploration.stopped or None,
         "states": exploration.states,
         "transitions": exploration.transitions,
         "exploration_seconds": round(exploration.seconds, 3),

@@ -1,0 +1,60 @@
+"""The memory budget of explicit search (``--max-memory``): counted by the
+search's cost model, not read off the process, so the same input stops at
+the same level on any machine; a run that reaches it keeps bounded verdicts
+and says which bounds to lower."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from chainproof.cli import main
+from chainproof.games import get_game
+from model import explicit, limits
+
+BUDGET = 50 * 2**20
+
+
+def test_the_search_stops_at_the_first_level_boundary_past_the_budget_and_nowhere_else():
+    machine = get_game("wowtcg").machine({})
+    first = explicit.explore(machine, max_memory=BUDGET)
+    again = explicit.explore(machine, max_memory=BUDGET)
+    assert not first.complete and "memory budget of 50 MiB" in first.stopped
+    assert (first.states, first.transitions, first.expanded) == (again.states, again.transitions, again.expanded)
+    # Every state of the expanded levels was expanded; the last level is whole.
+    assert max(first.depth) == first.expanded + 1
+    # At the boundary before the last expanded level the search held the
+    # states up to that level and the transitions out of the ones before it,
+    # and they fitted; the level after it did not.
+    held = sum(1 for d in first.depth if d <= first.expanded)
+    taken = sum(1 for u, _ in first.graph.edges() if first.depth[u] < first.expanded)
+    assert explicit.footprint(held, taken) <= BUDGET < explicit.footprint(first.states, first.transitions)
+
+
+def test_a_verdict_cut_by_the_budget_is_bounded_and_names_the_bounds_to_lower():
+    result = CliRunner().invoke(
+        main, ["verify", "--game", "wowtcg", "--method", "explicit", "--max-memory", "50M", "--property", "turn_player_first", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    (r,) = out["results"]
+    assert r["verdict"] == "holds-to-depth"
+    assert "memory budget of 50 MiB" in r["note"] and "--turns 2" in r["note"] and "raise --max-memory" in r["note"]
+    assert out["summary"]["games"]["wowtcg"]["stopped"].startswith("at the memory budget")
+
+
+@pytest.mark.parametrize("size, message", [
+    ("12T", "'12T' is not a size"),
+    ("lots", "'lots' is not a size"),
+    ("1000", "too small for any search"),
+])
+def test_a_size_that_is_not_one_is_one_line_and_exit_2(size, message):
+    result = CliRunner().invoke(main, ["verify", "--game", "hota", "--max-memory", size])
+    assert result.exit_code == 2 and message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("text, size", [("2G", 2 * 2**30), ("2GiB", 2 * 2**30), ("512M", 512 * 2**20), (" 1.5 gb ", 3 * 2**29)])
+def test_sizes_read_in_powers_of_1024(text, size):
+    assert limits.parse_memory(text) == size
