@@ -19,7 +19,7 @@ from chainproof import report
 # ``guarded`` is also what the commands of the other modules import from here.
 from chainproof.common import DEFAULT_GUARD_S, bound_options, check_rlimit, check_timeout, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_reading, games_with_variant, get_game
-from model import bmc, explicit, limits, portfolio, spacer
+from model import bmc, explicit, limits, portfolio, spacer, vector
 from model.results import PROVED, Result
 from properties import Eventually, select
 
@@ -64,7 +64,7 @@ def main(debug: bool) -> None:
 )
 @click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
 @click.option("--max-memory", default="2GiB", show_default=True, metavar="SIZE",
-              help="explicit search stops at the end of the level where it passes this much memory, counted by its cost model (the same on any machine)")
+              help="explicit search stops at the end of the level where its arrays pass this many bytes (their sizes: the same on any machine)")
 @click.option("--rlimit", type=int, default=limits.DEFAULT_RLIMIT, show_default=True,
               help="Z3 resource units per solver query before that method's answer is unknown (counted work: the same verdict on any machine)")
 @click.option("--timeout", type=float, default=DEFAULT_GUARD_S, show_default=True,
@@ -189,7 +189,7 @@ def _check(
 ) -> Iterator[Result]:
     if method in ("explicit", "both"):
         advance(f"{game.name}: exploring states", 0, 1)
-        exploration = explicit.explore(machine, max_states, max_memory)
+        exploration = vector.explore(machine, max_states, max_memory)
         stats[game.name] = {
             "complete": exploration.complete,
         "stopped": exploration.stopped or None,
@@ -199,7 +199,7 @@ def _check(
         }
         for i, p in enumerate(chosen):
             advance(f"{game.name}: explicit {p.name}", i, len(chosen))
-            yield explicit.check(exploration, p)
+            yield vector.check(exploration, p)
     if method in ("bmc", "both"):
         advance(f"{game.name}: bmc depth 0", 0, depth + 1)
         yield from bmc.check_all(

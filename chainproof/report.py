@@ -102,7 +102,7 @@ def print_results(results: Sequence[Result], summary: dict[str, Any]) -> None:
     for game, s in summary["games"].items():
         scope = "reachable states" if s["complete"] else f"states (search stopped {s.get('stopped') or 'short'})"
         click.echo(f"\n{game}: {s['states']} {scope}, {s['transitions']} transitions, explored in {s['exploration_seconds']:.2f}s")
-        if s.get("stopped", "").startswith("at the memory budget"):
+        if (s.get("stopped") or "").startswith("at the memory budget"):
             click.echo("  for more, lower a bound or raise --max-memory")
     if summary.get("variant"):
         click.echo(f"\nrule variant: {summary['variant']} (not the seed's reading)")

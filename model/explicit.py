@@ -65,6 +65,10 @@ class Exploration:
         path.reverse()
         return self.nodes[node], path
 
+    def state(self, node: int) -> Any:
+        """The concrete state numbered ``node``."""
+        return self.nodes[node]
+
     def steps(self) -> Iterator[tuple[int, Edge, int]]:
         """Every transition as numbers and edge, in breadth-first order of its source."""
         edge = self.machine.edge
@@ -188,10 +192,26 @@ def check(exploration: Exploration, prop: Property) -> Result:
                 violation = exploration.path_to(i)
                 break
     elif isinstance(prop, Eventually):
-        premise_met, violation, loop_start = _unmet(exploration, prop)
+        premise = [bool(prop.premise(m, s, CONCRETE)) for s in nodes]
+        missed = [not prop.goal(m, s, CONCRETE) for s in nodes] if any(premise) else []
+        premise_met, violation, loop_start = _unmet(exploration, premise, missed)
     else:
         raise TypeError(f"explicit search cannot check {type(prop).__name__}")
-    seconds = time.perf_counter() - started  # the shared exploration is timed once, by the caller
+    # The shared exploration is timed once, by the caller.
+    return result_of(exploration, prop, violation, loop_start, premise_met, time.perf_counter() - started)
+
+
+def result_of(
+    exploration: Any,
+    prop: Property,
+    violation: tuple[Any, list[tuple[Edge, Any]]] | None,
+    loop_start: int | None,
+    premise_met: bool,
+    seconds: float,
+) -> Result:
+    """The verdict of a search (this one or ``model/vector.py``'s) on ``prop``:
+    the violation found, or how far the search vouches that it holds."""
+    m = exploration.machine
     common = dict(game=m.game, property=prop.name, rules=prop.rules, kind=prop.kind, method="explicit", bounds=m.bounds)
     if violation is not None:
         start, path = violation
@@ -223,25 +243,26 @@ _BEFORE_PREMISE = -1
 
 
 def _unmet(
-    exploration: Exploration, prop: Eventually
+    exploration: Any, premise: Sequence[bool], missed: Sequence[bool]
 ) -> tuple[bool, tuple[Any, list[tuple[Edge, Any]]] | None, int | None]:
     """Whether a premise state is reached; a shortest run that never meets the goal
     after one; and the step after which that run loops (None: it is stuck).
+    ``premise`` and ``missed`` say of each state number whether the premise
+    holds there and whether the goal is missed (this search's exploration or
+    ``model/vector.py``'s, with its ``graph``).
 
     Such a run reaches a premise state by a shortest path, then stays off the
     goal until it closes a cycle or reaches a state with no successor.  Only
     expanded states count as stuck: the successors of the others are unknown.
     """
     m, graph, depth = exploration.machine, exploration.graph, exploration.depth
-    premise = [bool(prop.premise(m, s, CONCRETE)) for s in exploration.nodes]
     if not any(premise):
         return False, None, None
-    missed = [not prop.goal(m, s, CONCRETE) for s in exploration.nodes]
     # The states a run can be in with the goal still owed.  Entering a premise
     # state costs its depth, every further step one.
     owed = nx.DiGraph()
     owed.add_node(_BEFORE_PREMISE)
-    owed.add_weighted_edges_from((_BEFORE_PREMISE, i, depth[i]) for i, p in enumerate(premise) if p and missed[i])
+    owed.add_weighted_edges_from((_BEFORE_PREMISE, i, int(depth[i])) for i, p in enumerate(premise) if p and missed[i])
     owed.add_edges_from((u, v) for u, v in graph.edges() if missed[u] and missed[v])
     before, distance = nx.dijkstra_predecessor_and_distance(owed, _BEFORE_PREMISE)
     del distance[_BEFORE_PREMISE]
@@ -276,7 +297,7 @@ def _unmet(
     start, path = exploration.path_to(route[0])
     visits = route + (cycle[1:] if cycle else [])
     for u, v in zip(visits, visits[1:]):
-        path.append((m.edge(next(iter(graph[u][v]))), exploration.nodes[v]))
+        path.append((m.edge(next(iter(graph[u][v]))), exploration.state(v)))
     return True, (start, path), (distance[end] if cycle else None)
 
 

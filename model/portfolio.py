@@ -3,7 +3,8 @@
 The methods, in the order they run, and what each may conclude:
 
 1. **Explicit search of the bounded instance** (the bounds as given, turns and
-   deck included).  Exhaustive when it completes: a violation there is real
+   deck included), over whole frontiers (``model/vector.py``: the states and
+   verdicts of ``model/explicit.py``, at arrays' speed and size).  Exhaustive when it completes: a violation there is real
    and its transcript is a shortest one; otherwise it says ``holds-to-depth``
    (every game within the bounds) or ``vacuous`` (the premise is never met
    within them).
@@ -44,7 +45,9 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from model import bmc, explicit, induction, limits, spacer
+import numpy as np
+
+from model import bmc, explicit, induction, limits, spacer, vector
 from model.machine import Machine
 from model.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Attempt, Result
 from properties import Eventually, Property
@@ -64,7 +67,7 @@ class Budget:
     timeout_ms: int = limits.GUARD_MS
     #: Explicit search of the bounded instance stops past this many states.
     max_states: int = explicit.DEFAULT_MAX_STATES
-    #: ... or past this many bytes by its cost model (``explicit.footprint``).
+    #: ... or once its arrays hold more than this many bytes.
     max_memory: int = limits.DEFAULT_MAX_MEMORY
     #: Explicit search of the any-length model is tried up to this many states.
     any_length_states: int = 20_000
@@ -143,7 +146,7 @@ _SHARED: dict[str, Any] = {}
 def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]:
     """Explicit search of the bounded instance; BMC as well where it stopped short."""
     machine, properties, budget = _SHARED["bounded"], _SHARED["properties"], _SHARED["budget"]
-    exploration = explicit.explore(machine, budget.max_states, budget.max_memory)
+    exploration = vector.explore(machine, budget.max_states, budget.max_memory)
     stats = {
         "complete": exploration.complete,
         "stopped": exploration.stopped or None,
@@ -151,10 +154,10 @@ def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]
         "transitions": exploration.transitions,
         "exploration_seconds": round(exploration.seconds, 3),
     }
-    found = [explicit.check(exploration, p) for p in properties]
+    found = [vector.check(exploration, p) for p in properties]
     if not exploration.complete:
         found += bmc.check_all(machine, properties, budget.depth, budget.timeout_ms)
-    taken = frozenset(k for _, _, k in exploration.graph.edges(keys=True)) if exploration.complete else None
+    taken = frozenset(machine.edges[i].name for i in np.unique(exploration.step_edge)) if exploration.complete else None
     return stats, found, taken
 
 
@@ -166,13 +169,13 @@ def _by_name(names: Sequence[str]) -> list[Property]:
 def _exhaustive_job(names: Sequence[str]) -> list[Result] | None:
     """Exhaustive search of the any-length model, if it ends under the budget's states."""
     machine, budget = _SHARED["any_length"], _SHARED["budget"]
-    exploration = explicit.explore(machine, budget.any_length_states)
+    exploration = vector.explore(machine, budget.any_length_states)
     if not exploration.complete:
         return None
     everything = f"all {exploration.states} reachable states of the any-length model"
     found = []
     for p in _by_name(names):
-        r = replace(explicit.check(exploration, p), method=EXHAUSTIVE, seconds=exploration.seconds)
+        r = replace(vector.check(exploration, p), method=EXHAUSTIVE, seconds=exploration.seconds)
         # Finished, so whatever it found holds for every run of the model.
         if r.verdict == HOLDS_TO_DEPTH:
             r = replace(r, verdict=PROVED, note=f"exhaustive search: {everything}", unbounded=True)

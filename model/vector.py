@@ -29,13 +29,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from functools import cached_property
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
+import networkx as nx
 import numpy as np
 
+from model import explicit, limits
 from model.backend import CONCRETE, VECTOR
 from model.explicit import DEFAULT_MAX_STATES
 from model.machine import Edge, Machine, ModelError
+from model.results import Result
+from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 WORD_BITS = 64
 
@@ -242,6 +247,20 @@ class Visited:
         self.count += len(new)
         return new
 
+    def numbers(self, keys: np.ndarray) -> np.ndarray:
+        """The state number of each key, every one of which has been added."""
+        slot = self._home(keys)
+        mask = len(self.slots) - 1
+        out = np.empty(len(keys), np.int64)
+        pending = np.arange(len(keys))
+        while pending.size:
+            holder = self.slots[slot[pending]]
+            found = (self.keys[holder] == keys[pending]).all(axis=1)
+            out[pending[found]] = holder[found]
+            pending = pending[~found]
+            slot[pending] = (slot[pending] + 1) & mask
+        return out
+
     def _home(self, keys: np.ndarray) -> np.ndarray:
         h = np.zeros(len(keys), np.uint64)
         for w in range(keys.shape[1]):
@@ -299,6 +318,13 @@ class VectorExploration:
     #: The expanded states, outside terminal locations, that enable no edge:
     #: deadlocks (nobody and no rule can act), in the order they were found.
     dead_ends: np.ndarray
+    #: Every transition taken from an expanded state: its source's number,
+    #: its edge's index and its target's number, in the order explicit search
+    #: takes them (by source, then edge).
+    step_pre: np.ndarray
+    step_edge: np.ndarray
+    step_post: np.ndarray
+    stopped: str = ""  # why the search stopped short, in words ("" when complete)
 
     @property
     def states(self) -> int:
@@ -317,6 +343,22 @@ class VectorExploration:
     def nbytes(self) -> int:
         """Bytes held for the states: keys, hash table, parents and edges."""
         return self.visited.nbytes + self.parent.nbytes + self.edge.nbytes
+
+    @cached_property
+    def depth(self) -> np.ndarray:
+        """The level of every state: the length of a shortest path to it."""
+        return np.repeat(np.arange(len(self.level_starts) - 1), np.diff(self.level_starts))
+
+    @cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        """The states and transitions as ``explicit.explore`` builds them (the
+        same numbers, edges added in the same order), for the checks that
+        walk the graph: built on demand."""
+        graph = nx.MultiDiGraph(game=self.machine.game)
+        graph.add_nodes_from(range(self.states))
+        names = [e.name for e in self.machine.edges]
+        graph.add_edges_from(zip(self.step_pre.tolist(), self.step_post.tolist(), (names[e] for e in self.step_edge.tolist())))
+        return graph
 
     def locations(self) -> np.ndarray:
         """The location number of every state."""
@@ -343,11 +385,12 @@ class VectorExploration:
         return start, path
 
 
-def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> VectorExploration:
+def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: int = limits.DEFAULT_MAX_MEMORY) -> VectorExploration:
     """Breadth-first search of every reachable state, a level at a time.
 
-    Past ``max_states`` the search finishes the level it is in and stops, as
-    ``explicit.explore`` does.
+    Past ``max_states``, or once its arrays hold more than ``max_memory``
+    bytes (their sizes: the same on any machine), the search finishes the
+    level it is in and stops, as ``explicit.explore`` does.
     """
     started = time.perf_counter()
     layout = Layout(machine)
@@ -366,11 +409,19 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> VectorExp
     complete = True
     terminal = np.array([loc.terminal is not None for loc in machine.locations.values()])
     dead_ends = []
+    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    held = visited.nbytes
+    stopped = ""
     while starts[-1] > starts[-2]:
         # As explicit search: at a level boundary, once the first level is expanded.
-        if visited.count > max_states and len(starts) > 2:
-            complete = False
-            break
+        if len(starts) > 2:
+            if visited.count > max_states:
+                stopped = f"past {max_states:,} states (--max-states)"
+            elif held > max_memory:
+                stopped = f"at the memory budget of {limits.show_memory(max_memory)} (--max-memory)"
+            if stopped:
+                complete = False
+                break
         keys, parent, edge = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2])
         transitions += len(keys)
         level = np.arange(starts[-2], starts[-1])
@@ -379,7 +430,9 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> VectorExp
         new = visited.add(keys)
         parents.append(parent[new].astype(np.int32))
         edges.append(edge[new].astype(edge_type))
+        steps.append((parent.astype(np.int32), edge.astype(edge_type), visited.numbers(keys).astype(np.int32)))
         starts.append(visited.count)
+        held = visited.nbytes + sum(a.nbytes for a in parents + edges) + sum(a.nbytes for step in steps for a in step)
     if complete:
         starts.pop()  # the empty level that ended the search
     visited.shrink()
@@ -396,6 +449,8 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES) -> VectorExp
         len(starts) - 2 if complete else len(starts) - 3,
         frozenset(expander.row_by_row),
         np.concatenate(dead_ends) if dead_ends else np.empty(0, np.int64),
+        *(np.concatenate([step[k] for step in steps]) if steps else np.empty(0, np.int32) for k in range(3)),
+        stopped,
     )
 
 
@@ -502,3 +557,78 @@ class Group:
 
 def _leaves_domain(machine: Machine, edge: Edge, names: list[str], pre: Any) -> ModelError:
     return ModelError(f"edge {edge.name!r} takes {', '.join(names)} out of its declared domain; from {machine.describe(pre)}")
+
+
+# --------------------------------------------------------------------------
+# Properties over the states found
+
+
+#: States (or transitions) a property is evaluated on at once: bounds the
+#: arrays its predicates build.
+CHUNK = 1 << 16
+
+
+def _over(
+    exploration: VectorExploration, numbers: Sequence[np.ndarray], predicate: Callable[..., Any]
+) -> np.ndarray:
+    """``predicate(*states, backend)`` for each row of the state numbers in
+    ``numbers`` (one array per argument), over ``VECTOR`` a chunk at a time.
+    A predicate that cannot run on arrays is asked row by row over ``CONCRETE``."""
+    layout = exploration.layout
+    n = len(numbers[0])
+    out = np.empty(n, bool)
+    for a in range(0, n, CHUNK):
+        parts = [x[a : a + CHUNK] for x in numbers]
+        try:
+            states = [layout.state(layout.unpack(exploration.keys[part])) for part in parts]
+            out[a : a + len(parts[0])] = rows(predicate(*states, VECTOR), len(parts[0]))
+        except ModelError:
+            raise
+        except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
+            keys = exploration.keys
+            out[a : a + len(parts[0])] = [
+                bool(predicate(*(layout.concrete(keys[x]) for x in row), CONCRETE)) for row in zip(*parts)
+            ]
+    return out
+
+
+def check(exploration: VectorExploration, prop: Property) -> Result:
+    """``explicit.check`` over whole arrays of states: the same verdict, and
+    the same shortest counterexample, since the states are numbered alike
+    and the first violation in explicit search's order is the one kept."""
+    started = time.perf_counter()
+    m = exploration.machine
+    everyone = np.arange(exploration.states)
+    violation: tuple[Any, list[tuple[Edge, Any]]] | None = None
+    loop_start: int | None = None
+    premise_met = True
+    if isinstance(prop, Invariant):
+        inside = _over(exploration, [everyone], lambda s, b: prop.premise(m, s, b)) if prop.premise else np.ones(len(everyone), bool)
+        premise_met = bool(inside.any())
+        bad = np.flatnonzero(inside & ~_over(exploration, [everyone], lambda s, b: prop.holds(m, s, b)))
+        if bad.size:
+            violation = exploration.path_to(int(bad[0]))
+    elif isinstance(prop, StepProperty):
+        applies = np.array([bool(prop.applies(e)) for e in m.edges])
+        chosen = np.flatnonzero(applies[exploration.step_edge]) if len(m.edges) else np.empty(0, np.int64)
+        premise_met = bool(chosen.size)
+        pre, post = exploration.step_pre[chosen], exploration.step_post[chosen]
+        bad = chosen[~_over(exploration, [pre, post], lambda s, t, b: prop.holds(m, s, t, b))]
+        if bad.size:
+            # Explicit search meets a state's transitions target by target, in
+            # the order it first reached each target from it, then edge by edge.
+            pairs = exploration.step_pre.astype(np.int64) * exploration.states + exploration.step_post
+            _, first, which = np.unique(pairs, return_index=True, return_inverse=True)
+            at = bad[np.lexsort((bad, first[which[bad]]))[0]]
+            start, path = exploration.path_to(int(exploration.step_pre[at]))
+            violation = (start, path + [(m.edges[int(exploration.step_edge[at])], exploration.state(int(exploration.step_post[at])))])
+    elif isinstance(prop, Deadlock):
+        if len(exploration.dead_ends):
+            violation = exploration.path_to(int(exploration.dead_ends[0]))
+    elif isinstance(prop, Eventually):
+        premise = _over(exploration, [everyone], lambda s, b: prop.premise(m, s, b))
+        missed = ~_over(exploration, [everyone], lambda s, b: prop.goal(m, s, b)) if premise.any() else premise
+        premise_met, violation, loop_start = explicit._unmet(exploration, premise, missed)
+    else:
+        raise TypeError(f"explicit search cannot check {type(prop).__name__}")
+    return explicit.result_of(exploration, prop, violation, loop_start, premise_met, time.perf_counter() - started)

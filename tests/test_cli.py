@@ -420,10 +420,10 @@ def test_broken_edge_is_caught(broken_resolution: None) -> None:
 
 
 def test_an_internal_error_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken_explore(machine, max_states):  # noqa: ANN001, ANN202
+    def broken_explore(machine, max_states, max_memory):  # noqa: ANN001, ANN202
         raise RuntimeError("graph store exploded")
 
-    monkeypatch.setattr("chainproof.cli.explicit.explore", broken_explore)
+    monkeypatch.setattr("chainproof.cli.vector.explore", broken_explore)
     result = invoke("verify", *TINY, "--method", "explicit")
     assert result.exit_code == 2
     assert result.stderr.strip() == (

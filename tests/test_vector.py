@@ -206,3 +206,50 @@ def test_guards_and_updates_agree_on_reachable_states(game, data):  # noqa: ANN0
     found, failed = disagreements(v, numbers)
     assert not found, found
     assert all(row_by_row_allowed(game, name) for name in failed), sorted(failed)
+
+
+def _verdict(r) -> dict:  # noqa: ANN001
+    out = r.to_json()
+    del out["seconds"]
+    return out
+
+
+@pytest.mark.parametrize("game", ["wowtcg", "riftbound", "hota"])
+def test_every_property_gets_explicit_searchs_verdict_and_counterexample(game):  # noqa: ANN001
+    """The portfolio and ``verify --method explicit`` check properties over
+    arrays (``vector.check``): the same verdict, depth, note and transcript as
+    ``explicit.check`` on the same states, for every property of the catalogue."""
+    from chainproof.games import get_game
+
+    g = get_game(game)
+    machine = g.machine({})
+    plain, arrays = explicit.explore(machine), vector.explore(machine)
+    assert [_verdict(vector.check(arrays, p)) for p in g.properties] == [_verdict(explicit.check(plain, p)) for p in g.properties]
+
+
+#: Mutants of small instances, one of each kind of property they break.
+VIOLATED_BY = ["a hand exactly at the limit can neither discard nor end the turn", "the bottom link resolves first",
+               "a player keeps priority into combat conclusion", "a proposal resolves without its legality checked again"]
+
+
+@pytest.mark.parametrize("name", VIOLATED_BY)
+def test_a_violation_is_the_shortest_one_explicit_search_finds(name):  # noqa: ANN001
+    from tests.test_mutants import BY_MUTANT_NAME, PROPERTIES
+
+    mutant = BY_MUTANT_NAME[name]
+    machine = mutant.mutate(wowtcg.build(**mutant.bounds))
+    prop = PROPERTIES[mutant.caught_by]
+    found = vector.check(vector.explore(machine), prop)
+    assert found.verdict == "violated"
+    assert _verdict(found) == _verdict(explicit.check(explicit.explore(machine), prop))
+
+
+def test_a_liveness_violation_is_the_same_lasso(small_machine):  # noqa: ANN001
+    from tests.conftest import closes
+    from tests.test_liveness import endless_passing
+
+    machine = endless_passing(small_machine)
+    prop = closes("action_phase")
+    found = vector.check(vector.explore(machine), prop)
+    assert found.verdict == "violated" and found.counterexample.loop_start == 6
+    assert _verdict(found) == _verdict(explicit.check(explicit.explore(machine), prop))
