@@ -312,7 +312,12 @@ def _dead(
         return []
     # A game with no length bound (HotA) has one model for both.
     unbounded = any_length if any_length is not None else bounded
-    candidates = [e for e in bounded.edges if e.name not in taken and not e.has("bound") and e.name in unbounded.edge_index]
+    # An exploration bound is no rule, and an edge tagged "reading" is there
+    # for a source's reading only: the model's reading never enables it by design.
+    candidates = [
+        e for e in bounded.edges
+        if e.name not in taken and not e.has("bound") and not e.has("reading") and e.name in unbounded.edge_index
+    ]
     if not candidates:
         return []
     # Reading: k=1.  An edge the rules make dead contradicts some invariant of

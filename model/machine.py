@@ -189,7 +189,11 @@ class Edge:
     ``actor`` gives the player who takes the action (None: the game itself
     does it, as with turn-based actions that use no priority).  ``tags`` say
     what kind of step it is, so properties can select steps by meaning
-    (``adds_link``, ``passes``, ``resolves``, ``opens_window``...).
+    (``adds_link``, ``passes``, ``resolves``, ``opens_window``...).  Two say
+    why an edge may never be taken: ``bound`` marks an exploration bound,
+    not a rule; ``reading`` an edge only some source's reading enables, its
+    guard asking the rulings (a proposal against one's own character, which
+    000's 601.2b allows and the model's reading does not).
     """
 
     name: str

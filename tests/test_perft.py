@@ -34,6 +34,8 @@ def test_every_edge_is_exercised_somewhere():
     names: set[str] = set()
     for case in CASES:
         exploration = explored(**case["bounds"])
-        names |= {e.name for e in exploration.machine.edges}
+        # An edge tagged "reading" is there for a source's reading only (model/machine.py Edge):
+        # the model's reading never takes it; tests/test_wowtcg_proposal_readings.py has 000's take each.
+        names |= {e.name for e in exploration.machine.edges if not e.has("reading")}
         taken |= {key for _, _, key in exploration.graph.edges(keys=True)}
     assert names - taken <= MULTIPLAYER_PROPOSALS, sorted(names - taken - MULTIPLAYER_PROPOSALS)

@@ -17,7 +17,7 @@ from chainproof.cli import main
 from model import limits
 
 #: A violation BMC finds at depth 7 and a property it leaves unknown at depth
-#: 10, where the unrolling runs out of these resources.
+#: 12, where the unrolling runs out of these resources.
 VERIFY = ["verify", "--game", "wowtcg", "--method", "bmc", "--rlimit", "2500000", "--variant", "basic-chain-priority",
           "--property", "t*_player_*", "--hand", "1", "--json"]
 
@@ -51,7 +51,7 @@ def test_two_busy_cores_change_no_verdict_depth_or_counterexample():
     finally:
         for p in busy:
             p.terminate()
-    assert [(r["verdict"], r["depth"]) for r in quiet] == [("violated", 7), ("unknown", 10)]
+    assert [(r["verdict"], r["depth"]) for r in quiet] == [("violated", 7), ("unknown", 12)]
     assert loaded == quiet
     assert "resource limit of 2,500,000 units" in quiet[1]["note"]
 

@@ -79,80 +79,95 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     no_struck = (False,) * (t.n * t.weapons)
 
     # -- 601 proposal --------------------------------------------------------------
-    for a in range(t.count):
-        for d in t.rivals(a):
-            tax = t.attack_tax[a]
-            sabotage = d >= t.count
-            out.append(
-                Edge(
-                    f"propose_combat[{t.name(a)} -> {t.name(d)}]",
-                    "action_phase",
-                    "action_phase",
-                    ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "409.2b", "409.3", "413.7a", "302.2")
-                    + (("600.3", "402.1") if tax else ()),
-                    guard=lambda s, b, a=a, d=d, tax=tax: b.AndThen(
-                        b.And(
-                            below_combat_bound(s),
-                            s.priority_holder == s.turn_player,
-                            s.chain_len == 0,
-                            t.ready_resources(s, b, s.turn_player) >= tax,
-                        ),
-                        lambda: t.legal_proposal(s, b, a, d),
-                    ),
-                    update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
-                        **chain.push(s, b, controller=s.turn_player, kind=PROPOSAL_LINK),
-                        **t.fresh_succession(),
-                        **(t.pay(s, b, s.turn_player, tax) if tax else {}),
-                        "attacker": a,
-                        "defender": d,
-                        "sabotage": sabotage,
-                        **count_combat(s),
-                    },
-                    actor=turn_player,
-                    tags=frozenset({"adds_link", "main_phase_action", "proposes"}),
-                    doc=f"the turn player proposes {'a sabotage' if sabotage else 'a combat'}: {t.name(a)} against {t.name(d)}",
-                )
-            )
-
     def proposal_on_top(s: Any, b: Backend) -> Any:
         return b.And(t.last_pass(s, b), s.chain_len > 0, chain.top(s, b, "kind") == PROPOSAL_LINK)
 
-    out.append(
-        Edge(
-            "resolve_proposal@action_phase",
-            "action_phase",
-            "attack_window",
-            ("601.3", "602.1", "409.4a", "CR7.4 709.1", "413.7a", "409.4"),
-            guard=lambda s, b: b.And(proposal_on_top(s, b), t.legal_proposal(s, b, s.attacker, s.defender)),
-            update=lambda s, b: {
-                **chain.pop(s, b),
-                **t.give_turn_player_priority(s, b),
-                "exhausted": b.store(s.exhausted, s.attacker, True),
-            },
-            actor=holder,
-            tags=frozenset({"passes", "resolves", "resolves_proposal", "opens_window"}),
-            doc="the proposal is still legal: the action phase's window closes, the attacker exhausts and the attack window opens",
+    # 601.1: the windows a combat may be proposed in (a question of the
+    # rulings: 002's Chinese names no phase); for the seed, the action phase's.
+    for window in (w for w in rulings.PRIORITY_WINDOWS if t.rulings.fixed("may_propose_now", w)):
+        elsewhere = window != "action_phase"
+        at = f"@{window}" if elsewhere else ""
+        for a in range(t.count):
+            for d in t.defenders(a):
+                tax = t.attack_tax[a]
+                sabotage = d >= t.count
+                # Only 000's 601.2b admits a defender of the proposer's own party
+                # (may_be_proposed), and only 002's Chinese 601.1 another window:
+                # the model's reading enables neither (lint's dead-edge check skips them).
+                reading = elsewhere or t.owner[d] == t.owner[a]
+                out.append(
+                    Edge(
+                        f"propose_combat{at}[{t.name(a)} -> {t.name(d)}]",
+                        window,
+                        window,
+                        ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e")
+                        + (() if elsewhere else ("409.2b",))
+                        + ("409.3", "413.7a", "302.2")
+                        + (("600.3", "402.1") if tax else ()),
+                        guard=lambda s, b, a=a, d=d, tax=tax: b.AndThen(
+                            b.And(
+                                below_combat_bound(s),
+                                s.priority_holder == s.turn_player,
+                                s.chain_len == 0,
+                                t.ready_resources(s, b, s.turn_player) >= tax,
+                            ),
+                            lambda: t.legal_proposal(s, b, a, d),
+                        ),
+                        update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
+                            **chain.push(s, b, controller=s.turn_player, kind=PROPOSAL_LINK),
+                            **t.fresh_succession(),
+                            **(t.pay(s, b, s.turn_player, tax) if tax else {}),
+                            "attacker": a,
+                            "defender": d,
+                            "sabotage": sabotage,
+                            **count_combat(s),
+                        },
+                        actor=turn_player,
+                        tags=frozenset({"adds_link", "main_phase_action", "proposes", *(("reading",) if reading else ())}),
+                        doc=f"the turn player proposes {'a sabotage' if sabotage else 'a combat'}: {t.name(a)} against {t.name(d)}"
+                        + (f", in the {window.replace('_', ' ')} window" if elsewhere else ""),
+                    )
+                )
+
+        out.append(
+            Edge(
+                f"resolve_proposal@{window}",
+                window,
+                "attack_window",
+                ("601.3", "602.1", "409.4a", "CR7.4 709.1", "413.7a", "409.4"),
+                guard=lambda s, b: b.And(proposal_on_top(s, b), t.legal_proposal(s, b, s.attacker, s.defender)),
+                update=lambda s, b: {
+                    **chain.pop(s, b),
+                    **t.give_turn_player_priority(s, b),
+                    "exhausted": b.store(s.exhausted, s.attacker, True),
+                },
+                actor=holder,
+                tags=frozenset({"passes", "resolves", "resolves_proposal", "opens_window", *(("reading",) if elsewhere else ())}),
+                doc=f"the proposal is still legal: the {window.replace('_', ' ')}'s window closes, the attacker exhausts and the attack window opens",
+            )
         )
-    )
-    out.append(
-        Edge(
-            "interrupt_proposal@action_phase",
-            "action_phase",
-            "action_phase",
-            ("601.3", "CR7.4 711.1", "409.4a", "413.7a", "409.4"),
-            guard=lambda s, b: b.And(proposal_on_top(s, b), b.Not(t.legal_proposal(s, b, s.attacker, s.defender))),
-            update=lambda s, b: {
-                **chain.pop(s, b),
-                **t.give_turn_player_priority(s, b),
-                "attacker": none,
-                "defender": none,
-                "sabotage": False,
-            },
-            actor=holder,
-            tags=frozenset({"passes", "resolves", "resolves_proposal", "interrupts"}),
-            doc="the proposal is no longer legal: it is interrupted and the turn player gets priority on an empty chain",
+        # 601.3: an interrupted proposal leaves the turn player priority in his
+        # action phase, whichever window it was proposed in.
+        out.append(
+            Edge(
+                f"interrupt_proposal@{window}",
+                window,
+                "action_phase",
+                ("601.3", "CR7.4 711.1", "409.4a", "413.7a", "409.4"),
+                guard=lambda s, b: b.And(proposal_on_top(s, b), b.Not(t.legal_proposal(s, b, s.attacker, s.defender))),
+                update=lambda s, b: {
+                    **chain.pop(s, b),
+                    **t.give_turn_player_priority(s, b),
+                    "attacker": none,
+                    "defender": none,
+                    "sabotage": False,
+                },
+                actor=holder,
+                tags=frozenset({"passes", "resolves", "resolves_proposal", "interrupts", *(("reading", "opens_window") if elsewhere else ())}),
+                doc="the proposal is no longer legal: it is interrupted and the turn player gets priority on an empty chain"
+                + (" in his action phase" if elsewhere else ""),
+            )
         )
-    )
 
     # -- 602.1-602.2 attack window and protect point -------------------------------------
     out += window_edges(t, "attack_window")
@@ -497,7 +512,7 @@ def strikes_with_roles(t: Table, edges: list[Edge]) -> list[Edge]:
     armour choice is folded into combat damage."""
     # Which role begins on each edge.
     beginnings = {
-        "resolve_proposal@action_phase": "attacker",
+        **{e.name: "attacker" for e in edges if e.has("resolves_proposal") and e.target == "attack_window"},
         "no_protection": "defender",
         **{e.name: "defender" for e in edges if e.has("protects")},
     }

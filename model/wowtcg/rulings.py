@@ -1,9 +1,10 @@
-"""Who may attack, be proposed, protect, who is bound to attack, who acts
-first after a link resolves, which weapons strike together and when, and
-when combat roles end: the rules of 303, 405, 409 and 600-603 as rulings with
-explicit precedence (``model/rulings.py``), each citing the texts that state
-it.  Three questions read the board alone (``Question.fixed``): the model
-asks them as it builds its edges, so a reading of them builds other edges.
+"""Who may attack, be proposed, protect, in which window a combat is proposed,
+who is bound to attack, who acts first after a link resolves, which weapons
+strike together and when, and when combat roles end: the rules of 303, 405,
+409 and 600-603 as rulings with explicit precedence (``model/rulings.py``),
+each citing the texts that state it.  Four questions read the board alone
+(``Question.fixed``): the model asks them as it builds its edges, so a
+reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
 comprehensive rules (000), the basic rules (001), the combat rules in English
@@ -40,6 +41,12 @@ READING = Reading(
         # ranged weapons, and CR7.4 406.6 says two ranged: a slip, read as
         # 7.4 corrects it.  000 as written is the reading 000@may_strike_with_both.
         "may_strike_with_both": (("CR7.4", "000", "002en"), "CR 7.4 first: it corrects 000's slip on ranged dual wield"),
+        # 000's 601.2b drops "controlled by an opponent of the turn player"
+        # from the English it translates, and its 601.2 asks only for
+        # "something else" as the defender (T6); 002zh's 601.2 keeps the
+        # defender in the opposing party.  000 as written is the reading
+        # 000@may_be_proposed.
+        "may_be_proposed": (("002en", "CR7.4", "000"), "the English first: 000's 601.2b drops the opponent's control it translates"),
     },
 )
 
@@ -86,8 +93,9 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     protector, stealth = t.keyword("protector"), t.keyword("stealth")
     characters = range(t.count)
 
-    # The (attacker, defender) pairs a proposal may name, as the board alone decides (601.2b).
-    proposals = tuple((a, d) for a in characters for d in t.rivals(a, elusive_too=True))
+    # The (attacker, defender) pairs a proposal may name under some source, as
+    # the board alone decides (601.2b): the proposer's own characters too (T6).
+    proposals = tuple((a, d) for a in characters for d in t.rivals(a, elusive_too=True) + t.own_party(a, elusive_too=True))
 
     def show_proposal(a: int, d: int) -> str:
         return f"{t.name(a)} -> {t.name(d)}"
@@ -146,7 +154,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         "may this character or object be proposed as the defender against this attacker (601.2b)?",
         (
             Ruling(
-                "601.2b:opposing-character",
+                "601.2b:character",
                 ("601.2", "601.2b"),
                 True,
                 lambda s, b, a, d: b.And(
@@ -154,6 +162,17 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 ),
                 "an opposing character in play may be proposed",
                 texts={"002en": "35-36", "CR7.4": "1842-1844"},
+            ),
+            # 000's 601.2b asks only that the attacker can attack the
+            # character, and its 601.2 that the defender be something other
+            # than the attacker: whose character it is, 000 does not say (T6).
+            Ruling(
+                "601.2b:character",
+                ("601.2", "601.2b"),
+                True,
+                lambda s, b, a, d: b.And(t.is_character(d), d != a, b.select(s.in_play, d, False)),
+                "any other character in play may be proposed, the proposer's own included",
+                texts={"000": "450-452"},
             ),
             Ruling(
                 "sabotage",
@@ -186,10 +205,9 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         proposals,
         asked_at=("action_phase",),
         show=show_proposal,
-        # 601.2b names the only legal defenders; 000 and 002zh drop "of an
-        # opponent" from it, but their 601.2 (and 002zh's) keeps the defender
-        # outside the proposer's party.
-        default_texts={"000": "450", "002en": "35-36", "002zh": "27", "CR7.4": "1842-1846"},
+        # 601.2b names the only legal defenders; 002zh drops "of an opponent"
+        # from it, but its 601.2 keeps the defender in the opposing party.
+        default_texts={"000": "452", "002en": "35-36", "002zh": "27", "CR7.4": "1842-1846"},
     )
 
     def can_attack_and_be_proposed(s: Any, b: Backend, a: Any, d: Any) -> Any:
@@ -231,6 +249,39 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         default_texts=LEGAL_PROPOSAL,
     )
 
+    # -- 601.1: in which window a combat may be proposed ------------------------------------
+    may_propose_now = Question(
+        "may_propose_now",
+        "may the turn player, holding priority on an empty chain, propose a combat in this window (601.1)?",
+        (
+            Ruling(
+                "601.1",
+                ("601.1",),
+                True,
+                lambda s, b, w: w == "action_phase",
+                "a combat is proposed in the proposer's non-combat action phase",
+                texts={"000": "449", "001": "152-153", "002en": "21-23", "CR7.4": "1828-1830"},
+            ),
+            # 002's Chinese 601.1 keeps the turn player, his priority and the
+            # empty chain but names no phase (T7); its 600.1 still has combats
+            # proposed and concluded one at a time, so not in a combat step.
+            Ruling(
+                "601.1",
+                ("601.1", "600.1"),
+                True,
+                lambda s, b, w: w in ("ready_step", "draw_step", "action_phase", "end_phase"),
+                "a combat is proposed in any window of the turn outside a combat step",
+                texts={"002zh": "24"},
+            ),
+        ),
+        tuple((w,) for w in PRIORITY_WINDOWS),
+        asked_at=PRIORITY_WINDOWS,
+        fixed=True,
+        show=lambda w: w.replace("_", " "),
+        # 601.1 names the only phase; the basic rules' end phase forbids planning a combat.
+        default_texts={"000": "449", "001": "174", "002en": "21-23", "CR7.4": "1828-1830"},
+    )
+
     # -- 600.2, 600.3: who is bound to attack --------------------------------------------
     bound = tuple(c for c in characters if t.characters[c].must_attack)
     bound_to_attack = Question(
@@ -250,7 +301,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                         s.chain_len == 0,
                         t.ready_resources(s, b, s.turn_player) >= t.attack_tax[a],
                     ),
-                    lambda: b.Or(*(rulebook.answer("may_propose", s, b, a, d) for d in t.rivals(a))),
+                    lambda: b.Or(*(rulebook.answer("may_propose", s, b, a, d) for d in t.defenders(a))),
                 ),
                 "a character that must attack if able and could be legally proposed binds its controller",
                 texts=MUST_ATTACK,
@@ -637,7 +688,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     questions = (
-        may_attack, may_be_proposed, may_propose, bound_to_attack, may_protect,
+        may_attack, may_be_proposed, may_propose, may_propose_now, bound_to_attack, may_protect,
         skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
     )

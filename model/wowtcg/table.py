@@ -267,9 +267,10 @@ class Table:
         return b.Or(*(self.rulings.answer("bound_to_attack", s, b, *args) for args in self._bound_arguments))
 
     def rivals(self, a: int, elusive_too: bool = False) -> list[int]:
-        """The characters and objects a proposal by ``a`` may name, as far as the
-        board alone decides (601.2b): another player's non-elusive characters,
-        and their objects if ``a`` has sabotage.  The rest is checked in play.
+        """The other players' characters and objects a proposal by ``a`` may
+        name, as far as the board alone decides (601.2b): their non-elusive
+        characters, and their objects if ``a`` has sabotage.  The rest is
+        checked in play.
 
         Every source forbids proposing an elusive character, so no proposal
         edge names one; the question ``may_be_proposed`` is still asked of
@@ -281,6 +282,17 @@ class Table:
             if self.owner[d] != mine
             and (elusive_too or not self.characters[d].has("elusive") if d < self.count else self.characters[a].has("sabotage"))
         ]
+
+    def own_party(self, a: int, elusive_too: bool = False) -> list[int]:
+        """The other characters of ``a``'s party: defenders only 000's 601.2b
+        admits (it asks for no opponent's control, and its 601.2 only for
+        something other than the attacker; T6), so proposal edges name them
+        for that reading.  Elusive ones as in ``rivals``."""
+        return [d for d in self.party(self.owner[a]) if d != a and (elusive_too or not self.characters[d].has("elusive"))]
+
+    def defenders(self, a: int) -> list[int]:
+        """Every character and object a proposal by ``a`` may name under some source's reading (601.2b)."""
+        return self.rivals(a) + self.own_party(a)
 
     # -- combat (602, 603) -------------------------------------------------------------
 

@@ -106,7 +106,9 @@ def window_edges(
     # The instant effects tracked are those that bear on combat legality:
     # exhausting a proposed attacker before its proposal resolves (601.3), and
     # removing a combatant from combat (602.4).  Others leave no trace here.
-    if window == "action_phase":
+    # A proposal is on the chain only where one may be proposed (601.1, a
+    # question of the rulings: the action phase, for the seed).
+    if t.rulings.fixed("may_propose_now", window):
         edges.append(
             resolving(
                 t,
