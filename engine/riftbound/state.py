@@ -40,8 +40,9 @@ def pname(p: int | None) -> str:
 
 
 class RiftboundState:
-    def __init__(self, players: int, battlefields: int, victory_points: int, pool: Pool, table: dict):
+    def __init__(self, players: int, battlefields: int, victory_points: int, pool: Pool, table: dict, max_turns: int):
         self.num_players = players
+        self.max_turns = max_turns
         self.num_battlefields = battlefields
         self.victory_points = victory_points
         self.pool = pool
@@ -172,6 +173,8 @@ class RiftboundState:
     def _problem(self, a: Any) -> Problem | None:
         if not isinstance(a, Action):
             return ("assumed:showdown-focus",), f"not an action: {a!r}"
+        if self.step == "game_over" and self.winner is None:
+            return ("assumed:turn-cap",), f"the game is over: it reached {self.max_turns} turns with no winner"
         if self.step == "game_over":
             return ("assumed:victory",), f"the game is over: {pname(self.winner)} has won"
         if not isinstance(a.player, int) or not 0 <= a.player < self.num_players:
@@ -376,6 +379,11 @@ class RiftboundState:
         self.scored = [[False] * self.num_battlefields for _ in range(self.num_players)]
         self.turn_player = (self.turn_player + 1) % self.num_players
         self.turn += 1
+        if self.turn > self.max_turns:
+            # assumed:turn-cap: nothing in the seed ends a game nobody can win.
+            self.step = "game_over"
+            self.history.append(f"the game ends with no winner after {self.max_turns} turns (turn cap)")
+            return
         self.step = "action"
         # assumed:hold: the new turn player scores each battlefield they hold;
         # the cleanup that follows sees whether that wins (assumed:victory).

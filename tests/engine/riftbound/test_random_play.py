@@ -27,6 +27,7 @@ import random
 import pytest
 
 from engine.riftbound import IllegalAction, RiftboundGame
+from engine.riftbound.game import MAX_TURNS
 
 STEP_CAP = 250
 
@@ -45,8 +46,12 @@ def check(st, before: dict | None, seed: int, step: int) -> None:
     d = st.to_dict()
     where = Where(st, seed, step)
     acts = st.legal_actions()
-    if st.is_terminal():
-        assert not acts and d["winner"] is not None and d["step"] == "game_over", where
+    if st.is_terminal() and d["winner"] is None:
+        # assumed:turn-cap: a game nobody won ends at the cap, every player at 0.
+        assert not acts and d["turn"] > st.max_turns and "turn cap" in st.history[-1], where
+        assert st.current_player() == -4 and st.returns() == [0.0] * st.num_players
+    elif st.is_terminal():
+        assert not acts and d["step"] == "game_over", where
         assert st.current_player() == -4 and sorted(st.returns()) == [-1.0] * (st.num_players - 1) + [1.0]
     else:
         assert acts, where
@@ -148,3 +153,46 @@ def test_every_offered_action_is_accepted_and_others_are_refused():
                 with pytest.raises(IllegalAction):
                     st.clone().apply_action(wrong)
             st.apply_action(rng.choice(acts))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_with_a_turn_cap_every_random_game_ends(players):
+    """assumed:turn-cap: a game still going at the cap ends there with no
+    winner, and the invariants hold through it (random games at 4 points take
+    up to 13 turns: a cap of 5 ends some of them)."""
+    game = RiftboundGame(players=players, victory_points=4, max_turns=5)
+    capped = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        st = game.new_initial_state(game.random_setup(rng))
+        before = None
+        for step in range(5_000):
+            check(st, before, seed, step)
+            if st.is_terminal():
+                break
+            before = st.to_dict()
+            st.apply_action(rng.choice(st.legal_actions()))
+        assert st.is_terminal(), f"seed {seed}: not over after 5,000 steps and {st.turn} turns"
+        capped += st.to_dict()["winner"] is None
+    assert capped, "no game reached the cap: the test no longer shows it"
+
+
+def test_a_table_where_nobody_can_ever_score_ends_at_the_default_cap():
+    """No unit and no battlefield held: the seed has no way for this game to
+    end (a gap), and without the cap it would go on for ever."""
+    st = RiftboundGame(players=2).new_initial_state({"units": [], "battlefields": [{}, {}]})
+    while not st.is_terminal():
+        (end,) = [a for a in st.legal_actions() if a.kind == "end_turn"]
+        st.apply_action(end)
+    assert st.turn == MAX_TURNS + 1 and st.to_dict()["winner"] is None and st.points == [0, 0]
+
+
+def test_an_action_after_the_turn_cap_is_refused_naming_it():
+    game = RiftboundGame(players=2, victory_points=4, max_turns=1)
+    st = game.new_initial_state({"units": [], "battlefields": [{}, {}]})
+    (end,) = [a for a in st.legal_actions() if a.kind == "end_turn"]
+    st.apply_action(end)
+    assert st.is_terminal() and st.legal_actions() == [] and st.returns() == [0.0, 0.0]
+    with pytest.raises(IllegalAction) as refused:
+        st.apply_action(end)
+    assert "assumed:turn-cap" in str(refused.value) and "reached 1 turns with no winner" in str(refused.value)
