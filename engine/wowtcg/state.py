@@ -10,12 +10,11 @@ resolves). Everything is data, so a state can be copied with `clone()`.
 
 from __future__ import annotations
 
-import copy
 import random
 
 from . import checks, combat, effects
 from .cards import Card, Pool
-from .objects import Action, Combat, Decision, IllegalAction, Link, Obj, Player, Waiting
+from .objects import Action, Combat, Decision, IllegalAction, Link, Obj, Packet, Player, Waiting
 
 HAND_SIZE = 7  # 101.1: opening hand
 HAND_LIMIT = 7  # 413.5b, 503.2a
@@ -128,7 +127,53 @@ class GameState:
         return str(action)
 
     def clone(self) -> GameState:
-        return copy.deepcopy(self)
+        """A copy that plays on exactly as a deep copy would, made by hand
+        because deepcopy is slow. What never changes is shared: the pool and
+        its cards (with their powers and steps), actions, strings and
+        tuples. A link or a packet can be held in several places at once (the
+        resolving link is also in a task and in a decision), so each is
+        copied once and the copy held in all of them, as deepcopy's memo does."""
+        same: dict[int, Link | Packet] = {}
+
+        def copied(value):
+            if isinstance(value, (Link, Packet)):
+                twin = same.get(id(value))
+                if twin is None:
+                    twin = same[id(value)] = value.copy()
+                return twin
+            return value
+
+        # Every field of __init__, each set here (tests/engine/test_clone.py checks none is missed).
+        new = GameState.__new__(GameState)
+        new.pool = self.pool
+        new.rng = random.Random.__new__(random.Random)  # setstate seeds it: no need to seed it from the OS first
+        new.rng.setstate(self.rng.getstate())
+        new.objs = [o.copy() for o in self.objs]
+        new.tokens = list(self.tokens)
+        new.powers_in_game = set(self.powers_in_game)
+        new.players = [p.copy() for p in self.players]
+        new.play = list(self.play)
+        new.chain = [copied(link) for link in self.chain]
+        new.waiting = [w.copy() for w in self.waiting]
+        new.tasks = [tuple(map(copied, task)) for task in self.tasks]
+        new.decision = self.decision.copy(copied) if self.decision is not None else None
+        new.priority = self.priority
+        new.passes = self.passes
+        new.step = self.step
+        new.turn_player = self.turn_player
+        new.first_player = self.first_player
+        new.turn_number = self.turn_number
+        new.combat = self.combat.copy() if self.combat is not None else None
+        new.turn_modifiers = list(self.turn_modifiers)
+        new.damaged_since_priority = set(self.damaged_since_priority)
+        new.resolving = copied(self.resolving)
+        new.over = self.over
+        new.history = list(self.history)
+        new._next_link = self._next_link
+        # Compared, never changed in place; copied anyway so that no list is shared.
+        new._settled = None if self._settled is None else (list(self._settled[0]), list(self._settled[1]))
+        new.pass_actions = list(self.pass_actions)
+        return new
 
     def concede(self, player: int) -> None:
         """102.1b: a player may concede at any time, and leaves the game.
