@@ -3,7 +3,7 @@ waiting triggers, the council, and the errors the engine raises."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 CHANCE = -1  # OpenSpiel's id for "chance decides"
 TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
@@ -62,6 +62,14 @@ def seat(p: int) -> str:
     return f"P{p + 1}"
 
 
+#: The fields each kind of action takes besides its player.
+TAKES = {
+    "shuffle": (), "first_player": ("target",), "mulligan": ("count",), "pass": (),
+    "activate": ("source", "target", "target_card"), "choose": ("card",), "answer": ("choice",),
+    "optional": ("source", "choice"), "concede": (),
+}
+
+
 @dataclass(frozen=True)
 class Action:
     """A choice, by a player or by chance (player CHANCE).
@@ -84,6 +92,10 @@ class Action:
     count: int | None = None
     card: int | None = None
     choice: str | None = None
+
+    def stray_fields(self) -> list[str]:
+        """The fields set that its kind does not take (they would be silently ignored)."""
+        return [f.name for f in fields(self)[2:] if f.name not in TAKES.get(self.kind, ()) and getattr(self, f.name) is not None]
 
     def __str__(self) -> str:
         who = seat(self.player) if isinstance(self.player, int) and self.player >= 0 else "chance"

@@ -28,7 +28,7 @@ from typing import Any
 
 from .cards import ABILITIES, Card, Pool
 from .objects import (
-    CHANCE, TERMINAL, Action, Council, Entity, IllegalAction, Token, Trigger, seat,
+    CHANCE, TAKES, TERMINAL, Action, Council, Entity, IllegalAction, Token, Trigger, seat,
 )
 
 OPENING_HAND = 7  # 103.4
@@ -124,7 +124,7 @@ class HotaState:
     def apply_action(self, action: Action) -> None:
         """Take one action; a concession (kind "concede") is taken for any player
         still in the game (101.1, 104.3a). A refused action raises IllegalAction."""
-        if isinstance(action, Action) and action.kind == "concede":
+        if isinstance(action, Action) and action.kind == "concede" and not action.stray_fields():
             self.concede(action.player)
             return
         problem = self._problem(action)
@@ -252,6 +252,10 @@ class HotaState:
     def _problem(self, a: Any) -> Problem | None:
         if not isinstance(a, Action):
             return "assumed:priority", f"not an action: {a!r}"
+        if a.kind not in TAKES:
+            return "assumed:priority", f"unknown kind of action {a.kind!r}; kinds: {', '.join(TAKES)}"
+        if a.stray_fields():
+            return "assumed:priority", f"a {a.kind} action takes no {', '.join(a.stray_fields())}"
         if self.step == "game_over":
             return "104.1", "the game is over"
         check = getattr(self, f"_check_{a.kind}", None)

@@ -3,7 +3,7 @@ and the two errors the engine raises."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .cards import Card
 
@@ -35,6 +35,14 @@ class IllegalAction(Exception):
                          + (f"\n{state_text}" if state_text else ""))
 
 
+#: The fields each kind of action takes besides its player.
+TAKES = {
+    "move": ("unit", "battlefield"), "end_turn": (), "start_combat": ("battlefield",), "pass": (),
+    "recall": ("unit",), "stun": ("unit",), "move_to_combat": ("unit",), "play": ("unit", "battlefield"),
+    "assign": ("assignment",),
+}
+
+
 @dataclass(frozen=True)
 class Action:
     """A player's choice. `unit` is a unit id, `battlefield` a 0-based index,
@@ -46,6 +54,11 @@ class Action:
     unit: str | None = None
     battlefield: int | None = None
     assignment: tuple[tuple[str, int], ...] = ()
+
+    def stray_fields(self) -> list[str]:
+        """The fields set that its kind does not take (an action is only what
+        its kind reads: a stray field would be silently ignored)."""
+        return [f.name for f in fields(self)[2:] if f.name not in TAKES.get(self.kind, ()) and getattr(self, f.name) != f.default]
 
     def __str__(self) -> str:
         parts = [f"P{self.player + 1} {self.kind}"]

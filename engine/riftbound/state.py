@@ -25,7 +25,7 @@ from typing import Any
 from . import damage as dmg
 from .cards import Pool
 from .objects import (
-    TERMINAL, Action, Battlefield, Combat, IllegalAction, Unit,
+    TAKES, TERMINAL, Action, Battlefield, Combat, IllegalAction, Unit,
 )
 
 Problem = tuple[tuple[str, ...], str]  # (rule ids, reason)
@@ -37,6 +37,11 @@ def bf_name(i: int | None) -> str:
 
 def pname(p: int | None) -> str:
     return "nobody" if p is None else f"P{p + 1}"
+
+
+#: What a value that is no well-formed action breaks: the showdown's focus
+#: rule, which says who may act and with what (assumed:showdown-focus).
+FORMAT = ("assumed:showdown-focus",)
 
 
 class RiftboundState:
@@ -96,7 +101,10 @@ class RiftboundState:
     def apply_action(self, action: Action) -> None:
         problem = self._problem(action)
         if problem is not None:
-            raise IllegalAction(problem[0], problem[1], self.action_label(action), str(self))
+            # A value too malformed to put in words is quoted as it came.
+            words = isinstance(action, Action) and type(action.player) is int
+            quoted = self.action_label(action) if words and not action.stray_fields() else repr(action)
+            raise IllegalAction(problem[0], problem[1], quoted, str(self))
         self.history.append(self.action_label(action))
         getattr(self, f"_do_{action.kind}")(action)
 
@@ -170,19 +178,28 @@ class RiftboundState:
                     for amounts in dmg.legal_assignments([self._target(u) for u in targets], total)]
         return []
 
-    def _problem(self, a: Any) -> Problem | None:
+    def _malformed(self, a: Any) -> Problem | None:
+        """What the value lacks to be an action at all: its kind, a player at
+        this table, and only the fields its kind takes."""
         if not isinstance(a, Action):
-            return ("assumed:showdown-focus",), f"not an action: {a!r}"
+            return FORMAT, f"not an action: {a!r}"
+        if not isinstance(a.kind, str) or a.kind not in TAKES:
+            return FORMAT, f"unknown kind of action {a.kind!r}; kinds: {', '.join(TAKES)}"
+        if not isinstance(a.player, int) or isinstance(a.player, bool) or not 0 <= a.player < self.num_players:
+            return FORMAT, f"no player {a.player!r} at this table"
+        if a.stray_fields():
+            return FORMAT, f"a {a.kind} action takes no {', '.join(a.stray_fields())}"
+        return None
+
+    def _problem(self, a: Any) -> Problem | None:
+        malformed = self._malformed(a)
+        if malformed:
+            return malformed
         if self.step == "game_over" and self.winner is None:
             return ("assumed:turn-cap",), f"the game is over: it reached {self.max_turns} turns with no winner"
         if self.step == "game_over":
             return ("assumed:victory",), f"the game is over: {pname(self.winner)} has won"
-        if not isinstance(a.player, int) or not 0 <= a.player < self.num_players:
-            return ("assumed:showdown-focus",), f"no player {a.player!r} at this table"
-        check = getattr(self, f"_check_{a.kind}", None)
-        if check is None:
-            return ("assumed:showdown-focus",), f"unknown kind of action {a.kind!r}"
-        return check(a)
+        return getattr(self, f"_check_{a.kind}")(a)
 
     def _need_unit(self, a: Action, rule: str) -> tuple[Unit | None, Problem | None]:
         u = self.unit(a.unit) if isinstance(a.unit, str) else None

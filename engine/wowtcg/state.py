@@ -20,6 +20,19 @@ HAND_SIZE = 7  # 101.1: opening hand
 HAND_LIMIT = 7  # 413.5b, 503.2a
 
 
+#: The fields each kind of priority action takes (409.2): a card played or
+#: placed (the face-up option for a quest), a power's source and which of its
+#: powers, an attacker and its defender (sabotage or not), a weapon.
+PRIORITY_ACTION_FIELDS = {
+    "pass": (),
+    "resource": ("subject", "option"),
+    "play": ("subject", "targets", "x"),
+    "power": ("subject", "targets", "x", "option"),
+    "propose": ("subject", "targets", "option"),
+    "strike": ("subject",),
+}
+
+
 class GameState:
     def __init__(self, pool: Pool, heroes: list[str], decks: list[list[str]], seed: int, start: bool = True):
         self.pool = pool
@@ -98,6 +111,8 @@ class GameState:
         return self._priority_actions()
 
     def apply_action(self, action: Action) -> None:
+        if not isinstance(action, Action):
+            raise IllegalAction("409.1", f"not an action: {action!r}", repr(action), str(self))
         if self.over:
             raise IllegalAction("102.1", "the game is over", action, str(self))
         if self.decision is not None:
@@ -108,7 +123,7 @@ class GameState:
             self.history.append(str(decision.options[decision.options.index(action)]))
             self._answer(decision, action)
         else:
-            problem = self._problem(action)
+            problem = self._malformed(action) or self._problem(action)
             if problem is not None:
                 raise IllegalAction(problem[0], problem[1], action, str(self))
             self.history.append(self._label(action))
@@ -828,6 +843,34 @@ class GameState:
         priority, on an empty chain."""
         if not self._in_main_phase(player):
             return (rule, f"{what} only in the turn player's non-combat action phase on an empty chain")
+        return None
+
+    def _malformed(self, a: Action):
+        """409.1: what a priority action is made of. A value the engine never
+        offers (a player or card that is not there, a field its kind does not
+        take) is refused before any rule reads it."""
+        takes = PRIORITY_ACTION_FIELDS.get(a.kind)
+        if takes is None:
+            return ("409.2", f"no priority action is of kind {a.kind!r}; kinds: {', '.join(PRIORITY_ACTION_FIELDS)}")
+        if type(a.player) is not int or not 0 <= a.player < len(self.players):
+            return ("409.1", f"no player {a.player!r} at this table")
+        stray = [name for name, unset in (("subject", None), ("targets", ()), ("x", 0), ("option", None))
+                 if name not in takes and getattr(a, name) != unset]
+        if stray:
+            return ("409.1", f"a {a.kind} action takes no {', '.join(stray)}")
+        cards = range(len(self.objs))
+        if "subject" in takes and (type(a.subject) is not int or a.subject not in cards):
+            return ("409.1", f"no card {a.subject!r} in this game")
+        if not isinstance(a.targets, tuple) or any(type(t) is not int or t not in cards for t in a.targets):
+            return ("409.1", f"targets must be cards of this game, not {a.targets!r}")
+        if type(a.x) is not int or a.x < 0:
+            return ("409.1", f"X must be a whole number, not {a.x!r}")
+        if a.kind == "power" and (type(a.option) is not int or not 0 <= a.option < len(self.objs[a.subject].card.payments)):
+            return ("409.1", f"{self.objs[a.subject].name} has no power {a.option!r}")
+        if a.kind == "propose" and type(a.option) is not bool:
+            return ("409.1", f"a proposal says whether it is a sabotage (option True or False), not {a.option!r}")
+        if a.kind == "resource" and a.option not in (None, False, True):
+            return ("409.1", f"a resource is placed face down (no option, or False) or face up (True), not {a.option!r}")
         return None
 
     def _problem(self, a: Action, budget: int | None = None):

@@ -256,7 +256,7 @@ def test_non_instant_cards_only_in_own_noncombat_action_phase_on_empty_chain():
     assert not any(lbl.startswith("P1 plays Lightning Bolt") for lbl in labels(st))
     assert rule_of(st, Action("play", 0, subject=bolt0, targets=(defender,))) == "408.1"
     # nor a proposal (409.2b, 601.1)
-    assert rule_of(st, Action("propose", 0, subject=st.players[0].hero, targets=(defender,))) == "601.1"
+    assert rule_of(st, Action("propose", 0, subject=st.players[0].hero, targets=(defender,), option=False)) == "601.1"
     pass_(st)
     # P2 holds priority on P1's turn: no non-instant card for him
     assert not any(lbl.startswith("P2 plays Lightning Bolt") for lbl in labels(st))
@@ -300,7 +300,7 @@ def test_no_non_instant_card_and_no_proposal_during_combat():
     assert st.step == "attack_window" and st.priority == 0
     defender = oid(st, "Stonehide Defender", 1)
     assert rule_of(st, Action("play", 0, subject=st.players[0].hand[0], targets=(defender,))) == "408.1"
-    assert rule_of(st, Action("propose", 0, subject=oid(st, "Scryer Arcanist", 0), targets=(defender,))) == "601.1"
+    assert rule_of(st, Action("propose", 0, subject=oid(st, "Scryer Arcanist", 0), targets=(defender,), option=False)) == "601.1"
     assert not any("proposes" in lbl or "Lightning Bolt" in lbl for lbl in labels(st))
 
 
@@ -312,7 +312,7 @@ def test_no_proposal_on_the_opponents_turn():
     assert st.priority == 1
     assert not any("proposes" in lbl for lbl in labels(st))
     assert rule_of(st, Action("propose", 1, subject=oid(st, "Scryer Arcanist", 1),
-                              targets=(oid(st, "Ashen Recruit", 0),))) == "601.1"
+                              targets=(oid(st, "Ashen Recruit", 0),), option=False)) == "601.1"
 
 
 def test_link_whose_only_target_is_gone_is_interrupted():
@@ -559,7 +559,7 @@ def test_mocking_blow_forces_an_attack_on_the_casters_hero():
     assert "P2 passes" not in labels(st)
     assert rule_of(st, Action("pass", 1)) == "600.2"
     # only P1's hero may be attacked by it
-    assert rule_of(st, Action("propose", 1, subject=arcanist.id, targets=(oid(st, "Ashen Recruit", 0),))) == "601.2c"
+    assert rule_of(st, Action("propose", 1, subject=arcanist.id, targets=(oid(st, "Ashen Recruit", 0),), option=False)) == "601.2c"
     assert [lbl for lbl in labels(st) if "Scryer Arcanist" in lbl and "proposes" in lbl] == [
         "P2 proposes Scryer Arcanist attacks P1's Gorrak Bloodfist"]
     act(st, "P2 proposes Scryer Arcanist attacks P1's Gorrak Bloodfist")
@@ -623,8 +623,8 @@ def test_exhausted_or_new_allies_cannot_be_proposed_but_ferocity_can():
                         {"name": "Silvermoon Skirmisher", "new": True}],
                     1: ["Stonehide Defender"]})
     defender = oid(st, "Stonehide Defender", 1)
-    assert rule_of(st, Action("propose", 0, subject=oid(st, "Ashen Recruit", 0), targets=(defender,))) == "601.2a"
-    assert rule_of(st, Action("propose", 0, subject=oid(st, "Scryer Arcanist", 0), targets=(defender,))) == "302.2"
+    assert rule_of(st, Action("propose", 0, subject=oid(st, "Ashen Recruit", 0), targets=(defender,), option=False)) == "601.2a"
+    assert rule_of(st, Action("propose", 0, subject=oid(st, "Scryer Arcanist", 0), targets=(defender,), option=False)) == "302.2"
     props = [lbl for lbl in labels(st) if "proposes" in lbl]
     assert not any("Ashen Recruit" in lbl or "Scryer Arcanist" in lbl for lbl in props)
     act(st, "P1 proposes Silvermoon Skirmisher attacks P2's Stonehide Defender")
@@ -640,14 +640,14 @@ def test_ally_played_this_turn_cannot_attack():
     recruit = st.find("Ashen Recruit", 0)
     assert not recruit.exhausted
     assert not any("proposes Ashen Recruit" in lbl for lbl in labels(st))
-    assert rule_of(st, Action("propose", 0, subject=recruit.id, targets=(oid(st, "Stonehide Defender", 1),))) == "302.2"
+    assert rule_of(st, Action("propose", 0, subject=recruit.id, targets=(oid(st, "Stonehide Defender", 1),), option=False)) == "302.2"
 
 
 def test_elusive_characters_cannot_be_proposed_as_defenders():
     """601.2b: a normal combat's proposed defender must be non-elusive."""
     st = duel(play={0: ["Ashen Recruit"], 1: ["Silvermoon Skirmisher"]})
     skirmisher = oid(st, "Silvermoon Skirmisher", 1)
-    assert rule_of(st, Action("propose", 0, subject=oid(st, "Ashen Recruit", 0), targets=(skirmisher,))) == "601.2b"
+    assert rule_of(st, Action("propose", 0, subject=oid(st, "Ashen Recruit", 0), targets=(skirmisher,), option=False)) == "601.2b"
     assert not any("Silvermoon Skirmisher" in lbl for lbl in labels(st))
     assert "P1 proposes Ashen Recruit attacks P2's Bragvi Stormstein" in labels(st)
 
@@ -657,7 +657,7 @@ def test_no_attack_on_a_friendly_character():
     opponent of the turn player."""
     st = duel(play={0: ["Ashen Recruit", "Scryer Arcanist"]})
     assert rule_of(st, Action("propose", 0, subject=oid(st, "Ashen Recruit", 0),
-                              targets=(oid(st, "Scryer Arcanist", 0),))) == "601.2b"
+                              targets=(oid(st, "Scryer Arcanist", 0),), option=False)) == "601.2b"
     assert not any("P1's" in lbl for lbl in labels(st) if "proposes" in lbl)
 
 
@@ -666,8 +666,8 @@ def test_sarmoth_draws_every_attack():
     proposed only against Sarmoth, heroes included."""
     st = duel(play={0: ["Ashen Recruit"], 1: ["Sarmoth", "Stonehide Defender"]})
     recruit = oid(st, "Ashen Recruit", 0)
-    assert rule_of(st, Action("propose", 0, subject=recruit, targets=(oid(st, "Stonehide Defender", 1),))) == "601.2c"
-    assert rule_of(st, Action("propose", 0, subject=recruit, targets=(st.players[1].hero,))) == "601.2c"
+    assert rule_of(st, Action("propose", 0, subject=recruit, targets=(oid(st, "Stonehide Defender", 1),), option=False)) == "601.2c"
+    assert rule_of(st, Action("propose", 0, subject=recruit, targets=(st.players[1].hero,), option=False)) == "601.2c"
     props = sorted(lbl for lbl in labels(st) if "proposes" in lbl)
     assert props == ["P1 proposes Ashen Recruit attacks P2's Sarmoth",
                      "P1 proposes Gorrak Bloodfist attacks P2's Sarmoth"]
