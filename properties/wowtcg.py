@@ -250,13 +250,20 @@ proposal_rechecked = StepProperty(
     holds=lambda m, pre, post, b: _at(m, post, b, "attack_window") == _proposal_is_legal(m, pre, b, pre.attacker, pre.defender),
 )
 
-# 602.1: the attacker exhausts as the combat step starts.
+# 602.1: the attacker exhausts as the combat step starts.  It is the one
+# proposed, where a proposal came first (601.3); a reading whose declaration
+# starts the combat at once (the basic rules' proposal_uses_the_chain) names
+# it in the same step.
 attacker_exhausts = StepProperty(
     "attacker_exhausts",
     ("602.1",),
     "as a combat step starts, the attacker is exhausted",
     applies=lambda e: e.target == "attack_window" and e.source != "attack_window",
-    holds=lambda m, pre, post, b: b.And(post.attacker == pre.attacker, b.select(post.exhausted, post.attacker, False)),
+    holds=lambda m, pre, post, b: b.And(
+        b.Or(pre.attacker == m.table.none, post.attacker == pre.attacker),
+        post.attacker < m.table.none,
+        b.select(post.exhausted, post.attacker, False),
+    ),
 )
 
 

@@ -1,7 +1,8 @@
 """Combat (600-603) and the pre-priority checks that follow it (409.5-409.6, 102).
 
 A combat is proposed in the turn player's non-combat action phase as a link
-(601.1); as that link resolves, legality is checked again (601.3) and the combat
+(601.1; the basic rules' declaration is no link, a reading the rulings
+build); as that link resolves, legality is checked again (601.3) and the combat
 step starts: the attack window, the protect point, the defend window (602),
 then the conclusion, where nobody has priority (603).  Combat damage is the only
 damage in this model, so pre-priority processing (409.5) is a location of its
@@ -84,6 +85,9 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
 
     # 601.1: the windows a combat may be proposed in (a question of the
     # rulings: 002's Chinese names no phase); for the seed, the action phase's.
+    # Whether the proposal is a link is a question too: the basic rules'
+    # declaration exhausts the attacker at once (B7).
+    as_link = t.rulings.fixed("proposal_uses_the_chain")
     for window in (w for w in rulings.PRIORITY_WINDOWS if t.rulings.fixed("may_propose_now", w)):
         elsewhere = window != "action_phase"
         at = f"@{window}" if elsewhere else ""
@@ -91,28 +95,58 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             for d in t.defenders(a):
                 tax = t.attack_tax[a]
                 sabotage = d >= t.count
-                # Only 000's 601.2b admits a defender of the proposer's own party
+                guard = lambda s, b, a=a, d=d, tax=tax: b.AndThen(  # noqa: E731
+                    b.And(
+                        below_combat_bound(s),
+                        s.priority_holder == s.turn_player,
+                        s.chain_len == 0,
+                        t.ready_resources(s, b, s.turn_player) >= tax,
+                    ),
+                    lambda: t.legal_proposal(s, b, a, d),
+                )
+                name = f"propose_combat{at}[{t.name(a)} -> {t.name(d)}]"
+                what = f"{'a sabotage' if sabotage else 'a combat'}: {t.name(a)} against {t.name(d)}" + (
+                    f", in the {window.replace('_', ' ')} window" if elsewhere else ""
+                )
+                taxed = ("600.3", "402.1") if tax else ()
+                # Only the basic rules declare off the chain (B7), only 000's
+                # 601.2b admits a defender of the proposer's own party
                 # (may_be_proposed), and only 002's Chinese 601.1 another window:
-                # the model's reading enables neither (lint's dead-edge check skips them).
-                reading = elsewhere or t.owner[d] == t.owner[a]
+                # the model's reading enables none of these edges, tagged
+                # "reading" (lint's dead-edge check skips them).
+                if not as_link:
+                    out.append(
+                        Edge(
+                            name,
+                            window,
+                            "attack_window",
+                            ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "602.1", "409.4", "302.2") + taxed,
+                            guard=guard,
+                            update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
+                                **t.give_turn_player_priority(s, b),
+                                **(t.pay(s, b, s.turn_player, tax) if tax else {}),
+                                "attacker": a,
+                                "defender": d,
+                                "sabotage": sabotage,
+                                "exhausted": b.store(s.exhausted, a, True),
+                                **count_combat(s),
+                            },
+                            actor=turn_player,
+                            tags=frozenset({"proposes", "opens_window", "reading"}),
+                            doc=f"the turn player declares {what}; the attacker exhausts at once and the attack window opens",
+                        )
+                    )
+                    continue
                 out.append(
                     Edge(
-                        f"propose_combat{at}[{t.name(a)} -> {t.name(d)}]",
+                        name,
                         window,
                         window,
                         ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e")
                         + (() if elsewhere else ("409.2b",))
                         + ("409.3", "413.7a", "302.2")
-                        + (("600.3", "402.1") if tax else ()),
-                        guard=lambda s, b, a=a, d=d, tax=tax: b.AndThen(
-                            b.And(
-                                below_combat_bound(s),
-                                s.priority_holder == s.turn_player,
-                                s.chain_len == 0,
-                                t.ready_resources(s, b, s.turn_player) >= tax,
-                            ),
-                            lambda: t.legal_proposal(s, b, a, d),
-                        ),
+                        + taxed,
+                        guard=guard,
                         update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
                             **chain.push(s, b, controller=s.turn_player, kind=PROPOSAL_LINK),
                             **t.fresh_succession(),
@@ -123,11 +157,12 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                             **count_combat(s),
                         },
                         actor=turn_player,
-                        tags=frozenset({"adds_link", "main_phase_action", "proposes", *(("reading",) if reading else ())}),
-                        doc=f"the turn player proposes {'a sabotage' if sabotage else 'a combat'}: {t.name(a)} against {t.name(d)}"
-                        + (f", in the {window.replace('_', ' ')} window" if elsewhere else ""),
+                        tags=frozenset({"adds_link", "main_phase_action", "proposes", *(("reading",) if elsewhere or t.owner[d] == t.owner[a] else ())}),
+                        doc=f"the turn player proposes {what}",
                     )
                 )
+        if not as_link:
+            continue
 
         out.append(
             Edge(
@@ -512,7 +547,7 @@ def strikes_with_roles(t: Table, edges: list[Edge]) -> list[Edge]:
     armour choice is folded into combat damage."""
     # Which role begins on each edge.
     beginnings = {
-        **{e.name: "attacker" for e in edges if e.has("resolves_proposal") and e.target == "attack_window"},
+        **{e.name: "attacker" for e in edges if (e.has("resolves_proposal") or e.has("proposes")) and e.target == "attack_window"},
         "no_protection": "defender",
         **{e.name: "defender" for e in edges if e.has("protects")},
     }

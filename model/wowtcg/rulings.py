@@ -1,10 +1,10 @@
-"""Who may attack, be proposed, protect, in which window a combat is proposed,
-who is bound to attack, who acts first after a link resolves, which weapons
-strike together and when, and when combat roles end: the rules of 303, 405,
-409 and 600-603 as rulings with explicit precedence (``model/rulings.py``),
-each citing the texts that state it.  Four questions read the board alone
-(``Question.fixed``): the model asks them as it builds its edges, so a
-reading of them builds other edges.
+"""Who may attack, be proposed, protect, in which window a combat is proposed
+and whether as a link, who is bound to attack, who acts first after a link
+resolves, which weapons strike together and when, and when combat roles end:
+the rules of 303, 405, 409 and 600-603 as rulings with explicit precedence
+(``model/rulings.py``), each citing the texts that state it.  Six questions
+read the board alone (``Question.fixed``): the model asks them as it builds
+its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
 comprehensive rules (000), the basic rules (001), the combat rules in English
@@ -280,6 +280,38 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda w: w.replace("_", " "),
         # 601.1 names the only phase; the basic rules' end phase forbids planning a combat.
         default_texts={"000": "449", "001": "174", "002en": "21-23", "CR7.4": "1828-1830"},
+    )
+
+    # -- 601.1, 601.3: whether a proposal is a link -------------------------------------------
+    proposal_uses_the_chain = Question(
+        "proposal_uses_the_chain",
+        "does a combat proposal go on the chain, to be rechecked as it resolves (601.1, 601.3)?",
+        (
+            Ruling(
+                "601.1",
+                ("601.1", "409.3", "601.3"),
+                True,
+                always,
+                "proposing adds a link the players may respond to; its legality is checked again as it resolves",
+                texts={"000": "449", "002en": "21-23", "002zh": "24", "CR7.4": "1828-1830"},
+            ),
+            # The basic rules' combat is five steps in order: the declared
+            # attacker exhausts and attacks right after the declaration (B7).
+            # Their chain takes "most" actions, never naming a declaration,
+            # and interrupts only what has lost all its targets.
+            Ruling(
+                "601.1",
+                ("601.1", "602.1"),
+                False,
+                always,
+                "declaring a combat takes effect at once: the attacker exhausts and attacks, with no chance to respond",
+                texts={"001": "180-182"},
+            ),
+        ),
+        ((),),
+        asked_at=("action_phase",),
+        fixed=True,
+        show=lambda: "a combat proposal",
     )
 
     # -- 600.2, 600.3: who is bound to attack --------------------------------------------
@@ -688,7 +720,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     questions = (
-        may_attack, may_be_proposed, may_propose, may_propose_now, bound_to_attack, may_protect,
+        may_attack, may_be_proposed, may_propose, may_propose_now, proposal_uses_the_chain, bound_to_attack, may_protect,
         skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
     )

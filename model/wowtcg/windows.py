@@ -107,8 +107,9 @@ def window_edges(
     # exhausting a proposed attacker before its proposal resolves (601.3), and
     # removing a combatant from combat (602.4).  Others leave no trace here.
     # A proposal is on the chain only where one may be proposed (601.1, a
-    # question of the rulings: the action phase, for the seed).
-    if t.rulings.fixed("may_propose_now", window):
+    # question of the rulings: the action phase, for the seed), and only
+    # where a proposal is a link (the basic rules declare at once, B7).
+    if t.rulings.fixed("may_propose_now", window) and t.rulings.fixed("proposal_uses_the_chain"):
         edges.append(
             resolving(
                 t,
