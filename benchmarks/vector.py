@@ -7,7 +7,8 @@ For each instance, both searches run once, in this process: states a second,
 and bytes held per stored state.  Explicit search holds a namedtuple per
 state, a dict numbering them while it runs and a networkx graph of the
 transitions; the vectorized search holds a key per state, a hash table of
-state numbers, and a parent and an edge per state (no transitions).  Bytes
+state numbers, a parent and an edge per state, and each transition as three
+array entries (source, edge, target).  Bytes
 are counted object by object (``sys.getsizeof``, shared objects once) and
 array by array.  Then the two design choices of model/vector.py, on the keys
 of the largest instance: digits of power-of-two radix (shift and mask)

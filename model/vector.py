@@ -16,7 +16,11 @@ The same breadth-first search as ``model/explicit.py``, level by level:
   predecessor, then edge) and the first of each new key is kept, so states
   are numbered as ``explicit.explore`` numbers them, with the same parents;
 - the states seen are an open-addressing hash table of state numbers over
-  the keys (``Visited``).
+  the keys (``Visited``);
+- every transition is kept as three arrays (source, edge, target), so that
+  ``check`` decides each property over whole arrays of states and
+  transitions, with explicit search's verdicts and shortest counterexamples,
+  and builds the networkx graph only for liveness.
 
 ``benchmarks/vector.py`` measures both choices against their alternatives.
 
@@ -341,8 +345,9 @@ class VectorExploration:
 
     @property
     def nbytes(self) -> int:
-        """Bytes held for the states: keys, hash table, parents and edges."""
-        return self.visited.nbytes + self.parent.nbytes + self.edge.nbytes
+        """Bytes held: keys, hash table, parents and edges, and the transitions."""
+        steps = self.step_pre.nbytes + self.step_edge.nbytes + self.step_post.nbytes
+        return self.visited.nbytes + self.parent.nbytes + self.edge.nbytes + steps
 
     @cached_property
     def depth(self) -> np.ndarray:
