@@ -11,7 +11,7 @@ from typing import Callable
 
 import pytest
 
-from model import bmc, explicit, wowtcg
+from model import bmc, explicit, vector, wowtcg
 from model.machine import Machine
 from model.results import VIOLATED, Result
 from properties.wowtcg import CATALOGUE
@@ -330,11 +330,12 @@ BY_MUTANT_NAME = {m.name: m for m in MUTANTS}
 @cache
 def caught(name: str) -> tuple[Machine, Result]:
     """The mutant's machine and explicit search's verdict on the property that
-    must catch it, computed once per session (tests/test_induction.py asks for
-    the same mutants at the same bounds)."""
+    must catch it, over arrays (``model/vector.py``, which tests/test_vector.py
+    holds to ``model/explicit.py``'s verdicts), computed once per session
+    (tests/test_induction.py asks for the same mutants at the same bounds)."""
     mutant = BY_MUTANT_NAME[name]
     machine = mutant.mutate(wowtcg.build(**mutant.bounds))
-    return machine, explicit.check(explicit.explore(machine), PROPERTIES[mutant.caught_by])
+    return machine, vector.check(vector.explore(machine), PROPERTIES[mutant.caught_by])
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
