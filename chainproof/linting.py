@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 import z3
 
 from chainproof import source_lint
-from chainproof.games import BadInput, Game
+from chainproof.games import BadInput, Game, NearbyBoard
 from model import induction, limits, portfolio
 from model.backend import SYMBOLIC
 from agreement.games import scenario_table
@@ -555,6 +555,38 @@ def _term(x: Any) -> Any:
     return x if z3.is_expr(x) else z3.BoolVal(bool(x))
 
 
+def _nearest_waking_board(
+    game: Game,
+    settings: Mapping[str, int],
+    nearby: Sequence[NearbyBoard],
+    dead: source_lint.SourceFinding,
+    max_pairs: int,
+    timeout_ms: int,
+    searched: list[str],
+) -> tuple[NearbyBoard, list[source_lint.SourceFinding]] | None:
+    """The first board of ``nearby`` where the dead ruling applies in a reached
+    state, with what comparing the texts on its question finds there (dead
+    rulings aside); None if none of the first ``WAKE_SEARCHES`` boards Z3
+    lets it apply on does.  ``searched`` gets the label of each board searched."""
+    assert dead.ruling is not None
+    name, k = dead.ruling
+    for board in nearby:
+        machine = game.machine(settings, **board.extra)
+        if board_rules_out(machine, name, k, timeout_ms) is not False:
+            continue
+        searched.append(board.label)
+
+        def build_reading(spec: str | None, shows_with: Mapping[str, int], board: NearbyBoard = board) -> Machine:
+            return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
+
+        there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions=(name,))
+        if not any(x.key == dead.key for x in there.findings):
+            return board, [x for x in there.findings if x.kind != "dead-ruling"]
+        if len(searched) == WAKE_SEARCHES:
+            return None
+    return None
+
+
 def wake_dead_rulings(
     game: Game,
     settings: Mapping[str, int],
@@ -580,35 +612,27 @@ def wake_dead_rulings(
         name, k = f.ruling
         if board_rules_out(bounded, name, k, budget.timeout_ms) is not True:
             continue  # play, not the board, keeps it from applying
-        searched = []
-        for board in nearby:
-            machine = game.machine(settings, **board.extra)
-            if board_rules_out(machine, name, k, budget.timeout_ms) is not False:
-                continue
-            searched.append(board.label)
-
-            def build_reading(spec: str | None, shows_with: Mapping[str, int], board: Any = board) -> Machine:
-                return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
-
-            there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions=(name,))
-            if any(x.key == f.key for x in there.findings):
-                if len(searched) == WAKE_SEARCHES:
-                    break
-                continue
-            found = [x for x in there.findings if x.kind != "dead-ruling"]
-            for x in found:
-                x.key = f"{x.key}@{board.key}"
-                x.summary = f"on the board where {board.label}: {x.summary}"
-                x.board = board.label
-            said = f"; lint finds {', '.join(x.key for x in found)} there" if found else "; the texts agree there"
-            f.summary += f"; the default board alone rules it out: where {board.label}, it applies within the bounds{said}"
-            checks.append(Check(game.name, f"wake[{f.key}]", f"applies where {board.label}", "nearby boards", 0))
-            out += found
-            break
-        else:
-            tried = f" (searched: {'; '.join(searched)})" if searched else ""
-            f.summary += f"; the default board alone rules it out, and no board one change away lets it apply within the bounds{tried}"
-            checks.append(Check(game.name, f"wake[{f.key}]", "asleep on every board one change away", "nearby boards", 0))
+        searched: list[str] = []
+        woken = _nearest_waking_board(game, settings, nearby, f, max_pairs, budget.timeout_ms, searched)
+        if woken is None:
+            if len(searched) == WAKE_SEARCHES:
+                summary = (f"; the default board alone rules it out, and the first {WAKE_SEARCHES} boards one change away"
+                           f" that let it apply never reach it within the bounds (searched: {'; '.join(searched)}); the others were not searched")
+            else:
+                tried = f" (searched: {'; '.join(searched)})" if searched else ""
+                summary = f"; the default board alone rules it out, and no board one change away lets it apply within the bounds{tried}"
+            f.summary += summary
+            checks.append(Check(game.name, f"wake[{f.key}]", "asleep on the boards one change away searched", "nearby boards", 0))
+            continue
+        board, found = woken
+        for x in found:
+            x.key = f"{x.key}@{board.key}"
+            x.summary = f"on the board where {board.label}: {x.summary}"
+            x.board = board.label
+        said = f"; lint finds {', '.join(x.key for x in found)} there" if found else "; the texts agree there"
+        f.summary += f"; the default board alone rules it out: where {board.label}, it applies within the bounds{said}"
+        checks.append(Check(game.name, f"wake[{f.key}]", f"applies where {board.label}", "nearby boards", 0))
+        out += found
     return out
 
 

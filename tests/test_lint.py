@@ -381,3 +381,21 @@ def test_whether_the_board_alone_rules_a_ruling_out_is_asked_of_z3_over_the_whol
     assert board_rules_out(woken, "may_protect", elusive, 60_000) is False
     # A ruling that reads the state can apply somewhere in the domains on any board.
     assert board_rules_out(default, "may_protect", one_protector, 60_000) is False
+
+
+def test_a_ruling_still_asleep_after_the_searches_allowed_says_the_rest_were_not_searched(monkeypatch):
+    """Rewind Portal's ruling needs P2's token maker: on the first board Z3
+    lets it apply (P1 holds the Portal) it still never applies.  With one
+    search allowed, lint says so, and claims nothing of the boards it skipped."""
+    from chainproof import linting
+    from chainproof.games import get_game
+    from model import portfolio
+
+    monkeypatch.setattr(linting, "WAKE_SEARCHES", 1)
+    out = Lint()
+    linting.lint_readings(get_game("hota"), {}, portfolio.Budget(), 100_000, out)
+    by_key = {f.key: f for f in out.findings}
+    asleep = by_key["dead-ruling:token_returns:rewind-portal@004"].summary
+    assert "the first 1 boards one change away that let it apply never reach it" in asleep
+    assert "searched: P1 also has Rewind Portal" in asleep and "the others were not searched" in asleep
+    assert not any(f.board for f in out.findings)
