@@ -30,13 +30,16 @@ def sources_in_play(st: GameState, power: str, controller: int | None = None):
 
 
 def health_of(st: GameState, o: Obj) -> int:
-    """Total health (302.1), with Ironforge Guards' +1 per other of its name."""
+    """Total health (302.1), with Ironforge Guards' +1 for each other ally of
+    its name in its controller's party. A resource is in no party, and face
+    down it has no name at all (410.1b), so resources never count."""
     health = o.card.health or 0
     bonus = o.card.continuous_arg("health_per_other_named")
     if bonus:
         others = sum(
-            1 for oid in st.play
-            if oid != o.id and st.objs[oid].card.name == o.card.name and st.objs[oid].controller == o.controller
+            1 for other in map(st.objs.__getitem__, st.play)
+            if other.id != o.id and is_ally(other) and not other.resource
+            and other.card.name == o.card.name and other.controller == o.controller
         )
         health += bonus * others
     return health
