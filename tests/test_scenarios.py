@@ -17,6 +17,7 @@ from engine.wowtcg.state import GameState
 from scenarios import runner
 
 DATA = Path(__file__).parent / "data" / "scenarios" / "wowtcg"
+ROOT = Path(__file__).parent.parent
 SHIPPED = runner.discover(games=["wowtcg"])  # Riftbound's: tests/test_riftbound_scenarios.py
 
 
@@ -197,3 +198,12 @@ def test_the_shipped_scenarios_the_model_covers_agree_with_it() -> None:
     assert len(covered) >= 30, f"only {len(covered)} scenarios are covered by the model"
     assert all(r.model.startswith(("agrees over", "not covered (", "covered, with nothing")) for r in results), {r.scenario: r.model for r in results}
 
+
+
+def test_equipment_played_from_hand_is_not_covered_by_the_model() -> None:
+    """303.1, 304.1: the model's equipment is fixed at the start and its non-instant
+    cards become allies, so an armor or weapon played from hand is outside it: said
+    so, not read as an ally entering play (a false disagreement) nor an error."""
+    result = runner.run_file(ROOT / "scenarios" / "wowtcg" / "rules" / "304.1-armor-and-weapons-enter-the-hero-zone.yaml")
+    assert result.status == "pass", result.detail
+    assert result.model == "not covered (P1 plays Chain Hauberk from hand: the model's weapons, armor and items are those the game starts with)"

@@ -48,6 +48,12 @@ class ModelFollower:
         finishes a step (a choice the model folds into automatic edges)."""
         if not self.following or self._pending is not None:
             return
+        if action.kind == "play" and st.objs[action.subject].card.is_equipment:
+            # The model's equipment is fixed at the start, and a non-instant
+            # card resolving becomes an ally (302.1), where a weapon or armor
+            # goes to its hero's zone (303.1, 304.1): outside the model.
+            self.not_covered = f"{action} from hand: the model's weapons, armor and items are those the game starts with"
+            return
         obs = observe(st)
         if not self.checker.waits_for_choice(obs):
             self.not_covered = f"the engine waits for a {st.decision.kind if st.decision else 'choice'} where the model waits for no player"
