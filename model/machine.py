@@ -298,6 +298,8 @@ class Machine:
             self.registry.require(p.rules, f"principle {p.id!r}")
         self.edges = edges
         self.edge_index = {e.name: i for i, e in enumerate(edges)}
+        #: Relations built once over placeholders (see ``_instantiate``).
+        self._templates: dict[str, tuple[list[Any], Any]] = {}
         self.graph.remove_edges_from(list(self.graph.edges(keys=True)))
         for e in edges:
             self.graph.add_edge(e.source, e.target, key=e.name, edge=e, rules=e.rules)
@@ -423,6 +425,34 @@ class Machine:
 
     def transition(self, pre: Any, post: Any, selector: Any) -> Any:
         """The Z3 transition relation: ``selector`` names the edge taken."""
+        return self._instantiate("transition", self._build_transition, pre, post, selector)
+
+    def _instantiate(self, name: str, build: Callable[..., Any], *terms: Any) -> Any:
+        """``build(*terms)``, built once per machine over placeholder constants
+        and then substituted with each call's own states: walking every guard
+        and update in Python is what costs (up to a second for Riftbound), and
+        BMC and induction ask for one relation per step they unroll."""
+        if name not in self._templates:
+            placeholders = tuple(
+                self.symbolic_state(f"{name}#{i}") if isinstance(term, tuple) else z3.Int(f"{name}#{i}")
+                for i, term in enumerate(terms)
+            )
+            self._templates[name] = (self._flat(placeholders), build(*placeholders))
+        constants, template = self._templates[name]
+        return z3.substitute(template, *zip(constants, self._flat(terms)))
+
+    @staticmethod
+    def _flat(terms: Any) -> list[Any]:
+        """The Z3 terms of states and selectors, in field order, slots spread out."""
+        out: list[Any] = []
+        for term in terms:
+            if isinstance(term, tuple):
+                out.extend(Machine._flat(term))
+            else:
+                out.append(term)
+        return out
+
+    def _build_transition(self, pre: Any, post: Any, selector: Any) -> Any:
         cases = [z3.And(selector >= 0, selector < len(self.edges))]
         for i, e in enumerate(self.edges):
             updates = e.update(pre, SYMBOLIC)
@@ -446,6 +476,9 @@ class Machine:
 
     def enabled_constraint(self, s: Any) -> Any:
         """Some edge is enabled in ``s``."""
+        return self._instantiate("enabled", self._build_enabled, s)
+
+    def _build_enabled(self, s: Any) -> Any:
         return z3.Or(
             *(
                 z3.And(s.location == self.location_index[e.source], e.guard(s, SYMBOLIC))
