@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
+import numpy as np
 import z3
 
 from model import limits
 from model.backend import CONCRETE, SYMBOLIC, Backend
-from model.explicit import explore
+from model.vector import explore
 from model.hota.game import ECHO_WAITS, LOOP_DRAW, NO_TRIGGER, NOT_YET, PLAYERS, build
 from model.hota.table import Table
 from model.machine import Machine
@@ -83,48 +84,56 @@ def _mandatory_subgraph(exploration: Any) -> nx.MultiDiGraph:
     return g
 
 
+def _draw_fires(exploration: Any, draw: Any) -> set[int]:
+    """The states where the 104.4b draw is enabled."""
+    if draw is None:
+        return set()
+    at_source = np.flatnonzero(exploration.locations() == exploration.machine.location_index[draw.source])
+    return {int(n) for n in at_source if draw.guard(exploration.state(int(n)), CONCRETE)}
+
+
 def loop_report(table: Table, mulligan: int = 1) -> LoopReport:
+    """Both state graphs, explored over arrays (``model/vector.py``: the same
+    states and transitions as explicit search, in the same numbering)."""
     full = build(table=table, mulligan=mulligan)
     draw = next((e for e in full.edges if e.has(LOOP_DRAW)), None)
 
     # The rules without 104.4b.
     raw = explore(build(table=table, mulligan=mulligan, loop_rule=False))
+
+    def describe(n: int) -> str:
+        return raw.machine.describe(raw.state(n))
+
     mandatory = _mandatory_subgraph(raw)
     loops = _cyclic_components(mandatory)
     on_loop = set().union(*loops) if loops else set()
     report = LoopReport(raw.states)
-    report.raw_loops = [[raw.machine.describe(raw.nodes[n]) for n in sorted(c)] for c in loops]
-    fires = {n for n, s in enumerate(raw.nodes)
-             if draw is not None and raw.machine.location_of(s) == draw.source and draw.guard(s, CONCRETE)}
+    report.raw_loops = [[describe(n) for n in sorted(c)] for c in loops]
+    fires = _draw_fires(raw, draw)
     # The draw is asked where a trigger waits: every such state on a loop must fire it.
-    asked = {n for n in on_loop if draw is not None and raw.machine.location_of(raw.nodes[n]) == draw.source}
-    report.missed = [raw.machine.describe(raw.nodes[n]) for n in sorted(asked - fires)]
+    asked = {n for n in on_loop if draw is not None and raw.machine.location_of(raw.state(n)) == draw.source}
+    report.missed = [describe(n) for n in sorted(asked - fires)]
     if loops and draw is None:
-        report.missed = [raw.machine.describe(raw.nodes[min(c)]) for c in loops]
+        report.missed = [describe(min(c)) for c in loops]
     for n in sorted(fires):
         reach = nx.descendants(mandatory, n) | {n}
         # By mandatory steps alone it must stay among states that are not a
         # player's decision or the end, and come to a loop.
         escapes = any(
-            raw.machine.is_terminal(raw.nodes[m])
-            or any(not is_mandatory(e) and not e.has("concedes") for e, _ in raw.machine.successors(raw.nodes[m]))
+            raw.machine.is_terminal(raw.state(m))
+            or any(not is_mandatory(e) and not e.has("concedes") for e, _ in raw.machine.successors(raw.state(m)))
             for m in reach
         )
         if escapes or not (reach & on_loop):
-            report.false_draws.append(raw.machine.describe(raw.nodes[n]))
+            report.false_draws.append(describe(n))
 
     # The model with 104.4b.
     explored = explore(full)
     report.full_mandatory_cycles = len(_cyclic_components(_mandatory_subgraph(explored)))
     cyclic = _cyclic_components(explored.graph)
     report.optional_cycles = len(cyclic)
-    report.optional_cycles_drawn = sum(
-        1 for c in cyclic
-        if draw is not None and any(
-            explored.machine.location_of(explored.nodes[n]) == draw.source and draw.guard(explored.nodes[n], CONCRETE)
-            for n in c
-        )
-    )
+    drawn = _draw_fires(explored, draw)
+    report.optional_cycles_drawn = sum(1 for c in cyclic if c & drawn)
     return report
 
 
