@@ -1,8 +1,10 @@
-"""T6 and T7 (docs/findings-wowtcg.md): proposals that only one source's
-reading allows, found by ``chainproof lint`` as source clashes.
+"""T6, T7 and T9 (docs/findings-wowtcg.md): proposals that one source's
+reading allows or forbids alone, found by ``chainproof lint`` as source clashes.
 
 - T6: 000's 601.2b asks for no opponent's control, so under 000 a player may
   propose against his own character (``may_be_proposed``);
+- T9: 002's Chinese 601.2 has the defender be an opposing ally or totem, so
+  under 002zh no hero may be proposed as the defender (``may_be_proposed``);
 - T7: 002's Chinese 601.1 names no phase, so under 002zh the turn player may
   propose outside the action phase (``may_propose_now``).
 
@@ -18,7 +20,7 @@ import pytest
 
 from chainproof.source_lint import SourceFinding, lint_sources
 from model import wowtcg
-from model.explicit import check, explore
+from model.vector import check, explore
 from model.machine import Machine
 from properties.wowtcg import CATALOGUE
 
@@ -50,8 +52,8 @@ def test_000_lets_a_player_propose_against_his_own_character():
     assert "000 answers yes where the model's reading answers no" in clash.summary
     assert "000_93427c41005e332f.txt:450-452" in clash.places
     assert "002_747842af486db20b.txt:35-36" in clash.places
-    # 002zh's 601.2 keeps the defender in the opposing party: no clash of its own.
-    assert not any(key.startswith("source-clash:may_be_proposed:") and not key.endswith(":000") for key in found)
+    assert {key for key in found if key.startswith("source-clash:")} == {
+        "source-clash:may_be_proposed:000", "source-clash:may_be_proposed:002zh"}
     assert clash.parted is not None
     model_game, reading_game = clash.parted
     last = reading_game.steps[-1].edge
@@ -60,6 +62,25 @@ def test_000_lets_a_player_propose_against_his_own_character():
     a, d = roles(m, last)
     assert d != a and m.table.owner[a] == m.table.owner[d]
     assert m.edge(last).has("reading")
+
+
+def test_002zh_lets_no_hero_be_proposed_as_the_defender():
+    clash = findings("may_be_proposed")["source-clash:may_be_proposed:002zh"]
+    assert "002zh answers no where the model's reading answers yes" in clash.summary
+    assert "002_747842af486db20b.txt:27" in clash.places
+    assert clash.parted is not None
+    model_game, reading_game = clash.parted
+    last = model_game.steps[-1].edge
+    assert last.startswith("propose_combat[") and len(model_game) == len(reading_game) + 1
+    m = wowtcg.build(**BOUNDS)
+    a, d = roles(m, last)
+    assert m.table.is_hero[d] and m.table.owner[a] != m.table.owner[d]
+    # Read by 002zh, an ally of the opponent may still be proposed, and no proposal names a hero as defender.
+    zh = wowtcg.build(**BOUNDS, reading="002zh@may_be_proposed")
+    proposals = [k for _, _, k in explore(zh).graph.edges(keys=True) if k.startswith("propose_combat[")]
+    defenders = {roles(zh, k)[1] for k in proposals}
+    t = zh.table
+    assert any(d < t.count for d in defenders) and not any(d < t.count and t.is_hero[d] for d in defenders)
 
 
 def test_002zh_lets_the_turn_player_propose_outside_the_action_phase():
@@ -101,7 +122,7 @@ def _taken_with_own_roles(machine: Machine) -> set[str]:
     t = machine.table
     out = set()
     for u, _, key in exploration.graph.edges(keys=True):
-        s: Any = exploration.nodes[u]
+        s: Any = exploration.state(u)
         if s.attacker < t.count and s.defender < t.count and t.owner[s.attacker] == t.owner[s.defender]:
             out.add(key.split("[")[0])
     return out

@@ -174,6 +174,23 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "any other character in play may be proposed, the proposer's own included",
                 texts={"000": "450-452"},
             ),
+            # 002's Chinese 601.2 names the defender's kind: a target in the
+            # opposing party, "an ally or a totem", so never a hero (T9).  Its
+            # 601.2b (000's sentence word for word) adds only "non-elusive"
+            # and "the attacker can attack it", which narrow, never widen.
+            Ruling(
+                "601.2b:character",
+                ("601.2", "601.2b"),
+                True,
+                lambda s, b, a, d: b.And(
+                    t.is_character(d),
+                    b.Not(b.select(t.is_hero, d, False)),
+                    t.is_opponent(s, b, s.turn_player, owner(d, b)),
+                    b.select(s.in_play, d, False),
+                ),
+                "an opposing ally in play may be proposed; a hero may not",
+                texts={"002zh": "27"},
+            ),
             Ruling(
                 "sabotage",
                 ("601.2b",),
