@@ -437,17 +437,17 @@ class Machine:
                 self.symbolic_state(f"{name}#{i}") if isinstance(term, tuple) else z3.Int(f"{name}#{i}")
                 for i, term in enumerate(terms)
             )
-            self._templates[name] = (self._flat(placeholders), build(*placeholders))
+            self._templates[name] = (self.flatten(placeholders), build(*placeholders))
         constants, template = self._templates[name]
-        return z3.substitute(template, *zip(constants, self._flat(terms)))
+        return z3.substitute(template, *zip(constants, self.flatten(terms)))
 
     @staticmethod
-    def _flat(terms: Any) -> list[Any]:
+    def flatten(terms: Any) -> list[Any]:
         """The Z3 terms of states and selectors, in field order, slots spread out."""
         out: list[Any] = []
         for term in terms:
             if isinstance(term, tuple):
-                out.extend(Machine._flat(term))
+                out.extend(Machine.flatten(term))
             else:
                 out.append(term)
         return out

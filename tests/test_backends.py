@@ -2,11 +2,15 @@
 
 Guards and updates are written once; these tests make sure the one definition
 means the same over plain values and over Z3 terms, on arbitrary in-domain
-states (reachable or not), by lifting a concrete state into Z3 constants and
-simplifying.
+states (reachable or not): each edge's terms are built over fresh constants,
+as the solvers use them, then bound to a concrete state's values and
+simplified.
 """
 
 from __future__ import annotations
+
+from functools import cache
+from typing import Any
 
 import pytest
 import z3
@@ -15,6 +19,7 @@ from hypothesis import strategies as st
 
 from model import wowtcg
 from model.backend import CONCRETE, SYMBOLIC
+from model.machine import Machine
 from properties import Invariant, StepProperty
 from properties.wowtcg import CATALOGUE
 from tests.conftest import states_of
@@ -37,8 +42,22 @@ def concrete_value(term):  # noqa: ANN001
     return value.as_long()
 
 
-def lowered(value):  # noqa: ANN001
-    return tuple(lowered(v) for v in value) if isinstance(value, tuple) else concrete_value(value)
+@cache
+def symbolic_edges(name: str) -> tuple[Any, list[tuple[Any, dict, Any]]]:
+    """Each edge's guard, update and actor over a state of fresh Z3 constants,
+    as BMC and induction build them, built once per machine; an example binds
+    the constants to its state's values."""
+    machine = MACHINES[name]
+    s = machine.symbolic_state("any")
+    built = [(e.guard(s, SYMBOLIC), e.update(s, SYMBOLIC), e.actor(s, SYMBOLIC) if e.actor else None) for e in machine.edges]
+    return s, built
+
+
+def bound(value, pairs):  # noqa: ANN001
+    """``value`` (a term, a plain constant or a tuple of them) at the state ``pairs`` bind."""
+    if isinstance(value, tuple):
+        return tuple(bound(v, pairs) for v in value)
+    return concrete_value(z3.substitute(value, *pairs) if z3.is_expr(value) else value)
 
 
 @pytest.mark.parametrize("name", MACHINES)
@@ -47,19 +66,19 @@ def lowered(value):  # noqa: ANN001
 def test_guards_and_updates_agree(name, data):  # noqa: ANN001
     machine = MACHINES[name]
     state = data.draw(states_of(machine))
-    lifted = machine.constant_state(state)
-    for edge in machine.edges:
+    symbolic, built = symbolic_edges(name)
+    pairs = list(zip(Machine.flatten((symbolic,)), Machine.flatten((machine.constant_state(state),))))
+    for edge, (guard, update, actor) in zip(machine.edges, built):
         concrete = bool(edge.guard(state, CONCRETE))
-        assert concrete == concrete_value(z3.BoolVal(True) == edge.guard(lifted, SYMBOLIC)), edge.name
+        assert concrete == bound(guard, pairs), edge.name
         if not concrete:
             continue
-        symbolic = edge.update(lifted, SYMBOLIC)
         plain = edge.update(state, CONCRETE)
-        assert set(plain) == set(symbolic), edge.name
+        assert set(plain) == set(update), edge.name
         for var, value in plain.items():
-            assert value == lowered(symbolic[var]), f"{edge.name} updates {var} differently"
+            assert value == bound(update[var], pairs), f"{edge.name} updates {var} differently"
         if edge.actor is not None:
-            assert edge.actor(state, CONCRETE) == concrete_value(edge.actor(lifted, SYMBOLIC))
+            assert edge.actor(state, CONCRETE) == bound(actor, pairs)
 
 
 @pytest.mark.parametrize("name", MACHINES)
