@@ -41,8 +41,9 @@ def builtin_adapter(game: str) -> Any:
 
 class ScenarioTable:
     """A game's table of engine cards, for writing model transcripts out as
-    scenarios the engine replays: ``machine(variant)`` is the model of the
-    table under a reading, ``scenario(transcript, **meta)`` the scenario file
+    scenarios the engine replays: ``machine(variant=..., reading=...)`` is the
+    model of the table under a variant or a source reading (the seed's when
+    neither is given), ``scenario(transcript, **meta)`` the scenario file
     (YAML text) of a transcript of that model (edge names from its start)."""
 
     def __init__(self, machine: Any, scenario: Any, error: type[Exception]) -> None:
@@ -59,7 +60,7 @@ def scenario_table(game: str) -> ScenarioTable | None:
 
         setup = export.engine_table()
         return ScenarioTable(
-            lambda variant: export.table_machine(setup, **({} if variant is None else {"variant": variant})),
+            lambda **reading: export.table_machine(setup, **{k: v for k, v in reading.items() if v is not None}),
             lambda transcript, **meta: export.scenario_yaml(setup, transcript, **meta),
             export.ExportError,
         )

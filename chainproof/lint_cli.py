@@ -137,29 +137,28 @@ def _write(path: Path, text: str) -> None:
 
 
 def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int) -> None:
-    """Each variant finding's game on the engine's table, as a scenario file
-    (a source clash's too, where a variant names its reading); the others say
-    why they have none."""
+    """Each variant finding's game on the engine's table, as a scenario file,
+    and each source clash's on the default board (named after the variant that
+    aliases its reading, if one does); the others say why they have none."""
     for f in found.findings:
         game = get_game(f.game)
-        # A source reading is written under the name of the variant that aliases it.
-        alias = next(
-            (n for n, v in game.variants.items() if f.reading is not None and f.board is None and v.source_reading == f.reading), None
-        )
-        if f.kind != "variant" and alias is None:
+        reading = f.reading if f.kind == "source-clash" and f.board is None else None
+        if f.kind != "variant" and reading is None:
             f.scenario_note = (
                 "no game reaches it" if f.transcript is None
-                else "no variant names this source reading, and only variants' games are searched on the engine's table"
-                if f.kind == "source-clash"
+                else "its board is not the engine's table, whose cards are fixed" if f.kind == "source-clash"
                 else "its game is on the model's board, whose cards the engine does not have"
             )
             continue
-        name = alias or f.key.removeprefix("variant:")
+        alias = next(
+            (n for n, v in game.variants.items() if reading is not None and v.board is None and v.source_reading == reading), None
+        )
+        name = alias or reading or f.key.removeprefix("variant:")
         written = linting.divergence_scenario(game, SEED, name, max_pairs)
         if written.yaml is None:
             f.scenario_note = written.why_not
             continue
-        path = folder / f"{f.game}-{name}.yaml"
+        path = folder / f"{f.game}-{name.replace('@', '-')}.yaml"
         _write(path, written.yaml)
         f.scenario = str(path)
 

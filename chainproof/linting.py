@@ -374,6 +374,21 @@ def is_source_reading(game: Game, name: str) -> bool:
     return name not in game.variants and name.partition("@")[0] in GAME_SOURCES.get(game.name, ())
 
 
+def source_reading_rules(machine: Machine, spec: str) -> list[str]:
+    """The rule numbers of the rulings that the source of ``spec``
+    (``002zh@may_be_proposed``, or ``001`` for every question) states, on the
+    questions it is read first on."""
+    assert machine.rulings is not None
+    source, _, asked = spec.partition("@")
+    chosen = asked.split(",") if asked else list(machine.rulings.declared)
+    out: list[str] = []
+    for q in chosen:
+        for r in machine.rulings.declared[q].rulings:
+            if source in r.texts:
+                out += [rule for rule in r.rules if rule not in out]
+    return out
+
+
 def _readings(game: Game, first: str, second: str) -> list[Variant | None]:
     """The two readings to compare: None for the seed's or a source reading, else the variant."""
     readings = [None if name == SEED or is_source_reading(game, name) else game.variant(name) for name in (first, second)]
@@ -436,7 +451,12 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
     needs = [name for name, v in zip((first, second), readings) if v is not None and v.board is not None]
     if needs:
         return Written(None, None, f"{needs[0]} needs a board of its own, and the engine's table is fixed")
-    machines = [table.machine(None if name == SEED else name) for name in (first, second)]
+    machines = [
+        table.machine() if name == SEED
+        else table.machine(reading=name) if is_source_reading(game, name)
+        else table.machine(variant=name)
+        for name in (first, second)
+    ]
     # The engine's table deals full hands, so its games branch far more than
     # the model's board; a reading its cards never exercise would otherwise
     # be searched for minutes before the answer "they agree".
@@ -446,17 +466,24 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
         return Written(comparison, None, f"no game on the engine's table tells them apart ({comparison.verdict})")
     seed_side = d.first if first == SEED else d.second if second == SEED else None
     steps = [s.edge for s in (seed_side or d.first).steps]
-    if seed_side is None or steps[-1] != d.action:
+    if seed_side is None or not steps or steps[-1] != d.action:
         steps = steps[: d.length - 1]
+    if not steps:
+        return Written(comparison, None, f"they part at the table's first choice ({d.first.violation}): no step of the seed's to replay")
     v = readings[1] or readings[0]
-    assert v is not None
+    if v is not None:
+        rules, about, where = v.rules, v.reading, f" ({v.finding} in docs/findings-{game.name}.md)"
+    else:
+        name = second if is_source_reading(game, second) else first
+        reader = machines[(first, second).index(name)]
+        rules, about, where = source_reading_rules(reader, name), f"The rules read {reader.rulings.reading.why}", ""
     try:
         text = table.scenario(
             steps,
             name=f"{first} against {second}: where they part",
-            rules=[r for r in v.rules if not r.startswith(("basic:", "assumed:", "abstracted:"))],
-            source=f"own: chainproof diff {game.name} {first} {second} ({v.finding} in docs/findings-{game.name}.md)",
-            summary=f"{v.reading}. The two readings part at step {d.length}: {d.first.violation}. "
+            rules=[r for r in rules if not r.startswith(("basic:", "assumed:", "abstracted:"))],
+            source=f"own: chainproof diff {game.name} {first} {second}{where}",
+            summary=f"{about}. The two readings part at step {d.length}: {d.first.violation}. "
             + ("The engine plays the seed's reading." if seed_side is not None else "This is the game up to that step."),
         )
     except table.error as exc:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from chainproof.cli import main
@@ -251,13 +252,16 @@ VARIANT_SCENARIOS = Path(__file__).parent.parent / "scenarios" / "wowtcg" / "var
 @pytest.mark.parametrize("path", sorted(VARIANT_SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_each_shipped_variant_scenario_is_what_lint_writes_and_the_engine_passes_it(path: Path):
     """`chainproof lint --scenarios scenarios/wowtcg/variants` wrote these files:
-    the game on the engine's table where the variant parts from the seed, which
-    the engine (the seed's reading) and the model both replay."""
+    the game on the engine's table where the variant or the source's reading
+    parts from the seed, which the engine (the seed's reading) and the model
+    both replay."""
     from chainproof.games import get_game
     from chainproof.linting import divergence_scenario
     from scenarios.runner import run_file
 
     name = path.stem.removeprefix("wowtcg-")
+    if name not in wowtcg.VARIANTS:  # a source reading: wowtcg-002zh-may_be_proposed
+        name = name.replace("-", "@", 1)
     written = divergence_scenario(get_game("wowtcg"), "seed", name, 100_000)
     assert written.yaml == path.read_text(encoding="utf-8")
     result = run_file(path)
@@ -270,6 +274,26 @@ def test_every_variant_the_engine_table_can_show_has_a_scenario():
     lacks, and no card of the table must attack if able (600.2, 600.3)."""
     shipped = {p.stem.removeprefix("wowtcg-") for p in VARIANT_SCENARIOS.glob("*.yaml")}
     assert set(wowtcg.VARIANTS) - shipped == {"405.3-as-written", "600.2-without-600.3", "600.2-chinese"}
+
+
+def test_a_source_clash_on_the_default_board_gets_the_scenario_of_its_reading(tmp_path: Path):
+    """T9 (002zh's 601.2): diff of the seed against the source's reading writes
+    the engine-table game ending in the proposal 002zh forbids; the engine,
+    playing the seed's reading, accepts it, and the model agrees.  A reading
+    that parts at the table's very first choice has no game to write."""
+    from scenarios.runner import run_file
+
+    out = tmp_path / "zh.yaml"
+    result = invoke("diff", "wowtcg", "seed", "002zh@may_be_proposed", "--turns", "1", "--scenario", str(out))
+    assert result.exit_code == 1, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "rules: ['601.2', 601.2b]" in text and "002zh first on may_be_proposed" in text
+    assert yaml.safe_load(text)["script"][-1] == "P1 proposes Gorrak Bloodfist attacks P2's Maelen Frostweave"
+    ran = run_file(out)
+    assert ran.status == "pass" and ran.model.startswith("agrees"), (ran.detail, ran.model)
+    first = invoke("diff", "wowtcg", "seed", "002zh@may_propose_now", "--turns", "1", "--scenario", str(tmp_path / "y.yaml"), "--json")
+    assert json.loads(first.stdout)["scenario"]["why_not"].startswith("they part at the table's first choice")
+    assert not (tmp_path / "y.yaml").exists()
 
 
 def test_diff_writes_its_game_as_a_scenario(tmp_path: Path):

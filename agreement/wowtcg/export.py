@@ -52,8 +52,9 @@ from scenarios.wowtcg import RULE
 #: The bounds a caller of ``table_machine`` may set: exploration limits.  The
 #: table fixes the rest (players, hands, decks, allies, resources).
 EXPLORATION = ("turns", "combats", "chain_depth")
-#: A reading of the rules other than the seed's (``model/variants.py``), for diff.
-READING = "variant"
+#: Readings of the rules other than the seed's, for diff: a variant
+#: (``model/variants.py``) or a source read first (``002zh@may_be_proposed``).
+READINGS = ("variant", "reading")
 #: Variables an engine may show otherwise than the model on a replayed
 #: transcript: the model has no card costs (402.1), so resources the engine
 #: exhausted to pay for cards are not the model's.
@@ -227,12 +228,12 @@ def table_machine(setup: Setup, **bounds: Any) -> Machine:
     """The model the harness uses for ``setup`` at its start (``abstraction.view``),
     with exploration bounds (``turns``, ``combats``, ``chain_depth``; the model's
     defaults otherwise) so that a bounded search on it ends, and optionally a
-    ``variant``.  Its one initial state is the table's start."""
-    unknown = sorted(set(bounds) - set(EXPLORATION) - {READING})
+    ``variant`` or a source ``reading``.  Its one initial state is the table's start."""
+    unknown = sorted(set(bounds) - set(EXPLORATION) - set(READINGS))
     if unknown:
         raise ExportError(
             f"table_machine: {', '.join(unknown)} can't be set (the table fixes players, hands, decks, allies "
-            f"and resources); set {', '.join(EXPLORATION)} or {READING}"
+            f"and resources); set {', '.join(EXPLORATION + READINGS)}"
         )
     machine, _ = _table(_game(setup, ((),) * len(setup.heroes)), bounds)
     return machine
