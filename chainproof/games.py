@@ -26,6 +26,15 @@ class NearbyBoard:
 
 
 @dataclass(frozen=True)
+class NearbyBounds:
+    """The default bounds with a few changed, for a clash that play reaches only a little further."""
+
+    key: str  # stable, for finding keys: "spells2-turns1"
+    label: str  # what changed, in words: "two showdown spells each, over one turn"
+    bounds: Mapping[str, int]  # the bounds that change
+
+
+@dataclass(frozen=True)
 class Game:
     name: str
     title: str
@@ -53,6 +62,10 @@ class Game:
     #: bounds: where the default board alone keeps a ruling from applying,
     #: lint compares the texts on these (``linting.wake_dead_rulings``).
     nearby_boards: Callable[[Mapping[str, int]], Sequence[NearbyBoard]] | None = None
+    #: Bounds a little past the default, given the resolved bounds: where the
+    #: texts' rulings could clash on the default board but no game within its
+    #: bounds gets there, lint searches these once (``linting.wake_quiet_clashes``).
+    nearby_bounds: Callable[[Mapping[str, int]], Sequence[NearbyBounds]] | None = None
 
     def budget(self, budget: Any) -> Any:
         """The portfolio budget for this game: ``budget`` with its own exhaustive-search cap."""
@@ -149,6 +162,15 @@ def _riftbound() -> Game:
         lemmas=PLAYABLE_PROPERTIES,
         rule_queries=damage_assignment_queries,
         exhaustive_states=60_000,
+        # A second showdown spell lets units of both players stand on an open
+        # battlefield when a combat's cleanup comes (R8); one turn and a game
+        # won at the first point keep the search near six times the default's
+        # (about 110,000 states).
+        nearby_bounds=lambda b: [
+            NearbyBounds(f"spells{b['spells'] + 1}-turns1-points1",
+                         f"{b['spells'] + 1} showdown spells each, over one turn, won at 1 point",
+                         {"spells": b["spells"] + 1, "turns": 1, "victory_points": 1})
+        ],
     )
 
 

@@ -547,6 +547,8 @@ def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfoli
                 f.summary += "; no game at these bounds reaches it (induction does not prove it)"
             out.checks.append(Check(game.name, r.property, r.verdict, r.method, r.depth))
     woken = wake_dead_rulings(game, {**resolved, **user}, bounded, dead, budget, max_pairs, out.checks) if dead else []
+    seen = {f.key for f in [*found.findings, *woken]}
+    woken += wake_quiet_clashes(game, {**resolved, **user}, bounded, found.quiet, seen, budget, max_pairs, out.checks)
     for f in [*found.findings, *woken]:
         t = f.transcript if f.transcript is not None else (f.parted[0] if f.parted else None)
         out.findings.append(
@@ -660,6 +662,127 @@ def wake_dead_rulings(
         f.summary += f"; the default board alone rules it out: where {board.label}, it applies within the bounds{said}"
         checks.append(Check(game.name, f"wake[{f.key}]", f"applies where {board.label}", "nearby boards", 0))
         out += found
+    return out
+
+
+def clash_possible(machine: Machine, kind: str, question: str, source: str, timeout_ms: int) -> bool | None:
+    """Can the quiet clash hold at all on this board: is there a state of the
+    declared domains, at a location where the question is asked, where the
+    source alone clashes with itself (``self-clash``) or the source's reading
+    answers otherwise than the model's (``source-clash``)?  None: the solver
+    could not say, or the question's answers are labels Z3 does not compare."""
+    book = machine.rulings
+    assert book is not None
+    q = book.declared[question]
+    if book.questions[question].valued:
+        return None
+    s = machine.symbolic_state("anywhere")
+    if kind == "self-clash":
+        alone = book.only(source)
+        holds = [alone.clashes(question, s, SYMBOLIC, *args) for args in q.arguments]
+    else:
+        theirs = book.under(source)
+        holds = [theirs.answer(question, s, SYMBOLIC, *args) != book.answer(question, s, SYMBOLIC, *args) for args in q.arguments]
+    solver = limits.limit(z3.Solver(), timeout_ms)
+    solver.add(machine.domain_constraint(s), machine.at(s, *q.asked_at, b=SYMBOLIC))
+    solver.add(z3.Or(*(_term(h) for h in holds), z3.BoolVal(False)))
+    answer = solver.check()
+    return True if answer == z3.sat else False if answer == z3.unsat else None
+
+
+def _quiet_key(kind: str, question: str, source: str) -> str:
+    """The key prefix of the finding a quiet clash would be."""
+    return f"{kind}:{question}:{source}"
+
+
+def wake_quiet_clashes(
+    game: Game,
+    settings: Mapping[str, int],
+    bounded: Machine,
+    quiet: Sequence[tuple[str, str, str]],
+    seen: set[str],
+    budget: portfolio.Budget,
+    max_pairs: int,
+    checks: list[Check],
+) -> list[source_lint.SourceFinding]:
+    """Clashes the texts' rulings allow that no state within the bounds shows
+    (``SourceLint.quiet``), looked for one change away.
+
+    Where Z3 says the default board alone rules a clash out, the game's boards
+    one change away are tried in order, each asked of Z3 first and searched
+    only where the clash can hold (at most ``WAKE_SEARCHES`` per clash).
+    Where the board allows it and play does not reach it, the game's nearby
+    bounds are searched once for all such clashes.  A finding made there is
+    keyed by the board or bounds; one whose key is already ``seen`` (a dead
+    ruling's board found it) is not repeated."""
+    out: list[source_lint.SourceFinding] = []
+
+    def keep(found: Sequence[source_lint.SourceFinding], wanted: Sequence[tuple[str, str, str]], key: str, label: str) -> list[str]:
+        prefixes = [_quiet_key(*w) for w in wanted]
+        kept = []
+        for x in found:
+            if not any(x.key == p or x.key.startswith(p + ":") for p in prefixes):
+                continue
+            x.key = f"{x.key}@{key}"
+            x.summary = f"where {label}: {x.summary}"
+            x.board = label
+            if x.key not in seen:
+                seen.add(x.key)
+                out.append(x)
+                kept.append(x.key)
+        return kept
+
+    by_play: list[tuple[str, str, str]] = []
+    nearby = game.nearby_boards(settings) if game.nearby_boards is not None else []
+    machines: dict[str, Machine] = {}
+    for kind, name, x in quiet:
+        query = f"wake[{_quiet_key(kind, name, x)}]"
+        if clash_possible(bounded, kind, name, x, budget.timeout_ms) is not False:
+            by_play.append((kind, name, x))
+            continue
+        if game.nearby_boards is None:
+            checks.append(Check(game.name, query, "the default board rules it out, and the game has no boards one change away", "Z3 over the domains", 0))
+            continue
+        searched: list[str] = []
+        for board in nearby:
+            if board.key not in machines:
+                machines[board.key] = game.machine(settings, **board.extra)
+            machine = machines[board.key]
+            if clash_possible(machine, kind, name, x, budget.timeout_ms) is False:
+                continue
+            searched.append(board.label)
+
+            def build_reading(spec: str | None, shows_with: Mapping[str, int], board: NearbyBoard = board) -> Machine:
+                return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
+
+            there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions=(name,))
+            kept = keep(there.findings, [(kind, name, x)], board.key, board.label)
+            if kept or any(k.startswith(_quiet_key(kind, name, x)) and k.endswith("@" + board.key) for k in seen):
+                checks.append(Check(game.name, query, f"shows where {board.label}", "nearby boards", 0))
+                break
+            if len(searched) == WAKE_SEARCHES:
+                checks.append(Check(game.name, query, f"not shown on the first {WAKE_SEARCHES} boards one change away that allow it", "nearby boards", 0))
+                break
+        else:
+            said = f"not shown on the boards one change away that allow it ({'; '.join(searched)})" if searched else "no board one change away allows it"
+            checks.append(Check(game.name, query, said, "nearby boards", 0))
+    if not by_play or game.nearby_bounds is None:
+        for kind, name, x in by_play:
+            checks.append(Check(game.name, f"wake[{_quiet_key(kind, name, x)}]", "the board allows it; no game within the bounds reaches it", "Z3 over the domains", 0))
+        return out
+    for further in game.nearby_bounds(settings):
+        wider = {**settings, **further.bounds}
+
+        def build_wider(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
+            return game.machine({**wider, **shows_with}, reading=spec)
+
+        there = source_lint.lint_sources(game.machine(wider), build_wider, max_pairs, max_pairs, questions={n for _, n, _ in by_play})
+        kept = keep(there.findings, by_play, further.key, further.label)
+        for kind, name, x in by_play:
+            shown = [k for k in kept if k.startswith(_quiet_key(kind, name, x))]
+            checks.append(Check(game.name, f"wake[{_quiet_key(kind, name, x)}]",
+                                f"shows with {further.label}" if shown else f"not shown with {further.label} either",
+                                "nearby bounds", 0))
     return out
 
 

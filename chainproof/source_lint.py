@@ -70,6 +70,9 @@ class SourceLint:
     checks: list[tuple[str, str]] = field(default_factory=list)
     states: int = 0
     complete: bool = True
+    #: Clashes the texts' rulings allow but no state reached shows:
+    #: (kind, question, source), for lint to look for one change away.
+    quiet: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _signature(r: Ruling) -> tuple[Any, ...]:
@@ -228,6 +231,7 @@ def lint_sources(
                 out.checks.append((f"diff[model {spec}]", comparison.verdict))
             if hit is None and parted is None:
                 out.checks.append((f"source_clash[{name}: {x}]", f"the answers agree in every state reached {scope}"))
+                out.quiet.append(("source-clash", name, x))
                 continue
             if hit is not None:
                 i, args = hit
@@ -253,6 +257,8 @@ def lint_sources(
             hit = found_own.get((name, same_as.get((name, x), x)))
             if hit is None:
                 out.checks.append((f"self_clash[{name}: {x}]", f"no clash in any state reached {scope}"))
+                if x in own_clash[name]:
+                    out.quiet.append(("self-clash", name, x))
                 continue
             i, args = hit
             clash = alone[x].explain(name, exploration.state(i), *args)

@@ -423,3 +423,32 @@ def test_a_ruling_still_asleep_after_the_searches_allowed_says_the_rest_were_not
     assert "the first 1 boards one change away that let it apply never reach it" in asleep
     assert "searched: P1 also has Rewind Portal" in asleep and "the others were not searched" in asleep
     assert not any(f.board for f in out.findings)
+
+
+def test_a_clash_the_table_allows_but_play_never_reaches_is_searched_a_little_further(lint_all):
+    """R8: on Riftbound's default table 003's lines 95-97 and 106 could clash
+    (Z3 finds a state of the domains where both speak), but no game within its
+    bounds gets there; lint searches its nearby bounds (one more showdown spell
+    each, over one turn) and finds the clash, keyed and labelled by them."""
+    by_key = {f["key"]: f for f in lint_all["findings"]}
+    r8 = by_key["self-clash:conquers:003:conquest+defender-keeps@spells2-turns1-points1"]
+    assert r8["board"] == "2 showdown spells each, over one turn, won at 1 point"
+    assert r8["places"] == ["003_04f893fe0d5f9a25.txt:95-98", "003_04f893fe0d5f9a25.txt:106"]
+    assert r8["transcript"]["steps"][-1]["action"] == "deal_damage"
+    wake = {c["query"]: c["verdict"] for c in lint_all["checks"] if c["game"] == "riftbound"}
+    assert wake["wake[self-clash:conquers:003]"] == "shows with 2 showdown spells each, over one turn, won at 1 point"
+    assert wake["wake[self-clash:attacker:003]"] == "not shown with 2 showdown spells each, over one turn, won at 1 point either"
+    # Quiet clashes that the table alone rules out are not searched for at all.
+    assert wake["wake[self-clash:opposing_unit:003]"] == "the default board rules it out, and the game has no boards one change away"
+
+
+def test_whether_a_quiet_clash_can_hold_on_a_board_is_asked_of_z3_over_the_whole_domain():
+    from chainproof.games import get_game
+    from chainproof.linting import clash_possible
+
+    riftbound, wow = get_game("riftbound"), get_game("wowtcg")
+    assert clash_possible(riftbound.machine({}), "self-clash", "conquers", "003", 60_000) is True
+    # 000's own rulings of who may be proposed never disagree, whatever the state.
+    assert clash_possible(wow.machine({}), "self-clash", "may_be_proposed", "000", 60_000) is False
+    # The basic rules' elusive and 602.2b can part on who may protect wherever the question is asked.
+    assert clash_possible(wow.machine({}), "source-clash", "may_protect", "001", 60_000) is True
