@@ -42,6 +42,10 @@ def concrete_value(term):  # noqa: ANN001
     return value.as_long()
 
 
+def lowered(value):  # noqa: ANN001
+    return tuple(lowered(v) for v in value) if isinstance(value, tuple) else concrete_value(value)
+
+
 @cache
 def symbolic_edges(name: str) -> tuple[Any, list[tuple[Any, dict, Any]]]:
     """Each edge's guard, update and actor over a state of fresh Z3 constants,

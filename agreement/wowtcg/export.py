@@ -233,7 +233,7 @@ def table_machine(setup: Setup, **bounds: Any) -> Machine:
     if unknown:
         raise ExportError(
             f"table_machine: {', '.join(unknown)} can't be set (the table fixes players, hands, decks, allies "
-            f"and resources); set {', '.join(EXPLORATION + READINGS)}"
+            f"and resources); set {', '.join(EXPLORATION + READINGS[:-1])} or {READINGS[-1]}"
         )
     machine, _ = _table(_game(setup, ((),) * len(setup.heroes)), bounds)
     return machine

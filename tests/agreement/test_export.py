@@ -111,7 +111,7 @@ def test_a_variant_starts_at_the_table_and_other_bounds_are_refused():
         machine = table_machine(setup, variant=name)
         assert list(machine.initial_states()) == [start], name
         assert list(machine.with_edges(machine.edges).initial_states()) == [start], name
-    with pytest.raises(ExportError, match=r"^table_machine: hand can't be set .* set turns, combats, chain_depth or variant$"):
+    with pytest.raises(ExportError, match=r"^table_machine: hand can't be set .* set turns, combats, chain_depth, variant or reading$"):
         table_machine(setup, hand=3)
 
 
