@@ -33,7 +33,7 @@ def explore(m: Machine, family: Callable[[str], str]) -> dict[str, tuple[str, ..
     """The edge families (by ``family``) of every edge an exploration of ``m``
     takes, exploration bounds left out, with the rules of the first edge of each."""
     out: dict[str, tuple[str, ...]] = {}
-    for _, _, name in explicit.explore(m).graph.edges(keys=True):
+    for _, _, name in explicit.explore(m).moves:
         e = m.edge(name)
         if not e.has("bound"):
             out.setdefault(family(e.name), e.rules)
