@@ -14,7 +14,7 @@ from typing import Callable
 
 import yaml
 
-from model import explicit
+from checkers import explicit
 from model.machine import Machine
 
 

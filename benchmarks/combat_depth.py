@@ -9,7 +9,7 @@ searches watch the steps themselves: a step concludes a combat when its edge is
 tagged ``concludes_combat``, and it belongs to the turn numbered in the state
 it leaves.
 
-- BMC: one Z3 solver unrolled one step at a time with ``model.bmc.BMC``; at each
+- BMC: one Z3 solver unrolled one step at a time with ``checkers.bmc.BMC``; at each
   depth ``k`` one query asks for a run of ``k`` steps ending at the goal, with a
   pseudo-Boolean count of the concluding steps of each turn.  The first
   satisfiable depth is the smallest ``k``; the seconds run from creating the
@@ -30,8 +30,9 @@ from typing import Any, Callable
 
 import z3
 
-from model import bmc, explicit, wowtcg
-from model.results import Transcript
+from model import wowtcg
+from checkers import bmc, explicit
+from checkers.results import Transcript
 
 #: Two players, two turns, one combat per turn: the default bounds.
 TURNS = 2

@@ -20,9 +20,9 @@ from agreement.hota.builtin import BuiltinHotaAdapter
 from agreement.hota.checker import HotaChecker
 from benchmarks.engine import targets_table, write_section
 from chainproof.games import get_game
-from model import explicit, portfolio
+from checkers import explicit, portfolio
 from model.hota import build
-from model.hota.loops import loop_report, prove_mandatory_steps_end
+from checkers.hota_loops import loop_report, prove_mandatory_steps_end
 from model.hota.table import default_table
 
 BEGIN, END = "<!-- benchmarks.hota: begin -->", "<!-- benchmarks.hota: end -->"

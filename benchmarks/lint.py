@@ -19,7 +19,8 @@ import time
 from benchmarks.engine import targets_table, write_section
 from chainproof import linting
 from chainproof.games import get_game
-from model import explicit, portfolio, wowtcg
+from model import wowtcg
+from checkers import explicit, portfolio
 from model.variants import SEED
 
 BEGIN, END = "<!-- benchmarks.lint: begin -->", "<!-- benchmarks.lint: end -->"

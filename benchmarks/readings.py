@@ -18,7 +18,7 @@ from collections import Counter
 from benchmarks.engine import targets_table, write_section
 from chainproof import linting
 from chainproof.games import GAME_NAMES, get_game
-from model import portfolio
+from checkers import portfolio
 
 BEGIN, END = "<!-- benchmarks.readings: begin -->", "<!-- benchmarks.readings: end -->"
 TARGET_S = 60.0

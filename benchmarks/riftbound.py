@@ -20,7 +20,8 @@ from agreement.riftbound.builtin import BuiltinRiftboundAdapter
 from agreement.riftbound.checker import RiftboundChecker
 from benchmarks.engine import targets_table, write_section
 from chainproof.games import get_game
-from model import explicit, portfolio, riftbound
+from model import riftbound
+from checkers import explicit, portfolio
 from model.riftbound import damage
 
 BEGIN, END = "<!-- benchmarks.riftbound: begin -->", "<!-- benchmarks.riftbound: end -->"

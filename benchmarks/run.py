@@ -32,7 +32,8 @@ import networkx
 import z3
 
 from benchmarks import combat_depth
-from model import bmc, explicit, wowtcg
+from model import wowtcg
+from checkers import bmc, explicit
 from properties.wowtcg import CATALOGUE, TURN_PROPERTIES
 
 DEFAULTS = {b.name: b.default for b in wowtcg.BOUNDS}
@@ -477,7 +478,7 @@ def _goal_section(goal: GoalRun, catalogue: BMCRun | None) -> list[str]:
         "The model's own `combats` counts proposals and resets at each turn's end, so both searches count "
         "conclusions on the run itself (`benchmarks/combat_depth.py`):",
         "",
-        "- BMC: one incremental Z3 solver (`model.bmc.BMC`, `QF_FD`) unrolled one step at a time; at each depth "
+        "- BMC: one incremental Z3 solver (`checkers.bmc.BMC`, `QF_FD`) unrolled one step at a time; at each depth "
         "one query asks for a run ending at the goal, the conclusions of each turn counted by a pseudo-Boolean "
         "constraint over the step selectors. Seconds run from creating the checker to the first satisfiable "
         "answer, every unsatisfiable depth before it included. The run found is replayed on the concrete backend.",

@@ -6,13 +6,13 @@
 Three sweeps of the WoW TCG model, each from the default bounds with one bound
 changed (turns, chain_depth, players), and four methods:
 
-- explicit search: ``model.explicit.explore`` then ``explicit.check`` of every
+- explicit search: ``checkers.explicit.explore`` then ``explicit.check`` of every
   safety property, on the bounded model;
-- BMC: ``model.bmc.check_all`` of every safety property to depth 30, on the
+- BMC: ``checkers.bmc.check_all`` of every safety property to depth 30, on the
   bounded model;
-- Spacer: ``model.spacer.check`` of each safety property, on the any-length
+- Spacer: ``checkers.spacer.check`` of each safety property, on the any-length
   model (``Game.any_length_machine``);
-- k-induction: ``model.induction.check_all`` of every safety property, on the
+- k-induction: ``checkers.induction.check_all`` of every safety property, on the
   any-length model.
 
 Every measurement runs in a fresh process with a hard time limit (the helper
@@ -129,7 +129,7 @@ def _safety() -> tuple[Any, list[Any]]:
 
 
 def _explicit_child(report: Callable[[Any], None], bounds: dict[str, int], max_states: int) -> None:
-    from model import explicit
+    from checkers import explicit
 
     game, safety = _safety()
     machine = game.machine(bounds)
@@ -142,7 +142,7 @@ def _explicit_child(report: Callable[[Any], None], bounds: dict[str, int], max_s
 
 
 def _bmc_child(report: Callable[[Any], None], bounds: dict[str, int], depth: int, query_ms: int) -> None:
-    from model import bmc
+    from checkers import bmc
 
     game, safety = _safety()
     machine = game.machine(bounds)
@@ -153,7 +153,7 @@ def _bmc_child(report: Callable[[Any], None], bounds: dict[str, int], depth: int
 
 
 def _induction_child(report: Callable[[Any], None], bounds: dict[str, int], max_k: int, query_ms: int) -> None:
-    from model import induction
+    from checkers import induction
 
     game, safety = _safety()
     machine = game.any_length_machine(bounds)
@@ -164,9 +164,9 @@ def _induction_child(report: Callable[[Any], None], bounds: dict[str, int], max_
 
 def _spacer_child(report: Callable[[Any], None], bounds: dict[str, int], property_ms: int) -> None:
     try:
-        from model import spacer
+        from checkers import spacer
     except ImportError as exc:
-        report(dict(error=f"model.spacer not importable ({exc})"))
+        report(dict(error=f"checkers.spacer not importable ({exc})"))
         return
     game, safety = _safety()
     machine = game.any_length_machine(bounds)
@@ -227,7 +227,7 @@ def measure(method: str, bounds: dict[str, int], config: Config) -> Cell:
             cell.verdicts[m["verdict"]] = cell.verdicts.get(m["verdict"], 0) + 1
         if "verdicts" in m:
             cell.verdicts = m["verdicts"]
-    if cell.finished and not cell.note.startswith("model.spacer"):
+    if cell.finished and not cell.note.startswith("checkers.spacer"):
         cell.seconds = messages[-1]["seconds"]
     elif not cell.finished:
         done = f"{len(cell.per_property)} properties done" if method == "spacer" else ""
@@ -253,7 +253,7 @@ def run(config: Config, methods: tuple[str, ...], cells: dict[str, Cell], save: 
             for value in values:
                 bounds = row_bounds(config, bound, value)
                 key = _key(method, bounds)
-                stale = key not in fresh and cells[key].note.startswith("model.spacer not") if key in cells else False
+                stale = key not in fresh and cells[key].note.startswith("checkers.spacer not") if key in cells else False
                 if key in cells and not cells[key].skipped and not stale:
                     cell = cells[key]
                 elif over is not None:

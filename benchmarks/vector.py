@@ -1,5 +1,5 @@
-"""Explicit search state by state (model/explicit.py) against the vectorized
-search (model/vector.py) on WoW; writes the section of RESULTS.md.
+"""Explicit search state by state (checkers/explicit.py) against the vectorized
+search (checkers/vector.py) on WoW; writes the section of RESULTS.md.
 
     python -m benchmarks.vector
 
@@ -10,7 +10,7 @@ transitions; the vectorized search holds a key per state, a hash table of
 state numbers, a parent and an edge per state, and each transition as three
 array entries (source, edge, target).  Bytes
 are counted object by object (``sys.getsizeof``, shared objects once) and
-array by array.  Then the two design choices of model/vector.py, on the keys
+array by array.  Then the two design choices of checkers/vector.py, on the keys
 of the largest instance: digits of power-of-two radix (shift and mask)
 against an exact mixed radix (division), and the hash table against a Python
 set.  Timings vary by a third on a shared machine.
@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from benchmarks.engine import targets_table, write_section
-from model import explicit, vector, wowtcg
+from model import wowtcg
+from checkers import explicit, vector
 
 BEGIN, END = "<!-- benchmarks.vector: begin -->", "<!-- benchmarks.vector: end -->"
 #: Spin on an equivalent Promela model of WoW's default instance (issue 21).

@@ -19,12 +19,13 @@ from chainproof import report
 # ``guarded`` is also what the commands of the other modules import from here.
 from chainproof.common import DEFAULT_GUARD_S, bound_options, check_rlimit, check_timeout, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_reading, games_with_variant, get_game
-from model import bmc, explicit, limits, portfolio, spacer, vector
-from model.results import PROVED, Result
+from model import limits
+from checkers import bmc, explicit, portfolio, spacer, vector
+from checkers.results import PROVED, Result
 from properties import Eventually, select
 
 #: "portfolio" runs every method that applies and keeps the strongest honest
-#: verdict per property (model/portfolio.py); the others run one method alone.
+#: verdict per property (checkers/portfolio.py); the others run one method alone.
 METHODS = ("portfolio", "explicit", "bmc", "both")
 GRAPH_FORMATS = ("dot", "svg")
 

@@ -177,7 +177,8 @@ def _riftbound() -> Game:
 def _hota() -> Game:
     from model import hota
     from model.hota.table import nearby_tables
-    from properties.hota import CATALOGUE, PLAYABLE_PROPERTIES, loop_queries
+    from checkers.hota_loops import loop_queries
+    from properties.hota import CATALOGUE, PLAYABLE_PROPERTIES
 
     return Game(
         "hota",

@@ -18,9 +18,10 @@ from rich.table import Table
 
 from chainproof import common, lint_report, linting, report
 from chainproof.games import GAME_NAMES, BadInput, bounds_apply, get_game
-from model import limits, portfolio
-from model.diff import DEFAULT_MAX_PAIRS, Comparison
-from model.results import Transcript
+from model import limits
+from checkers import portfolio
+from checkers.diff import DEFAULT_MAX_PAIRS, Comparison
+from checkers.results import Transcript
 from model.variants import SEED
 
 

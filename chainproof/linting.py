@@ -10,7 +10,7 @@ For each game, at its default bounds (or those given):
   (proved on the any-length model, after explicit search of the bounded
   instance never took it), and a rule cited only by such edges;
 - **variant**: each shipped rule variant against the seed's reading, with the
-  shortest game on which they part (``model/diff.py``);
+  shortest game on which they part (``checkers/diff.py``);
 - **no-assignment** / **exclusion**: a game's queries over one rule alone
   (``Game.rule_queries``; Riftbound's damage assignment): a configuration
   with no legal assignment, and requirements that exclude each other.
@@ -31,13 +31,14 @@ import z3
 
 from chainproof import source_lint
 from chainproof.games import BadInput, Game, NearbyBoard
-from model import induction, limits, portfolio
+from model import limits
+from checkers import induction, portfolio
 from model.backend import SYMBOLIC
 from agreement.games import scenario_table
-from model.diff import Comparison, compare
+from checkers.diff import Comparison, compare
 from model.machine import Machine
 from model.registry import read_yaml
-from model.results import PROVED, VIOLATED, Result, Transcript
+from checkers.results import PROVED, VIOLATED, Result, Transcript
 from model.sources import GAME_SOURCES
 from model.variants import SEED, Variant
 from properties import Deadlock

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from model.machine import Machine
 from model.registry import STATUSES
-from model.results import VERDICTS, Result
+from checkers.results import VERDICTS, Result
 
 #: The distribution whose program draws graphs: a port of Graphviz's ``dot`` shipped as a wheel,
 #: installed with the `svg` extra (the test extra includes it).

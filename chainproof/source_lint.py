@@ -6,7 +6,7 @@ state the model reaches within the bounds.
 - **source-clash**: a reachable state where a source's reading of a question
   (``RuleBook.under``) answers otherwise than the model's reading; with the
   shortest game that reaches such a state, and the shortest game on which the
-  two readings make play differ (``model/diff.py``) when there is one within
+  two readings make play differ (``checkers/diff.py``) when there is one within
   the bounds (a clash that changes no play is still a clash of the texts);
 - **self-clash**: two rulings of one source answer one question differently
   in a reachable state, and nothing in that source settles it
@@ -18,7 +18,7 @@ state the model reaches within the bounds.
   question is asked, within the bounds;
 - **deadlock** under a source's whole reading: a reachable state of the
   machine that source builds where nobody and no rule can act (searched over
-  whole frontiers, ``model/vector.py``).
+  whole frontiers, ``checkers/vector.py``).
 
 Breadth-first order makes every state found one of the nearest to the start.
 """
@@ -31,10 +31,10 @@ from typing import Any, Callable, Collection, Iterable, Mapping
 import numpy as np
 
 from model.backend import CONCRETE, VECTOR
-from model.diff import compare
-from model import vector
+from checkers.diff import compare
+from checkers import vector
 from model.machine import Machine
-from model.results import Transcript
+from checkers.results import Transcript
 from model.rulings import Question, RuleBook, Ruling
 
 #: The kinds of finding only this module reports, in report order (it also

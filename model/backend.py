@@ -132,7 +132,7 @@ class Symbolic:
 
 
 class Vector:
-    """NumPy arrays, one row per state: what the vectorized search uses (``model/vector.py``).
+    """NumPy arrays, one row per state: what the vectorized search uses (``checkers/vector.py``).
 
     Fields are integer arrays (booleans as 0 and 1, so that arithmetic on them
     counts as it does on Python bools); a result may be a plain constant,
@@ -155,7 +155,7 @@ class Vector:
     def AndThen(first: Any, rest: Callable[[], Any]) -> Any:
         # ``rest`` is skipped only when no row needs it: the rows where
         # ``first`` is false get it too and stay false.  A ``rest`` that fails
-        # on them sends its edge row by row over CONCRETE (model/vector.py).
+        # on them sends its edge row by row over CONCRETE (checkers/vector.py).
         if not np.any(first):
             return np.logical_and(first, False)
         return np.logical_and(first, rest())

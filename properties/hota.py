@@ -13,9 +13,7 @@ from typing import Any
 
 from model.backend import Backend
 from model.machine import Edge, Machine
-from model.results import HOLDS_TO_DEPTH, VIOLATED
 from properties import Deadlock, Eventually, Invariant, StepProperty
-from properties.contradictions import Contradiction, RuleQuery
 
 # Codes of the model's variables (model/hota/game.py), restated.
 NOT_YET = -1
@@ -279,39 +277,3 @@ CATALOGUE = (
     mandatory_actions_end,
     no_deadlock,
 )
-
-
-# 104.4b, by proof and by the state graph (``model/hota/loops.py``): queries
-# over the default table that lint asks beside the model's properties.
-def loop_queries(timeout_ms: int) -> list[RuleQuery]:
-    from model.hota import BOUNDS, build
-    from model.hota.loops import loop_report, prove_mandatory_steps_end
-    from model.hota.table import default_table
-
-    deck = next(spec.default for spec in BOUNDS if spec.name == "deck")
-    proof = prove_mandatory_steps_end(build(deck=deck), timeout_ms)
-    found: tuple[Contradiction, ...] = ()
-    if proof.verdict == VIOLATED:
-        found = (Contradiction(
-            f"mandatory-cycle:{proof.edge}", ("104.4b",),
-            f"the mandatory step {proof.edge} need not bring play closer to a decision, from {proof.state}",
-        ),)
-    queries = [RuleQuery("104.4b: every mandatory step lowers a ranking (no loop of mandatory actions survives)",
-                         proof.verdict, "z3", "loop", found)]
-    report = loop_report(default_table(deck))
-    problems = (
-        [Contradiction("loop-missed", ("104.4b",), f"a loop of mandatory actions goes on without a draw at {s}")
-         for s in report.missed[:1]]
-        + [Contradiction("false-draw", ("104.4b",), f"the game is called a draw though play can go on, at {s}")
-           for s in report.false_draws[:1]]
-        + ([Contradiction("mandatory-cycle", ("104.4b",), "the model with 104.4b still has a cycle of mandatory steps")]
-           if report.full_mandatory_cycles else [])
-        + ([Contradiction("optional-loop-drawn", ("104.4b",), "a loop through a player's decision ends in a draw")]
-           if report.optional_cycles_drawn else [])
-    )
-    queries.append(RuleQuery(
-        f"104.4b: each of the {len(report.raw_loops)} loops of mandatory actions in the rules without it "
-        f"ends in the draw, and no loop with a decision does ({report.states} states)",
-        VIOLATED if problems else HOLDS_TO_DEPTH, "explicit", "loop", tuple(problems),
-    ))
-    return queries

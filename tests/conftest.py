@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from model import bmc, explicit, wowtcg
+from model import wowtcg
+from checkers import bmc, explicit
 from model.machine import Machine
-from model.results import Result
+from checkers.results import Result
 from properties import Eventually
 from properties.wowtcg import CATALOGUE
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from model import bmc, explicit, wowtcg
-from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED
+from model import wowtcg
+from checkers import bmc, explicit
+from checkers.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED
 from properties import Invariant, StepProperty
 from properties.wowtcg import CATALOGUE, COMBAT_PROPERTIES, TURN_PROPERTIES, deadlock
 from tests.conftest import COMBAT

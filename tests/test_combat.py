@@ -5,8 +5,9 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from model import bmc, explicit, wowtcg
-from model.results import HOLDS_TO_DEPTH
+from model import wowtcg
+from checkers import bmc, explicit
+from checkers.results import HOLDS_TO_DEPTH
 from model.wowtcg.board import Character
 from properties.wowtcg import deadlock
 from tests.conftest import explored

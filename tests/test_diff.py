@@ -1,4 +1,4 @@
-"""Rules diff (model/diff.py): every shipped variant parts from the seed (or its
+"""Rules diff (checkers/diff.py): every shipped variant parts from the seed (or its
 twin) on a game of pinned length, the game is a shortest one, and readings
 that cannot part agree on every game within the bounds."""
 
@@ -8,8 +8,9 @@ import pytest
 
 from chainproof.games import BadInput, get_game
 from chainproof.linting import default_known_file, diff_variants, load_known
-from model import explicit, wowtcg
-from model.diff import DIFFERENT_STATES, ONLY_IN_FIRST, ONLY_IN_SECOND, compare
+from model import wowtcg
+from checkers import explicit
+from checkers.diff import DIFFERENT_STATES, ONLY_IN_FIRST, ONLY_IN_SECOND, compare
 from model.variants import SEED
 
 GAME = get_game("wowtcg")
@@ -94,7 +95,7 @@ def test_every_variant_cites_its_sources_and_a_findings_entry():
 def test_under_cr74_strikes_the_seeds_strike_timing_property_fails():
     """409.2a (strikes only in the defend window) is the seed's rule: the
     CR7.4 reading strikes as the combat step starts, and verify says so."""
-    from model.results import VIOLATED
+    from checkers.results import VIOLATED
     from properties.wowtcg import strikes_only_in_defend_window
 
     machine = GAME.machine({"turns": 1, "deck": 0}, "CR7.4-strikes-as-roles-begin")

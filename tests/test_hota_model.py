@@ -14,15 +14,15 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model import bmc, explicit
+from checkers import bmc, explicit
 from model.backend import CONCRETE, SYMBOLIC
 from model.hota import build
 from model.hota.game import NOT_YET, SKIPPED
-from model.hota.loops import loop_report, prove_mandatory_steps_end
+from checkers.hota_loops import loop_report, prove_mandatory_steps_end
 from model.hota.rulings import CONCESSION, DAMAGE, EFFECT, LAST_STANDING
 from model.hota.table import Table, TableError, default_table, table_of
 from model.machine import Machine
-from model.results import PROVED, VIOLATED
+from checkers.results import PROVED, VIOLATED
 from properties import Invariant, StepProperty
 from properties.hota import CATALOGUE
 from tests.conftest import assert_counts_pinned, perft_case_id, states_of

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from model import explicit
+from checkers import explicit
 from model.backend import CONCRETE
 from model.hota import REGISTRY, build
 from model.hota.rulings import CONCESSION, DAMAGE, LAST_STANDING, PRINCIPLES, SEED

@@ -1,4 +1,4 @@
-"""k-induction (``model/induction.py``) held to exhaustive explicit search.
+"""k-induction (``checkers/induction.py``) held to exhaustive explicit search.
 
 On a finite model of games of every length, explicit search of every reachable
 state decides each safety property exactly, so k-induction must agree with it:
@@ -27,10 +27,11 @@ from functools import cache
 import pytest
 
 from chainproof.games import get_game
-from model import explicit, induction, wowtcg
+from model import wowtcg
+from checkers import explicit, induction
 from model.backend import CONCRETE
 from model.machine import BOOL, Edge, IntRange, Location, Machine, Var
-from model.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Result
+from checkers.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Result
 from model.wowtcg.board import Board, Character, Party, Weapon
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty, validate
 from tests.test_mutants import MUTANTS, caught

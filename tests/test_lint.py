@@ -413,7 +413,7 @@ def test_a_ruling_still_asleep_after_the_searches_allowed_says_the_rest_were_not
     search allowed, lint says so, and claims nothing of the boards it skipped."""
     from chainproof import linting
     from chainproof.games import get_game
-    from model import portfolio
+    from checkers import portfolio
 
     monkeypatch.setattr(linting, "WAKE_SEARCHES", 1)
     out = Lint()

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from model import bmc, explicit, wowtcg
+from model import wowtcg
+from checkers import bmc, explicit
 from model.machine import Machine, no_change
-from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result
+from checkers.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result
 from properties import Eventually
 from tests.conftest import closes
 

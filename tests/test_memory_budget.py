@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from chainproof.cli import main
 from chainproof.games import get_game
-from model import explicit, limits, vector
+from model import limits
+from checkers import explicit, vector
 
 BUDGET = 50 * 2**20
 

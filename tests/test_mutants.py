@@ -11,9 +11,10 @@ from typing import Callable
 
 import pytest
 
-from model import bmc, explicit, vector, wowtcg
+from model import wowtcg
+from checkers import bmc, explicit, vector
 from model.machine import Machine
-from model.results import VIOLATED, Result
+from checkers.results import VIOLATED, Result
 from properties.wowtcg import CATALOGUE
 from tests.conftest import explored
 
@@ -330,8 +331,8 @@ BY_MUTANT_NAME = {m.name: m for m in MUTANTS}
 @cache
 def caught(name: str) -> tuple[Machine, Result]:
     """The mutant's machine and explicit search's verdict on the property that
-    must catch it, over arrays (``model/vector.py``, which tests/test_vector.py
-    holds to ``model/explicit.py``'s verdicts), computed once per session
+    must catch it, over arrays (``checkers/vector.py``, which tests/test_vector.py
+    holds to ``checkers/explicit.py``'s verdicts), computed once per session
     (tests/test_induction.py asks for the same mutants at the same bounds)."""
     mutant = BY_MUTANT_NAME[name]
     machine = mutant.mutate(wowtcg.build(**mutant.bounds))

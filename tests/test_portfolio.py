@@ -8,10 +8,10 @@ from __future__ import annotations
 from functools import cache
 
 from chainproof.games import get_game
-from model import explicit, portfolio
+from checkers import explicit, portfolio
 from model.backend import CONCRETE
 from model.machine import Edge, IntRange, Location, Machine, Var
-from model.results import HOLDS_TO_DEPTH, PROVED, VACUOUS, VIOLATED
+from checkers.results import HOLDS_TO_DEPTH, PROVED, VACUOUS, VIOLATED
 from properties import Eventually, Invariant
 from tests.conftest import explored
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from model import wowtcg
 from model.backend import CONCRETE
-from model.results import Transcript
+from checkers.results import Transcript
 from properties import Invariant, StepProperty
 from properties.wowtcg import CATALOGUE
 

@@ -15,10 +15,11 @@ import pytest
 import yaml
 import z3
 
-from model import bmc, explicit, induction, riftbound
+from model import riftbound
+from checkers import bmc, explicit, induction
 from model.backend import CONCRETE, SYMBOLIC
 from model.machine import Machine
-from model.results import PROVED, VIOLATED
+from checkers.results import PROVED, VIOLATED
 from model.riftbound.table import BASE, FIRST_BATTLEFIELD, HAND, NOBODY, Table, Unit
 from properties import Invariant, StepProperty
 from properties.riftbound import CATALOGUE

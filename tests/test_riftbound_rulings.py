@@ -14,7 +14,7 @@ import pytest
 
 from model import riftbound
 from model.backend import CONCRETE
-from model.explicit import Exploration, explore
+from checkers.explicit import Exploration, explore
 from model.riftbound.damage import DamageUnit, is_legal
 from model.riftbound.rulings import rulebook
 from model.riftbound.table import DEALING, FIRST_BATTLEFIELD, HAND, Table, Unit, default_table

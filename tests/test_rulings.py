@@ -8,7 +8,8 @@ from collections import namedtuple
 
 import pytest
 
-from model import explicit, wowtcg
+from model import wowtcg
+from checkers import explicit
 from model.backend import CONCRETE, SYMBOLIC
 from model.rulings import Principle, Question, RuleBook, Ruling
 from model.wowtcg.rulings import READING, book

@@ -18,7 +18,7 @@ from chainproof.linting import Finding, Lint
 from chainproof.source_lint import lint_sources
 from model import wowtcg
 from model.backend import CONCRETE
-from model.explicit import explore
+from checkers.explicit import explore
 from model.rulings import Question, RuleBook, Ruling
 from model.sources import SOURCES, SourceError, check_texts, path_of, texts_folder
 from model.wowtcg import rulings as wow_rulings
@@ -232,7 +232,7 @@ def test_002zhs_taxed_attacker_binds_only_on_600_2s_terms():
     """002zh's 600.3 exempts from nothing; it must not bind its controller
     while his proposal is on the chain, where a first encoding of it left him
     no legal action (a deadlock that ``verify --reading`` found)."""
-    from model.explicit import check
+    from checkers.explicit import check
     from properties.wowtcg import CATALOGUE
 
     deadlock = next(p for p in CATALOGUE if p.name == "deadlock")

@@ -10,9 +10,10 @@ import pytest
 import z3
 
 from chainproof.games import get_game
-from model import explicit, spacer, wowtcg
+from model import wowtcg
+from checkers import explicit, spacer
 from model.machine import Machine
-from model.results import HOLDS_TO_DEPTH, PROVED, VACUOUS, VIOLATED
+from checkers.results import HOLDS_TO_DEPTH, PROVED, VACUOUS, VIOLATED
 from model.wowtcg.board import Board, Character, Party, Weapon
 from properties import Eventually
 from tests.test_mutants import MUTANTS, PROPERTIES

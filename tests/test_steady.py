@@ -76,7 +76,7 @@ def test_each_reason_to_give_up_says_whether_a_rerun_could_differ(reason, said):
 def test_ctrl_c_is_one_line_and_exit_130_even_inside_z3(monkeypatch, raised):
     """Ctrl-C reaches a command plainly, or wrapped by ctypes when Z3 was
     converting an argument: either way one line, exit 130, no traceback."""
-    from model import portfolio
+    from checkers import portfolio
 
     def interrupted(*args, **kwargs):
         raise raised

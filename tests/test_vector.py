@@ -1,4 +1,4 @@
-"""The vectorized search (model/vector.py) agrees with explicit search.
+"""The vectorized search (checkers/vector.py) agrees with explicit search.
 
 Counts: every pinned perft instance of the three games gives the pinned
 states, transitions, levels and terminal states, which explicit search gives
@@ -26,7 +26,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model import explicit, hota, riftbound, vector, wowtcg
+from model import hota, riftbound, wowtcg
+from checkers import explicit, vector
 from model.backend import CONCRETE, VECTOR
 from model.machine import Machine, ModelError
 from tests.conftest import SMALL, perft_case_id

@@ -16,7 +16,7 @@ import yaml
 
 from chainproof.source_lint import SourceFinding, lint_sources
 from model import wowtcg
-from model.explicit import check, explore
+from checkers.explicit import check, explore
 from model.machine import Machine
 from properties.wowtcg import CATALOGUE
 

@@ -20,7 +20,7 @@ import pytest
 
 from chainproof.source_lint import SourceFinding, lint_sources
 from model import wowtcg
-from model.vector import check, explore
+from checkers.vector import check, explore
 from model.machine import Machine
 from properties.wowtcg import CATALOGUE
 

@@ -657,7 +657,7 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
 
     ``loop_rule=False`` leaves 104.4b out: triggers resolve even inside a loop
     of mandatory actions, so the loops the rule ends can be seen
-    (``model/hota/loops.py``). ``reading`` names a reading of the sources
+    (``checkers/hota_loops.py``). ``reading`` names a reading of the sources
     (``"004"``, the only one, is the model's own)."""
     t = table if table is not None else default_table(deck)
     book = rulebook(t, without, reading)

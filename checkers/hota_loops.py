@@ -34,13 +34,15 @@ import networkx as nx
 import numpy as np
 import z3
 
+from checkers.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VIOLATED
+from checkers.vector import explore
 from model import limits
 from model.backend import CONCRETE, SYMBOLIC, Backend
-from model.vector import explore
+from model.hota import BOUNDS
 from model.hota.game import ECHO_WAITS, LOOP_DRAW, NO_TRIGGER, NOT_YET, PLAYERS, build
-from model.hota.table import Table
+from model.hota.table import Table, default_table
 from model.machine import Machine
-from model.results import PROVED, UNKNOWN, VIOLATED
+from properties.contradictions import Contradiction, RuleQuery
 
 
 def is_mandatory(edge: Any) -> bool:
@@ -93,7 +95,7 @@ def _draw_fires(exploration: Any, draw: Any) -> set[int]:
 
 
 def loop_report(table: Table, mulligan: int = 1) -> LoopReport:
-    """Both state graphs, explored over arrays (``model/vector.py``: the same
+    """Both state graphs, explored over arrays (``checkers/vector.py``: the same
     states and transitions as explicit search, in the same numbering)."""
     full = build(table=table, mulligan=mulligan)
     draw = next((e for e in full.edges if e.has(LOOP_DRAW)), None)
@@ -215,3 +217,37 @@ def _value(model: z3.ModelRef, term: Any) -> Any:
         return tuple(_value(model, x) for x in term)
     v = model.eval(term, model_completion=True)
     return z3.is_true(v) if z3.is_bool(v) else v.as_long()
+
+
+# -- lint's queries ------------------------------------------------------------------
+
+# 104.4b, by proof and by the state graph: queries over the default table
+# that lint asks beside the model's properties.
+def loop_queries(timeout_ms: int) -> list[RuleQuery]:
+    deck = next(spec.default for spec in BOUNDS if spec.name == "deck")
+    proof = prove_mandatory_steps_end(build(deck=deck), timeout_ms)
+    found: tuple[Contradiction, ...] = ()
+    if proof.verdict == VIOLATED:
+        found = (Contradiction(
+            f"mandatory-cycle:{proof.edge}", ("104.4b",),
+            f"the mandatory step {proof.edge} need not bring play closer to a decision, from {proof.state}",
+        ),)
+    queries = [RuleQuery("104.4b: every mandatory step lowers a ranking (no loop of mandatory actions survives)",
+                         proof.verdict, "z3", "loop", found)]
+    report = loop_report(default_table(deck))
+    problems = (
+        [Contradiction("loop-missed", ("104.4b",), f"a loop of mandatory actions goes on without a draw at {s}")
+         for s in report.missed[:1]]
+        + [Contradiction("false-draw", ("104.4b",), f"the game is called a draw though play can go on, at {s}")
+           for s in report.false_draws[:1]]
+        + ([Contradiction("mandatory-cycle", ("104.4b",), "the model with 104.4b still has a cycle of mandatory steps")]
+           if report.full_mandatory_cycles else [])
+        + ([Contradiction("optional-loop-drawn", ("104.4b",), "a loop through a player's decision ends in a draw")]
+           if report.optional_cycles_drawn else [])
+    )
+    queries.append(RuleQuery(
+        f"104.4b: each of the {len(report.raw_loops)} loops of mandatory actions in the rules without it "
+        f"ends in the draw, and no loop with a decision does ({report.states} states)",
+        VIOLATED if problems else HOLDS_TO_DEPTH, "explicit", "loop", tuple(problems),
+    ))
+    return queries

@@ -4,7 +4,7 @@ An invariant, a step property or freedom from deadlock is proved for games of
 any length, not only up to a depth, by k-induction with simple-path
 strengthening (Sheeran, Singh and Stålmarck, FMCAD 2000):
 
-- the base case is bounded model checking (``model/bmc.py``) to ``max_k``
+- the base case is bounded model checking (``checkers/bmc.py``) to ``max_k``
   steps: no run of up to ``max_k`` steps from an initial state violates the
   property.  A violation there is reported with BMC's shortest counterexample,
   replayed on the concrete backend;
@@ -72,10 +72,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 import z3
 
-from model import bmc, limits
+from model import limits
+from checkers import bmc
 from model.backend import SYMBOLIC as SYM
 from model.machine import Machine
-from model.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Result
+from checkers.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Result
 from properties import Deadlock, Invariant, Property, StepProperty
 
 DEFAULT_MAX_K = 8

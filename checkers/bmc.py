@@ -25,7 +25,7 @@ import z3
 from model import limits
 from model.backend import SYMBOLIC as SYM
 from model.machine import Machine, ModelError
-from model.results import HOLDS_TO_DEPTH, UNKNOWN, VACUOUS, VIOLATED, Result, Transcript
+from checkers.results import HOLDS_TO_DEPTH, UNKNOWN, VACUOUS, VIOLATED, Result, Transcript
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 #: How far past its domain a variable may be seen.  An update here moves a value

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from model.machine import Edge, Machine, ModelError
-from model.results import Transcript
+from checkers.results import Transcript
 
 #: Parts (what differs) of a divergence.
 ONLY_IN_FIRST = "only the first reading allows it"

@@ -17,7 +17,7 @@ import networkx as nx
 from model import limits
 from model.backend import CONCRETE
 from model.machine import Edge, Machine, ModelError
-from model.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result, Transcript
+from checkers.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result, Transcript
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 
@@ -220,7 +220,7 @@ def result_of(
     premise_met: bool,
     seconds: float,
 ) -> Result:
-    """The verdict of a search (this one or ``model/vector.py``'s) on ``prop``:
+    """The verdict of a search (this one or ``checkers/vector.py``'s) on ``prop``:
     the violation found, or how far the search vouches that it holds."""
     m = exploration.machine
     common = dict(game=m.game, property=prop.name, rules=prop.rules, kind=prop.kind, method="explicit", bounds=m.bounds)
@@ -260,7 +260,7 @@ def _unmet(
     after one; and the step after which that run loops (None: it is stuck).
     ``premise`` and ``missed`` say of each state number whether the premise
     holds there and whether the goal is missed (this search's exploration or
-    ``model/vector.py``'s, with its ``graph``).
+    ``checkers/vector.py``'s, with its ``graph``).
 
     Such a run reaches a premise state by a shortest path, then stays off the
     goal until it closes a cycle or reaches a state with no successor.  Only

@@ -62,7 +62,7 @@ from model import limits
 from model.backend import CONCRETE
 from model.backend import SYMBOLIC as SYM
 from model.machine import Edge, Machine
-from model.results import PROVED, UNKNOWN, VACUOUS, VIOLATED, Result, Transcript
+from checkers.results import PROVED, UNKNOWN, VACUOUS, VIOLATED, Result, Transcript
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 DEFAULT_TIMEOUT_MS = limits.GUARD_MS

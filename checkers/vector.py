@@ -1,6 +1,6 @@
 """Explicit-state search over whole frontiers at once, with NumPy.
 
-The same breadth-first search as ``model/explicit.py``, level by level:
+The same breadth-first search as ``checkers/explicit.py``, level by level:
 
 - a state is an integer key whose digits are its location and its
   variables' values (a tuple variable one digit per slot) over their
@@ -39,11 +39,12 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import networkx as nx
 import numpy as np
 
-from model import explicit, limits
+from model import limits
+from checkers import explicit
 from model.backend import CONCRETE, VECTOR
-from model.explicit import DEFAULT_MAX_STATES
+from checkers.explicit import DEFAULT_MAX_STATES
 from model.machine import Edge, Machine, ModelError
-from model.results import Result
+from checkers.results import Result
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 WORD_BITS = 64

@@ -3,8 +3,8 @@
 The methods, in the order they run, and what each may conclude:
 
 1. **Explicit search of the bounded instance** (the bounds as given, turns and
-   deck included), over whole frontiers (``model/vector.py``: the states and
-   verdicts of ``model/explicit.py``, at arrays' speed and size).  Exhaustive when it completes: a violation there is real
+   deck included), over whole frontiers (``checkers/vector.py``: the states and
+   verdicts of ``checkers/explicit.py``, at arrays' speed and size).  Exhaustive when it completes: a violation there is real
    and its transcript is a shortest one; otherwise it says ``holds-to-depth``
    (every game within the bounds) or ``vacuous`` (the premise is never met
    within them).
@@ -13,8 +13,8 @@ The methods, in the order they run, and what each may conclude:
    Its reachable states cover games of every length, so a verdict on it that
    covers all of its runs is a verdict for games of any length:
    a. explicit search, when it completes under ``any_length_states``;
-   b. k-induction (``model/induction.py``) in lemma rounds;
-   c. Spacer (``model/spacer.py``) for what k-induction left open.
+   b. k-induction (``checkers/induction.py``) in lemma rounds;
+   c. Spacer (``checkers/spacer.py``) for what k-induction left open.
    Where it abstracts (the deck to empty / not empty, resources to a cap), it
    over-approximates: it has every run of the game and perhaps more, so its
    proofs hold in the game; but a counterexample found only there may come
@@ -47,9 +47,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from model import bmc, explicit, induction, limits, spacer, vector
+from model import limits
+from checkers import bmc, explicit, induction, spacer, vector
 from model.machine import Machine
-from model.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Attempt, Result
+from checkers.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Attempt, Result
 from properties import Eventually, Property
 
 BOUNDED = "bounded"
