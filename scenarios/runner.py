@@ -245,7 +245,11 @@ def _names(types: tuple[type, ...]) -> str:
 # --- the scenario ---------------------------------------------------------------------------
 
 TOP_REQUIRED = ("name", "rules", "source", "summary", "situation")
-TOP_OPTIONAL = ("game", "script", "expect", "known_failure")
+TOP_OPTIONAL = ("game", "script", "expect", "known_failure", "cases")
+#: A case of a file with ``cases``: the shared situation varied, with its own
+#: script and expectations.
+CASE_REQUIRED = ("name",)
+CASE_OPTIONAL = ("situation", "rules", "script", "expect", "known_failure")
 
 
 @dataclass
@@ -377,7 +381,19 @@ def game_of(path: Path, doc: Map | None = None) -> str | None:
 
 
 def load(path: Path | str, game: str | None = None) -> tuple[Scenario, GameAdapter]:
-    """Read and fully check one scenario file; raises :class:`ScenarioFileError`."""
+    """Read and fully check a scenario file of one case; raises :class:`ScenarioFileError`
+    (for a file of several cases too: use :func:`load_cases`)."""
+    scenarios, adapter = load_cases(path, game)
+    if len(scenarios) != 1 or "cases" in scenarios[0].doc:
+        raise ScenarioFileError(Path(path), scenarios[0].doc.at("cases"), "this file has several cases: read it with load_cases")
+    return scenarios[0], adapter
+
+
+def load_cases(path: Path | str, game: str | None = None) -> tuple[list[Scenario], GameAdapter]:
+    """Read and fully check one scenario file, every case of it; raises
+    :class:`ScenarioFileError`.  A file with ``cases`` shares its situation:
+    each case replaces the situation's keys it gives, adds its rules to the
+    file's, and has its own script and expectations."""
     path = Path(path)
     c = Checker(path)
     doc = load_yaml(path)
@@ -396,9 +412,43 @@ def load(path: Path | str, game: str | None = None) -> tuple[Scenario, GameAdapt
         c.text(doc, key, "the scenario's")
     if "known_failure" in doc:
         c.text(doc, "known_failure", "the scenario's")
-    rules = c.seq(doc["rules"], doc.at("rules"), "'rules'")
-    if not rules:
+    numbers = _rule_numbers(c, adapter, doc)
+    if not numbers:
         raise c.error(doc.at("rules"), "'rules' is empty: cite at least one rule number")
+    situation = doc["situation"]
+    if not isinstance(situation, Map):
+        raise c.error(doc.at("situation"), f"'situation' must be a mapping, got {kind_of(situation)}")
+    if "cases" not in doc:
+        adapter.check_situation(c, situation)
+        return [_one_case(c, adapter, doc, doc, name_of_game, doc["name"], numbers, situation)], adapter
+    for key in ("script", "expect"):
+        if key in doc:
+            raise c.error(doc.at(key), f"a file with 'cases' has no '{key}' of its own: give each case its own")
+    cases = c.seq(doc["cases"], doc.at("cases"), "'cases'")
+    if not cases:
+        raise c.error(doc.at("cases"), "'cases' is empty: give at least one case, or drop the key")
+    out, names = [], set()
+    for i, case in enumerate(cases):
+        if not isinstance(case, Map):
+            raise c.error(cases.at(i), f"case {i + 1} must be a mapping, got {kind_of(case)}")
+        c.fields(case, case.line, f"case {i + 1}", CASE_REQUIRED, CASE_OPTIONAL)
+        name = c.text(case, "name", f"case {i + 1}'s")
+        if name in names:
+            raise c.error(case.at("name"), f"two cases are named {name!r}: name each case differently")
+        names.add(name)
+        varied = situation
+        if "situation" in case:
+            if not isinstance(case["situation"], Map):
+                raise c.error(case.at("situation"), f"a case's 'situation' must be a mapping, got {kind_of(case['situation'])}")
+            varied = _varied(situation, case["situation"])
+        adapter.check_situation(c, varied)
+        rules = numbers + [r for r in (_rule_numbers(c, adapter, case) if "rules" in case else []) if r not in numbers]
+        out.append(_one_case(c, adapter, doc, case, name_of_game, f"{doc['name']}: {name}", rules, varied))
+    return out, adapter
+
+
+def _rule_numbers(c: Checker, adapter: GameAdapter, m: Map) -> list[str]:
+    rules = c.seq(m["rules"], m.at("rules"), "'rules'")
     numbers = []
     for i, rule in enumerate(rules):
         if isinstance(rule, (int, float)) and not isinstance(rule, bool):
@@ -406,12 +456,28 @@ def load(path: Path | str, game: str | None = None) -> tuple[Scenario, GameAdapt
         c.type(rule, str, rules.at(i), f"rule number {i + 1}")
         adapter.check_rule_number(c, rule, rules.at(i))
         numbers.append(rule)
-    situation = doc["situation"]
-    if not isinstance(situation, Map):
-        raise c.error(doc.at("situation"), f"'situation' must be a mapping, got {kind_of(situation)}")
-    adapter.check_situation(c, situation)
-    script = doc.get("script", Seq())
-    script = c.seq(script, doc.at("script"), "'script'")
+    return numbers
+
+
+def _varied(shared: Map, changes: Map) -> Map:
+    """The shared situation with the keys a case gives replaced, each line kept where it was written."""
+    out = Map()
+    out.line = changes.line
+    for source in (shared, changes):
+        for key, value in source.items():
+            out[key] = value
+            for lines, theirs in ((out.key_lines, source.key_lines), (out.value_lines, source.value_lines), (out.raw, source.raw)):
+                if key in theirs:
+                    lines[key] = theirs[key]
+    return out
+
+
+def _one_case(c: Checker, adapter: GameAdapter, doc: Map, case: Map, game: str, name: str, rules: list[str],
+              situation: Map) -> Scenario:
+    """One case's script and expectations checked, as a scenario to play."""
+    if "known_failure" in case and case is not doc:
+        c.text(case, "known_failure", "the case's")
+    script = c.seq(case.get("script", Seq()), case.at("script"), "'script'")
     asserts = 0
     for i, step in enumerate(script):
         line = script.at(i)
@@ -424,21 +490,21 @@ def load(path: Path | str, game: str | None = None) -> tuple[Scenario, GameAdapt
         else:
             adapter.check_step(c, step, line, situation)
             asserts += isinstance(step, Map) and "illegal" in step
-    expect = doc.get("expect")
+    expect = case.get("expect")
     if expect is not None:
         if not isinstance(expect, Map):
-            raise c.error(doc.at("expect"), f"'expect' must be a mapping, got {kind_of(expect)}")
+            raise c.error(case.at("expect"), f"'expect' must be a mapping, got {kind_of(expect)}")
         adapter.check_expect(c, expect, situation)
         asserts += bool(expect)
     if not asserts:
-        raise c.error(doc.line, "the scenario expects nothing: add 'expect' (or an expect or illegal step to the script)")
-    scenario = Scenario(
-        path=path, game=name_of_game, name=doc["name"], rules=numbers, source=doc["source"],
+        what = "the scenario" if case is doc else f"case {name!r}"
+        raise c.error(case.line, f"{what} expects nothing: add 'expect' (or an expect or illegal step to the script)")
+    return Scenario(
+        path=c.path, game=game, name=name, rules=rules, source=doc["source"],
         summary=doc["summary"], situation=situation, script=script, expect=expect,
-        expect_line=doc.at("expect") if expect is not None else 0,
-        known_failure=doc.get("known_failure"), doc=doc,
+        expect_line=case.at("expect") if expect is not None else 0,
+        known_failure=case.get("known_failure", doc.get("known_failure")), doc=doc,
     )
-    return scenario, adapter
 
 
 def execute(scenario: Scenario, adapter: GameAdapter) -> Session:
@@ -471,26 +537,44 @@ def execute(scenario: Scenario, adapter: GameAdapter) -> Session:
 
 
 def run_file(path: Path | str, game: str | None = None, root: Path | None = None) -> Result:
-    """One file's result; never raises for a malformed file or a wrong ruling."""
+    """The result of a file of one case (see :func:`run_cases` for any file)."""
+    results = run_cases(path, game, root)
+    if len(results) != 1:
+        raise ValueError(f"{path} has {len(results)} cases: run it with run_cases")
+    return results[0]
+
+
+def run_cases(path: Path | str, game: str | None = None, root: Path | None = None) -> list[Result]:
+    """One result per case of a file (one for a file without cases, or that
+    cannot be read); never raises for a malformed file or a wrong ruling."""
     path = _display(Path(path))
     shown = _relative(path, root)
     try:
-        scenario, adapter = load(path, game)
+        scenarios, adapter = load_cases(path, game)
     except ScenarioFileError as exc:
-        return Result(game or game_of(path) or "?", shown, str(path), [], "error", str(exc))
-    base = dict(game=scenario.game, scenario=shown, path=str(path), rules=scenario.rules,
+        return [Result(game or game_of(path) or "?", shown, str(path), [], "error", str(exc))]
+    if "cases" not in scenarios[0].doc:
+        return [_run(scenario, adapter, shown, str(path)) for scenario in scenarios]
+    cases = [scenario.name.removeprefix(f"{scenario.doc['name']}: ") for scenario in scenarios]
+    return [_run(scenario, adapter, f"{shown} [{case}]", f"{path} [{case}]") for scenario, case in zip(scenarios, cases)]
+
+
+def _run(scenario: Scenario, adapter: GameAdapter, shown: str, where: str) -> Result:
+    """Play one scenario (one case of a file): ``shown`` names it in the
+    results, ``where`` in a failure's detail."""
+    base = dict(game=scenario.game, scenario=shown, path=str(scenario.path), rules=scenario.rules,
                 known_failure=scenario.known_failure)
     try:
         session = execute(scenario, adapter)
     except ScenarioFileError as exc:
         return Result(**base, status="error", detail=str(exc))
     except RulingFailed as exc:
-        detail = f"{path}: ruling differs from the expected one at {exc}"
+        detail = f"{where}: ruling differs from the expected one at {exc}"
         if scenario.known_failure:
             detail = f"known failure: {scenario.known_failure}\n{detail}"
         return Result(**base, status="fail", detail=detail)
     except Exception as exc:  # noqa: BLE001 - an engine that crashes rules wrongly; the file is fine
-        return Result(**base, status="fail", detail=f"{path}: the engine raised {type(exc).__name__}: {exc}")
+        return Result(**base, status="fail", detail=f"{where}: the engine raised {type(exc).__name__}: {exc}")
     detail = "ok"
     if scenario.known_failure:
         detail = f"passes although marked known_failure ({scenario.known_failure}): remove the mark"
@@ -539,12 +623,12 @@ def run_all(paths: Iterable[Path | str] | None = None, games: Iterable[str] | No
     wanted = set(games) if games else None
     results = []
     for i, f in enumerate(files):
-        result = run_file(f, root=SCENARIO_ROOT)
-        if wanted is not None and result.game not in wanted and result.game != "?":
-            # Named, or found in a folder: a file of another game is refused, never dropped unseen.
-            result = Result(result.game, result.scenario, result.path, result.rules, "error",
-                            f"{result.path}: the scenario is for {result.game}, and --game asked for {', '.join(sorted(wanted))}")
-        results.append(result)
+        for result in run_cases(f, root=SCENARIO_ROOT):
+            if wanted is not None and result.game not in wanted and result.game != "?":
+                # Named, or found in a folder: a file of another game is refused, never dropped unseen.
+                result = Result(result.game, result.scenario, result.path, result.rules, "error",
+                                f"{result.path}: the scenario is for {result.game}, and --game asked for {', '.join(sorted(wanted))}")
+            results.append(result)
         if progress:
             progress(i + 1, len(files))
     return results

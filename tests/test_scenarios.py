@@ -37,25 +37,77 @@ def test_scenarios_are_shipped_for_each_folder() -> None:
 
 @pytest.mark.parametrize("path", [_param(p) for p in SHIPPED])
 def test_shipped_scenario_passes(path: Path) -> None:
-    result = runner.run_file(path)
-    assert result.status == "pass", result.detail
+    for result in runner.run_cases(path):
+        assert result.status == "pass", result.detail
+
+
+def _shipped_cases() -> list[runner.Scenario]:
+    return [scenario for path in SHIPPED for scenario in runner.load_cases(path)[0]]
 
 
 def test_every_cited_rule_is_registered() -> None:
     missing = {}
-    for path in SHIPPED:
-        scenario, _ = runner.load(path)
+    for scenario in _shipped_cases():
         unknown = [r for r in scenario.rules if r not in wowtcg.REGISTRY]
         if unknown:
-            missing[path.name] = unknown
+            missing[scenario.name] = unknown
     assert not missing, f"rules cited by scenarios but missing from the registry: {missing}"
 
 
 def test_every_shipped_scenario_names_a_source_and_its_own_summary() -> None:
-    for path in SHIPPED:
-        scenario, _ = runner.load(path)
-        assert scenario.source.startswith(("000 ", "001 ", "002 ", "own: ")), (path, scenario.source)
-        assert len(scenario.summary.split()) >= 5, (path, scenario.summary)
+    for scenario in _shipped_cases():
+        assert scenario.source.startswith(("000 ", "001 ", "002 ", "own: ")), (scenario.path, scenario.source)
+        assert len(scenario.summary.split()) >= 5, (scenario.path, scenario.summary)
+
+
+# --- several cases in one file -------------------------------------------------------------
+
+CASES = ROOT / "scenarios" / "wowtcg" / "rules" / "410.1b-ironforge-guards-count-only-allies-of-their-name.yaml"
+
+
+def test_a_file_of_cases_gives_one_result_per_case_each_with_the_shared_situation_varied() -> None:
+    results = runner.run_cases(CASES)
+    shown = "wowtcg/rules/410.1b-ironforge-guards-count-only-allies-of-their-name.yaml"
+    assert [r.scenario for r in results] == [
+        f"{shown} [a second copy placed face down as a resource]", f"{shown} [a second copy in the party]"]
+    assert [r.status for r in results] == ["pass", "pass"], [r.detail for r in results]
+    # A case's rules add to the file's; its situation keys replace the shared ones, the rest is shared.
+    assert results[0].rules == ["302.1", "404.2", "409.6b", "410.1b"] and results[1].rules == ["302.1", "404.2", "409.6b"]
+    first, second = runner.load_cases(CASES)[0]
+    assert first.situation["hands"]["P1"] and "P1" not in second.situation["hands"]
+    assert first.situation["resources"] == second.situation["resources"] == {"P2": 4}
+    assert second.situation.at("play") > first.situation.at("play")  # the case's own line
+    with pytest.raises(ValueError, match="has 2 cases: run it with run_cases"):
+        runner.run_file(CASES)
+    with pytest.raises(runner.ScenarioFileError, match="several cases"):
+        runner.load(CASES)
+
+
+SHARED = """\
+game: wowtcg
+name: cases
+rules: ["409.4"]
+source: "own: 409.4"
+summary: the turn player acts first in each window
+situation:
+  players: [Bragvi Stormstein, Maelen Frostweave]
+"""
+
+
+@pytest.mark.parametrize("cases, line, words", [
+    ("cases: []\n", 8, "'cases' is empty"),
+    ("script: [P1 passes]\ncases:\n  - {name: a, expect: {priority: P1}}\n", 8, "has no 'script' of its own"),
+    ("cases:\n  - {name: a, expect: {priority: P1}}\n  - {name: a, expect: {priority: P1}}\n", 10, "two cases are named 'a'"),
+    ("cases:\n  - {name: a, expects: {priority: P1}}\n", 9, "expects"),
+    ("cases:\n  - {name: a, script: [P1 passes]}\n", 9, "case 'cases: a' expects nothing"),
+    ("cases:\n  - {name: a, situation: {step: lunch}, expect: {priority: P1}}\n", 9, "lunch"),
+])
+def test_a_malformed_case_is_one_located_error(tmp_path: Path, cases: str, line: int, words: str) -> None:
+    path = tmp_path / "cases.yaml"
+    path.write_text(SHARED + cases, encoding="utf-8")
+    (result,) = runner.run_cases(path)
+    assert result.status == "error", result.detail
+    assert f"cases.yaml:{line}:" in result.detail and words in result.detail, result.detail
 
 
 # --- malformed files: one located error each -------------------------------------------
@@ -169,9 +221,10 @@ def test_cli_table_lists_each_scenario_and_the_summary() -> None:
 def test_cli_runs_the_shipped_scenarios_by_default() -> None:
     result = _invoke("--json", "--game", "wowtcg")
     data = json.loads(result.output)
-    assert len(data["results"]) == len(SHIPPED)
-    known = sum(bool(runner.load_yaml(p).get("known_failure")) for p in SHIPPED)
-    assert data["summary"] == {"pass": len(SHIPPED) - known, "fail": known, "error": 0}
+    cases = _shipped_cases()
+    assert len(data["results"]) == len(cases) > len(SHIPPED)
+    known = sum(bool(case.known_failure) for case in cases)
+    assert data["summary"] == {"pass": len(cases) - known, "fail": known, "error": 0}
     assert result.exit_code == (1 if known else 0)
 
 
@@ -193,7 +246,7 @@ def test_a_covered_scenario_is_checked_in_the_model_beyond_its_expectations(monk
 
 
 def test_the_shipped_scenarios_the_model_covers_agree_with_it() -> None:
-    results = [runner.run_file(p) for p in SHIPPED]
+    results = [r for p in SHIPPED for r in runner.run_cases(p)]
     covered = [r for r in results if r.model.startswith("agrees")]
     assert len(covered) >= 30, f"only {len(covered)} scenarios are covered by the model"
     assert all(r.model.startswith(("agrees over", "not covered (", "covered, with nothing")) for r in results), {r.scenario: r.model for r in results}
