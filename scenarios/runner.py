@@ -220,6 +220,39 @@ class Checker:
         return value
 
 
+def illegal_rules(m: Map, key: str = "rule") -> tuple[str, ...]:
+    """The rule numbers an illegal step or expectation accepts, as written: one
+    (``rule: "303.2c"``), or any of several where the rules forbid the action
+    twice over (``rule: ["303.2c", "409.2"]``)."""
+    value = m[key]
+    if isinstance(value, Seq):
+        return tuple(value.raw[i] if _unquoted_number(x) else x for i, x in enumerate(value))
+    return (m.raw[key] if _unquoted_number(value) else value,)
+
+
+def check_illegal_rules(c: Checker, adapter: "GameAdapter", m: Map, key: str = "rule") -> None:
+    """Each rule number of :func:`illegal_rules` is a string the game's rules know."""
+    value = m[key]
+    if isinstance(value, Seq):
+        if not value:
+            raise c.error(m.at(key), f"'{key}' is an empty list: give the rule number, or the numbers any of which may forbid it")
+        lines = [value.at(i) for i in range(len(value))]
+    else:
+        lines = [m.at(key)]
+    for rule, at in zip(illegal_rules(m, key), lines):
+        adapter.check_rule_number(c, c.type(rule, str, at, f"'{key}'"), at)
+
+
+def _unquoted_number(x: Any) -> bool:
+    # 409.4 unquoted reads as a number: keep what was written.
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def show_rules(rules: tuple[str, ...]) -> str:
+    """``303.2c``, or ``303.2c or 409.2``."""
+    return " or ".join(rules)
+
+
 def kind_of(value: Any) -> str:
     if value is None:
         return "nothing (null)"
@@ -451,8 +484,8 @@ def _rule_numbers(c: Checker, adapter: GameAdapter, m: Map) -> list[str]:
     rules = c.seq(m["rules"], m.at("rules"), "'rules'")
     numbers = []
     for i, rule in enumerate(rules):
-        if isinstance(rule, (int, float)) and not isinstance(rule, bool):
-            rule = rules.raw[i]  # 409.4 unquoted reads as a number: keep what was written
+        if _unquoted_number(rule):
+            rule = rules.raw[i]
         c.type(rule, str, rules.at(i), f"rule number {i + 1}")
         adapter.check_rule_number(c, rule, rules.at(i))
         numbers.append(rule)

@@ -260,3 +260,28 @@ def test_equipment_played_from_hand_is_not_covered_by_the_model() -> None:
     result = runner.run_file(ROOT / "scenarios" / "wowtcg" / "rules" / "304.1-armor-and-weapons-enter-the-hero-zone.yaml")
     assert result.status == "pass", result.detail
     assert result.model == "not covered (P1 plays Chain Hauberk from hand: the model's weapons, armor and items are those the game starts with)"
+
+
+# --- an action the rules forbid twice over ---------------------------------------------------
+
+TWICE = ROOT / "scenarios" / "wowtcg" / "rules" / "601.1-a-proposal-forbidden-twice-over.yaml"
+
+
+@pytest.mark.parametrize("rule, status, words", [
+    ('["601.1", "601.2a"]', "pass", "ok"),
+    ('["601.2a", "601.1"]', "pass", "ok"),
+    ('"601.1"', "pass", "ok"),
+    ('["601.2a", "409.2"]', "fail", "expected 'illegal by 601.2a or 409.2', got \"illegal by 601.1"),
+    ("[]", "error", "'rule' is an empty list"),
+    ('["601.1", "six-oh-one"]', "error", "rule number 'six-oh-one' is not written like"),
+])
+def test_an_illegal_step_may_accept_any_of_several_rules(tmp_path: Path, rule: str, status: str, words: str) -> None:
+    """601.1 and 601.2a both forbid proposing an exhausted ally in the end phase;
+    the engine names 601.1. A list accepts any of its rules, and says which it
+    expected when the engine names another."""
+    text = TWICE.read_text(encoding="utf-8").replace('rule: ["601.1", "601.2a"]', f"rule: {rule}")
+    path = tmp_path / "wowtcg" / "twice.yaml"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8")
+    result = runner.run_file(path)
+    assert result.status == status and words in result.detail, result.detail

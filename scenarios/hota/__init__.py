@@ -43,8 +43,8 @@ import yaml
 from agreement.hota.follow import ModelFollower
 from engine.hota import CHANCE as CHANCE_ID, Action, EngineSetupError, HotaGame, IllegalAction, load_pool
 from scenarios.runner import (
-    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
-    legal_mismatches, model_disagrees,
+    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session,
+    check_illegal_rules, illegal_rules, kind_of, legal_mismatches, model_disagrees, show_rules,
 )
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "hota" / "rules.yaml"
@@ -193,7 +193,7 @@ class HotaAdapter(GameAdapter):
             c.fields(step, line, "an illegal step", ("illegal", "rule"))
             self.check_label(c, c.type(step["illegal"], str, step.at("illegal"), "'illegal' (an action's label)"),
                              step.at("illegal"), self.n)
-            self.check_rule_number(c, c.type(step["rule"], str, step.at("rule"), "'rule'"), step.at("rule"))
+            check_illegal_rules(c, self, step)
             return
         if isinstance(step, Map) and "action" in step:
             c.fields(step, line, "an action with its card", ("action", "card"))
@@ -288,7 +288,7 @@ class HotaAdapter(GameAdapter):
                 for i, x in enumerate(vs):
                     m = c.fields(x, vs.at(i), "an illegal action", ("action", "rule"))
                     self.check_label(c, c.type(m["action"], str, m.at("action"), "'action'"), m.at("action"), self.n)
-                    self.check_rule_number(c, c.type(m["rule"], str, m.at("rule"), "'rule'"), m.at("rule"))
+                    check_illegal_rules(c, self, m)
 
     def _per_seat(self, c: Checker, v: Any, line: int, key: str, check) -> None:
         """Per player: a mapping {P1: x} naming some of them, or a list of one value per seat."""
@@ -464,23 +464,23 @@ class HotaSession(Session):
         return found[0]
 
     def illegal(self, step: Map, line: int) -> list[Mismatch]:
-        return self._check_illegal(step["illegal"], step["rule"], line)
+        return self._check_illegal(step["illegal"], illegal_rules(step), line)
 
-    def _check_illegal(self, label: str, rule: str, line: int) -> list[Mismatch]:
+    def _check_illegal(self, label: str, rules: tuple[str, ...], line: int) -> list[Mismatch]:
         what = f"the action {label!r}"
         if label in self.labels():
-            return [Mismatch(line, what, f"illegal by {rule}", "offered as a legal action")]
+            return [Mismatch(line, what, f"illegal by {show_rules(rules)}", "offered as a legal action")]
         action = self._build(label, line)
         try:
             self.st.clone().apply_action(action)
         except IllegalAction as exc:
-            if exc.rule != rule:
-                return [Mismatch(line, what, f"illegal by {rule}", f"illegal by {exc.rule} ({exc.reason})")]
+            if exc.rule not in rules:
+                return [Mismatch(line, what, f"illegal by {show_rules(rules)}", f"illegal by {exc.rule} ({exc.reason})")]
             allowed = self.model.allows(self.st, action)
             if allowed:
-                return [Mismatch(line, what, f"illegal by {rule}, in the model too", f"the model allows it as {allowed}")]
+                return [Mismatch(line, what, f"illegal by {show_rules(rules)}, in the model too", f"the model allows it as {allowed}")]
             return []
-        return [Mismatch(line, what, f"illegal by {rule}", "accepted by the engine")]
+        return [Mismatch(line, what, f"illegal by {show_rules(rules)}", "accepted by the engine")]
 
     def model_verdict(self) -> str:
         return self.model.verdict()
@@ -575,7 +575,7 @@ class HotaSession(Session):
                 out.extend(legal_mismatches(key, v, labels))
             elif key == "illegal":
                 for i, x in enumerate(v):
-                    out.extend(self._check_illegal(x["action"], x["rule"], v.at(i)))
+                    out.extend(self._check_illegal(x["action"], illegal_rules(x), v.at(i)))
             elif key == "events":
                 pos = 0
                 for i, pattern in enumerate(v):

@@ -40,8 +40,8 @@ import yaml
 from agreement.riftbound.follow import ModelFollower
 from engine.riftbound import Action, EngineSetupError, IllegalAction, RiftboundGame, load_pool
 from scenarios.runner import (
-    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
-    legal_mismatches, model_disagrees,
+    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session,
+    check_illegal_rules, illegal_rules, kind_of, legal_mismatches, model_disagrees, show_rules,
 )
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "riftbound" / "rules.yaml"
@@ -209,7 +209,7 @@ class RiftboundAdapter(GameAdapter):
         if isinstance(step, Map) and "illegal" in step:
             c.fields(step, line, "an illegal step", ("illegal", "rule"))
             self.check_label(c, c.type(step["illegal"], str, step.at("illegal"), "'illegal' (an action's label)"), step.at("illegal"), self.n)
-            self.check_rule_number(c, c.type(step["rule"], str, step.at("rule"), "'rule'"), step.at("rule"))
+            check_illegal_rules(c, self, step)
             return
         raise c.error(line, f"a script step is an action's label, '{EVERYONE_PASSES}', or an expect or illegal mapping; "
                             f"got {kind_of(step)}")
@@ -285,7 +285,7 @@ class RiftboundAdapter(GameAdapter):
                 for i, x in enumerate(vs):
                     m = c.fields(x, vs.at(i), "an illegal action", ("action", "rule"))
                     self.check_label(c, c.type(m["action"], str, m.at("action"), "'action'"), m.at("action"), self.n)
-                    self.check_rule_number(c, c.type(m["rule"], str, m.at("rule"), "'rule'"), m.at("rule"))
+                    check_illegal_rules(c, self, m)
 
     def _unit_value(self, c: Checker, key: str, x: Any, line: int) -> None:
         if key == "roles" and not (_none(x) or x in ROLES):
@@ -480,23 +480,23 @@ class RiftboundSession(Session):
         return found[0]
 
     def illegal(self, step: Map, line: int) -> list[Mismatch]:
-        return self._check_illegal(step["illegal"], step["rule"], line)
+        return self._check_illegal(step["illegal"], illegal_rules(step), line)
 
-    def _check_illegal(self, label: str, rule: str, line: int) -> list[Mismatch]:
+    def _check_illegal(self, label: str, rules: tuple[str, ...], line: int) -> list[Mismatch]:
         action = self._build(label, line)
         what = f"the action {label!r}"
         if action in self.st.legal_actions() or label in self.labels():
-            return [Mismatch(line, what, f"illegal by {rule}", "offered as a legal action")]
+            return [Mismatch(line, what, f"illegal by {show_rules(rules)}", "offered as a legal action")]
         try:
             self.st.clone().apply_action(action)
         except IllegalAction as exc:
-            if rule not in exc.rules:
-                return [Mismatch(line, what, f"illegal by {rule}", f"illegal by {', '.join(exc.rules)} ({exc.reason})")]
+            if not set(rules) & set(exc.rules):
+                return [Mismatch(line, what, f"illegal by {show_rules(rules)}", f"illegal by {', '.join(exc.rules)} ({exc.reason})")]
             allowed = self.model.allows(self.st, action)
             if allowed:
-                return [Mismatch(line, what, f"illegal by {rule}, in the model too", f"the model allows it as {allowed}")]
+                return [Mismatch(line, what, f"illegal by {show_rules(rules)}, in the model too", f"the model allows it as {allowed}")]
             return []
-        return [Mismatch(line, what, f"illegal by {rule}", "accepted by the engine")]
+        return [Mismatch(line, what, f"illegal by {show_rules(rules)}", "accepted by the engine")]
 
     def model_verdict(self) -> str:
         return self.model.verdict()
@@ -593,7 +593,7 @@ class RiftboundSession(Session):
                     out.append(Mismatch(line, "the legal assignments (zeros left out)", show(want), show(got)))
             elif key == "illegal":
                 for i, x in enumerate(v):
-                    out.extend(self._check_illegal(x["action"], x["rule"], v.at(i)))
+                    out.extend(self._check_illegal(x["action"], illegal_rules(x), v.at(i)))
             elif key == "events":
                 pos = 0
                 for i, pattern in enumerate(v):

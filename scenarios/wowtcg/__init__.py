@@ -20,8 +20,8 @@ from engine.wowtcg.arrange import arrange
 from engine.wowtcg.deck import MIN_DECK_SIZE
 from engine.wowtcg.objects import ZONES
 from scenarios.runner import (
-    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session, kind_of,
-    legal_mismatches,
+    EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session,
+    check_illegal_rules, illegal_rules, kind_of, legal_mismatches, show_rules,
 )
 
 # Every step the engine reports in `state.step`.
@@ -253,10 +253,7 @@ class WowAdapter(GameAdapter):
             return
         if "illegal" in step:
             c.fields(step, line, "an illegal step", ("illegal", "rule"))
-            rule = step["rule"]
-            if isinstance(rule, (int, float)) and not isinstance(rule, bool):
-                rule = step.raw["rule"]
-            self.check_rule_number(c, c.type(rule, str, step.at("rule"), "'rule'"), step.at("rule"))
+            check_illegal_rules(c, self, step)
             self._fields_action(c, step["illegal"], step.at("illegal"), for_illegal=True)
             return
         self._fields_action(c, step, line)
@@ -381,7 +378,7 @@ class WowAdapter(GameAdapter):
                 for i, x in enumerate(vs):
                     c.fields(x, vs.at(i), "an illegal action", ("action", "rule"))
                     self._fields_action(c, x["action"], x.at("action"), for_illegal=True)
-                    self.check_rule_number(c, c.type(x["rule"], str, x.at("rule"), "'rule'"), x.at("rule"))
+                    check_illegal_rules(c, self, x)
 
     def _card_name_or_token(self, c: Checker, name: Any, line: int) -> None:
         c.type(name, str, line, "a card name")
@@ -779,27 +776,25 @@ class WowSession(Session):
         return Action(kind, player, subject, tuple(targets), a.get("x", 0), option)
 
     def illegal(self, step: Map, line: int) -> list[Mismatch]:
-        rule = step["rule"]
-        if isinstance(rule, (int, float)) and not isinstance(rule, bool):
-            rule = step.raw["rule"]
-        return self._check_illegal(step["illegal"], rule, line)
+        return self._check_illegal(step["illegal"], illegal_rules(step), line)
 
-    def _check_illegal(self, fields: Map, rule: str, line: int) -> list[Mismatch]:
+    def _check_illegal(self, fields: Map, rules: tuple[str, ...], line: int) -> list[Mismatch]:
         action = self.build(fields, line)
         what = f"the action {{{self.describe_step(fields)}}}"
+        by = f"illegal by {show_rules(rules)}"
         if action in self.st.legal_actions():
-            return [Mismatch(line, what, f"illegal by {rule}", "offered as a legal action")]
+            return [Mismatch(line, what, by, "offered as a legal action")]
         allowed = self.model.allows(self.st, action) if self.model is not None else ""
         if allowed:
-            return [Mismatch(line, what, f"illegal by {rule}, in the model too", f"the model allows it as {allowed}")]
+            return [Mismatch(line, what, f"{by}, in the model too", f"the model allows it as {allowed}")]
         trial = self.st.clone()  # a refused action changes nothing, but stay safe
         try:
             trial.apply_action(action)
         except IllegalAction as exc:
-            if exc.rule != rule:
-                return [Mismatch(line, what, f"illegal by {rule}", f"illegal by {exc.rule} ({exc.reason})")]
+            if exc.rule not in rules:
+                return [Mismatch(line, what, by, f"illegal by {exc.rule} ({exc.reason})")]
             return []
-        return [Mismatch(line, what, f"illegal by {rule}", "accepted by the engine")]
+        return [Mismatch(line, what, by, "accepted by the engine")]
 
     # expectations ---------------------------------------------------------------
 
@@ -895,7 +890,7 @@ class WowSession(Session):
                     out.extend(legal_mismatches(key, v, labels))
             elif key == "illegal":
                 for i, x in enumerate(v):
-                    out.extend(self._check_illegal(x["action"], x["rule"], v.at(i)))
+                    out.extend(self._check_illegal(x["action"], illegal_rules(x), v.at(i)))
             elif key == "events":
                 # an ordered subsequence of the history lines
                 pos = 0
