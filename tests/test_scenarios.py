@@ -285,3 +285,18 @@ def test_an_illegal_step_may_accept_any_of_several_rules(tmp_path: Path, rule: s
     path.write_text(text, encoding="utf-8")
     result = runner.run_file(path)
     assert result.status == status and words in result.detail, result.detail
+
+
+@pytest.mark.parametrize("resources, status, words", [
+    ("{P1: {ready: 1, exhausted: 3}}", "pass", "ok"),
+    ("{P1: {ready: 1, spent: 3}}", "error", "unknown field 'spent' in P1's resources"),
+    ("{P1: {ready: 1, exhausted: -1}}", "error", "P1's resources can't be negative"),
+])
+def test_resources_may_start_exhausted(tmp_path: Path, resources: str, status: str, words: str) -> None:
+    """402.4a: exhausted resources pay nothing; a situation may put some in play exhausted."""
+    shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "402.4a-exhausted-resources-pay-nothing.yaml"
+    path = tmp_path / "wowtcg" / "spent.yaml"
+    path.parent.mkdir()
+    path.write_text(shipped.read_text(encoding="utf-8").replace("{P1: {ready: 1, exhausted: 3}}", resources), encoding="utf-8")
+    result = runner.run_file(path)
+    assert result.status == status and words in result.detail, result.detail

@@ -17,6 +17,7 @@ def arrange(
     hands: dict[int, list[str]] | None = None,
     decks: dict[int, list[str]] | None = None,
     resources: dict[int, int] | None = None,
+    exhausted_resources: dict[int, int] | None = None,
     turn_player: int = 0,
     step: str = "action_phase",
     turn: int = 3,
@@ -29,7 +30,8 @@ def arrange(
     `{name, damage, exhausted, on, new}`: `on` names a card in play the
     attachment is attached to (a name, or `[player, name]`), `new` marks a card
     that joined its party this turn. `resources[p]` face-down resources are
-    put in play ready (made from Supplies for the Front). Decks default to ten
+    put in play ready, then `exhausted_resources[p]` exhausted, as if spent on
+    a cost earlier this turn (402.4); both made from Supplies for the Front. Decks default to ten
     Ashen Recruits, so nobody is decked by accident."""
     pool = pool if pool is not None else default_pool()
     if step not in STEPS:
@@ -45,11 +47,11 @@ def arrange(
     for p, names in (hands or {}).items():
         for name in names:
             st.move(st._new_obj(pool[name], p, "hand"), "hand")
-    for p, count in (resources or {}).items():
-        for _ in range(count):
+    for p in range(n):
+        for exhausted in [False] * (resources or {}).get(p, 0) + [True] * (exhausted_resources or {}).get(p, 0):
             o = st._new_obj(pool["Supplies for the Front"], p, "hand")
             st.enter_play(o, p)
-            o.resource, o.face_up, o.exhausted, o.joined_turn = True, False, False, 0
+            o.resource, o.face_up, o.exhausted, o.joined_turn = True, False, exhausted, 0
     for p, entries in (play or {}).items():
         for entry in entries:
             spec = {"name": entry} if isinstance(entry, str) else dict(entry)

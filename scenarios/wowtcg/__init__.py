@@ -47,6 +47,8 @@ START_DECK = MIN_DECK_SIZE["sealed"]  # a game played from its start needs legal
 
 PLAY_FIELDS = ("card", "damage", "exhausted", "new", "on", "as")
 HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
+#: A player's resources in the situation: a count of ready ones, or both counts.
+RESOURCE_STATES = ("ready", "exhausted")
 SITUATION_FIELDS = ("players", "turn_player", "turn", "step", "play", "hands", "decks", "deck_tops", "resources",
                     "seed", "prelude", "start")
 # A game played from its real start (101.1-101.2) has only its heroes, decks and seed.
@@ -144,8 +146,11 @@ class WowAdapter(GameAdapter):
             for p, entries in per.items():
                 line = per.at(p)
                 if key == "resources":
-                    if c.type(entries, int, line, f"{p}'s resources") < 0:
-                        raise c.error(line, f"{p}'s resources can't be negative")
+                    counts = c.fields(entries, line, f"{p}'s resources", (), RESOURCE_STATES) if isinstance(entries, Map) \
+                        else {"ready": c.type(entries, int, line, f"{p}'s resources (a count, or {{ready, exhausted}})")}
+                    for state, count in counts.items():
+                        if c.type(count, int, line, f"{p}'s {state} resources") < 0:
+                            raise c.error(line, f"{p}'s resources can't be negative")
                     continue
                 entries = c.seq(entries, line, f"{p}'s {key}")
                 for j, e in enumerate(entries):
@@ -488,9 +493,12 @@ class WowSession(Session):
             decks[p] = decks[p] + list(names_on_top)
         # The step goes to the engine as read from the file, not as a literal of
         # this module: an engine that compares steps by identity is then caught.
+        resources = {p: v if isinstance(v, Map) else {"ready": v} for p, v in per_player("resources").items()}
         try:
             self.st = arrange(
-                names, play=play, hands=hands, decks=decks, resources=per_player("resources"),
+                names, play=play, hands=hands, decks=decks,
+                resources={p: v.get("ready", 0) for p, v in resources.items()},
+                exhausted_resources={p: v.get("exhausted", 0) for p, v in resources.items()},
                 turn_player=int(s.get("turn_player", "P1")[1:]) - 1, step=s.get("step", "action_phase"),
                 turn=s.get("turn", 3), pool=pool(), seed=s.get("seed", 0),
             )
@@ -539,7 +547,7 @@ class WowSession(Session):
         for _, entries in per_player("hands").items():
             for e in entries:
                 take(e)
-        next_id += sum(per_player("resources").values())
+        next_id += sum(v if isinstance(v, int) else sum(v.values()) for v in per_player("resources").values())
         for _, entries in per_player("play").items():
             for e in entries:
                 take(e)
