@@ -143,3 +143,19 @@ def test_wrong_illegal_rule_fails_naming_both(tmp_path: Path) -> None:
     result = run(tmp_path, text)
     assert result.status == "fail"
     assert "expected 'illegal by damage.lethal-first', got \"illegal by damage.no-overkill" in result.detail
+
+
+def test_pending_is_refused_as_ambiguous_and_both_readings_have_their_own_key(tmp_path: Path) -> None:
+    """issue: 'pending' read [] during a showdown while another combat waited.
+    'to_choose' is the turn player's choice now, 'pending_combats' what waits on the table."""
+    shipped = ROOT / "rules" / "combat.pending.order-the-turn-player-picks-the-first.yaml"
+    result = runner.run_file(shipped)
+    assert result.status == "pass", result.detail
+    path = tmp_path / "riftbound" / "pending.yaml"
+    path.parent.mkdir()
+    path.write_text(shipped.read_text(encoding="utf-8").replace("pending_combats: [bf1]}", "pending: [bf1]}"), encoding="utf-8")
+    refused = runner.run_file(path)
+    assert refused.status == "error" and "'pending' could mean two things" in refused.detail, refused.detail
+    path.write_text(shipped.read_text(encoding="utf-8").replace("pending_combats: [bf1]}", "pending_combats: []}"), encoding="utf-8")
+    wrong = runner.run_file(path)
+    assert wrong.status == "fail" and "pending_combats" in wrong.detail and "['bf1']" in wrong.detail, wrong.detail

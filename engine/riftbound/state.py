@@ -754,7 +754,10 @@ class RiftboundState:
                 "battlefield": c.battlefield, "attacker": c.attacker, "defender": c.defender,
                 "focus": c.focus, "passes": c.passes, "assigning": c.assigning, "assigned": dict(c.assigned),
             },
+            # The combats the turn player must choose from now (combat.pending.order)...
             "pending": list(self.pending) if self.step == "cleanup" else [],
+            # ...and every combat pending on the table, whatever the step (combat.pending).
+            "pending_combats": [bf for bf in range(self.num_battlefields) if self.is_pending(bf)],
             "points": list(self.points),
             "scored": [list(row) for row in self.scored],
             "spells": list(self.spells),

@@ -53,7 +53,7 @@ STEPS = ("action", "cleanup", "showdown", "damage", "game_over")
 ROLES = ("attacker", "defender", "none")
 UNIT_STATE = ("zone", "damage", "role", "might", "stunned", "moved", "buffed", "immune", "tank", "last", "rallying")
 EXPECT_FIELDS = ("step", "turn", "turn_player", "current_player", "winner", "terminal", "returns", "combat",
-                 "focus", "passes", "attacker", "defender", "assigning", "assigned", "pending", "roles", "zones",
+                 "focus", "passes", "attacker", "defender", "assigning", "assigned", "to_choose", "pending_combats", "roles", "zones",
                  "damage", "units", "controllers", "contested", "points", "scored", "spells", "legal", "not_legal",
                  "legal_exactly", "assignments", "illegal", "events")
 PLAYER = re.compile(r"^P([1-9])$")
@@ -217,6 +217,10 @@ class RiftboundAdapter(GameAdapter):
     # expectations ------------------------------------------------------------------------
 
     def check_expect(self, c: Checker, e: Map, situation: Map) -> None:
+        if "pending" in e:
+            raise c.error(e.at("pending"), "'pending' could mean two things: write 'to_choose' for the combats the turn "
+                                           "player must choose from now (combat.pending.order), or 'pending_combats' for "
+                                           "every combat pending on the table (combat.pending)")
         c.fields(e, e.line, "'expect'", (), EXPECT_FIELDS)
         for key, v in e.items():
             line = e.at(key)
@@ -246,8 +250,8 @@ class RiftboundAdapter(GameAdapter):
                             c.type(x, int, m.at(k), "'passes'")
                         else:
                             self._player_or_none(c, x, m.at(k), f"combat {k}")
-            elif key == "pending":
-                vs = c.seq(v, line, "'pending'")
+            elif key in ("to_choose", "pending_combats"):
+                vs = c.seq(v, line, f"'{key}'")
                 for i, x in enumerate(vs):
                     self.bf(c, x, vs.at(i))
             elif key in ("roles", "zones", "damage", "units", "assigned"):
@@ -547,8 +551,10 @@ class RiftboundSession(Session):
                     for k, x in v.items():
                         got = f"bf{combat[k] + 1}" if k == "battlefield" else combat[k] if k == "passes" else who(combat[k])
                         check(f"combat {k}", exp_who(x) if k not in ("battlefield", "passes") else x, got, v.at(k))
-            elif key == "pending":
+            elif key == "to_choose":
                 check(key, list(v), [f"bf{b + 1}" for b in d["pending"]], line)
+            elif key == "pending_combats":
+                check(key, list(v), [f"bf{b + 1}" for b in d["pending_combats"]], line)
             elif key in ("roles", "zones", "damage", "units", "assigned"):
                 for ref, want in v.items():
                     uid, at = self.uid(ref, v.key_lines[ref]), v.at(ref)

@@ -393,13 +393,15 @@ def test_observation_shape_and_clone():
     st = fight([unit("Caitlyn", 0, "bf1", grant=["tank"])], [unit("Mist Phantom", 1, "bf1")])
     d = st.to_dict()
     assert set(d) == {"players", "turn", "turn_player", "step", "battlefields", "units", "combat", "pending",
-                      "points", "scored", "spells", "winner"}
+                      "pending_combats", "points", "scored", "spells", "winner"}
+    # A fight set up on bf1 waits there as a pending combat until it starts (combat.pending).
+    assert d["pending_combats"] == [0]
     assert set(d["units"][0]) == {"id", "card", "owner", "might", "tank", "last", "immune", "rallying", "zone",
                                   "battlefield", "damage", "role", "stunned", "moved", "buffed"}
     assert d["units"][0]["tank"] and d["units"][0]["last"] and d["units"][1]["immune"]
     twin = st.clone()
     act(twin, "P1 starts combat at bf1")
-    assert st.to_dict() == d and twin.to_dict()["combat"] is not None
+    assert st.to_dict() == d and twin.to_dict()["combat"] is not None and twin.to_dict()["pending_combats"] == []
     assert "bf1: controlled by P2, contested by P1" in str(st)
 
 
