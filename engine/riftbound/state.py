@@ -753,6 +753,7 @@ class RiftboundState:
             "combat": None if c is None else {
                 "battlefield": c.battlefield, "attacker": c.attacker, "defender": c.defender,
                 "focus": c.focus, "passes": c.passes, "assigning": c.assigning, "assigned": dict(c.assigned),
+                "closed": c.closed,  # showdown.closed: the showdown began with an initial chain
             },
             # The combats the turn player must choose from now (combat.pending.order)...
             "pending": list(self.pending) if self.step == "cleanup" else [],

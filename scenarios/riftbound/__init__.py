@@ -242,12 +242,15 @@ class RiftboundAdapter(GameAdapter):
                     raise c.error(line, f"'returns' lists {len(vs)} values for {self.n} players")
             elif key == "combat":
                 if not _none(v):
-                    m = c.fields(v, line, "'combat'", (), ("battlefield", "attacker", "defender", "focus", "passes", "assigning"))
+                    m = c.fields(v, line, "'combat'", (), ("battlefield", "attacker", "defender", "focus", "passes", "assigning",
+                                                           "closed"))
                     for k, x in m.items():
                         if k == "battlefield":
                             self.bf(c, x, m.at(k))
                         elif k == "passes":
                             c.type(x, int, m.at(k), "'passes'")
+                        elif k == "closed":
+                            c.type(x, bool, m.at(k), "'closed' (whether the showdown began with an initial chain)")
                         else:
                             self._player_or_none(c, x, m.at(k), f"combat {k}")
             elif key in ("to_choose", "pending_combats"):
@@ -549,8 +552,8 @@ class RiftboundSession(Session):
                     check(key, dict(v), "none", line)
                 else:
                     for k, x in v.items():
-                        got = f"bf{combat[k] + 1}" if k == "battlefield" else combat[k] if k == "passes" else who(combat[k])
-                        check(f"combat {k}", exp_who(x) if k not in ("battlefield", "passes") else x, got, v.at(k))
+                        got = f"bf{combat[k] + 1}" if k == "battlefield" else combat[k] if k in ("passes", "closed") else who(combat[k])
+                        check(f"combat {k}", exp_who(x) if k not in ("battlefield", "passes", "closed") else x, got, v.at(k))
             elif key == "to_choose":
                 check(key, list(v), [f"bf{b + 1}" for b in d["pending"]], line)
             elif key == "pending_combats":
