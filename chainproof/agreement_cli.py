@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agreement import harness
+from chainproof import junit
 from chainproof.games import BadInput
 from agreement.adapter import load_adapter
 from agreement.games import GAMES, builtin_adapter, checker_for
@@ -26,7 +27,10 @@ from agreement.trace import check_trace
 @click.option("--shrink/--no-shrink", default=True, show_default=True,
               help="shrink a failing game to a short one before reporting it (replays it many times; minutes)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object")
-def conform(game: str, engine_spec: str | None, examples: int, seed: int, shrink: bool, as_json: bool) -> None:
+@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="also write JUnit XML: one test case for the engine's run, failing on a disagreement")
+def conform(game: str, engine_spec: str | None, examples: int, seed: int, shrink: bool, as_json: bool,
+            junit_file: Path | None) -> None:
     """Play an engine and check every step against the game's model: soundness,
     completeness, offered actions accepted, forbidden ones refused, determinism.
     Exit 0 when they agree, 1 on a disagreement, 2 on an adapter error."""
@@ -39,6 +43,8 @@ def conform(game: str, engine_spec: str | None, examples: int, seed: int, shrink
         if given_game and adapter.game != game:
             raise BadInput(f"--engine {engine_spec} plays {adapter.game}, and --game asked for {game}: give one or the other")
         report = harness.conform(adapter, checker_for(adapter.game), examples, seed, shrink=shrink)
+        if junit_file is not None:
+            junit.write(junit_file, junit.conform_cases(report))
         if as_json:
             click.echo(json.dumps(report.as_json(), indent=2))
         else:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 import click
 from rich.console import Console
 
-from chainproof import report
+from chainproof import junit, report
 # ``guarded`` is also what the commands of the other modules import from here.
 from chainproof.common import DEFAULT_GUARD_S, bound_options, check_rlimit, check_timeout, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_reading, games_with_variant, get_game
@@ -73,12 +73,15 @@ def main(debug: bool) -> None:
 @click.option("--max-k", type=int, default=portfolio.Budget.max_k, show_default=True, help="portfolio: longest inductive step tried by k-induction (1..50)")
 @click.option("--explain", "explain", metavar="PROPERTY", help="prove one property and print the inductive invariant behind the proof")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
+@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="also write JUnit XML: one test case per property, failing where the property does not pass")
 def verify(
     games: tuple[str, ...],
     pattern: str | None,
     method: str,
     depth: int,
     as_json: bool,
+    junit_file: Path | None,
     timeout: float,
     rlimit: int,
     max_states: int,
@@ -108,6 +111,7 @@ def verify(
             context = click.get_current_context()
             options = {
                 "method": "--method", "pattern": "--property", "max_states": "--max-states", "max_memory": "--max-memory", "depth": "--depth",
+                "junit_file": "--junit",
             }
             ignored = [flag for name, flag in options.items() if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
             if ignored:
@@ -140,6 +144,8 @@ def verify(
                         _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, memory, advance, stats)
                     )
         summary = {**report.summary(results, time.perf_counter() - started, stats), "variant": variant, "reading": reading}
+        if junit_file is not None:
+            junit.write(junit_file, junit.verify_cases(results))
         if as_json:
             click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": summary}, indent=2))
         else:

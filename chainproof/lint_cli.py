@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from chainproof import common, lint_report, linting, report
+from chainproof import common, junit, lint_report, linting, report
 from chainproof.games import GAME_NAMES, BadInput, bounds_apply, get_game
 from model import limits
 from checkers import portfolio
@@ -70,6 +70,8 @@ def _check_max_pairs(max_pairs: int) -> None:
     help="also write each game's findings page (findings-GAME.md) in this folder, e.g. docs: the known-findings file's documented entries, each with the findings that reproduce it or why none does, then the findings no entry claims",
 )
 @click.option("--json", "as_json", is_flag=True, help='print {"findings": [...], "checks": [...]}')
+@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="also write JUnit XML: one test case per finding, failing where it is not in the known-findings file")
 def lint(
     games: tuple[str, ...],
     known_file: Path | None,
@@ -80,6 +82,7 @@ def lint(
     sarif_file: Path | None,
     markdown_dir: Path | None,
     as_json: bool,
+    junit_file: Path | None,
     **bounds: Any,
 ) -> None:
     """Find where each game's rules contradict themselves: deadlocks, conflicts
@@ -106,6 +109,8 @@ def lint(
             _write_scenarios(found, scenario_dir, max_pairs)
         if sarif_file is not None:
             _write(sarif_file, json.dumps(lint_report.sarif(found), indent=2) + "\n")
+        if junit_file is not None:
+            junit.write(junit_file, junit.lint_cases(found.findings))
         if markdown_dir is not None:
             for g in chosen:
                 _write(markdown_dir / f"findings-{g.name}.md", lint_report.markdown(found, g.name, known.get(g.name)))

@@ -9,12 +9,14 @@ is malformed or the command was given bad input.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from chainproof import junit
 from chainproof.common import guarded
 from chainproof.games import BadInput
 from scenarios import runner
@@ -28,7 +30,9 @@ STATUS_STYLE = {"pass": "green", "fail": "bold red", "error": "magenta"}
 @click.option("--path", "paths", multiple=True, metavar="DIR_OR_FILE",
               help="run these scenario files, or every *.yaml under these folders, instead of the shipped ones")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
-def scenarios(games: tuple[str, ...], paths: tuple[str, ...], as_json: bool) -> None:
+@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="also write JUnit XML: one test case per scenario (per case of a file of several)")
+def scenarios(games: tuple[str, ...], paths: tuple[str, ...], as_json: bool, junit_file: Path | None) -> None:
     """Play every scenario file in the reference engine and check its ruling."""
 
     def run() -> int:
@@ -42,6 +46,8 @@ def scenarios(games: tuple[str, ...], paths: tuple[str, ...], as_json: bool) -> 
         if not results:
             raise BadInput("no scenario files found" + (f" under {', '.join(paths)}" if paths else ""))
         counts = runner.summary(results)
+        if junit_file is not None:
+            junit.write(junit_file, junit.scenario_cases(results))
         if as_json:
             click.echo(json.dumps({"results": [r.to_json() for r in results], "summary": counts}, indent=2))
         else:

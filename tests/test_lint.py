@@ -51,7 +51,7 @@ def lint_all(reports: Path) -> dict:
     result = subprocess.run(
         [
             sys.executable, "-c", "from chainproof.cli import main; main()", "lint", "--json",
-            "--sarif", str(reports / "lint.sarif"), "--markdown", str(reports),
+            "--sarif", str(reports / "lint.sarif"), "--markdown", str(reports), "--junit", str(reports / "lint.xml"),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -452,3 +452,14 @@ def test_whether_a_quiet_clash_can_hold_on_a_board_is_asked_of_z3_over_the_whole
     assert clash_possible(wow.machine({}), "self-clash", "may_be_proposed", "000", 60_000) is False
     # The basic rules' elusive and 602.2b can part on who may protect wherever the question is asked.
     assert clash_possible(wow.machine({}), "source-clash", "may_protect", "001", 60_000) is True
+
+
+def test_the_junit_report_has_a_passing_case_per_known_finding(lint_all, reports):
+    """lint --junit: each finding a test case, per game's suite; all known, so none fails."""
+    from xml.etree import ElementTree as ET
+
+    root = ET.parse(reports / "lint.xml").getroot()
+    names = [c.get("name") for c in root.iter("testcase")]
+    assert sorted(names) == sorted(f["key"] for f in lint_all["findings"])
+    assert root.get("failures") == "0" and root.get("errors") == "0"
+    assert [s.get("name") for s in root] == ["lint wowtcg", "lint riftbound", "lint hota"]
