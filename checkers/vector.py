@@ -537,9 +537,13 @@ class Expander:
         # A state at a time, all its edges in turn, as explicit search goes:
         # the rule book and the models keep answers for the last state asked.
         found: list[tuple[list[int], list[tuple[int, ...]]]] = [([], []) for _ in leaving]
+        # Rows an edge's prefilter rules out (over arrays) are not asked its guard.
+        possible = [self._prefiltered(edge, group) for edge, _ in leaving]
         for i, key in enumerate(group.keys):
             pre = self.layout.concrete(key)
-            for (edge, target), (taken, moved) in zip(leaving, found):
+            for (edge, target), (taken, moved), rows_left in zip(leaving, found, possible):
+                if rows_left is not None and not rows_left[i]:
+                    continue
                 if edge.guard(pre, CONCRETE):
                     changes = edge.update(pre, CONCRETE)
                     post = pre._replace(location=target, **changes)
@@ -550,6 +554,18 @@ class Expander:
                     moved.append(self.layout.pack(post))
         for (edge, _), (taken, moved) in zip(leaving, found):
             yield edge, np.array(taken, np.int64), np.array(moved, np.uint64).reshape(-1, self.layout.words)
+
+
+    def _prefiltered(self, edge: Edge, group: "Group") -> np.ndarray | None:
+        """The rows where ``edge``'s prefilter holds, or None (no prefilter, or one that fails on arrays: every row)."""
+        if edge.prefilter is None:
+            return None
+        try:
+            return rows(edge.prefilter(group.state, VECTOR), len(group.keys))
+        except ModelError:
+            raise
+        except Exception:  # noqa: BLE001 - a prefilter that fails on arrays filters nothing
+            return None
 
 
 class Group:

@@ -194,6 +194,10 @@ class Edge:
     not a rule; ``reading`` an edge only some source's reading enables, its
     guard asking the rulings (a proposal against one's own character, which
     000's 601.2b allows and the model's reading does not).
+
+    ``prefilter``, when given, is a part of the guard that the guard implies
+    and that runs over arrays where the whole guard cannot: a search over
+    whole frontiers asks the guard, state by state, only where it holds.
     """
 
     name: str
@@ -205,6 +209,7 @@ class Edge:
     actor: Actor | None = None
     tags: frozenset[str] = frozenset()
     doc: str = ""
+    prefilter: Guard | None = None
 
     def has(self, tag: str) -> bool:
         return tag in self.tags

@@ -548,15 +548,20 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
         for amounts in possible_assignments(t, q, targets):
             shown = ", ".join(f"{t.units[v].name} {a}" for v, a in zip(targets, amounts) if a) or "nothing"
 
-            def guard(s: Any, b: Backend, q: int = q, targets: tuple = targets, amounts: tuple = amounts) -> Any:
+            def ready(s: Any, b: Backend, q: int = q, amounts: tuple = amounts) -> Any:
+                """q assigns now, and these amounts make up his total (damage.assign)."""
                 turn = b.Or(
                     b.And(s.attacker == q, s.stage == ATTACKER_ASSIGNS),
                     b.And(s.defender == q, s.stage == DEFENDER_ASSIGNS),
                 )
-                # The total and the units it may go to (damage.assign) are cheap
-                # to test first; is_legal implies them and decides the rest.
+                return b.And(turn, book.answer("damage_step_happens", s, b), assigner_total(s, q, b) == sum(amounts))
+
+            def guard(s: Any, b: Backend, q: int = q, targets: tuple = targets, amounts: tuple = amounts, ready=ready) -> Any:
+                # The turn and the total are cheap to test first (and run over
+                # arrays, as the edge's prefilter); is_legal implies them and
+                # decides the rest.
                 return b.AndThen(
-                    b.And(turn, book.answer("damage_step_happens", s, b), assigner_total(s, q, b) == sum(amounts)),
+                    ready(s, b),
                     lambda: is_legal(_damage_units(t, book, s, q, targets, b), assigner_total(s, q, b), amounts, b),
                 )
 
@@ -579,6 +584,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
                     actor=lambda s, b, q=q: q,
                     tags=frozenset({"assigns"}),
                     doc=f"{t.player_name(q)} assigns combat damage: {shown}",
+                    prefilter=ready,
                 )
             )
 
