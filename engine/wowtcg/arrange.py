@@ -31,7 +31,7 @@ def arrange(
     attachment is attached to (a name, or `[player, name]`), `new` marks a card
     that joined its party this turn. `resources[p]` face-down resources are
     put in play ready, then `exhausted_resources[p]` exhausted, as if spent on
-    a cost earlier this turn (402.4); both made from Supplies for the Front. Decks default to ten
+    a cost earlier this turn (402.4a); both made from Supplies for the Front. Decks default to ten
     Ashen Recruits, so nobody is decked by accident."""
     pool = pool if pool is not None else default_pool()
     if step not in STEPS:
