@@ -300,3 +300,18 @@ def test_resources_may_start_exhausted(tmp_path: Path, resources: str, status: s
     path.write_text(shipped.read_text(encoding="utf-8").replace("{P1: {ready: 1, exhausted: 3}}", resources), encoding="utf-8")
     result = runner.run_file(path)
     assert result.status == status and words in result.detail, result.detail
+
+
+@pytest.mark.parametrize("entry, status, words", [
+    ("{token: Wisp, as: Wisp A}", "pass", "ok"),
+    ("{token: Wispp, as: Wisp A}", "error", "unknown token 'Wispp': no card of the pool creates it (did you mean 'Wisp'?)"),
+    ("{token: Wisp, card: Ashen Recruit, as: Wisp A}", "error", "unknown field 'card'"),
+])
+def test_a_token_may_start_in_play(tmp_path: Path, entry: str, status: str, words: str) -> None:
+    """403.2: a token set up in play is the one a card of the pool creates (Tyrande's Wisp)."""
+    shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "403.2-a-token-in-play-from-the-start.yaml"
+    path = tmp_path / "wowtcg" / "token.yaml"
+    path.parent.mkdir()
+    path.write_text(shipped.read_text(encoding="utf-8").replace("{token: Wisp, as: Wisp A}", entry), encoding="utf-8")
+    result = runner.run_file(path)
+    assert result.status == status and words in result.detail, result.detail

@@ -29,7 +29,8 @@ def arrange(
     choice waits). `play[p]` lists card names, or mappings
     `{name, damage, exhausted, on, new}`: `on` names a card in play the
     attachment is attached to (a name, or `[player, name]`), `new` marks a card
-    that joined its party this turn. `resources[p]` face-down resources are
+    that joined its party this turn, `token: true` makes it the token of that
+    name that a card of the pool creates (403.2). `resources[p]` face-down resources are
     put in play ready, then `exhausted_resources[p]` exhausted, as if spent on
     a cost earlier this turn (402.4a); both made from Supplies for the Front. Decks default to ten
     Ashen Recruits, so nobody is decked by accident."""
@@ -55,7 +56,13 @@ def arrange(
     for p, entries in (play or {}).items():
         for entry in entries:
             spec = {"name": entry} if isinstance(entry, str) else dict(entry)
-            o = st._new_obj(pool[spec["name"]], p, "hand")
+            if spec.get("token"):
+                # 403.2: a token one of the pool's powers creates, already in play.
+                if spec["name"] not in pool.tokens:
+                    raise KeyError(f"no card of the pool creates a token named {spec['name']!r}")
+                o = st._new_obj(pool.tokens[spec["name"]], p, "hand", token=True)
+            else:
+                o = st._new_obj(pool[spec["name"]], p, "hand")
             host = None
             if "on" in spec:
                 owner, hname = spec["on"] if isinstance(spec["on"], list) else (None, spec["on"])

@@ -393,6 +393,27 @@ class Pool:
     def __len__(self) -> int:
         return len(self.cards)
 
+    @cached_property
+    def tokens(self) -> dict[str, Card]:
+        """403.2: the token cards the pool's powers create, by name."""
+        out = {}
+        for card in self.cards.values():
+            for power in (card.effect, *card.triggers, *card.payments):
+                for step in power.steps if power else ():
+                    if step.op == "create_token":
+                        out.setdefault(step.arg("name"), token_card(step))
+        return out
+
+
+def token_card(step: Step) -> Card:
+    """403.2: a token ally with the stats a create_token step gives; cost 0;
+    its label is its name; melee unless said otherwise."""
+    return Card(
+        name=step.arg("name"), type="ally", text="token", source="403.2",
+        atk=step.arg("atk", 0), damage_type=step.arg("type", "melee"), health=step.arg("health", 1),
+        subtypes=tuple(step.arg("subtypes", ())),
+    )
+
 
 @cache
 def default_pool() -> Pool:

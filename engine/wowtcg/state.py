@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from . import checks, combat, effects
-from .cards import Card, Pool
+from .cards import Card, Pool, token_card
 from .objects import Action, Combat, Decision, IllegalAction, Link, Obj, Packet, Player, Waiting
 
 HAND_SIZE = 7  # 101.1: opening hand
@@ -320,14 +320,8 @@ class GameState:
             self.recompute_control(self.objs[attached_to])
 
     def create_token(self, controller: int, step) -> None:
-        """403.2: a token ally with the stats the effect gives; cost 0; its
-        label is its name; melee unless said otherwise."""
-        card = Card(
-            name=step.arg("name"), type="ally", text="token", source="403.2",
-            atk=step.arg("atk", 0), damage_type=step.arg("type", "melee"), health=step.arg("health", 1),
-            subtypes=tuple(step.arg("subtypes", ())),
-        )
-        o = self._new_obj(card, controller, "play", token=True)
+        """403.2: a token ally enters play under the effect's controller."""
+        o = self._new_obj(token_card(step), controller, "play", token=True)
         o.zone = "chain"  # not yet anywhere; enter_play moves it
         self.enter_play(o, controller)
 

@@ -45,7 +45,7 @@ FILLER = "Scout the Barrens"
 MID_GAME_DECK = 10  # cards in a default deck of a game set up in its middle
 START_DECK = MIN_DECK_SIZE["sealed"]  # a game played from its start needs legal decks (100.1)
 
-PLAY_FIELDS = ("card", "damage", "exhausted", "new", "on", "as")
+PLAY_FIELDS = ("card", "token", "damage", "exhausted", "new", "on", "as")
 HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
 #: A player's resources in the situation: a count of ready ones, or both counts.
 RESOURCE_STATES = ("ready", "exhausted")
@@ -75,13 +75,7 @@ def pool():
 
 def token_names() -> set[str]:
     """Names of the tokens the pool's cards create (403.2)."""
-    names = set()
-    for card in pool():
-        for power in (card.effect, *card.triggers, *card.payments):
-            for step in power.steps if power else ():
-                if step.op == "create_token":
-                    names.add(step.arg("name"))
-    return names
+    return set(pool().tokens)
 
 
 def _suggest(name: str, known: list[str]) -> str:
@@ -172,8 +166,16 @@ class WowAdapter(GameAdapter):
             self._card(c, e, line, kind=None if key == "hands" else "in_play")
             return
         allowed = PLAY_FIELDS if key == "play" else ("card", "as")
-        c.fields(e, line, f"an entry of {p}'s {key}", ("card",), allowed)
-        self._card(c, e["card"], e.at("card"), kind=None if key == "hands" else "in_play")
+        if key == "play" and "token" in e:
+            # 403.2: a token in play from the start, one a card of the pool creates.
+            c.fields(e, line, f"an entry of {p}'s {key}", ("token",), tuple(f for f in PLAY_FIELDS if f not in ("card", "on")))
+            name = c.text(e, "token", "the entry's")
+            if name not in token_names():
+                raise c.error(e.at("token"), f"unknown token {name!r}: no card of the pool creates it"
+                              + _suggest(name, sorted(token_names())))
+        else:
+            c.fields(e, line, f"an entry of {p}'s {key}", ("card",), tuple(f for f in allowed if f != "token"))
+            self._card(c, e["card"], e.at("card"), kind=None if key == "hands" else "in_play")
         self._count(c, e, "damage")
         self._flag(c, e, "exhausted")
         self._flag(c, e, "new")
@@ -517,7 +519,7 @@ class WowSession(Session):
     def _arrange_entry(self, e: Any) -> Any:
         if isinstance(e, str):
             return e
-        out = {"name": e["card"]}
+        out = {"name": e["token"], "token": True} if "token" in e else {"name": e["card"]}
         for key in ("damage", "exhausted", "new"):
             if key in e:
                 out[key] = e[key]
@@ -536,7 +538,7 @@ class WowSession(Session):
 
         def take(entry: Any) -> None:
             nonlocal next_id
-            name = entry if isinstance(entry, str) else entry["card"]
+            name = entry if isinstance(entry, str) else entry.get("card", entry.get("token"))
             o = self.st.objs[next_id]
             if o.card.name != name:
                 raise ScenarioFileError(self.path, s.line, f"internal: expected {name!r} as card {next_id}, found {o.card.name!r}")
