@@ -315,3 +315,14 @@ def test_a_token_may_start_in_play(tmp_path: Path, entry: str, status: str, word
     path.write_text(shipped.read_text(encoding="utf-8").replace("{token: Wisp, as: Wisp A}", entry), encoding="utf-8")
     result = runner.run_file(path)
     assert result.status == status and words in result.detail, result.detail
+
+
+def test_an_owner_other_than_the_controller_is_a_player_of_the_game(tmp_path: Path) -> None:
+    """401.2: 'owner' names the player whose card it is; it must be a player at the table."""
+    shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "401.2-a-card-controlled-by-another-player-goes-to-its-owners-graveyard.yaml"
+    assert runner.run_file(shipped).status == "pass"
+    path = tmp_path / "wowtcg" / "owner.yaml"
+    path.parent.mkdir()
+    path.write_text(shipped.read_text(encoding="utf-8").replace("owner: P2", "owner: P3"), encoding="utf-8")
+    result = runner.run_file(path)
+    assert result.status == "error" and ":11:" in result.detail and "P3" in result.detail, result.detail

@@ -30,7 +30,8 @@ def arrange(
     `{name, damage, exhausted, on, new}`: `on` names a card in play the
     attachment is attached to (a name, or `[player, name]`), `new` marks a card
     that joined its party this turn, `token: true` makes it the token of that
-    name that a card of the pool creates (403.2). `resources[p]` face-down resources are
+    name that a card of the pool creates (403.2), `owner` makes it another
+    player's card that p put into play and controls (401.1, 401.2). `resources[p]` face-down resources are
     put in play ready, then `exhausted_resources[p]` exhausted, as if spent on
     a cost earlier this turn (402.4a); both made from Supplies for the Front. Decks default to ten
     Ashen Recruits, so nobody is decked by accident."""
@@ -62,7 +63,8 @@ def arrange(
                     raise KeyError(f"no card of the pool creates a token named {spec['name']!r}")
                 o = st._new_obj(pool.tokens[spec["name"]], p, "hand", token=True)
             else:
-                o = st._new_obj(pool[spec["name"]], p, "hand")
+                # 401.1, 401.2: p put it into play and controls it; it may be another player's card.
+                o = st._new_obj(pool[spec["name"]], spec.get("owner", p), "hand")
             host = None
             if "on" in spec:
                 owner, hname = spec["on"] if isinstance(spec["on"], list) else (None, spec["on"])

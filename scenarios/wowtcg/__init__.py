@@ -45,7 +45,7 @@ FILLER = "Scout the Barrens"
 MID_GAME_DECK = 10  # cards in a default deck of a game set up in its middle
 START_DECK = MIN_DECK_SIZE["sealed"]  # a game played from its start needs legal decks (100.1)
 
-PLAY_FIELDS = ("card", "token", "damage", "exhausted", "new", "on", "as")
+PLAY_FIELDS = ("card", "token", "owner", "damage", "exhausted", "new", "on", "as")
 HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
 #: A player's resources in the situation: a count of ready ones, or both counts.
 RESOURCE_STATES = ("ready", "exhausted")
@@ -168,7 +168,7 @@ class WowAdapter(GameAdapter):
         allowed = PLAY_FIELDS if key == "play" else ("card", "as")
         if key == "play" and "token" in e:
             # 403.2: a token in play from the start, one a card of the pool creates.
-            c.fields(e, line, f"an entry of {p}'s {key}", ("token",), tuple(f for f in PLAY_FIELDS if f not in ("card", "on")))
+            c.fields(e, line, f"an entry of {p}'s {key}", ("token",), tuple(f for f in PLAY_FIELDS if f not in ("card", "on", "owner")))
             name = c.text(e, "token", "the entry's")
             if name not in token_names():
                 raise c.error(e.at("token"), f"unknown token {name!r}: no card of the pool creates it"
@@ -176,6 +176,8 @@ class WowAdapter(GameAdapter):
         else:
             c.fields(e, line, f"an entry of {p}'s {key}", ("card",), tuple(f for f in allowed if f != "token"))
             self._card(c, e["card"], e.at("card"), kind=None if key == "hands" else "in_play")
+            if "owner" in e:
+                self._player(c, e["owner"], e.at("owner"), n, "'owner' (the player whose card it is)")
         self._count(c, e, "damage")
         self._flag(c, e, "exhausted")
         self._flag(c, e, "new")
@@ -520,6 +522,8 @@ class WowSession(Session):
         if isinstance(e, str):
             return e
         out = {"name": e["token"], "token": True} if "token" in e else {"name": e["card"]}
+        if "owner" in e:
+            out["owner"] = int(e["owner"][1:]) - 1
         for key in ("damage", "exhausted", "new"):
             if key in e:
                 out[key] = e[key]
