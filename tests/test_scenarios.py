@@ -326,3 +326,19 @@ def test_an_owner_other_than_the_controller_is_a_player_of_the_game(tmp_path: Pa
     path.write_text(shipped.read_text(encoding="utf-8").replace("owner: P2", "owner: P3"), encoding="utf-8")
     result = runner.run_file(path)
     assert result.status == "error" and ":11:" in result.detail and "P3" in result.detail, result.detail
+
+
+def test_a_player_concedes_at_any_time_and_the_model_says_it_stops_following(tmp_path: Path) -> None:
+    """102.1b: 'P2 concedes' in a script, even while P1 holds priority; the model,
+    which has no concession, follows up to it and then says why it stops."""
+    shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "102.1b-a-player-concedes-while-his-opponent-holds-priority.yaml"
+    result = runner.run_file(shipped)
+    assert result.status == "pass", result.detail
+    assert result.model == "not covered (P2 concedes: the model has no concession (102.1b)) after 1 agreeing steps"
+    # A player who has left can't concede again: the engine refuses it, citing 102.1b.
+    path = tmp_path / "wowtcg" / "twice.yaml"
+    path.parent.mkdir()
+    path.write_text(shipped.read_text(encoding="utf-8").replace("  - P2 concedes\n", "  - P2 concedes\n  - P2 concedes\n"),
+                    encoding="utf-8")
+    twice = runner.run_file(path)
+    assert twice.status == "fail" and "illegal by 102.1b: P2 is not in the game" in twice.detail, twice.detail

@@ -39,6 +39,11 @@ class ModelFollower:
             return
         self.checker.begin(obs)
 
+    def leaves_the_model(self, why: str) -> None:
+        """The game goes on by a step the model has no edge for: it stops following, and says why."""
+        if self.following:
+            self.not_covered = why
+
     @property
     def following(self) -> bool:
         return not (self.not_covered or self.findings)

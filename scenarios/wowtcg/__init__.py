@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import fnmatch
 import re
-from typing import Any
+from typing import Any, Callable
 
 from agreement.wowtcg.follow import ModelFollower
 from engine.wowtcg import Action, Deck, EngineSetupError, IllegalAction, WowTcgGame, load_pool
@@ -45,6 +45,8 @@ FILLER = "Scout the Barrens"
 MID_GAME_DECK = 10  # cards in a default deck of a game set up in its middle
 START_DECK = MIN_DECK_SIZE["sealed"]  # a game played from its start needs legal decks (100.1)
 
+#: A script step that has a player concede (102.1b).
+CONCEDES = re.compile(r"^P([1-9]) concedes$")
 PLAY_FIELDS = ("card", "token", "owner", "damage", "exhausted", "new", "on", "as")
 HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
 #: A player's resources in the situation: a count of ready ones, or both counts.
@@ -607,6 +609,8 @@ class WowSession(Session):
     def act(self, step: Any, line: int) -> None:
         if step == EVERYONE_PASSES:
             self._everyone_passes(line)
+        elif isinstance(step, str) and CONCEDES.match(step):
+            self._concede(step, int(CONCEDES.match(step).group(1)) - 1, line)
         elif isinstance(step, str):
             self._apply(self._match_label(step, line), line)
         elif EVERYONE_PASSES in step:
@@ -726,19 +730,45 @@ class WowSession(Session):
 
     def _apply(self, action: Action, line: int) -> None:
         st = self.st
+        if self.model is not None:
+            self.model.before(st, action)
+
+        def act() -> None:
+            try:
+                st.apply_action(action)
+            except IllegalAction as exc:
+                raise RulingFailed("", [Mismatch(line, f"the engine offered {str(action)!r} as legal, then refused it",
+                                                 "accepted", f"IllegalAction {exc.rule}: {exc.reason}")], self.snapshot()) from None
+            if self.model is not None and self.model.after(st):
+                raise RulingFailed("", [Mismatch(line, f"the model's reading of {str(action)!r}", "a step the model allows",
+                                                 self.model.verdict())], self.snapshot())
+
+        self._noting_links(act)
+
+    def _concede(self, step: str, player: int, line: int) -> None:
+        """102.1b: a player may concede at any time, even while another must act,
+        so it is no legal action the engine offers: its ``concede``. The model
+        has no concession (102.1b is not-modelled): it stops following here."""
+        if self.model is not None:
+            self.model.leaves_the_model(f"{step}: the model has no concession (102.1b)")
+
+        def act() -> None:
+            try:
+                self.st.concede(player)
+            except IllegalAction as exc:
+                refused = Mismatch(line, f"{step!r} (102.1b: a player may concede at any time)",
+                                   "accepted", f"illegal by {exc.rule}: {exc.reason}")
+                raise RulingFailed("", [refused], self.snapshot()) from None
+
+        self._noting_links(act)
+
+    def _noting_links(self, act: Callable[[], None]) -> None:
+        """Do ``act``, then note each link that left the chain, resolved or interrupted."""
+        st = self.st
         before = {link.id: self.link_text(link) for link in st.chain}
         order = [link.id for link in reversed(st.chain)]  # top first
         seen = len(st.history)
-        if self.model is not None:
-            self.model.before(st, action)
-        try:
-            st.apply_action(action)
-        except IllegalAction as exc:
-            raise RulingFailed("", [Mismatch(line, f"the engine offered {str(action)!r} as legal, then refused it",
-                                             "accepted", f"IllegalAction {exc.rule}: {exc.reason}")], self.snapshot()) from None
-        if self.model is not None and self.model.after(st):
-            raise RulingFailed("", [Mismatch(line, f"the model's reading of {str(action)!r}", "a step the model allows",
-                                             self.model.verdict())], self.snapshot())
+        act()
         after = {link.id for link in st.chain}
         new_lines = st.history[seen:]
         for lid in order:
