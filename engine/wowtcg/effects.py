@@ -106,6 +106,7 @@ def deliver(st: GameState, packet: Packet) -> None:
     if packet.heal:
         healed = min(packet.amount, target.damage)  # 406.1: extra healing is wasted
         target.damage -= healed
+        st.history.append(f"{_packet_source(st, packet)} heals {healed} damage from {st.describe(target)} (406.1)")
         return
     if packet.preventable and target.card.type == "hero":
         armor = [
@@ -122,8 +123,16 @@ def deliver(st: GameState, packet: Packet) -> None:
             return
     target.damage += packet.amount
     st.damaged_since_priority.add(target.id)
+    # The packet as dealt, so that scenarios see its source (407.2c), type (407.3a) and whether it is combat damage (407.3b).
+    kind = " ".join(x for x in (packet.type, "combat" if packet.combat else "") if x)
+    st.history.append(f"{_packet_source(st, packet)} deals {packet.amount} {kind + ' ' if kind else ''}damage to {st.describe(target)} (407.2)")
     if packet.combat:
         combat_damage_triggers(st, packet)
+
+
+def _packet_source(st: GameState, packet: Packet) -> str:
+    """407.2c: the character that deals (or heals) a packet; its controller's name where it has none."""
+    return st.describe(st.objs[packet.source]) if packet.source is not None else st.pname(packet.controller)
 
 
 def answer_prevent(st: GameState, action: Action, packet: Packet) -> None:
