@@ -342,3 +342,20 @@ def test_a_player_concedes_at_any_time_and_the_model_says_it_stops_following(tmp
                     encoding="utf-8")
     twice = runner.run_file(path)
     assert twice.status == "fail" and "illegal by 102.1b: P2 is not in the game" in twice.detail, twice.detail
+
+
+@pytest.mark.parametrize("old, new, status, words", [
+    ('violations: ["100.1"]', 'violations: []', "fail", "expected [], got ['100.1']"),
+    ("format: sealed, cards: {Ashen Recruit: 29}", "format: draft, cards: {Ashen Recruit: 29}", "error", "unknown deck format 'draft'"),
+    ("cards: {Ashen Recruit: 29}", "cards: {Ashen Recruit: -1}", "error", "can't be negative"),
+])
+def test_a_deck_legality_expectation_is_judged_by_the_engines_deck_check(tmp_path: Path, old: str, new: str, status: str,
+                                                                          words: str) -> None:
+    """100.1-100.4 as expectations: the rules a deck breaks, [] for a legal one."""
+    shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "100.1-deck-building-size-copies-and-traits.yaml"
+    assert all(r.status == "pass" for r in runner.run_cases(shipped))
+    path = tmp_path / "wowtcg" / "deck.yaml"
+    path.parent.mkdir()
+    path.write_text(shipped.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    first = runner.run_cases(path)[0]
+    assert first.status == status and words in first.detail, first.detail

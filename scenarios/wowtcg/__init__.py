@@ -17,7 +17,7 @@ from agreement.wowtcg.follow import ModelFollower
 from engine.wowtcg import Action, Deck, EngineSetupError, IllegalAction, WowTcgGame, load_pool
 from engine.wowtcg.arrange import STEPS as ARRANGE_STEPS
 from engine.wowtcg.arrange import arrange
-from engine.wowtcg.deck import MIN_DECK_SIZE
+from engine.wowtcg.deck import FORMATS, MIN_DECK_SIZE, validate_deck
 from engine.wowtcg.objects import ZONES
 from scenarios.runner import (
     EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session,
@@ -63,7 +63,9 @@ PRINTED = ("type", "cost", "atk", "health", "damage_type")  # read off the card 
 EXPECT_FIELDS = ("priority", "current_player", "turn_player", "turn", "step", "passes", "decision", "chain", "resolved",
                  "interrupted", "combat", "cards", "zones", "damage", "exhausted", "ready_resources", "hand",
                  "graveyard", "results", "returns", "terminal", "legal", "not_legal", "legal_exactly",
-                 "illegal", "events", "no_events")
+                 "illegal", "events", "no_events", "deck_legality")
+#: A deck to judge in a deck_legality expectation (100.1-100.4).
+DECK_FIELDS = ("hero", "format", "cards", "sideboard")
 
 _POOL = None
 
@@ -390,6 +392,22 @@ class WowAdapter(GameAdapter):
                     c.fields(x, vs.at(i), "an illegal action", ("action", "rule"))
                     self._fields_action(c, x["action"], x.at("action"), for_illegal=True)
                     check_illegal_rules(c, self, x)
+            elif key == "deck_legality":
+                vs = c.seq(v, line, "'deck_legality'")
+                for i, x in enumerate(vs):
+                    c.fields(x, vs.at(i), "a deck to judge", ("deck", "violations"))
+                    d = c.fields(x["deck"], x.at("deck"), "'deck'", ("hero", "format", "cards"), ("sideboard",))
+                    c.text(d, "hero", "the deck's")
+                    if d["format"] not in FORMATS:
+                        raise c.error(d.at("format"), f"unknown deck format {d['format']!r}: {' or '.join(FORMATS)}")
+                    for part in ("cards", "sideboard"):
+                        if part in d:
+                            counts = c.fields(d[part], d.at(part), f"the deck's {part}", (), list(d[part]) if isinstance(d[part], Map) else ())
+                            for name in counts:
+                                self._count(c, counts, name)
+                    rules = c.seq(x["violations"], x.at("violations"), "'violations' (the rules the deck breaks; [] if legal)")
+                    for j, rule in enumerate(rules):
+                        self.check_rule_number(c, c.type(rule, str, rules.at(j), "a rule number"), rules.at(j))
 
     def _card_name_or_token(self, c: Checker, name: Any, line: int) -> None:
         c.type(name, str, line, "a card name")
@@ -935,6 +953,13 @@ class WowSession(Session):
             elif key == "illegal":
                 for i, x in enumerate(v):
                     out.extend(self._check_illegal(x["action"], illegal_rules(x), v.at(i)))
+            elif key == "deck_legality":
+                # 100.1-100.4: the rules the deck breaks, as the engine's deck check finds them.
+                for i, x in enumerate(v):
+                    d = x["deck"]
+                    found = validate_deck(Deck.from_counts(d["hero"], d["cards"], d.get("sideboard")), pool(), format=d["format"])
+                    check(key, sorted(set(x["violations"])), sorted({f.rule for f in found}),
+                          f"the rules {d['hero']}'s {d['format']} deck breaks", v.at(i))
             elif key == "events":
                 # an ordered subsequence of the history lines
                 pos = 0
