@@ -375,6 +375,22 @@ class Session:
         return ""
 
 
+#: A script step that has a player concede, where a game's rules let him at any
+#: time (WoW 102.1b, HotA 104.3a): the engine's ``concede``, not a legal action.
+CONCEDES = re.compile(r"^P([1-9]) concedes$")
+
+
+def concede(session: "Session", st: Any, step: str, line: int, rule: str, illegal: type[Exception]) -> None:
+    """The step's player concedes in the engine state ``st``; a refusal
+    (``illegal``, with its rule and reason) is the ruling failing."""
+    try:
+        st.concede(int(CONCEDES.match(step).group(1)) - 1)
+    except illegal as exc:
+        refused = Mismatch(line, f"{step!r} ({rule}: a player may concede at any time)",
+                           "accepted", f"illegal by {exc.rule}: {exc.reason}")  # type: ignore[attr-defined]
+        raise RulingFailed("", [refused], session.snapshot()) from None
+
+
 def legal_mismatches(key: str, patterns: Seq, labels: list[str]) -> list[Mismatch]:
     """``legal`` / ``not_legal``: each glob pattern must match (or must not
     match) the label of an action the engine offers."""

@@ -262,6 +262,16 @@ def test_equipment_played_from_hand_is_not_covered_by_the_model() -> None:
     assert result.model == "not covered (P1 plays Chain Hauberk from hand: the model's weapons, armor and items are those the game starts with)"
 
 
+def _edited(tmp_path: Path, shipped: Path, old: str, new: str, count: int = -1) -> Path:
+    """A copy of a shipped WoW scenario with ``old`` replaced by ``new``, under a wowtcg folder."""
+    text = shipped.read_text(encoding="utf-8")
+    assert old in text, old
+    path = tmp_path / "wowtcg" / shipped.name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return path
+
+
 # --- an action the rules forbid twice over ---------------------------------------------------
 
 TWICE = ROOT / "scenarios" / "wowtcg" / "rules" / "601.1-a-proposal-forbidden-twice-over.yaml"
@@ -279,11 +289,7 @@ def test_an_illegal_step_may_accept_any_of_several_rules(tmp_path: Path, rule: s
     """601.1 and 601.2a both forbid proposing an exhausted ally in the end phase;
     the engine names 601.1. A list accepts any of its rules, and says which it
     expected when the engine names another."""
-    text = TWICE.read_text(encoding="utf-8").replace('rule: ["601.1", "601.2a"]', f"rule: {rule}")
-    path = tmp_path / "wowtcg" / "twice.yaml"
-    path.parent.mkdir()
-    path.write_text(text, encoding="utf-8")
-    result = runner.run_file(path)
+    result = runner.run_file(_edited(tmp_path, TWICE, 'rule: ["601.1", "601.2a"]', f"rule: {rule}"))
     assert result.status == status and words in result.detail, result.detail
 
 
@@ -295,10 +301,7 @@ def test_an_illegal_step_may_accept_any_of_several_rules(tmp_path: Path, rule: s
 def test_resources_may_start_exhausted(tmp_path: Path, resources: str, status: str, words: str) -> None:
     """402.4a: exhausted resources pay nothing; a situation may put some in play exhausted."""
     shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "402.4a-exhausted-resources-pay-nothing.yaml"
-    path = tmp_path / "wowtcg" / "spent.yaml"
-    path.parent.mkdir()
-    path.write_text(shipped.read_text(encoding="utf-8").replace("{P1: {ready: 1, exhausted: 3}}", resources), encoding="utf-8")
-    result = runner.run_file(path)
+    result = runner.run_file(_edited(tmp_path, shipped, "{P1: {ready: 1, exhausted: 3}}", resources))
     assert result.status == status and words in result.detail, result.detail
 
 
@@ -310,10 +313,7 @@ def test_resources_may_start_exhausted(tmp_path: Path, resources: str, status: s
 def test_a_token_may_start_in_play(tmp_path: Path, entry: str, status: str, words: str) -> None:
     """403.2: a token set up in play is the one a card of the pool creates (Tyrande's Wisp)."""
     shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "403.2-a-token-in-play-from-the-start.yaml"
-    path = tmp_path / "wowtcg" / "token.yaml"
-    path.parent.mkdir()
-    path.write_text(shipped.read_text(encoding="utf-8").replace("{token: Wisp, as: Wisp A}", entry), encoding="utf-8")
-    result = runner.run_file(path)
+    result = runner.run_file(_edited(tmp_path, shipped, "{token: Wisp, as: Wisp A}", entry))
     assert result.status == status and words in result.detail, result.detail
 
 
@@ -321,10 +321,7 @@ def test_an_owner_other_than_the_controller_is_a_player_of_the_game(tmp_path: Pa
     """401.2: 'owner' names the player whose card it is; it must be a player at the table."""
     shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "401.2-a-card-controlled-by-another-player-goes-to-its-owners-graveyard.yaml"
     assert runner.run_file(shipped).status == "pass"
-    path = tmp_path / "wowtcg" / "owner.yaml"
-    path.parent.mkdir()
-    path.write_text(shipped.read_text(encoding="utf-8").replace("owner: P2", "owner: P3"), encoding="utf-8")
-    result = runner.run_file(path)
+    result = runner.run_file(_edited(tmp_path, shipped, "owner: P2", "owner: P3"))
     assert result.status == "error" and ":11:" in result.detail and "P3" in result.detail, result.detail
 
 
@@ -336,11 +333,7 @@ def test_a_player_concedes_at_any_time_and_the_model_says_it_stops_following(tmp
     assert result.status == "pass", result.detail
     assert result.model == "not covered (P2 concedes: the model has no concession (102.1b)) after 1 agreeing steps"
     # A player who has left can't concede again: the engine refuses it, citing 102.1b.
-    path = tmp_path / "wowtcg" / "twice.yaml"
-    path.parent.mkdir()
-    path.write_text(shipped.read_text(encoding="utf-8").replace("  - P2 concedes\n", "  - P2 concedes\n  - P2 concedes\n"),
-                    encoding="utf-8")
-    twice = runner.run_file(path)
+    twice = runner.run_file(_edited(tmp_path, shipped, "  - P2 concedes\n", "  - P2 concedes\n  - P2 concedes\n"))
     assert twice.status == "fail" and "illegal by 102.1b: P2 is not in the game" in twice.detail, twice.detail
 
 
@@ -354,8 +347,5 @@ def test_a_deck_legality_expectation_is_judged_by_the_engines_deck_check(tmp_pat
     """100.1-100.4 as expectations: the rules a deck breaks, [] for a legal one."""
     shipped = ROOT / "scenarios" / "wowtcg" / "rules" / "100.1-deck-building-size-copies-and-traits.yaml"
     assert all(r.status == "pass" for r in runner.run_cases(shipped))
-    path = tmp_path / "wowtcg" / "deck.yaml"
-    path.parent.mkdir()
-    path.write_text(shipped.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
-    first = runner.run_cases(path)[0]
+    first = runner.run_cases(_edited(tmp_path, shipped, old, new, 1))[0]
     assert first.status == status and words in first.detail, first.detail

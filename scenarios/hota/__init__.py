@@ -44,7 +44,7 @@ from agreement.hota.follow import ModelFollower
 from engine.hota import CHANCE as CHANCE_ID, Action, EngineSetupError, HotaGame, IllegalAction, load_pool
 from scenarios.runner import (
     EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session,
-    check_illegal_rules, illegal_rules, kind_of, legal_mismatches, model_disagrees, show_rules,
+    CONCEDES, check_illegal_rules, concede, illegal_rules, kind_of, legal_mismatches, model_disagrees, show_rules,
 )
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "hota" / "rules.yaml"
@@ -63,7 +63,6 @@ EXPECT_FIELDS = ("step", "current_player", "first_player", "active", "first_turn
                  "observation", "legal", "not_legal", "legal_exactly", "illegal", "events", "no_events")
 PLAYER = re.compile(r"^P([1-9])$")
 OWNED = re.compile(r"^P([1-9])'s (.+)$")
-CONCEDES = re.compile(r"^P([1-9]) concedes$")
 SHUFFLE = "shuffle decks"
 EVERYONE_KEEPS = "everyone keeps"
 NOBODY, CHANCE, TERMINAL = "nobody", "chance", "terminal"
@@ -388,13 +387,7 @@ class HotaSession(Session):
                 self._apply(self._legal(label, line), step, line)
             return
         if isinstance(step, str) and CONCEDES.match(step):
-            p = int(CONCEDES.match(step).group(1)) - 1
-            try:
-                self.st.concede(p)
-            except IllegalAction as exc:
-                refused = Mismatch(line, f"{step!r} (104.3a: a player may concede at any time)",
-                                   "accepted", f"illegal by {exc.rule}: {exc.reason}")
-                raise RulingFailed("", [refused], self.snapshot()) from None
+            concede(self, self.st, step, line, "104.3a", IllegalAction)
             return
         if isinstance(step, Map):
             self._apply(self._legal(step["action"], line, card=step["card"]), step["action"], line)

@@ -21,7 +21,7 @@ from engine.wowtcg.deck import FORMATS, MIN_DECK_SIZE, validate_deck
 from engine.wowtcg.objects import ZONES
 from scenarios.runner import (
     EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session,
-    check_illegal_rules, illegal_rules, kind_of, legal_mismatches, show_rules,
+    CONCEDES, check_illegal_rules, concede, illegal_rules, kind_of, legal_mismatches, show_rules,
 )
 
 # Every step the engine reports in `state.step`.
@@ -45,8 +45,6 @@ FILLER = "Scout the Barrens"
 MID_GAME_DECK = 10  # cards in a default deck of a game set up in its middle
 START_DECK = MIN_DECK_SIZE["sealed"]  # a game played from its start needs legal decks (100.1)
 
-#: A script step that has a player concede (102.1b).
-CONCEDES = re.compile(r"^P([1-9]) concedes$")
 PLAY_FIELDS = ("card", "token", "owner", "damage", "exhausted", "new", "on", "as")
 HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
 #: A player's resources in the situation: a count of ready ones, or both counts.
@@ -628,7 +626,7 @@ class WowSession(Session):
         if step == EVERYONE_PASSES:
             self._everyone_passes(line)
         elif isinstance(step, str) and CONCEDES.match(step):
-            self._concede(step, int(CONCEDES.match(step).group(1)) - 1, line)
+            self._concede(step, line)
         elif isinstance(step, str):
             self._apply(self._match_label(step, line), line)
         elif EVERYONE_PASSES in step:
@@ -763,22 +761,14 @@ class WowSession(Session):
 
         self._noting_links(act)
 
-    def _concede(self, step: str, player: int, line: int) -> None:
+    def _concede(self, step: str, line: int) -> None:
         """102.1b: a player may concede at any time, even while another must act,
         so it is no legal action the engine offers: its ``concede``. The model
         has no concession (102.1b is not-modelled): it stops following here."""
         if self.model is not None:
             self.model.leaves_the_model(f"{step}: the model has no concession (102.1b)")
 
-        def act() -> None:
-            try:
-                self.st.concede(player)
-            except IllegalAction as exc:
-                refused = Mismatch(line, f"{step!r} (102.1b: a player may concede at any time)",
-                                   "accepted", f"illegal by {exc.rule}: {exc.reason}")
-                raise RulingFailed("", [refused], self.snapshot()) from None
-
-        self._noting_links(act)
+        self._noting_links(lambda: concede(self, self.st, step, line, "102.1b", IllegalAction))
 
     def _noting_links(self, act: Callable[[], None]) -> None:
         """Do ``act``, then note each link that left the chain, resolved or interrupted."""
