@@ -26,7 +26,7 @@ role, stun, buff and assigned damage are state.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Callable
 
 from model.backend import CONCRETE, Backend
 from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Var
@@ -530,18 +530,27 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
         )
     ]
     # Explicit search tries every assignment edge of a state in turn: each
-    # assigner's total is read off the book once for the last state asked
-    # (held, so that its identity is not reused while it is kept).
+    # assigner's total and the units it assigns to are read off the book once
+    # for the last state asked (held, so that its identity is not reused
+    # while it is kept).
     memo: list[Any] = [None, {}]
+
+    def remembered(s: Any, key: tuple, read: Callable[[], Any]) -> Any:
+        if s is not memo[0]:
+            memo[0], memo[1] = s, {}
+        if key not in memo[1]:
+            memo[1][key] = read()
+        return memo[1][key]
 
     def assigner_total(s: Any, q: int, b: Backend) -> Any:
         if b is not CONCRETE:
             return _assigner_total(t, book, s, q, b)
-        if s is not memo[0]:
-            memo[0], memo[1] = s, {}
-        if q not in memo[1]:
-            memo[1][q] = _assigner_total(t, book, s, q, b)
-        return memo[1][q]
+        return remembered(s, ("total", q), lambda: _assigner_total(t, book, s, q, b))
+
+    def damage_units(s: Any, q: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
+        if b is not CONCRETE:
+            return _damage_units(t, book, s, q, targets, b)
+        return remembered(s, ("units", q), lambda: _damage_units(t, book, s, q, targets, b))
 
     for q in range(t.players):
         targets = tuple(u for u in range(len(t.units)) if t.units[u].owner != q)
@@ -562,7 +571,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
                 # decides the rest.
                 return b.AndThen(
                     ready(s, b),
-                    lambda: is_legal(_damage_units(t, book, s, q, targets, b), assigner_total(s, q, b), amounts, b),
+                    lambda: is_legal(damage_units(s, q, targets, b), assigner_total(s, q, b), amounts, b),
                 )
 
             def update(s: Any, b: Backend, targets: tuple = targets, amounts: tuple = amounts) -> dict[str, Any]:
