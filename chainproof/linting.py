@@ -585,38 +585,6 @@ def _term(x: Any) -> Any:
     return x if z3.is_expr(x) else z3.BoolVal(bool(x))
 
 
-def _nearest_waking_board(
-    game: Game,
-    settings: Mapping[str, int],
-    nearby: Sequence[NearbyBoard],
-    dead: source_lint.SourceFinding,
-    max_pairs: int,
-    timeout_ms: int,
-    searched: list[str],
-) -> tuple[NearbyBoard, list[source_lint.SourceFinding]] | None:
-    """The first board of ``nearby`` where the dead ruling applies in a reached
-    state, with what comparing the texts on its question finds there (dead
-    rulings aside); None if none of the first ``WAKE_SEARCHES`` boards Z3
-    lets it apply on does.  ``searched`` gets the label of each board searched."""
-    assert dead.ruling is not None
-    name, k = dead.ruling
-    for board in nearby:
-        machine = game.machine(settings, **board.extra)
-        if board_rules_out(machine, name, k, timeout_ms) is not False:
-            continue
-        searched.append(board.label)
-
-        def build_reading(spec: str | None, shows_with: Mapping[str, int], board: NearbyBoard = board) -> Machine:
-            return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
-
-        there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions=(name,))
-        if not any(x.key == dead.key for x in there.findings):
-            return board, [x for x in there.findings if x.kind != "dead-ruling"]
-        if len(searched) == WAKE_SEARCHES:
-            return None
-    return None
-
-
 def wake_dead_rulings(
     game: Game,
     settings: Mapping[str, int],
@@ -627,42 +595,76 @@ def wake_dead_rulings(
     checks: list[Check],
 ) -> list[source_lint.SourceFinding]:
     """For each ruling that applies nowhere because the board alone rules it
-    out (no character has the keyword it needs, nobody holds the card), the
-    nearest board where it can apply: the game's boards one change away, in
-    order, each first asked of Z3 (can the ruling apply there at all?), then
-    searched for the ruling's question as the default board was.  The texts'
-    clashes, self-clashes and gaps on that question found there are lint's
-    findings too, keyed by the board; the dead ruling's summary says where it woke."""
+    out (no character has the keyword it needs, nobody holds the card, a rule
+    for more players than sit at the table), the nearest board where it can
+    apply: the game's boards one change away, in order, each first asked of
+    Z3 (can the ruling apply there at all?), then searched for the ruling's
+    question as the default board was, at most ``WAKE_SEARCHES`` boards per
+    ruling.  A board is searched once for the questions of every ruling it
+    may wake.  The texts' clashes, self-clashes and gaps on a woken ruling's
+    question found there are lint's findings too, keyed by the board; the
+    dead ruling's summary says where it woke."""
     if game.nearby_boards is None:
         return []
-    nearby = game.nearby_boards(settings)
-    out: list[source_lint.SourceFinding] = []
+    asleep: list[source_lint.SourceFinding] = []  # the board rules them out
+    by_play: list[source_lint.SourceFinding] = []  # the board allows them; no game reaches them
     for f in dead:
         assert f.ruling is not None
-        name, k = f.ruling
-        if board_rules_out(bounded, name, k, budget.timeout_ms) is not True:
-            continue  # play, not the board, keeps it from applying
-        searched: list[str] = []
-        woken = _nearest_waking_board(game, settings, nearby, f, max_pairs, budget.timeout_ms, searched)
-        if woken is None:
-            if len(searched) == WAKE_SEARCHES:
-                summary = (f"; the default board alone rules it out, and the first {WAKE_SEARCHES} boards one change away"
-                           f" that let it apply never reach it within the bounds (searched: {'; '.join(searched)}); the others were not searched")
+        ruled_out = board_rules_out(bounded, *f.ruling, budget.timeout_ms)
+        if ruled_out is not None:
+            (asleep if ruled_out else by_play).append(f)
+    searched: dict[str, list[str]] = {f.key: [] for f in asleep + by_play}
+    woken: dict[str, tuple[NearbyBoard, list[source_lint.SourceFinding]]] = {}
+
+    def waiting(fs: list[source_lint.SourceFinding], machine: Machine) -> list[source_lint.SourceFinding]:
+        return [f for f in fs if f.key not in woken and len(searched[f.key]) < WAKE_SEARCHES
+                and board_rules_out(machine, *f.ruling, budget.timeout_ms) is False]  # type: ignore[misc]
+
+    for board in game.nearby_boards(settings):
+        if all(f.key in woken or len(searched[f.key]) == WAKE_SEARCHES for f in asleep):
+            break
+        machine = game.machine(settings, **board.extra)
+        here = waiting(asleep, machine)
+        if not here:
+            continue
+        # A board searched anyway is searched for the rulings play keeps
+        # asleep too: a rule for more players than the default seats reads
+        # the state, so Z3 alone does not rule it out on the default board.
+        here += waiting(by_play, machine)
+
+        def build_reading(spec: str | None, shows_with: Mapping[str, int], board: NearbyBoard = board) -> Machine:
+            return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
+
+        there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions={f.question for f in here})
+        still_dead = {x.key for x in there.findings}
+        for f in here:
+            searched[f.key].append(board.label)
+            if f.key not in still_dead:
+                woken[f.key] = board, [x for x in there.findings if x.kind != "dead-ruling" and x.question == f.question]
+    out: list[source_lint.SourceFinding] = []
+    for f in asleep + by_play:
+        keeps = "the default board alone rules it out" if f in asleep else "play keeps it from applying on the default board"
+        tried = searched[f.key]
+        if f.key not in woken:
+            if f in by_play:
+                continue  # no board was searched for it
+            if len(tried) == WAKE_SEARCHES:
+                f.summary += (f"; {keeps}, and the first {WAKE_SEARCHES} boards one change away"
+                              f" that let it apply never reach it within the bounds (searched: {'; '.join(tried)}); the others were not searched")
             else:
-                tried = f" (searched: {'; '.join(searched)})" if searched else ""
-                summary = f"; the default board alone rules it out, and no board one change away lets it apply within the bounds{tried}"
-            f.summary += summary
+                listed = f" (searched: {'; '.join(tried)})" if tried else ""
+                f.summary += f"; {keeps}, and no board one change away lets it apply within the bounds{listed}"
             checks.append(Check(game.name, f"wake[{f.key}]", "asleep on the boards one change away searched", "nearby boards", 0))
             continue
-        board, found = woken
+        board, found = woken[f.key]
         for x in found:
-            x.key = f"{x.key}@{board.key}"
-            x.summary = f"on the board where {board.label}: {x.summary}"
-            x.board = board.label
+            if x.board is None:  # not yet claimed by another ruling of its question woken on this board
+                x.key, x.board = f"{x.key}@{board.key}", board.label
+                x.summary = f"on the board where {board.label}: {x.summary}"
+                out.append(x)
         said = f"; lint finds {', '.join(x.key for x in found)} there" if found else "; the texts agree there"
-        f.summary += f"; the default board alone rules it out: where {board.label}, it applies within the bounds{said}"
+        f.summary += f"; {keeps}: where {board.label}, it applies within the bounds{said}"
         checks.append(Check(game.name, f"wake[{f.key}]", f"applies where {board.label}", "nearby boards", 0))
-        out += found
     return out
 
 

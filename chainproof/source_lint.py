@@ -61,6 +61,8 @@ class SourceFinding:
     ruling: tuple[str, int] | None = None
     #: Found on a board one change from the default: what changed.
     board: str | None = None
+    #: The question it is about (every kind but a deadlock's).
+    question: str | None = None
 
 
 @dataclass
@@ -245,7 +247,7 @@ def lint_sources(
                 summary = f"'{q.doc}': {x}'s rulings differ from the model's reading, and no state reached {scope} shows the answers apart{play}"
             out.checks.append((f"source_clash[{name}: {x}]", "violated"))
             out.findings.append(
-                SourceFinding("source-clash", f"source-clash:{name}:{x}", rules, summary, places, sources, t, parted, spec)
+                SourceFinding("source-clash", f"source-clash:{name}:{x}", rules, summary, places, sources, t, parted, spec, question=name)
             )
 
         for x in q.sources:
@@ -271,7 +273,7 @@ def lint_sources(
             out.findings.append(
                 SourceFinding(
                     "self-clash", f"self-clash:{name}:{x}:{'+'.join(sorted(clash.core))}", clash.rules, summary, places, (x,),
-                    transcript(i, summary),
+                    transcript(i, summary), question=name,
                 )
             )
 
@@ -287,7 +289,7 @@ def lint_sources(
             summary = f"no text answers '{q.doc}'{where}; the model answers {q.show_answer(book.answer(name, s, CONCRETE, *args))} by {how}"
             rules = tuple(dict.fromkeys(r for x in live for r in x.rules)) or tuple(dict.fromkeys(r for x in q.rulings for r in x.rules))
             out.checks.append((f"gap[{name}]", "violated"))
-            out.findings.append(SourceFinding("gap", f"gap:{name}", rules, summary, (), (), transcript(i, summary)))
+            out.findings.append(SourceFinding("gap", f"gap:{name}", rules, summary, (), (), transcript(i, summary), question=name))
 
         for k, r in enumerate(q.rulings):
             if (name, k) in applies_somewhere:
@@ -296,7 +298,7 @@ def lint_sources(
             tag = "+".join(r.texts) or "assumed"
             summary = f"{r.id} [{' '.join(r.rules)}] of {tag} ('{r.doc}') applies in no state reached {scope} where '{q.doc}' is asked"
             out.findings.append(
-                SourceFinding("dead-ruling", f"dead-ruling:{name}:{r.id}@{tag}", r.rules, summary, places, sources, ruling=(name, k))
+                SourceFinding("dead-ruling", f"dead-ruling:{name}:{r.id}@{tag}", r.rules, summary, places, sources, ruling=(name, k), question=name)
             )
 
     # Each source read whole, as `verify --reading SOURCE` builds it: a reading

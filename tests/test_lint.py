@@ -438,8 +438,33 @@ def test_a_clash_the_table_allows_but_play_never_reaches_is_searched_a_little_fu
     wake = {c["query"]: c["verdict"] for c in lint_all["checks"] if c["game"] == "riftbound"}
     assert wake["wake[self-clash:conquers:003]"] == "shows with 2 showdown spells each, over one turn, won at 1 point"
     assert wake["wake[self-clash:attacker:003]"] == "not shown with 2 showdown spells each, over one turn, won at 1 point either"
-    # Quiet clashes that the table alone rules out are not searched for at all.
-    assert wake["wake[self-clash:opposing_unit:003]"] == "the default board rules it out, and the game has no boards one change away"
+    # Quiet clashes that the table alone rules out, on the default table and
+    # on the table with a third player, are not searched for at all.
+    assert wake["wake[self-clash:opposing_unit:003]"] == "no board one change away allows it"
+
+
+def test_rules_for_more_players_wake_on_the_table_with_a_third_player(lint_all):
+    """R2 and R5: Riftbound's multiplayer rulings apply only past two players.
+    Z3 says the two-player table alone rules out line 15's ruling, so lint
+    searches the table with a third player, once, for it and for the assumed
+    attacker-gone ruling that play alone keeps asleep at two.  There line 15
+    clashes with lines 30-31 (late arrivals), and no text names the attacker or
+    defender once the contesting player has left."""
+    by_key = {f["key"]: f for f in lint_all["findings"]}
+    r2 = by_key["self-clash:valid_destination:003:late-arrival+no-destination@players3-turns1"]
+    assert r2["board"] == "a third player sits at the table, over one turn"
+    assert r2["places"] == ["003_04f893fe0d5f9a25.txt:30-31", "003_04f893fe0d5f9a25.txt:15"]
+    steps = r2["transcript"]["steps"]
+    assert steps[-2]["player"] == "P1" and steps[-2]["action"] == "recall[Tank Guard]"  # his only attacker there
+    assert "P3" in r2["transcript"]["initial"]
+    for question in ("attacker", "defender"):
+        gap = by_key[f"gap:{question}@players3-turns1"]
+        assert gap["rules"] == ["assumed:attacker-gone"]
+        assert "by the assumption attacker-gone" in gap["summary"]
+    woken = by_key["dead-ruling:attacker:attacker-gone@assumed"]["summary"]
+    assert "play keeps it from applying on the default board: where a third player sits at the table" in woken
+    asleep = by_key["dead-ruling:valid_destination:no-destination@003"]["summary"]
+    assert "the default board alone rules it out: where a third player sits at the table" in asleep
 
 
 def test_whether_a_quiet_clash_can_hold_on_a_board_is_asked_of_z3_over_the_whole_domain():
