@@ -1,5 +1,5 @@
 """The command line: ``chainproof verify``, ``coverage``, ``graph``, ``conform``,
-``check-trace``, ``scenarios``, ``lint`` and ``diff``.
+``check-trace``, ``scenarios``, ``lint``, ``diff`` and ``report``.
 
 Exit codes: 0 every verdict holds, 1 a property is violated, vacuous or
 unknown, 2 bad input, an ill-formed model or a graph that could not be drawn.
@@ -222,10 +222,7 @@ def coverage(games: tuple[str, ...], as_json: bool) -> None:
     reference engine (engine/<game>/) cites."""
 
     def run() -> int:
-        tables = []
-        for game in _games(games, {}):
-            paragraphs = [rid for rid in game.registry.rules if "." in rid and ":" not in rid and not rid[0].isdigit()]
-            tables.append(report.coverage(game, game.cited_rules(), set(report.engine_citations(game.name, paragraphs))))
+        tables = [report.game_coverage(game) for game in _games(games, {})]
         if as_json:
             click.echo(json.dumps({"games": tables}, indent=2))
         else:
@@ -261,7 +258,7 @@ def graph(game: str, fmt: str, output: Path | None) -> None:
 
 def _register_commands() -> None:
     # Commands kept in their own modules, each calling back into guarded().
-    from chainproof import agreement_cli, damage_cli, lint_cli
+    from chainproof import agreement_cli, damage_cli, html_report, lint_cli
     from chainproof.scenarios_cli import scenarios
 
     agreement_cli.register(main)
@@ -269,6 +266,7 @@ def _register_commands() -> None:
     main.add_command(lint_cli.lint)
     main.add_command(lint_cli.diff)
     main.add_command(damage_cli.damage_command, "damage")
+    main.add_command(html_report.report_command)
 
 
 _register_commands()

@@ -209,6 +209,13 @@ def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict
     }
 
 
+def game_coverage(game: Any) -> dict[str, Any]:
+    """``chainproof coverage``'s table of one game: its registry against what
+    its models and properties cite and what its reference engine's source cites."""
+    paragraphs = [rid for rid in game.registry.rules if "." in rid and ":" not in rid and not rid[0].isdigit()]
+    return coverage(game, game.cited_rules(), set(engine_citations(game.name, paragraphs)))
+
+
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "-"
 
