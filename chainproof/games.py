@@ -144,6 +144,12 @@ def _wowtcg() -> Game:
         length_bounds=("turns", "deck", "combats"),
         lemmas=PLAYABLE_PROPERTIES,
         nearby_boards=lambda b: [NearbyBoard(k, label, {"board": board}) for k, label, board in nearby_boards(b["players"], b["allies"])],
+        # Who may protect (602.2, the basic rules' multiplayer section) tells
+        # the texts apart only where a third player can protect; over one
+        # turn that table has about 18,000 states.
+        nearby_bounds=lambda b: [
+            NearbyBounds("players3-turns1", "a third player at the table, over one turn", {"players": 3, "turns": 1})
+        ] if b["players"] == 2 else [],
     )
 
 

@@ -488,3 +488,17 @@ def test_the_junit_report_has_a_passing_case_per_known_finding(lint_all, reports
     assert sorted(names) == sorted(f["key"] for f in lint_all["findings"])
     assert root.get("failures") == "0" and root.get("errors") == "0"
     assert [s.get("name") for s in root] == ["lint wowtcg", "lint riftbound", "lint hota"]
+
+
+def test_who_may_protect_is_compared_with_a_third_player_at_the_table(lint_all):
+    """B4: at two players the basic rules' 'friendly' protector and 602.2's
+    'any opponent of the attacker' are the same player, so the clash the texts
+    allow stays quiet; lint's nearby bounds seat a third player for one turn,
+    where P3 protects P2's hero under 602.2 and may not under 001."""
+    by_key = {f["key"]: f for f in lint_all["findings"]}
+    b4 = by_key["source-clash:may_protect:001@players3-turns1"]
+    assert b4["board"] == "a third player at the table, over one turn"
+    assert "for P3 guard: 001 answers no where the model's reading answers yes" in b4["summary"]
+    assert b4["transcript"]["final"]["location"] == "protect_point"
+    wake = {c["query"]: c["verdict"] for c in lint_all["checks"] if c["game"] == "wowtcg"}
+    assert wake["wake[source-clash:may_protect:001]"] == "shows with a third player at the table, over one turn"
