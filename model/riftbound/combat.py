@@ -529,10 +529,12 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
             doc="attacking or defending units are gone: no combat damage",
         )
     ]
-    # Explicit search tries every assignment edge of a state in turn: each
-    # assigner's total and the units it assigns to are read off the book once
-    # for the last state asked (held, so that its identity is not reused
-    # while it is kept).
+    # Every assignment edge of a state asks the same of it: whether the damage
+    # step happens, each assigner's total and the units he assigns to.  Each is
+    # read off the book once for the last state asked (held, so that its
+    # identity is not reused while it is kept), on any backend: explicit
+    # search tries the edges state by state, and the symbolic transition
+    # relation builds every edge's guard over one state of Z3 terms.
     memo: list[Any] = [None, {}]
 
     def remembered(s: Any, key: tuple, read: Callable[[], Any]) -> Any:
@@ -542,15 +544,14 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
             memo[1][key] = read()
         return memo[1][key]
 
+    def step_happens(s: Any, b: Backend) -> Any:
+        return remembered(s, ("happens", b.name), lambda: book.answer("damage_step_happens", s, b))
+
     def assigner_total(s: Any, q: int, b: Backend) -> Any:
-        if b is not CONCRETE:
-            return _assigner_total(t, book, s, q, b)
-        return remembered(s, ("total", q), lambda: _assigner_total(t, book, s, q, b))
+        return remembered(s, ("total", q, b.name), lambda: _assigner_total(t, book, s, q, b))
 
     def damage_units(s: Any, q: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
-        if b is not CONCRETE:
-            return _damage_units(t, book, s, q, targets, b)
-        return remembered(s, ("units", q), lambda: _damage_units(t, book, s, q, targets, b))
+        return remembered(s, ("units", q, b.name), lambda: _damage_units(t, book, s, q, targets, b))
 
     for q in range(t.players):
         targets = tuple(u for u in range(len(t.units)) if t.units[u].owner != q)
@@ -563,7 +564,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
                     b.And(s.attacker == q, s.stage == ATTACKER_ASSIGNS),
                     b.And(s.defender == q, s.stage == DEFENDER_ASSIGNS),
                 )
-                return b.And(turn, book.answer("damage_step_happens", s, b), assigner_total(s, q, b) == sum(amounts))
+                return b.And(turn, step_happens(s, b), assigner_total(s, q, b) == sum(amounts))
 
             def guard(s: Any, b: Backend, q: int = q, targets: tuple = targets, amounts: tuple = amounts, ready=ready) -> Any:
                 # The turn and the total are cheap to test first (and run over
