@@ -25,6 +25,7 @@ role, stun, buff and assigned damage are state.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any, Callable
 
@@ -493,6 +494,12 @@ def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tup
     ``q``'s most might, every legal split that the damage module's Z3
     enumeration finds. Only these get an edge, so an assignment edge that is
     never taken is a fact of the table or the rules, not padding."""
+    return list(_possible_assignments(t, q, targets))
+
+
+@functools.lru_cache(maxsize=64)
+def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    # Remembered by table: lint builds the same table under every source's reading.
     most = t.most_might(q)
     found: set[tuple[int, ...]] = set()
     for r in range(t.players):
@@ -515,7 +522,7 @@ def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tup
                     for split in legal_assignments(units, total):
                         amounts = dict(zip(here, split))
                         found.add(tuple(amounts.get(v, 0) for v in targets))
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
