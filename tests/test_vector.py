@@ -254,3 +254,29 @@ def test_a_liveness_violation_is_the_same_lasso(small_machine):  # noqa: ANN001
     found = vector.check(vector.explore(machine), prop)
     assert found.verdict == "violated" and found.counterexample.loop_start == 6
     assert _verdict(found) == _verdict(explicit.check(explicit.explore(machine), prop))
+
+
+def test_whether_a_goal_may_be_missed_forever_is_decided_as_the_graph_search_decides_it(small_machine):  # noqa: ANN001
+    """Liveness over arrays first asks whether any run can miss the goal for
+    good (stuck, or round a cycle) and builds the networkx graph only when one
+    can: that answer must be the graph search's, on properties that hold, on
+    a lasso and on a dead end."""
+    from properties import Eventually
+    from tests.conftest import closes
+    from tests.test_liveness import WINDOWS, endless_passing
+
+    draw_opens = Eventually(
+        "draw_step_opens", ("501.2a",), "a deliberately false claim: once a turn reaches its draw, the draw step's window opens",
+        premise=lambda m, s, b: m.at(s, "draw_step_start", b=b), goal=lambda m, s, b: m.at(s, "draw_step", b=b),
+    )
+    cases = [(small_machine, closes(w)) for w in WINDOWS]
+    cases += [(endless_passing(small_machine), closes("action_phase")), (small_machine, draw_opens)]
+    answers = []
+    for machine, prop in cases:
+        v = vector.explore(machine)
+        premise = np.array([bool(prop.premise(machine, v.state(i), CONCRETE)) for i in range(v.states)])
+        missed = np.array([not prop.goal(machine, v.state(i), CONCRETE) for i in range(v.states)])
+        fast = vector._goal_may_be_missed_forever(v, premise, missed)
+        assert fast == (explicit._unmet(v, premise, missed)[1] is not None), prop.name
+        answers.append(fast)
+    assert answers == [False] * len(WINDOWS) + [True, True]
