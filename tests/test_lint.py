@@ -502,3 +502,28 @@ def test_who_may_protect_is_compared_with_a_third_player_at_the_table(lint_all):
     assert b4["transcript"]["final"]["location"] == "protect_point"
     wake = {c["query"]: c["verdict"] for c in lint_all["checks"] if c["game"] == "wowtcg"}
     assert wake["wake[source-clash:may_protect:001]"] == "shows with a third player at the table, over one turn"
+
+
+def test_the_readmes_lint_figures_are_the_ones_lint_gives(lint_all, reports):
+    """The README's paragraph on what lint finds today quotes its counts: the
+    findings per game and the documented entries they reproduce, which the
+    findings pages this run wrote state."""
+    import re
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    per_game = {g: sum(f["game"] == g for f in lint_all["findings"]) for g in ("wowtcg", "riftbound", "hota")}
+    said = re.search(r"it finds (\d+), all known: (\d+) for WoW .*?; (\d+) for Riftbound .*?; (\d+) for HotA", text)
+    assert said, "the README no longer says what lint finds"
+    assert [int(x) for x in said.groups()] == [len(lint_all["findings"]), per_game["wowtcg"], per_game["riftbound"], per_game["hota"]]
+
+    def reproduced(game: str) -> tuple[int, int]:
+        page = (reports / f"findings-{game}.md").read_text(encoding="utf-8")
+        n, of = re.search(r"they reproduce (\d+) of the (\d+) entries", page).groups()
+        return int(n), int(of)
+
+    wow, rift, hota = reproduced("wowtcg"), reproduced("riftbound"), reproduced("hota")
+    claim = re.search(r"They reproduce (\d+) of the (\d+) documented WoW disagreements, (?:all )?(\d+) of Riftbound's(?: (\d+))? and (\d+) of HotA's (\d+)", text)
+    assert claim, "the README no longer says how many documented entries lint reproduces"
+    n_wow, of_wow, n_rift, of_rift, n_hota, of_hota = claim.groups()
+    assert (int(n_wow), int(of_wow)) == wow and (int(n_hota), int(of_hota)) == hota
+    assert int(n_rift) == rift[0] and int(of_rift or n_rift) == rift[1]
