@@ -258,7 +258,7 @@ def graph(game: str, fmt: str, output: Path | None) -> None:
 
 def _register_commands() -> None:
     # Commands kept in their own modules, each calling back into guarded().
-    from chainproof import agreement_cli, damage_cli, html_report, lint_cli
+    from chainproof import agreement_cli, campaign_cli, damage_cli, html_report, lint_cli
     from chainproof.scenarios_cli import scenarios
 
     agreement_cli.register(main)
@@ -267,6 +267,7 @@ def _register_commands() -> None:
     main.add_command(lint_cli.diff)
     main.add_command(damage_cli.damage_command, "damage")
     main.add_command(html_report.report_command)
+    main.add_command(campaign_cli.campaign_command)
 
 
 _register_commands()

@@ -14,9 +14,10 @@ of markup that does not pass through it is the graph's SVG, drawn by the
 renderer from the model's DOT and edited as an XML tree.
 
 The inputs are files, so that the page reports the very runs that CI or a
-person made, at their bounds; ``--run`` is the one shortcut, for when no
-verify file is given: it runs ``chainproof verify --json`` at the default
-bounds first (about a minute for every game).  Lint and conformance runs take
+person made, at their bounds (a campaign's database, ``--campaign``, holds
+each cell's run as that command's JSON); ``--run`` is the one shortcut, for
+when no verify file is given: it runs ``chainproof verify --json`` at the
+default bounds first (about a minute for every game).  Lint and conformance runs take
 minutes and depend on their options, so they are only ever read.
 
 Exit codes: 0 the page is written, 2 bad input (a file missing or unreadable,
@@ -41,7 +42,7 @@ import click
 from markupsafe import Markup
 
 from agreement.games import checker_for
-from chainproof import report
+from chainproof import campaign, report
 from chainproof.common import guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, get_game
 from checkers.results import VERDICTS
@@ -788,6 +789,8 @@ def _input_option(command: str, what: str) -> Callable[[Callable[..., Any]], Cal
 @_input_option("lint", "lint's findings, each with its games")
 @_input_option("scenarios", "scenario results")
 @_input_option("conform", "a conformance run's edge counts and findings")
+@click.option("--campaign", "campaign_files", multiple=True, metavar="DB", type=click.Path(dir_okay=False, path_type=Path),
+              help="a campaign's results database (`chainproof campaign`): the run of each of its cells (repeatable)")
 @click.option("--run", "run", is_flag=True,
               help="with no --verify file: run `chainproof verify --json` on the built-in rulebooks "
                    "(the games of --game, or all) at default bounds, and report it")
@@ -799,6 +802,7 @@ def report_command(
     lint_files: tuple[Path, ...],
     scenarios_files: tuple[Path, ...],
     conform_files: tuple[Path, ...],
+    campaign_files: tuple[Path, ...],
     run: bool,
     games: tuple[str, ...],
 ) -> None:
@@ -814,8 +818,8 @@ def report_command(
         given = {"verify": verify_files, "lint": lint_files, "scenarios": scenarios_files, "conform": conform_files}
         if run and verify_files:
             raise BadInput("--run runs verify and --verify gives its JSON: give one or the other")
-        if not run and not any(given.values()):
-            raise BadInput("nothing to report: give --verify, --lint, --scenarios or --conform files, or --run to run verify")
+        if not run and not any(given.values()) and not campaign_files:
+            raise BadInput("nothing to report: give --verify, --lint, --scenarios, --conform or --campaign files, or --run to run verify")
         if not output.parent.is_dir():
             # Said before the page is built, which takes seconds.
             raise BadInput(f"cannot write {output}: the folder {output.parent} does not exist")
@@ -823,6 +827,11 @@ def report_command(
         for command in COMMANDS:
             for path in given[command]:
                 inputs.add(command, read(path, command), str(path))
+        for path in campaign_files:
+            # A cell that ended in an error has no run to show.
+            for cell in (c for c in campaign.read_rows(path).values() if c.outcome != campaign.ERROR):
+                name = f"{path} [{cell.key}]"
+                inputs.add(cell.kind, checked(cell.result, cell.kind, name), name)
         if run:
             click.echo(f"running chainproof verify on {', '.join(games or GAME_NAMES)} ...", err=True)
             inputs.add("verify", run_command("verify", *(f"--game={g}" for g in games)), "chainproof verify --json (run by --run)")
