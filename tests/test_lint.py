@@ -42,8 +42,7 @@ def lint_all(reports: Path) -> dict:
     """``chainproof lint --json`` for every game in a process of its own, as a
     user runs it, with its SARIF log and findings pages: about 70 s, the one
     lint of the shipped rules in the suite.  Every game in one process, as
-    ``lint --markdown docs`` writes the committed pages: a solver's choice of
-    an example (Riftbound's exclusion) depends on the queries asked before it.
+    ``lint --markdown docs`` writes the committed pages.
     Run inside this process (CliRunner) it took much longer, most of the
     difference system time in the portfolio's workers, which fork from deep
     in pytest's stack and there map and unmap CPython 3.11's 16 KiB

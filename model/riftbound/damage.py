@@ -814,7 +814,36 @@ def _stuck_configuration(pattern: Sequence[str], max_might: int, timeout_ms: int
     if answer == z3.unsat:
         return None
     model = solver.model()
-    return tuple(model.eval(m, model_completion=True).as_long() for m in mights), model.eval(total, model_completion=True).as_long()
+    found = tuple(model.eval(m, model_completion=True).as_long() for m in mights), model.eval(total, model_completion=True).as_long()
+    return _first_stuck(pattern, max_might, found, timeout_ms)
+
+
+def _first_stuck(pattern: Sequence[str], max_might: int, found: tuple[tuple[int, ...], int], timeout_ms: int) -> tuple[tuple[int, ...], int]:
+    """The first stuck configuration of the pattern in a fixed order (mights
+    lexicographically, then totals upwards), at or before ``found``.
+
+    Which configuration Z3's exists-forall query returns depends on the
+    queries the process asked before it; the first in a fixed order does not,
+    so lint's example is the same in any run.  Each candidate is one
+    quantifier-free query (is there a split honouring every requirement?)
+    whose answer, unlike a model, is the same in any process; the all-ones
+    mights are stuck at a small total for every exclusive pattern up to five
+    units, so few are asked."""
+    n = len(pattern)
+    amounts = [z3.Int(f"amount:{i}") for i in range(n)]
+    for candidate in itertools.product(range(1, max_might + 1), repeat=n):
+        for total in range(n * (max_might + 1) + 1):
+            if (candidate, total) == found:
+                return found
+            solver = z3.Solver()
+            limits.limit(solver, timeout_ms)
+            solver.add(*strict_rules(pattern_units(pattern, candidate), total, amounts, SYMBOLIC).values())
+            answer = solver.check()
+            if answer == z3.unknown:
+                raise RuntimeError(f"exclusive_requirements: Z3 gave up on {pattern}: {limits.why_unknown(solver.reason_unknown(), timeout_ms)}")
+            if answer == z3.unsat:
+                return candidate, total
+    return found
 
 
 def exclusive_requirements(max_units: int = 5, max_might: int = 6, timeout_ms: int = limits.GUARD_MS) -> list[Exclusion]:
