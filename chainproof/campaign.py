@@ -171,13 +171,7 @@ class _Reader:
 def load(path: Path) -> Campaign:
     """The cells of the campaign file at ``path``; CampaignFileError on anything it does not allow."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise CampaignFileError(path, None, "the file is not UTF-8 text") from None
-    try:
-        root = safe_yaml.compose(text)
+        root = safe_yaml.compose_file(path)
     except safe_yaml.YamlRefused as exc:
         raise CampaignFileError(path, exc.line, exc.message) from None
     if root is None:

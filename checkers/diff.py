@@ -17,6 +17,7 @@ when it stops at ``max_pairs`` first, they agree on every game it covered.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -80,6 +81,9 @@ def compare(
     if set(starts_a) != starts_b:
         raise ModelError(f"{names[0]} and {names[1]} start from different states")
 
+    # A state of one reading is met again and again, from every pair it is
+    # part of: its judge's reading is made once.
+    read_a, read_b = functools.lru_cache(maxsize=None)(first.aspects), functools.lru_cache(maxsize=None)(second.aspects)
     nodes: list[tuple[Any, Any]] = [(s, s) for s in starts_a]
     parent: list[tuple[int, Edge, Edge] | None] = [None] * len(nodes)
     depth = [0] * len(nodes)
@@ -100,7 +104,7 @@ def compare(
                 found = _divergence(first, second, nodes, parent, i, name, how, in_a, in_b)
                 return Comparison(*names, found, len(nodes), depth[i], False, time.perf_counter() - started)
             (ea, pa), (eb, pb) = in_a, in_b
-            if first.aspects(pa) != second.aspects(pb):
+            if read_a(pa) != read_b(pb):
                 found = _divergence(first, second, nodes, parent, i, name, DIFFERENT_STATES, in_a, in_b)
                 return Comparison(*names, found, len(nodes), depth[i], False, time.perf_counter() - started)
             if (pa, pb) not in seen:

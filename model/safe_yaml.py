@@ -18,6 +18,7 @@ own file name and error class around it.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -56,6 +57,18 @@ def compose(text: str) -> yaml.Node | None:
     if node is not None:
         _check_expansion(node)
     return node
+
+
+def compose_file(path: Path) -> yaml.Node | None:
+    """``compose`` of the file at ``path``; a file that cannot be read, or is
+    not UTF-8 text, is refused too (with no line)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise YamlRefused(None, f"cannot read the file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise YamlRefused(None, "the file is not UTF-8 text") from None
+    return compose(text)
 
 
 def load(text: str) -> Any:

@@ -159,13 +159,7 @@ def _convert(node: yaml.Node, path: Path) -> Any:
 def load_yaml(path: Path) -> Any:
     """Read a YAML file into :class:`Map` / :class:`Seq` values that know their lines."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioFileError(path, None, f"cannot read the file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ScenarioFileError(path, None, "the file is not UTF-8 text") from None
-    try:
-        node = safe_yaml.compose(text)
+        node = safe_yaml.compose_file(path)
     except safe_yaml.YamlRefused as exc:
         raise ScenarioFileError(path, exc.line, exc.message) from None
     if node is None:
