@@ -365,7 +365,7 @@ def _budget() -> Any:
 
 def _verify(game: Game, p: Mapping[str, Any]) -> tuple[bool, str, dict[str, Any]]:
     from chainproof import report
-    from chainproof.cli import _check  # `verify --method explicit|bmc|both`, the loop the command runs
+    from chainproof.cli import check_by_method  # `verify --method explicit|bmc|both`, the loop the command runs
     from checkers import portfolio
     from properties import select
 
@@ -380,7 +380,7 @@ def _verify(game: Game, p: Mapping[str, Any]) -> tuple[bool, str, dict[str, Any]
         results = found.results
         stats[game.name] = found.stats
     else:
-        results = list(_check(game, machine, chosen, p["method"], budget.depth, budget.timeout_ms, budget.max_states,
+        results = list(check_by_method(game, machine, chosen, p["method"], budget.depth, budget.timeout_ms, budget.max_states,
                               budget.max_memory, _quiet, stats))
     summary = {**report.summary(results, time.perf_counter() - started, stats), "variant": p["variant"], "reading": p["reading"]}
     counts = ", ".join(f"{n} {v}" for v, n in summary["verdicts"].items() if n)

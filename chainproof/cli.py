@@ -141,7 +141,7 @@ def verify(
                     stats[game.name] = found.stats
                 else:
                     results.extend(
-                        _check(game, machine, chosen, method, depth, round(timeout * 1000), max_states, memory, advance, stats)
+                        check_by_method(game, machine, chosen, method, depth, round(timeout * 1000), max_states, memory, advance, stats)
                     )
         summary = {**report.summary(results, time.perf_counter() - started, stats), "variant": variant, "reading": reading}
         if junit_file is not None:
@@ -182,7 +182,7 @@ def _explain(
     return 0 if result.verdict == PROVED else 1
 
 
-def _check(
+def check_by_method(
     game: Game,
     machine: Any,
     chosen: list,
