@@ -24,6 +24,7 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 #: What each kind of finding means, for SARIF's rule descriptions.
 KIND_DOCS = {
     "deadlock": "a reachable state, not game over, where nobody and no rule can act",
+    "unending": "a reachable state from which no continuation ends the game: nobody can ever win",
     "conflict": "two live rulings answer one question differently under the model's reading, and no precedence rule decides",
     "source-clash": "two source texts answer one question differently in a reachable state",
     "self-clash": "two rulings of one source text answer one question differently in a reachable state, and nothing in that text decides",

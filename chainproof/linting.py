@@ -27,16 +27,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+import numpy as np
 import z3
 
 from chainproof import source_lint
 from chainproof.games import BadInput, Game, NearbyBoard
 from model import limits
-from checkers import induction, portfolio
+from checkers import induction, portfolio, vector
 from model.backend import SYMBOLIC
 from agreement.games import scenario_table
 from checkers.diff import Comparison, compare
-from model.machine import Machine
+from model.machine import GAME_OVER, Machine
 from model.registry import read_yaml
 from checkers.results import PROVED, VIOLATED, Result, Transcript
 from model.sources import GAME_SOURCES
@@ -44,7 +45,7 @@ from model.variants import SEED, Variant
 from properties import Deadlock
 from properties.contradictions import AGREE, NEVER, never_applies, never_enabled, no_deadlock, rulings_agree
 
-KINDS = ("deadlock", "conflict", *source_lint.KINDS, "no-assignment", "exclusion", "loop", "dead-edge", "dead-rule", "variant")
+KINDS = ("deadlock", "unending", "conflict", *source_lint.KINDS, "no-assignment", "exclusion", "loop", "dead-edge", "dead-rule", "variant")
 
 
 @dataclass
@@ -237,6 +238,9 @@ def lint_game(game: Game, bounds: Mapping[str, int | None], budget: portfolio.Bu
     deadlock_rules = next((p.rules for p in game.properties if isinstance(p, Deadlock)), ("409.1",))
     taken = _contradictions(game, bounded, any_length, [no_deadlock(deadlock_rules)], budget, advance, out)
     out.findings += _dead(game, bounded, any_length, taken, budget, out.checks)
+    # A game whose model has no length bound (HotA's) is searched whole as it is.
+    whole = any_length if any_length is not None else None if game.length_bounds else bounded
+    out.findings += unending(game, whole, out.checks)
     for q in game.rule_queries(budget.timeout_ms) if game.rule_queries else ():
         out.checks.append(Check(game.name, q.query, q.verdict, q.method, 0))
         out.findings += [Finding(game.name, q.kind, f"{q.kind}:{c.key}", c.rules, c.summary) for c in q.found]
@@ -268,6 +272,46 @@ def _contradictions(
         else:
             out.findings += _conflicts(game, bounded, r)
     return run.edges_taken
+
+
+def unending(game: Game, whole: Machine | None, checks: list[Check]) -> list[Finding]:
+    """A reachable state from which no continuation ends the game, in a win
+    or a draw: play may go on, but nobody can ever win (a stalemate the rules
+    leave open, such as every unit gone and no battlefield held).  Decided on
+    ``whole``, a model in which no exploration bound ends a game (the
+    any-length one, or a game's only one where it has no length bound), when
+    its state graph fits the game's exhaustive-search budget: the states
+    that can reach a game-over location, found backwards over the
+    transition arrays, against all the others.  The first such state in
+    breadth-first order is reached by a shortest game, which the finding shows."""
+    query = "every_game_can_still_end"
+    if whole is None:
+        return []
+    exploration = vector.explore(whole, game.exhaustive_states)
+    if not exploration.complete:
+        checks.append(Check(game.name, query, f"not searched: games of any length reach more than {game.exhaustive_states:,} states",
+                            "vectorized search", exploration.levels))
+        return []
+    over = [whole.location_index[name] for name, loc in whole.locations.items() if loc.terminal == GAME_OVER]
+    can_end = np.isin(exploration.locations(), over)
+    pre, post = exploration.step_pre, exploration.step_post
+    while True:
+        grows = can_end[post] & ~can_end[pre]
+        if not grows.any():
+            break
+        can_end[pre[grows]] = True
+    never = np.flatnonzero(~can_end)
+    if not never.size:
+        checks.append(Check(game.name, query, f"holds: from each of the {exploration.states:,} states of games of any length, a game can still end",
+                            "vectorized search", exploration.levels))
+        return []
+    checks.append(Check(game.name, query, "violated", "vectorized search", exploration.levels))
+    start, path = exploration.path_to(int(never[0]))
+    where = whole.location_of(path[-1][1] if path else start)
+    rules = tuple(dict.fromkeys(r for name, loc in whole.locations.items() if loc.terminal == GAME_OVER for r in loc.rules))
+    summary = (f"from this state at {where} no continuation ends the game ({never.size:,} of the {exploration.states:,} states"
+               " of games of any length): play goes on, and nobody can ever win")
+    return [Finding(game.name, "unending", f"unending:{where}", rules, summary, Transcript.from_path(whole, start, path, summary))]
 
 
 def _deadlock(game: Game, r: Result) -> Finding:

@@ -219,6 +219,12 @@ class Edge:
 # The machine
 
 
+#: The terminal reason of the location where a game has ended, in a win or a
+#: draw (every game's model names it so): not a bound, so lint can tell a game
+#: that ends from one that merely stops being explored.
+GAME_OVER = "game over"
+
+
 @dataclass
 class Location:
     name: str

@@ -526,3 +526,30 @@ def test_the_readmes_lint_figures_are_the_ones_lint_gives(lint_all, reports):
     n_wow, of_wow, n_rift, of_rift, n_hota, of_hota = claim.groups()
     assert (int(n_wow), int(of_wow)) == wow and (int(n_hota), int(of_hota)) == hota
     assert int(n_rift) == rift[0] and int(of_rift or n_rift) == rift[1]
+
+
+def test_whether_every_game_can_still_end_is_checked_on_games_of_any_length(lint_all):
+    """From every reachable state of Riftbound's any-length model and of HotA's
+    whole model, some continuation still ends the game; WoW's is too large to
+    search whole, and lint says so rather than claim it."""
+    verdicts = {c["game"]: c["verdict"] for c in lint_all["checks"] if c["query"] == "every_game_can_still_end"}
+    assert verdicts["riftbound"].startswith("holds: from each of the 49,242 states")
+    assert verdicts["hota"].startswith("holds: from each of the")
+    assert verdicts["wowtcg"] == "not searched: games of any length reach more than 20,000 states"
+    assert not any(f["kind"] == "unending" for f in lint_all["findings"])
+
+
+def test_a_game_nobody_can_win_is_an_unending_finding_with_its_game():
+    """Riftbound without its victory edge: no state can end the game, so the
+    first one (the start) is the finding, on the rule of the game-over location."""
+    from chainproof.games import get_game
+    from chainproof.linting import unending
+
+    game = get_game("riftbound")
+    checks = []
+    found = unending(game, game.any_length_machine({}).without_edge("game_won"), checks)
+    assert [c.verdict for c in checks] == ["violated"]
+    assert [(f.kind, f.key, f.rules) for f in found] == [("unending", "unending:action_phase", ("assumed:victory",))]
+    assert "nobody can ever win" in found[0].summary and len(found[0].transcript) == 0
+    # The seed's model itself: every state can still end.
+    assert unending(game, game.any_length_machine({}), []) == []

@@ -43,7 +43,7 @@ from model.hota.table import (
     ACCEPT, ACTIVATED, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND, PICKED, PLAYERS,
     REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, default_table,
 )
-from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Var
+from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, Machine, Var
 from model.rulings import RuleBook
 
 BOUNDS = (
@@ -74,7 +74,7 @@ LOCATIONS = (
     Location("triggers", ("assumed:trigger-order",), "a triggered ability waits to resolve"),
     Location("priority", ("assumed:priority",), "a player holds priority"),
     Location("council", ("101.4",), "the council's choices, active player first"),
-    Location("game_over", ("104.1",), "the game has ended", terminal="game over"),
+    Location("game_over", ("104.1",), "the game has ended", terminal=GAME_OVER),
 )
 
 

@@ -30,7 +30,7 @@ import itertools
 from typing import Any, Callable
 
 from model.backend import CONCRETE, Backend
-from model.machine import BOOL, BoundSpec, Edge, IntRange, Location, Machine, Var
+from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, Machine, Var
 from model.riftbound import REGISTRY
 from model.riftbound.damage import DamageUnit, is_legal, legal_assignments
 from model.riftbound.rulings import (
@@ -755,7 +755,7 @@ def build(
         Location("showdown_cleanup", ("showdown.late-roles",), "the cleanup after a spell in the showdown"),
         Location("combat_damage_step", ("damage.step",), "combat damage is assigned, then dealt"),
         Location("resolution_step", ("resolution.cleanup",), "the combat cleanup, control and conquest"),
-        Location("game_over", ("assumed:victory",), "a player has won", terminal="game over"),
+        Location("game_over", ("assumed:victory",), "a player has won", terminal=GAME_OVER),
     ]
     if not any_length:
         locations.append(Location("out_of_turns", (), f"{t.turns} turns explored", terminal="turn bound reached"))

@@ -19,6 +19,7 @@ from typing import Any
 from model.backend import Backend
 from model.machine import (
     BOOL,
+    GAME_OVER,
     BoundSpec,
     Edge,
     Enum,
@@ -178,7 +179,7 @@ def build(
         *combat.LOCATIONS,
         Location("end_phase", ("503.1",), "the end phase's priority window"),
         Location("end_step", ("503.2", "503.2a"), "discard to the hand limit; no priority window (503.2a)"),
-        Location("game_over", ("102.1", "102.1a"), "at most one player remains", terminal="game over"),
+        Location("game_over", ("102.1", "102.1a"), "at most one player remains", terminal=GAME_OVER),
     ]
     if not any_length:
         locations += [
