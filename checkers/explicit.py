@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, Iterator, Sequence
 
 import networkx as nx
+import numpy as np
 
 from model import limits
 from model.backend import CONCRETE
@@ -65,6 +66,16 @@ class Exploration:
     def levels(self) -> int:
         """The length of the longest shortest path from an initial state."""
         return self.depth[-1] if self.depth else 0
+
+    @cached_property
+    def step_pre(self) -> np.ndarray:
+        """Each transition's source number, as ``checkers/vector.py`` keeps them."""
+        return np.fromiter((u for u, _, _ in self.moves), np.int64, len(self.moves))
+
+    @cached_property
+    def step_post(self) -> np.ndarray:
+        """Each transition's target number."""
+        return np.fromiter((v for _, v, _ in self.moves), np.int64, len(self.moves))
 
     def path_to(self, node: int) -> tuple[Any, list[tuple[Edge, Any]]]:
         """The initial state and a shortest path from it to state number ``node``."""
@@ -253,6 +264,37 @@ def result_of(
 _BEFORE_PREMISE = -1
 
 
+def _goal_may_be_missed_forever(exploration: Any, premise: np.ndarray, missed: np.ndarray) -> bool:
+    """Does some run, once a premise state is reached, stay off the goal until
+    it is stuck (an expanded state with no successor) or closes a cycle?
+    Decided over the transition arrays: the states reachable from a premise
+    state that misses the goal through states that miss it, then peeled of
+    every state with no successor left among them; any state that survives
+    the peeling lies on a cycle or leads to one.  Only where the answer is yes
+    does ``_unmet`` build its weighted graph, to find the shortest such run: a
+    liveness property that holds (the usual case) builds no graph of every state."""
+    pre, post = exploration.step_pre, exploration.step_post
+    inside = missed[pre] & missed[post]
+    src, dst = pre[inside], post[inside]
+    owed = premise & missed
+    while True:
+        grows = owed[src] & ~owed[dst]
+        if not grows.any():
+            break
+        owed[dst[grows]] = True
+    successors = np.bincount(pre, minlength=exploration.states)
+    if (owed & (successors == 0) & (np.asarray(exploration.depth) <= exploration.expanded)).any():
+        return True
+    alive = owed.copy()
+    while alive.any():
+        kept = alive[src] & alive[dst]
+        leaves = alive & (np.bincount(src[kept], minlength=exploration.states) == 0)
+        if not leaves.any():
+            return True  # every state left has a successor left: a cycle
+        alive &= ~leaves
+    return False
+
+
 def _unmet(
     exploration: Any, premise: Sequence[bool], missed: Sequence[bool]
 ) -> tuple[bool, tuple[Any, list[tuple[Edge, Any]]] | None, int | None]:
@@ -266,9 +308,19 @@ def _unmet(
     goal until it closes a cycle or reaches a state with no successor.  Only
     expanded states count as stuck: the successors of the others are unknown.
     """
-    m, graph, depth = exploration.machine, exploration.graph, exploration.depth
     if not any(premise):
         return False, None, None
+    if not _goal_may_be_missed_forever(exploration, np.asarray(premise, bool), np.asarray(missed, bool)):
+        return True, None, None
+    return (True, *_shortest_run_missing_the_goal(exploration, premise, missed))
+
+
+def _shortest_run_missing_the_goal(
+    exploration: Any, premise: Sequence[bool], missed: Sequence[bool]
+) -> tuple[tuple[Any, list[tuple[Edge, Any]]] | None, int | None]:
+    """``_unmet``'s run and the step after which it loops, searched over the
+    exploration's graph: None when there is no such run."""
+    m, graph, depth = exploration.machine, exploration.graph, exploration.depth
     # The states a run can be in with the goal still owed.  Entering a premise
     # state costs its depth, every further step one.
     owed = nx.DiGraph()
@@ -299,7 +351,7 @@ def _unmet(
                 end, length = j, distance[j] + back[closing] + 1
                 cycle = nx.shortest_path(cyclic, j, closing) + [j]
     if end is None:
-        return True, None, None
+        return None, None
 
     route = [end]
     while before[route[-1]][0] != _BEFORE_PREMISE:
@@ -309,7 +361,7 @@ def _unmet(
     visits = route + (cycle[1:] if cycle else [])
     for u, v in zip(visits, visits[1:]):
         path.append((m.edge(next(iter(graph[u][v]))), exploration.state(v)))
-    return True, (start, path), (distance[end] if cycle else None)
+    return (start, path), (distance[end] if cycle else None)
 
 
 def check_all(machine: Machine, properties: Sequence[Property]) -> list[Result]:

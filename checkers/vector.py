@@ -614,38 +614,6 @@ def _over(
     return out
 
 
-def _goal_may_be_missed_forever(exploration: VectorExploration, premise: np.ndarray, missed: np.ndarray) -> bool:
-    """Does some run, once a premise state is reached, stay off the goal until
-    it is stuck (an expanded state with no successor) or closes a cycle?
-    Decided over the transition arrays: the states reachable from a premise
-    state that misses the goal through states that miss it, then peeled of
-    every state with no successor left among them; any state that survives
-    the peeling lies on a cycle or leads to one.  Only where the answer is yes
-    does ``explicit._unmet`` build the networkx graph, to find the shortest
-    such run exactly as explicit search does: a liveness property that holds
-    (the usual case) never builds a graph of every state."""
-    pre, post = exploration.step_pre, exploration.step_post
-    inside = missed[pre] & missed[post]
-    src, dst = pre[inside], post[inside]
-    owed = premise & missed
-    while True:
-        grows = owed[src] & ~owed[dst]
-        if not grows.any():
-            break
-        owed[dst[grows]] = True
-    successors = np.bincount(pre, minlength=exploration.states)
-    if (owed & (successors == 0) & (exploration.depth <= exploration.expanded)).any():
-        return True
-    alive = owed.copy()
-    while alive.any():
-        kept = alive[src] & alive[dst]
-        leaves = alive & (np.bincount(src[kept], minlength=exploration.states) == 0)
-        if not leaves.any():
-            return True  # every state left has a successor left: a cycle
-        alive &= ~leaves
-    return False
-
-
 def check(exploration: VectorExploration, prop: Property) -> Result:
     """``explicit.check`` over whole arrays of states: the same verdict, and
     the same shortest counterexample, since the states are numbered alike
@@ -682,10 +650,7 @@ def check(exploration: VectorExploration, prop: Property) -> Result:
     elif isinstance(prop, Eventually):
         premise = _over(exploration, [everyone], lambda s, b: prop.premise(m, s, b))
         missed = ~_over(exploration, [everyone], lambda s, b: prop.goal(m, s, b)) if premise.any() else premise
-        if not premise.any():
-            premise_met = False
-        elif _goal_may_be_missed_forever(exploration, premise, missed):
-            premise_met, violation, loop_start = explicit._unmet(exploration, premise, missed)
+        premise_met, violation, loop_start = explicit._unmet(exploration, premise, missed)
     else:
         raise TypeError(f"explicit search cannot check {type(prop).__name__}")
     return explicit.result_of(exploration, prop, violation, loop_start, premise_met, time.perf_counter() - started)

@@ -257,10 +257,10 @@ def test_a_liveness_violation_is_the_same_lasso(small_machine):  # noqa: ANN001
 
 
 def test_whether_a_goal_may_be_missed_forever_is_decided_as_the_graph_search_decides_it(small_machine):  # noqa: ANN001
-    """Liveness over arrays first asks whether any run can miss the goal for
-    good (stuck, or round a cycle) and builds the networkx graph only when one
-    can: that answer must be the graph search's, on properties that hold, on
-    a lasso and on a dead end."""
+    """Liveness first asks, over the transition arrays, whether any run can
+    miss the goal for good (stuck, or round a cycle) and builds a graph only
+    when one can: that answer must be the graph search's, on properties that
+    hold, on a lasso and on a dead end, over both searches' explorations."""
     from properties import Eventually
     from tests.conftest import closes
     from tests.test_liveness import WINDOWS, endless_passing
@@ -273,10 +273,11 @@ def test_whether_a_goal_may_be_missed_forever_is_decided_as_the_graph_search_dec
     cases += [(endless_passing(small_machine), closes("action_phase")), (small_machine, draw_opens)]
     answers = []
     for machine, prop in cases:
-        v = vector.explore(machine)
-        premise = np.array([bool(prop.premise(machine, v.state(i), CONCRETE)) for i in range(v.states)])
-        missed = np.array([not prop.goal(machine, v.state(i), CONCRETE) for i in range(v.states)])
-        fast = vector._goal_may_be_missed_forever(v, premise, missed)
-        assert fast == (explicit._unmet(v, premise, missed)[1] is not None), prop.name
+        for exploration in (vector.explore(machine), explicit.explore(machine)):
+            states = [exploration.state(i) for i in range(exploration.states)] if isinstance(exploration, vector.VectorExploration) else exploration.nodes
+            premise = np.array([bool(prop.premise(machine, s, CONCRETE)) for s in states])
+            missed = np.array([not prop.goal(machine, s, CONCRETE) for s in states])
+            fast = explicit._goal_may_be_missed_forever(exploration, premise, missed)
+            assert fast == (explicit._shortest_run_missing_the_goal(exploration, premise, missed)[0] is not None), prop.name
         answers.append(fast)
     assert answers == [False] * len(WINDOWS) + [True, True]
