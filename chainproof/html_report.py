@@ -49,6 +49,7 @@ from checkers.results import VERDICTS
 from model.machine import Edge, Machine
 from model.registry import STATUSES
 from model.sources import GAME_SOURCES, SOURCES, line_span, path_of, texts_folder
+from model.variants import SEED
 from scenarios import runner
 
 #: The commands whose JSON the page reads, in the order the page shows them.
@@ -92,7 +93,8 @@ SHAPES: Mapping[str, Any] = {
                 "seconds": (int, float), "counterexample": Maybe(TRANSCRIPT), "note": str, "bounds": dict,
             }
         ],
-        "summary": {"verdicts": dict},
+        # The reading checked: a variant's name, a source reading, or neither (the model's own).
+        "summary": {"verdicts": dict, "variant": Maybe(str), "reading": Maybe(str)},
     },
     "lint": {
         "findings": [
@@ -243,7 +245,9 @@ class Inputs:
     def add(self, command: str, data: dict[str, Any], name: str) -> None:
         self.sources.append((command, name))
         if command == "verify":
-            self.verify.extend(data["results"])
+            # One run checks one reading: each of its results is shown with it.
+            reading = reading_of(data["summary"])
+            self.verify.extend({**r, "reading": reading} for r in data["results"])
         elif command == "lint":
             self.lint.extend(data["findings"])
             self.lint_checks.extend(data["checks"])
@@ -260,6 +264,24 @@ class Inputs:
         """The games any input is about, in chainproof's order."""
         named = {item["game"] for items in (self.verify, self.lint, self.scenarios, self.conform) for item in items}
         return [g for g in GAME_NAMES if g in named]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The reading of the rules a verify run checked, named as a campaign names it."""
+
+    name: str
+    #: What the name is: the model's own reading, a rule variant, or a source text's reading.
+    kind: str
+
+
+def reading_of(summary: Mapping[str, Any]) -> Reading:
+    """The reading in the summary of ``chainproof verify --json`` (its ``--variant`` or ``--reading``)."""
+    if summary["variant"] is not None:
+        return Reading(summary["variant"], "a rule variant")
+    if summary["reading"] is not None:
+        return Reading(summary["reading"], "a source text's reading (the model's where the source is silent)")
+    return Reading(SEED, "the model's own reading of the seed")
 
 
 def run_command(command: str, *args: str) -> dict[str, Any]:
@@ -707,13 +729,13 @@ def page(inputs: Inputs, games: Sequence[str] = ()) -> dict[str, Any]:
         anchor = f"counterexample-{i}" if r["counterexample"] else None
         verdicts.append({
             "game": r["game"], "property": r["property"], "rules": rules.links(r["game"], r["rules"]), "verdict": r["verdict"],
-            "depth": r["depth"], "bounds": _bounds(r["bounds"]), "method": r["method"], "seconds": f"{r['seconds']:.2f}",
+            "reading": r["reading"], "depth": r["depth"], "bounds": _bounds(r["bounds"]), "method": r["method"], "seconds": f"{r['seconds']:.2f}",
             "note": r["note"], "counterexample": anchor,
         })
         if anchor:
             counterexamples.append({
                 "anchor": anchor, "game": r["game"], "property": r["property"], "method": r["method"], "verdict": r["verdict"],
-                "transcript": _transcript(r["counterexample"], r["game"], rules),
+                "reading": r["reading"].name, "bounds": _bounds(r["bounds"]), "transcript": _transcript(r["counterexample"], r["game"], rules),
             })
     findings = [_finding(f, rules) for f in inputs.lint]
     # Those that do not pass first.
@@ -740,6 +762,9 @@ def page(inputs: Inputs, games: Sequence[str] = ()) -> dict[str, Any]:
         "verdict_names": VERDICTS,
         "verdict_counts": {v: sum(r["verdict"] == v for r in verdicts) for v in VERDICTS},
         "verdicts": verdicts,
+        # The filters' choices, in the order the table first shows each.
+        "readings": list(dict.fromkeys(v["reading"].name for v in verdicts)),
+        "bounds": list(dict.fromkeys(v["bounds"] for v in verdicts)),
         "counterexamples": counterexamples,
         "lint_given": any(c == "lint" for c, _ in inputs.sources),
         "findings": findings,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -230,7 +231,16 @@ def test_the_report_shows_a_campaigns_cells(killed_run: KilledRun, tmp_path: Pat
     assert result.exit_code == 0, result.output
     html = page.read_text(encoding="utf-8")
     assert html.count('<tr data-verdict="') == 3
-    assert html.count('<tr data-verdict="violated"') == 1
+    # Each row names its cell's reading and bounds: the violated one the variant's, the others the model's own.
+    rows = re.findall(r'<tr data-verdict="([^"]+)" data-game="wowtcg" data-reading="([^"]+)" data-bounds="([^"]+)"', html)
+    assert sorted((verdict, reading) for verdict, reading, _ in rows) == [
+        ("holds-to-depth", "seed"), ("proved", "seed"), ("violated", "basic-chain-priority")
+    ]
+    bounds = {verdict: set(b.split()) for verdict, _, b in rows}
+    assert all("allies=0" in b for b in bounds.values())
+    # The proof holds for games of any length: its model counts no turns.
+    assert "turns=1" in bounds["holds-to-depth"] and "turns=1" in bounds["violated"]
+    assert not any(b.startswith("turns=") for b in bounds["proved"])
     assert f"[{VIOLATED}]" in html
 
 

@@ -7,9 +7,10 @@ browser's file descriptors 3 and 4) rather than through Playwright: the few
 commands needed (navigate, evaluate, the console's events) are stable across
 Chromium versions, while Playwright ties each release to one browser build,
 weighs tens of megabytes and offers to download browsers.  The inputs are
-real runs kept small: a violated property with its counterexample, a
-passing one, a variant's two games as lint reports them, a scenario file and
-a three-game conformance run.
+real runs kept small: a violated property with its counterexample, under a
+rule variant; a passing one, under the model's own reading; one under a
+source text's reading at smaller bounds; a variant's two games as lint reports
+them, a scenario file and a three-game conformance run.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "violated": command_json(folder / "violated.json", "verify", "--game", "wowtcg", "--variant", "basic-chain-priority",
                                  "--property", "turn_player_first", "--method", "bmc", "--depth", "8"),
         "holds": command_json(folder / "holds.json", "verify", "--game", "hota", "--property", "nobody_wins_and_loses"),
+        "source": command_json(folder / "source.json", "verify", "--game", "wowtcg", "--reading", "001", "--property", "turn_player_first",
+                               "--turns", "1", "--allies", "0", "--method", "explicit"),
         "lint": variant_lint_json(folder / "lint.json"),
         "scenarios": command_json(folder / "scenarios.json", "scenarios", "--path", str(SCENARIO)),
         "conform": command_json(folder / "conform.json", "conform", "--game", "hota", "--examples", "3", "--no-shrink"),
@@ -83,7 +86,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def report(inputs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("report") / "report.html"
-    result = invoke("report", out, "--verify", inputs["violated"], "--verify", inputs["holds"], "--lint", inputs["lint"],
+    result = invoke("report", out, "--verify", inputs["violated"], "--verify", inputs["holds"], "--verify", inputs["source"], "--lint", inputs["lint"],
                     "--scenarios", inputs["scenarios"], "--conform", inputs["conform"])
     assert result.exit_code == 0, result.output
     return out
@@ -91,6 +94,10 @@ def report(inputs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) ->
 
 def results(path: Path) -> list[dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8"))["results"]
+
+
+#: The verify inputs in the order the report is given them, so the order of the verdict table's rows.
+VERIFIED = ("violated", "holds", "source")
 
 
 class Chromium:
@@ -216,8 +223,8 @@ def set_control(browser: Chromium, selector: str, value: str) -> None:
 
 
 def test_the_page_shows_every_result_transcript_graph_and_heat_map_without_console_errors(browser: Chromium, inputs):
-    expected = results(inputs["violated"]) + results(inputs["holds"])
-    assert visible_rows(browser) == len(expected) == 2
+    expected = [r for name in VERIFIED for r in results(inputs[name])]
+    assert visible_rows(browser) == len(expected) == 3
     # The counterexample: a transcript whose every rule link lands on an entry of the rule appendix.
     links = browser.evaluate("[...document.querySelectorAll('.transcript a.rule')].map(a => a.getAttribute('href'))")
     assert links and browser.evaluate(f"{json.dumps(links)}.every(h => document.getElementById(h.slice(1)) !== null)")
@@ -232,18 +239,54 @@ def test_the_page_shows_every_result_transcript_graph_and_heat_map_without_conso
     assert browser.errors() == []
 
 
-def test_the_filters_show_only_the_rows_that_match(browser: Chromium):
+def verdict_rows(browser: Chromium) -> list[dict[str, str]]:
+    """Each row of the verdict table, the text that starts each cell (a property's, not its note's) by its column's heading."""
+    return browser.evaluate(
+        "(() => { const heads = [...document.querySelectorAll('#verdict-table thead th')].map(h => h.textContent);"
+        " return [...document.querySelectorAll('#verdict-table tbody tr')]"
+        ".map(r => Object.fromEntries(heads.map((h, i) => [h, (r.cells[i].firstChild?.textContent ?? '').trim()]))); })()"
+    )
+
+
+def test_each_verdict_shows_the_reading_and_the_bounds_it_was_checked_under(browser: Chromium, inputs):
+    shown = [(row["property"], row["game"], row["reading"], row["bounds"]) for row in verdict_rows(browser)]
+    bounds = {name: " ".join(f"{k}={v}" for k, v in results(inputs[name])[0]["bounds"].items()) for name in VERIFIED}
+    assert shown == [
+        ("turn_player_first", "wowtcg", "basic-chain-priority", bounds["violated"]),
+        ("nobody_wins_and_loses", "hota", SEED, bounds["holds"]),
+        ("turn_player_first", "wowtcg", "001", bounds["source"]),
+    ]
+    assert "turns=1" in bounds["source"] and "allies=0" in bounds["source"] and bounds["source"] != bounds["violated"]
+    # What kind of reading each name is, on hovering over it.
+    kinds = browser.evaluate("[...document.querySelectorAll('#verdict-table td.reading')].map(c => c.title)")
+    assert [k.split(" ")[1] for k in kinds] == ["rule", "model's", "source"]
+    # A counterexample says which reading and bounds it was found under.
+    headings = browser.evaluate("[...document.querySelectorAll('section.transcript h3')].map(h => h.textContent)")
+    assert [("basic-chain-priority" in h, "reading 001," in h, "turns=1" in h) for h in headings] == [(True, False, False), (False, True, True)]
+
+
+def test_the_filters_show_only_the_rows_that_match(browser: Chromium, inputs):
     set_control(browser, "#filter-verdict", "violated")
-    assert visible_rows(browser) == 1
-    assert browser.evaluate("document.getElementById('verdicts-shown').textContent") == "1"
+    assert visible_rows(browser) == 2
+    assert browser.evaluate("document.getElementById('verdicts-shown').textContent") == "2"
     set_control(browser, "#filter-verdict", "")
     set_control(browser, "#filter-game", "hota")
     assert visible_rows(browser) == 1
     set_control(browser, "#filter-game", "")
     set_control(browser, "#filter-text", "turn_player")
-    assert visible_rows(browser) == 1
-    set_control(browser, "#filter-text", "")
     assert visible_rows(browser) == 2
+    set_control(browser, "#filter-text", "")
+    set_control(browser, "#filter-reading", "001")
+    assert visible_rows(browser) == 1
+    set_control(browser, "#filter-game", "hota")
+    assert visible_rows(browser) == 0
+    set_control(browser, "#filter-game", "")
+    set_control(browser, "#filter-reading", "")
+    source_bounds = " ".join(f"{k}={v}" for k, v in results(inputs["source"])[0]["bounds"].items())
+    set_control(browser, "#filter-bounds", source_bounds)
+    assert visible_rows(browser) == 1
+    set_control(browser, "#filter-bounds", "")
+    assert visible_rows(browser) == 3
     assert browser.errors() == []
 
 
@@ -299,6 +342,8 @@ def test_a_name_with_markup_is_escaped(tmp_path: Path, inputs):
         ("[1, 2]", "--conform", "{path}: not the JSON of `chainproof conform --json`, nor of another command the report reads"),
         ('{"results": [{"game": "wowtcg"}], "summary": {"verdicts": {}}}', "--verify",
          "{path}: not the JSON of `chainproof verify --json` as this version writes it: results[0]: missing 'property'"),
+        ('{"results": [], "summary": {"verdicts": {}, "reading": null}}', "--verify",
+         "{path}: not the JSON of `chainproof verify --json` as this version writes it: summary: missing 'variant'"),
         ('{"results": [], "summary": {"pass": 0, "fail": 0, "error": 0}, "x": 1}', "--scenarios", None),
         ('{"results": [{"game": "chess", "scenario": "s", "rules": [], "status": "pass", "detail": "", "model": ""}],'
          ' "summary": {"pass": 1}}', "--scenarios", "{path}: unknown game 'chess'; games: wowtcg, riftbound, hota"),
