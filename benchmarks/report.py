@@ -19,20 +19,14 @@ import time
 
 from benchmarks.engine import targets_table, write_section
 from chainproof import html_report
-from chainproof.games import GAME_NAMES
 
 BEGIN, END = "<!-- benchmarks.report: begin -->", "<!-- benchmarks.report: end -->"
 BUILD_TARGET_S = 10.0
 SIZE_TARGET_BYTES = 2 * 1024 * 1024
 BUILDS = 3
 
-#: Each input: the command and its arguments (``--json`` is added).
-RUNS = (
-    ("verify",),
-    ("lint",),
-    ("scenarios",),
-    *(("conform", f"--game={g}") for g in GAME_NAMES),
-)
+#: Each input: the command and its arguments (``--json`` is added), as ``report --run`` runs every command on every game.
+RUNS = tuple((command, *args) for command in html_report.COMMANDS for args in html_report.run_arguments(command, ()))
 
 
 def measure() -> dict:

@@ -15,10 +15,10 @@ renderer from the model's DOT and edited as an XML tree.
 
 The inputs are files, so that the page reports the very runs that CI or a
 person made, at their bounds (a campaign's database, ``--campaign``, holds
-each cell's run as that command's JSON); ``--run`` is the one shortcut, for
-when no verify file is given: it runs ``chainproof verify --json`` at the
-default bounds first (about a minute for every game).  Lint and conformance runs take
-minutes and depend on their options, so they are only ever read.
+each cell's run as that command's JSON); ``--run COMMAND`` is the shortcut
+for a command no file is given for: it runs ``chainproof COMMAND --json`` at
+its defaults first (verify, the command ``--run`` alone names, about a minute
+for every game; scenarios seconds; lint and conform minutes).
 
 Exit codes: 0 the page is written, 2 bad input (a file missing or unreadable,
 not JSON, the JSON of another command, or a game chainproof does not know).
@@ -282,6 +282,14 @@ def reading_of(summary: Mapping[str, Any]) -> Reading:
     if summary["reading"] is not None:
         return Reading(summary["reading"], "a source text's reading (the model's where the source is silent)")
     return Reading(SEED, "the model's own reading of the seed")
+
+
+def run_arguments(command: str, games: Sequence[str]) -> list[tuple[str, ...]]:
+    """The arguments of each run of ``command`` that ``--run`` makes on ``games`` (every game when none):
+    one run, but one per game for ``conform``, which plays one game's engine."""
+    if command == "conform":
+        return [(f"--game={g}",) for g in games or GAME_NAMES]
+    return [tuple(f"--game={g}" for g in games)]
 
 
 def run_command(command: str, *args: str) -> dict[str, Any]:
@@ -816,11 +824,13 @@ def _input_option(command: str, what: str) -> Callable[[Callable[..., Any]], Cal
 @_input_option("conform", "a conformance run's edge counts and findings")
 @click.option("--campaign", "campaign_files", multiple=True, metavar="DB", type=click.Path(dir_okay=False, path_type=Path),
               help="a campaign's results database (`chainproof campaign`): the run of each of its cells (repeatable)")
-@click.option("--run", "run", is_flag=True,
-              help="with no --verify file: run `chainproof verify --json` on the built-in rulebooks "
-                   "(the games of --game, or all) at default bounds, and report it")
+# A value of its own is optional, so that `--run --game hota` runs verify as it always has.
+@click.option("--run", "runs", multiple=True, is_flag=False, flag_value="verify", type=click.Choice(COMMANDS), metavar="[COMMAND]",
+              help="run `chainproof COMMAND --json`, COMMAND one of verify (when none is named), lint, scenarios, conform, "
+                   "at its defaults on the built-in rulebooks (the games of --game, or all), and report it; for a command "
+                   "no file is given for (repeatable; scenarios take seconds, verify about a minute, lint and conform minutes)")
 @click.option("--game", "games", multiple=True, metavar="GAME",
-              help=f"also draw this game's graph and heat map; with --run, a game to verify (repeatable; {', '.join(GAME_NAMES)})")
+              help=f"also draw this game's graph and heat map; with --run, a game to run on (repeatable; {', '.join(GAME_NAMES)})")
 def report_command(
     output: Path,
     verify_files: tuple[Path, ...],
@@ -828,7 +838,7 @@ def report_command(
     scenarios_files: tuple[Path, ...],
     conform_files: tuple[Path, ...],
     campaign_files: tuple[Path, ...],
-    run: bool,
+    runs: tuple[str, ...],
     games: tuple[str, ...],
 ) -> None:
     """Write one self-contained HTML page (OUTPUT) from the JSON of verify,
@@ -841,10 +851,13 @@ def report_command(
         for g in games:
             get_game(g)  # an unknown name is refused before any work
         given = {"verify": verify_files, "lint": lint_files, "scenarios": scenarios_files, "conform": conform_files}
-        if run and verify_files:
-            raise BadInput("--run runs verify and --verify gives its JSON: give one or the other")
-        if not run and not any(given.values()) and not campaign_files:
-            raise BadInput("nothing to report: give --verify, --lint, --scenarios, --conform or --campaign files, or --run to run verify")
+        to_run = [c for c in COMMANDS if c in runs]
+        for command in to_run:
+            if given[command]:
+                raise BadInput(f"--run {command} runs {command} and --{command} gives its JSON: give one or the other")
+        if not to_run and not any(given.values()) and not campaign_files:
+            raise BadInput("nothing to report: give --verify, --lint, --scenarios, --conform or --campaign files, "
+                           "or --run COMMAND to run one")
         if not output.parent.is_dir():
             # Said before the page is built, which takes seconds.
             raise BadInput(f"cannot write {output}: the folder {output.parent} does not exist")
@@ -857,9 +870,11 @@ def report_command(
             for cell in (c for c in campaign.read_rows(path).values() if c.outcome != campaign.ERROR):
                 name = f"{path} [{cell.key}]"
                 inputs.add(cell.kind, checked(cell.result, cell.kind, name), name)
-        if run:
-            click.echo(f"running chainproof verify on {', '.join(games or GAME_NAMES)} ...", err=True)
-            inputs.add("verify", run_command("verify", *(f"--game={g}" for g in games)), "chainproof verify --json (run by --run)")
+        for command in to_run:
+            for args in run_arguments(command, games):
+                line = " ".join(["chainproof", command, *args, "--json"])
+                click.echo(f"running {line} ...", err=True)
+                inputs.add(command, run_command(command, *args), f"{line} (run by --run)")
         html = render(inputs, games)
         try:
             output.write_text(html, encoding="utf-8")

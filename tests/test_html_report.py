@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from chainproof import linting
+from chainproof import html_report, linting
 from chainproof.cli import main
 from chainproof.games import get_game
 from model.sources import texts_folder
@@ -372,8 +372,31 @@ def test_nothing_to_report_and_run_with_a_verify_file_are_refused(tmp_path: Path
 
 def test_run_verifies_the_games_asked_for(tmp_path: Path):
     out = tmp_path / "report.html"
+    # --run alone names verify.
     result = invoke("report", out, "--run", "--game", "hota")
     assert result.exit_code == 0, result.output
     html = out.read_text(encoding="utf-8")
     rows = re.findall(r'<tr data-verdict="([^"]+)" data-game="([^"]+)"', html)
     assert rows and {game for _, game in rows} == {"hota"} and len(rows) == len(get_game("hota").properties)
+    assert "chainproof verify --game=hota --json (run by --run)" in html
+
+
+def test_run_runs_each_command_named_once_and_conform_once_per_game(tmp_path: Path, inputs, monkeypatch: pytest.MonkeyPatch):
+    # Lint and conform take minutes: each run's JSON here is one of the small inputs.
+    ran = []
+
+    def recorded(command: str, *args: str) -> dict[str, Any]:
+        ran.append((command, args))
+        return json.loads(inputs[command].read_text(encoding="utf-8"))
+
+    monkeypatch.setattr(html_report, "run_command", recorded)
+    out = tmp_path / "report.html"
+    result = invoke("report", out, "--run", "conform", "--run", "lint", "--run", "scenarios", "--run", "lint", "--game", "hota", "--game", "riftbound")
+    assert result.exit_code == 0, result.output
+    assert ran == [
+        ("lint", ("--game=hota", "--game=riftbound")), ("scenarios", ("--game=hota", "--game=riftbound")),
+        ("conform", ("--game=hota",)), ("conform", ("--game=riftbound",)),
+    ]
+    assert "chainproof conform --game=riftbound --json (run by --run)" in out.read_text(encoding="utf-8")
+    refused = invoke("report", tmp_path / "report.html", "--run", "lint", "--lint", inputs["lint"])
+    assert refused.exit_code == 2 and "--run lint runs lint and --lint gives its JSON: give one or the other" in refused.stderr
