@@ -737,13 +737,14 @@ def page(inputs: Inputs, games: Sequence[str] = ()) -> dict[str, Any]:
         anchor = f"counterexample-{i}" if r["counterexample"] else None
         verdicts.append({
             "game": r["game"], "property": r["property"], "rules": rules.links(r["game"], r["rules"]), "verdict": r["verdict"],
-            "reading": r["reading"], "depth": r["depth"], "bounds": _bounds(r["bounds"]), "method": r["method"], "seconds": f"{r['seconds']:.2f}",
-            "note": r["note"], "counterexample": anchor,
+            "reading": r["reading"], "depth": r["depth"], "bounds": _bounds(r["bounds"]), "method": r["method"],
+            "seconds": f"{r['seconds']:.2f}", "note": r["note"], "counterexample": anchor,
         })
         if anchor:
             counterexamples.append({
                 "anchor": anchor, "game": r["game"], "property": r["property"], "method": r["method"], "verdict": r["verdict"],
-                "reading": r["reading"].name, "bounds": _bounds(r["bounds"]), "transcript": _transcript(r["counterexample"], r["game"], rules),
+                "reading": r["reading"].name, "bounds": _bounds(r["bounds"]),
+                "transcript": _transcript(r["counterexample"], r["game"], rules),
             })
     findings = [_finding(f, rules) for f in inputs.lint]
     # Those that do not pass first.

@@ -37,6 +37,8 @@ from model.variants import SEED
 from tests.programs import require_program
 
 SCENARIO = Path(__file__).parent / "data" / "scenarios" / "wowtcg" / "passes.yaml"
+#: The verify inputs in the order the report is given them, so the order of the verdict table's rows.
+VERIFIED = ("violated", "holds", "source")
 #: Each wait on the browser; a page this size loads in well under a second.
 BROWSER_WAIT_S = 30.0
 CHROMIUM_FLAGS = (
@@ -86,7 +88,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def report(inputs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("report") / "report.html"
-    result = invoke("report", out, "--verify", inputs["violated"], "--verify", inputs["holds"], "--verify", inputs["source"], "--lint", inputs["lint"],
+    result = invoke("report", out, *(a for name in VERIFIED for a in ("--verify", inputs[name])), "--lint", inputs["lint"],
                     "--scenarios", inputs["scenarios"], "--conform", inputs["conform"])
     assert result.exit_code == 0, result.output
     return out
@@ -94,10 +96,6 @@ def report(inputs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) ->
 
 def results(path: Path) -> list[dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8"))["results"]
-
-
-#: The verify inputs in the order the report is given them, so the order of the verdict table's rows.
-VERIFIED = ("violated", "holds", "source")
 
 
 class Chromium:
@@ -262,7 +260,9 @@ def test_each_verdict_shows_the_reading_and_the_bounds_it_was_checked_under(brow
     assert [k.split(" ")[1] for k in kinds] == ["rule", "model's", "source"]
     # A counterexample says which reading and bounds it was found under.
     headings = browser.evaluate("[...document.querySelectorAll('section.transcript h3')].map(h => h.textContent)")
-    assert [("basic-chain-priority" in h, "reading 001," in h, "turns=1" in h) for h in headings] == [(True, False, False), (False, True, True)]
+    assert [("basic-chain-priority" in h, "reading 001," in h, "turns=1" in h) for h in headings] == [
+        (True, False, False), (False, True, True)
+    ]
 
 
 def test_the_filters_show_only_the_rows_that_match(browser: Chromium, inputs):
@@ -391,7 +391,8 @@ def test_run_runs_each_command_named_once_and_conform_once_per_game(tmp_path: Pa
 
     monkeypatch.setattr(html_report, "run_command", recorded)
     out = tmp_path / "report.html"
-    result = invoke("report", out, "--run", "conform", "--run", "lint", "--run", "scenarios", "--run", "lint", "--game", "hota", "--game", "riftbound")
+    result = invoke("report", out, "--run", "conform", "--run", "lint", "--run", "scenarios", "--run", "lint",
+                    "--game", "hota", "--game", "riftbound")
     assert result.exit_code == 0, result.output
     assert ran == [
         ("lint", ("--game=hota", "--game=riftbound")), ("scenarios", ("--game=hota", "--game=riftbound")),
