@@ -27,6 +27,7 @@ from click.testing import CliRunner
 
 from chainproof import campaign
 from chainproof.cli import main
+from chainproof.games import GAME_NAMES
 from tests.test_hostile_inputs import REASONS, YAML_FILES, refused_in_one_line
 
 CAMPAIGN = """\
@@ -242,6 +243,11 @@ def test_the_report_shows_a_campaigns_cells(killed_run: KilledRun, tmp_path: Pat
     assert "turns=1" in bounds["holds-to-depth"] and "turns=1" in bounds["violated"]
     assert not any(b.startswith("turns=") for b in bounds["proved"])
     assert f"[{VIOLATED}]" in html
+
+
+def test_the_shipped_campaign_runs_every_command_on_every_game() -> None:
+    shipped = campaign.load(Path(__file__).parent.parent / "campaigns" / "regression.yaml")
+    assert {(c.kind, c.game) for c in shipped.cells} == {(kind, game) for kind in campaign.KINDS for game in GAME_NAMES}
 
 
 @pytest.mark.parametrize(
