@@ -11,6 +11,7 @@ resolves). Everything is data, so a state can be copied with `clone()`.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from . import checks, combat, effects
 from .cards import Card, Pool, token_card
@@ -30,6 +31,20 @@ PRIORITY_ACTION_FIELDS = {
     "power": ("subject", "targets", "x", "option"),
     "propose": ("subject", "targets", "option"),
     "strike": ("subject",),
+}
+@lru_cache(maxsize=4096, typed=True)  # typed: an option of True is not one of 1
+def priority_action(kind: str, player: int, subject: int, targets: tuple[int, ...], x: int, option, label: str) -> Action:
+    """A priority action (409.2) to offer, the same object each time it is
+    offered again: an action is an immutable value, and building one costs
+    more than finding it. The label is part of what is looked up, so an
+    action offered with other words is another object."""
+    return Action(kind, player, subject, targets, x, option, label)
+
+
+#: Each kind's fields it does not take, with the value they hold when unset.
+UNTAKEN_FIELDS = {
+    kind: tuple((name, unset) for name, unset in (("subject", None), ("targets", ()), ("x", 0), ("option", None)) if name not in takes)
+    for kind, takes in PRIORITY_ACTION_FIELDS.items()
 }
 
 
@@ -432,7 +447,8 @@ class GameState:
         tasks = self.tasks
         while tasks and self.decision is None and self.priority is None and not self.over:
             task = tasks.pop()
-            getattr(self, "_t_" + task[0])(*task[1:])
+            # Looked up on the instance, not bound once: a test may replace a task's method.
+            getattr(self, TASK_METHODS[task[0]])(*task[1:])
 
     # 409.5: before a player receives priority, the checks run in batches,
     # then waiting triggered effects go on the chain, then he gets priority.
@@ -848,14 +864,13 @@ class GameState:
             return ("409.2", f"no priority action is of kind {a.kind!r}; kinds: {', '.join(PRIORITY_ACTION_FIELDS)}")
         if type(a.player) is not int or not 0 <= a.player < len(self.players):
             return ("409.1", f"no player {a.player!r} at this table")
-        stray = [name for name, unset in (("subject", None), ("targets", ()), ("x", 0), ("option", None))
-                 if name not in takes and getattr(a, name) != unset]
+        stray = [name for name, unset in UNTAKEN_FIELDS[a.kind] if getattr(a, name) != unset]
         if stray:
             return ("409.1", f"a {a.kind} action takes no {', '.join(stray)}")
         cards = range(len(self.objs))
         if "subject" in takes and (type(a.subject) is not int or a.subject not in cards):
             return ("409.1", f"no card {a.subject!r} in this game")
-        if not isinstance(a.targets, tuple) or any(type(t) is not int or t not in cards for t in a.targets):
+        if not isinstance(a.targets, tuple) or (a.targets and any(type(t) is not int or t not in cards for t in a.targets)):
             return ("409.1", f"targets must be cards of this game, not {a.targets!r}")
         if type(a.x) is not int or a.x < 0:
             return ("409.1", f"X must be a whole number, not {a.x!r}")
@@ -966,11 +981,21 @@ class GameState:
         me = self.pname(p)
         main = self._in_main_phase(p)
         place = main and self.players[p].placed_resource_turn != self.turn_number
-        hand = [self.objs[oid] for oid in self.players[p].hand]
-        in_play = self.cards_in_play()
-        powered = [o for o in in_play if o.controller == p and o.card.payments]
-        # 402.1: what he can pay, counted once, and only when he could pay for something.
-        budget = self.ready_resources(p) if main or powered or any(o.card.instant for o in hand) else None
+        objs = self.objs
+        hand = list(map(objs.__getitem__, self.players[p].hand))
+        # One pass over play gathers what `cards_in_play` and `ready_resources`
+        # would each gather in a pass of their own: the cards in play that are
+        # not resources (410.1b, 402.4a), his among them with a payment power,
+        # and his ready resources, what he can pay (402.1, 402.4a).
+        in_play, powered, budget = [], [], 0
+        for o in map(objs.__getitem__, self.play):
+            if o.resource:
+                if o.controller == p and not o.exhausted:
+                    budget += 1
+            else:
+                in_play.append(o)
+                if o.controller == p and o.card.payments:
+                    powered.append(o)
         out = []
 
         def offer(a: Action) -> None:
@@ -981,10 +1006,10 @@ class GameState:
         for o in hand:
             card = o.card
             if place:
-                offer(Action("resource", p, o.id, label=f"{me} places {card.name} as a resource"))
+                offer(priority_action("resource", p, o.id, (), 0, None, f"{me} places {card.name} as a resource"))
             if card.type == "quest":
                 if place:
-                    offer(Action("resource", p, o.id, option=True, label=f"{me} places {card.name} face up as a resource"))
+                    offer(priority_action("resource", p, o.id, (), 0, True, f"{me} places {card.name} face up as a resource"))
                 continue
             if card.type == "hero" or not (card.instant or main) or card.cost > budget:
                 continue
@@ -992,12 +1017,12 @@ class GameState:
             if target == "ally_cost_x":
                 for t in self.legal_targets("ally", p):
                     x = self.objs[t].card.cost
-                    offer(Action("play", p, o.id, (t,), x, label=f"{me} plays {card.name} (X={x}) on {self.describe(self.objs[t])}"))
+                    offer(priority_action("play", p, o.id, (t,), x, None, f"{me} plays {card.name} (X={x}) on {self.describe(self.objs[t])}"))
             elif target:
                 for t in self.legal_targets(target, p):
-                    offer(Action("play", p, o.id, (t,), label=f"{me} plays {card.name} on {self._target_name(target, t)}"))
+                    offer(priority_action("play", p, o.id, (t,), 0, None, f"{me} plays {card.name} on {self._target_name(target, t)}"))
             else:
-                offer(Action("play", p, o.id, label=f"{me} plays {card.name}"))
+                offer(priority_action("play", p, o.id, (), 0, None, f"{me} plays {card.name}"))
         for o in powered:
             for i, power in enumerate(o.card.payments):
                 if self._power_source_problem(p, o, power):
@@ -1007,7 +1032,7 @@ class GameState:
                 for x in xs:
                     for t in targets:
                         tname = f" on {self._target_name(power.target, t[0])}" if t else ""
-                        offer(Action("power", p, o.id, t, x, option=i, label=f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
+                        offer(priority_action("power", p, o.id, t, x, i, f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
         if main:
             theirs = [d for d in in_play if d.controller != p]
             for a in in_play:
@@ -1018,11 +1043,11 @@ class GameState:
                     if combat.defender_problem(self, a, d, sabotage):
                         continue
                     word = "sabotages" if sabotage else "attacks"
-                    offer(Action("propose", p, a.id, (d.id,), option=sabotage, label=f"{me} proposes {a.name} {word} {self.describe(d)}"))
+                    offer(priority_action("propose", p, a.id, (d.id,), 0, sabotage, f"{me} proposes {a.name} {word} {self.describe(d)}"))
         if self.step == "defend_window":
             for w in in_play:
                 if w.controller == p and w.card.type == "weapon":
-                    offer(Action("strike", p, w.id, label=f"{me} strikes with {w.name}"))
+                    offer(priority_action("strike", p, w.id, (), 0, None, f"{me} strikes with {w.name}"))
         return out
 
     def _act(self, a: Action) -> None:
@@ -1070,3 +1095,7 @@ class GameState:
             self.combat.struck.setdefault(a.player, []).append(weapon.id)
             self.chain.append(Link(self._link_id(), "strike", a.player, a.subject))
         self.push(("give_priority", a.player))
+
+
+#: The method that carries out each kind of task on the stack (`_run`).
+TASK_METHODS = {name[len("_t_"):]: name for name in vars(GameState) if name.startswith("_t_")}
