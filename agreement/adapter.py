@@ -17,7 +17,10 @@ and, if it can, ``clone(state)``, ``refusal(state, action) -> rule or None``
 (apply on a copy; the rule the engine cites when it refuses) and
 ``candidate_actions(state, observed_action) -> list[action]`` (engine actions,
 offered or not, that an observed action stands for).  Without them the checks
-that need them are skipped and the report says so.
+that need them are skipped and the report says so.  An engine that ends a game
+by a limit of its own on the game's length, not by a rule, says so with
+``ended_by_limit(state) -> str or None`` (the limit, for a game it ended so):
+that game's last step is not compared with the model, and the report names it.
 
 ``load_adapter("package.module:factory")`` imports the factory and calls it
 with no arguments.  ``Guarded`` wraps an adapter so that an exception or a
@@ -31,7 +34,7 @@ import importlib
 from typing import Any, Callable
 
 REQUIRED = ("random_setup", "new_game", "legal_actions", "apply_action", "is_terminal", "observe", "observe_action", "action_label")
-OPTIONAL = ("clone", "refusal", "candidate_actions")
+OPTIONAL = ("clone", "refusal", "candidate_actions", "ended_by_limit")
 
 
 class AdapterError(Exception):

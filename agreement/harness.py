@@ -26,14 +26,16 @@ from typing import Any
 
 import yaml
 from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from agreement.adapter import AdapterError, Guarded
 from agreement.findings import Finding
 
-#: The most steps one game may take before the harness stops it (a game the
-#: model would let go on; not a finding).
+#: The most Hypothesis steps one game may take (its setup is the first) before
+#: the harness stops it: a game the model would let go on, not a finding, but
+#: one the report names (``Report.capped``).
 MOST_STEPS = 600
 #: Offered actions tried on a copy at each step, and forbidden ones asked about.
 TRIED_PER_STEP = 1
@@ -69,6 +71,24 @@ class Transcript:
         return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
 
 
+@dataclass(frozen=True)
+class CappedGame:
+    """A game that stopped before the rules ended it: by the harness's step cap,
+    or by the engine's own limit on a game's length.  Not a disagreement, but a
+    game whose end was not checked."""
+
+    game: int  # its number among the games the run played, from 1
+    setup_seed: int  # the seed of the random.Random that adapter.random_setup drew the game from
+    steps: int  # steps checked before it stopped
+    cap: str  # what stopped it
+
+    def __str__(self) -> str:
+        return f"game {self.game} (setup seed {self.setup_seed}) stopped after {self.steps} checked steps by {self.cap}"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"game": self.game, "setup_seed": self.setup_seed, "steps": self.steps, "cap": self.cap}
+
+
 @dataclass
 class Report:
     """What a run found and exercised."""
@@ -76,7 +96,9 @@ class Report:
     game: str
     examples: int
     steps: int = 0
+    games_played: int = 0
     games_finished: int = 0
+    capped: list[CappedGame] = field(default_factory=list)
     edges: Counter = field(default_factory=Counter)
     rules: Counter = field(default_factory=Counter)
     reachable: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -102,7 +124,10 @@ class Report:
             "status": "agree" if self.ok else "disagree",
             "examples": self.examples,
             "steps": self.steps,
+            "games_played": self.games_played,
             "games_finished": self.games_finished,
+            "games_capped": len(self.capped),
+            "capped_games": [c.as_json() for c in self.capped],
             "findings": [{"kind": f.kind, "rules": list(f.rules), "detail": f.detail} for f in self.findings],
             "transcript": self.transcript,
             "transcript_shrunk": self.shrunk,
@@ -118,11 +143,12 @@ class Report:
 
 
 def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, players: tuple[int, ...] | None = None,
-            rounds: int = 4, shrink: bool = True) -> Report:
+            rounds: int = 4, shrink: bool = True, most_steps: int = MOST_STEPS) -> Report:
     """Play ``examples`` games (in ``rounds``, re-aimed between rounds) and check every step.
 
     ``players``: the seat counts to draw from; by default the checker's
-    (``checker.players``), else two and three.
+    (``checker.players``), else two and three.  ``most_steps``: the step cap
+    of one game (``MOST_STEPS``).
 
     With ``shrink`` a failing game is shrunk to a short one before it is
     reported; that replays the game many times, which can take minutes.
@@ -144,13 +170,16 @@ def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, playe
         if count == 0:
             continue
         targets = frozenset(set(reachable) - set(checker.edges))
-        machine_class = _state_machine(guarded, checker, targets, report, seed * 7919 + r, players)
+        round_seed = seed * 7919 + r
+        machine_class = _state_machine(guarded, checker, targets, report, round_seed, players, most_steps)
         try:
             run_state_machine_as_test(
-                machine_class,
+                # Hypothesis draws from the round's seed, not from a digest of
+                # this module's source: an edit to the harness plays the same games.
+                hypothesis_seed(round_seed)(machine_class),
                 settings=settings(
                     max_examples=count,
-                    stateful_step_count=MOST_STEPS,
+                    stateful_step_count=most_steps,
                     deadline=None,
                     database=None,
                     derandomize=True,
@@ -192,20 +221,42 @@ def _check_determinism(guarded: Guarded, checker: Any, seed: int, report: Report
         report.findings.append(Finding("nondeterministic", (), f"the same seed and choices gave another game from step {at + 1}"))
 
 
-def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], report: Report, round_seed: int, players: tuple[int, ...]) -> type:
+def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], report: Report, round_seed: int,
+                   players: tuple[int, ...], most_steps: int) -> type:
     class Agreement(RuleBasedStateMachine):
+        #: Set once a game fails: the games Hypothesis plays after it replay the
+        #: failing one while shrinking, and are neither counted nor named.
+        failed = False
+
         @initialize(setup_seed=st.integers(0, 2**32 - 1), seats=st.sampled_from(players))
         def start(self, setup_seed: int, seats: int) -> None:
             guarded.step = 0
-            setup = guarded.call("random_setup", random.Random(setup_seed ^ round_seed), seats)
+            self.setup_seed = setup_seed ^ round_seed
+            self.calls = self.checked = 0  # Hypothesis steps run, and steps checked, in this game
+            if not Agreement.failed:
+                report.games_played += 1
+            self.number = report.games_played
+            setup = guarded.call("random_setup", random.Random(self.setup_seed), seats)
             self.state = guarded.call("new_game", setup)
             self.transcript = Transcript(guarded.game, setup.as_dict() if hasattr(setup, "as_dict") else dict(setup))
             self.obs = guarded.observe(self.state)
+            self.over = guarded.is_terminal(self.state)
             checker.begin(self.obs)
             if not checker.waits_for_choice(self.obs):
                 self._fail([Finding("adapter", (), "the game does not start at a point where a player chooses")])
 
+        def teardown(self) -> None:
+            if hasattr(self, "state") and not (self.over or Agreement.failed):
+                # The setup is the first of the game's Hypothesis steps.
+                cap = (f"the harness's step cap ({most_steps} Hypothesis steps)" if self.calls + 1 >= most_steps
+                       else "Hypothesis, which ends a game early at random (one step in 65,536) or when its choices fill its buffer")
+                self._capped(cap)
+
+        def _capped(self, cap: str) -> None:
+            report.capped.append(CappedGame(self.number, self.setup_seed, self.checked, cap))
+
         def _fail(self, findings: list[Finding]) -> None:
+            Agreement.failed = True
             self.transcript.model_reading = checker.describe(self.obs)
             raise AgreementFailure(findings, self.transcript)
 
@@ -218,7 +269,8 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
 
         @rule(data=st.data())
         def step(self, data: Any) -> None:
-            if guarded.is_terminal(self.state):
+            self.calls += 1
+            if self.over:
                 return
             guarded.step += 1
             pre = self.obs
@@ -234,9 +286,10 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
             self.transcript.script.append(guarded.call("action_label", self.state, action))
             guarded.call("apply_action", self.state, action)
             # Choices the model folds into automatic edges (armor, 304.2) are made here.
-            while not guarded.is_terminal(self.state):
+            while True:
                 self.obs = guarded.observe(self.state)
-                if checker.waits_for_choice(self.obs):
+                self.over = guarded.is_terminal(self.state)
+                if self.over or checker.waits_for_choice(self.obs):
                     break
                 inner = guarded.legal_actions(self.state)
                 if not inner:
@@ -244,13 +297,23 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
                 pick = inner[data.draw(st.integers(0, len(inner) - 1), label="inner choice")]
                 self.transcript.script.append(guarded.call("action_label", self.state, pick))
                 guarded.call("apply_action", self.state, pick)
-            self.obs = guarded.observe(self.state)
+            limit = guarded.call("ended_by_limit", self.state) if self.over and guarded.has("ended_by_limit") else None
+            if limit:
+                # The engine's own limit ended the game, by no rule of the model:
+                # its last step has nothing in the model to be compared with.
+                if findings:
+                    self.obs = pre
+                    self._fail(findings)
+                self._capped(f"the engine's limit on a game's length ({limit})")
+                report.games_finished += 1
+                return
             report.steps += 1
+            self.checked += 1
             findings += checker.step(pre, choice, self.obs, offered)
             if findings:
                 self.obs = pre
                 self._fail(findings)
-            if guarded.is_terminal(self.state):
+            if self.over:
                 report.games_finished += 1
 
         def _try_offered(self, actions: list[Any]) -> list[Finding]:
@@ -285,4 +348,4 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
     return Agreement
 
 
-__all__ = ["AdapterError", "AgreementFailure", "Report", "Transcript", "conform"]
+__all__ = ["AdapterError", "AgreementFailure", "CappedGame", "Report", "Transcript", "conform"]

@@ -45,12 +45,14 @@ def main(argv: list[str] | None = None) -> None:
         f"Run on {datetime.date.today()} at commit {commit}, Python {platform.python_version()}: "
         f"`chainproof conform --examples {args.examples} --seed 0` on the built-in WoW engine.",
         "",
-        "| games | steps checked | seconds | steps/s | CPU seconds | steps per CPU second | edge families exercised (of those reachable at default bounds) | agree |",
+        "| games ended | steps checked | seconds | steps/s | CPU seconds | steps per CPU second | edge families exercised (of those reachable at default bounds) | agree |",
         "|---|---|---|---|---|---|---|---|",
         f"| {report.games_finished} | {report.steps} | {seconds:.1f} | {report.steps / seconds:.0f} | {cpu:.1f} | {report.steps / cpu:.0f} "
         f"| {covered}/{len(report.reachable)} | {'yes' if report.ok else 'NO'} |",
         "",
         "Not exercised: " + (", ".join(f"`{m}`" for m in report.missed) or "none") + ".",
+        "",
+        f"Games stopped before the rules ended them: {len(report.capped)}" + "".join(f"\n- {game}" for game in report.capped),
         END,
         "",
     ]

@@ -56,6 +56,12 @@ class BuiltinRiftboundAdapter:
     def is_terminal(self, state: RiftboundState) -> bool:
         return state.is_terminal()
 
+    def ended_by_limit(self, state: RiftboundState) -> str | None:
+        """assumed:turn-cap: the engine ends a game nobody has won after its last turn."""
+        if state.step == "game_over" and state.winner is None and state.turn > state.max_turns:
+            return f"{state.max_turns} turns, assumed:turn-cap"
+        return None
+
     def observe(self, state: RiftboundState) -> dict[str, Any]:
         return {**state.to_dict(), "victory_points": state.victory_points}
 
