@@ -23,12 +23,14 @@ def run(examples: int):
 def test_builtin_engine_agrees_with_the_model(monkeypatch):
     report = run(30)
     assert report.ok, f"{[str(f) for f in report.findings]}\n{report.transcript}"
-    assert report.steps > 150 and report.games_finished == 30
+    assert report.steps > 150 and report.games_played == 30
+    # A game steered round an optional loop may reach the step cap: it is named, not lost.
+    assert report.games_finished + len(report.capped) == 30
     assert report.offered_tried > 0 and report.forbidden_tried > 0
     # Tokens leaving under an echo need three cards together; a run on the
     # token kit alone makes sure they meet, whatever the random tables were.
     monkeypatch.setattr(builtin, "KITS", (("Spirit Caller", "Banishing Gale", "Rewind Portal", "Echo Chamber"),))
-    tokens = run(12)
+    tokens = run(20)
     assert tokens.ok, f"{[str(f) for f in tokens.findings]}\n{tokens.transcript}"
     # Steering reaches every family the default model reaches: the loop's draw,
     # the council's refusal (101.4d), concessions, the chance steps.
