@@ -3,8 +3,8 @@
 Guards and updates are written once; these tests make sure the one definition
 means the same over plain values and over Z3 terms, on arbitrary in-domain
 states (reachable or not): each edge's terms are built over fresh constants,
-as the solvers use them, then bound to a concrete state's values and
-simplified.
+as the solvers use them, then evaluated in a Z3 model that gives those
+constants a concrete state's values.
 """
 
 from __future__ import annotations
@@ -57,11 +57,21 @@ def symbolic_edges(name: str) -> tuple[Any, list[tuple[Any, dict, Any]]]:
     return s, built
 
 
-def bound(value, pairs):  # noqa: ANN001
-    """``value`` (a term, a plain constant or a tuple of them) at the state ``pairs`` bind."""
+def binding(machine: Machine, symbolic: Any, state: Any) -> z3.ModelRef:
+    """A Z3 model giving the constants of ``symbolic`` the values of ``state``:
+    evaluating each edge's terms in one model is ten times quicker than
+    substituting the values into every term."""
+    solver = z3.Solver()
+    solver.add(*(c == v for c, v in zip(Machine.flatten((symbolic,)), Machine.flatten((machine.constant_state(state),)))))
+    assert solver.check() == z3.sat
+    return solver.model()
+
+
+def bound(value, model):  # noqa: ANN001
+    """``value`` (a term, a plain constant or a tuple of them) in the state ``model`` binds."""
     if isinstance(value, tuple):
-        return tuple(bound(v, pairs) for v in value)
-    return concrete_value(z3.substitute(value, *pairs) if z3.is_expr(value) else value)
+        return tuple(bound(v, model) for v in value)
+    return concrete_value(model.eval(value, model_completion=True) if z3.is_expr(value) else value)
 
 
 @pytest.mark.parametrize("name", MACHINES)
@@ -71,18 +81,18 @@ def test_guards_and_updates_agree(name, data):  # noqa: ANN001
     machine = MACHINES[name]
     state = data.draw(states_of(machine))
     symbolic, built = symbolic_edges(name)
-    pairs = list(zip(Machine.flatten((symbolic,)), Machine.flatten((machine.constant_state(state),))))
+    model = binding(machine, symbolic, state)
     for edge, (guard, update, actor) in zip(machine.edges, built):
         concrete = bool(edge.guard(state, CONCRETE))
-        assert concrete == bound(guard, pairs), edge.name
+        assert concrete == bound(guard, model), edge.name
         if not concrete:
             continue
         plain = edge.update(state, CONCRETE)
         assert set(plain) == set(update), edge.name
         for var, value in plain.items():
-            assert value == bound(update[var], pairs), f"{edge.name} updates {var} differently"
+            assert value == bound(update[var], model), f"{edge.name} updates {var} differently"
         if edge.actor is not None:
-            assert edge.actor(state, CONCRETE) == bound(actor, pairs)
+            assert edge.actor(state, CONCRETE) == bound(actor, model)
 
 
 @pytest.mark.parametrize("name", MACHINES)
