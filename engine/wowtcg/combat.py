@@ -30,7 +30,11 @@ def in_party_since_turn_start(st: GameState, o: Obj) -> bool:
 def attack_only(st: GameState, attacker: Obj) -> set[int]:
     """601.2c-d: the characters this attacker may attack only, if able:
     Sarmoth's for his opponents, Mocking Blow's caster's hero this turn."""
-    allowed = {s.id for s in sources_in_play(st, "opponents_attack_only_this") if s.controller != attacker.controller}
+    # Loops, not comprehensions: every proposal asks, and mostly nothing is found.
+    allowed = set()
+    for s in sources_in_play(st, "opponents_attack_only_this"):
+        if s.controller != attacker.controller:
+            allowed.add(s.id)
     for what, oid, hero in st.turn_modifiers:
         if what == "attack_only_your_hero" and oid == attacker.id:
             allowed.add(hero)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from operator import attrgetter
 
 from . import checks, combat, effects
 from .cards import Card, Pool, token_card
@@ -46,6 +47,13 @@ UNTAKEN_FIELDS = {
     kind: tuple((name, unset) for name, unset in (("subject", None), ("targets", ()), ("x", 0), ("option", None)) if name not in takes)
     for kind, takes in PRIORITY_ACTION_FIELDS.items()
 }
+#: For each kind, a reader of an action's kind and untaken fields, and what
+#: it reads when they are unset: one comparison finds a stray field (the kind
+#: is read as well so that the reader gives a tuple even for one field).
+UNTAKEN_UNSET = {
+    kind: (attrgetter("kind", *(name for name, _ in untaken)), (kind, *(unset for _, unset in untaken)))
+    for kind, untaken in UNTAKEN_FIELDS.items()
+}
 
 
 class GameState:
@@ -57,6 +65,7 @@ class GameState:
         # Every continuous power and trigger event of a card in this game: play
         # is searched for one only if some card has it (CR7.4 703, CR7.4 704).
         self.powers_in_game: set[str] = set()
+        self.payment_sources: list[int] = []  # ids of the cards with a payment power (CR7.4 701), wherever they are
         self.players: list[Player] = []
         self.play: list[int] = []  # ids in play, in the order they entered
         self.chain: list[Link] = []  # bottom first
@@ -141,7 +150,7 @@ class GameState:
             problem = self._malformed(action) or self._problem(action)
             if problem is not None:
                 raise IllegalAction(problem[0], problem[1], action, str(self))
-            self.history.append(self._label(action))
+            self.history.append(action.label or str(action))
             self._act(action)
         self._run()
 
@@ -181,6 +190,7 @@ class GameState:
         new.objs = [o.copy() for o in self.objs]
         new.tokens = list(self.tokens)
         new.powers_in_game = set(self.powers_in_game)
+        new.payment_sources = list(self.payment_sources)
         new.players = [p.copy() for p in self.players]
         new.play = list(self.play)
         new.chain = [copied(link) for link in self.chain]
@@ -235,9 +245,6 @@ class GameState:
     def describe(self, o: Obj) -> str:
         return f"{self.pname(o.controller)}'s {o.name}"
 
-    def _label(self, action: Action) -> str:
-        return action.label or str(action)
-
     def __str__(self) -> str:
         lines = [
             f"turn {self.turn_number}: {self.pname(self.turn_player)}; step {self.step}; "
@@ -280,10 +287,11 @@ class GameState:
 
     def next_clockwise(self, player: int) -> int:
         """409.1: the next player clockwise still in the game."""
-        n = len(self.players)
+        players = self.players
+        n = len(players)
         for step in range(1, n + 1):
             q = (player + step) % n
-            if self.players[q].in_game:
+            if players[q].in_game:
                 return q
         return player
 
@@ -292,7 +300,12 @@ class GameState:
         return [(player + i) % n for i in range(n) if self.players[(player + i) % n].in_game]
 
     def in_game_count(self) -> int:
-        return len([p for p in self.players if p.in_game])
+        # A loop, not a comprehension: it runs at every pass, over a few players.
+        count = 0
+        for p in self.players:
+            if p.in_game:
+                count += 1
+        return count
 
     # --- objects and zones ----------------------------------------------------
 
@@ -300,6 +313,8 @@ class GameState:
         o = Obj(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
         self.objs.append(o)
         self.powers_in_game |= card.power_names
+        if card.payments:
+            self.payment_sources.append(o.id)
         if token:
             self.tokens.append(o.id)
         return o
@@ -864,13 +879,15 @@ class GameState:
             return ("409.2", f"no priority action is of kind {a.kind!r}; kinds: {', '.join(PRIORITY_ACTION_FIELDS)}")
         if type(a.player) is not int or not 0 <= a.player < len(self.players):
             return ("409.1", f"no player {a.player!r} at this table")
-        stray = [name for name, unset in UNTAKEN_FIELDS[a.kind] if getattr(a, name) != unset]
-        if stray:
-            return ("409.1", f"a {a.kind} action takes no {', '.join(stray)}")
-        cards = range(len(self.objs))
-        if "subject" in takes and (type(a.subject) is not int or a.subject not in cards):
+        read, unset = UNTAKEN_UNSET[a.kind]
+        if read(a) != unset:
+            stray = [name for name, unset in UNTAKEN_FIELDS[a.kind] if getattr(a, name) != unset]
+            if stray:
+                return ("409.1", f"a {a.kind} action takes no {', '.join(stray)}")
+        cards = len(self.objs)
+        if "subject" in takes and (type(a.subject) is not int or not 0 <= a.subject < cards):
             return ("409.1", f"no card {a.subject!r} in this game")
-        if not isinstance(a.targets, tuple) or (a.targets and any(type(t) is not int or t not in cards for t in a.targets)):
+        if not isinstance(a.targets, tuple) or (a.targets and any(type(t) is not int or not 0 <= t < cards for t in a.targets)):
             return ("409.1", f"targets must be cards of this game, not {a.targets!r}")
         if type(a.x) is not int or a.x < 0:
             return ("409.1", f"X must be a whole number, not {a.x!r}")
@@ -976,79 +993,84 @@ class GameState:
         `_problem` checks first already rules it out: the window (408.1,
         410.1a, 601.1, 602.3a), one resource per turn (410.1), the cost (402.1),
         the power's source (CR7.4 701), the attacker (601.2a) and the defender
-        (601.2b)."""
+        (601.2b). Outside his main phase he can do no more than pass, play an
+        instant (408.1), use a payment power (CR7.4 701) or, in the defend
+        window, strike (602.3a); with none of those at hand, as at most
+        choices, only his pass is asked about and play is not read."""
         p = self.priority
-        me = self.pname(p)
-        main = self._in_main_phase(p)
-        place = main and self.players[p].placed_resource_turn != self.turn_number
         objs = self.objs
-        hand = list(map(objs.__getitem__, self.players[p].hand))
-        # One pass over play gathers what `cards_in_play` and `ready_resources`
-        # would each gather in a pass of their own: the cards in play that are
-        # not resources (410.1b, 402.4a), his among them with a payment power,
-        # and his ready resources, what he can pay (402.1, 402.4a).
-        in_play, powered, budget = [], [], 0
-        for o in map(objs.__getitem__, self.play):
-            if o.resource:
-                if o.controller == p and not o.exhausted:
+        player = self.players[p]
+        main = self._in_main_phase(p)
+        hand = [objs[oid] for oid in player.hand if main or objs[oid].card.instant]
+        play = self.play
+        powered = []
+        if self.payment_sources:
+            powered = [o for o in map(objs.__getitem__, self.payment_sources) if o.controller == p and not o.resource and o.id in play]
+            if len(powered) > 1:
+                powered.sort(key=lambda o: play.index(o.id))  # in the order of play, like every list of cards in play
+        candidates = [self.pass_actions[p]]
+        budget = None
+        if main or hand or powered or self.step == "defend_window":
+            me = self.pname(p)
+            place = main and player.placed_resource_turn != self.turn_number
+            offer = candidates.append
+            # One pass over play gathers what `cards_in_play` and `ready_resources`
+            # would each gather in a pass of their own: the cards in play that
+            # are not resources (410.1b, 402.4a), and his ready resources, what
+            # he can pay (402.1, 402.4a).
+            in_play, budget = [], 0
+            for o in map(objs.__getitem__, play):
+                if not o.resource:
+                    in_play.append(o)
+                elif o.controller == p and not o.exhausted:
                     budget += 1
-            else:
-                in_play.append(o)
-                if o.controller == p and o.card.payments:
-                    powered.append(o)
-        out = []
-
-        def offer(a: Action) -> None:
-            if self._problem(a, budget) is None:
-                out.append(a)
-
-        offer(self.pass_actions[p])
-        for o in hand:
-            card = o.card
-            if place:
-                offer(priority_action("resource", p, o.id, (), 0, None, f"{me} places {card.name} as a resource"))
-            if card.type == "quest":
+            for o in hand:
+                card = o.card
                 if place:
-                    offer(priority_action("resource", p, o.id, (), 0, True, f"{me} places {card.name} face up as a resource"))
-                continue
-            if card.type == "hero" or not (card.instant or main) or card.cost > budget:
-                continue
-            target = card.effect.target if card.effect else None
-            if target == "ally_cost_x":
-                for t in self.legal_targets("ally", p):
-                    x = self.objs[t].card.cost
-                    offer(priority_action("play", p, o.id, (t,), x, None, f"{me} plays {card.name} (X={x}) on {self.describe(self.objs[t])}"))
-            elif target:
-                for t in self.legal_targets(target, p):
-                    offer(priority_action("play", p, o.id, (t,), 0, None, f"{me} plays {card.name} on {self._target_name(target, t)}"))
-            else:
-                offer(priority_action("play", p, o.id, (), 0, None, f"{me} plays {card.name}"))
-        for o in powered:
-            for i, power in enumerate(o.card.payments):
-                if self._power_source_problem(p, o, power):
+                    offer(priority_action("resource", p, o.id, (), 0, None, f"{me} places {card.name} as a resource"))
+                if card.type == "quest":
+                    if place:
+                        offer(priority_action("resource", p, o.id, (), 0, True, f"{me} places {card.name} face up as a resource"))
                     continue
-                xs = range(budget + 1) if power.cost_of("x") else (0,)
-                targets = [(t,) for t in self.legal_targets(power.target, p)] if power.target else [()]
-                for x in xs:
-                    for t in targets:
-                        tname = f" on {self._target_name(power.target, t[0])}" if t else ""
-                        offer(priority_action("power", p, o.id, t, x, i, f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
-        if main:
-            theirs = [d for d in in_play if d.controller != p]
-            for a in in_play:
-                if a.controller != p or not effects.is_character(a) or combat.attacker_problem(self, a):
+                if card.type == "hero" or card.cost > budget:
                     continue
-                for d in theirs:
-                    sabotage = d.card.type == "item"
-                    if combat.defender_problem(self, a, d, sabotage):
+                target = card.effect.target if card.effect else None
+                if target == "ally_cost_x":
+                    for t in self.legal_targets("ally", p):
+                        x = objs[t].card.cost
+                        offer(priority_action("play", p, o.id, (t,), x, None, f"{me} plays {card.name} (X={x}) on {self.describe(objs[t])}"))
+                elif target:
+                    for t in self.legal_targets(target, p):
+                        offer(priority_action("play", p, o.id, (t,), 0, None, f"{me} plays {card.name} on {self._target_name(target, t)}"))
+                else:
+                    offer(priority_action("play", p, o.id, (), 0, None, f"{me} plays {card.name}"))
+            for o in powered:
+                for i, power in enumerate(o.card.payments):
+                    if self._power_source_problem(p, o, power):
                         continue
-                    word = "sabotages" if sabotage else "attacks"
-                    offer(priority_action("propose", p, a.id, (d.id,), 0, sabotage, f"{me} proposes {a.name} {word} {self.describe(d)}"))
-        if self.step == "defend_window":
-            for w in in_play:
-                if w.controller == p and w.card.type == "weapon":
-                    offer(priority_action("strike", p, w.id, (), 0, None, f"{me} strikes with {w.name}"))
-        return out
+                    xs = range(budget + 1) if power.cost_of("x") else (0,)
+                    targets = [(t,) for t in self.legal_targets(power.target, p)] if power.target else [()]
+                    for x in xs:
+                        for t in targets:
+                            tname = f" on {self._target_name(power.target, t[0])}" if t else ""
+                            offer(priority_action("power", p, o.id, t, x, i, f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
+            if main:
+                theirs = [d for d in in_play if d.controller != p]
+                for a in in_play:
+                    if a.controller != p or not effects.is_character(a) or combat.attacker_problem(self, a):
+                        continue
+                    for d in theirs:
+                        sabotage = d.card.type == "item"
+                        if combat.defender_problem(self, a, d, sabotage):
+                            continue
+                        word = "sabotages" if sabotage else "attacks"
+                        offer(priority_action("propose", p, a.id, (d.id,), 0, sabotage, f"{me} proposes {a.name} {word} {self.describe(d)}"))
+            if self.step == "defend_window":
+                for w in in_play:
+                    if w.controller == p and w.card.type == "weapon":
+                        offer(priority_action("strike", p, w.id, (), 0, None, f"{me} strikes with {w.name}"))
+        problem = self._problem
+        return [a for a in candidates if problem(a, budget) is None]
 
     def _act(self, a: Action) -> None:
         """Add the link (CR7.4 707): pay, put it on top, and its controller
