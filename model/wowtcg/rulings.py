@@ -729,6 +729,17 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "a player loses at once as his hero is destroyed",
                 texts={"CR7.4": "134-135"},
             ),
+            # 001 knows no batches of checks: its game goal (line 28), the
+            # hero's health (88), damage (289), health (301) and losing (314)
+            # all have a player lose the moment his hero has lethal damage.
+            Ruling(
+                "102.1a",
+                ("102.1a", "basic:losing"),
+                True,
+                always,
+                "a player loses the moment his hero has lethal damage",
+                texts={"001": "301"},
+            ),
         ),
         ((),),
         asked_at=("pre_priority_checks",),
