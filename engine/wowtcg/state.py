@@ -1001,7 +1001,13 @@ class GameState:
         objs = self.objs
         player = self.players[p]
         main = self._in_main_phase(p)
-        hand = [objs[oid] for oid in player.hand if main or objs[oid].card.instant]
+        # Loops rather than comprehensions here: each runs over a few items,
+        # before every choice, and a comprehension costs a call of its own.
+        hand = []
+        for oid in player.hand:
+            o = objs[oid]
+            if main or o.card.instant:
+                hand.append(o)
         play = self.play
         powered = []
         if self.payment_sources:
@@ -1069,8 +1075,11 @@ class GameState:
                 for w in in_play:
                     if w.controller == p and w.card.type == "weapon":
                         offer(priority_action("strike", p, w.id, (), 0, None, f"{me} strikes with {w.name}"))
-        problem = self._problem
-        return [a for a in candidates if problem(a, budget) is None]
+        out = []
+        for a in candidates:
+            if self._problem(a, budget) is None:
+                out.append(a)
+        return out
 
     def _act(self, a: Action) -> None:
         """Add the link (CR7.4 707): pay, put it on top, and its controller
