@@ -33,6 +33,8 @@ PRIORITY_ACTION_FIELDS = {
     "propose": ("subject", "targets", "option"),
     "strike": ("subject",),
 }
+
+
 @lru_cache(maxsize=4096, typed=True)  # typed: an option of True is not one of 1
 def priority_action(kind: str, player: int, subject: int, targets: tuple[int, ...], x: int, option, label: str) -> Action:
     """A priority action (409.2) to offer, the same object each time it is
@@ -1006,7 +1008,7 @@ class GameState:
         hand = []
         for oid in player.hand:
             o = objs[oid]
-            if main or o.card.instant:
+            if main or o.card.instant:  # 408.1: outside his main phase only instants are played
                 hand.append(o)
         play = self.play
         powered = []
