@@ -75,3 +75,23 @@ def test_a_stack_pops_what_it_pushed_and_clears_the_slot():
     assert stack.top(pushed, CONCRETE, "kind") == 3
     popped = S({**pushed, **stack.pop(pushed, CONCRETE)})
     assert popped == empty
+
+
+def test_edges_passed_over_by_their_shared_prefilter_are_never_enabled():
+    """Concrete stepping skips the edges whose shared prefilter fails (every
+    combat proposal, 601.1): on each reachable state of a one-combat board,
+    no edge whose prefilter fails has its guard hold, so the states and
+    transitions found are those the guards alone give."""
+    from checkers import explicit
+
+    machine = wowtcg.build(players=2, chain_depth=1, turns=2, hand=0, deck=1, hand_limit=1, allies=1, combats=1)
+    shared = [e for e in machine.edges if e.prefilter is not None]
+    assert len({e.prefilter for e in shared}) < len(shared), "the proposals share one prefilter"
+    exploration = explicit.explore(machine)
+    skipped = 0
+    for state in exploration.nodes:
+        for e in machine.edges_leaving(state):
+            if e.prefilter is not None and not e.prefilter(state, CONCRETE):
+                skipped += 1
+                assert not e.guard(state, CONCRETE), (e.name, machine.describe(state))
+    assert skipped > 0

@@ -91,6 +91,14 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     for window in (w for w in rulings.PRIORITY_WINDOWS if t.rulings.fixed("may_propose_now", w)):
         elsewhere = window != "action_phase"
         at = f"@{window}" if elsewhere else ""
+
+        # 601.1: the turn player holds priority on an empty chain (and the
+        # bound on combats explored is not reached).  Every proposal's guard
+        # starts with these conjuncts, so they are the proposals' one shared
+        # prefilter; the guard keeps its own copy so that its Z3 term stays flat.
+        def may_propose_here(s: Any, b: Backend) -> Any:
+            return b.And(below_combat_bound(s), s.priority_holder == s.turn_player, s.chain_len == 0)
+
         for a in range(t.count):
             for d in t.defenders(a):
                 tax = t.attack_tax[a]
@@ -122,6 +130,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                             "attack_window",
                             ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "602.1", "409.4", "302.2") + taxed,
                             guard=guard,
+                            prefilter=may_propose_here,
                             update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
                                 **t.give_turn_player_priority(s, b),
                                 **(t.pay(s, b, s.turn_player, tax) if tax else {}),
@@ -147,6 +156,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                         + ("409.3", "413.7a", "302.2")
                         + taxed,
                         guard=guard,
+                        prefilter=may_propose_here,
                         update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
                             **chain.push(s, b, controller=s.turn_player, kind=PROPOSAL_LINK),
                             **t.fresh_succession(),
