@@ -107,9 +107,12 @@ def lint_cases(findings: Iterable[Any]) -> list[Case]:
 
 
 def conform_cases(report: Any) -> list[Case]:
-    """One case for the engine's run against the model."""
+    """One case for the engine's run against the model, then one passing case
+    per game stopped before the rules ended it: not a disagreement, but a CI
+    report should show that its end went unchecked."""
     said = f"{report.examples} games, {report.steps} steps"
+    capped = [Case(f"conform {report.game}", f"game {game.game} stopped before it ended", PASSED, str(game)) for game in report.capped]
     if report.ok:
-        return [Case(f"conform {report.game}", "engine agrees with the model", PASSED, said)]
+        return [Case(f"conform {report.game}", "engine agrees with the model", PASSED, said), *capped]
     findings = "; ".join(str(f) for f in report.findings)
-    return [Case(f"conform {report.game}", "engine agrees with the model", FAILED, f"{said}: {findings}", report.transcript or "")]
+    return [Case(f"conform {report.game}", "engine agrees with the model", FAILED, f"{said}: {findings}", report.transcript or ""), *capped]

@@ -80,7 +80,7 @@ def test_conform_is_one_case_that_fails_on_a_disagreement(tmp_path: Path):
     assert invoke("conform", "--game", "hota", "--examples", "3", "--junit", str(out)).exit_code == 0
     (case,) = cases(out).values()
     assert case.find("failure") is None and "3 games" in case.find("system-out").text
-    broken = SimpleNamespace(game="hota", ok=False, examples=3, steps=9, transcript="script: [P1 passes]",
+    broken = SimpleNamespace(game="hota", ok=False, examples=3, steps=9, transcript="script: [P1 passes]", capped=[],
                              findings=[EngineFinding("unsound", ("104.2",), "the engine let P1 win twice")])
     (failed,) = junit.conform_cases(broken)
     assert failed.outcome == junit.FAILED and "unsound (104.2): the engine let P1 win twice" in failed.message
