@@ -97,7 +97,7 @@ class Report:
     examples: int
     steps: int = 0
     games_played: int = 0
-    games_finished: int = 0
+    games_finished: int = 0  # ended by the rules; the others played are in ``capped``
     capped: list[CappedGame] = field(default_factory=list)
     edges: Counter = field(default_factory=Counter)
     rules: Counter = field(default_factory=Counter)
@@ -306,7 +306,6 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
                     self.obs = pre
                     self._fail(findings)
                 self._capped(f"the engine's limit on a game's length ({limit})")
-                report.games_finished += 1
                 return
             report.steps += 1
             self.checked += 1

@@ -41,6 +41,8 @@ def test_a_game_the_engine_ends_by_its_own_length_limit_is_named_not_a_disagreem
     assert report.ok, [str(f) for f in report.findings]
     limited = [c for c in report.capped if "engine's limit" in c.cap]
     assert limited and all("2 turns, assumed:turn-cap" in c.cap for c in limited)
+    # A game the engine's limit ended did not end by the rules: it is not counted as ended.
+    assert report.games_finished + len(report.capped) == report.games_played
 
 
 def test_conform_shows_capped_games_in_text_json_and_junit(tmp_path):
