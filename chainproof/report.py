@@ -19,6 +19,8 @@ from rich.table import Table
 from model.machine import Machine
 from model.registry import STATUSES
 from checkers.results import VERDICTS, Result
+from chainproof.games import BadInput
+from scenarios import runner as scenario_runner
 
 #: The distribution whose program draws graphs: a port of Graphviz's ``dot`` shipped as a wheel,
 #: installed with the `svg` extra (the test extra includes it).
@@ -169,10 +171,12 @@ def engine_citations(game: str, paragraph_ids: Iterable[str] = ()) -> dict[str, 
     return dict(sorted(cited.items()))
 
 
-def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict[str, Any]:
-    """The registry of one game, by section, with the share of each status and of the rules
-    its reference engine cites (``engine``: the rule numbers the engine's source cites)."""
+def coverage(game: Any, cited: set[str], engine: set[str] | None = None, scenario: set[str] | None = None) -> dict[str, Any]:
+    """The registry of one game, by section, with the share of each status, of the rules
+    its reference engine cites (``engine``: the rule numbers the engine's source cites)
+    and of the rules a shipped scenario names (``scenario``)."""
     engine = engine or set()
+    scenario = scenario or set()
     sections = []
     for name, rules in game.registry.by_section().items():
         counts = Counter(r.status for r in rules)
@@ -182,6 +186,7 @@ def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict
                 "rules": len(rules),
                 **{status: counts.get(status, 0) for status in STATUSES},
                 "engine": sum(r.id in engine for r in rules),
+                "scenario": sum(r.id in scenario for r in rules),
             }
         )
     rules = list(game.registry.rules.values())
@@ -191,6 +196,7 @@ def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict
         "rules": len(rules),
         **{status: counts.get(status, 0) for status in STATUSES},
         "engine": sum(r.id in engine for r in rules),
+        "scenario": sum(r.id in scenario for r in rules),
         "sections": sections,
         "entries": [
             {
@@ -200,6 +206,7 @@ def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict
                 "why": r.why,
                 "cited": r.id in cited,
                 "engine": r.id in engine,
+                "scenario": r.id in scenario,
             }
             for r in rules
         ],
@@ -211,9 +218,14 @@ def coverage(game: Any, cited: set[str], engine: set[str] | None = None) -> dict
 
 def game_coverage(game: Any) -> dict[str, Any]:
     """``chainproof coverage``'s table of one game: its registry against what
-    its models and properties cite and what its reference engine's source cites."""
+    its models and properties cite, what its reference engine's source cites
+    and what its shipped scenarios name."""
     paragraphs = [rid for rid in game.registry.rules if "." in rid and ":" not in rid and not rid[0].isdigit()]
-    return coverage(game, game.cited_rules(), set(engine_citations(game.name, paragraphs)))
+    try:
+        named = scenario_runner.rules_named(game.name) if game.name in scenario_runner.ADAPTERS else set()
+    except scenario_runner.ScenarioFileError as exc:
+        raise BadInput(f"a shipped scenario is malformed, so the rules it names are unknown: {exc}") from None
+    return coverage(game, game.cited_rules(), set(engine_citations(game.name, paragraphs)), named)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -222,7 +234,7 @@ def _pct(part: int, whole: int) -> str:
 
 def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
     console = _stdout()
-    columns = (*STATUSES, "engine")
+    columns = (*STATUSES, "engine", "scenario")
     for t in tables:
         rows = [(s["section"], str(s["rules"]), *(f"{s[k]} ({_pct(s[k], s['rules'])})" for k in columns)) for s in t["sections"]]
         rows.append(("all", str(t["rules"]), *(f"{t[k]} ({_pct(t[k], t['rules'])})" for k in columns)))
@@ -242,14 +254,15 @@ def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
                 cells = [line[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(line[1:], widths[1:]))]
                 console.print("  ".join(cells), markup=False)
         console.print(
-            "+ encoded, - not-modelled, ? assumed, ~ abstracted, v only in a rule variant; e: cited by the reference engine",
+            "+ encoded, - not-modelled, ? assumed, ~ abstracted, v only in a rule variant; "
+            "e: cited by the reference engine; s: named by a shipped scenario",
             markup=False,
         )
         for e in t["entries"]:
             mark = {"encoded": "+", "not-modelled": "-", "assumed": "?", "abstracted": "~", "variant": "v"}[e["status"]]
-            flag = "e" if e["engine"] else " "
+            flags = ("e" if e["engine"] else " ") + ("s" if e["scenario"] else " ")
             why = f"  ({e['why']})" if e["why"] else ""
-            console.print(f" {mark} {flag} {e['id']:<28} {e['summary']}{why}", markup=False)
+            console.print(f" {mark} {flags} {e['id']:<28} {e['summary']}{why}", markup=False)
         if t["uncited"]:
             console.print(f"rules marked encoded or assumed that nothing cites: {', '.join(t['uncited'])}", markup=False)
         if t["engine_unregistered"]:

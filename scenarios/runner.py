@@ -677,6 +677,13 @@ def run_all(paths: Iterable[Path | str] | None = None, games: Iterable[str] | No
     return results
 
 
+def rules_named(game: str) -> set[str]:
+    """The rule ids the shipped scenarios of a game name, in every case (for
+    ``chainproof coverage``). A malformed shipped file raises
+    :class:`ScenarioFileError`: a rule it would name is not guessed."""
+    return {rule for path in discover(games=[game]) for scenario in load_cases(path, game)[0] for rule in scenario.rules}
+
+
 def summary(results: Iterable[Result]) -> dict[str, int]:
     counts = {s: 0 for s in STATUSES}
     for r in results:

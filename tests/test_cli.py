@@ -20,6 +20,7 @@ from chainproof.cli import main
 from model import wowtcg
 from properties import Invariant, StepProperty
 from properties.wowtcg import CATALOGUE, TURN_PROPERTIES
+from scenarios import runner as scenario_runner
 
 #: The SVG namespace as ElementTree writes it in tag names.
 SVG = "{http://www.w3.org/2000/svg}"
@@ -237,9 +238,31 @@ def test_coverage_plain() -> None:
     # Piped, the table is plain text with whole headers, within 100 columns.
     lines = result.stdout.splitlines()
     header = next(line for line in lines if line.startswith("section"))
-    assert header.split() == ["section", "rules", "encoded", "not-modelled", "assumed", "abstracted", "variant", "engine"]
+    assert header.split() == ["section", "rules", "encoded", "not-modelled", "assumed", "abstracted", "variant", "engine", "scenario"]
     table = lines[lines.index(header) : lines.index(next(line for line in lines if line.startswith("all "))) + 1]
     assert all(len(line) <= 100 for line in table) and not any(ch in result.stdout for ch in "┏━┃")
+
+
+def test_coverage_counts_the_rules_a_shipped_scenario_names() -> None:
+    result = invoke("coverage", "--game", "riftbound", "--json")
+    assert result.exit_code == 0, result.output
+    (table,) = parse_json(result)["games"]
+    named = scenario_runner.rules_named("riftbound")
+    entries = {e["id"]: e for e in table["entries"]}
+    assert {rid for rid, e in entries.items() if e["scenario"]} == named & set(entries)
+    # Riftbound's not-modelled multiplayer 'here' rule has no scenario (scenarios/riftbound/README.md).
+    assert entries["combat.multiplayer.here-is-base"]["scenario"] is False
+    assert table["scenario"] == len(named & set(entries)) == sum(s["scenario"] for s in table["sections"])
+
+
+def test_coverage_refuses_to_guess_past_a_malformed_shipped_scenario(monkeypatch: pytest.MonkeyPatch) -> None:
+    def malformed(game: str) -> set[str]:
+        raise scenario_runner.ScenarioFileError("scenarios/hota/rules/x.yaml", 3, "unknown rule id 'nosuch'")
+
+    monkeypatch.setattr(scenario_runner, "rules_named", malformed)
+    result = invoke("coverage", "--game", "hota")
+    assert result.exit_code == 2
+    assert "x.yaml:3: unknown rule id 'nosuch'" in result.output and "Traceback" not in result.output
 
 
 # -- graph -----------------------------------------------------------------------

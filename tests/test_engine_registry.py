@@ -63,7 +63,8 @@ def test_coverage_plain_marks_engine_rules() -> None:
     result = CliRunner().invoke(main, ["coverage", "--game", "wowtcg"])
     assert result.exit_code == 0, result.output
     line = next(line for line in result.output.splitlines() if " 409.6b " in line)
-    assert line.startswith(" + e 409.6b"), line
+    # Encoded, cited by the engine, named by a scenario (seed-000/409.6b-...).
+    assert line.startswith(" + es 409.6b"), line
 
 
 def test_every_rule_the_hota_engine_cites_is_in_the_registry() -> None:
