@@ -89,12 +89,16 @@ expect:
 """
 
 
-def run(tmp_path: Path, text: str, name: str = "case.yaml"):
+def write(tmp_path: Path, text: str, name: str = "case.yaml") -> Path:
     folder = tmp_path / "riftbound"
     folder.mkdir(exist_ok=True)
     path = folder / name
     path.write_text(textwrap.dedent(text))
-    return runner.run_file(path)
+    return path
+
+
+def run(tmp_path: Path, text: str, name: str = "case.yaml"):
+    return runner.run_file(write(tmp_path, text, name))
 
 
 def test_the_template_passes(tmp_path: Path) -> None:
@@ -159,3 +163,20 @@ def test_pending_is_refused_as_ambiguous_and_both_readings_have_their_own_key(tm
     path.write_text(shipped.read_text(encoding="utf-8").replace("pending_combats: [bf1]}", "pending_combats: []}"), encoding="utf-8")
     wrong = runner.run_file(path)
     assert wrong.status == "fail" and "pending_combats" in wrong.detail and "['bf1']" in wrong.detail, wrong.detail
+
+
+def test_a_table_with_no_unit_is_not_covered_instead_of_crashing_the_model(tmp_path: Path) -> None:
+    """The model's table is built from its units; an empty one once crashed the
+    follower, and the crash read as a failed ruling. Two cases: cases work here too."""
+    results = runner.run_cases(write(tmp_path, """\
+        name: an empty table
+        rules: [combat.start]
+        source: "own: combat.start"
+        summary: no unit anywhere, so no combat begins
+        situation: {}
+        cases:
+          - {name: first turn, expect: {turn: 1, to_choose: []}}
+          - {name: third turn, situation: {turn: 3}, expect: {turn: 3, to_choose: []}}
+        """))
+    assert [(r.scenario.split(" ", 1)[1], r.status) for r in results] == [("[first turn]", "pass"), ("[third turn]", "pass")]
+    assert {r.model for r in results} == {"not covered (a table with no unit: the model's tables hold at least one)"}

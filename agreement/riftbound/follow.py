@@ -1,6 +1,7 @@
 """Follow one game of the built-in Riftbound engine against the model, action
 by action (for ``chainproof scenarios``; ``agreement/follow.py``). A
-situation with a card the model does not abstract is not covered."""
+situation with a card the model does not abstract, or with no unit at all,
+is not covered."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ class ModelFollower(follow.ModelFollower):
     def __init__(self, st: RiftboundState) -> None:
         outside = sorted({u.card.name for u in st.units if u.card.name in OUTSIDE_THE_MODEL})
         not_covered = f"cards the model does not abstract: {', '.join(outside)}" if outside else ""
+        if not st.units:
+            # The model's table is its units: it bounds damage by their might and has nothing to hold.
+            not_covered = "a table with no unit: the model's tables hold at least one"
         super().__init__(BuiltinRiftboundAdapter(), RiftboundChecker(), st, not_covered)
 
     def asks_about(self, action: Action) -> bool:
