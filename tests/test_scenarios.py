@@ -256,10 +256,13 @@ def test_the_shipped_scenarios_the_model_covers_agree_with_it() -> None:
 def test_equipment_played_from_hand_is_not_covered_by_the_model() -> None:
     """303.1, 304.1: the model's equipment is fixed at the start and its non-instant
     cards become allies, so an armor or weapon played from hand is outside it: said
-    so, not read as an ally entering play (a false disagreement) nor an error."""
-    result = runner.run_file(ROOT / "scenarios" / "wowtcg" / "rules" / "304.1-armor-and-weapons-enter-the-hero-zone.yaml")
-    assert result.status == "pass", result.detail
-    assert result.model == "not covered (P1 plays Chain Hauberk from hand: the model's weapons, armor and items are those the game starts with)"
+    so, not read as an ally entering play (a false disagreement) nor, for a weapon,
+    an ObservationError reported as a failed ruling. Each case names the card."""
+    results = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "304.1-armor-and-weapons-enter-the-hero-zone.yaml")
+    assert [r.status for r in results] == ["pass"] * 3, [r.detail for r in results]
+    why = "from hand: the model's weapons, armor and items are those the game starts with"
+    assert [r.model for r in results] == [f"not covered (P1 plays {card} {why})"
+                                          for card in ("Chain Hauberk", "Viking Warhammer", "Chain Hauberk")]
 
 
 def _edited(tmp_path: Path, shipped: Path, old: str, new: str, count: int = -1) -> Path:
