@@ -18,6 +18,10 @@ Two kinds of trouble are kept apart, because they call for different people:
   the line.
 - :class:`RulingFailed`: the file is fine but the engine's ruling differs from
   the expected one. Status ``fail``; the detail shows expected against actual.
+
+Any other exception is a crash, counted against the side that raised it: the
+engine's is a ``fail`` (it ruled nothing), the model check's an ``error``
+that names it as ours.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import fnmatch
 
 import importlib
 import re
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -616,12 +621,28 @@ def _run(scenario: Scenario, adapter: GameAdapter, shown: str, where: str) -> Re
         if scenario.known_failure:
             detail = f"known failure: {scenario.known_failure}\n{detail}"
         return Result(**base, status="fail", detail=detail)
-    except Exception as exc:  # noqa: BLE001 - an engine that crashes rules wrongly; the file is fine
+    except Exception as exc:  # noqa: BLE001 - a crash is reported against whichever side raised it
+        if _raised_in_model_check(exc):
+            # Our own model check broke: neither a wrong ruling nor "not covered".
+            return Result(**base, status="error",
+                          detail=f"{where}: internal error in the model check: {type(exc).__name__}: {exc}")
+        # An engine that crashes rules wrongly; the file is fine.
         return Result(**base, status="fail", detail=f"{where}: the engine raised {type(exc).__name__}: {exc}")
     detail = "ok"
     if scenario.known_failure:
         detail = f"passes although marked known_failure ({scenario.known_failure}): remove the mark"
     return Result(**base, status="pass", detail=detail, model=session.model_verdict())
+
+
+#: Where the model check's code lives; the engines import none of it (DESIGN.md).
+MODEL_CHECK = tuple(str(SCENARIO_ROOT.parent / folder) + "/" for folder in ("agreement", "model"))
+
+
+def _raised_in_model_check(exc: BaseException) -> bool:
+    """Whether the innermost frame of our code that ``exc`` passed through is the model check's."""
+    ours = [name for name in (frame.f_code.co_filename for frame, _ in traceback.walk_tb(exc.__traceback__))
+            if name.startswith(str(SCENARIO_ROOT.parent) + "/") and "site-packages" not in name]
+    return bool(ours) and ours[-1].startswith(MODEL_CHECK)
 
 
 def _display(path: Path) -> Path:

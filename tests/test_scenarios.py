@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import agreement.wowtcg.follow
+import engine.wowtcg.checks
 from chainproof.scenarios_cli import scenarios as scenarios_command
 from model import wowtcg
 from engine.wowtcg.state import GameState
@@ -352,3 +354,25 @@ def test_a_deck_legality_expectation_is_judged_by_the_engines_deck_check(tmp_pat
     assert all(r.status == "pass" for r in runner.run_cases(shipped))
     first = runner.run_cases(_edited(tmp_path, shipped, old, new, 1))[0]
     assert first.status == status and words in first.detail, first.detail
+
+
+# --- a crash is reported against the side that raised it ------------------------------------
+
+FOLLOWED = ROOT / "scenarios" / "wowtcg" / "rules" / "409.1-passing-goes-clockwise.yaml"
+
+
+def test_a_crash_in_the_model_check_is_an_internal_error_not_a_wrong_ruling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue 23: an ObservationError of the model check once read as a failed
+    ruling. A crash whose innermost frame of ours is in agreement/ or model/ is an
+    error that says so; it is neither a fail nor 'not covered'."""
+    monkeypatch.setattr(agreement.wowtcg.follow, "observe_action", None)  # called by the follower: a TypeError there
+    result = runner.run_file(FOLLOWED)
+    assert result.status == "error", result.detail
+    assert "internal error in the model check: TypeError" in result.detail, result.detail
+
+
+def test_a_crash_in_the_engine_fails_the_ruling(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine.wowtcg.checks, "check_uniqueness", None)  # called by the engine's state
+    result = runner.run_file(FOLLOWED)
+    assert result.status == "fail", result.detail
+    assert "the engine raised TypeError" in result.detail, result.detail
