@@ -187,3 +187,14 @@ def test_wrong_illegal_rule_fails_naming_both(tmp_path: Path) -> None:
     assert "line 14: the action 'P1 activates Curse of Ruin targeting P2': expected 'illegal by 101.2', " \
            "got \"illegal by assumed:once-per-turn (Curse of Ruin's ability was activated this turn already)\"" \
            in result.detail, result.detail
+
+
+@pytest.mark.parametrize("rule, status", [('["101.2", "assumed:once-per-turn"]', "pass"), ('["101.2", "104.3d"]', "fail")])
+def test_an_illegal_step_may_accept_any_of_several_rules(tmp_path: Path, rule: str, status: str) -> None:
+    text = GOOD.replace("  - P1 activates Curse of Ruin targeting P2\n",
+                        "  - P1 activates Curse of Ruin targeting P2\n"
+                        f"  - {{illegal: P1 activates Curse of Ruin targeting P2, rule: {rule}}}\n")
+    result = run(tmp_path, text)
+    assert result.status == status, result.detail
+    if status == "fail":
+        assert "expected 'illegal by 101.2 or 104.3d', got \"illegal by assumed:once-per-turn" in result.detail, result.detail

@@ -183,3 +183,15 @@ def test_a_table_with_no_unit_is_not_covered_instead_of_crashing_the_model(tmp_p
         """))
     assert [(r.scenario.split(" ", 1)[1], r.status) for r in results] == [("[first turn]", "pass"), ("[third turn]", "pass")]
     assert {r.model for r in results} == {"not covered (a table with no unit: the model's tables hold at least one)"}
+
+
+@pytest.mark.parametrize("rule, status", [("[damage.lethal-first, damage.no-overkill]", "pass"),
+                                          ("[damage.lethal-first, damage.assign]", "fail")])
+def test_an_illegal_step_may_accept_any_of_several_rules(tmp_path: Path, rule: str, status: str) -> None:
+    text = GOOD.replace("  - everyone passes\n",
+                        f"  - everyone passes\n  - {{illegal: \"P1 assigns Hill Raider 4, Border Scout 1\", rule: {rule}}}\n")
+    result = run(tmp_path, text)
+    assert result.status == status, result.detail
+    if status == "fail":
+        assert "expected 'illegal by damage.lethal-first or damage.assign', got \"illegal by damage.no-overkill" \
+               in result.detail, result.detail
