@@ -186,6 +186,12 @@ def test_cli_json_shape_and_exit_0_when_all_pass() -> None:
     assert row["game"] == "wowtcg" and row["status"] == "pass" and row["rules"] == ["409.4a"]
 
 
+def test_not_covered_keeps_each_card_name_whole() -> None:
+    result = runner.run_file(ROOT / "scenarios" / "wowtcg" / "rules" / "302.2-only-an-ally-is-held-back-the-turn-it-joins.yaml")
+    assert result.model == ("not covered (cards the model does not abstract: "
+                            "Barnathrum, Lord of Pain; Entangling Roots; Inventor's Focal Sword)")
+
+
 def test_cli_exit_1_on_a_wrong_ruling() -> None:
     result = _invoke("--json", "--path", str(DATA / "passes.yaml"), "--path", str(DATA / "wrong-ruling.yaml"))
     assert result.exit_code == 1, result.output

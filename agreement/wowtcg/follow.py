@@ -31,7 +31,8 @@ class ModelFollower:
         self._pending: tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]] | None = None
         outside = outside_fragment(st)
         if outside:
-            self.not_covered = "cards the model does not abstract: " + ", ".join(outside)
+            # Semicolons: a name may hold a comma (Barnathrum, Lord of Pain).
+            self.not_covered = "cards the model does not abstract: " + "; ".join(outside)
             return
         obs = observe(st)
         if not self.checker.waits_for_choice(obs):
