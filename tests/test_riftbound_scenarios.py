@@ -195,3 +195,31 @@ def test_an_illegal_step_may_accept_any_of_several_rules(tmp_path: Path, rule: s
     if status == "fail":
         assert "expected 'illegal by damage.lethal-first or damage.assign', got \"illegal by damage.no-overkill" \
                in result.detail, result.detail
+
+
+def test_an_assignment_is_played_in_the_order_written(tmp_path: Path) -> None:
+    """issue 24: an assignment is the order damage is handed out. A step in an
+    order the rules allow but the engine did not offer is played as written;
+    one in a forbidden order fails the ruling, naming the rule and the order."""
+    template = """\
+        name: written order
+        rules: [damage.lethal-first]
+        source: "own: damage.lethal-first"
+        summary: five damage among two plain units of three might
+        situation:
+          battlefields: [{controller: P2, contested_by: P1}, {}]
+          units:
+            P1: {bf1: [Quarry Brute]}
+            P2: {bf1: [Hill Raider, Bulwark Sentry]}
+        script:
+          - P1 starts combat at bf1
+          - everyone passes
+          - STEP
+        expect: {assigned: {Bulwark Sentry: 3, Hill Raider: 2}}
+        """
+    allowed = run(tmp_path, template.replace("STEP", "P1 assigns Bulwark Sentry 3, Hill Raider 2"))
+    assert allowed.status == "pass", allowed.detail
+    forbidden = run(tmp_path, template.replace("STEP", "P1 assigns Hill Raider 2, Bulwark Sentry 3"))
+    assert forbidden.status == "fail", forbidden.detail
+    assert "the order of 'P1 assigns Hill Raider 2, Bulwark Sentry 3' (its amounts are legal)" in forbidden.detail
+    assert "damage.lethal-first" in forbidden.detail

@@ -30,6 +30,14 @@ The reading (the same as the model's, docs/findings-riftbound.md R3-R4):
   put on such a unit, where it is simply lost when damage is dealt.
 - damage.assign: the amounts are whole numbers, never negative, and add up
   to exactly the total; a total of 0 leaves only the all-zero assignment.
+
+An assignment is also a sequence: the order in which the assigner hands out
+damage (`order_problem`). The rules above say which amounts some order makes
+legal; a given order must be one of them: each unit given damage gets its
+lethal amount before the next gets any (damage.lethal-first), ranks never go
+down along the order (damage.requirements, damage.exclusive), and the units
+given nothing are never reached, so they count as coming after all the rest.
+Any order of the same amounts that the rules allow has the same outcome.
 """
 
 from __future__ import annotations
@@ -107,6 +115,54 @@ def problem(units: Sequence[Any], amounts: Sequence[int], total: int) -> str | N
         both = any(t.tank and t.last for t, _, _ in full + partial + empty)
         return "damage.exclusive" if both else "damage.requirements"
     return None
+
+
+def order_problem(units: Sequence[Any], amounts: Sequence[int]) -> str | None:
+    """The rule id that the order of an assignment breaks (units and amounts
+    in the order the assigner hands damage out), or None when that order is
+    one the rules allow. Units that cannot be damaged are left out: no order
+    binds them (damage.undamageable)."""
+    steps = [(t, a) for t, a in zip((as_target(u) for u in units), amounts) if lethal_amount(t) is not None]
+    given = [(t, a) for t, a in steps if a > 0]
+    if any(a < lethal_amount(t) for t, a in given[:-1]):
+        return "damage.lethal-first"  # a unit short of lethal damage, then another given some
+    rank = FIRST
+    for t, _ in given:
+        # The lowest rank still allowed leaves the most room to the units after it.
+        fits = [r for r in ranks(t) if r >= rank]
+        if not fits:
+            return _rank_rule(t for t, _ in steps)
+        rank = fits[0]
+    if any(max(ranks(t)) < rank for t, a in steps if a == 0):
+        return _rank_rule(t for t, _ in steps)  # a unit that must come earlier is left with nothing
+    return None
+
+
+def _rank_rule(targets: Iterable[Target]) -> str:
+    """damage.exclusive where a unit's requirements exclude each other, else damage.requirements."""
+    return "damage.exclusive" if any(t.tank and t.last for t in targets) else "damage.requirements"
+
+
+def in_order(units: Sequence[Any], amounts: Sequence[int]) -> list[int]:
+    """An order the rules allow for a legal assignment (`problem` is None), as
+    indices into `units`: the units given their full lethal amount by their
+    lowest rank, then the one given less, then the units that cannot be
+    damaged, then the units given nothing; ties keep the units' order
+    (damage.same-priority)."""
+    targets = [as_target(u) for u in units]
+
+    def key(i: int) -> tuple[int, int]:
+        t, a = targets[i], amounts[i]
+        need = lethal_amount(t)
+        if a == 0:
+            return (3, 0)
+        if need is None:
+            return (2, 0)
+        if a < need:
+            return (1, 0)
+        return (0, min(ranks(t)))
+
+    return sorted(range(len(targets)), key=key)
 
 
 def _ordered(full: list[Target], partial: list[Target], empty: list[Target]) -> bool:

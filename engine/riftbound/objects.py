@@ -47,7 +47,8 @@ TAKES = {
 class Action:
     """A player's choice. `unit` is a unit id, `battlefield` a 0-based index,
     `assignment` the whole damage assignment: (unit id, amount) for every
-    opposing unit in the combat. `state.action_label(a)` reads it in words."""
+    opposing unit in the combat, in the order the damage is handed out.
+    `state.action_label(a)` reads it in words."""
 
     kind: str
     player: int

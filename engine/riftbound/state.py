@@ -172,10 +172,15 @@ class RiftboundState:
         if self.step == "damage":
             # Reading: assigning is a choice even when only one assignment is legal
             # (a total of 0, or one opposing unit), as a single pending combat is.
+            # Each legal assignment is offered once, in one order the rules allow
+            # (dmg.in_order); any other allowed order of it is accepted too.
             targets = self._damage_targets()
-            total = self._total(self.combat.assigning)
-            return [Action("assign", p, assignment=tuple((u.id, n) for u, n in zip(targets, amounts)))
-                    for amounts in dmg.legal_assignments([self._target(u) for u in targets], total)]
+            seen = [self._target(u) for u in targets]
+            out = []
+            for amounts in dmg.legal_assignments(seen, self._total(self.combat.assigning)):
+                order = dmg.in_order(seen, amounts)
+                out.append(Action("assign", p, assignment=tuple((targets[i].id, amounts[i]) for i in order)))
+            return out
         return []
 
     def _malformed(self, a: Any) -> Problem | None:
@@ -348,7 +353,9 @@ class RiftboundState:
 
     def _check_assign(self, a: Action) -> Problem | None:
         """damage.assign: the attacker, then the defender, assigns his whole total
-        among the opposing units; the assignment must be legal (damage.* in damage.py)."""
+        among the opposing units; the assignment must be legal (damage.* in damage.py),
+        and so must the order its pairs give: the order in which the damage is handed
+        out (damage.lethal-first, damage.requirements, damage.exclusive)."""
         if self.step != "damage":
             return ("damage.assign",), f"no damage is being assigned; this is the {self.step} step"
         if a.player != self.combat.assigning:
@@ -363,11 +370,16 @@ class RiftboundState:
             names = ", ".join(self._ref(u) for u in targets)
             return ("damage.assign",), f"an assignment names each opposing unit once: {names}"
         total = self._total(a.player)
-        amounts = [given[u.id] for u in targets]
-        rule = dmg.problem([self._target(u) for u in targets], amounts, total)
+        ordered = [self.unit(uid) for uid, _ in pairs]
+        amounts = [n for _, n in pairs]
+        seen = [self._target(u) for u in ordered]
+        shown = ", ".join(f"{self._ref(u)} {n}" for u, n in zip(ordered, amounts))
+        rule = dmg.problem(seen, amounts, total)
         if rule is not None:
-            return (rule,), f"{', '.join(f'{self._ref(u)} {n}' for u, n in zip(targets, amounts))} " \
-                            f"is not a legal assignment of {total} damage"
+            return (rule,), f"{shown} is not a legal assignment of {total} damage"
+        rule = dmg.order_problem(seen, amounts)
+        if rule is not None:
+            return (rule,), f"{shown}: damage cannot be handed out in this order"
         return None
 
     # --- doing ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ the engine's legal actions by its label, and reads the expectations.
       - P1 starts combat at bf1           # a label, as state.action_label reads it
       - everyone passes                   # each player passes once, from the focus holder
       - {illegal: "P1 assigns Tank Caitlyn 1, Hill Raider 4", rule: damage.exclusive}
-      - P1 assigns Tank Caitlyn 3, Hill Raider 2   # order free, zeros may be left out
+      - P1 assigns Tank Caitlyn 3, Hill Raider 2   # in the order handed out; zeros may be left out
       - expect: {step: damage, assigning: P2}
 
 A unit is named by its card (or its `as` name) when that is unambiguous at the
@@ -423,8 +423,10 @@ class RiftboundSession(Session):
         try:
             self.st.apply_action(action)
         except IllegalAction as exc:
-            raise RulingFailed("", [Mismatch(line, f"the engine offered {step!r} as legal, then refused it",
-                                             "accepted", f"illegal by {exc.rule}: {exc.reason}")], self.snapshot()) from None
+            what = (f"the order of {step!r} (its amounts are legal)" if action not in self.st.legal_actions()
+                    else f"the engine offered {step!r} as legal, then refused it")
+            raise RulingFailed("", [Mismatch(line, what, "accepted", f"illegal by {', '.join(exc.rules)}: {exc.reason}")],
+                               self.snapshot()) from None
         findings = self.model.after(self.st)
         if findings:
             raise model_disagrees(line, step, findings, self.snapshot())
@@ -432,17 +434,19 @@ class RiftboundSession(Session):
     def _legal(self, label: str, line: int) -> Action:
         found = [a for a in self.st.legal_actions() if self.st.action_label(a) == label]
         if not found and ASSIGN.match(label):
-            wanted = self._amounts(label, line)
-            found = [a for a in self.st.legal_actions()
-                     if a.kind == "assign" and {u: n for u, n in a.assignment if n} == wanted
-                     and a.player == int(ASSIGN.match(label).group(1)) - 1]
+            # The engine offers each assignment in one order; the script's own order
+            # is played as written, and the engine judges it (damage.lethal-first).
+            wanted = self._build(label, line)
+            found = [wanted for a in self.st.legal_actions()
+                     if a.kind == "assign" and a.player == wanted.player
+                     and {u: n for u, n in a.assignment if n} == {u: n for u, n in wanted.assignment if n}]
         if len(found) != 1:
             raise ScenarioFileError(self.path, line, f"{label!r} matches {'no' if not found else len(found)} legal "
                                                      f"action{'s' if found else ''}; {self._offered()}")
         return found[0]
 
     def _amounts(self, label: str, line: int) -> dict[str, int]:
-        """"P1 assigns A 3, B 2" as {unit id: amount}, zeros left out."""
+        """"P1 assigns A 3, B 2" as {unit id: amount} in the order written, zeros left out."""
         out = {}
         for part in ASSIGN.match(label).group(2).split(", "):
             name, _, amount = part.rpartition(" ")
@@ -468,9 +472,10 @@ class RiftboundSession(Session):
         """Any action with that label, legal or not."""
         m = ASSIGN.match(label)
         if m:
+            # In the order written; the opposing units it leaves out get nothing, last.
             amounts = self._amounts(label, line)
             targets = self.st._damage_targets() if self.st.step == "damage" else []
-            pairs = [(u.id, amounts.pop(u.id, 0)) for u in targets] + list(amounts.items())
+            pairs = list(amounts.items()) + [(u.id, 0) for u in targets if u.id not in amounts]
             return Action("assign", int(m.group(1)) - 1, assignment=tuple(pairs))
         st = self.st
         every = []

@@ -1,6 +1,7 @@
 """Legal damage assignments (damage.*): every example of the seed's damage
 step, and a second, order-based reading of the rules that must agree with
-`legal_assignments` on random small configurations."""
+`legal_assignments` on random small configurations; the order an assignment
+is written in (`order_problem`, `in_order`) checked the same two ways."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from itertools import permutations, product
 
 import pytest
 
-from engine.riftbound.damage import Target, legal_assignments, lethal_amount, problem, ranks
+from engine.riftbound.damage import Target, in_order, legal_assignments, lethal_amount, order_problem, problem, ranks
 
 PLAIN3 = Target(3)
 TANK = Target(3, tank=True)
@@ -130,3 +131,59 @@ def test_the_search_agrees_with_the_order_reading(seed):
         expected = sorted(a for a in compositions(total, len(units)) if by_order(units, a))
         assert legal_assignments(units, total) == expected, (units, total)
         assert expected, "some assignment is always legal"
+
+
+def test_the_seed_examples_as_orders():
+    """The same examples, written in the order the damage is handed out."""
+    four = [PLAIN3] * 4
+    assert order_problem(four, (3, 2, 0, 0)) is None
+    assert order_problem(four, (2, 3, 0, 0)) == "damage.lethal-first"  # the 2 before the 3
+    assert order_problem([TANK, PLAIN3, CAIT], (3, 3, 1)) is None
+    assert order_problem([PLAIN3, TANK, CAIT], (3, 3, 1)) == "damage.requirements"
+    assert order_problem([TANK, CAIT, PLAIN3], (3, 3, 1)) == "damage.requirements"
+    # damage.exclusive: Caitlyn with Tank first or last, never between the plain units.
+    assert order_problem([CAIT_TANK, PLAIN3, PLAIN3], (3, 3, 1)) is None
+    assert order_problem([PLAIN3, PLAIN3, CAIT_TANK], (3, 3, 1)) is None
+    assert order_problem([PLAIN3, CAIT_TANK, PLAIN3], (3, 3, 1)) == "damage.exclusive"
+    # A Tank left with nothing while a plain unit got some: it should have come first.
+    assert order_problem([PLAIN3, TANK], (2, 0)) == "damage.requirements"
+    # damage.undamageable: Kayn, immune, is bound by no order.
+    assert order_problem([KAYN_IMMUNE, PLAIN3, PLAIN3], (1, 3, 1)) is None
+    assert order_problem([PLAIN3, KAYN_IMMUNE, PLAIN3], (1, 1, 3)) == "damage.lethal-first"
+
+
+def by_written_order(units: list[Target], amounts: tuple[int, ...], written: tuple[int, ...]) -> bool:
+    """A second reading of one written order: some procedural order of the
+    damageable units (as in `by_order`) keeps the units given damage in the
+    written order and puts those given nothing after them."""
+    damageable = [i for i in written if not units[i].immune]
+    given = [i for i in damageable if amounts[i]]
+    need = {i: max(1, units[i].might - units[i].damage) for i in damageable}
+    for order in permutations(damageable):
+        if [i for i in order if amounts[i]] != given or any(amounts[i] for i in order[len(given):]):
+            continue
+        for choice in product(*(ranks(units[i]) for i in order)):
+            if any(a > b for a, b in zip(choice, choice[1:])):
+                continue
+            if all(amounts[order[k]] >= need[order[k]] or not any(amounts[j] for j in order[k + 1:])
+                   for k in range(len(order))):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_written_order_of_a_legal_assignment_is_judged_as_the_procedure_would(seed):
+    rng = random.Random(100 + seed)
+    refused = 0
+    for _ in range(20):
+        units = [Target(rng.randint(0, 6), rng.choice([0, 0, 1, 2]), rng.random() < 0.3, rng.random() < 0.3,
+                        rng.random() < 0.15) for _ in range(rng.randint(1, 4))]
+        total = rng.randint(0, 9)
+        for amounts in legal_assignments(units, total):
+            offered = in_order(units, amounts)
+            assert order_problem([units[i] for i in offered], [amounts[i] for i in offered]) is None, (units, amounts)
+            for written in permutations(range(len(units))):
+                ok = order_problem([units[i] for i in written], [amounts[i] for i in written]) is None
+                assert ok == by_written_order(units, amounts, written), (units, amounts, written)
+                refused += not ok
+    assert refused, "some written order is refused"

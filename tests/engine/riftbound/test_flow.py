@@ -354,8 +354,16 @@ def test_an_illegal_assignment_names_the_damage_rule():
     with pytest.raises(IllegalAction) as err:
         st.apply_action(short)
     assert err.value.rule == "damage.assign"
-    reordered = Action("assign", 0, assignment=(("P2:D", 0), ("P2:C", 0), ("P2:B", 2), ("P2:A", 3)))
-    st.apply_action(reordered)  # the order of the pairs does not matter
+    # The pairs are the order damage is handed out: B short of lethal before A gets any.
+    short_first = Action("assign", 0, assignment=(("P2:B", 2), ("P2:A", 3), ("P2:C", 0), ("P2:D", 0)))
+    assert short_first not in st.legal_actions()
+    with pytest.raises(IllegalAction) as err:
+        st.clone().apply_action(short_first)
+    assert err.value.rule == "damage.lethal-first" and "in this order" in err.value.reason
+    # The units given nothing are never reached: where they are written does not matter.
+    reordered = Action("assign", 0, assignment=(("P2:D", 0), ("P2:C", 0), ("P2:A", 3), ("P2:B", 2)))
+    assert reordered not in st.legal_actions()
+    st.apply_action(reordered)
     assert st.to_dict()["combat"]["assigned"] == {"P2:A": 3, "P2:B": 2, "P2:C": 0, "P2:D": 0}
 
 
