@@ -371,8 +371,14 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                     amount = b.If(amount > prevented, amount - prevented, 0)
                     armor = b.store(armor, p, True)
                 dealt[role] = amount
+            # 404.1: only a card in play carries damage; a defender that left
+            # play keeps its role only by 002's Chinese 602.4 (leaving_play_ends_role).
             damage = tuple(
-                s.damage[c] + b.If(s.attacker == c, dealt["attacker"], 0) + b.If(s.defender == c, dealt["defender"], 0)
+                b.If(
+                    s.in_play[c],
+                    s.damage[c] + b.If(s.attacker == c, dealt["attacker"], 0) + b.If(s.defender == c, dealt["defender"], 0),
+                    s.damage[c],
+                )
                 for c in range(t.count)
             )
             return conclude({"damage": damage, "armor_exhausted": armor})

@@ -553,6 +553,66 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         bounds={"hand": 1},
     )
 
+    # -- 601.2f, 602.4: whether a card that leaves play loses its role -------------------
+    # The English and 000 end the role of a card that leaves play; CR7.4 says
+    # "becomes a different card", which leaving play makes it (415.9a): the
+    # same answer.  002's Chinese names removal from the game (602.4) or
+    # leaving the match (601.2f) instead, so a destroyed defender, in the
+    # graveyard, keeps defending (T10).
+    # The model asks it where an instant could destroy the (proposed) defender.
+    def proposing(s: Any, b: Backend) -> Any:
+        return b.And(t.proposal_on_chain(s, b), t.defender_is_ally_in_play(s, b))
+
+    def in_a_combat_step(s: Any, b: Backend) -> Any:
+        return b.And(b.Not(t.proposal_on_chain(s, b)), t.defender_is_ally_in_play(s, b))
+
+    leaving_play_ends_role = Question(
+        "leaving_play_ends_role",
+        "does a proposed defender or defender that leaves play (destroyed, not removed from the game) stop holding its role (601.2f, 602.4)?",
+        (
+            Ruling(
+                "601.2f",
+                ("601.2f",),
+                True,
+                proposing,
+                "a proposed attacker or defender that leaves play stops being one",
+                texts={"000": "461", "002en": "64-65", "CR7.4": "1875-1876"},
+            ),
+            Ruling(
+                "601.2f",
+                ("601.2f",),
+                False,
+                proposing,
+                "only leaving the match or changing controller ends a proposed role; a destroyed card keeps it",
+                texts={"002zh": "66"},
+            ),
+            Ruling(
+                "602.4",
+                ("602.4",),
+                True,
+                in_a_combat_step,
+                "a card that leaves play stops being an attacker or defender; the combat goes on",
+                texts={"000": "485", "002en": "128-130", "CR7.4": "1933-1937"},
+            ),
+            Ruling(
+                "602.4",
+                ("602.4",),
+                False,
+                in_a_combat_step,
+                "only removal from the game, a change of controller or removal from combat ends a role; a destroyed card keeps it",
+                texts={"002zh": "133"},
+            ),
+        ),
+        ((),),
+        asked_at=("action_phase", "attack_window", "defend_window"),
+        # Where no ally holds a role nothing of the model leaves play; 602.4 speaks of every card that does.
+        default=True,
+        default_texts={"000": "485", "002en": "128-130", "CR7.4": "1933-1937"},
+        show=lambda: "the defender",
+        # An instant in hand destroys the defender.
+        bounds={"hand": 1},
+    )
+
     # -- 409.4a: who acts first after a link resolves ------------------------------------
     chain = t.chain
     priority_after_resolution = Question(
@@ -751,6 +811,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         may_attack, may_be_proposed, may_propose, may_propose_now, proposal_uses_the_chain, bound_to_attack, may_protect,
         skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
+        leaving_play_ends_role,
     )
     rulebook = RuleBook(questions, PRINCIPLES, reading=READING, game="wowtcg")
     rulebook = rulebook._rebuilt(rulebook.declared.values(), reading=READING.derive(reading, rulebook.sources(), [q.name for q in questions]))

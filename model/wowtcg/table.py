@@ -258,6 +258,14 @@ class Table:
     def is_character(self, c: Any) -> Any:
         return c < self.count
 
+    def proposal_on_chain(self, s: Any, b: Backend) -> Any:
+        """A proposal waits on the chain: 601.1 adds it to an empty chain, so it is the bottom link."""
+        return b.And(s.chain_len > 0, self.chain.slots(s, "kind")[0] == PROPOSAL_LINK)
+
+    def defender_is_ally_in_play(self, s: Any, b: Backend) -> Any:
+        """The (proposed) defender is an ally in play: what an instant of the model can destroy."""
+        return b.And(s.defender < self.count, b.Not(b.select(self.is_hero, s.defender, True)), b.select(s.in_play, s.defender, False))
+
     def legal_proposal(self, s: Any, b: Backend, a: Any, d: Any) -> Any:
         """601.2a-c: the rules' answer, with their precedence, to "may ``a`` be proposed against ``d``?"."""
         return self.rulings.answer("may_propose", s, b, a, d)

@@ -104,8 +104,9 @@ def window_edges(
     # no targets in this model; choosing late covers every target the player
     # could have chosen on playing it (CR7.4 707), so no behaviour is lost.
     # The instant effects tracked are those that bear on combat legality:
-    # exhausting a proposed attacker before its proposal resolves (601.3), and
-    # removing a combatant from combat (602.4).  Others leave no trace here.
+    # exhausting a proposed attacker before its proposal resolves (601.3),
+    # removing a combatant from combat (602.4), and destroying the (proposed)
+    # defender (601.2f, 602.4).  Others leave no trace here.
     # A proposal is on the chain only where one may be proposed (601.1, a
     # question of the rulings: the action phase, for the seed), and only
     # where a proposal is a link (the basic rules declare at once, B7).
@@ -125,6 +126,7 @@ def window_edges(
                 "an instant resolves and exhausts the proposed attacker (as Entangling Roots does)",
             )
         )
+        edges.append(destroying_the_defender(t, window, "proposed defender", ("601.2f",)))
     if window in COMBAT_WINDOWS:
         for role in ("attacker", "defender"):
             edges.append(
@@ -138,7 +140,37 @@ def window_edges(
                     f"an instant resolves and removes the {role} from combat; the combat step goes on (602.4)",
                 )
             )
+        edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
     return edges
+
+
+def destroying_the_defender(t: Table, window: str, role: str, rules: tuple[str, ...]) -> Edge:
+    """An instant resolves and destroys the (proposed) defender, an ally: it
+    leaves play with its damage (404.1).  Whether it keeps its role is a
+    question of the rulings (601.2f, 602.4: 002's Chinese keeps it).  Heroes
+    are left out: a destroyed hero's player loses, and the model runs the
+    checks that find it only after combat."""
+
+    def guard(s: Any, b: Backend) -> Any:
+        return b.And(top_link_is(t, s, b, INSTANT_LINK), t.defender_is_ally_in_play(s, b))
+
+    def destroy(s: Any, b: Backend) -> dict[str, Any]:
+        return {
+            "in_play": b.store(s.in_play, s.defender, False),
+            "damage": b.store(s.damage, s.defender, 0),
+            "exhausted": b.store(s.exhausted, s.defender, False),
+            "defender": b.If(t.rulings.answer("leaving_play_ends_role", s, b), t.none, s.defender),
+        }
+
+    return resolving(
+        t,
+        window,
+        f"resolve_instant[destroy {role}]",
+        ("404.1",) + rules,
+        guard,
+        destroy,
+        f"an instant resolves and destroys the {role}, an ally; it leaves play, and with it its role (as the rulings say)",
+    )
 
 
 def top_link_is(t: Table, s: Any, b: Backend, kind: int) -> Any:
