@@ -21,7 +21,7 @@ ROOT = runner.SCENARIO_ROOT / "hota"
 SHIPPED = runner.discover(games=["hota"])
 RULES_FILE = ROOT.parents[1] / "model" / "hota" / "rules.yaml"
 RULES = {str(r["id"]): r for r in yaml.safe_load(RULES_FILE.read_text())["rules"]}
-SEED_CASES = {  # the cases rules 101, 103, 104 and 109.5f-g of seed 004 spell out, each with its file
+SEED_CASES = {  # the cases rules 101, 103, 104, 107.2, 108.4 and 109.5f-g of seed 004 spell out, each with its file
     "101.1-aegis-outlasts-lethal-damage", "101.1-a-player-may-always-concede",
     "101.2-gatekeeper-beats-pact-of-victory", "101.2a-a-silenced-aegis-no-longer-protects",
     "101.3-an-empty-hand-skips-the-council-card", "101.4-the-active-player-chooses-first",
@@ -38,6 +38,7 @@ SEED_CASES = {  # the cases rules 101, 103, 104 and 109.5f-g of seed 004 spell o
     "104.4b-a-loop-with-an-optional-action-is-no-draw", "104.4c-an-effect-says-the-game-is-a-draw",
     "104.5-a-loser-leaves-the-game", "109.5f-a-token-off-the-battlefield-vanishes",
     "109.5g-a-token-that-left-cannot-return",
+    "107.2-a-card-that-changed-controller-keeps-its-owner", "108.4-a-static-ability-answers-to-its-current-controller",
 }
 
 
@@ -97,7 +98,9 @@ def test_cli_runs_them_all() -> None:
     assert not [v for v in verdicts if v.startswith("disagrees")]
     assert sum(v.startswith("agrees over") for v in verdicts) == 51
     reasons = {v for v in verdicts if v.startswith("not covered")}
-    assert all("two players" in v or "one deck size" in v or "one Culling Field" in v for v in reasons), reasons
+    # A card the model lacks is named: Mind Tether changes control, which the model's entities never do.
+    assert all("two players" in v or "one deck size" in v or "one Culling Field" in v
+               or "unknown card 'Mind Tether'" in v for v in reasons), reasons
 
 
 # --- malformed files and wrong rulings -----------------------------------------------------

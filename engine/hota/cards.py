@@ -23,7 +23,7 @@ CARD_KEYS = ("name", "kind", "ability", "basic", "text", "rules")
 @dataclass(frozen=True)
 class AbilityKind:
     timing: str  # activated | static | triggered
-    target: str | None = None  # player | any_token | own_token | other_entity (activated only)
+    target: str | None = None  # player | any_token | own_token | other_entity | opponent_entity (activated only)
     event: str | None = None  # token_leaves | token_enters (triggered only)
     optional: bool = False
 
@@ -41,6 +41,7 @@ ABILITIES: dict[str, AbilityKind] = {
     "draw_game": AbilityKind("activated"),  # 104.4c
     "win_and_target_loses": AbilityKind("activated", "player"),  # 104.2b, 104.3d, 104.3e
     "council": AbilityKind("activated"),  # 101.4
+    "gain_control": AbilityKind("activated", "opponent_entity"),  # 107.2, 108.4, 109.2
     # static (101.1, 101.2)
     "cant_lose": AbilityKind("static"),
     "opponents_cant_win": AbilityKind("static"),

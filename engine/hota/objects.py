@@ -75,10 +75,11 @@ class Action:
     """A choice, by a player or by chance (player CHANCE).
 
     kind          shuffle | first_player | mulligan | pass | activate | choose | answer | optional | concede
-    source        activate: the entity's card name; optional: the trigger's card name
+    source        activate: the entity's `ref` (its card name, or "P2's Ember Bolt" for one
+                  its owner no longer controls); optional: the trigger's card name
     target        first_player: the seat that goes first; activate: the seat of the target
                   player, or the controller of the target token or entity
-    target_card   activate: None for a player target, "Spirit" for a token, else the entity's name
+    target_card   activate: None for a player target, "Spirit" for a token, else the entity's `ref`
     count         mulligan: how many cards (0 keeps)
     card          choose: the index in the hand of the card chosen face down
     choice        answer: "accept" | "refuse"; optional: "create" | "decline"
@@ -113,7 +114,11 @@ class Action:
             text = f"{who} activates {self.source}"
             if self.target is not None:
                 aim = seat(self.target) if isinstance(self.target, int) else repr(self.target)
-                text += f" targeting {aim}" + (f"'s {self.target_card}" if self.target_card else "")
+                if isinstance(self.target_card, str) and "'s " in self.target_card:
+                    # An entity its owner no longer controls: "targeting P2's Ember Bolt under P1's control".
+                    text += f" targeting {self.target_card} under {aim}'s control"
+                else:
+                    text += f" targeting {aim}" + (f"'s {self.target_card}" if self.target_card else "")
             return text
         if self.kind == "choose":
             # Which card is chosen is hidden (101.4a): every choice reads the same.
@@ -129,17 +134,29 @@ class Action:
 
 @dataclass
 class Entity:
-    """An entity card on the battlefield (109.1). Its owner is its controller
-    (107.2, 109.2): nothing in this game changes control."""
+    """An entity card on the battlefield (109.1). Its owner put it in the game
+    (107.1, 109.2); it starts under its owner's control (107.2) and only an
+    effect changes that (Mind Tether). `ref` is how actions name it: its card
+    name while its owner controls it, else "P2's Ember Bolt" (its owner's), so
+    that a player holding two of one name can tell them apart."""
 
     card: object  # cards.Card
     controller: int
+    owner: int = -1  # -1: the controller, as every entity starts (107.2)
     used: bool = False  # assumed:once-per-turn
     silenced: bool = False  # Silencing Rune, until end of turn (101.2a)
+
+    def __post_init__(self) -> None:
+        if self.owner == -1:
+            self.owner = self.controller
 
     @property
     def name(self) -> str:
         return self.card.name
+
+    @property
+    def ref(self) -> str:
+        return self.name if self.owner == self.controller else f"{seat(self.owner)}'s {self.name}"
 
 
 @dataclass

@@ -189,8 +189,9 @@ class HotaState:
         the player from winning by 104.2b. 104.2a ignores it."""
         return not any(e.controller != p for e in self._live("opponents_cant_win"))
 
-    def _entity(self, controller: Any, name: Any) -> Entity | None:
-        return next((e for e in self.entities if e.controller == controller and e.name == name), None)
+    def _entity(self, controller: Any, ref: Any) -> Entity | None:
+        """The entity `controller` controls that actions name `ref` (Entity.ref)."""
+        return next((e for e in self.entities if e.controller == controller and e.ref == ref), None)
 
     def _spirits(self, p: int) -> list[Token]:
         return [t for t in self.tokens if t.controller == p and t.zone == "battlefield"]
@@ -236,17 +237,19 @@ class HotaState:
                 continue
             target = ABILITIES[e.card.ability].target
             if target is None:
-                out.append(Action("activate", p, e.name))
+                out.append(Action("activate", p, e.ref))
             elif target == "player":
-                out += [Action("activate", p, e.name, q) for q in self.in_game()]
+                out += [Action("activate", p, e.ref, q) for q in self.in_game()]
             elif target == "any_token":
-                out += [Action("activate", p, e.name, q, "Spirit") for q in self.in_game() if self._spirits(q)]
+                out += [Action("activate", p, e.ref, q, "Spirit") for q in self.in_game() if self._spirits(q)]
             elif target == "own_token":
                 if self._spirits(p):
-                    out.append(Action("activate", p, e.name, p, "Spirit"))
+                    out.append(Action("activate", p, e.ref, p, "Spirit"))
             elif target == "other_entity":
-                out += [Action("activate", p, e.name, o.controller, o.name) for o in self.entities
+                out += [Action("activate", p, e.ref, o.controller, o.ref) for o in self.entities
                         if o is not e and o.card.timing != "activated"]
+            elif target == "opponent_entity":
+                out += [Action("activate", p, e.ref, o.controller, o.ref) for o in self.entities if o.controller != p]
         return out
 
     def _problem(self, a: Any) -> Problem | None:
@@ -315,7 +318,7 @@ class HotaState:
             return problem
         e = self._entity(a.player, a.source)
         if e is None:
-            if any(o.name == a.source for o in self.entities):
+            if any(a.source in (o.name, o.ref) for o in self.entities):
                 return "109.2", f"{seat(a.player)} does not control {a.source}: only its controller activates it"
             return "109.1", f"no entity named {a.source!r} is on the battlefield"
         if e.card.timing != "activated":
@@ -351,6 +354,12 @@ class HotaState:
         if other is None or other is e:
             return "109.1", f"{e.name} targets another entity on the battlefield, " \
                             f"not {seat(a.target)}'s {a.target_card!r}"
+        if kind == "opponent_entity":
+            if other.controller == a.player:
+                # 108.4: "an opponent" is read from the activator, the ability's controller.
+                return "108.4", f"{e.name} targets an entity an opponent of {seat(a.player)} controls, not " \
+                                f"{seat(a.player)}'s own {other.ref}"
+            return None
         if other.card.timing == "activated":
             return "108.4", f"{e.name} targets an entity with a static or triggered ability, " \
                             f"not {seat(a.target)}'s {other.name}"
@@ -713,6 +722,19 @@ class HotaState:
         self.history.append(f"{seat(token.controller)}'s Spirit can't return to the battlefield (109.5g): "
                             f"it stays in exile (101.3)")
 
+    def _ability_gain_control(self, e: Entity, a: Action) -> None:
+        """Mind Tether: the target changes controller for the rest of the game; its
+        owner stays who put it in the game (107.1, 109.2). From now on its "you"
+        is the new controller (108.4): Aegis keeps them from losing, Gatekeeper
+        stops their opponents, and only they activate its ability (109.2).
+        Reading: an ability used this turn stays used under its new controller
+        (assumed:once-per-turn counts uses of the ability, not of a player)."""
+        other = self._entity(a.target, a.target_card)
+        before = f"{seat(other.controller)}'s {other.name}"
+        other.controller = e.controller
+        self.history.append(f"{seat(e.controller)} gains control of {before} with {e.name} "
+                            f"(107.2; its owner is still {seat(other.owner)})")
+
     def _ability_silence_other(self, e: Entity, a: Action) -> None:
         """Silencing Rune: 101.2a: the target loses its abilities until end of turn
         (no "can't" against "can": it simply has none).
@@ -879,12 +901,13 @@ class HotaState:
         self._last_standing()
 
     def _leave(self, p: int) -> None:
-        """104.5: a player who loses leaves the game. assumed:leaver-objects: their
-        entities and tokens leave with them (no token "leaves the battlefield" for
-        a trigger: it leaves the game), and so do the triggers they control; a
-        trigger that would make a Spirit for them has nobody left to decide or to
-        receive it (101.3)."""
-        self.entities = [e for e in self.entities if e.controller != p]
+        """104.5: a player who loses leaves the game. assumed:leaver-objects: the
+        entities and tokens they own or control leave with them (one they took
+        with Mind Tether, and one of theirs another player took; no token "leaves
+        the battlefield" for a trigger: it leaves the game), and so do the
+        triggers they control; a trigger that would make a Spirit for them has
+        nobody left to decide or to receive it (101.3)."""
+        self.entities = [e for e in self.entities if e.controller != p and e.owner != p]
         self.tokens = [t for t in self.tokens if t.controller != p and t.owner != p]
         self.waiting = [w for w in self.waiting if w.controller != p and w.token_controller != p]
         self.passed = [q for q in self.passed if q != p]
@@ -952,8 +975,8 @@ class HotaState:
                        for p in range(self.num_players)],
             "tokens_elsewhere": [sum(1 for t in self.tokens if t.owner == p and t.zone != "battlefield")
                                  for p in range(self.num_players)],
-            "entities": [{"card": e.name, "controller": e.controller, "used": e.used, "silenced": e.silenced}
-                         for e in self.entities],
+            "entities": [{"card": e.name, "controller": e.controller, "owner": e.owner, "used": e.used,
+                          "silenced": e.silenced} for e in self.entities],
             "waiting_triggers": [{"card": w.card, "controller": w.controller, "token_controller": w.token_controller}
                                  for w in self.waiting],
             "council": None if c is None else {
@@ -997,7 +1020,8 @@ class HotaState:
                          + (f", {toks} Spirit(s)" if toks else "")
                          + (", drew from an empty library" if self.drew_from_empty[p] else ""))
         for e in self.entities:
-            marks = [m for m, on in (("used", e.used), ("silenced", e.silenced)) if on]
+            marks = [m for m, on in (("used", e.used), ("silenced", e.silenced),
+                                     (f"owned by {seat(e.owner)}", e.owner != e.controller)) if on]
             lines.append(f"  {seat(e.controller)}'s {e.name}" + (f" ({', '.join(marks)})" if marks else ""))
         for w in self.waiting:
             lines.append(f"  waiting: {seat(w.controller)}'s {w.card} (for {seat(w.token_controller)}'s Spirit)")

@@ -54,7 +54,7 @@ STATUSES = ("playing", "won", "lost", "drew")
 ANSWERS = ("accept", "refuse")
 PER_SEAT_COUNTS = ("library", "hand", "damage", "tokens", "tokens_elsewhere", "mulligan_declared")
 SEATS = ("first_player", "active", "priority")  # a player, or `nobody` (-1)
-ENTITY_FIELDS = ("used", "silenced", "controller")
+ENTITY_FIELDS = ("used", "silenced", "controller", "owner")
 TRIGGER_FIELDS = ("card", "controller", "token_controller")
 COUNCIL_FIELDS = ("chooser", "picked", "answers", "rechoosing")
 EXPECT_FIELDS = ("step", "current_player", "first_player", "active", "first_turn", "priority", "passes", "library",
@@ -241,8 +241,8 @@ class HotaAdapter(GameAdapter):
                         continue
                     f = c.fields(x, m.at(ref), f"{ref}'s expected state (or {GONE!r})", (), ENTITY_FIELDS)
                     for k, y in f.items():
-                        if k == "controller":
-                            self.player(c, y, f.at(k), "'controller'")
+                        if k in ("controller", "owner"):
+                            self.player(c, y, f.at(k), f"'{k}'")
                         else:
                             c.type(y, bool, f.at(k), f"'{k}'")
             elif key == "waiting_triggers":
@@ -432,7 +432,9 @@ class HotaSession(Session):
         """Every action the game could ever take at this table, legal now or not."""
         st, n = self.st, self.n
         every = [Action("shuffle", CHANCE_ID)] + [Action("first_player", CHANCE_ID, target=p) for p in range(n)]
-        names = [(e["card"], e["controller"]) for e in st.snapshot()["entities"]]
+        # As actions name them: an entity its owner no longer controls is "P2's Ember Bolt".
+        names = [(e["card"] if e["owner"] == e["controller"] else f"P{e['owner'] + 1}'s {e['card']}", e["controller"])
+                 for e in st.snapshot()["entities"]]
         names += [(card, p) for p, cards in self.table.items() for card in cards]
         for p in range(n):
             every += [Action("pass", p)] + [Action("mulligan", p, count=k) for k in range(len(st.hands[p]) + 2)]
@@ -524,7 +526,7 @@ class HotaSession(Session):
                         check(ref, GONE if want == GONE else here, GONE if got is None else here, at)
                         continue
                     for f, y in want.items():
-                        actual = self._seat(got[f]) if f == "controller" else got[f]
+                        actual = self._seat(got[f]) if f in ("controller", "owner") else got[f]
                         check(f"{ref} {f}", y, actual, want.at(f))
             elif key == "waiting_triggers":
                 got = [{"card": t["card"], "controller": self._seat(t["controller"]),
@@ -591,8 +593,8 @@ class HotaSession(Session):
             owner, card = int(m.group(1)) - 1, m.group(2)
         else:
             owner, card = next(p for p, cards in self.table.items() if ref in cards), ref
-        # Entities never change controller here: the owner controls it (107.2, 109.2).
-        return next((x for x in d["entities"] if x["card"] == card and x["controller"] == owner), None)
+        # Named by their owner, who keeps them whoever controls them (107.1, 109.2).
+        return next((x for x in d["entities"] if x["card"] == card and x["owner"] == owner), None)
 
     def _council(self, v: Map, council: dict, out: list[Mismatch]) -> None:
         for k, want in v.items():

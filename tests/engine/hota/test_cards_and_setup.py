@@ -15,7 +15,7 @@ TABLE_CARDS = {
     "Pact of Victory": "activated", "Curse of Ruin": "activated", "Truce Banner": "activated",
     "Twin Fates": "activated", "Council of Elders": "activated", "Aegis of Immortality": "static",
     "Gatekeeper": "static", "Echo Chamber": "triggered", "Whispering Echo": "triggered",
-    "Culling Field": "triggered", "Warding Sigil": "static",
+    "Culling Field": "triggered", "Warding Sigil": "static", "Mind Tether": "activated",
 }
 
 

@@ -1,0 +1,75 @@
+"""Control that changes hands (Mind Tether): owner and controller part ways
+(107.1, 107.2, 109.2), "you" follows the controller (108.4), and a player who
+leaves takes what they own or control (assumed:leaver-objects)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.hota import Action, IllegalAction
+
+from .helpers import act, labels, passes, start
+
+
+def entity(st, name: str) -> dict:
+    return next(e for e in st.snapshot()["entities"] if e["card"] == name)
+
+
+def test_a_taken_entity_keeps_its_owner_and_answers_to_its_new_controller():
+    st = start(table={"P1": ["Mind Tether"], "P2": ["Ember Bolt"]})
+    assert "P1 activates Mind Tether targeting P2's Ember Bolt" in labels(st)
+    act(st, "P1 activates Mind Tether targeting P2's Ember Bolt")
+    assert entity(st, "Ember Bolt") == {"card": "Ember Bolt", "controller": 0, "owner": 1, "used": False,
+                                              "silenced": False}
+    # 109.2: only the controller activates it; actions name it by its owner.
+    assert "P1 activates P2's Ember Bolt targeting P2" in labels(st)
+    act(st, "P1 activates P2's Ember Bolt targeting P2")
+    assert st.damage == [0, 10]
+    passes(st, 2)  # P2's turn: the Bolt is still P1's
+    assert st.active == 1
+    with pytest.raises(IllegalAction) as err:
+        st.clone().apply_action(Action("activate", 1, "Ember Bolt", 0))
+    assert err.value.rule == "109.2"
+    assert not any(a.kind == "activate" for a in st.legal_actions())
+
+
+def test_mind_tether_targets_only_an_opponents_entity():
+    st = start(table={"P1": ["Mind Tether", "Ember Bolt"], "P2": ["Gatekeeper"]})
+    assert [x for x in labels(st) if "Mind Tether" in x] == ["P1 activates Mind Tether targeting P2's Gatekeeper"]
+    with pytest.raises(IllegalAction) as err:
+        st.clone().apply_action(Action("activate", 0, "Mind Tether", 0, "Ember Bolt"))
+    assert err.value.rule == "108.4"
+
+
+def test_you_on_a_static_ability_is_its_current_controller():
+    """108.4: Aegis of Immortality taken from P2 protects P1, and P2 can lose."""
+    st = start(table={"P1": ["Mind Tether", "Curse of Ruin"], "P2": ["Aegis of Immortality"]})
+    assert not st.can_lose(1)
+    act(st, "P1 activates Mind Tether targeting P2's Aegis of Immortality")
+    assert st.can_lose(1) and not st.can_lose(0)
+    act(st, "P1 activates Curse of Ruin targeting P2")
+    assert st.status == ["won", "lost"]
+
+
+def test_two_of_one_name_under_one_controller_are_told_apart():
+    st = start(table={"P1": ["Mind Tether", "Ember Bolt"], "P2": ["Ember Bolt"]})
+    act(st, "P1 activates Mind Tether targeting P2's Ember Bolt")
+    bolts = [x for x in labels(st) if "Ember Bolt targeting P2" in x]
+    assert bolts == ["P1 activates Ember Bolt targeting P2", "P1 activates P2's Ember Bolt targeting P2"]
+    act(st, "P1 activates P2's Ember Bolt targeting P2")
+    used = {(e["owner"], e["used"]) for e in st.snapshot()["entities"] if e["card"] == "Ember Bolt"}
+    assert used == {(0, False), (1, True)}
+
+
+def test_a_leaver_takes_what_they_own_and_what_they_took():
+    """assumed:leaver-objects, with three players: P2's Ember Bolt, taken by P1,
+    leaves when P2 concedes; P3's Gatekeeper, taken by P1, leaves with P1."""
+    st = start(players=3, table={"P1": ["Mind Tether", "Silencing Rune"], "P2": ["Ember Bolt"],
+                                 "P3": ["Gatekeeper"]})
+    act(st, "P1 activates Mind Tether targeting P2's Ember Bolt")
+    st.concede(1)
+    assert [e["card"] for e in st.snapshot()["entities"]] == ["Mind Tether", "Silencing Rune", "Gatekeeper"]
+    st2 = start(players=3, table={"P1": ["Mind Tether"], "P2": ["Ember Bolt"], "P3": ["Gatekeeper"]})
+    act(st2, "P1 activates Mind Tether targeting P3's Gatekeeper")
+    st2.concede(0)
+    assert [e["card"] for e in st2.snapshot()["entities"]] == ["Ember Bolt"]
