@@ -96,11 +96,12 @@ def test_cli_runs_them_all() -> None:
     # rest are said to be not covered, with why, never counted as agreeing.
     verdicts = [r["model"] for r in data["results"]]
     assert not [v for v in verdicts if v.startswith("disagrees")]
-    assert sum(v.startswith("agrees over") for v in verdicts) == 51
+    assert sum(v.startswith("agrees over") for v in verdicts) == 52
     reasons = {v for v in verdicts if v.startswith("not covered")}
-    # A card the model lacks is named: Mind Tether changes control, which the model's entities never do.
+    # A card the model lacks is named: Mind Tether changes control, which the model's entities
+    # never do; Warding Sigil reads token characteristics, which the model's tokens lack.
     assert all("two players" in v or "one deck size" in v or "one Culling Field" in v
-               or "unknown card 'Mind Tether'" in v for v in reasons), reasons
+               or "unknown card 'Mind Tether'" in v or "unknown card 'Warding Sigil'" in v for v in reasons), reasons
 
 
 # --- malformed files and wrong rulings -----------------------------------------------------
