@@ -145,18 +145,31 @@ class Vector:
 
     @staticmethod
     def And(*xs: Any) -> Any:
-        return reduce(np.logical_and, xs, True)
+        # Constants are decided at once, as on CONCRETE: only arrays cost a NumPy call.
+        arrays = []
+        for x in xs:
+            if isinstance(x, np.ndarray) and x.ndim:
+                arrays.append(x)
+            elif not x:
+                return False
+        return _all(np.logical_and, arrays) if arrays else True
 
     @staticmethod
     def Or(*xs: Any) -> Any:
-        return reduce(np.logical_or, xs, False)
+        arrays = []
+        for x in xs:
+            if isinstance(x, np.ndarray) and x.ndim:
+                arrays.append(x)
+            elif x:
+                return True
+        return _all(np.logical_or, arrays) if arrays else False
 
     @staticmethod
     def AndThen(first: Any, rest: Callable[[], Any]) -> Any:
         # ``rest`` is skipped only when no row needs it: the rows where
         # ``first`` is false get it too and stay false.  A ``rest`` that fails
         # on them sends its edge row by row over CONCRETE (checkers/vector.py).
-        if not np.any(first):
+        if not (first.any() if isinstance(first, np.ndarray) else first):  # np.any, without its dispatch
             return np.logical_and(first, False)
         return np.logical_and(first, rest())
 
@@ -174,7 +187,7 @@ class Vector:
 
     @staticmethod
     def select(seq: Sequence[Any], index: Any, default: Any = 0) -> Any:
-        if np.ndim(index) == 0:
+        if not isinstance(index, np.ndarray) or not index.ndim:  # np.ndim, without its dispatch
             return Concrete.select(seq, index, default)
         result = default
         for i, x in enumerate(seq):
@@ -183,7 +196,7 @@ class Vector:
 
     @staticmethod
     def store(seq: Sequence[Any], index: Any, value: Any) -> tuple:
-        if np.ndim(index) == 0:
+        if not isinstance(index, np.ndarray) or not index.ndim:
             return Concrete.store(seq, index, value)
         return tuple(np.where(index == i, value, x) for i, x in enumerate(seq))
 
@@ -195,6 +208,57 @@ class Vector:
     def total(values: Sequence[Any]) -> Any:
         # As integers: NumPy adds two boolean arrays as "or".
         return sum((np.asarray(v, dtype=np.int64) for v in values), 0)
+
+    @staticmethod
+    def each_distinct(decide: Callable[..., Any], columns: Sequence[Any], where: Any = True) -> Any:
+        """``decide(*values)`` on plain ints, once for each distinct row of
+        ``columns`` (arrays or constants, one value per row) where ``where``
+        holds, and 0 on the other rows: for rules that only plain values can
+        run, of which a frontier holds few distinct cases."""
+        n = max((np.size(c) for c in (*columns, where) if np.ndim(c)), default=0)
+        if not n:
+            return decide(*(int(c) for c in columns)) if where else 0
+        asked = np.flatnonzero(np.broadcast_to(where, (n,)))
+        out = np.zeros(n, np.int64)
+        if asked.size:
+            row_of, distinct = _distinct_rows(tuple(columns), n)
+            needed, which = np.unique(row_of[asked], return_inverse=True)
+            out[asked] = np.array([decide(*distinct[i]) for i in needed.tolist()], np.int64)[which.reshape(-1)]
+        return out
+
+
+def _all(connective: np.ufunc, arrays: list[np.ndarray]) -> np.ndarray:
+    """``arrays`` joined by ``connective``, as booleans (one array of integers is read as its truth)."""
+    return reduce(connective, arrays) if len(arrays) > 1 else np.not_equal(arrays[0], 0)
+
+
+#: The columns ``_distinct_rows`` last split, held (so that no other array
+#: takes their identity), and what it found.
+_last_split: tuple[tuple[Any, ...], Any] = ((), None)
+
+
+def _distinct_rows(columns: tuple[Any, ...], n: int) -> tuple[np.ndarray, list[list[int]]]:
+    """Each row's number among the distinct rows of ``columns``, and those
+    rows as plain ints.  The last answer is kept: a family of edges asks it of
+    the same columns, with a ``where`` of its own (Riftbound's damage splits)."""
+    global _last_split
+    held, found = _last_split
+    if len(held) == len(columns) and all(a is b for a, b in zip(held, columns)):
+        return found
+    table = np.stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (n,)) for c in columns], axis=1)
+    # One integer per row, by mixed radix over each column's range: the
+    # distinct rows are found by sorting numbers, not rows.
+    lo = table.min(axis=0)
+    radix = table.max(axis=0) - lo + 1
+    if np.prod(radix.astype(float)) < 2.0**62:
+        place = np.concatenate(([1], np.cumprod(radix[:-1])))
+        _, first, which = np.unique((table - lo) @ place, return_index=True, return_inverse=True)
+        distinct = table[first]
+    else:
+        distinct, which = np.unique(table, axis=0, return_inverse=True)
+    found = (which.reshape(-1), distinct.tolist())
+    _last_split = (columns, found)
+    return found
 
 
 CONCRETE = Concrete()

@@ -574,12 +574,13 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
                 return b.And(turn, step_happens(s, b), assigner_total(s, q, b) == sum(amounts))
 
             def guard(s: Any, b: Backend, q: int = q, targets: tuple = targets, amounts: tuple = amounts, ready=ready) -> Any:
-                # The turn and the total are cheap to test first (and run over
-                # arrays, as the edge's prefilter); is_legal implies them and
-                # decides the rest.
+                # The turn and the total are cheap to test first (and are the
+                # edge's prefilter); is_legal implies them and decides the
+                # rest, over arrays only on the rows where they hold.
+                now = ready(s, b)
                 return b.AndThen(
-                    ready(s, b),
-                    lambda: is_legal(damage_units(s, q, targets, b), assigner_total(s, q, b), amounts, b),
+                    now,
+                    lambda: is_legal(damage_units(s, q, targets, b), assigner_total(s, q, b), amounts, b, asked=now),
                 )
 
             def update(s: Any, b: Backend, targets: tuple = targets, amounts: tuple = amounts) -> dict[str, Any]:

@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import z3
 
 from model import limits
-from model.backend import CONCRETE, SYMBOLIC, Backend
+from model.backend import CONCRETE, SYMBOLIC, VECTOR, Backend
 
 #: Ranks (damage.requirements): tank units are taken first, plain units next,
 #: last units at the end.  A unit with both takes FIRST or LAST (damage.exclusive).
@@ -369,14 +369,31 @@ Rules = Callable[..., Mapping[str, Any]]
 
 
 def is_legal(
-    units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any], b: Backend, rules: Rules = assignment_rules
+    units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any], b: Backend, rules: Rules = assignment_rules, asked: Any = True
 ) -> Any:
     """Is the split legal: do the rules hold for some choice of ranks (damage.exclusive,
     damage.exclusive.each-unit)?  A Python bool on CONCRETE, a quantifier-free Z3 term
-    on SYMBOLIC.  ``rules`` replaces ``assignment_rules`` (tests break it on purpose)."""
+    on SYMBOLIC, a boolean array on VECTOR (decided only on the rows ``asked``
+    names, no on the others).  ``rules`` replaces ``assignment_rules`` (tests
+    break it on purpose)."""
     if b is CONCRETE:
         return _is_legal_split(tuple(units), total, tuple(amounts), rules)
+    if b is VECTOR:
+        # Each distinct unit and total of the frontier is decided on plain values, as CONCRETE decides it.
+        def decide(total: int, *values: int) -> bool:
+            plain = tuple(_plain_unit(u, values[k * len(_FIELDS) : (k + 1) * len(_FIELDS)]) for k, u in enumerate(units))
+            return _is_legal_split(plain, total, tuple(amounts), rules)
+
+        return VECTOR.each_distinct(decide, (total, *(getattr(u, f) for u in units for f, _ in _FIELDS)), where=asked) != 0
     return _term(b, _or(b, *(_and(b, *rules(units, total, amounts, b, ranks=r).values()) for r in rank_choices(units, b))))
+
+
+#: The fields of a DamageUnit that may vary by state, and their plain types.
+_FIELDS = (("might", int), ("tank", bool), ("last", bool), ("immune", bool), ("marked", int), ("present", bool), ("exempt", bool))
+
+
+def _plain_unit(u: DamageUnit, values: Sequence[int]) -> DamageUnit:
+    return DamageUnit(u.name, **{f: kind(x) for (f, kind), x in zip(_FIELDS, values)})
 
 
 @functools.lru_cache(maxsize=1 << 16)
