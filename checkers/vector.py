@@ -8,25 +8,29 @@ The same breadth-first search as ``checkers/explicit.py``, level by level:
   words (every instance of the three games needs two);
 - the frontier's keys are unpacked into one array per digit and grouped by
   location; each edge leaving a location has its guard evaluated over the
-  ``VECTOR`` backend on every row of the group at once, and its update on
-  the rows that enable it.  A successor's key is its predecessor's plus, for
-  each digit the update sets, the change shifted to the digit's place, so
-  the variables an edge leaves alone cost nothing;
+  ``VECTOR`` backend on every row of the group at once (unless its
+  prefilter, asked once for the edges that share it, holds on no row), and
+  its update on the rows that enable it.  A successor's key is its
+  predecessor's plus, for each digit the update sets, the change shifted to
+  the digit's place, so the variables an edge leaves alone cost nothing;
 - successors are put in the order explicit search meets them (by
   predecessor, then edge) and the first of each new key is kept, so states
   are numbered as ``explicit.explore`` numbers them, with the same parents;
 - the states seen are an open-addressing hash table of state numbers over
   the keys (``Visited``);
-- every transition is kept as three arrays (source, edge, target), so that
+- every transition is kept as two arrays (edge, target) in order of its
+  source, with each state's count of transitions, so that
   ``check`` decides each property over whole arrays of states and
   transitions, with explicit search's verdicts and shortest counterexamples,
   and builds the networkx graph only for liveness.
 
 ``benchmarks/vector.py`` measures both choices against their alternatives.
 
-An edge whose guard or update cannot run on arrays (Riftbound's damage
-assignment hands plain values to rules that test them with Python's ``if``)
-runs row by row over ``CONCRETE`` instead; ``row_by_row`` names those edges.
+An edge whose guard or update cannot run on arrays (one that tests its
+state with Python's ``if``) runs row by row over ``CONCRETE`` instead;
+``row_by_row`` names those edges.  No edge of the three games needs it:
+Riftbound's damage assignment, whose rules only run on plain values, asks
+them once per distinct case of the frontier (``Vector.each_distinct``).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from model import limits
 from checkers import explicit
 from model.backend import CONCRETE, VECTOR
 from checkers.explicit import DEFAULT_MAX_STATES
-from model.machine import Edge, Machine, ModelError
+from model.machine import Edge, Guard, Machine, ModelError
 from checkers.results import Result
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
@@ -96,6 +100,9 @@ class Layout:
         self.digits = tuple(digits)
         self.words = word + 1
         self._lo = np.array([d.lo for d in digits], np.int64)[:, None]
+        self._hi = np.array([d.hi for d in digits], np.int64)[:, None]
+        self._shift = np.array([d.shift for d in digits], np.uint64)[:, None]
+        self._word = np.array([d.word for d in digits])
         self._is_bool = [False] + [v.domain.is_bool for v in machine.variables for _ in range(v.length or 1)]
 
     # -- one concrete state --------------------------------------------------
@@ -135,9 +142,12 @@ class Layout:
         return ((keys[:, d.word] >> np.uint64(d.shift)) & d.mask).astype(np.int64) + d.lo
 
     def unpack(self, keys: np.ndarray) -> np.ndarray:
-        """The values of every digit of every key: one row per digit, one column per state."""
+        """The values of every digit of every key: one row per digit, one column per state.
+
+        As 32-bit integers: every declared domain is small, and each edge's
+        enabled rows are copied out of them (half the bytes of 64 bits)."""
         words = [np.ascontiguousarray(keys[:, w]) for w in range(self.words)]
-        out = np.empty((len(self.digits), len(keys)), np.int64)
+        out = np.empty((len(self.digits), len(keys)), np.int32)
         for j, d in enumerate(self.digits):
             out[j] = (words[d.word] >> np.uint64(d.shift)) & d.mask
         out += self._lo
@@ -154,35 +164,61 @@ class Layout:
         digits) after the update ``changes`` and a move to ``location``, and
         for each variable that leaves its domain the rows where it does."""
         n = len(keys)
-        keys = keys.copy()
-        out_of_domain = []
+        # The digits the update sets (the location's first), their new values
+        # and the variable each belongs to, gathered first so that the checks
+        # and the key arithmetic run once over all of them: a small frontier
+        # pays NumPy's cost per call, not per row.
+        digits, parts, owners = [0], [location], [None]
+        malformed = []
         for name, value in changes.items():
             start, length = self.span[name]
             if length is None:
-                value, old = (value,), (getattr(pre, name),)
+                if value is not getattr(pre, name):
+                    digits.append(start)
+                    parts.append(value)
+                    owners.append(name)
             elif not isinstance(value, tuple) or len(value) != length:
-                out_of_domain.append((name, np.ones(n, bool)))
-                continue
+                malformed.append(name)
             else:
-                old = getattr(pre, name)
-            bad = np.zeros(n, bool)
-            for j, (part, was) in enumerate(zip(value, old), start):
-                if part is was:
-                    continue  # a slot the update hands back as it was
-                new = rows(part, n).astype(np.int64)
-                d = self.digits[j]
-                bad |= (new < d.lo) | (new > d.hi)
-                self._shift(keys, j, new - values[j])
-            if bad.any():
-                out_of_domain.append((name, bad))
-        self._shift(keys, 0, location - values[0])
-        return keys, out_of_domain
-
-    def _shift(self, keys: np.ndarray, j: int, change: np.ndarray) -> None:
-        # Modulo 2**64: a negative change wraps around and back, and the
-        # result, a key, is below 2**64.
-        d = self.digits[j]
-        keys[:, d.word] += change.astype(np.uint64) << np.uint64(d.shift)
+                for j, (part, was) in enumerate(zip(value, getattr(pre, name)), start):
+                    if part is not was:  # a slot the update hands back as it was is left alone
+                        digits.append(j)
+                        parts.append(part)
+                        owners.append(name)
+        # Arrays and constants are each written in one assignment.
+        arrays, constants = [], []
+        for i, part in enumerate(parts):
+            if isinstance(part, np.ndarray) and part.shape == (n,) and part.dtype.kind in "biu":
+                arrays.append(i)
+            elif isinstance(part, (int, np.integer, np.bool_)):
+                constants.append(i)
+            else:
+                parts[i] = rows(part, n)
+                arrays.append(i)
+        new = np.empty((len(parts), n), np.int64)
+        if arrays:
+            new[arrays] = [parts[i] for i in arrays]
+        if constants:
+            new[constants] = np.array([parts[i] for i in constants], np.int64)[:, None]
+        at = np.array(digits)
+        bad = (new < self._lo[at]) | (new > self._hi[at])
+        out_of_domain = []
+        if malformed or bad.any():
+            for name in changes:
+                if name in malformed:
+                    out_of_domain.append((name, np.ones(n, bool)))
+                    continue
+                mine = [i for i, owner in enumerate(owners) if owner == name]
+                if mine and bad[mine].any():
+                    out_of_domain.append((name, bad[mine].any(axis=0)))
+        # Modulo 2**64: a negative change wraps around and back, and each
+        # word of the result, a key, is below 2**64.
+        change = (new - values[at]).astype(np.uint64) << self._shift[at]
+        word = self._word[at]
+        out = keys.copy()
+        for w in np.unique(word):
+            out[:, w] += change[word == w].sum(axis=0, dtype=np.uint64)
+        return out, out_of_domain
 
 
 class NotVectorized(Exception):
@@ -223,9 +259,10 @@ class Visited:
     def nbytes(self) -> int:
         return self.keys.nbytes + self.slots.nbytes
 
-    def add(self, keys: np.ndarray) -> np.ndarray:
+    def add(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Number the keys not seen before, each once, in the order given;
-        return the positions in ``keys`` of those numbered."""
+        return the positions in ``keys`` of those numbered, and the number of
+        every key (the probing that adds a key finds the number of one seen)."""
         base, n = self.count, len(keys)
         self._reserve(base + n)
         # Each key is a candidate under the provisional number base + its
@@ -235,6 +272,7 @@ class Visited:
         mask = len(self.slots) - 1
         pending = np.arange(n)
         taken = np.full(n, -1)
+        number = np.empty(n, np.int64)
         while pending.size:
             at = slot[pending]
             free = self.slots[at] == EMPTY
@@ -243,28 +281,27 @@ class Visited:
             holder = self.slots[at]
             won = holder == base + pending
             taken[pending[won]] = at[won]
-            found = (self.keys[holder] == keys[pending]).all(axis=1)
+            found = self._same(holder, keys, pending)
+            number[pending[found]] = holder[found]
             pending = pending[~found]
             slot[pending] = (slot[pending] + 1) & mask
         new = np.flatnonzero(taken >= 0)
         self.slots[taken[new]] = base + np.arange(len(new))
         self.keys[base : base + len(new)] = keys[new]
         self.count += len(new)
-        return new
+        # A new key's provisional number becomes its place among the new ones.
+        provisional = number >= base
+        place = np.empty(n, np.int64)
+        place[new] = base + np.arange(len(new))
+        number[provisional] = place[number[provisional] - base]
+        return new, number
 
-    def numbers(self, keys: np.ndarray) -> np.ndarray:
-        """The state number of each key, every one of which has been added."""
-        slot = self._home(keys)
-        mask = len(self.slots) - 1
-        out = np.empty(len(keys), np.int64)
-        pending = np.arange(len(keys))
-        while pending.size:
-            holder = self.slots[slot[pending]]
-            found = (self.keys[holder] == keys[pending]).all(axis=1)
-            out[pending[found]] = holder[found]
-            pending = pending[~found]
-            slot[pending] = (slot[pending] + 1) & mask
-        return out
+    def _same(self, holder: np.ndarray, keys: np.ndarray, pending: np.ndarray) -> np.ndarray:
+        """Is the key numbered ``holder`` the key at ``pending``, for each pair (word by word: cheaper than comparing rows)?"""
+        same = self.keys[holder, 0] == keys[pending, 0]
+        for w in range(1, keys.shape[1]):
+            same &= self.keys[holder, w] == keys[pending, w]
+        return same
 
     def _home(self, keys: np.ndarray) -> np.ndarray:
         h = np.zeros(len(keys), np.uint64)
@@ -323,12 +360,14 @@ class VectorExploration:
     #: The expanded states, outside terminal locations, that enable no edge:
     #: deadlocks (nobody and no rule can act), in the order they were found.
     dead_ends: np.ndarray
-    #: Every transition taken from an expanded state: its source's number,
-    #: its edge's index and its target's number, in the order explicit search
-    #: takes them (by source, then edge).
-    step_pre: np.ndarray
+    #: Every transition taken from an expanded state: its edge's index and
+    #: its target's number, in the order explicit search takes them (by
+    #: source, then edge); and how many each state is the source of, so that
+    #: a transition's source (``step_pre``) costs a byte or two a state, not
+    #: four bytes a transition.
     step_edge: np.ndarray
     step_post: np.ndarray
+    out_degree: np.ndarray
     stopped: str = ""  # why the search stopped short, in words ("" when complete)
 
     @property
@@ -346,9 +385,14 @@ class VectorExploration:
 
     @property
     def nbytes(self) -> int:
-        """Bytes held: keys, hash table, parents and edges, and the transitions."""
-        steps = self.step_pre.nbytes + self.step_edge.nbytes + self.step_post.nbytes
+        """Bytes held by the search: keys, hash table, parents and edges, and the transitions."""
+        steps = self.out_degree.nbytes + self.step_edge.nbytes + self.step_post.nbytes
         return self.visited.nbytes + self.parent.nbytes + self.edge.nbytes + steps
+
+    @cached_property
+    def step_pre(self) -> np.ndarray:
+        """The source's number of every transition (in ``step_edge``'s order), built on demand."""
+        return np.repeat(np.arange(self.states, dtype=np.int32), self.out_degree)
 
     @cached_property
     def depth(self) -> np.ndarray:
@@ -406,7 +450,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         if machine.out_of_bounds(s):
             raise ModelError(f"an initial state is outside the declared domains: {machine.describe(s)}")
         initial.append(layout.pack(s))
-    first = visited.add(np.array(initial, np.uint64).reshape(-1, layout.words))
+    first, _ = visited.add(np.array(initial, np.uint64).reshape(-1, layout.words))
     edge_type = np.min_scalar_type(-len(machine.edges))  # the smallest signed type that numbers them
     parents, edges = [np.full(len(first), -1, np.int32)], [np.full(len(first), -1, edge_type)]
     starts = [0, visited.count]
@@ -415,6 +459,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
     complete = True
     terminal = np.array([loc.terminal is not None for loc in machine.locations.values()])
     dead_ends = []
+    degree_type = np.min_scalar_type(len(machine.edges))  # no state takes more transitions than there are edges
     steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     held = visited.nbytes
     stopped = ""
@@ -430,13 +475,13 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
                 break
         keys, parent, edge = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2])
         transitions += len(keys)
-        level = np.arange(starts[-2], starts[-1])
-        stuck = level[~np.isin(level, parent)]
+        degree = np.bincount(parent - starts[-2], minlength=starts[-1] - starts[-2]).astype(degree_type)
+        stuck = starts[-2] + np.flatnonzero(degree == 0)
         dead_ends.append(stuck[~terminal[layout.digit(visited.keys[stuck], 0)]])
-        new = visited.add(keys)
+        new, number = visited.add(keys)
         parents.append(parent[new].astype(np.int32))
         edges.append(edge[new].astype(edge_type))
-        steps.append((parent.astype(np.int32), edge.astype(edge_type), visited.numbers(keys).astype(np.int32)))
+        steps.append((edge.astype(edge_type), number.astype(np.int32), degree))
         starts.append(visited.count)
         held = visited.nbytes + sum(a.nbytes for a in parents + edges) + sum(a.nbytes for step in steps for a in step)
     if complete:
@@ -455,7 +500,10 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         len(starts) - 2 if complete else len(starts) - 3,
         frozenset(expander.row_by_row),
         np.concatenate(dead_ends) if dead_ends else np.empty(0, np.int64),
-        *(np.concatenate([step[k] for step in steps]) if steps else np.empty(0, np.int32) for k in range(3)),
+        np.concatenate([step[0] for step in steps]) if steps else np.empty(0, edge_type),
+        np.concatenate([step[1] for step in steps]) if steps else np.empty(0, np.int32),
+        # The states of a level left unexpanded are the source of no transition.
+        np.concatenate([step[2] for step in steps] + [np.zeros(visited.count - starts[len(steps)], degree_type)]),
         stopped,
     )
 
@@ -490,7 +538,7 @@ class Expander:
             return np.empty((0, self.layout.words), np.uint64), np.empty(0, np.int64), np.empty(0, np.int64)
         parent, edge = np.concatenate(out_parent), np.concatenate(out_edge)
         # Explicit search tries a state's edges in the machine's order.
-        order = np.argsort(parent * len(self.machine.edges) + edge)
+        order = np.argsort(parent * len(self.machine.edges) + edge, kind="stable")
         return np.concatenate(out_keys)[order], parent[order], edge[order]
 
     def _steps(self, leaving: tuple[tuple[Edge, int], ...], group: "Group") -> Iterator[tuple[Edge, np.ndarray, np.ndarray]]:
@@ -500,6 +548,13 @@ class Expander:
         for edge, target in leaving:
             if edge.name in self.row_by_row:
                 by_row.append((edge, target))
+                continue
+            # An edge whose prefilter holds on no row (the guard implies it)
+            # is not asked its guard: most of a family of edges that share
+            # one, such as WoW's combat proposals, or of Riftbound's damage
+            # splits, each of its own total.
+            holds = group.holds(edge.prefilter)
+            if holds is not None and not holds.any():
                 continue
             try:
                 taken, moved = self._vector_step(edge, target, group)
@@ -538,7 +593,7 @@ class Expander:
         # the rule book and the models keep answers for the last state asked.
         found: list[tuple[list[int], list[tuple[int, ...]]]] = [([], []) for _ in leaving]
         # Rows an edge's prefilter rules out (over arrays) are not asked its guard.
-        possible = [self._prefiltered(edge, group) for edge, _ in leaving]
+        possible = [group.holds(edge.prefilter) for edge, _ in leaving]
         for i, key in enumerate(group.keys):
             pre = self.layout.concrete(key)
             for (edge, target), (taken, moved), rows_left in zip(leaving, found, possible):
@@ -556,18 +611,6 @@ class Expander:
             yield edge, np.array(taken, np.int64), np.array(moved, np.uint64).reshape(-1, self.layout.words)
 
 
-    def _prefiltered(self, edge: Edge, group: "Group") -> np.ndarray | None:
-        """The rows where ``edge``'s prefilter holds, or None (no prefilter, or one that fails on arrays: every row)."""
-        if edge.prefilter is None:
-            return None
-        try:
-            return rows(edge.prefilter(group.state, VECTOR), len(group.keys))
-        except ModelError:
-            raise
-        except Exception:  # noqa: BLE001 - a prefilter that fails on arrays filters nothing
-            return None
-
-
 class Group:
     """The frontier's states at one location: keys, digit values, and the state over arrays."""
 
@@ -575,6 +618,21 @@ class Group:
         self.keys = keys
         self.values = values
         self.state = layout.state(values)
+        # Each prefilter's rows, asked once for all the edges that share it.
+        self._holds: dict[Guard, np.ndarray | None] = {}
+
+    def holds(self, prefilter: Guard | None) -> np.ndarray | None:
+        """The rows where ``prefilter`` holds, or None (no prefilter, or one that fails on arrays: every row)."""
+        if prefilter is None:
+            return None
+        if prefilter not in self._holds:
+            try:
+                self._holds[prefilter] = rows(prefilter(self.state, VECTOR), len(self.keys))
+            except ModelError:
+                raise
+            except Exception:  # noqa: BLE001 - a prefilter that fails on arrays filters nothing
+                self._holds[prefilter] = None
+        return self._holds[prefilter]
 
 
 def _leaves_domain(machine: Machine, edge: Edge, names: list[str], pre: Any) -> ModelError:

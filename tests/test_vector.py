@@ -2,16 +2,14 @@
 
 Counts: every pinned perft instance of the three games gives the pinned
 states, transitions, levels and terminal states, which explicit search gives
-(test_perft and the games' model tests hold it to them), except Riftbound's
-largest (18,105 states): its damage assignments run state by state over
-plain values, which takes about as long as explicit search (7 s), and its two
-smaller instances take the same edges.  Small instances of each game are
-also compared with explicit search state by state: the same numbering,
-parents and paths, and the same stop past ``max_states``.
+(test_perft and the games' model tests hold it to them), with every edge
+taken over arrays.  Small instances of each game are also compared with
+explicit search state by state: the same numbering, parents and paths, and
+the same stop past ``max_states``.
 
 Backends: on samples of reachable states, each edge's guard and update over
-``VECTOR`` either fail (and the search then takes that edge row by row) or
-agree with ``CONCRETE`` on every row; only Riftbound's damage assignments fail.
+``VECTOR`` agree with ``CONCRETE`` on every row (none fails on arrays, so the
+search takes no edge row by row).
 """
 
 from __future__ import annotations
@@ -42,19 +40,10 @@ def build(game: str, bounds: dict) -> Machine:
     return {"wowtcg": wowtcg.build, "riftbound": riftbound.build}[game](**bounds)
 
 
-def row_by_row_allowed(game: str, name: str) -> bool:
-    """Riftbound's damage assignment tests plain values with Python's ``if``
-    (``model/riftbound/damage.py``): only those edges may not run on arrays."""
-    return game == "riftbound" and name.startswith("assign_damage[")
-
-
-#: Riftbound's largest instance is left out (see the module's docstring).
-SLOW = {("riftbound", "players=2,battlefields=2,turns=2,spells=1,victory_points=2")}
 CASES = [
     pytest.param(game, case, id=f"{game}:{perft_case_id(case)}")
     for game in ("wowtcg", "hota", "riftbound")
     for case in yaml.safe_load((DATA / f"perft_{game}.yaml").read_text())
-    if (game, perft_case_id(case)) not in SLOW
 ]
 
 
@@ -75,7 +64,7 @@ def test_counts_are_the_pinned_ones(game, case):  # noqa: ANN001
         case["levels"],
         case["terminal"],
     )
-    assert all(row_by_row_allowed(game, name) for name in v.row_by_row), sorted(v.row_by_row)
+    assert not v.row_by_row, sorted(v.row_by_row)
 
 
 #: Small instances compared state by state, one or two per game.
@@ -120,6 +109,18 @@ def test_dead_ends_are_the_states_explicit_search_finds_with_no_step():
     assert expected and sorted(vector.explore(broken).dead_ends.tolist()) == expected
 
 
+def test_an_edge_that_fails_on_arrays_is_taken_row_by_row():
+    """A guard that tests its state with Python's ``if`` cannot run on arrays:
+    the search takes that edge state by state over plain values, and finds
+    what explicit search finds."""
+    machine = wowtcg.build(**SMALL)
+    edge = machine.edges[machine.edge_index["ready_cards"]]
+    plain = machine.replace_edge("ready_cards", guard=lambda s, b: edge.guard(s, b) if s.turn_number else False)
+    v, e = vector.explore(plain), explicit.explore(plain)
+    assert v.row_by_row == {"ready_cards"}
+    assert [v.state(i) for i in range(v.states)] == e.nodes and v.transitions == e.transitions
+
+
 def test_an_update_that_leaves_its_domain_is_reported():
     machine = wowtcg.build(**SMALL).replace_edge("ready_cards", update=lambda s, b: {"turn_number": s.turn_number + 9})
     with pytest.raises(ModelError, match="edge 'ready_cards' takes turn_number out of its declared domain"):
@@ -139,7 +140,9 @@ def test_visited_numbers_each_new_key_once_in_order(batches):  # noqa: ANN001
             if k not in first_seen:
                 first_seen[k] = len(first_seen)
                 expected.append(i)
-        assert visited.add(keys).tolist() == expected
+        new, number = visited.add(keys)
+        assert new.tolist() == expected
+        assert number.tolist() == [first_seen[k] for k in batch]
     assert [tuple(map(int, key)) for key in visited.keys[: visited.count]] == [(k % 7, k) for k in first_seen]
 
 
@@ -206,7 +209,7 @@ def test_guards_and_updates_agree_on_reachable_states(game, data):  # noqa: ANN0
     numbers = data.draw(st.lists(st.integers(0, v.states - 1), min_size=1, max_size=60))
     found, failed = disagreements(v, numbers)
     assert not found, found
-    assert all(row_by_row_allowed(game, name) for name in failed), sorted(failed)
+    assert not failed, sorted(failed)
 
 
 def _verdict(r) -> dict:  # noqa: ANN001
