@@ -1,0 +1,63 @@
+"""T10 (docs/findings-wowtcg.md): a (proposed) defender that leaves play
+stops being one (601.2f, 602.4), where 002's Chinese names only removal from
+the game or leaving the match; found by ``chainproof lint`` as a source clash
+of ``leaving_play_ends_role``.  The model's one way out of play besides the
+checks is an instant that destroys the (proposed) defender, an ally."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Mapping
+
+from chainproof.source_lint import SourceFinding, lint_sources
+from checkers.explicit import explore
+from model import wowtcg
+from model.machine import Machine
+
+#: One turn, an instant in hand and room for it on a proposal.
+BOUNDS = {"turns": 1, "hand": 1, "chain_depth": 2, "deck": 0}
+CHINESE = "002zh@leaving_play_ends_role"
+KEY = "source-clash:leaving_play_ends_role:002zh"
+
+
+def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
+    return wowtcg.build(**{**BOUNDS, **shows_with}, reading=spec)
+
+
+@lru_cache(maxsize=None)
+def findings() -> dict[str, SourceFinding]:
+    found = lint_sources(wowtcg.build(**{**BOUNDS, "hand": 0}), build_reading, 2_000_000, 2_000_000, questions=("leaving_play_ends_role",))
+    return {f.key: f for f in found.findings}
+
+
+def test_the_chinese_keeps_a_destroyed_defender_in_its_role():
+    found = findings()
+    assert [k for k in found if k.startswith("source-clash:")] == [KEY]
+    clash = found[KEY]
+    assert "002zh answers no where the model's reading answers yes" in clash.summary
+    assert {"002_747842af486db20b.txt:66", "002_747842af486db20b.txt:133"} <= set(clash.places)
+    assert {"000_93427c41005e332f.txt:461", "000_93427c41005e332f.txt:485", "002_747842af486db20b.txt:128-130"} <= set(clash.places)
+    # The state where they differ: a proposal against an ally is on the chain.
+    assert clash.transcript.steps[-1].edge.startswith("propose_combat[")
+    model_game, reading_game = clash.parted
+    ours, theirs = model_game.steps[-1], reading_game.steps[-1]
+    assert ours.edge == theirs.edge and ours.edge.startswith("resolve_instant[destroy ")
+    assert ours.changes["combat"][1].endswith("vs -") and "combat" not in theirs.changes
+
+
+def _from_a_destroyed_defender(spec: str | None) -> set[str]:
+    """The edge families taken from a state whose (proposed) defender is a character out of play."""
+    m = build_reading(spec, {})
+    exploration = explore(m)
+    t = m.table
+    return {
+        key.split("[")[0]
+        for i, _, key in exploration.graph.edges(keys=True)
+        if exploration.nodes[i].defender < t.count and not exploration.nodes[i].in_play[exploration.nodes[i].defender]
+    }
+
+
+def test_only_the_chinese_lets_a_destroyed_defender_fight_on():
+    assert _from_a_destroyed_defender(None) == set()
+    # 602.3a, 603.1: the attacking hero still strikes against it, and it deals combat damage.
+    assert {"strike", "combat_damage", "interrupt_proposal@action_phase"} <= _from_a_destroyed_defender(CHINESE)
