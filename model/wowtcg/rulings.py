@@ -299,6 +299,43 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         default_texts={"000": "449", "001": "174", "002en": "21-23", "CR7.4": "1828-1830"},
     )
 
+    # -- 408.1, 409.2b: in which window a non-instant may be played ------------------------
+    may_play_non_instant_now = Question(
+        "may_play_non_instant_now",
+        "may the turn player, holding priority on an empty chain, play a non-instant card in this window (408.1, 409.2b)?",
+        (
+            Ruling(
+                "408.1",
+                ("408.1", "409.2b"),
+                True,
+                lambda s, b, w: w == "action_phase",
+                "a non-instant is played in its player's non-combat action phase",
+                texts={"000": "334", "CR7.4": "1200-1201"},
+            ),
+            # The basic rules name the action phase without "non-combat", and
+            # their combat is one of the action phase's actions (001:153): a
+            # non-instant ability may be played in a combat step's windows too
+            # (B6).  Only ability cards are named, so nothing played there
+            # enters an ally slot (windows.py).
+            Ruling(
+                "408.1",
+                ("408.1", "basic:abilities"),
+                True,
+                lambda s, b, w: w in ("action_phase", "attack_window", "defend_window"),
+                "a non-instant ability is played in its player's action phase, its combats included",
+                texts={"001": "128"},
+            ),
+        ),
+        tuple((w,) for w in PRIORITY_WINDOWS),
+        asked_at=PRIORITY_WINDOWS,
+        fixed=True,
+        show=lambda w: w.replace("_", " "),
+        # Both name the only phase; the basic rules' end phase forbids non-instants too (001:174).
+        default_texts={"000": "334", "001": "128", "CR7.4": "1200-1201"},
+        # A non-instant in hand.
+        bounds={"hand": 1},
+    )
+
     # -- 601.1, 601.3: whether a proposal is a link -------------------------------------------
     proposal_uses_the_chain = Question(
         "proposal_uses_the_chain",
@@ -808,7 +845,8 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     questions = (
-        may_attack, may_be_proposed, may_propose, may_propose_now, proposal_uses_the_chain, bound_to_attack, may_protect,
+        may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, proposal_uses_the_chain,
+        bound_to_attack, may_protect,
         skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role,

@@ -341,6 +341,13 @@ def build(
     def main_phase_ready(s: Any, b: Backend) -> Any:
         return b.AndThen(b.And(s.priority_holder == s.turn_player, s.chain_len == 0), lambda: t.uses_priority_otherwise(s, b))
 
+    def play_non_instant(s: Any, b: Backend) -> dict[str, Any]:
+        return {
+            **t.take_from_hand(s, b, "non_instant", s.turn_player),
+            **chain.push(s, b, controller=s.turn_player, kind=NON_INSTANT_LINK),
+            **t.fresh_succession(),
+        }
+
     edges.append(
         Edge(
             "play_non_instant",
@@ -350,16 +357,35 @@ def build(
             guard=lambda s, b: b.And(
                 main_phase_ready(s, b), t.in_hand(s, b, "non_instant", s.turn_player) > 0, b.Not(chain.is_full(s))
             ),
-            update=lambda s, b: {
-                **t.take_from_hand(s, b, "non_instant", s.turn_player),
-                **chain.push(s, b, controller=s.turn_player, kind=NON_INSTANT_LINK),
-                **t.fresh_succession(),
-            },
+            update=play_non_instant,
             actor=turn_player,
             tags=frozenset({"adds_link", "main_phase_action"}),
             doc="the turn player plays a non-instant card on an empty chain",
         )
     )
+    # The windows of a combat step, for the basic rules' reading only (a
+    # question of the rulings: 408.1 allows the non-combat action phase alone).
+    for window in ("attack_window", "defend_window"):
+        if not t.rulings.fixed("may_play_non_instant_now", window):
+            continue
+        edges.append(
+            Edge(
+                f"play_non_instant@{window}",
+                window,
+                window,
+                ("408.1", "409.3", "413.7a"),
+                guard=lambda s, b: b.And(
+                    s.priority_holder == s.turn_player,
+                    s.chain_len == 0,
+                    t.in_hand(s, b, "non_instant", s.turn_player) > 0,
+                    b.Not(chain.is_full(s)),
+                ),
+                update=play_non_instant,
+                actor=turn_player,
+                tags=frozenset({"adds_link", "main_phase_action", "reading"}),
+                doc=f"the turn player plays a non-instant ability on an empty chain in the {window.replace('_', ' ')}",
+            )
+        )
     for kind in CARD_KINDS:
         # 410.1b: any card can be placed face down; 408.2: a quest can only be placed.
         rules = ("410.1", "410.1a", "409.2b", "502.1", "410.1b") + (("408.2",) if kind == "quest" else ())

@@ -79,6 +79,11 @@ def window_edges(
         ),
     ]
 
+    # Outside the non-combat action phase only the basic rules' reading plays a
+    # non-instant (may_play_non_instant_now), and only an ability (001:128):
+    # it enters no ally slot.
+    abilities_only = window != "action_phase" and t.rulings.fixed("may_play_non_instant_now", window)
+
     def untracked(s: Any, b: Backend) -> Any:
         # A non-instant is an ally only when its controller has a free ally slot (see resolve_ally).
         controller = chain.top(s, b, "controller")
@@ -86,7 +91,7 @@ def window_edges(
         return b.Or(
             top_link_is(t, s, b, INSTANT_LINK),
             top_link_is(t, s, b, STRIKE_LINK),
-            b.And(top_link_is(t, s, b, NON_INSTANT_LINK), no_slot),
+            top_link_is(t, s, b, NON_INSTANT_LINK) if abilities_only else b.And(top_link_is(t, s, b, NON_INSTANT_LINK), no_slot),
         )
 
     edges.append(
