@@ -18,6 +18,9 @@ from engine.riftbound.cards import Pool
 #: Left out: Kayn, who cannot be damaged only after two moves in a turn (the
 #: model has no move count; his case is a scenario, seed-003).
 OUTSIDE_THE_MODEL = ("Kayn",)
+#: Keywords the model's units lack: "cannot be destroyed" (qa.both-survive), which
+#: only a setup grants; random setups never do.
+KEYWORDS_OUTSIDE = ("indestructible",)
 #: Victory comes at this many points in harness games: low enough for games to end.
 VICTORY_POINTS = 6
 

@@ -1,12 +1,12 @@
 """Follow one game of the built-in Riftbound engine against the model, action
 by action (for ``chainproof scenarios``; ``agreement/follow.py``). A
-situation with a card the model does not abstract, or with no unit at all,
-is not covered."""
+situation with a card or keyword the model does not abstract, or with no
+unit at all, is not covered."""
 
 from __future__ import annotations
 
 from agreement import follow
-from agreement.riftbound.builtin import OUTSIDE_THE_MODEL, BuiltinRiftboundAdapter
+from agreement.riftbound.builtin import KEYWORDS_OUTSIDE, OUTSIDE_THE_MODEL, BuiltinRiftboundAdapter
 from agreement.riftbound.checker import RiftboundChecker
 from engine.riftbound import Action, RiftboundState
 
@@ -15,6 +15,10 @@ class ModelFollower(follow.ModelFollower):
     def __init__(self, st: RiftboundState) -> None:
         outside = sorted({u.card.name for u in st.units if u.card.name in OUTSIDE_THE_MODEL})
         not_covered = f"cards the model does not abstract: {', '.join(outside)}" if outside else ""
+        # The model's units are always destroyed by lethal damage.
+        lacking = sorted({f"{u.name} ({k})" for u in st.units for k in KEYWORDS_OUTSIDE if u.has(k)})
+        if lacking:
+            not_covered = "; ".join(filter(None, [not_covered, f"keywords the model lacks: {', '.join(lacking)}"]))
         if not st.units:
             # The model's table is its units: it bounds damage by their might and has nothing to hold.
             not_covered = "a table with no unit: the model's tables hold at least one"

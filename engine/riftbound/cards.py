@@ -2,7 +2,9 @@
 
 A card is a unit with a printed might and keywords. The keywords are the
 ones the combat damage rules talk about (damage.requirements: Tank first,
-Caitlyn last; damage.undamageable: a unit that cannot be damaged) plus the
+Caitlyn last; damage.undamageable: a unit that cannot be damaged;
+qa.both-survive: a unit that cannot be destroyed, which no card of the pool
+has but a setup may grant) plus the
 rallying cry of assumed:rallying-cry, whose trigger fills the initial chain
 (showdown.initial-chain). Kayn's conditional immunity is an ability.
 """
@@ -16,7 +18,7 @@ import yaml
 
 POOL_FILE = Path(__file__).with_name("cards.yaml")
 
-KEYWORDS = ("tank", "last", "immune", "rallying")
+KEYWORDS = ("tank", "last", "immune", "rallying", "indestructible")
 ABILITIES = ("immune_if_moved_twice",)
 MIGHT_RANGE = range(0, 7)
 CARD_FIELDS = ("name", "might", "keywords", "ability", "text", "source")

@@ -86,6 +86,7 @@ class Unit:
     moves: int = 0  # moves this turn: a standard move or a "move to combat" spell
     buffed: bool = False  # +1 might from its rallying cry, until the combat ends
     grants: frozenset[str] = frozenset()
+    set_might: int | None = None  # the might an effect in force gives it instead of the printed one
 
     def has(self, keyword: str) -> bool:
         return keyword in self.card.keywords or keyword in self.grants

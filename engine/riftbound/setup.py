@@ -12,7 +12,9 @@ A setup is a plain dict; every field is optional:
 Seats and battlefields count from 0. A unit's `moved` is true/false or the
 number of moves it made this turn (Kayn counts them); `grant` adds keywords;
 `name` is the name labels use (needed when a player has two units of one card,
-which are otherwise numbered "Border Scout #1", "Border Scout #2").
+which are otherwise numbered "Border Scout #1", "Border Scout #2"); `might`
+(0 to 6) is the might an effect in force gives a unit in play instead of its
+printed one, until it leaves play.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from .cards import KEYWORDS, Pool
 from .objects import ZONES, Battlefield, EngineSetupError, Unit
 
 SETUP_FIELDS = ("turn_player", "turn", "battlefields", "units", "points", "scored", "spells")
-UNIT_FIELDS = ("card", "owner", "zone", "battlefield", "damage", "moved", "stunned", "grant", "name")
+UNIT_FIELDS = ("card", "owner", "zone", "battlefield", "damage", "moved", "stunned", "grant", "name", "might")
 BATTLEFIELD_FIELDS = ("controller", "contested_by")
 
 
@@ -103,11 +105,16 @@ def read_setup(setup: dict | None, players: int, battlefields: int, victory_poin
         grant = raw.get("grant", [])
         if not isinstance(grant, list) or any(g not in KEYWORDS for g in grant):
             raise EngineSetupError(f"{where}.grant", f"must be a list of {', '.join(KEYWORDS)}, got {grant!r}")
+        set_might = raw.get("might")
+        if set_might is not None:
+            set_might = _int(set_might, f"{where}.might", 0, 6)
+            if zone not in ("base", "battlefield"):
+                raise EngineSetupError(f"{where}.might", f"a unit in zone {zone!r} is not in play: no effect sets its might")
         name = raw.get("name")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise EngineSetupError(f"{where}.name", f"must be a non-empty text, got {name!r}")
         entries.append(dict(card=pool[card], owner=owner, zone=zone, battlefield=bf, damage=damage, moves=moves,
-                            stunned=stunned, grants=frozenset(grant), name=name))
+                            stunned=stunned, grants=frozenset(grant), name=name, set_might=set_might))
     units = _name_units(entries)
 
     for i, b in enumerate(bfs):

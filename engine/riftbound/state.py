@@ -120,8 +120,12 @@ class RiftboundState:
         return sorted({u.owner for u in self.at(bf)})
 
     def might(self, u: Unit) -> int:
-        """Current might: printed, +1 while buffed by its rallying cry (assumed:rallying-cry)."""
-        return u.card.might + (1 if u.buffed else 0)
+        """Current might, which damage.step and damage.lethal read: the printed
+        might, or the one an effect in force sets instead (a setup's `might`),
+        +1 while buffed by its rallying cry (assumed:rallying-cry).
+        Reading: a set might replaces the printed one and the buff adds to it."""
+        base = u.card.might if u.set_might is None else u.set_might
+        return base + (1 if u.buffed else 0)
 
     def immune(self, u: Unit) -> bool:
         """damage.undamageable: the always-immune keyword, or Kayn's ability (he
@@ -637,17 +641,18 @@ class RiftboundState:
     def _destroy_lethal(self) -> None:
         """assumed:destroy-lethal, damage.lethal, qa.both-survive: a unit with lethal
         damage (more than zero, at least its might) goes to its owner's trash,
-        unless it cannot be damaged; equal totals destroy only through the damage
-        dealt (assumed:equal-might-as-dealt).
+        unless it cannot be damaged or cannot be destroyed (qa.both-survive: it
+        keeps its damage until the combat's cleanup); equal totals destroy only
+        through the damage dealt (assumed:equal-might-as-dealt).
         Reading: lethal damage is never zero (damage.lethal), so a unit with no
         damage is not destroyed even if its might is 0."""
         for u in self.units:
             if u.zone in ("base", "battlefield") and u.damage > 0 and u.damage >= self.might(u) \
-                    and not self.immune(u):
+                    and not self.immune(u) and not u.has("indestructible"):
                 self.history.append(f"{self._ref(u)} is destroyed ({u.damage} damage, might {self.might(u)})")
                 # Reading: a unit in the trash keeps nothing of its time on the board.
                 u.zone, u.battlefield, u.damage, u.role = "trash", None, 0, None
-                u.stunned, u.buffed, u.moves = False, False, 0
+                u.stunned, u.buffed, u.moves, u.set_might = False, False, 0, None
 
     def _cleanup(self) -> None:
         """A cleanup, after every move, every spell and every combat:
@@ -758,7 +763,8 @@ class RiftboundState:
             "units": [{
                 "id": u.id, "card": u.card.name, "owner": u.owner, "might": self.might(u),
                 "tank": u.has("tank"), "last": u.has("last"), "immune": self.immune(u),
-                "rallying": u.has("rallying"), "zone": u.zone, "battlefield": u.battlefield,
+                "rallying": u.has("rallying"), "indestructible": u.has("indestructible"),
+                "zone": u.zone, "battlefield": u.battlefield,
                 "damage": u.damage, "role": u.role, "stunned": u.stunned, "moved": u.moves > 0,
                 "buffed": u.buffed,
             } for u in self.units],
@@ -779,7 +785,7 @@ class RiftboundState:
 
     def _unit_text(self, u: Unit) -> str:
         bits = [f"might {self.might(u)}"]
-        bits += [k for k in ("tank", "last", "rallying") if u.has(k)]
+        bits += [k for k in ("tank", "last", "rallying", "indestructible") if u.has(k)]
         if self.immune(u):
             bits.append("immune")
         if u.role:

@@ -47,11 +47,12 @@ from scenarios.runner import (
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "riftbound" / "rules.yaml"
 SITUATION_FIELDS = ("players", "battlefields", "turn_player", "turn", "victory_points", "units", "points", "scored",
                     "spells")
-UNIT_FIELDS = ("card", "as", "damage", "stunned", "moved", "grant")
+UNIT_FIELDS = ("card", "as", "damage", "stunned", "moved", "grant", "might")
 ZONES = ("hand", "base", "trash")
 STEPS = ("action", "cleanup", "showdown", "damage", "game_over")
 ROLES = ("attacker", "defender", "none")
-UNIT_STATE = ("zone", "damage", "role", "might", "stunned", "moved", "buffed", "immune", "tank", "last", "rallying")
+UNIT_STATE = ("zone", "damage", "role", "might", "stunned", "moved", "buffed", "immune", "tank", "last", "rallying",
+              "indestructible")
 EXPECT_FIELDS = ("step", "turn", "turn_player", "current_player", "winner", "terminal", "returns", "combat",
                  "focus", "passes", "attacker", "defender", "assigning", "assigned", "to_choose", "pending_combats", "roles", "zones",
                  "damage", "units", "controllers", "contested", "points", "scored", "spells", "legal", "not_legal",
@@ -148,6 +149,8 @@ class RiftboundAdapter(GameAdapter):
             alias = c.text(e, "as", "the unit's") if "as" in e else None
             if "damage" in e and c.type(e["damage"], int, e.at("damage"), "'damage'") < 0:
                 raise c.error(e.at("damage"), "'damage' can't be negative")
+            if "might" in e and c.type(e["might"], int, e.at("might"), "'might'") not in range(7):
+                raise c.error(e.at("might"), "'might' (set by an effect) is from 0 to 6")
             if "stunned" in e:
                 c.type(e["stunned"], bool, e.at("stunned"), "'stunned'")
             if "moved" in e:
@@ -155,8 +158,9 @@ class RiftboundAdapter(GameAdapter):
             if "grant" in e:
                 grants = c.seq(e["grant"], e.at("grant"), "'grant'")
                 for j, g in enumerate(grants):
-                    if g not in ("tank", "last", "immune", "rallying"):
-                        raise c.error(grants.at(j), f"unknown keyword {g!r}: grant tank, last, immune or rallying")
+                    if g not in ("tank", "last", "immune", "rallying", "indestructible"):
+                        raise c.error(grants.at(j), f"unknown keyword {g!r}: grant tank, last, immune, rallying "
+                                                    "or indestructible")
         if e_card not in pool():
             raise c.error(line if isinstance(e, str) else e.at("card"),
                           f"unknown card {e_card!r}; cards: {', '.join(pool().names())}")
@@ -368,7 +372,7 @@ class RiftboundSession(Session):
                     else:
                         unit["zone"] = zone
                     if isinstance(e, Map):
-                        for key in ("damage", "stunned", "moved"):
+                        for key in ("damage", "stunned", "moved", "might"):
                             if key in e:
                                 unit[key] = e[key]
                         if "grant" in e:

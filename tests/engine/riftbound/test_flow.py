@@ -404,7 +404,8 @@ def test_observation_shape_and_clone():
                       "pending_combats", "points", "scored", "spells", "winner"}
     # A fight set up on bf1 waits there as a pending combat until it starts (combat.pending).
     assert d["pending_combats"] == [0]
-    assert set(d["units"][0]) == {"id", "card", "owner", "might", "tank", "last", "immune", "rallying", "zone",
+    assert set(d["units"][0]) == {"id", "card", "owner", "might", "tank", "last", "immune", "rallying",
+                                  "indestructible", "zone",
                                   "battlefield", "damage", "role", "stunned", "moved", "buffed"}
     assert d["units"][0]["tank"] and d["units"][0]["last"] and d["units"][1]["immune"]
     twin = st.clone()
@@ -432,3 +433,44 @@ def test_three_players_an_attacker_is_found_when_the_contesting_player_has_left(
     d = st.to_dict()
     assert (d["combat"]["attacker"], d["combat"]["defender"]) == (1, 2)
     assert d["battlefields"][1] == {"controller": 2, "contested_by": 1}
+
+
+def test_a_might_an_effect_set_is_the_current_might_until_the_unit_leaves_play():
+    """damage.step, damage.lethal: the set might counts for totals and lethal
+    amounts; the rallying buff adds to it; in the trash nothing of it is left."""
+    st = fight([unit("Quarry Brute", 0, "bf1")],
+               [unit("Hill Raider", 1, "bf1", might=1), unit("Drum Herald", 1, "bf1", might=4)])
+    assert u(st, "P2:Hill Raider")["might"] == 1
+    act(st, "P1 starts combat at bf1")
+    assert u(st, "P2:Drum Herald")["might"] == 5  # set to 4, rallied +1
+    everyone_passes(st)
+    assert sorted(labels(st)) == ["P1 assigns Drum Herald 5, Hill Raider 0", "P1 assigns Hill Raider 1, Drum Herald 4"]
+    act(st, "P1 assigns Hill Raider 1, Drum Herald 4")
+    assert labels(st) == ["P2 assigns Quarry Brute 6"]  # 1 + 5
+    act(st, "P2 assigns Quarry Brute 6")
+    raider = st.unit("P2:Hill Raider")
+    assert raider.zone == "trash" and st.might(raider) == 3
+
+
+def test_a_set_might_is_checked_in_the_setup():
+    with pytest.raises(EngineSetupError) as err:
+        table([unit("Hill Raider", 0, "hand", might=2)])
+    assert err.value.field == "units[0].might"
+    with pytest.raises(EngineSetupError) as err:
+        table([unit("Hill Raider", 0, might=7)])
+    assert err.value.field == "units[0].might"
+
+
+def test_a_unit_that_cannot_be_destroyed_keeps_lethal_damage_until_the_cleanup():
+    """qa.both-survive: lethal damage does not destroy it; it is still a unit
+    that can be damaged, so the assignment rules bind it (damage.no-overkill)."""
+    st = fight([unit("Iron Colossus", 0, "bf1")],
+               [unit("Hill Raider", 1, "bf1", grant=["indestructible"]), unit("Lantern Page", 1, "bf1")])
+    act(st, "P1 starts combat at bf1")
+    everyone_passes(st)
+    assert "P1 assigns Hill Raider 6" not in labels(st)
+    act(st, "P1 assigns Hill Raider 5, Lantern Page 1", "P2 assigns Iron Colossus 4")
+    assert "combat damage dealt: 5 to P2's Hill Raider, 1 to P2's Lantern Page, 4 to P1's Iron Colossus" in st.history
+    assert not any("Hill Raider is destroyed" in line for line in st.history)
+    assert u(st, "P2:Hill Raider")["zone"] == "battlefield" and u(st, "P2:Hill Raider")["damage"] == 0
+    assert u(st, "P1:Iron Colossus")["zone"] == "base"  # recalled: a defender is still there
