@@ -1,7 +1,8 @@
 """Follow one game of the built-in Riftbound engine against the model, action
 by action (for ``chainproof scenarios``; ``agreement/follow.py``). A
 situation with a card or keyword the model does not abstract, or with no
-unit at all, is not covered."""
+unit at all, is not covered; so is the step at which the engine's own turn
+cap ends a game."""
 
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ class ModelFollower(follow.ModelFollower):
             # The model's table is its units: it bounds damage by their might and has nothing to hold.
             not_covered = "a table with no unit: the model's tables hold at least one"
         super().__init__(BuiltinRiftboundAdapter(), RiftboundChecker(), st, not_covered)
+
+    def after(self, st: RiftboundState) -> list:
+        # The step that reaches the engine's turn cap (assumed:turn-cap) has no model
+        # counterpart: it is left unjudged, as conform leaves it.
+        limit = self.adapter.ended_by_limit(st) if self.following else None
+        if limit:
+            self._pending = None
+            self.not_covered = f"the engine's own length limit ended the game ({limit}); the model has none"
+            return []
+        return super().after(st)
 
     def asks_about(self, action: Action) -> bool:
         # Assignments are compared whole by completeness; a refused one names no edge.
