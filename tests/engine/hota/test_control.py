@@ -73,3 +73,18 @@ def test_a_leaver_takes_what_they_own_and_what_they_took():
     act(st2, "P1 activates Mind Tether targeting P3's Gatekeeper")
     st2.concede(0)
     assert [e["card"] for e in st2.snapshot()["entities"]] == ["Ember Bolt"]
+
+
+def test_an_ability_used_this_turn_stays_used_under_its_new_controller():
+    """Reading of assumed:once-per-turn: uses are counted per ability, not per player."""
+    st = start(table={"P1": ["Mind Tether"], "P2": ["Ember Bolt"]})
+    act(st, "P1 passes", "P2 activates Ember Bolt targeting P1")
+    act(st, "P1 activates Mind Tether targeting P2's Ember Bolt")
+    assert entity(st, "Ember Bolt")["used"] and entity(st, "Ember Bolt")["controller"] == 0
+    assert not [x for x in labels(st) if "Ember Bolt" in x]
+    with pytest.raises(IllegalAction) as err:
+        st.clone().apply_action(Action("activate", 0, "P2's Ember Bolt", 1))
+    assert err.value.rule == "assumed:once-per-turn"
+    passes(st, 2)  # P2's turn: uses reset (assumed:turn-end)
+    act(st, "P2 passes", "P1 activates P2's Ember Bolt targeting P2")
+    assert st.damage == [10, 10]
