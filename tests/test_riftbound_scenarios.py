@@ -227,3 +227,18 @@ def test_an_assignment_is_played_in_the_order_written(tmp_path: Path) -> None:
     assert forbidden.status == "fail", forbidden.detail
     assert "the order of 'P1 assigns Hill Raider 2, Bulwark Sentry 3' (its amounts are legal)" in forbidden.detail
     assert "damage.lethal-first" in forbidden.detail
+
+
+def test_a_set_might_out_of_range_is_an_error_at_its_line(tmp_path: Path) -> None:
+    result = run(tmp_path, """\
+        name: bad might
+        rules: [damage.step]
+        source: "own: damage.step"
+        summary: a might an effect set, out of range
+        situation:
+          units:
+            P1: {base: [{card: Hill Raider, might: 9}]}
+        expect: {step: action}
+        """)
+    assert result.status == "error"
+    assert "case.yaml:7" in result.detail and "'might' (set by an effect) is from 0 to 6" in result.detail, result.detail
