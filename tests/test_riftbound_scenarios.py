@@ -62,16 +62,32 @@ def test_cli_runs_them_all() -> None:
     assert cases > len(SHIPPED)  # the stunned-out-of-total file has two cases
     assert data["summary"] == {"pass": cases, "fail": 0, "error": 0}
     assert {r["game"] for r in data["results"]} == {"riftbound"}
-    # The model follows every scenario whose cards it abstracts, step by step;
-    # only those with Kayn (immune after two moves, a count the model lacks), a unit that
-    # cannot be destroyed (the model's units always are, by lethal damage) or a game the
-    # engine's turn cap ends (assumed:turn-cap, a limit the model lacks) are left out.
+    # The model follows every scenario whose cards it abstracts, step by step, Kayn's
+    # included; only those with a unit that cannot be destroyed (the model's units always
+    # are, by lethal damage) or a game the engine's turn cap ends (assumed:turn-cap, a
+    # limit the model lacks) are left out.
     verdicts = {r["scenario"]: r["model"] for r in data["results"]}
-    assert all(v.startswith("agrees over ") or v.startswith("not covered (cards the model does not abstract: Kayn)")
+    assert all(v.startswith("agrees over ")
                or v.startswith("not covered (keywords the model lacks: Hill Raider (indestructible))")
                or v.startswith("not covered (the engine's own length limit ended the game (500 turns")
                for v in verdicts.values()), verdicts
-    assert sum(v.startswith("agrees over ") for v in verdicts.values()) >= 30
+    kayn = [v for path, v in verdicts.items() if "kayn" in path.lower()]
+    assert len(kayn) >= 2 and all(v.startswith("agrees over ") for v in kayn), kayn
+    assert sum(v.startswith("agrees over ") for v in verdicts.values()) >= 50
+
+
+def test_kayn_is_followed_across_the_move_that_makes_him_immune(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The follower reads the table afresh when Kayn's immunity changes; held to the
+    table it began with, the model would see him destroyed by the defender's damage."""
+    path = ROOT / "rules" / "damage.undamageable-kayn-after-a-move-and-a-move-into-combat.yaml"
+    (result,) = runner.run_cases(path)
+    assert result.status == "pass" and result.model.startswith("agrees over "), result.model
+    from agreement.table_checker import TableChecker
+
+    first = TableChecker.begin
+    monkeypatch.setattr(TableChecker, "begin", lambda self, obs: self.machine or first(self, obs))
+    (result,) = runner.run_cases(path)
+    assert result.status == "fail" and "P2 assigns Kayn 5" in result.detail and "P1:Kayn (trash)" in result.detail, result.detail
 
 
 # --- malformed files and wrong rulings -----------------------------------------------------

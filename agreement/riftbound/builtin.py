@@ -14,9 +14,10 @@ from typing import Any
 from engine.riftbound import Action, IllegalAction, RiftboundGame, RiftboundState, load_pool, random_setup
 from engine.riftbound.cards import Pool
 
-#: Cards whose keywords are printed constants, which the model's table holds.
-#: Left out: Kayn, who cannot be damaged only after two moves in a turn (the
-#: model has no move count; his case is a scenario, seed-003).
+#: Cards left out of random tables. Kayn cannot be damaged only after two moves
+#: in a turn, and the model's units keep fixed keywords (no move count): a random
+#: game would soon change his immunity. The scenarios' follower still holds him
+#: for as long as his immunity stays what it was when the game began.
 OUTSIDE_THE_MODEL = ("Kayn",)
 #: Keywords the model's units lack: "cannot be destroyed" (qa.both-survive), which
 #: only a setup grants; random setups never do.

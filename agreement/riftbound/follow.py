@@ -1,25 +1,27 @@
 """Follow one game of the built-in Riftbound engine against the model, action
 by action (for ``chainproof scenarios``; ``agreement/follow.py``). A
-situation with a card or keyword the model does not abstract, or with no
-unit at all, is not covered; so is the step at which the engine's own turn
-cap ends a game."""
+situation with a keyword the model does not abstract, or with no unit at
+all, is not covered; so is the step at which the engine's own turn cap ends
+a game. Kayn is followed as a unit whose immunity is a keyword."""
 
 from __future__ import annotations
 
 from agreement import follow
-from agreement.riftbound.builtin import KEYWORDS_OUTSIDE, OUTSIDE_THE_MODEL, BuiltinRiftboundAdapter
+from agreement.riftbound.builtin import KEYWORDS_OUTSIDE, BuiltinRiftboundAdapter
 from agreement.riftbound.checker import RiftboundChecker
 from engine.riftbound import Action, RiftboundState
 
 
 class ModelFollower(follow.ModelFollower):
     def __init__(self, st: RiftboundState) -> None:
-        outside = sorted({u.card.name for u in st.units if u.card.name in OUTSIDE_THE_MODEL})
-        not_covered = f"cards the model does not abstract: {', '.join(outside)}" if outside else ""
+        not_covered = ""
         # The model's units are always destroyed by lethal damage.
         lacking = sorted({f"{u.name} ({k})" for u in st.units for k in KEYWORDS_OUTSIDE if u.has(k)})
         if lacking:
-            not_covered = "; ".join(filter(None, [not_covered, f"keywords the model lacks: {', '.join(lacking)}"]))
+            not_covered = f"keywords the model lacks: {', '.join(lacking)}"
+        # The model's table reads each unit's immunity as a fixed keyword: Kayn
+        # is held as immune or not, as he is when the table is read.
+        self._immune = {u.id: st.immune(u) for u in st.units}
         if not st.units:
             # The model's table is its units: it bounds damage by their might and has nothing to hold.
             not_covered = "a table with no unit: the model's tables hold at least one"
@@ -33,7 +35,17 @@ class ModelFollower(follow.ModelFollower):
             self._pending = None
             self.not_covered = f"the engine's own length limit ended the game ({limit}); the model has none"
             return []
-        return super().after(st)
+        findings = super().after(st)
+        # The step that changes a unit's immunity (Kayn's second move, or the turn
+        # end that takes it away) is judged by the table it began with; the steps
+        # after it by the model of a table read afresh, with the keyword as it is
+        # now. The model thus never judges when his immunity begins or ends: the
+        # scenarios' own expectations do.
+        now = {u.id: st.immune(u) for u in st.units}
+        if self.following and now != self._immune:
+            self._immune = now
+            self.checker.begin(self.adapter.observe(st))
+        return findings
 
     def asks_about(self, action: Action) -> bool:
         # Assignments are compared whole by completeness; a refused one names no edge.
