@@ -14,11 +14,14 @@ from typing import Any
 from engine.riftbound import Action, IllegalAction, RiftboundGame, RiftboundState, load_pool, random_setup
 from engine.riftbound.cards import Pool
 
-#: Cards left out of random tables. Kayn cannot be damaged only after two moves
-#: in a turn, and the model's units keep fixed keywords (no move count): a random
-#: game would soon change his immunity. The scenarios' follower still holds him
-#: for as long as his immunity stays what it was when the game began.
-OUTSIDE_THE_MODEL = ("Kayn",)
+#: Cards the model does not abstract: Snare Warden's stun when it is played
+#: (assumed:here-trigger) is no edge of the model.
+NOT_ABSTRACTED = ("Snare Warden",)
+#: Cards left out of random tables: those, and Kayn, who cannot be damaged only
+#: after two moves in a turn while the model's units keep fixed keywords (no move
+#: count), so a random game would soon change his immunity. The scenarios'
+#: follower still holds him, reading the table afresh when his immunity changes.
+OUTSIDE_THE_MODEL = ("Kayn", *NOT_ABSTRACTED)
 #: Keywords the model's units lack: "cannot be destroyed" (qa.both-survive), which
 #: only a setup grants; random setups never do.
 KEYWORDS_OUTSIDE = ("indestructible",)

@@ -534,7 +534,23 @@ class RiftboundState:
         else:
             u.zone, u.battlefield = "battlefield", bf
             self._contest(a.player, bf)
+        self._when_played(u)
         self._after_spell(a)
+
+    def _when_played(self, u: Unit) -> None:
+        """assumed:here-trigger, combat.multiplayer.here-is-base: Snare Warden stuns
+        every enemy unit 'here', the place it was played to; played to its base
+        instead, 'here' is that base, where no enemy unit stands, so the stun finds
+        no target and does nothing."""
+        if u.card.ability != "stun_enemies_here_when_played":
+            return
+        if u.zone == "base":
+            self.history.append(f"{self._ref(u)}'s stun finds no enemy unit here ({pname(u.owner)}'s base)")
+            return
+        for v in self.at(u.battlefield):
+            if v.owner != u.owner and not v.stunned:
+                v.stunned = True
+                self.history.append(f"{self._ref(v)} is stunned by {self._ref(u)}")
 
     def _end_showdown(self) -> None:
         """damage.step, damage.both-present: combat damage only if attacking and
