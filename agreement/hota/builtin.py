@@ -84,8 +84,11 @@ class BuiltinHotaAdapter:
         return game.new_initial_state(setup["seed"])
 
     def legal_actions(self, state: HotaState) -> list[Action]:
+        """The engine's actions but plays from hand, which the model lacks (its hands
+        are counts of anonymous cards): a game that plays a card leaves the model
+        there (``agreement/hota/follow.py``); random games never do."""
         concessions = [] if state.is_terminal() else [Action("concede", p) for p in state.in_game()]
-        return state.legal_actions() + concessions
+        return [a for a in state.legal_actions() if a.kind != "play"] + concessions
 
     def apply_action(self, state: HotaState, action: Action) -> None:
         state.apply_action(action)

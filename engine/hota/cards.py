@@ -17,7 +17,11 @@ from .objects import CardPoolError, UnknownCard
 
 POOL_FILE = Path(__file__).with_name("cards.yaml")
 KINDS = ("entity", "deck")
-CARD_KEYS = ("name", "kind", "ability", "basic", "text", "rules")
+CARD_KEYS = ("name", "kind", "ability", "basic", "attributes", "requires", "effect", "text", "rules")
+#: 105.1: the three attributes, in the order a player's values are listed.
+ATTRIBUTES = ("strength", "agility", "intelligence")
+#: What a deck card that is a spell does when played (assumed:play-from-hand).
+EFFECTS = ("draw_a_card",)
 
 
 @dataclass(frozen=True)
@@ -62,12 +66,21 @@ class Card:
     kind: str
     ability: str | None = None
     basic: bool = False
+    attributes: tuple[str, ...] = ()  # 105.2: none, one or more
+    requires: tuple[tuple[str, int], ...] = ()  # 106.3: (attribute, value) pairs
+    effect: str | None = None  # a spell's effect (EFFECTS)
     text: str = ""
     rules: tuple[str, ...] = ()
 
     @property
     def timing(self) -> str | None:
         return ABILITIES[self.ability].timing if self.ability else None
+
+    @property
+    def playable(self) -> bool:
+        """A card a player may play from hand (assumed:play-from-hand): a basic
+        attribute card (106.1) or a spell; other deck cards have no text to play."""
+        return self.basic or self.effect is not None
 
 
 class Pool(dict):
@@ -146,5 +159,31 @@ def _read_pool(path: Path) -> Pool:
         rules = entry.get("rules", [])
         if not isinstance(rules, list) or not all(isinstance(r, str) for r in rules):
             raise CardPoolError(f"{where}: 'rules' is a list of rule ids")
-        pool[name] = Card(name, kind, ability, basic, str(entry.get("text", "")).strip(), tuple(rules))
+        attributes, requires, effect = _attributes(entry, where, kind, basic)
+        pool[name] = Card(name, kind, ability, basic, attributes, requires, effect,
+                          str(entry.get("text", "")).strip(), tuple(rules))
     return pool
+
+
+def _attributes(entry: dict, where: str, kind: str, basic: bool) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...], str | None]:
+    """105.2: a card's attributes, any of the three, each once; 106.1: a basic
+    attribute card has exactly one, the one whose point it gives; 106.3-106.4:
+    requirements, a positive value per attribute, on any deck card, with an
+    attribute or without; a spell's effect, on a deck card that is not basic."""
+    attributes = entry.get("attributes", [])
+    if not isinstance(attributes, list) or any(a not in ATTRIBUTES for a in attributes) \
+            or len(set(attributes)) != len(attributes):
+        raise CardPoolError(f"{where}: 'attributes' is a list of distinct attributes from {', '.join(ATTRIBUTES)}")
+    if basic and len(attributes) != 1:
+        raise CardPoolError(f"{where}: a basic attribute card has exactly one attribute (106.1), got {attributes!r}")
+    requires = entry.get("requires", {})
+    if not isinstance(requires, dict) or any(a not in ATTRIBUTES for a in requires) \
+            or any(not isinstance(v, int) or isinstance(v, bool) or v < 1 for v in requires.values()):
+        raise CardPoolError(f"{where}: 'requires' maps attributes ({', '.join(ATTRIBUTES)}) to values of 1 or more")
+    effect = entry.get("effect")
+    if effect is not None and (effect not in EFFECTS or kind != "deck" or basic):
+        raise CardPoolError(f"{where}: 'effect' is one of {', '.join(EFFECTS)}, on a deck card that is not basic")
+    if requires and kind != "deck":
+        raise CardPoolError(f"{where}: only deck cards are played, so only they have requirements")
+    ordered = tuple((a, requires[a]) for a in ATTRIBUTES if a in requires)
+    return tuple(a for a in ATTRIBUTES if a in attributes), ordered, effect

@@ -66,7 +66,7 @@ def seat(p: int) -> str:
 TAKES = {
     "shuffle": (), "first_player": ("target",), "mulligan": ("count",), "pass": (),
     "activate": ("source", "target", "target_card"), "choose": ("card",), "answer": ("choice",),
-    "optional": ("source", "choice"), "concede": (),
+    "optional": ("source", "choice"), "concede": (), "play": ("source",),
 }
 
 
@@ -74,9 +74,10 @@ TAKES = {
 class Action:
     """A choice, by a player or by chance (player CHANCE).
 
-    kind          shuffle | first_player | mulligan | pass | activate | choose | answer | optional | concede
+    kind          shuffle | first_player | mulligan | pass | activate | play | choose | answer | optional | concede
     source        activate: the entity's `ref` (its card name, or "P2's Ember Bolt" for one
-                  its owner no longer controls); optional: the trigger's card name
+                  its owner no longer controls); optional: the trigger's card name;
+                  play: the name of the card played from hand
     target        first_player: the seat that goes first; activate: the seat of the target
                   player, or the controller of the target token or entity
     target_card   activate: None for a player target, "Spirit" for a token, else the entity's `ref`
@@ -110,6 +111,8 @@ class Action:
             return f"{who} passes"
         if self.kind == "concede":
             return f"{who} concedes"
+        if self.kind == "play":
+            return f"{who} plays {self.source}"
         if self.kind == "activate":
             text = f"{who} activates {self.source}"
             if self.target is not None:

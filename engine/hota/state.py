@@ -8,8 +8,8 @@ The game stops only where someone must choose:
 - "shuffle", "first_player": chance shuffles the decks (103.1), then picks
   the first player (103.2);
 - "mulligan": each player declares how many cards to mulligan (103.4);
-- "priority": the player with priority activates an ability or passes
-  (assumed:priority);
+- "priority": the player with priority activates an ability, plays a card
+  from hand (assumed:play-from-hand) or passes (assumed:priority);
 - "council": a player of Council of Elders chooses a card face down, then
   accepts or refuses (101.4, 101.4a-101.4d);
 - "optional_trigger": the controller of the token that left chooses whether
@@ -26,7 +26,7 @@ import copy
 import random
 from typing import Any
 
-from .cards import ABILITIES, Card, Pool
+from .cards import ABILITIES, ATTRIBUTES, Card, Pool
 from .objects import (
     CHANCE, TAKES, TERMINAL, Action, Council, Entity, IllegalAction, Token, Trigger, seat,
 )
@@ -53,6 +53,8 @@ class HotaState:
         self.libraries: list[list[str]] = [list(d) for d in decks]  # the top card is the first
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.discards: list[list[str]] = [[] for _ in range(players)]
+        # 106.1-106.2: each player's attribute values, by attribute.
+        self.attributes: list[dict[str, int]] = [dict.fromkeys(ATTRIBUTES, 0) for _ in range(players)]
         self.damage = [0] * players
         self.drew_from_empty = [False] * players
         self.status = ["playing"] * players
@@ -212,7 +214,7 @@ class HotaState:
         if self.step == "mulligan":
             return [Action("mulligan", p, count=k) for k in range(len(self.hands[p]) + 1)]
         if self.step == "priority":
-            return [Action("pass", p)] + self._activations(p)
+            return [Action("pass", p)] + self._activations(p) + self._plays(p)
         if self.step == "council":
             c = self.council
             if c.picked[p] is None and not c.rechoosing:
@@ -251,6 +253,12 @@ class HotaState:
             elif target == "opponent_entity":
                 out += [Action("activate", p, e.ref, o.controller, o.ref) for o in self.entities if o.controller != p]
         return out
+
+    def _plays(self, p: int) -> list[Action]:
+        """assumed:play-from-hand, 106.3: one play per card name in p's hand that
+        can be played and whose requirements p meets (cards of a name are alike)."""
+        names = dict.fromkeys(self.hands[p])
+        return [Action("play", p, source=n) for n in names if self._play_problem(p, n) is None]
 
     def _problem(self, a: Any) -> Problem | None:
         if not isinstance(a, Action):
@@ -328,6 +336,23 @@ class HotaState:
         if e.used:
             return "assumed:once-per-turn", f"{e.name}'s ability was activated this turn already"
         return self._target_problem(e, a)
+
+    def _check_play(self, a: Action) -> Problem | None:
+        """assumed:play-from-hand: the player holding priority plays a card from
+        their hand; 106.3: only if their attribute values meet its requirements."""
+        return self._priority_turn(a) or self._play_problem(a.player, a.source)
+
+    def _play_problem(self, p: int, name: Any) -> Problem | None:
+        if name not in self.hands[p]:
+            return "assumed:play-from-hand", f"{seat(p)} has no card named {name!r} in hand"
+        card = self.pool.card(name)
+        if not card.playable:
+            return "assumed:play-from-hand", f"{name} is neither a basic attribute card nor a spell: it has nothing to play"
+        short = [f"{need} {attr} (has {self.attributes[p][attr]})" for attr, need in card.requires
+                 if self.attributes[p][attr] < need]
+        if short:
+            return "106.3", f"{name} needs {', '.join(short)}"
+        return None
 
     def _target_problem(self, e: Entity, a: Action) -> Problem | None:
         """The target each ability asks for: a player in the game (104.5: a player
@@ -690,6 +715,29 @@ class HotaState:
             return
         self._after_resolution()
 
+    def _do_play(self, a: Action) -> None:
+        """assumed:play-from-hand: the card leaves the hand and resolves at once
+        (assumed:resolve-at-once); a basic attribute card gives its player one
+        point of its attribute for the rest of the game (106.1, 106.2); a spell
+        does what it says. Neither can enter the battlefield (109.4): both go to
+        their owner's discard pile (assumed:played-card-discarded). Then the check
+        and priority for the active player, as after any resolution."""
+        p, card = a.player, self.pool.card(a.source)
+        self.hands[p].remove(card.name)
+        if card.basic:
+            (attr,) = card.attributes
+            self.attributes[p][attr] += 1
+            self.history.append(f"{seat(p)} plays {card.name}: {attr} {self.attributes[p][attr]}")
+        else:
+            self.history.append(f"{seat(p)} plays {card.name}")
+            getattr(self, f"_effect_{card.effect}")(p)
+        self.discards[p].append(card.name)
+        self._after_resolution()
+
+    def _effect_draw_a_card(self, p: int) -> None:
+        """Arcane Study: its player draws a card (from an empty library, 104.3c acts at the check)."""
+        self._draw(p, 1)
+
     def _after_resolution(self) -> None:
         self.passed = []
         self._settle(resolved=True)
@@ -975,6 +1023,7 @@ class HotaState:
                        for p in range(self.num_players)],
             "tokens_elsewhere": [sum(1 for t in self.tokens if t.owner == p and t.zone != "battlefield")
                                  for p in range(self.num_players)],
+            "attributes": [dict(x) for x in self.attributes],
             "entities": [{"card": e.name, "controller": e.controller, "owner": e.owner, "used": e.used,
                           "silenced": e.silenced} for e in self.entities],
             "waiting_triggers": [{"card": w.card, "controller": w.controller, "token_controller": w.token_controller}
@@ -1018,7 +1067,8 @@ class HotaState:
             lines.append(f"{seat(p)} [{self.status[p]}]: damage {self.damage[p]}/{self.starting_life}, "
                          f"library {len(self.libraries[p])}, hand {self.hands[p]}, discard {len(self.discards[p])}"
                          + (f", {toks} Spirit(s)" if toks else "")
-                         + (", drew from an empty library" if self.drew_from_empty[p] else ""))
+                         + (", drew from an empty library" if self.drew_from_empty[p] else "")
+                         + "".join(f", {attr} {n}" for attr, n in self.attributes[p].items() if n))
         for e in self.entities:
             marks = [m for m, on in (("used", e.used), ("silenced", e.silenced),
                                      (f"owned by {seat(e.owner)}", e.owner != e.controller)) if on]

@@ -59,7 +59,7 @@ TRIGGER_FIELDS = ("card", "controller", "token_controller")
 COUNCIL_FIELDS = ("chooser", "picked", "answers", "rechoosing")
 EXPECT_FIELDS = ("step", "current_player", "first_player", "active", "first_turn", "priority", "passes", "library",
                  "hand", "damage", "drew_from_empty", "status", "mulligan_declared", "mulligan_done", "tokens",
-                 "tokens_elsewhere", "entities", "waiting_triggers", "council", "terminal", "returns", "chance",
+                 "tokens_elsewhere", "attributes", "entities", "waiting_triggers", "council", "terminal", "returns", "chance",
                  "observation", "legal", "not_legal", "legal_exactly", "illegal", "events", "no_events")
 PLAYER = re.compile(r"^P([1-9])$")
 OWNED = re.compile(r"^P([1-9])'s (.+)$")
@@ -439,6 +439,8 @@ class HotaSession(Session):
         for p in range(n):
             every += [Action("pass", p)] + [Action("mulligan", p, count=k) for k in range(len(st.hands[p]) + 2)]
             every += [Action("choose", p, card=0)] + [Action("answer", p, choice=x) for x in ("accept", "refuse")]
+            # A play names a card of the pool, in the hand or not (assumed:play-from-hand).
+            every += [Action("play", p, source=c.name) for c in self.st.pool.deck_cards()]
             for card, owner in names:
                 if owner != p:
                     continue
@@ -513,6 +515,16 @@ class HotaSession(Session):
                 per_seat(key, v, line, d[key], norm=lambda x: -1 if _nobody(x) else x)
             elif key in PER_SEAT_COUNTS or key in ("drew_from_empty", "status"):
                 per_seat(key, v, line, d[key])
+            elif key == "attributes":
+                # Per seat, the attributes named: {P1: {strength: 1}} (106.1).
+                for p_name, want in v.items():
+                    if not PLAYER.match(p_name) or int(p_name[1:]) > self.n or not isinstance(want, Map):
+                        raise ScenarioFileError(self.path, v.at(p_name), f"write attributes as {{P1: {{strength: 1}}}}, not {p_name}: {want!r}")
+                    got = d["attributes"][int(p_name[1:]) - 1]
+                    for attr, n in want.items():
+                        if attr not in got:
+                            raise ScenarioFileError(self.path, want.at(attr), f"unknown attribute {attr!r}; attributes: {', '.join(got)}")
+                        check(f"{p_name}'s {attr}", n, got[attr], want.at(attr))
             elif key == "terminal":
                 check(key, v, st.is_terminal(), line)
             elif key == "returns":

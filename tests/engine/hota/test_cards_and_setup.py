@@ -26,6 +26,11 @@ def test_the_pool_holds_every_table_card_with_its_kind_of_ability_and_deck_cards
     deck = pool.deck_cards()
     assert any(c.basic for c in deck) and any(not c.basic for c in deck)
     assert pool["Strength Attribute"].basic and not pool["Wandering Courier"].basic
+    # 105.1, 106.1: one basic attribute card per attribute, each with its own attribute;
+    # 106.4: Arcane Study has none, yet requires one.
+    assert sorted(c.attributes for c in deck if c.basic) == [("agility",), ("intelligence",), ("strength",)]
+    assert pool["Arcane Study"].attributes == () and pool["Arcane Study"].requires == (("intelligence", 1),)
+    assert not pool["Wandering Courier"].playable and pool["Arcane Study"].playable
     assert ABILITIES[pool["Whispering Echo"].ability].optional
     assert not ABILITIES[pool["Echo Chamber"].ability].optional
 
@@ -37,6 +42,14 @@ def test_the_pool_holds_every_table_card_with_its_kind_of_ability_and_deck_cards
     ("cards:\n  - name: Odd\n    kind: deck\n  - name: Odd\n    kind: deck\n", ["card 'Odd'", "twice"]),
     ("cards:\n  - name: Odd\n    kind: deck\n    ability: win\n", ["card 'Odd'", "no ability"]),
     ("cards:\n  - name: Odd\n    kind: entity\n    ability: win\n    basic: true\n", ["card 'Odd'", "basic"]),
+    ("cards:\n  - name: Odd\n    kind: deck\n    attributes: [wisdom]\n", ["card 'Odd'", "'attributes'"]),
+    ("cards:\n  - name: Odd\n    kind: deck\n    basic: true\n    attributes: [strength, agility]\n",
+     ["card 'Odd'", "exactly one attribute (106.1)"]),
+    ("cards:\n  - name: Odd\n    kind: deck\n    requires: {strength: 0}\n", ["card 'Odd'", "'requires'"]),
+    ("cards:\n  - name: Odd\n    kind: entity\n    ability: win\n    requires: {strength: 1}\n",
+     ["card 'Odd'", "only deck cards are played"]),
+    ("cards:\n  - name: Odd\n    kind: deck\n    basic: true\n    attributes: [agility]\n    effect: draw_a_card\n",
+     ["card 'Odd'", "'effect'"]),
     ("nothing: here\n", ["'cards' list"]),
     ("cards: [\n", ["YAML"]),
 ])

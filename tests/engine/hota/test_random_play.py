@@ -8,6 +8,8 @@ checked after every step; every game ends with a well-defined outcome.
   player still in the game.
 - `snapshot()` has exactly the agreed keys.
 - Cards are neither created nor lost: library + hand + discard is the deck.
+- A player's attribute values never exceed the basic attribute cards of each
+  attribute in their discard pile (106.1).
 - At every decision after the start, the check has just run: no token waits
   to vanish and no player is marked for drawing from an empty library.
 - Entities, waiting triggers, the priority holder and the council's chooser
@@ -28,7 +30,7 @@ from engine.hota import CHANCE, TERMINAL, HotaGame, IllegalAction, random_table
 
 KEYS = {"step", "players", "first_player", "active", "first_turn", "priority", "passes", "library", "hand",
         "damage", "drew_from_empty", "status", "mulligan_declared", "mulligan_done", "tokens",
-        "tokens_elsewhere", "entities", "waiting_triggers", "council"}
+        "tokens_elsewhere", "attributes", "entities", "waiting_triggers", "council"}
 STEP_CAP = 400
 CONCEDE_CHANCE = 0.01
 
@@ -50,6 +52,10 @@ def check(st, deck_sizes: list[int], where: Where) -> None:
     playing = [p for p in range(n) if s["status"][p] == "playing"]
     for p in range(n):
         assert s["library"][p] + s["hand"][p] + len(st.discards[p]) == deck_sizes[p], where
+        # 106.1: a point for each basic attribute card played, and a played card is
+        # discarded (a council may discard one unplayed, so at most).
+        basics = [st.pool[c].attributes[0] for c in st.discards[p] if st.pool[c].basic]
+        assert all(s["attributes"][p][a] <= basics.count(a) for a in s["attributes"][p]), where
     if st.is_terminal():
         assert st.current_player() == TERMINAL and st.legal_actions() == [], where
         assert s["step"] == "game_over" and not playing, where
