@@ -14,9 +14,9 @@ from typing import Any
 from engine.riftbound import Action, IllegalAction, RiftboundGame, RiftboundState, load_pool, random_setup
 from engine.riftbound.cards import Pool
 
-#: Cards the model does not abstract: Snare Warden's stun when it is played
-#: (assumed:here-trigger) is no edge of the model.
-NOT_ABSTRACTED = ("Snare Warden",)
+#: Cards the model does not abstract: what Snare Warden and Spark Sapper do when
+#: played (assumed:here-trigger) is no edge of the model.
+NOT_ABSTRACTED = ("Snare Warden", "Spark Sapper")
 #: Cards left out of random tables: those, and Kayn, who cannot be damaged only
 #: after two moves in a turn while the model's units keep fixed keywords (no move
 #: count), so a random game would soon change his immunity. The scenarios'

@@ -7,8 +7,8 @@ qa.both-survive: a unit that cannot be destroyed, which no card of the pool
 has but a setup may grant) plus the
 rallying cry of assumed:rallying-cry, whose trigger fills the initial chain
 (showdown.initial-chain). Kayn's conditional immunity is an ability, and so
-is Snare Warden's stun of the enemy units 'here' when it is played
-(combat.multiplayer.here-is-base).
+are Snare Warden's stun and Spark Sapper's 1 damage to the enemy units 'here'
+when they are played (assumed:here-trigger, combat.multiplayer.here-is-base).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import yaml
 POOL_FILE = Path(__file__).with_name("cards.yaml")
 
 KEYWORDS = ("tank", "last", "immune", "rallying", "indestructible")
-ABILITIES = ("immune_if_moved_twice", "stun_enemies_here_when_played")
+ABILITIES = ("immune_if_moved_twice", "stun_enemies_here_when_played", "damage_enemies_here_when_played")
 MIGHT_RANGE = range(0, 7)
 CARD_FIELDS = ("name", "might", "keywords", "ability", "text", "source")
 

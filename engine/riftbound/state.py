@@ -538,19 +538,29 @@ class RiftboundState:
         self._after_spell(a)
 
     def _when_played(self, u: Unit) -> None:
-        """assumed:here-trigger, combat.multiplayer.here-is-base: Snare Warden stuns
-        every enemy unit 'here', the place it was played to; played to its base
-        instead, 'here' is that base, where no enemy unit stands, so the stun finds
-        no target and does nothing."""
-        if u.card.ability != "stun_enemies_here_when_played":
+        """assumed:here-trigger, combat.multiplayer.here-is-base: Snare Warden stuns,
+        and Spark Sapper deals 1 damage to, every enemy unit 'here', the place it
+        was played to; played to its base instead, 'here' is that base, where no
+        enemy unit stands, so the effect finds no target and does nothing. Damage
+        dealt so is damage outside combat: the cleanup after the spell destroys a
+        unit it made lethal (assumed:destroy-lethal), and it lasts until the end of
+        the next combat or of the turn (qa.damage-cleared)."""
+        effect = {"stun_enemies_here_when_played": "stun",
+                  "damage_enemies_here_when_played": "damage"}.get(u.card.ability)
+        if effect is None:
             return
         if u.zone == "base":
-            self.history.append(f"{self._ref(u)}'s stun finds no enemy unit here ({pname(u.owner)}'s base)")
+            self.history.append(f"{self._ref(u)}'s {effect} finds no enemy unit here ({pname(u.owner)}'s base)")
             return
         for v in self.at(u.battlefield):
-            if v.owner != u.owner and not v.stunned:
+            if v.owner == u.owner:
+                continue
+            if effect == "stun" and not v.stunned:
                 v.stunned = True
                 self.history.append(f"{self._ref(v)} is stunned by {self._ref(u)}")
+            elif effect == "damage" and not self.immune(v):
+                v.damage += 1
+                self.history.append(f"{self._ref(u)} deals 1 damage to {self._ref(v)}")
 
     def _end_showdown(self) -> None:
         """damage.step, damage.both-present: combat damage only if attacking and

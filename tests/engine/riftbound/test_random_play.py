@@ -69,6 +69,7 @@ def check(st, before: dict | None, seed: int, step: int) -> None:
     assert (d["step"] == "cleanup") == bool(d["pending"]), where
     if d["step"] == "action":
         assert all(b["contested_by"] is None for b in d["battlefields"]), where
+    sapper = any(u.card.name == "Spark Sapper" and u.zone != "hand" for u in st.units)
     for x in d["units"]:
         if x["role"] is not None:
             assert c is not None and x["zone"] == "battlefield" and x["battlefield"] == c["battlefield"], where
@@ -77,7 +78,9 @@ def check(st, before: dict | None, seed: int, step: int) -> None:
             assert x["role"] is not None, ("a unit without a role in the combat", where)
         if x["buffed"]:
             assert c is not None, where
-        assert x["damage"] == 0, where
+        # Damage outside the damage step comes only from Spark Sapper (assumed:here-trigger)
+        # and is never lethal there: the cleanup after its spell destroys (assumed:destroy-lethal).
+        assert x["damage"] == 0 or (sapper and 0 < x["damage"] < x["might"]), where
         assert (x["zone"] == "battlefield") == (x["battlefield"] is not None), where
     assert all(s >= 0 for s in d["spells"])
     if before is not None:
