@@ -454,25 +454,39 @@ class RiftboundState:
         self.step = "showdown"
         self._initial_chain()
 
+    def _triggers_of(self, p: int) -> list[Unit]:
+        """The triggers of p's units that the roles just made pending, in unit order:
+        the rallying cries of p's units in the combat (assumed:rallying-cry) and
+        the triggers of p's units in play outside it (assumed:afar-trigger)."""
+        c = self.combat
+        out = []
+        for u in self.units:
+            if u.owner != p or u.zone not in ("base", "battlefield"):
+                continue
+            inside = u.zone == "battlefield" and u.battlefield == c.battlefield
+            if (inside and u.role and u.has("rallying")) or (not inside and u.card.ability == "rallies_from_afar"):
+                out.append(u)
+        return out
+
     def _initial_chain(self) -> None:
-        """showdown.initial-chain: the rallying cries of the units that just took a
-        role go on the chain: the attacker's first (in unit order), then every other
-        non-defending player's in turn order after the attacker, the defender's
-        last, on top. showdown.closed: with a chain the showdown is closed while it
-        resolves, top first, with no choice for anyone. showdown.focus-kept: the
-        focus stays with the attacker afterwards."""
+        """showdown.initial-chain: the triggers the roles made pending go on the
+        chain: the attacker's first (in unit order), then every other
+        non-defending player's in turn order after the attacker (players outside
+        the combat included), the defender's last, on top. showdown.closed: with a
+        chain the showdown is closed while it resolves, top first, with no choice
+        for anyone. showdown.focus-kept: the focus stays with the attacker afterwards."""
         c = self.combat
         order = [c.attacker] + [(c.attacker + k) % self.num_players for k in range(1, self.num_players)]
         order = [p for p in order if p != c.defender] + [c.defender]
-        chain = [u for p in order for u in self.at(c.battlefield) if u.owner == p and u.role and u.has("rallying")]
+        chain = [u for p in order for u in self._triggers_of(p)]
         if not chain:
             return
         c.closed = True
         self.history.append("initial chain, bottom first: " + ", ".join(self._ref(u) for u in chain))
         for u in reversed(chain):  # top first (assumed:chain-order)
-            if u.zone == "battlefield" and u.battlefield == c.battlefield and u.role:
-                u.buffed = True  # assumed:rallying-cry
-                self.history.append(f"{self._ref(u)} rallies: +1 might ({self.might(u)})")
+            # Nothing acts between links, so each unit is still where it triggered.
+            u.buffed = True  # assumed:rallying-cry, assumed:afar-trigger
+            self.history.append(f"{self._ref(u)} rallies: +1 might ({self.might(u)})")
         self.history.append(f"the initial chain has resolved; {pname(c.attacker)} keeps the focus")
         c.focus = c.attacker  # showdown.focus-kept
 
