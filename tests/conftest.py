@@ -9,7 +9,7 @@ import pytest
 from hypothesis import strategies as st
 
 from model import wowtcg
-from checkers import bmc, explicit
+from checkers import bmc, explicit, vector
 from model.machine import Machine
 from checkers.results import Result
 from properties import Eventually
@@ -112,3 +112,9 @@ def bmc_past_the_longest_run() -> tuple[Machine, dict[str, Result]]:
     machine = wowtcg.build(**ONE_TURN)
     results = bmc.check_all(machine, [*CATALOGUE, closes("action_phase")], depth=120)
     return machine, {r.property: r for r in results}
+
+
+def reachable_states(exploration: vector.VectorExploration) -> list[Any]:
+    """Every state a vectorized search found, as plain values, in its numbering
+    (explicit search's, which tests/test_vector.py holds it to)."""
+    return [exploration.state(i) for i in range(exploration.states)]

@@ -14,7 +14,7 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from checkers import bmc, explicit
+from checkers import bmc, explicit, vector
 from model.backend import CONCRETE, SYMBOLIC
 from model.hota import build
 from model.hota.game import NOT_YET, SKIPPED
@@ -25,7 +25,7 @@ from model.machine import Machine
 from checkers.results import PROVED, VIOLATED
 from properties import Invariant, StepProperty
 from properties.hota import CATALOGUE
-from tests.conftest import assert_counts_pinned, perft_case_id, states_of
+from tests.conftest import assert_counts_pinned, perft_case_id, reachable_states, states_of
 from tests.test_backends import concrete_value, lowered
 
 PERFT = yaml.safe_load((Path(__file__).parent / "data" / "perft_hota.yaml").read_text())
@@ -80,7 +80,7 @@ def test_every_edge_is_exercised_somewhere(default_exploration, explorations) ->
 def test_an_empty_hand_skips_the_council_card_choice() -> None:
     """101.3: the card choice from an empty hand is impossible, so it is skipped."""
     m = build(table=COUNCIL)
-    state = next(s for s in explicit.explore(m).nodes
+    state = next(s for s in reachable_states(vector.explore(m))
                  if m.location_of(s) == "council" and s.picked == (NOT_YET, NOT_YET) and s.chooser == s.active)
     empty = state._replace(hand=tuple(0 if p == state.active else h for p, h in enumerate(state.hand)))
     assert [e.name for e, _ in m.successors(empty) if "concedes" not in e.name] == ["council_skips_the_card"]
@@ -94,7 +94,7 @@ def test_an_empty_hand_skips_the_council_card_choice() -> None:
 
 
 def _priority_state(m: Machine, **changes) -> object:  # noqa: ANN003
-    state = next(s for s in explicit.explore(m).nodes if m.location_of(s) == "priority")
+    state = next(s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority")
     return state._replace(**changes)
 
 
@@ -118,7 +118,7 @@ def test_the_concession_exception_is_what_lets_a_player_with_aegis_concede() -> 
     m = build(table=GOLDEN, without=("101.1-concession",))
     state = _priority_state(m)
     assert not m.rulings.answer("loses_game", state, CONCRETE, 0, CONCESSION)
-    found = explicit.check(explicit.explore(m), PROPERTIES["game_outcome_well_defined"])
+    found = vector.check(vector.explore(m), PROPERTIES["game_outcome_well_defined"])
     assert found.verdict == VIOLATED
     assert found.counterexample.steps[-1].edge.startswith("p1_concedes")
 
@@ -187,7 +187,7 @@ def test_z3_proves_mandatory_steps_end_and_finds_the_loop_without_104_4b() -> No
 
 def test_without_104_4b_the_mandatory_loop_never_ends() -> None:
     machine = build(table=LOOP, loop_rule=False)
-    found = explicit.check(explicit.explore(machine), PROPERTIES["mandatory_actions_end"])
+    found = vector.check(vector.explore(machine), PROPERTIES["mandatory_actions_end"])
     assert found.verdict == VIOLATED
 
 
@@ -283,13 +283,13 @@ def test_mutant_is_caught_by_the_property_citing_the_broken_rule(mutant: Mutant)
     prop = PROPERTIES[mutant.caught_by]
     assert mutant.rule in prop.rules, f"{prop.name} does not cite {mutant.rule}"
     faithful = build(table=mutant.table)
-    assert explicit.check(explicit.explore(faithful), prop).verdict == "holds-to-depth"
+    assert vector.check(vector.explore(faithful), prop).verdict == "holds-to-depth"
     machine = mutant.mutate(faithful)
-    found = explicit.check(explicit.explore(machine), prop)
+    found = vector.check(vector.explore(machine), prop)
     assert found.verdict == VIOLATED
     transcript = found.counterexample
     assert transcript.steps[-1].edge.startswith(mutant.broken_edge), transcript.text()
     by_solver = bmc.check_all(machine, [prop], depth=found.depth)[0]
     assert by_solver.verdict == VIOLATED, by_solver.note
-    assert by_solver.depth == found.depth, "explicit search and BMC disagree on the shortest counterexample"
+    assert by_solver.depth == found.depth, "search and BMC disagree on the shortest counterexample"
 

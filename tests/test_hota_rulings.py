@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checkers import explicit
+from checkers import vector
 from model.backend import CONCRETE
 from model.hota import REGISTRY, build
 from model.hota.rulings import CONCESSION, DAMAGE, LAST_STANDING, PRINCIPLES, SEED
@@ -19,6 +19,7 @@ from model.hota.table import ACCEPT, REFUSE, default_table, table_of
 from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
 from model.sources import SOURCES, SourceError, line_span, path_of
 from properties.hota import CATALOGUE
+from tests.conftest import reachable_states
 
 PROPERTIES = {p.name: p for p in CATALOGUE}
 GOLDEN = table_of({0: ["Pact of Victory", "Curse of Ruin", "Truce Banner", "Aegis of Immortality", "Silencing Rune"],
@@ -28,20 +29,20 @@ COUNCIL = table_of({0: ["Council of Elders"], 1: ["Ember Bolt"]}, 8)
 
 
 @pytest.fixture(scope="module")
-def default() -> explicit.Exploration:
-    return explicit.explore(build())
+def default() -> vector.VectorExploration:
+    return vector.explore(build())
 
 
 @pytest.fixture(scope="module")
-def tokens() -> explicit.Exploration:
-    return explicit.explore(build(table=TOKENS))
+def tokens() -> vector.VectorExploration:
+    return vector.explore(build(table=TOKENS))
 
 
-def _clashes(book: RuleBook, exploration: explicit.Exploration) -> dict[str, object]:
+def _clashes(book: RuleBook, exploration: vector.VectorExploration) -> dict[str, object]:
     """Each question that clashes where the model asks it, with a state where it does."""
     m = exploration.machine
     found: dict[str, object] = {}
-    for s in exploration.nodes:
+    for s in reachable_states(exploration):
         for q in book.questions.values():
             if q.name not in found and m.location_of(s) in q.asked_at and any(
                 book.clashes(q.name, s, CONCRETE, *args) for args in q.arguments
@@ -119,13 +120,13 @@ def test_an_assumption_may_not_cite_a_numbered_rule() -> None:
 # -- the reading --------------------------------------------------------------------------------
 
 
-def test_reading_004_is_the_models_reading(default: explicit.Exploration) -> None:
+def test_reading_004_is_the_models_reading(default: vector.VectorExploration) -> None:
     seed = build().rulings
     named = build(reading="004")
     assert {n: [r.id for r in q.rulings] for n, q in named.rulings.questions.items()} == {
         n: [r.id for r in q.rulings] for n, q in seed.questions.items()
     }
-    again = explicit.explore(named)
+    again = vector.explore(named)
     assert (again.states, again.transitions) == (default.states, default.transitions)
     # 004 first on one question is still the same reading: there is no other text.
     assert build(reading="004@token_returns").rulings.reading.precedence_for("token_returns") == (SEED,)
@@ -143,7 +144,7 @@ def test_without_still_removes_a_principle() -> None:
 # -- H4: a clash within 004 ------------------------------------------------------------------------
 
 
-def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: explicit.Exploration) -> None:
+def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: vector.VectorExploration) -> None:
     """101.1 puts the Portal's text before the rule it contradicts; 109.5g says
     the token stays. 004 alone does not decide; the model keeps 109.5g."""
     m = tokens.machine
@@ -162,12 +163,12 @@ def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: explic
     assert not alone.clashes("token_returns", s._replace(tokens=(0, 0)), CONCRETE)
 
 
-def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: explicit.Exploration) -> None:
+def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vector.VectorExploration) -> None:
     """H1: Aegis against a concession (101.1's exception) and Gatekeeper against
     104.2a are decided by 004's own words; on the default table 004 alone clashes nowhere."""
     assert _clashes(default.machine.rulings.only(SEED), default) == {}
     m = build(table=GOLDEN)
-    lethal = next(s for s in explicit.explore(m).nodes if m.location_of(s) == "priority")._replace(damage=(30, 0))
+    lethal = next(s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority")._replace(damage=(30, 0))
     alone = m.rulings.only(SEED)
     assert alone.answer("loses_game", lethal, CONCRETE, 0, CONCESSION)
     assert not alone.answer("loses_game", lethal, CONCRETE, 0, DAMAGE)
@@ -177,9 +178,9 @@ def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: expli
 # -- the silences of 004: gaps ---------------------------------------------------------------------
 
 
-def test_the_seed_never_says_a_turn_begins_with_a_draw(default: explicit.Exploration) -> None:
+def test_the_seed_never_says_a_turn_begins_with_a_draw(default: vector.VectorExploration) -> None:
     m, book = default.machine, default.machine.rulings
-    draws = [s for s in default.nodes if m.location_of(s) == "draw_step"]
+    draws = [s for s in reachable_states(default) if m.location_of(s) == "draw_step"]
     first = [s for s in draws if s.first_turn]
     later = [s for s in draws if not s.first_turn]
     assert first and later
@@ -188,21 +189,21 @@ def test_the_seed_never_says_a_turn_begins_with_a_draw(default: explicit.Explora
     assert all(not book.speaks("draws_at_draw_step", s, CONCRETE) and book.answer("draws_at_draw_step", s, CONCRETE) for s in later)
 
 
-def test_the_seed_never_says_when_a_player_would_receive_priority(default: explicit.Exploration) -> None:
+def test_the_seed_never_says_when_a_player_would_receive_priority(default: vector.VectorExploration) -> None:
     m, book = default.machine, default.machine.rulings
-    checks = [s for s in default.nodes if m.location_of(s) == "check"]
+    checks = [s for s in reachable_states(default) if m.location_of(s) == "check"]
     assert checks
     assert not any(book.speaks("would_receive_priority", s, CONCRETE) for s in checks)
     # Whereas the loss it times is the text's: 104.3c's mark lasts to that check only.
     assert all(book.speaks("empty_library_loss_waits", s, CONCRETE, p) for s in checks for p in (0, 1))
 
 
-def test_who_loses_when_another_wins_is_the_models_assumption(default: explicit.Exploration) -> None:
+def test_who_loses_when_another_wins_is_the_models_assumption(default: vector.VectorExploration) -> None:
     """H2: a player who neither won nor drew loses when the other wins; 004 says
     only that the game ends (104.1), and Aegis, read alone, would keep its
     controller from losing even then."""
     m, book = default.machine, default.machine.rulings
-    ended = [s for s in default.nodes if m.location_of(s) == "game_over"]
+    ended = [s for s in reachable_states(default) if m.location_of(s) == "game_over"]
     # P2 (with Aegis) after P1's win, and P1 (without) after P2's.
     p2_loses = [s for s in ended if s.won == (True, False)]
     p1_loses = [s for s in ended if s.won == (False, True)]
@@ -217,7 +218,7 @@ def test_who_loses_when_another_wins_is_the_models_assumption(default: explicit.
 
 def test_without_the_game_over_principle_aegis_leaves_a_won_game_without_a_loser() -> None:
     m = build(table=GOLDEN, without=("game-over",))
-    found = explicit.check(explicit.explore(m), PROPERTIES["game_outcome_well_defined"])
+    found = vector.check(vector.explore(m), PROPERTIES["game_outcome_well_defined"])
     assert found.verdict == "violated"
     assert "twin_fates" in found.counterexample.steps[-1].edge
 
@@ -228,7 +229,7 @@ def test_without_the_game_over_principle_aegis_leaves_a_won_game_without_a_loser
 def test_a_refusal_against_an_acceptance_calls_for_the_active_players_new_answer() -> None:
     m = build(table=COUNCIL)
     book = m.rulings
-    due = [s for s in explicit.explore(m).nodes
+    due = [s for s in reachable_states(vector.explore(m))
            if m.location_of(s) == "council" and s.chooser not in (-1, s.active) and s.answer[s.active] == ACCEPT]
     assert due
     assert all(book.answer("active_player_chooses_anew", s, CONCRETE, REFUSE) for s in due)
@@ -238,7 +239,7 @@ def test_a_refusal_against_an_acceptance_calls_for_the_active_players_new_answer
 def test_the_loop_draw_is_104_4b_and_a_silenced_piece_stops_it() -> None:
     loop = table_of({0: ["Spirit Caller", "Culling Field"], 1: ["Echo Chamber", "Silencing Rune"]}, 7)
     m = build(table=loop)
-    waiting = [s for s in explicit.explore(build(table=loop, loop_rule=False)).nodes
+    waiting = [s for s in reachable_states(vector.explore(build(table=loop, loop_rule=False)))
                if m.location_of(s) == "triggers"]
     drawn = [s for s in waiting if m.rulings.answer("loop_is_a_draw", s, CONCRETE)]
     assert drawn and len(drawn) < len(waiting)
@@ -265,7 +266,7 @@ def test_without_its_principles_004_alone_clashes_over_aegis_and_gatekeeper() ->
     without 101.2 as well 004 alone clashes, its core the exception and the
     card; with all of them it answers as the exceptions say."""
     m = build(table=GOLDEN)
-    state = next(s for s in explicit.explore(m).nodes if m.location_of(s) == "priority")
+    state = next(s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority")
     alone = state._replace(lost=(False, True))  # P2 has left: P1, whose opponent holds Gatekeeper, stands alone
     for exception, question, s, why, core in (
         ("101.1-concession", "loses_game", state, CONCESSION, {"104.3a", "aegis"}),
@@ -280,11 +281,11 @@ def test_without_its_principles_004_alone_clashes_over_aegis_and_gatekeeper() ->
         assert set(undecided.explain(question, s, 0, why).core) == core
 
 
-def test_104_3b_speaks_of_a_starting_life_limit_that_004_never_defines(default: explicit.Exploration) -> None:
+def test_104_3b_speaks_of_a_starting_life_limit_that_004_never_defines(default: vector.VectorExploration) -> None:
     """H7: 104.3b's "starting life limit" is read as 103.3's starting life, 30: a gap."""
     m, book = default.machine, default.machine.rulings
     assert book.questions["starting_life_total"].fixed and book.fixed("starting_life_total") == 30
-    checks = [s for s in default.nodes if m.location_of(s) == "check"]
+    checks = [s for s in reachable_states(default) if m.location_of(s) == "check"]
     assert checks and not any(book.speaks("starting_life_total", s, CONCRETE) for s in checks)
     s = checks[0]
     # P2 holds Aegis on the default table: only P1 loses by damage at the limit.
@@ -292,12 +293,12 @@ def test_104_3b_speaks_of_a_starting_life_limit_that_004_never_defines(default: 
     assert not book.answer("loses_game", s._replace(damage=(29, 30)), CONCRETE, 0, DAMAGE)
 
 
-def test_004_never_says_when_state_actions_are_checked(tokens: explicit.Exploration) -> None:
+def test_004_never_says_when_state_actions_are_checked(tokens: vector.VectorExploration) -> None:
     """109.5f-g make tokens vanish at a check of state actions, which 004 never
     places; the model's one check is it (assumed:priority-check): a gap."""
     m, book = tokens.machine, tokens.machine.rulings
     assert book.fixed("state_actions_at_check") is True
-    checks = [s for s in tokens.nodes if m.location_of(s) == "check"]
+    checks = [s for s in reachable_states(tokens) if m.location_of(s) == "check"]
     assert not any(book.speaks("state_actions_at_check", s, CONCRETE) for s in checks)
     away = [s for s in checks if any(s.tokens_elsewhere)]
     assert away
@@ -311,7 +312,7 @@ def test_104_3e_and_104_4a_settle_an_outcome_as_the_text_says() -> None:
     m = build(table=GOLDEN)
     book = m.rulings
     assert book.fixed("wins_and_loses_at_once") is True and book.fixed("all_lose_at_once") is True
-    priority = [s for s in explicit.explore(m).nodes if m.location_of(s) == "priority"]
+    priority = [s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority"]
     assert all(book.speaks(q, s, CONCRETE) for q in ("wins_and_loses_at_once", "all_lose_at_once") for s in priority)
     # Twin Fates on its own controller: P2 wins and loses at once, so loses, and P1 stands alone (104.2a).
     fates = [t for s in priority for edge, t in m.successors(s) if edge.name == "p2_twin_fates_on_p2"]
@@ -319,7 +320,7 @@ def test_104_3e_and_104_4a_settle_an_outcome_as_the_text_says() -> None:
     # Both players mulliganed from an empty library (a deck of seven): both lose
     # at the first check, with no Aegis on the table, a draw for both.
     d = build(table=table_of({0: ["Ember Bolt"]}, 7))
-    both = [s for s in explicit.explore(d).nodes if d.location_of(s) == "check" and s.drew_from_empty == (True, True)]
+    both = [s for s in reachable_states(vector.explore(d)) if d.location_of(s) == "check" and s.drew_from_empty == (True, True)]
     assert both
     for s in both:
         [(edge, t)] = [(e, t) for e, t in d.successors(s) if e.has("priority_check")]
