@@ -1,8 +1,9 @@
 """Who may attack, be proposed, protect, in which window a combat is proposed
-and whether as a link, who is bound to attack, who acts first after a link
-resolves, which weapons strike together and when, and when combat roles end:
-the rules of 303, 405, 409 and 600-603 as rulings with explicit precedence
-(``model/rulings.py``), each citing the texts that state it.  Six questions
+and whether as a link, in which window a non-instant is played or a resource
+placed, who is bound to attack, who acts first after a link resolves, which
+weapons strike together and when, and when combat roles end: the rules of
+303, 405, 408-410 and 600-603 as rulings with explicit precedence
+(``model/rulings.py``), each citing the texts that state it.  Eight questions
 read the board alone (``Question.fixed``): the model asks them as it builds
 its edges, so a reading of them builds other edges.
 
@@ -333,6 +334,42 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         # Both name the only phase; the basic rules' end phase forbids non-instants too (001:174).
         default_texts={"000": "334", "001": "128", "CR7.4": "1200-1201"},
         # A non-instant in hand.
+        bounds={"hand": 1},
+    )
+
+    # -- 410.1a: in which window a resource may be placed ------------------------------------
+    may_place_resource_now = Question(
+        "may_place_resource_now",
+        "may the turn player, holding priority on an empty chain, place this turn's resource in this window (410.1a)?",
+        (
+            Ruling(
+                "410.1a",
+                ("410.1a",),
+                True,
+                lambda s, b, w: w == "action_phase",
+                "a resource is placed in its player's non-combat action phase",
+                texts={"000": "376", "CR7.4": "1311-1312"},
+            ),
+            # The basic rules list placing a resource among the action phase's
+            # four actions, planning a combat being another (001:153), and
+            # elsewhere say only "once in each of your turns" (001:168, 319):
+            # no "non-combat", as for non-instants (B6).
+            Ruling(
+                "410.1a",
+                ("410.1a", "basic:resources"),
+                True,
+                lambda s, b, w: w in ("action_phase", "attack_window", "defend_window"),
+                "a resource is placed in its player's action phase, its combats included",
+                texts={"001": "153-154"},
+            ),
+        ),
+        tuple((w,) for w in PRIORITY_WINDOWS),
+        asked_at=PRIORITY_WINDOWS,
+        fixed=True,
+        show=lambda w: w.replace("_", " "),
+        # Both name the only phase; the basic rules' end phase forbids placing one (001:174).
+        default_texts={"000": "376", "001": "174", "CR7.4": "1311-1312"},
+        # A card in hand to place.
         bounds={"hand": 1},
     )
 
@@ -845,7 +882,8 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     questions = (
-        may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, proposal_uses_the_chain,
+        may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_place_resource_now,
+        proposal_uses_the_chain,
         bound_to_attack, may_protect,
         skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,

@@ -14,7 +14,7 @@ and keywords are constants; their readiness, damage and roles are state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from model.backend import Backend
 from model.machine import (
@@ -386,6 +386,19 @@ def build(
                 doc=f"the turn player plays a non-instant ability on an empty chain in the {window.replace('_', ' ')}",
             )
         )
+
+    def place_resource(kind: str) -> Callable[[Any, Backend], dict[str, Any]]:
+        return lambda s, b: {
+            **t.take_from_hand(s, b, kind, s.turn_player),
+            **chain.push(s, b, controller=s.turn_player, kind=RESOURCE_LINK),
+            "resource_placed": True,
+            **t.fresh_succession(),
+        }
+
+    def placeable(s: Any, b: Backend, kind: str) -> tuple[Any, ...]:
+        """410.1: none placed yet this turn, a card of this kind in hand, room on the chain."""
+        return b.Not(s.resource_placed), t.in_hand(s, b, kind, s.turn_player) > 0, b.Not(chain.is_full(s))
+
     for kind in CARD_KINDS:
         # 410.1b: any card can be placed face down; 408.2: a quest can only be placed.
         rules = ("410.1", "410.1a", "409.2b", "502.1", "410.1b") + (("408.2",) if kind == "quest" else ())
@@ -395,18 +408,8 @@ def build(
                 "action_phase",
                 "action_phase",
                 rules,
-                guard=lambda s, b, kind=kind: b.And(
-                    main_phase_ready(s, b),
-                    b.Not(s.resource_placed),
-                    t.in_hand(s, b, kind, s.turn_player) > 0,
-                    b.Not(chain.is_full(s)),
-                ),
-                update=lambda s, b, kind=kind: {
-                    **t.take_from_hand(s, b, kind, s.turn_player),
-                    **chain.push(s, b, controller=s.turn_player, kind=RESOURCE_LINK),
-                    "resource_placed": True,
-                    **t.fresh_succession(),
-                },
+                guard=lambda s, b, kind=kind: b.And(main_phase_ready(s, b), *placeable(s, b, kind)),
+                update=place_resource(kind),
                 actor=turn_player,
                 tags=frozenset({"adds_link", "main_phase_action", "places_resource"}),
                 doc=f"the turn player places a {kind} card from hand as this turn's resource",
@@ -414,18 +417,51 @@ def build(
         )
 
     # 410.1a: a placed resource enters play as it resolves (ready, 105.1).
+    # At the cap the count stays put, and costs are paid without exhausting (table.py).
+    resolve_rules = ("410.1a", "105.1") + (("abstracted:resource-cap",) if any_length else ())
     edges.append(
         resolving(
             t,
             "action_phase",
             "resolve_resource",
-            # At the cap the count stays put, and costs are paid without exhausting (table.py).
-            ("410.1a", "105.1") + (("abstracted:resource-cap",) if any_length else ()),
+            resolve_rules,
             lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
             lambda s, b: t.gain_resource(s, b, s.turn_player),
             "the placed resource resolves and enters play",
         )
     )
+    # The windows of a combat step, for the basic rules' reading only (a
+    # question of the rulings: 410.1a allows the non-combat action phase alone).
+    for window in ("attack_window", "defend_window"):
+        if not t.rulings.fixed("may_place_resource_now", window):
+            continue
+        for kind in CARD_KINDS:
+            edges.append(
+                Edge(
+                    f"place_resource[{kind}]@{window}",
+                    window,
+                    window,
+                    ("410.1", "410.1a", "410.1b") + (("408.2",) if kind == "quest" else ()),
+                    guard=lambda s, b, kind=kind: b.And(
+                        s.priority_holder == s.turn_player, s.chain_len == 0, *placeable(s, b, kind)
+                    ),
+                    update=place_resource(kind),
+                    actor=turn_player,
+                    tags=frozenset({"adds_link", "main_phase_action", "places_resource", "reading"}),
+                    doc=f"the turn player places a {kind} card from hand as this turn's resource in the {window.replace('_', ' ')}",
+                )
+            )
+        edges.append(
+            resolving(
+                t,
+                window,
+                "resolve_resource",
+                resolve_rules,
+                lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
+                lambda s, b: t.gain_resource(s, b, s.turn_player),
+                "the placed resource resolves and enters play",
+            )
+        )
 
     # Abstraction: the non-instant cards the model tracks are allies (302.1).  As
     # one resolves it enters its controller's lowest free ally slot, as the
