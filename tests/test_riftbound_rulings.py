@@ -14,12 +14,13 @@ import pytest
 
 from model import riftbound
 from model.backend import CONCRETE
-from checkers.explicit import Exploration, explore
+from checkers.vector import VectorExploration as Exploration, explore
 from model.riftbound.damage import DamageUnit, is_legal
 from model.riftbound.rulings import rulebook
 from model.riftbound.table import DEALING, FIRST_BATTLEFIELD, HAND, Table, Unit, default_table
 from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
 from model.sources import SOURCES, SourceError, line_span, path_of
+from tests.conftest import reachable_states
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = rulebook(default_table())
@@ -57,7 +58,7 @@ def test_reading_003_is_the_default() -> None:
     assert read.rulings.reading.precedence == default.rulings.reading.precedence == ("003",)
     a, b = explore(default), explore(read)
     assert (a.states, a.transitions) == (b.states, b.transitions) == (2714, 2960)
-    assert a.nodes == b.nodes
+    assert reachable_states(a) == reachable_states(b)
     with pytest.raises(SourceError):
         riftbound.build(reading="000")
     with pytest.raises(SourceError):
@@ -119,9 +120,19 @@ def explored() -> Exploration:
     return explore(riftbound.build(table=findings_table()))
 
 
+_STATES: dict[int, list] = {}
+
+
+def states_of_table(e: Exploration) -> list:
+    """The search's reachable states as plain values, read once for every question."""
+    if id(e) not in _STATES:
+        _STATES[id(e)] = reachable_states(e)
+    return _STATES[id(e)]
+
+
 def states_at(e: Exploration, question: str) -> list:
     at = {e.machine.location_index[loc] for loc in BOOK.declared[question].asked_at}
-    return [s for s in e.nodes if s.location in at]
+    return [s for s in states_of_table(e) if s.location in at]
 
 
 def test_the_model_reading_never_clashes(explored: Exploration) -> None:
@@ -319,7 +330,7 @@ def test_what_contests_a_battlefield_and_who_takes_it_without_a_fight_are_assump
     moves = states_at(one_fight, "contests")
     assert moves and not any(book.speaks("contests", s, CONCRETE, p, BF1) for s in moves for p in (P1, P2))
     # P2 holds bf1: P1's arrival contests it, P2's does not.
-    start = one_fight.nodes[0]
+    start = one_fight.state(0)
     assert book.answer("contests", start, CONCRETE, P1, BF1) and not book.answer("contests", start, CONCRETE, P2, BF1)
     cleanups = states_at(one_fight, "uncontested_controller")
     assert cleanups and not any(book.speaks("uncontested_controller", s, CONCRETE, BF1) for s in cleanups)
@@ -351,7 +362,7 @@ def test_lines_16_17_send_an_outsiders_unit_to_base_past_two_players(explored: E
         assert not book.answer("valid_destination", s, CONCRETE, p, BF1)
     # At two players lines 16-17 never apply, and an ordinary play rests on the assumption.
     two = rulebook(default_table())
-    assert two.questions["played_to_base"].rulings[0].applies(explored.nodes[0], CONCRETE, P1, BF1) is False
+    assert two.questions["played_to_base"].rulings[0].applies(explored.state(0), CONCRETE, P1, BF1) is False
 
 
 def test_the_initial_chains_order_is_asked_once_and_is_an_assumption(one_fight: Exploration) -> None:
@@ -390,7 +401,7 @@ def test_line_106_denies_a_conquest_that_lines_95_97_give_a_defender_who_did_not
     assert alone.clashes("conquers", s, CONCRETE, P2)
     assert set(alone.explain("conquers", s, P2).core) == {"conquest", "defender-keeps"}
     assert book.answer("conquers", s, CONCRETE, P1) is False and not alone.clashes("conquers", s, CONCRETE, P1)
-    assert max(x.points[P2] for x in e.nodes) == 1
+    assert max(x.points[P2] for x in reachable_states(e)) == 1
     # Where the defender held it already, line 106 and lines 95-97 agree: no conquest.
     held = s._replace(controller=(P2,))
     assert not alone.clashes("conquers", held, CONCRETE, P2) and book.answer("conquers", held, CONCRETE, P2) is False
