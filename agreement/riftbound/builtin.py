@@ -14,10 +14,11 @@ from typing import Any
 from engine.riftbound import Action, IllegalAction, RiftboundGame, RiftboundState, load_pool, random_setup
 from engine.riftbound.cards import Pool
 
-#: Cards the model does not abstract: what Snare Warden and Spark Sapper do when
-#: played (assumed:here-trigger) is no edge of the model, and its initial chain
-#: holds only units in the combat (Distant Drummer's, assumed:afar-trigger, is not).
-NOT_ABSTRACTED = ("Snare Warden", "Spark Sapper", "Distant Drummer")
+#: Cards the model does not abstract: what Snare Warden, Spark Sapper and Grave
+#: Reaper do when played (assumed:here-trigger) is no edge of the model, and its
+#: initial chain holds only units in the combat (Distant Drummer's trigger,
+#: assumed:afar-trigger, is outside it).
+NOT_ABSTRACTED = ("Snare Warden", "Spark Sapper", "Grave Reaper", "Distant Drummer")
 #: Cards left out of random tables: those, and Kayn, who cannot be damaged only
 #: after two moves in a turn while the model's units keep fixed keywords (no move
 #: count), so a random game would soon change his immunity. The scenarios'

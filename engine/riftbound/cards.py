@@ -7,7 +7,8 @@ qa.both-survive: a unit that cannot be destroyed, which no card of the pool
 has but a setup may grant) plus the
 rallying cry of assumed:rallying-cry, whose trigger fills the initial chain
 (showdown.initial-chain). Kayn's conditional immunity is an ability, and so
-are Snare Warden's stun and Spark Sapper's 1 damage to the enemy units 'here'
+are Snare Warden's stun, Spark Sapper's 1 damage and Grave Reaper's destroy
+of the enemy units 'here'
 when they are played (assumed:here-trigger, combat.multiplayer.here-is-base),
 and Distant Drummer's trigger when a showdown it is not in begins
 (assumed:afar-trigger), a trigger of a player outside the combat.
@@ -24,7 +25,7 @@ POOL_FILE = Path(__file__).with_name("cards.yaml")
 
 KEYWORDS = ("tank", "last", "immune", "rallying", "indestructible")
 ABILITIES = ("immune_if_moved_twice", "stun_enemies_here_when_played", "damage_enemies_here_when_played",
-             "rallies_from_afar")
+             "destroy_enemies_here_when_played", "rallies_from_afar")
 MIGHT_RANGE = range(0, 7)
 CARD_FIELDS = ("name", "might", "keywords", "ability", "text", "source")
 

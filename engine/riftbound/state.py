@@ -553,14 +553,15 @@ class RiftboundState:
 
     def _when_played(self, u: Unit) -> None:
         """assumed:here-trigger, combat.multiplayer.here-is-base: Snare Warden stuns,
-        and Spark Sapper deals 1 damage to, every enemy unit 'here', the place it
-        was played to; played to its base instead, 'here' is that base, where no
+        Spark Sapper deals 1 damage to, and Grave Reaper destroys every enemy unit
+        'here', the place it was played to; played to its base instead, 'here' is that base, where no
         enemy unit stands, so the effect finds no target and does nothing. Damage
         dealt so is damage outside combat: the cleanup after the spell destroys a
         unit it made lethal (assumed:destroy-lethal), and it lasts until the end of
         the next combat or of the turn (qa.damage-cleared)."""
         effect = {"stun_enemies_here_when_played": "stun",
-                  "damage_enemies_here_when_played": "damage"}.get(u.card.ability)
+                  "damage_enemies_here_when_played": "damage",
+                  "destroy_enemies_here_when_played": "destroy"}.get(u.card.ability)
         if effect is None:
             return
         if u.zone == "base":
@@ -575,6 +576,14 @@ class RiftboundState:
             elif effect == "damage" and not self.immune(v):
                 v.damage += 1
                 self.history.append(f"{self._ref(u)} deals 1 damage to {self._ref(v)}")
+            elif effect == "destroy":
+                # qa.both-survive: a unit that cannot be destroyed stays, and the
+                # Q&A's example of one is Kayn's immunity (assumed:immune-not-destroyed).
+                if v.has("indestructible") or self.immune(v):
+                    self.history.append(f"{self._ref(v)} cannot be destroyed")
+                else:
+                    self.history.append(f"{self._ref(v)} is destroyed by {self._ref(u)}")
+                    self._to_trash(v)
 
     def _end_showdown(self) -> None:
         """damage.step, damage.both-present: combat damage only if attacking and
@@ -690,9 +699,14 @@ class RiftboundState:
             if u.zone in ("base", "battlefield") and u.damage > 0 and u.damage >= self.might(u) \
                     and not self.immune(u) and not u.has("indestructible"):
                 self.history.append(f"{self._ref(u)} is destroyed ({u.damage} damage, might {self.might(u)})")
-                # Reading: a unit in the trash keeps nothing of its time on the board.
-                u.zone, u.battlefield, u.damage, u.role = "trash", None, 0, None
-                u.stunned, u.buffed, u.moves, u.set_might = False, False, 0, None
+                self._to_trash(u)
+
+    @staticmethod
+    def _to_trash(u: Unit) -> None:
+        """assumed:destroy-lethal: a destroyed unit goes to its owner's trash.
+        Reading: a unit in the trash keeps nothing of its time on the board."""
+        u.zone, u.battlefield, u.damage, u.role = "trash", None, 0, None
+        u.stunned, u.buffed, u.moves, u.set_might = False, False, 0, None
 
     def _cleanup(self) -> None:
         """A cleanup, after every move, every spell and every combat:
