@@ -99,10 +99,11 @@ def test_cli_runs_them_all() -> None:
     assert sum(v.startswith("agrees over") for v in verdicts) == 54
     reasons = {v for v in verdicts if v.startswith("not covered")}
     # A card the model lacks is named: Mind Tether changes control, which the model's entities
-    # never do; Warding Sigil reads token characteristics, which the model's tokens lack.
-    # A card played from hand (attributes, 105-106) ends the steps the model follows.
+    # never do; Warding Sigil reads token characteristics, which the model's tokens lack;
+    # Arcane Sanctum adds to attribute values, which the model lacks. A card played from hand (attributes, 105-106) ends the steps the model follows.
     assert all("two players" in v or "one deck size" in v or "one Culling Field" in v
                or "unknown card 'Mind Tether'" in v or "unknown card 'Warding Sigil'" in v
+               or "unknown card 'Arcane Sanctum'" in v
                or ("the model has no plays from hand" in v and "after " in v) for v in reasons), reasons
 
 

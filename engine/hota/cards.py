@@ -50,6 +50,7 @@ ABILITIES: dict[str, AbilityKind] = {
     "cant_lose": AbilityKind("static"),
     "opponents_cant_win": AbilityKind("static"),
     "spirits_cant_enter": AbilityKind("static"),  # 109.5d
+    "adds_intelligence": AbilityKind("static"),  # 106.2, 106.2a
     # triggered (assumed:trigger-order)
     "echo_spirit": AbilityKind("triggered", event="token_leaves"),
     "echo_spirit_optional": AbilityKind("triggered", event="token_leaves", optional=True),

@@ -53,7 +53,7 @@ class HotaState:
         self.libraries: list[list[str]] = [list(d) for d in decks]  # the top card is the first
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.discards: list[list[str]] = [[] for _ in range(players)]
-        # 106.1-106.2: each player's attribute values, by attribute.
+        # 106.1: the attribute points each player's played basic attribute cards gave.
         self.attributes: list[dict[str, int]] = [dict.fromkeys(ATTRIBUTES, 0) for _ in range(players)]
         self.damage = [0] * players
         self.drew_from_empty = [False] * players
@@ -180,6 +180,14 @@ class HotaState:
     def _live(self, ability: str) -> list[Entity]:
         """Entities with that ability that still have their abilities (101.2a)."""
         return [e for e in self.entities if e.card.ability == ability and not e.silenced]
+
+    def attribute_values(self, p: int) -> dict[str, int]:
+        """106.1, 106.2, 106.2a: the points p's played basic attribute cards gave,
+        plus one intelligence for each Arcane Sanctum p controls that has its
+        abilities (108.4: its 'you' is its controller; 101.2a)."""
+        values = dict(self.attributes[p])
+        values["intelligence"] += sum(e.controller == p for e in self._live("adds_intelligence"))
+        return values
 
     def can_lose(self, p: int) -> bool:
         """101.1, 101.2: Aegis of Immortality (with its abilities, 101.2a) keeps its
@@ -348,8 +356,8 @@ class HotaState:
         card = self.pool.card(name)
         if not card.playable:
             return "assumed:play-from-hand", f"{name} is neither a basic attribute card nor a spell: it has nothing to play"
-        short = [f"{need} {attr} (has {self.attributes[p][attr]})" for attr, need in card.requires
-                 if self.attributes[p][attr] < need]
+        values = self.attribute_values(p)
+        short = [f"{need} {attr} (has {values[attr]})" for attr, need in card.requires if values[attr] < need]
         if short:
             return "106.3", f"{name} needs {', '.join(short)}"
         return None
@@ -1023,7 +1031,7 @@ class HotaState:
                        for p in range(self.num_players)],
             "tokens_elsewhere": [sum(1 for t in self.tokens if t.owner == p and t.zone != "battlefield")
                                  for p in range(self.num_players)],
-            "attributes": [dict(x) for x in self.attributes],
+            "attributes": [self.attribute_values(p) for p in range(self.num_players)],
             "entities": [{"card": e.name, "controller": e.controller, "owner": e.owner, "used": e.used,
                           "silenced": e.silenced} for e in self.entities],
             "waiting_triggers": [{"card": w.card, "controller": w.controller, "token_controller": w.token_controller}
@@ -1068,7 +1076,7 @@ class HotaState:
                          f"library {len(self.libraries[p])}, hand {self.hands[p]}, discard {len(self.discards[p])}"
                          + (f", {toks} Spirit(s)" if toks else "")
                          + (", drew from an empty library" if self.drew_from_empty[p] else "")
-                         + "".join(f", {attr} {n}" for attr, n in self.attributes[p].items() if n))
+                         + "".join(f", {attr} {n}" for attr, n in self.attribute_values(p).items() if n))
         for e in self.entities:
             marks = [m for m, on in (("used", e.used), ("silenced", e.silenced),
                                      (f"owned by {seat(e.owner)}", e.owner != e.controller)) if on]

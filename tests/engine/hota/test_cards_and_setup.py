@@ -16,6 +16,7 @@ TABLE_CARDS = {
     "Twin Fates": "activated", "Council of Elders": "activated", "Aegis of Immortality": "static",
     "Gatekeeper": "static", "Echo Chamber": "triggered", "Whispering Echo": "triggered",
     "Culling Field": "triggered", "Warding Sigil": "static", "Mind Tether": "activated",
+    "Arcane Sanctum": "static",
 }
 
 

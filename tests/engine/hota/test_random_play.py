@@ -8,8 +8,9 @@ checked after every step; every game ends with a well-defined outcome.
   player still in the game.
 - `snapshot()` has exactly the agreed keys.
 - Cards are neither created nor lost: library + hand + discard is the deck.
-- A player's attribute values never exceed the basic attribute cards of each
-  attribute in their discard pile (106.1).
+- A player's attribute points never exceed the basic attribute cards of each
+  attribute in their discard pile (106.1); their values add one intelligence
+  per Arcane Sanctum they control with its abilities (106.2a).
 - At every decision after the start, the check has just run: no token waits
   to vanish and no player is marked for drawing from an empty library.
 - Entities, waiting triggers, the priority holder and the council's chooser
@@ -55,7 +56,10 @@ def check(st, deck_sizes: list[int], where: Where) -> None:
         # 106.1: a point for each basic attribute card played, and a played card is
         # discarded (a council may discard one unplayed, so at most).
         basics = [st.pool[c].attributes[0] for c in st.discards[p] if st.pool[c].basic]
-        assert all(s["attributes"][p][a] <= basics.count(a) for a in s["attributes"][p]), where
+        assert all(st.attributes[p][a] <= basics.count(a) for a in st.attributes[p]), where
+        # 106.2a: an Arcane Sanctum with its abilities adds one intelligence to its controller's.
+        sanctums = sum(e.controller == p and not e.silenced for e in st.entities if e.name == "Arcane Sanctum")
+        assert s["attributes"][p] == {**st.attributes[p], "intelligence": st.attributes[p]["intelligence"] + sanctums}, where
     if st.is_terminal():
         assert st.current_player() == TERMINAL and st.legal_actions() == [], where
         assert s["step"] == "game_over" and not playing, where
