@@ -66,7 +66,7 @@ def seat(p: int) -> str:
 TAKES = {
     "shuffle": (), "first_player": ("target",), "mulligan": ("count",), "pass": (),
     "activate": ("source", "target", "target_card"), "choose": ("card",), "answer": ("choice",),
-    "optional": ("source", "choice"), "concede": (), "play": ("source",),
+    "optional": ("source", "choice"), "concede": (), "play": ("source", "choice"),
 }
 
 
@@ -83,7 +83,8 @@ class Action:
     target_card   activate: None for a player target, "Spirit" for a token, else the entity's `ref`
     count         mulligan: how many cards (0 keeps)
     card          choose: the index in the hand of the card chosen face down
-    choice        answer: "accept" | "refuse"; optional: "create" | "decline"
+    choice        answer: "accept" | "refuse"; optional: "create" | "decline";
+                  play: the attribute chosen, for a card that asks for one (105.3)
     """
 
     kind: str
@@ -112,7 +113,7 @@ class Action:
         if self.kind == "concede":
             return f"{who} concedes"
         if self.kind == "play":
-            return f"{who} plays {self.source}"
+            return f"{who} plays {self.source}" + (f" choosing {self.choice}" if self.choice is not None else "")
         if self.kind == "activate":
             text = f"{who} activates {self.source}"
             if self.target is not None:

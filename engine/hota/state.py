@@ -26,7 +26,7 @@ import copy
 import random
 from typing import Any
 
-from .cards import ABILITIES, ATTRIBUTES, Card, Pool
+from .cards import ABILITIES, ATTRIBUTES, CHOOSE_ATTRIBUTE, Card, Pool
 from .objects import (
     CHANCE, TAKES, TERMINAL, Action, Council, Entity, IllegalAction, Token, Trigger, seat,
 )
@@ -265,8 +265,12 @@ class HotaState:
     def _plays(self, p: int) -> list[Action]:
         """assumed:play-from-hand, 106.3: one play per card name in p's hand that
         can be played and whose requirements p meets (cards of a name are alike)."""
-        names = dict.fromkeys(self.hands[p])
-        return [Action("play", p, source=n) for n in names if self._play_problem(p, n) is None]
+        out = []
+        for n in dict.fromkeys(self.hands[p]):
+            # 105.3: a card that asks for an attribute is offered once per attribute.
+            choices = ATTRIBUTES if self.pool.card(n).effect in CHOOSE_ATTRIBUTE else (None,)
+            out += [Action("play", p, source=n, choice=x) for x in choices if self._play_problem(p, n, x) is None]
+        return out
 
     def _problem(self, a: Any) -> Problem | None:
         if not isinstance(a, Action):
@@ -348,14 +352,18 @@ class HotaState:
     def _check_play(self, a: Action) -> Problem | None:
         """assumed:play-from-hand: the player holding priority plays a card from
         their hand; 106.3: only if their attribute values meet its requirements."""
-        return self._priority_turn(a) or self._play_problem(a.player, a.source)
+        return self._priority_turn(a) or self._play_problem(a.player, a.source, a.choice)
 
-    def _play_problem(self, p: int, name: Any) -> Problem | None:
+    def _play_problem(self, p: int, name: Any, choice: Any = None) -> Problem | None:
         if name not in self.hands[p]:
             return "assumed:play-from-hand", f"{seat(p)} has no card named {name!r} in hand"
         card = self.pool.card(name)
         if not card.playable:
             return "assumed:play-from-hand", f"{name} is neither a basic attribute card nor a spell: it has nothing to play"
+        if card.effect in CHOOSE_ATTRIBUTE and choice not in ATTRIBUTES:
+            return "105.3", f"{name} asks for exactly one of {', '.join(ATTRIBUTES)}, not {choice!r}"
+        if card.effect not in CHOOSE_ATTRIBUTE and choice is not None:
+            return "assumed:play-from-hand", f"{name} asks for no choice"
         values = self.attribute_values(p)
         short = [f"{need} {attr} (has {values[attr]})" for attr, need in card.requires if values[attr] < need]
         if short:
@@ -738,13 +746,19 @@ class HotaState:
             self.history.append(f"{seat(p)} plays {card.name}: {attr} {self.attributes[p][attr]}")
         else:
             self.history.append(f"{seat(p)} plays {card.name}")
-            getattr(self, f"_effect_{card.effect}")(p)
+            getattr(self, f"_effect_{card.effect}")(p, a.choice)
         self.discards[p].append(card.name)
         self._after_resolution()
 
-    def _effect_draw_a_card(self, p: int) -> None:
+    def _effect_draw_a_card(self, p: int, choice: None) -> None:
         """Arcane Study: its player draws a card (from an empty library, 104.3c acts at the check)."""
         self._draw(p, 1)
+
+    def _effect_gain_chosen_attribute(self, p: int, choice: str) -> None:
+        """Attunement: one point of the chosen attribute (105.3) for the rest of the
+        game (106.2), counted with the points of played attribute cards."""
+        self.attributes[p][choice] += 1
+        self.history.append(f"{seat(p)} chooses {choice}: {choice} {self.attributes[p][choice]}")
 
     def _after_resolution(self) -> None:
         self.passed = []

@@ -440,7 +440,8 @@ class HotaSession(Session):
             every += [Action("pass", p)] + [Action("mulligan", p, count=k) for k in range(len(st.hands[p]) + 2)]
             every += [Action("choose", p, card=0)] + [Action("answer", p, choice=x) for x in ("accept", "refuse")]
             # A play names a card of the pool, in the hand or not (assumed:play-from-hand).
-            every += [Action("play", p, source=c.name) for c in self.st.pool.deck_cards()]
+            every += [Action("play", p, source=c.name, choice=x) for c in self.st.pool.deck_cards()
+                      for x in (None, "strength", "agility", "intelligence")]
             for card, owner in names:
                 if owner != p:
                     continue

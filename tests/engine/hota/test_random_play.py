@@ -54,9 +54,12 @@ def check(st, deck_sizes: list[int], where: Where) -> None:
     for p in range(n):
         assert s["library"][p] + s["hand"][p] + len(st.discards[p]) == deck_sizes[p], where
         # 106.1: a point for each basic attribute card played, and a played card is
-        # discarded (a council may discard one unplayed, so at most).
+        # discarded (a council may discard one unplayed, so at most); 105.3, 106.2:
+        # an Attunement played gives a point of one attribute.
         basics = [st.pool[c].attributes[0] for c in st.discards[p] if st.pool[c].basic]
-        assert all(st.attributes[p][a] <= basics.count(a) for a in st.attributes[p]), where
+        attuned = st.discards[p].count("Attunement")
+        assert all(st.attributes[p][a] <= basics.count(a) + attuned for a in st.attributes[p]), where
+        assert sum(st.attributes[p].values()) <= len(basics) + attuned, where
         # 106.2a: an Arcane Sanctum with its abilities adds one intelligence to its controller's.
         sanctums = sum(e.controller == p and not e.silenced for e in st.entities if e.name == "Arcane Sanctum")
         assert s["attributes"][p] == {**st.attributes[p], "intelligence": st.attributes[p]["intelligence"] + sanctums}, where
