@@ -42,6 +42,7 @@ def test_only_the_basic_reading_builds_the_edges_and_they_break_410_1a_not_410_1
     taken = {key for _, _, key in exploration.graph.edges(keys=True)}
     assert {"resolve_resource@attack_window", "resolve_resource@defend_window"} <= taken
     props = {p.name: p for p in CATALOGUE}
-    assert check(exploration, props["main_phase_only"]).verdict == "violated"
+    for broken in ("main_phase_only", "main_phase_links_at_bottom"):
+        assert check(exploration, props[broken]).verdict == "violated"
     for still in ("one_resource_per_turn", "deadlock"):
         assert check(exploration, props[still]).verdict != "violated"

@@ -1,11 +1,12 @@
 """Who may attack, be proposed, protect, in which window a combat is proposed
-and whether as a link, in which window a non-instant is played or a resource
-placed, who is bound to attack, who acts first after a link resolves, which
-weapons strike together and when, and when combat roles end: the rules of
-303, 405, 408-410 and 600-603 as rulings with explicit precedence
-(``model/rulings.py``), each citing the texts that state it.  Eight questions
-read the board alone (``Question.fixed``): the model asks them as it builds
-its edges, so a reading of them builds other edges.
+and whether as a link, in which window a non-instant is played, in which a
+resource is placed and whether as a link, who is bound to attack, who acts
+first after a link resolves, which weapons strike together and when, and
+when combat roles end: the rules of 303, 405, 408-410 and 600-603 as rulings
+with explicit precedence (``model/rulings.py``), each citing the texts that
+state it.  Nine questions read the board alone (``Question.fixed``): the
+model asks them as it builds its edges, so a reading of them builds other
+edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
 comprehensive rules (000), the basic rules (001), the combat rules in English
@@ -369,6 +370,40 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda w: w.replace("_", " "),
         # Both name the only phase; the basic rules' end phase forbids placing one (001:174).
         default_texts={"000": "376", "001": "174", "CR7.4": "1311-1312"},
+        # A card in hand to place.
+        bounds={"hand": 1},
+    )
+
+    # -- 409.3, 410.1a: whether a resource is a link ----------------------------------------
+    resource_uses_the_chain = Question(
+        "resource_uses_the_chain",
+        "does placing a resource put the card on the chain, to enter play as it resolves (409.3, 410.1a)?",
+        (
+            Ruling(
+                "409.3",
+                ("409.3", "410.1a", "413.7a"),
+                True,
+                always,
+                "placing a resource adds a link the players may respond to; the card enters play as it resolves",
+                texts={"000": "348", "CR7.4": "1312-1316"},
+            ),
+            # The basic rules move the card from hand straight to the resource
+            # row (001:60, 168, 319).  Their chain holds cards that are used
+            # and effects (001:221), and placing is an action of its own beside
+            # using a card (001:153), as with the declaration of a combat (B7).
+            Ruling(
+                "409.3",
+                ("409.3", "basic:resources"),
+                False,
+                always,
+                "placing a resource puts the card into play at once, with no chance to respond",
+                texts={"001": "168"},
+            ),
+        ),
+        ((),),
+        asked_at=("action_phase",),
+        fixed=True,
+        show=lambda: "placing a resource",
         # A card in hand to place.
         bounds={"hand": 1},
     )
@@ -883,7 +918,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
 
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_place_resource_now,
-        proposal_uses_the_chain,
+        resource_uses_the_chain, proposal_uses_the_chain,
         bound_to_attack, may_protect,
         skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,

@@ -387,18 +387,26 @@ def build(
             )
         )
 
+    # Whether placing adds a link is a question of the rulings: the basic
+    # rules put the card straight into play (resource_uses_the_chain).
+    as_link = t.rulings.fixed("resource_uses_the_chain")
+
     def place_resource(kind: str) -> Callable[[Any, Backend], dict[str, Any]]:
-        return lambda s, b: {
-            **t.take_from_hand(s, b, kind, s.turn_player),
-            **chain.push(s, b, controller=s.turn_player, kind=RESOURCE_LINK),
-            "resource_placed": True,
-            **t.fresh_succession(),
-        }
+        def update(s: Any, b: Backend) -> dict[str, Any]:
+            placed = {**t.take_from_hand(s, b, kind, s.turn_player), "resource_placed": True}
+            if not as_link:
+                return {**placed, **t.gain_resource(s, b, s.turn_player)}
+            return {**placed, **chain.push(s, b, controller=s.turn_player, kind=RESOURCE_LINK), **t.fresh_succession()}
+
+        return update
 
     def placeable(s: Any, b: Backend, kind: str) -> tuple[Any, ...]:
         """410.1: none placed yet this turn, a card of this kind in hand, room on the chain."""
         return b.Not(s.resource_placed), t.in_hand(s, b, kind, s.turn_player) > 0, b.Not(chain.is_full(s))
 
+    # Off the chain a placement adds no link and is only the basic rules'
+    # (tagged reading, as their declaration of a combat is).
+    placing = frozenset({"places_resource", *(("adds_link", "main_phase_action") if as_link else ("reading",))})
     for kind in CARD_KINDS:
         # 410.1b: any card can be placed face down; 408.2: a quest can only be placed.
         rules = ("410.1", "410.1a", "409.2b", "502.1", "410.1b") + (("408.2",) if kind == "quest" else ())
@@ -411,31 +419,23 @@ def build(
                 guard=lambda s, b, kind=kind: b.And(main_phase_ready(s, b), *placeable(s, b, kind)),
                 update=place_resource(kind),
                 actor=turn_player,
-                tags=frozenset({"adds_link", "main_phase_action", "places_resource"}),
-                doc=f"the turn player places a {kind} card from hand as this turn's resource",
+                tags=placing,
+                doc=f"the turn player places a {kind} card from hand as this turn's resource"
+                + ("" if as_link else ", straight into play"),
             )
         )
 
     # 410.1a: a placed resource enters play as it resolves (ready, 105.1).
     # At the cap the count stays put, and costs are paid without exhausting (table.py).
     resolve_rules = ("410.1a", "105.1") + (("abstracted:resource-cap",) if any_length else ())
-    edges.append(
-        resolving(
-            t,
-            "action_phase",
-            "resolve_resource",
-            resolve_rules,
-            lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
-            lambda s, b: t.gain_resource(s, b, s.turn_player),
-            "the placed resource resolves and enters play",
-        )
-    )
-    # The windows of a combat step, for the basic rules' reading only (a
-    # question of the rulings: 410.1a allows the non-combat action phase alone).
-    for window in ("attack_window", "defend_window"):
-        if not t.rulings.fixed("may_place_resource_now", window):
+    # A placed resource resolves in the window it was placed in: the action
+    # phase (its placements are above) or, under the basic rules' reading
+    # only, a combat step's (410.1a allows the non-combat action phase alone).
+    for window in ("action_phase", "attack_window", "defend_window"):
+        elsewhere = window != "action_phase"
+        if elsewhere and not t.rulings.fixed("may_place_resource_now", window):
             continue
-        for kind in CARD_KINDS:
+        for kind in CARD_KINDS if elsewhere else ():
             edges.append(
                 Edge(
                     f"place_resource[{kind}]@{window}",
@@ -447,21 +447,22 @@ def build(
                     ),
                     update=place_resource(kind),
                     actor=turn_player,
-                    tags=frozenset({"adds_link", "main_phase_action", "places_resource", "reading"}),
+                    tags=placing | {"main_phase_action", "reading"},
                     doc=f"the turn player places a {kind} card from hand as this turn's resource in the {window.replace('_', ' ')}",
                 )
             )
-        edges.append(
-            resolving(
-                t,
-                window,
-                "resolve_resource",
-                resolve_rules,
-                lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
-                lambda s, b: t.gain_resource(s, b, s.turn_player),
-                "the placed resource resolves and enters play",
+        if as_link:
+            edges.append(
+                resolving(
+                    t,
+                    window,
+                    "resolve_resource",
+                    resolve_rules,
+                    lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
+                    lambda s, b: t.gain_resource(s, b, s.turn_player),
+                    "the placed resource resolves and enters play",
+                )
             )
-        )
 
     # Abstraction: the non-instant cards the model tracks are allies (302.1).  As
     # one resolves it enters its controller's lowest free ally slot, as the
