@@ -63,20 +63,19 @@ def test_cli_runs_them_all() -> None:
     assert data["summary"] == {"pass": cases, "fail": 0, "error": 0}
     assert {r["game"] for r in data["results"]} == {"riftbound"}
     # The model follows every scenario whose cards it abstracts, step by step, Kayn's
-    # included; only those with Snare Warden, Spark Sapper, Grave Reaper or Distant
-    # Drummer (assumed:here-trigger, assumed:afar-trigger), a unit that cannot be
-    # destroyed (the model's units always are, by lethal damage) or a game the engine's
-    # turn cap ends (assumed:turn-cap, a limit the model lacks) are left out.
+    # and units that cannot be destroyed included; only those with Snare Warden, Spark
+    # Sapper, Grave Reaper or Distant Drummer (assumed:here-trigger, assumed:afar-trigger)
+    # or a game the engine's turn cap ends (assumed:turn-cap, a limit the model lacks)
+    # are left out.
     verdicts = {r["scenario"]: r["model"] for r in data["results"]}
     assert all(v.startswith("agrees over ")
                or any(v.startswith(f"not covered (cards the model does not abstract: {c}")
                       for c in ("Snare Warden", "Spark Sapper", "Grave Reaper", "Distant Drummer"))
-               or v.startswith("not covered (keywords the model lacks: Hill Raider (indestructible))")
                or v.startswith("not covered (the engine's own length limit ended the game (500 turns")
                for v in verdicts.values()), verdicts
     kayn = [v for path, v in verdicts.items() if "kayn" in path.lower()]
     assert len(kayn) >= 2 and all(v.startswith("agrees over ") for v in kayn), kayn
-    assert sum(v.startswith("agrees over ") for v in verdicts.values()) >= 50
+    assert sum(v.startswith("agrees over ") for v in verdicts.values()) >= 58
 
 
 def test_kayn_is_followed_across_the_move_that_makes_him_immune(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -261,3 +260,17 @@ def test_a_set_might_out_of_range_is_an_error_at_its_line(tmp_path: Path) -> Non
         """)
     assert result.status == "error"
     assert "case.yaml:7" in result.detail and "'might' (set by an effect) is from 0 to 6" in result.detail, result.detail
+
+
+def test_a_unit_that_cannot_be_destroyed_is_followed_by_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """qa.both-survive: the model's table reads the keyword; read as a plain unit,
+    the model would destroy it with lethal damage where the engine keeps it."""
+    path = ROOT / "rules" / "qa.both-survive.a-unit-that-cannot-be-destroyed.yaml"
+    results = runner.run_cases(path)
+    assert all(r.status == "pass" and r.model.startswith("agrees over ") for r in results), [r.model for r in results]
+    from agreement.riftbound import checker
+
+    plain = checker.Unit
+    monkeypatch.setattr(checker, "Unit", lambda *a, **k: plain(*a, **{**k, "indestructible": False}))
+    results = runner.run_cases(path)
+    assert all(r.status == "fail" and "the model's reading" in r.detail for r in results), [r.detail for r in results]

@@ -24,9 +24,6 @@ NOT_ABSTRACTED = ("Snare Warden", "Spark Sapper", "Grave Reaper", "Distant Drumm
 #: count), so a random game would soon change his immunity. The scenarios'
 #: follower still holds him, reading the table afresh when his immunity changes.
 OUTSIDE_THE_MODEL = ("Kayn", *NOT_ABSTRACTED)
-#: Keywords the model's units lack: "cannot be destroyed" (qa.both-survive), which
-#: only a setup grants; random setups never do.
-KEYWORDS_OUTSIDE = ("indestructible",)
 #: Victory comes at this many points in harness games: low enough for games to end.
 VICTORY_POINTS = 6
 

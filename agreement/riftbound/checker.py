@@ -66,6 +66,8 @@ def table_of(obs: dict[str, Any]) -> Table:
             last=u["last"],
             immune=u["immune"],
             rallying=u["rallying"],
+            # Optional in an observation: an engine whose units are all destructible may leave it out.
+            indestructible=bool(u.get("indestructible", False)),
         )
         for u in obs["units"]
     )

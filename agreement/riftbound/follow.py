@@ -1,13 +1,13 @@
 """Follow one game of the built-in Riftbound engine against the model, action
 by action (for ``chainproof scenarios``; ``agreement/follow.py``). A
-situation with a card or keyword the model does not abstract, or with no unit at
+situation with a card the model does not abstract, or with no unit at
 all, is not covered; so is the step at which the engine's own turn cap ends
 a game. Kayn is followed as a unit whose immunity is a keyword."""
 
 from __future__ import annotations
 
 from agreement import follow
-from agreement.riftbound.builtin import KEYWORDS_OUTSIDE, NOT_ABSTRACTED, BuiltinRiftboundAdapter
+from agreement.riftbound.builtin import NOT_ABSTRACTED, BuiltinRiftboundAdapter
 from agreement.riftbound.checker import RiftboundChecker
 from engine.riftbound import Action, RiftboundState
 
@@ -16,10 +16,6 @@ class ModelFollower(follow.ModelFollower):
     def __init__(self, st: RiftboundState) -> None:
         outside = sorted({u.card.name for u in st.units if u.card.name in NOT_ABSTRACTED})
         not_covered = f"cards the model does not abstract: {', '.join(outside)}" if outside else ""
-        # The model's units are always destroyed by lethal damage.
-        lacking = sorted({f"{u.name} ({k})" for u in st.units for k in KEYWORDS_OUTSIDE if u.has(k)})
-        if lacking:
-            not_covered = "; ".join(filter(None, [not_covered, f"keywords the model lacks: {', '.join(lacking)}"]))
         # The model's table reads each unit's immunity as a fixed keyword: Kayn
         # is held as immune or not, as he is when the table is read.
         self._immune = {u.id: st.immune(u) for u in st.units}

@@ -614,8 +614,10 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
             if unit.immune:
                 continue  # damage.undamageable: it takes none
             marked = s.damage[u] + s.assigned[u]
-            lethal = book.answer("destroyed_by_damage", s, b, u)
             damage[u] = marked
+            if unit.indestructible:
+                continue  # qa.both-survive: it keeps its damage until the combat cleanup
+            lethal = book.answer("destroyed_by_damage", s, b, u)
             # assumed:destroy-lethal: a destroyed unit keeps nothing but the
             # damage the combat cleanup clears (resolution.clear-damage).
             zone[u] = b.If(lethal, TRASH, s.zone[u])

@@ -27,6 +27,7 @@ class Unit:
     ``tank``: assigned combat damage first; ``last``: assigned it last (the
     seed's Caitlyn); both at once is the seed's Caitlyn given Tank
     (damage.exclusive). ``immune``: cannot be damaged (damage.undamageable).
+    ``indestructible``: cannot be destroyed, though it takes damage (qa.both-survive).
     ``rallying``: the triggered ability of assumed:rallying-cry.
     ``start``: its zone at the start (a zone code)."""
 
@@ -38,6 +39,7 @@ class Unit:
     last: bool = False
     immune: bool = False
     rallying: bool = False
+    indestructible: bool = False
 
 
 @dataclass(frozen=True)
