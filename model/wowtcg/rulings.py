@@ -1,12 +1,12 @@
 """Who may attack, be proposed, protect, in which window a combat is proposed
 and whether as a link, in which window a non-instant is played, in which a
-resource is placed and whether as a link, who is bound to attack, who acts
-first after a link resolves, which weapons strike together and when, and
-when combat roles end: the rules of 303, 405, 408-410 and 600-603 as rulings
-with explicit precedence (``model/rulings.py``), each citing the texts that
-state it.  Nine questions read the board alone (``Question.fixed``): the
-model asks them as it builds its edges, so a reading of them builds other
-edges.
+resource is placed and whether as a link, whose cards ready, who is bound to
+attack, who acts first after a link resolves, which weapons strike together
+and when, and when combat roles end: the rules of 303, 405, 408-410, 501 and
+600-603 as rulings with explicit precedence (``model/rulings.py``), each
+citing the texts that state it.  Ten questions read the board alone
+(``Question.fixed``): the model asks them as it builds its edges, so a
+reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
 comprehensive rules (000), the basic rules (001), the combat rules in English
@@ -601,6 +601,39 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda: "the turn player",
     )
 
+    # -- 501.1a: whose cards the ready step readies ---------------------------------------
+    ready_step_readies_all = Question(
+        "ready_step_readies_all",
+        "does the ready step ready every player's cards in play, not only the turn player's (501.1a)?",
+        (
+            Ruling(
+                "501.1a",
+                ("501.1a",),
+                False,
+                always,
+                "the turn player readies the cards he controls, and nobody else's",
+                texts={"000": "416", "001": "56", "CR7.4": "1674"},
+            ),
+            # The basic rules' turn structure drops "your": as the ready step
+            # starts, the cards in play ready, whoever controls them.
+            Ruling(
+                "501.1a:all-cards",
+                ("501.1a", "basic:ready-step"),
+                True,
+                always,
+                "as the ready step starts every card in play readies, whoever controls it",
+                texts={"001": "148"},
+            ),
+        ),
+        ((),),
+        asked_at=("ready_step_start",),
+        # The basic rules say both; read whole they follow the section on the
+        # step itself (001:148) over the overview of readying (001:56).
+        on_clash=True,
+        fixed=True,
+        show=lambda: "the ready step",
+    )
+
     # -- 600.2: what a bound player may do with his priority --------------------------------
     uses_priority_otherwise = Question(
         "uses_priority_otherwise",
@@ -920,7 +953,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
         bound_to_attack, may_protect,
-        skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
+        ready_step_readies_all, skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role,
     )

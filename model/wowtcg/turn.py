@@ -191,8 +191,19 @@ def build(
 
     # -- 501.1 ready step ---------------------------------------------------------
 
+    # Whether other players' cards ready too is a question of the rulings: the
+    # basic rules' ready step readies every card in play (ready_step_readies_all).
+    readies_all = t.rulings.fixed("ready_step_readies_all")
+
     def ready_turn_players_cards(s: Any, b: Backend) -> dict[str, Any]:
         """501.1a: the turn player readies his characters, equipment and resources."""
+        if readies_all:
+            return {
+                "exhausted": (False,) * t.count,
+                "weapon_exhausted": (False,) * (n * t.weapons),
+                "armor_exhausted": (False,) * n,
+                "resources_exhausted": (0,) * n,
+            }
         return {
             "exhausted": tuple(b.And(s.exhausted[c], s.turn_player != t.owner[c]) for c in range(t.count)),
             "weapon_exhausted": tuple(
