@@ -552,13 +552,14 @@ class RiftboundState:
         self._after_spell(a)
 
     def _when_played(self, u: Unit) -> None:
-        """assumed:here-trigger, combat.multiplayer.here-is-base: Snare Warden stuns,
-        Spark Sapper deals 1 damage to, and Grave Reaper destroys every enemy unit
-        'here', the place it was played to; played to its base instead, 'here' is that base, where no
-        enemy unit stands, so the effect finds no target and does nothing. Damage
-        dealt so is damage outside combat: the cleanup after the spell destroys a
-        unit it made lethal (assumed:destroy-lethal), and it lasts until the end of
-        the next combat or of the turn (qa.damage-cleared)."""
+        """assumed:here-trigger, combat.multiplayer.here-is-base: each enemy unit
+        'here', the place the unit was played to, is stunned (Snare Warden), dealt
+        1 damage (Spark Sapper) or destroyed (Grave Reaper). Played to its base
+        instead, 'here' is that base, where no enemy unit stands, so the effect
+        finds no target and does nothing. Damage dealt so is damage outside
+        combat: the cleanup after the spell destroys a unit it made lethal
+        (assumed:destroy-lethal), and it lasts until the end of the next combat or
+        of the turn (qa.damage-cleared)."""
         effect = {"stun_enemies_here_when_played": "stun",
                   "damage_enemies_here_when_played": "damage",
                   "destroy_enemies_here_when_played": "destroy"}.get(u.card.ability)
