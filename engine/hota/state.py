@@ -53,7 +53,8 @@ class HotaState:
         self.libraries: list[list[str]] = [list(d) for d in decks]  # the top card is the first
         self.hands: list[list[str]] = [[] for _ in range(players)]
         self.discards: list[list[str]] = [[] for _ in range(players)]
-        # 106.1: the attribute points each player's played basic attribute cards gave.
+        # The attribute points each player's played cards gave for the game: basic
+        # attribute cards (106.1) and Attunement (106.2); entities add theirs on top.
         self.attributes: list[dict[str, int]] = [dict.fromkeys(ATTRIBUTES, 0) for _ in range(players)]
         self.damage = [0] * players
         self.drew_from_empty = [False] * players
@@ -182,8 +183,7 @@ class HotaState:
         return [e for e in self.entities if e.card.ability == ability and not e.silenced]
 
     def attribute_values(self, p: int) -> dict[str, int]:
-        """106.1, 106.2, 106.2a: the points p's played basic attribute cards gave,
-        plus one intelligence for each Arcane Sanctum p controls that has its
+        """106.1, 106.2, 106.2a: the points p's played cards gave, plus one intelligence for each Arcane Sanctum p controls that has its
         abilities (108.4: its 'you' is its controller; 101.2a)."""
         values = dict(self.attributes[p])
         values["intelligence"] += sum(e.controller == p for e in self._live("adds_intelligence"))
