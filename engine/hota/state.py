@@ -183,8 +183,9 @@ class HotaState:
         return [e for e in self.entities if e.card.ability == ability and not e.silenced]
 
     def attribute_values(self, p: int) -> dict[str, int]:
-        """106.1, 106.2, 106.2a: the points p's played cards gave, plus one intelligence for each Arcane Sanctum p controls that has its
-        abilities (108.4: its 'you' is its controller; 101.2a)."""
+        """106.1, 106.2, 106.2a: the points p's played cards gave, plus one
+        intelligence for each Arcane Sanctum p controls that has its abilities
+        (108.4: its 'you' is its controller; 101.2a)."""
         values = dict(self.attributes[p])
         values["intelligence"] += sum(e.controller == p for e in self._live("adds_intelligence"))
         return values
