@@ -436,17 +436,28 @@ def build(
             )
         )
 
-    # 410.1a: a placed resource enters play as it resolves (ready, 105.1).
-    # At the cap the count stays put, and costs are paid without exhausting (table.py).
-    resolve_rules = ("410.1a", "105.1") + (("abstracted:resource-cap",) if any_length else ())
-    # A placed resource resolves in the window it was placed in: the action
-    # phase (its placements are above) or, under the basic rules' reading
-    # only, a combat step's (410.1a allows the non-combat action phase alone).
-    for window in ("action_phase", "attack_window", "defend_window"):
-        elsewhere = window != "action_phase"
-        if elsewhere and not t.rulings.fixed("may_place_resource_now", window):
+    # 410.1a: a placed resource enters play as it resolves (ready, 105.1), in
+    # the window it was placed in.  At the cap the count stays put, and costs
+    # are paid without exhausting (table.py).
+    def resolve_resource(window: str) -> Edge:
+        return resolving(
+            t,
+            window,
+            "resolve_resource",
+            ("410.1a", "105.1") + (("abstracted:resource-cap",) if any_length else ()),
+            lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
+            lambda s, b: t.gain_resource(s, b, s.turn_player),
+            "the placed resource resolves and enters play",
+        )
+
+    if as_link:
+        edges.append(resolve_resource("action_phase"))
+    # The windows of a combat step, for the basic rules' reading only (a
+    # question of the rulings: 410.1a allows the non-combat action phase alone).
+    for window in ("attack_window", "defend_window"):
+        if not t.rulings.fixed("may_place_resource_now", window):
             continue
-        for kind in CARD_KINDS if elsewhere else ():
+        for kind in CARD_KINDS:
             edges.append(
                 Edge(
                     f"place_resource[{kind}]@{window}",
@@ -463,17 +474,7 @@ def build(
                 )
             )
         if as_link:
-            edges.append(
-                resolving(
-                    t,
-                    window,
-                    "resolve_resource",
-                    resolve_rules,
-                    lambda s, b: top_link_is(t, s, b, RESOURCE_LINK),
-                    lambda s, b: t.gain_resource(s, b, s.turn_player),
-                    "the placed resource resolves and enters play",
-                )
-            )
+            edges.append(resolve_resource(window))
 
     # Abstraction: the non-instant cards the model tracks are allies (302.1).  As
     # one resolves it enters its controller's lowest free ally slot, as the
