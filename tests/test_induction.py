@@ -1,7 +1,9 @@
 """k-induction (``checkers/induction.py``) held to exhaustive explicit search.
 
 On a finite model of games of every length, explicit search of every reachable
-state decides each safety property exactly, so k-induction must agree with it:
+state (searched over arrays, ``checkers/vector.py``, which tests/test_vector.py
+holds to explicit search state by state) decides each safety property exactly,
+so k-induction must agree with it:
 a proof only of what holds, ``vacuous`` by proof only of what is vacuous, a
 violation only of what is violated, with the same shortest transcript (its base
 case is bounded model checking).  Tiny synthetic machines pin the cases the
@@ -28,12 +30,13 @@ import pytest
 
 from chainproof.games import get_game
 from model import wowtcg
-from checkers import explicit, induction
+from checkers import induction, vector
 from model.backend import CONCRETE
 from model.machine import BOOL, Edge, IntRange, Location, Machine, Var
 from checkers.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Result
 from model.wowtcg.board import Board, Character, Party, Weapon
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty, validate
+from tests.conftest import reachable_states
 from tests.test_mutants import MUTANTS, caught
 
 GAME = get_game("wowtcg")
@@ -68,9 +71,9 @@ def tiny_any_length(allies: int) -> Machine:
 
 
 @cache
-def tiny(allies: int) -> tuple[Machine, explicit.Exploration]:
+def tiny(allies: int) -> tuple[Machine, vector.VectorExploration]:
     machine = tiny_any_length(allies)
-    exploration = explicit.explore(machine)
+    exploration = vector.explore(machine)
     assert exploration.complete
     return machine, exploration
 
@@ -81,24 +84,25 @@ def tiny_proofs(allies: int, simple_path: bool = True) -> tuple[Result, ...]:
     return tuple(induction.check_all(machine, SAFETY, max_k=PROOF_K, simple_path=simple_path))
 
 
-def premise_depth(exploration: explicit.Exploration, prop: Property) -> int | None:
+def premise_depth(exploration: vector.VectorExploration, prop: Property) -> int | None:
     """The length of a shortest run to the property's premise (None: never met)."""
     m, depth = exploration.machine, exploration.depth
     if isinstance(prop, Invariant):
         if prop.premise is None:
             return 0
         # Nodes are numbered breadth first: the first premise state is a nearest one.
-        return next((depth[i] for i, s in enumerate(exploration.nodes) if prop.premise(m, s, CONCRETE)), None)
+        return next((int(depth[i]) for i, s in enumerate(reachable_states(exploration)) if prop.premise(m, s, CONCRETE)), None)
     if isinstance(prop, StepProperty):
-        return min((depth[pre] + 1 for pre, edge, _ in exploration.steps() if prop.applies(edge)), default=None)
+        applies = [prop.applies(e) for e in m.edges]
+        return min((int(depth[pre]) + 1 for pre, k in zip(exploration.step_pre.tolist(), exploration.step_edge.tolist()) if applies[k]), default=None)
     assert isinstance(prop, Deadlock)
     return 0
 
 
-def agrees(exploration: explicit.Exploration, prop: Property, r: Result, max_k: int) -> Result:
+def agrees(exploration: vector.VectorExploration, prop: Property, r: Result, max_k: int) -> Result:
     """k-induction's verdict on ``prop`` is the one exhaustive search allows; returns the explicit one."""
     assert exploration.complete, "only a complete exploration decides a property exactly"
-    e = explicit.check(exploration, prop)
+    e = vector.check(exploration, prop)
     context = f"{prop.name}: k-induction {r.verdict} at {r.depth} ({r.note}); explicit {e.verdict} at {e.depth}"
     assert r.method == "k-induction" and r.property == prop.name, context
     # Only a proof, or a premise proved unreachable, speaks for runs of every length.
@@ -181,7 +185,7 @@ def test_a_broken_any_length_model_is_never_proved(name: str) -> None:
     mutant = MUTANT[name]
     prop = BY_NAME[mutant.caught_by]
     machine = mutant.mutate(tiny_any_length(0))
-    exploration = explicit.explore(machine)
+    exploration = vector.explore(machine)
     r = induction.check(machine, prop, max_k=MAX_K)
     e = agrees(exploration, prop, r, MAX_K)
     assert e.verdict == VIOLATED and e.depth == ANY_LENGTH_MUTANTS[name]
@@ -203,7 +207,7 @@ def test_a_premise_at_game_over_is_not_called_unreachable() -> None:
         machine, exploration = tiny(allies)
         met = premise_depth(exploration, prop)
         assert met is not None and met > PROOF_K  # reached, but past the base case
-        assert explicit.check(exploration, prop).verdict == HOLDS_TO_DEPTH
+        assert vector.check(exploration, prop).verdict == HOLDS_TO_DEPTH
         results = [tiny_proofs(allies)[SAFETY.index(prop)]]
         if allies == 0:
             results.append(induction.check(machine, prop, max_k=4))  # alone, as well as in rounds
@@ -254,10 +258,10 @@ ends_counted = Invariant(
 )
 
 
-def countdown_results(steps: int, max_k: int) -> tuple[explicit.Exploration, list[Result]]:
+def countdown_results(steps: int, max_k: int) -> tuple[vector.VectorExploration, list[Result]]:
     """k-induction on the countdown's three properties, each checked against exhaustive search."""
     m = countdown(steps)
-    exploration = explicit.explore(m)
+    exploration = vector.explore(m)
     props = [drift_bounded, never_bad, ends_counted]
     results = induction.check_all(m, props, max_k=max_k)
     for p, r in zip(props, results):
@@ -272,7 +276,7 @@ def test_a_violation_at_a_terminal_state_past_the_base_case_is_not_proved_away()
     # Violated in 6 steps, the last into the terminal location: past max_k, so
     # only 'holds up to 3 steps'.  With the steps asserted outright, the state
     # at 'over' needed a successor and this was 'proved'.
-    assert explicit.check(exploration, never_bad).depth == 6
+    assert vector.check(exploration, never_bad).depth == 6
     assert by_name["never_bad"].verdict == HOLDS_TO_DEPTH, by_name["never_bad"].note
     # Its premise is met in 6 steps: proved (k=1), never vacuous.
     assert by_name["ends_counted"].verdict == PROVED, by_name["ends_counted"].note
@@ -353,7 +357,7 @@ def test_a_property_proved_only_with_a_lemma() -> None:
     helped = induction.check(machine, target, max_k=3, lemmas=[lemma])
     assert helped.verdict == PROVED and helped.depth == 1, helped.note
     assert "first_turn_is_first_players" in helped.note
-    assert explicit.check(exploration, target).verdict == HOLDS_TO_DEPTH
+    assert vector.check(exploration, target).verdict == HOLDS_TO_DEPTH
 
 
 # -- 5. honesty --------------------------------------------------------------------------------
@@ -386,7 +390,7 @@ def test_a_solver_timeout_is_never_a_wrong_verdict(timeout_ms: int, props: tuple
     machine, exploration = tiny(0)
     results = induction.check_all(machine, props, max_k=max_k, timeout_ms=timeout_ms)
     for p, r in zip(props, results):
-        e = explicit.check(exploration, p)
+        e = vector.check(exploration, p)
         context = f"{p.name}: {r.verdict} ({r.note}); explicit {e.verdict}"
         assert r.verdict != VIOLATED, context  # nothing is violated here
         if r.verdict == UNKNOWN:
@@ -454,7 +458,7 @@ def test_the_simple_path_constraint_makes_a_proof() -> None:
     allowed to repeat states spins there for ever."""
     m = detour()
     never_three = Invariant("never_three", ("409.1",), "x never reaches 3", holds=lambda m, s, b: s.x != 3)
-    assert explicit.check(explicit.explore(m), never_three).verdict == HOLDS_TO_DEPTH
+    assert vector.check(vector.explore(m), never_three).verdict == HOLDS_TO_DEPTH
     proved = induction.check(m, never_three, max_k=4)
     assert proved.verdict == PROVED and proved.depth == 2, proved.note
     assert "with the simple-path constraint" in proved.note
@@ -490,7 +494,7 @@ def test_a_violating_step_may_return_to_the_state_it_left() -> None:
         applies=lambda e: True,
         holds=lambda m, pre, post, b: pre.x != post.x,
     )
-    e = explicit.check(explicit.explore(m), moves)
+    e = vector.check(vector.explore(m), moves)
     assert e.verdict == VIOLATED and e.depth == 6
     short = induction.check(m, moves, max_k=3)
     assert short.verdict == HOLDS_TO_DEPTH and "not k-inductive up to k=3" in short.note, short.note
