@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from functools import cache
+from typing import Any, Callable, Mapping
 
 import pytest
 from hypothesis import strategies as st
 
+from chainproof.source_lint import SourceFinding, lint_sources
 from model import wowtcg
 from checkers import bmc, explicit, vector
 from model.machine import Machine
@@ -118,3 +120,26 @@ def reachable_states(exploration: vector.VectorExploration) -> list[Any]:
     """Every state a vectorized search found, as plain values, in its numbering
     (explicit search's, which tests/test_vector.py holds it to)."""
     return [exploration.state(i) for i in range(exploration.states)]
+
+
+def wowtcg_reading(bounds: Mapping[str, int]) -> Callable[[str | None, Mapping[str, int]], Machine]:
+    """How lint's source comparison builds a reading of WoW (``lint_sources``'s
+    ``build``): at ``bounds``, widened by what the question needs to show."""
+
+    def build(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
+        return wowtcg.build(**{**bounds, **shows_with}, reading=spec)
+
+    return build
+
+
+def source_findings(question: str, bounds: Mapping[str, int], model_bounds: Mapping[str, int] | None = None) -> dict[str, SourceFinding]:
+    """Lint's comparison of the sources on one WoW question, by finding key:
+    each reading at ``bounds``, against the model built at ``model_bounds``
+    (the same, unless given).  Computed once per process."""
+    return _source_findings(question, tuple(bounds.items()), tuple((bounds if model_bounds is None else model_bounds).items()))
+
+
+@cache
+def _source_findings(question: str, bounds: tuple[tuple[str, int], ...], model_bounds: tuple[tuple[str, int], ...]) -> dict[str, SourceFinding]:
+    found = lint_sources(wowtcg.build(**dict(model_bounds)), wowtcg_reading(dict(bounds)), 2_000_000, 2_000_000, questions=(question,))
+    return {f.key: f for f in found.findings}

@@ -8,17 +8,15 @@ window with the attacker exhausted."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
 
 import yaml
 
-from chainproof.source_lint import SourceFinding, lint_sources
+from chainproof.source_lint import SourceFinding
 from model import wowtcg
-from checkers.explicit import check, explore
-from model.machine import Machine
+from checkers.vector import check, explore
 from properties.wowtcg import CATALOGUE
+from tests.conftest import source_findings, wowtcg_reading
 
 #: One turn is enough: the first player's first proposal shows it.
 BOUNDS = {"turns": 1}
@@ -26,14 +24,11 @@ BASIC = "001@proposal_uses_the_chain"
 KEY = "source-clash:proposal_uses_the_chain:001"
 
 
-def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
-    return wowtcg.build(**{**BOUNDS, **shows_with}, reading=spec)
+build_reading = wowtcg_reading(BOUNDS)
 
 
-@lru_cache(maxsize=None)
 def findings() -> dict[str, SourceFinding]:
-    found = lint_sources(wowtcg.build(**BOUNDS), build_reading, 2_000_000, 2_000_000, questions=("proposal_uses_the_chain",))
-    return {f.key: f for f in found.findings}
+    return source_findings("proposal_uses_the_chain", BOUNDS)
 
 
 def test_the_basic_rules_declare_a_combat_off_the_chain():

@@ -6,13 +6,11 @@ checks is an instant that destroys the (proposed) defender, an ally."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Mapping
 
-from chainproof.source_lint import SourceFinding, lint_sources
-from checkers.explicit import explore
+from chainproof.source_lint import SourceFinding
+from checkers.vector import explore
 from model import wowtcg
-from model.machine import Machine
+from tests.conftest import reachable_states, source_findings, wowtcg_reading
 
 #: One turn, an instant in hand and room for it on a proposal.
 BOUNDS = {"turns": 1, "hand": 1, "chain_depth": 2, "deck": 0}
@@ -20,14 +18,11 @@ CHINESE = "002zh@leaving_play_ends_role"
 KEY = "source-clash:leaving_play_ends_role:002zh"
 
 
-def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
-    return wowtcg.build(**{**BOUNDS, **shows_with}, reading=spec)
+build_reading = wowtcg_reading(BOUNDS)
 
 
-@lru_cache(maxsize=None)
 def findings() -> dict[str, SourceFinding]:
-    found = lint_sources(wowtcg.build(**{**BOUNDS, "hand": 0}), build_reading, 2_000_000, 2_000_000, questions=("leaving_play_ends_role",))
-    return {f.key: f for f in found.findings}
+    return source_findings("leaving_play_ends_role", BOUNDS, {**BOUNDS, "hand": 0})
 
 
 def test_the_chinese_keeps_a_destroyed_defender_in_its_role():
@@ -49,11 +44,11 @@ def _from_a_destroyed_defender(spec: str | None) -> set[str]:
     """The edge families taken from a state whose (proposed) defender is a character out of play."""
     m = build_reading(spec, {})
     exploration = explore(m)
-    t = m.table
+    states, t = reachable_states(exploration), m.table
     return {
         key.split("[")[0]
         for i, _, key in exploration.graph.edges(keys=True)
-        if exploration.nodes[i].defender < t.count and not exploration.nodes[i].in_play[exploration.nodes[i].defender]
+        if states[i].defender < t.count and not states[i].in_play[states[i].defender]
     }
 
 

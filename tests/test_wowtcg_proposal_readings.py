@@ -13,29 +13,26 @@ The model's reading enables neither: its edges for them are tagged
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 
-from chainproof.source_lint import SourceFinding, lint_sources
+from chainproof.source_lint import SourceFinding
 from model import wowtcg
 from checkers.vector import check, explore
 from model.machine import Machine
 from properties.wowtcg import CATALOGUE
+from tests.conftest import source_findings, wowtcg_reading
 
 #: One turn is enough for both: the first player's first turn shows each.
 BOUNDS = {"turns": 1}
 
 
-def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
-    return wowtcg.build(**{**BOUNDS, **shows_with}, reading=spec)
+build_reading = wowtcg_reading(BOUNDS)
 
 
-@lru_cache(maxsize=None)
 def findings(question: str) -> dict[str, SourceFinding]:
-    found = lint_sources(wowtcg.build(**BOUNDS), build_reading, 2_000_000, 2_000_000, questions=(question,))
-    return {f.key: f for f in found.findings}
+    return source_findings(question, BOUNDS)
 
 
 def roles(machine: Machine, edge: str) -> tuple[int, int]:

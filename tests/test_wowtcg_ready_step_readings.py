@@ -6,23 +6,20 @@ basic rules' reading builds the ready step that readies everyone's cards."""
 
 from __future__ import annotations
 
-from typing import Mapping
 
-from chainproof.source_lint import lint_sources
-from checkers.explicit import check, explore
+from checkers.vector import check, explore
 from model import wowtcg
-from model.machine import Machine
 from properties.wowtcg import CATALOGUE
+from tests.conftest import source_findings, wowtcg_reading
 
 BASIC = "001@ready_step_readies_all"
 
 
-def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
-    return wowtcg.build(**shows_with, reading=spec)
+build_reading = wowtcg_reading({})
 
 
 def test_the_basic_rules_ready_every_card_and_contradict_themselves():
-    found = {f.key: f for f in lint_sources(build_reading(None, {}), build_reading, 2_000_000, 2_000_000, questions=("ready_step_readies_all",)).findings}
+    found = source_findings("ready_step_readies_all", {})
     assert sorted(found) == ["self-clash:ready_step_readies_all:001:501.1a+501.1a:all-cards", "source-clash:ready_step_readies_all:001"]
     themselves = found["self-clash:ready_step_readies_all:001:501.1a+501.1a:all-cards"]
     assert {"001_bb13bfcb78a9b116.txt:56", "001_bb13bfcb78a9b116.txt:148"} <= set(themselves.places)

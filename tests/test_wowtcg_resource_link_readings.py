@@ -6,25 +6,22 @@ reading builds its own placements."""
 
 from __future__ import annotations
 
-from typing import Mapping
 
-from chainproof.source_lint import lint_sources
-from checkers.explicit import check, explore
+from checkers.vector import check, explore
 from model import wowtcg
-from model.machine import Machine
 from properties.wowtcg import CATALOGUE
+from tests.conftest import source_findings, wowtcg_reading
 
 BOUNDS = {"turns": 1}
 BASIC = "001@resource_uses_the_chain"
 KEY = "source-clash:resource_uses_the_chain:001"
 
 
-def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
-    return wowtcg.build(**{**BOUNDS, **shows_with}, reading=spec)
+build_reading = wowtcg_reading(BOUNDS)
 
 
 def test_the_basic_rules_place_a_resource_off_the_chain():
-    found = {f.key: f for f in lint_sources(build_reading(None, {}), build_reading, 2_000_000, 2_000_000, questions=("resource_uses_the_chain",)).findings}
+    found = source_findings("resource_uses_the_chain", BOUNDS)
     assert [k for k in found if k.startswith("source-clash:")] == [KEY]
     clash = found[KEY]
     assert "001 answers no where the model's reading answers yes" in clash.summary

@@ -6,25 +6,22 @@ basic rules' reading builds the combat windows' edges."""
 
 from __future__ import annotations
 
-from typing import Mapping
 
-from chainproof.source_lint import lint_sources
-from checkers.explicit import check, explore
+from checkers.vector import check, explore
 from model import wowtcg
-from model.machine import Machine
 from properties.wowtcg import CATALOGUE
+from tests.conftest import source_findings, wowtcg_reading
 
 BOUNDS = {"turns": 1}
 BASIC = "001@may_place_resource_now"
 KEY = "source-clash:may_place_resource_now:001"
 
 
-def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
-    return wowtcg.build(**{**BOUNDS, **shows_with}, reading=spec)
+build_reading = wowtcg_reading(BOUNDS)
 
 
 def test_the_basic_rules_place_a_resource_during_a_combat():
-    found = {f.key: f for f in lint_sources(build_reading(None, {}), build_reading, 2_000_000, 2_000_000, questions=("may_place_resource_now",)).findings}
+    found = source_findings("may_place_resource_now", BOUNDS)
     assert [k for k in found if k.startswith("source-clash:")] == [KEY]
     clash = found[KEY]
     assert "001_bb13bfcb78a9b116.txt:153-154" in clash.places and "000_93427c41005e332f.txt:376" in clash.places
