@@ -4,7 +4,7 @@ declared in a YAML file, each cell a Dask task, each result kept in SQLite.
 A campaign file names, per command, one or more matrices; every combination
 of a matrix's axes is a *cell* with a stable key::
 
-    rlimit: 100000000                  # optional: Z3 resource units per query
+    rlimit: 400000000                  # optional: Z3 resource units per query
     verify:
       - games: [wowtcg]
         properties: [turn_player_first, "priority_*"]   # names or globs (default "*")
