@@ -1,0 +1,58 @@
+"""The test suite's time: the README's test command, run once, wall clock and
+CPU; writes its section of RESULTS.md.
+
+    python -m benchmarks.suite
+
+Target: the whole suite in under 5 minutes on two cores.  The run is the
+README's own command (pytest with its two xdist workers), so it measures what
+a contributor waits for; the load average before and after says how much of the
+wall clock was other people's work, and the CPU seconds (the suite's processes
+and their children) do not depend on it.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+
+from benchmarks.engine import targets_table, write_section
+
+BEGIN, END = "<!-- benchmarks.suite: begin -->", "<!-- benchmarks.suite: end -->"
+TARGET_S = 300.0
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def measure() -> dict:
+    load_before = os.getloadavg()[0]
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=ROOT, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr.strip()[-200:]
+    return {
+        "seconds": seconds,
+        "cpu": (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime),
+        "load_before": load_before,
+        "load_after": os.getloadavg()[0],
+        "exit": done.returncode,
+        "tail": tail,
+    }
+
+
+def render(m: dict) -> str:
+    rows = [("`python -m pytest -q` (the README's test command) under 300 s on two cores", f"{m['seconds']:.0f} s", m["seconds"] < TARGET_S and m["exit"] == 0)]
+    lines = [*targets_table("Test suite (`python -m benchmarks.suite`)", rows), ""]
+    lines.append(
+        f"Exit {m['exit']}: {m['tail']}. CPU {m['cpu']:.0f} s (the suite's processes and their children, "
+        f"{m['cpu'] / max(m['seconds'], 1e-9):.2f} cores busy on average); load average (1 minute) "
+        f"{m['load_before']:.1f} before, {m['load_after']:.1f} after."
+    )
+    return "\n".join([BEGIN, *lines, END])
+
+
+if __name__ == "__main__":
+    write_section("benchmarks.suite", __doc__, measure, render, BEGIN, END)
