@@ -83,6 +83,18 @@ IN_COMBAT = {"000": "484", "002en": "125-126", "002zh": "127", "CR7.4": "1932"}
 
 #: The priority windows (409.4) of the turn (501-503) and of combat (602.1, 602.3).
 PRIORITY_WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase", "attack_window", "defend_window")
+#: The action phase's windows with its combat steps' (602.1, 602.3): the basic
+#: rules' action phase, whose actions include planning a combat (001:153).
+ACTION_PHASE_WINDOWS = ("action_phase", "attack_window", "defend_window")
+
+
+def window_question(name: str, text: str, rulings: tuple[Ruling, ...], **extra: Any) -> Question:
+    """A question of the board alone, asked of each priority window: in which
+    windows may the turn player, holding priority on an empty chain, do this."""
+    return Question(
+        name, text, rulings, tuple((w,) for w in PRIORITY_WINDOWS), asked_at=PRIORITY_WINDOWS, fixed=True,
+        show=lambda w: w.replace("_", " "), **extra,
+    )
 
 
 def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> RuleBook:
@@ -269,7 +281,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     # -- 601.1: in which window a combat may be proposed ------------------------------------
-    may_propose_now = Question(
+    may_propose_now = window_question(
         "may_propose_now",
         "may the turn player, holding priority on an empty chain, propose a combat in this window (601.1)?",
         (
@@ -293,16 +305,12 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 texts={"002zh": "24"},
             ),
         ),
-        tuple((w,) for w in PRIORITY_WINDOWS),
-        asked_at=PRIORITY_WINDOWS,
-        fixed=True,
-        show=lambda w: w.replace("_", " "),
         # 601.1 names the only phase; the basic rules' end phase forbids planning a combat.
         default_texts={"000": "449", "001": "174", "002en": "21-23", "CR7.4": "1828-1830"},
     )
 
     # -- 408.1, 409.2b: in which window a non-instant may be played ------------------------
-    may_play_non_instant_now = Question(
+    may_play_non_instant_now = window_question(
         "may_play_non_instant_now",
         "may the turn player, holding priority on an empty chain, play a non-instant card in this window (408.1, 409.2b)?",
         (
@@ -323,15 +331,11 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "408.1",
                 ("408.1", "basic:abilities"),
                 True,
-                lambda s, b, w: w in ("action_phase", "attack_window", "defend_window"),
+                lambda s, b, w: w in ACTION_PHASE_WINDOWS,
                 "a non-instant ability is played in its player's action phase, its combats included",
                 texts={"001": "128"},
             ),
         ),
-        tuple((w,) for w in PRIORITY_WINDOWS),
-        asked_at=PRIORITY_WINDOWS,
-        fixed=True,
-        show=lambda w: w.replace("_", " "),
         # Both name the only phase; the basic rules' end phase forbids non-instants too (001:174).
         default_texts={"000": "334", "001": "128", "CR7.4": "1200-1201"},
         # A non-instant in hand.
@@ -339,7 +343,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     # -- 410.1a: in which window a resource may be placed ------------------------------------
-    may_place_resource_now = Question(
+    may_place_resource_now = window_question(
         "may_place_resource_now",
         "may the turn player, holding priority on an empty chain, place this turn's resource in this window (410.1a)?",
         (
@@ -359,15 +363,11 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "410.1a",
                 ("410.1a", "basic:resources"),
                 True,
-                lambda s, b, w: w in ("action_phase", "attack_window", "defend_window"),
+                lambda s, b, w: w in ACTION_PHASE_WINDOWS,
                 "a resource is placed in its player's action phase, its combats included",
                 texts={"001": "153-154"},
             ),
         ),
-        tuple((w,) for w in PRIORITY_WINDOWS),
-        asked_at=PRIORITY_WINDOWS,
-        fixed=True,
-        show=lambda w: w.replace("_", " "),
         # Both name the only phase; the basic rules' end phase forbids placing one (001:174).
         default_texts={"000": "376", "001": "174", "CR7.4": "1311-1312"},
         # A card in hand to place.
