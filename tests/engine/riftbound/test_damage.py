@@ -92,6 +92,18 @@ def test_zero_damage_and_records_of_other_shapes():
     assert ranks(CAIT_TANK) == (0, 2)
 
 
+def fills_in_order(units: list[Target], amounts: tuple[int, ...], need: dict[int, int], order: tuple[int, ...]) -> bool:
+    """Along ``order`` the units' ranks can be chosen never to go down (Tank and
+    Caitlyn-with-Tank choosing either end), and each unit is full before the
+    next gets any damage."""
+    for choice in product(*(ranks(units[i]) for i in order)):
+        if any(a > b for a, b in zip(choice, choice[1:])):
+            continue
+        if all(amounts[order[k]] >= need[order[k]] or not any(amounts[j] for j in order[k + 1:]) for k in range(len(order))):
+            return True
+    return False
+
+
 def by_order(units: list[Target], amounts: tuple[int, ...]) -> bool:
     """A second reading, procedural: there is an order of the damageable units,
     ranks never going down along it (Tank and Caitlyn-with-Tank choosing either
@@ -103,12 +115,8 @@ def by_order(units: list[Target], amounts: tuple[int, ...]) -> bool:
     if not all_full and any(amounts[i] > need[i] for i in damageable):
         return False
     for order in permutations(damageable):
-        for choice in product(*(ranks(units[i]) for i in order)):
-            if any(a > b for a, b in zip(choice, choice[1:])):
-                continue
-            if all(amounts[order[k]] >= need[order[k]] or not any(amounts[j] for j in order[k + 1:])
-                   for k in range(len(order))):
-                return True
+        if fills_in_order(units, amounts, need, order):
+            return True
     return False
 
 
@@ -162,12 +170,8 @@ def by_written_order(units: list[Target], amounts: tuple[int, ...], written: tup
     for order in permutations(damageable):
         if [i for i in order if amounts[i]] != given or any(amounts[i] for i in order[len(given):]):
             continue
-        for choice in product(*(ranks(units[i]) for i in order)):
-            if any(a > b for a, b in zip(choice, choice[1:])):
-                continue
-            if all(amounts[order[k]] >= need[order[k]] or not any(amounts[j] for j in order[k + 1:])
-                   for k in range(len(order))):
-                return True
+        if fills_in_order(units, amounts, need, order):
+            return True
     return False
 
 
