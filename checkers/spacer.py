@@ -34,6 +34,10 @@ over unbounded integers, so a proof does not even assume the declared
 domains.  (Whether the model keeps to its domains is explicit search's and
 BMC's to check.)
 
+Each query is answered by a process of its own (``spacer_process``), from
+the query's text alone: Spacer's work on a query, and so whether it fits
+the resource limit, was seen to depend on what the process had done before.
+
 Honesty: Spacer is a large piece of software and its answer is not taken on
 trust.  ``proved`` (and ``vacuous``) is returned only after ``check_inductive``
 has re-checked the invariant Spacer found with separate plain Z3 solver
@@ -51,9 +55,14 @@ Liveness (``Eventually``) is not a safety property and raises ``TypeError``.
 from __future__ import annotations
 
 import itertools
+import json
+import os
+import subprocess
+import sys
 import time
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import z3
@@ -207,10 +216,11 @@ def invariant_state(machine: Machine) -> Any:
 
 
 class _Clauses:
-    """The reachability clauses of one machine, built once and added to each
-    property's Fixedpoint (a fresh one per query: Spacer keeps no useful state
-    across queries of one object, and a fresh one cannot be confused by another
-    property's error clauses)."""
+    """The reachability clauses of one machine, built once and sent with each
+    property's error clauses to a Fixedpoint of its own (a fresh one per
+    query, in a fresh process: Spacer keeps no useful state across queries,
+    a fresh one cannot be confused by another property's error clauses, and
+    a fresh process makes the work the same whatever ran before)."""
 
     def __init__(self, machine: Machine) -> None:
         m = self.machine = machine
@@ -248,21 +258,26 @@ class _Clauses:
                 condition = bad.condition(pre, _post(m, pre, e))
                 yield [self.reach[m.location_index[e.source]](*self.pre_vars), e.guard(pre, SYM), condition], _edge_rule(e, "err")
 
-    def fixedpoint(self, bads: Sequence[_Bad], timeout_ms: int, params: dict[str, Any]) -> tuple[z3.Fixedpoint, Any]:
-        fp = z3.Fixedpoint()
-        for key, value in {**SPACER_PARAMS, **params}.items():
-            fp.set(key, value)
-        limits.limit(fp, timeout_ms)
+    def request(self, bads: Sequence[_Bad], timeout_ms: int, params: dict[str, Any]) -> dict[str, Any]:
+        """One query as ``spacer_process`` reads it: each rule as an
+        implication over the free state variables, in order and with its
+        name; the relations and the variables; Spacer's parameters with the
+        resource limit and the timeout."""
         err = z3.Bool("Err")
-        fp.register_relation(*self.reach, err.decl())
-        fp.declare_var(*self.pre_vars, *self.post_vars)
-        for head, body, name in self.rules:
-            fp.rule(head, body, name=name)
-        for body, name in self.error_rules(bads):
-            fp.rule(err, body, name=name)
-        return fp, err
+        rules = [(z3.Implies(z3.And(*body), head), name) for head, body, name in self.rules]
+        rules += [(z3.Implies(z3.And(*body), err), name) for body, name in self.error_rules(bads)]
+        text = z3.Solver()
+        text.add(*(rule for rule, _ in rules))
+        return {
+            "rules": text.sexpr(),
+            "names": [name for _, name in rules],
+            "relations": [r.name() for r in self.reach],
+            "variables": [str(t) for t in [*self.pre_vars, *self.post_vars]],
+            "slots": ["Bool" if z3.is_bool(t) else "Int" for t in self.pre_vars],
+            "params": {**SPACER_PARAMS, **params, "rlimit": limits.rlimit(), "timeout": timeout_ms},
+        }
 
-    def invariant(self, fp: z3.Fixedpoint, over: Any) -> Any:
+    def invariant(self, reply: "_Reply", over: Any) -> Any:
         """Spacer's interpretation of the ``Reach_l`` as one formula over the state ``over``.
 
         Read from ``get_answer()``: one ``ForAll(args, Reach_l(args) == body)``
@@ -271,7 +286,9 @@ class _Clauses:
         """
         terms = _terms(over)
         found: dict[str, Any] = {}
-        answer = fp.get_answer()
+        decls = {r.name(): r for r in self.reach}
+        decls["Err"] = z3.Bool("Err").decl()
+        answer = z3.parse_smt2_string(f"(assert {reply.answer})", decls=decls)[0]
         for part in answer.children() if z3.is_and(answer) else [answer]:
             if z3.is_quantifier(part):
                 fresh = [z3.Const(f"spacer!{i}", part.var_sort(i)) for i in range(part.num_vars())]
@@ -682,11 +699,10 @@ def _replay(machine: Machine, prop: Property, names: Sequence[str]) -> Transcrip
     return None
 
 
-def _trace_edges(fp: z3.Fixedpoint) -> list[str] | None:
-    """The edges of Spacer's derivation of ``Err``, in the order a run takes them."""
-    try:
-        names = [str(n) for n in fp.get_rule_names_along_trace()]
-    except z3.Z3Exception:
+def _trace_edges(names: Sequence[str] | None) -> list[str] | None:
+    """The edges of Spacer's derivation of ``Err`` (the rule names along its
+    trace), in the order a run takes them."""
+    if names is None:
         return None
     # The names come from the query back to the facts, ';'-separated in one symbol.
     flat = [part for n in names for part in n.split(";") if part]
@@ -743,39 +759,67 @@ def _search(machine: Machine, prop: Property, depth: int, max_states: int = 200_
 # Checking
 
 
+@dataclass(frozen=True)
+class _Reply:
+    """What ``spacer_process`` answered: see its docstring."""
+
+    status: str
+    reason: str = ""
+    answer: str = ""
+    trace: list[str] | None = None
+    levels: int = 0
+    rlimit: int = 0
+
+
 @dataclass
 class _Answer:
     """One Spacer query's outcome."""
 
     verdict: str  # PROVED (Err underivable), VIOLATED (derivable) or UNKNOWN
-    fp: z3.Fixedpoint
+    reply: _Reply
     seconds: float
     why: str = ""
 
 
+#: How long past the query's own timeout the process is given before it is
+#: stopped (starting Python and Z3, reading the clauses, writing the answer).
+PROCESS_GRACE_S = 60
+
+
 def _ask(clauses: _Clauses, bads: Sequence[_Bad], timeout_ms: int, params: dict[str, Any]) -> _Answer:
+    """Spacer's answer to one query, from a process of its own (see
+    ``spacer_process`` for why): the same query text gets the same answer
+    whatever this process did before."""
     started = time.perf_counter()
-    fp, err = clauses.fixedpoint(bads, timeout_ms, params)
+    request = json.dumps(clauses.request(bads, timeout_ms, params))
+    guard_s = timeout_ms / 1000 + PROCESS_GRACE_S
     try:
-        answer = fp.query(err)
-    except z3.Z3Exception as exc:
-        # Spacer's limits surface as an exception ("canceled" for the timeout,
-        # the resource limit by name), not as unknown.
-        why = str(exc.value.decode() if isinstance(exc.value, bytes) else exc.value)
-        return _Answer(UNKNOWN, fp, time.perf_counter() - started, f"Spacer stopped: {limits.why_unknown(why, timeout_ms)}")
+        done = subprocess.run(
+            [sys.executable, str(_PROCESS)],
+            input=request,
+            capture_output=True,
+            text=True,
+            timeout=guard_s,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+    except subprocess.TimeoutExpired:
+        why = f"Spacer stopped: its process passed the wall-clock guard of {guard_s:g} s (an outer guard: a busy machine reaches it sooner; raise --timeout)"
+        return _Answer(UNKNOWN, _Reply("unknown"), time.perf_counter() - started, why)
     seconds = time.perf_counter() - started
-    if answer == z3.unsat:
-        return _Answer(PROVED, fp, seconds)
-    if answer == z3.sat:
-        return _Answer(VIOLATED, fp, seconds)
-    return _Answer(UNKNOWN, fp, seconds, f"Spacer stopped: {limits.why_unknown(fp.reason_unknown(), timeout_ms)}")
-
-
-def _levels(clauses: _Clauses, fp: z3.Fixedpoint) -> int:
     try:
-        return max(fp.get_num_levels(r) for r in clauses.reach)
-    except z3.Z3Exception:
-        return 0
+        reply = _Reply(**json.loads(done.stdout))
+    except (ValueError, TypeError):
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        why = f"Spacer's process ended with exit status {done.returncode} and no answer: {last}"
+        return _Answer(UNKNOWN, _Reply("unknown"), seconds, why)
+    if reply.status == "unsat":
+        return _Answer(PROVED, reply, seconds)
+    if reply.status == "sat":
+        return _Answer(VIOLATED, reply, seconds)
+    return _Answer(UNKNOWN, reply, seconds, f"Spacer stopped: {limits.why_unknown(reply.reason, timeout_ms)}")
+
+
+_PROCESS = Path(__file__).with_name("spacer_process.py")
 
 
 def check(
@@ -822,7 +866,7 @@ def check(
     if premise is None:
         return _proof(m, prop, clauses, answer, result, print_invariant)
     # 1. The invariant just found may already exclude it.
-    if check_inductive(m, prop, clauses.invariant(answer.fp, invariant_state(m)), premise_unreachable=True):
+    if check_inductive(m, prop, clauses.invariant(answer.reply, invariant_state(m)), premise_unreachable=True):
         return _proof(m, prop, clauses, answer, result, print_invariant, vacuous=True)
     # 2. Random runs on the concrete machine may meet it: a concrete witness.
     witness = _meet_premise(m, prop)
@@ -878,8 +922,8 @@ def _proof(
 ) -> Result:
     """A Spacer proof, reported only once its invariant passes the re-check."""
     over = invariant_state(m)
-    invariant = clauses.invariant(answer.fp, over)
-    levels = _levels(clauses, answer.fp)
+    invariant = clauses.invariant(answer.reply, over)
+    levels = answer.reply.levels
     checked = check_inductive(m, prop, invariant, over, premise_unreachable=vacuous)
     if not checked:
         return result(UNKNOWN, levels, note=f"Spacer answered unsat but its invariant failed the re-check: {checked.failed}")
@@ -895,12 +939,12 @@ def _proof(
 
 def _refuted(m: Machine, prop: Property, clauses: _Clauses, answer: _Answer, result: Callable[..., Result]) -> Result:
     """A Spacer refutation, reported only with a run that violates the property on the concrete backend."""
-    edges = _trace_edges(answer.fp)
+    edges = _trace_edges(answer.reply.trace)
     transcript = _replay(m, prop, edges) if edges is not None else None
     if transcript is not None:
         note = f"Spacer derived a violation in {answer.seconds:.2f}s; the run is its derivation's edges, replayed on the concrete backend"
         return result(VIOLATED, len(transcript), counterexample=transcript, note=note)
-    depth = len(edges) if edges else _levels(clauses, answer.fp) + 1
+    depth = len(edges) if edges else answer.reply.levels + 1
     transcript = _search(m, prop, depth)
     if transcript is not None:
         note = (
@@ -917,7 +961,7 @@ def find_invariant(machine: Machine, prop: Property, timeout_ms: int = DEFAULT_T
     violation or gives up."""
     clauses = _Clauses(machine)
     answer = _ask(clauses, _violations(machine, prop), timeout_ms, {})
-    return clauses.invariant(answer.fp, invariant_state(machine)) if answer.verdict == PROVED else None
+    return clauses.invariant(answer.reply, invariant_state(machine)) if answer.verdict == PROVED else None
 
 
 def check_all(

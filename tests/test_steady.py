@@ -85,3 +85,39 @@ def test_ctrl_c_is_one_line_and_exit_130_even_inside_z3(monkeypatch, raised):
     result = CliRunner().invoke(main, ["verify", "--game", "hota"])
     assert result.exit_code == 130
     assert result.output.strip() == "chainproof: interrupted: no result"
+
+
+def _spacer_reply(name: str):  # noqa: ANN202
+    from chainproof.games import get_game
+    from checkers import spacer
+
+    game = get_game("wowtcg")
+    machine = game.any_length_machine({})
+    prop = next(p for p in game.properties if p.name == name)
+    return spacer._ask(spacer._Clauses(machine), spacer._violations(machine, prop), limits.GUARD_MS, {})
+
+
+def test_a_spacer_query_does_the_same_work_whatever_the_process_did_before():
+    # Spacer answers in a process of its own (checkers/spacer_process.py):
+    # in the shared process, building Riftbound's model first changed the
+    # units one WoW proof cost from 146.6 to 122.7 million.
+    from chainproof.games import get_game
+
+    first = _spacer_reply("priority_exclusive")
+    get_game("riftbound").machine({})  # solves damage assignments with Z3 on the way
+    get_game("hota").machine({})
+    second = _spacer_reply("priority_exclusive")
+    assert first.verdict == second.verdict == "proved"
+    assert first.reply.rlimit > 0
+    assert (second.reply.rlimit, second.reply.answer, second.reply.levels) == (first.reply.rlimit, first.reply.answer, first.reply.levels)
+
+
+def test_a_spacer_process_that_ends_without_an_answer_is_unknown_and_says_why(tmp_path, monkeypatch):
+    from checkers import spacer
+
+    broken = tmp_path / "spacer_process.py"
+    broken.write_text("import sys\nsys.stderr.write('out of memory\\n')\nsys.exit(3)\n")
+    monkeypatch.setattr(spacer, "_PROCESS", broken)
+    answer = _spacer_reply("priority_exclusive")
+    assert answer.verdict == "unknown"
+    assert answer.why == "Spacer's process ended with exit status 3 and no answer: out of memory"
