@@ -611,12 +611,12 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
         role, buffed = list(s.role), list(s.buffed)
         moved, stunned = list(s.moved), list(s.stunned)
         for u, unit in enumerate(t.units):
-            if unit.immune:
-                continue  # damage.undamageable: it takes none
-            marked = s.damage[u] + s.assigned[u]
-            damage[u] = marked
-            if unit.indestructible:
-                continue  # qa.both-survive: it keeps its damage until the combat cleanup
+            # damage.deal, damage.undamageable: what line 81 deals it (damage_dealt).
+            damage[u] = s.damage[u] + book.answer("damage_dealt", s, b, u)
+            if unit.immune or unit.indestructible:
+                # damage.undamageable: nothing is lethal to it; qa.both-survive:
+                # it cannot be destroyed and keeps its damage until the combat cleanup.
+                continue
             lethal = book.answer("destroyed_by_damage", s, b, u)
             # assumed:destroy-lethal: a destroyed unit keeps nothing but the
             # damage the combat cleanup clears (resolution.clear-damage).
@@ -640,7 +640,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
             "deal_damage",
             "combat_damage_step",
             "resolution_step",
-            ("damage.assign-not-deal", "damage.deal", "assumed:destroy-lethal", "qa.equal-might", "qa.both-survive"),
+            ("damage.assign-not-deal", "damage.deal", "damage.undamageable", "assumed:destroy-lethal", "qa.equal-might", "qa.both-survive"),
             lambda s, b: s.stage == DEALING,
             deal,
             tags=frozenset({"deals_damage"}),

@@ -14,6 +14,10 @@ them, and the clash they settle shows):
 - ``exempt_from_assignment``: line 77 frees a unit that cannot be damaged from
   every mandatory rule, line 59 limits what it may take while other units lack
   lethal damage (findings R3);
+- ``damage_dealt``: line 81 deals each unit what was assigned to it, lines
+  77-79 speak of a unit that cannot be dealt damage, and the model lets the
+  assigner give it damage (R3); line 106 has Kayn, the same unit, survive
+  damage it could not be dealt (findings R9);
 - ``counts_in_total``: lines 45-47 sum the might of every attacking and every
   defending unit, line 106 says a stunned unit deals no damage;
 - ``destroyed_by_damage``: line 102 destroys every unit of a combat with equal
@@ -50,6 +54,8 @@ PRINCIPLES = (
               "line 15 tests control of a permanent, not taking part: it bars a combatant with no unit left there as well"),
     Principle("undamageable-sink", ("assumed:undamageable-sink",),
               "line 77's exemption covers line 59 too: a unit nothing can damage may take any amount at any time"),
+    Principle("undamageable-takes-none", ("assumed:undamageable-takes-none",),
+              "line 77's unit that cannot be damaged takes none of what line 81 deals it, though line 106 has Kayn survive damage"),
     Principle("stunned-deal-nothing", ("assumed:stunned-out-of-total",),
               "line 106's stunned unit deals no damage, so its might is left out of the total lines 45-47 sum"),
     Principle("equal-might-as-dealt", ("assumed:equal-might-as-dealt",),
@@ -487,6 +493,25 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda v: t.units[v].name,
     )
 
+    # Line 81 deals every unit what was assigned to it; lines 77-79 speak of a
+    # unit that cannot be dealt damage (Kayn, immune to damage), which the
+    # model's reading of line 77 lets the assigner give damage to (R3).
+    damage_dealt = Question(
+        "damage_dealt",
+        "how much damage is this unit dealt as the combat damage is dealt?",
+        (
+            Ruling("as-assigned", ("damage.deal",), lambda s, b, u: s.assigned[u], always,
+                   "each unit is dealt as much damage as was assigned to it", texts={SOURCE: "81"}),
+            Ruling("undamageable", ("damage.undamageable",), lambda s, b, u: 0, lambda s, b, u: t.units[u].immune,
+                   "a unit that cannot be damaged is dealt none", texts={SOURCE: "77-79"},
+                   overrides={"as-assigned": "undamageable-takes-none"}),
+        ),
+        tuple((u,) for u in units),
+        asked_at=("combat_damage_step",),
+        default=0,
+        show=lambda u: t.units[u].name,
+    )
+
     # -- the resolution step --------------------------------------------------------------
     def left_empty(s: Any, b: Backend) -> Any:
         return b.Not(b.Or(*(at_battlefield(t, s, u, s.combat_bf) for u in units)))
@@ -577,7 +602,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
 
     questions = (valid_destination, attacker, defender, focus, next_focus, counts_as_moved, contests, played_to_base,
                  chain_order, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
-                 exempt_from_assignment, controller_after_combat, conquers, uncontested_controller, scores_by_holding)
+                 exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))
     book.append(RuleBook(questions, PRINCIPLES, reading=read, game="riftbound"))
     return book[0]
