@@ -77,18 +77,13 @@ def _contest(book: RuleBook, s: Any, p: int, bf: int, b: Backend) -> Any:
     return b.If(book.answer("contests", s, b, p, bf), p, s.contested_by[bf])
 
 
-def _conquest(t: Table, s: Any, holder: Any, bf: int, old_controller: Any, b: Backend,
-              conquest: tuple[Any, ...] | None = None) -> dict[str, Any]:
-    """resolution.control, resolution.conquer, resolution.any-player: ``holder``
-    takes ``bf``; a conquest scores once per battlefield per turn.  ``conquest``:
-    who conquers, where the rule book has said (``conquers``)."""
+def _conquest(t: Table, s: Any, bf: int, conquest: tuple[Any, ...], b: Backend) -> dict[str, Any]:
+    """resolution.conquer: each player ``conquest`` names (as the rule book
+    answers ``conquers`` or ``conquers_uncontested``) scores at ``bf``, once
+    per battlefield per turn."""
     points, scored = list(s.points), list(s.scored)
-    for p in range(t.players):
+    for p, conquers in enumerate(conquest):
         k = p * t.battlefields + bf
-        if conquest is not None:
-            conquers = conquest[p]
-        else:
-            conquers = b.And(holder == p, old_controller != p, b.Not(s.scored[k]))
         points[p] = b.If(conquers, points[p] + 1, points[p])
         scored[k] = b.Or(s.scored[k], conquers)
     return {"points": tuple(points), "scored": tuple(scored)}
@@ -194,7 +189,8 @@ def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
             # uncontested_controller: the one player there, or the old holder if nobody is.
             holder = b.If(settling, book.answer("uncontested_controller", s, b, bf), NOBODY)
             view = s._replace(points=changes["points"], scored=changes["scored"])
-            changes.update(_conquest(t, view, holder, bf, s.controller[bf], b))
+            conquest = tuple(book.answer("conquers_uncontested", s, b, p, bf) for p in range(t.players))
+            changes.update(_conquest(t, view, bf, conquest, b))
             controller[bf] = b.If(settling, holder, s.controller[bf])
             contested[bf] = b.If(settling, NOBODY, s.contested_by[bf])
         return {**changes, "controller": tuple(controller), "contested_by": tuple(contested)}
@@ -613,13 +609,12 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
         for u, unit in enumerate(t.units):
             # damage.deal, damage.undamageable: what line 81 deals it (damage_dealt).
             damage[u] = s.damage[u] + book.answer("damage_dealt", s, b, u)
-            if unit.immune or unit.indestructible:
-                # damage.undamageable: nothing is lethal to it; qa.both-survive:
-                # it cannot be destroyed and keeps its damage until the combat cleanup.
-                continue
+            if unit.immune:
+                continue  # damage.undamageable: no damage is lethal to it
             lethal = book.answer("destroyed_by_damage", s, b, u)
             # assumed:destroy-lethal: a destroyed unit keeps nothing but the
-            # damage the combat cleanup clears (resolution.clear-damage).
+            # damage the combat cleanup clears (resolution.clear-damage); one
+            # that cannot be destroyed (qa.both-survive) keeps its damage till then.
             zone[u] = b.If(lethal, TRASH, s.zone[u])
             role[u] = b.If(lethal, NO_ROLE, s.role[u])
             buffed[u] = b.And(b.Not(lethal), s.buffed[u])
@@ -666,8 +661,7 @@ def _resolution_edge(t: Table, book: RuleBook) -> Edge:
         for bf in range(t.battlefields):
             here = s.combat_bf == bf
             view = after._replace(points=points, scored=scored)
-            won = _conquest(t, view, b.If(here, holder, NOBODY), bf, s.controller[bf], b,
-                            tuple(b.And(here, c) for c in conquers))
+            won = _conquest(t, view, bf, tuple(b.And(here, c) for c in conquers), b)
             points, scored = won["points"], won["scored"]
             controller[bf] = b.If(here, holder, s.controller[bf])
             contested[bf] = b.If(here, NOBODY, s.contested_by[bf])  # resolution.clear-contested

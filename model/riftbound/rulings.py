@@ -436,8 +436,13 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         "destroyed_by_damage",
         "is this unit destroyed as the combat damage is dealt?",
         (
-            Ruling("lethal-destroys", ("qa.both-survive", "damage.lethal"), True, reaches_might,
-                   "a unit whose damage is at least its might is destroyed", texts={SOURCE: "106"}),
+            Ruling("lethal-destroys", ("qa.both-survive", "damage.lethal"), True,
+                   lambda s, b, u: not t.units[u].indestructible and reaches_might(s, b, u),
+                   "a unit whose damage is at least its might is destroyed, unless it cannot be destroyed",
+                   texts={SOURCE: "106"}),
+            Ruling("cannot-be-destroyed", ("qa.both-survive",), False, lambda s, b, u: t.units[u].indestructible,
+                   "a unit that cannot be destroyed is not, whatever its damage", texts={SOURCE: "106"},
+                   overrides={"equal-might": "equal-might-as-dealt"}),
             Ruling("survives", ("qa.both-survive",), False, lambda s, b, u: b.Not(reaches_might(s, b, u)),
                    "a unit whose damage is less than its might survives the combat", texts={SOURCE: "106"},
                    overrides={"equal-might": "equal-might-as-dealt"}),
@@ -587,6 +592,28 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show_answer=player,
     )
 
+    # -- conquers_uncontested(p, bf): a battlefield taken without a combat -----------------
+    # Lines 95-97 make taking control a conquest in a combat's resolution step;
+    # 003 never says whether a battlefield taken without a combat scores.
+    def takes_unscored(s: Any, b: Backend, p: int, bf: int) -> Any:
+        """A cleanup hands ``bf`` to ``p`` without a combat, and ``p`` has not scored there this turn."""
+        takes = b.And(needs_settling(t, s, bf, b), book[0].answer("uncontested_controller", s, b, bf) == p, s.controller[bf] != p)
+        return b.And(takes, b.Not(s.scored[p * t.battlefields + bf]))
+
+    conquers_uncontested = Question(
+        "conquers_uncontested",
+        "does this player conquer a battlefield that a cleanup hands them without a combat, and score there?",
+        (
+            Ruling("no-conquest", ("resolution.conquer",), False, lambda s, b, p, bf: b.Not(takes_unscored(s, b, p, bf)),
+                   "a conquest is taking control of it when one has not scored there this turn", texts={SOURCE: "95-97"}),
+            Ruling("uncontested-conquest", ("assumed:uncontested-control",), True, takes_unscored,
+                   "the player who takes it without a combat conquers it"),
+        ),
+        tuple((p, bf) for p in players for bf in battlefields),
+        asked_at=("cleanup",),
+        show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
+    )
+
     # -- scores_by_holding(p, bf): the start of a turn ----------------------------------
     scores_by_holding = Question(
         "scores_by_holding",
@@ -602,7 +629,8 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
 
     questions = (valid_destination, attacker, defender, focus, next_focus, counts_as_moved, contests, played_to_base,
                  chain_order, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
-                 exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller, scores_by_holding)
+                 exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
+                 conquers_uncontested, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))
     book.append(RuleBook(questions, PRINCIPLES, reading=read, game="riftbound"))
     return book[0]
