@@ -405,3 +405,79 @@ def test_line_106_denies_a_conquest_that_lines_95_97_give_a_defender_who_did_not
     # Where the defender held it already, line 106 and lines 95-97 agree: no conquest.
     held = s._replace(controller=(P2,))
     assert not alone.clashes("conquers", held, CONCRETE, P2) and book.answer("conquers", held, CONCRETE, P2) is False
+
+
+def test_line_81_deals_the_undamageable_sentry_what_lines_77_79_say_it_cannot_be_dealt(one_fight: Exploration) -> None:
+    """A self-clash of 003: line 81 deals every unit the damage assigned to it,
+    lines 77-79 speak of a unit that cannot be dealt damage, and the model's
+    reading of line 77 lets the assigner put damage on it (R3).  The model
+    deals it none (assumed:undamageable-takes-none), as before the question."""
+    m, book = one_fight.machine, one_fight.machine.rulings
+    alone = book.only("003")
+    sentry = 4
+    assert m.table.units[sentry].immune
+    steps = states_at(one_fight, "damage_dealt")
+    sunk = [s for s in steps if s.assigned[sentry] > 0]
+    assert sunk and any(s.stage == DEALING for s in sunk)
+    for s in sunk:
+        assert alone.clashes("damage_dealt", s, CONCRETE, sentry)
+        assert set(alone.explain("damage_dealt", s, sentry).core) == {"as-assigned", "undamageable"}
+        assert book.answer("damage_dealt", s, CONCRETE, sentry) == 0 and not book.clashes("damage_dealt", s, CONCRETE, sentry)
+    # With nothing on the Sentry, and for every unit that can be damaged, line 81 alone decides.
+    units = range(len(m.table.units))
+    assert not any(alone.clashes("damage_dealt", s, CONCRETE, u) for s in steps for u in units
+                   if u != sentry or s.assigned[sentry] == 0)
+    for s in (s for s in steps if s.stage == DEALING):
+        [(_, after)] = [(e, x) for e, x in m.successors(s) if e.name == "deal_damage"]
+        for u in units:
+            assert after.damage[u] == s.damage[u] + book.answer("damage_dealt", s, CONCRETE, u)
+            assert book.answer("damage_dealt", s, CONCRETE, u) == (0 if u == sentry else s.assigned[u])
+
+
+def test_a_battlefield_taken_without_a_combat_scores_only_by_assumption() -> None:
+    """A gap: 003's conquest (lines 95-97) ends a combat; whether a battlefield
+    a cleanup hands over without one scores is assumed:uncontested-control."""
+    units = (Unit("Raider", P1, 2), Unit("Scout", P2, 1))
+    e = explore(riftbound.build(table=Table(2, 1, units, (-1,), 0, 1, 2)))
+    book = e.machine.rulings
+    cleanups = states_at(e, "conquers_uncontested")
+    taken = [s for s in cleanups if book.answer("conquers_uncontested", s, CONCRETE, P1, BF1)]
+    assert taken
+    for s in taken:
+        assert s.controller[BF1] == -1 and s.zone[0] == FIRST_BATTLEFIELD + BF1 and s.combat_bf == -1
+        assert not book.speaks("conquers_uncontested", s, CONCRETE, P1, BF1)
+        assert [r.id for r in book.live_concrete("conquers_uncontested", s, (P1, BF1))] == ["uncontested-conquest"]
+        [after] = [x for edge, x in e.machine.successors(s) if edge.name == "settle_contests"]
+        assert after.controller[BF1] == P1 and after.points[P1] == s.points[P1] + 1
+        # Having scored there this turn, P1 takes it without a conquest (line 97).
+        scored = s._replace(scored=(True, False))
+        assert book.speaks("conquers_uncontested", scored, CONCRETE, P1, BF1)
+        assert not book.answer("conquers_uncontested", scored, CONCRETE, P1, BF1)
+    # Where the cleanup hands nobody anything, line 97 answers: no conquest.
+    calm = [s for s in cleanups if s.contested_by[BF1] == -1]
+    assert calm and all(book.speaks("conquers_uncontested", s, CONCRETE, p, BF1)
+                        and not book.answer("conquers_uncontested", s, CONCRETE, p, BF1) for s in calm for p in (P1, P2))
+
+
+def test_line_106_keeps_a_unit_that_cannot_be_destroyed_where_line_102_destroys_every_unit() -> None:
+    """Beyond lint's table (it has no such unit, so lint finds the ruling dead):
+    line 106 leaves a unit that cannot be destroyed standing whatever its
+    damage, and deal_damage asks it; at equal totals line 102 destroys every
+    unit, and the model lets line 106 decide (assumed:equal-might-as-dealt)."""
+    units = (Unit("Raider", P1, 2), Unit("Kayn", P2, 2, start=FIRST_BATTLEFIELD + BF1, indestructible=True))
+    e = explore(riftbound.build(table=Table(2, 1, units, (P2,), 0, 1, 2)))
+    m, book = e.machine, e.machine.rulings
+    alone = book.only("003")
+    kayn = 1
+    dealing = [s for s in states_at(e, "destroyed_by_damage") if s.stage == DEALING]
+    assert dealing
+    for s in dealing:
+        assert s.assigned[kayn] == 2 and s.assigned[0] == 2  # equal totals, lethal on both
+        assert book.answer("destroyed_by_damage", s, CONCRETE, kayn) is False
+        assert "lethal-destroys" not in {r.id for r in alone.live_concrete("destroyed_by_damage", s, (kayn,))}
+        assert alone.clashes("destroyed_by_damage", s, CONCRETE, kayn)
+        assert set(alone.explain("destroyed_by_damage", s, kayn).core) == {"equal-might", "cannot-be-destroyed"}
+        assert book.answer("destroyed_by_damage", s, CONCRETE, 0) is True
+        [after] = [x for edge, x in m.successors(s) if edge.name == "deal_damage"]
+        assert after.zone[kayn] == FIRST_BATTLEFIELD + BF1 and after.damage[kayn] == 2
+        assert after.zone[0] != FIRST_BATTLEFIELD + BF1

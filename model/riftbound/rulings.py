@@ -22,7 +22,8 @@ them, and the clash they settle shows):
   defending unit, line 106 says a stunned unit deals no damage;
 - ``destroyed_by_damage``: line 102 destroys every unit of a combat with equal
   totals, line 106 only a unit whose damage reaches its might (a stunned unit,
-  or damage put on a unit that cannot be damaged, leaves one standing);
+  or damage put on a unit that cannot be damaged, leaves one standing) and
+  never one that cannot be destroyed;
 - ``conquers``: lines 95-97 give a defender who did not hold the battlefield a
   conquest when their units survive, line 106 says the defender keeps it and
   cannot score (needs units standing on an open battlefield before a combat).
@@ -30,8 +31,9 @@ them, and the clash they settle shows):
 Where only an assumption answers (who attacks and defends once the contesting
 player has left, R5; focus after a pass; spell moves, scoring by holding, an
 emptied battlefield's control, marked damage and lethal, R4; what contests a
-battlefield and who takes one without a fight; where a spell plays a unit; in
-which order the initial chain resolves) ``chainproof lint`` reports a gap.
+battlefield, who takes one without a fight and whether that scores; where a
+spell plays a unit; in which order the initial chain resolves) ``chainproof
+lint`` reports a gap.
 """
 
 from __future__ import annotations
