@@ -481,3 +481,18 @@ def test_line_106_keeps_a_unit_that_cannot_be_destroyed_where_line_102_destroys_
         [after] = [x for edge, x in m.successors(s) if edge.name == "deal_damage"]
         assert after.zone[kayn] == FIRST_BATTLEFIELD + BF1 and after.damage[kayn] == 2
         assert after.zone[0] != FIRST_BATTLEFIELD + BF1
+
+
+def test_only_an_assumption_takes_a_recalled_units_role_away(one_fight: Exploration) -> None:
+    """A gap: lines 29-31 give roles at the battlefield and line 91 clears them
+    at the combat cleanup; a unit recalled in between loses its role only by
+    assumed:role-left-behind, and the recall edge asks keeps_role."""
+    m, book = one_fight.machine, one_fight.machine.rulings
+    recalls = [(s, u, after) for s in states_at(one_fight, "keeps_role") for e, after in m.successors(s)
+               for u, unit in enumerate(m.table.units) if e.name == f"recall[{unit.name}]" and s.role[u] != 0]
+    assert recalls and {s.role[u] for s, u, _ in recalls} == {1, 2}  # attackers and defenders are recalled
+    for s, u, after in recalls:
+        assert not book.speaks("keeps_role", s, CONCRETE, u)
+        assert [r.id for r in book.live_concrete("keeps_role", s, (u,))] == ["role-left-behind"]
+        assert book.answer("keeps_role", s, CONCRETE, u) is False
+        assert after.role[u] == 0 and after.zone[u] != s.zone[u]

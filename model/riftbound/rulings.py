@@ -29,7 +29,8 @@ them, and the clash they settle shows):
   cannot score (needs units standing on an open battlefield before a combat).
 
 Where only an assumption answers (who attacks and defends once the contesting
-player has left, R5; focus after a pass; spell moves, scoring by holding, an
+player has left, R5; focus after a pass; the role of a unit sent away in the
+showdown; spell moves, scoring by holding, an
 emptied battlefield's control, marked damage and lethal, R4; what contests a
 battlefield, who takes one without a fight and whether that scores; where a
 spell plays a unit; in which order the initial chain resolves) ``chainproof
@@ -271,6 +272,22 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         default=NOBODY,
         show=lambda: "the showdown",
         show_answer=player,
+    )
+
+    # -- keeps_role(u): a unit taken off the battlefield in the showdown --------------------
+    # Lines 29-31 give roles to units at the battlefield and line 91 takes every
+    # role away at the combat cleanup; 003 never says whether a unit sent away
+    # before then keeps its role.
+    keeps_role = Question(
+        "keeps_role",
+        "does a unit that a spell takes off its battlefield during the showdown keep its combat role?",
+        (
+            Ruling("role-left-behind", ("assumed:role-left-behind",), False, always,
+                   "a unit that leaves the battlefield leaves its role there; it takes it again if it comes back"),
+        ),
+        tuple((u,) for u in units),
+        asked_at=("showdown",),
+        show=lambda u: t.units[u].name,
     )
 
     # -- counts_as_moved(u): a spell's move -----------------------------------------------
@@ -629,7 +646,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
     )
 
-    questions = (valid_destination, attacker, defender, focus, next_focus, counts_as_moved, contests, played_to_base,
+    questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, contests, played_to_base,
                  chain_order, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
                  exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
                  conquers_uncontested, scores_by_holding)
