@@ -51,7 +51,7 @@ from model import limits
 from checkers import bmc, explicit, induction, spacer, vector
 from model.machine import Machine
 from checkers.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Attempt, Result
-from properties import Eventually, Property
+from properties import Eventually, Invariant, Property
 
 BOUNDED = "bounded"
 ANY_LENGTH = "any-length"
@@ -191,10 +191,11 @@ def _induction_job(names: Sequence[str]) -> list[Result]:
     return induction.check_all(_SHARED["any_length"], _by_name(names), budget.max_k, budget.timeout_ms)
 
 
-def _spacer_job(name: str) -> Result:
-    # The invariant is re-checked but not printed here: ``verify --explain`` prints it.
+def _spacer_job(name: str, lemmas: Sequence[str]) -> Result:
+    # The invariant is re-checked but not printed here: ``verify --explain``
+    # prints one that stands alone, without lemmas.
     (p,) = _by_name([name])
-    return spacer.check(_SHARED["any_length"], p, _SHARED["budget"].timeout_ms, print_invariant=False)
+    return spacer.check(_SHARED["any_length"], p, _SHARED["budget"].timeout_ms, print_invariant=False, lemmas=_by_name(lemmas))
 
 
 class _InProcess:
@@ -254,7 +255,11 @@ def _any_length(
     advance("k-induction", 0, 1)
     best = {r.property: note(r, ANY_LENGTH) for r in pool.submit(_induction_job, names).result()}
     left = [n for n in names if not best[n].unbounded and best[n].verdict != VIOLATED]
-    pending = {pool.submit(_spacer_job, n): n for n in left}
+    # What k-induction proved of every reachable state helps Spacer (it need
+    # not find those facts again): the invariants among its proofs.
+    invariants = {p.name for p in _SHARED["properties"] if isinstance(p, Invariant)}
+    lemmas = [n for n in names if best[n].verdict == PROVED and best[n].unbounded and n in invariants]
+    pending = {pool.submit(_spacer_job, n, lemmas): n for n in left}
     for i, future in enumerate(as_completed(pending)):
         advance(f"spacer: {pending[future]}", i + 1, len(pending))
         r = note(future.result(), ANY_LENGTH)

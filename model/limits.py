@@ -20,12 +20,14 @@ from typing import Any
 
 #: Resource units per query.  The largest query of ``chainproof verify`` at
 #: default bounds, Spacer's proof of WoW's combat_damage_equals_atk, takes
-#: 180.7 million (since an instant may destroy a defender, 601.2f, 602.4;
-#: about 27 million before).  Spacer answers each query in a process of its
-#: own (``checkers/spacer_process.py``), so that figure is the same whatever
-#: else ran first; in the shared process it had ranged from 100 to 147
-#: million.  The limit leaves twice that for other Z3 releases: some two
-#: minutes of one core.
+#: 180.7 million asked alone (``verify --explain``; since an instant may
+#: destroy a defender, 601.2f, 602.4: about 27 million before), and 95.7
+#: million in ``verify``, where the invariants k-induction proved are its
+#: lemmas.  Spacer answers each query in a process of its own
+#: (``checkers/spacer_process.py``), so those figures are the same whatever
+#: else ran first; in the shared process they had ranged from 100 to 147
+#: million.  The limit leaves twice the larger for other Z3 releases: some
+#: two minutes of one core.
 DEFAULT_RLIMIT = 400_000_000
 
 _rlimit = DEFAULT_RLIMIT

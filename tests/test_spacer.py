@@ -112,6 +112,27 @@ def test_wrong_invariants_fail_the_recheck() -> None:
     assert not everything and "property" in everything.failed
 
 
+def test_a_lemma_is_assumed_by_the_recheck_so_only_proved_ones_may_be_given() -> None:
+    m = tiny()
+    prop = BY_NAME["priority_exclusive"]
+    # 'true' proves nothing alone; assuming the property itself it proves it:
+    # a lemma is trusted, which is why the portfolio gives only proved ones.
+    assert not spacer.check_inductive(m, prop, z3.BoolVal(True))
+    assert spacer.check_inductive(m, prop, z3.BoolVal(True), lemmas=[prop])
+    with pytest.raises(ValueError, match="cannot be a lemma of its own proof"):
+        spacer.check(m, prop, lemmas=[prop])
+    with pytest.raises(TypeError, match="a lemma for Spacer is a proved invariant"):
+        spacer.check(m, BY_NAME["destroyed_hero_loses"], lemmas=[BY_NAME["first_player_skips_first_draw"]])
+
+
+def test_a_proof_with_lemmas_is_rechecked_with_them_and_names_them() -> None:
+    m = tiny()
+    lemmas = [BY_NAME["priority_exclusive"], BY_NAME["destroyed_hero_loses"]]
+    result = spacer.check(m, BY_NAME["lethal_damage_destroys_before_priority"], lemmas=lemmas)
+    assert result.verdict == PROVED, result.note
+    assert "assuming the proved priority_exclusive, destroyed_hero_loses" in result.note
+
+
 FAST_MUTANTS = MUTANTS[:10]  # the turn and chain mutants; the combat ones take Spacer 3 s to a timeout each
 
 
