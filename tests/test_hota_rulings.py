@@ -1,8 +1,9 @@
 """Heroes of Ancients' rulings against their one text, seed 004: every citation
-points at the rule it names, the seed's reading is the model's, the clash the
-text leaves (Rewind Portal against 109.5g) and its silences (the turn's draw,
-when a player would receive priority, who loses when another wins) occur in
-reachable states, and a malformed citation is refused."""
+points at the rule it names, the seed's reading is the model's, the clashes the
+text leaves (Rewind Portal against 109.5g, 104.4a's draw against the losses of
+104.3b-c) and its silences (the turn's draw, when a player would receive
+priority, who loses when another wins, what damage dealt to a player does)
+occur in reachable states, and a malformed citation is refused."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from chainproof import source_lint
 from checkers import vector
 from model.backend import CONCRETE
 from model.hota import REGISTRY, build
-from model.hota.rulings import CONCESSION, DAMAGE, LAST_STANDING, PRINCIPLES, SEED
+from model.hota.rulings import CONCESSION, DAMAGE, LAST_STANDING, PRINCIPLES, SEED, loses_at_check
 from model.hota.table import ACCEPT, REFUSE, default_table, table_of
 from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
 from model.sources import SOURCES, SourceError, line_span, path_of
@@ -87,14 +89,14 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
     book = build().rulings
     assert book.sources() == (SEED,)
     assumptions = {r.id for q in book.declared.values() for r in q.rulings if r.assumption}
-    assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life"}
+    assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life", "damage-markers"}
     for q in book.declared.values():
         for r in q.rulings:
             assert set(r.texts) <= {SEED}
             if r.assumption:
                 assert all(x.startswith("assumed:") and REGISTRY[x].status == "assumed" for x in r.rules), r.id
     chosen = {p.id for p in PRINCIPLES if all(is_assumed_rule(x) for x in p.rules)}
-    assert chosen == {"return-impossible", "game-over"}
+    assert chosen == {"return-impossible", "game-over", "draw-replaces-loss"}
 
 
 @pytest.mark.parametrize("texts, message", [
@@ -165,8 +167,9 @@ def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: vector
 
 def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vector.VectorExploration) -> None:
     """H1: Aegis against a concession (101.1's exception) and Gatekeeper against
-    104.2a are decided by 004's own words; on the default table 004 alone clashes nowhere."""
-    assert _clashes(default.machine.rulings.only(SEED), default) == {}
+    104.2a are decided by 004's own words; on the default table 004 alone clashes
+    only where both players lose at one check (H10), never over them."""
+    assert set(_clashes(default.machine.rulings.only(SEED), default)) == {"draw_replaces_losses"}
     m = build(table=GOLDEN)
     lethal = next(s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority")._replace(damage=(30, 0))
     alone = m.rulings.only(SEED)
@@ -325,3 +328,78 @@ def test_104_3e_and_104_4a_settle_an_outcome_as_the_text_says() -> None:
     for s in both:
         [(edge, t)] = [(e, t) for e, t in d.successors(s) if e.has("priority_check")]
         assert edge.name == "priority_check_ends_game" and t.drew == (True, True) and t.lost == (False, False)
+
+
+# -- H10: 104.4a's draw against the losses of 104.3b-c ------------------------------------------------
+
+
+def _losing(book: RuleBook, exploration: vector.VectorExploration) -> tuple[list[object], list[object]]:
+    """The checks reached where both players lose at once, and those where one does."""
+    m = exploration.machine
+    checks = [s for s in reachable_states(exploration) if m.location_of(s) == "check"]
+    losers = [(s, [loses_at_check(book, s, CONCRETE, p) for p in (0, 1)]) for s in checks]
+    return [s for s, lose in losers if all(lose)], [s for s, lose in losers if sum(lose) == 1]
+
+
+def test_004_does_not_say_whether_the_draw_of_104_4a_replaces_the_losses(default: vector.VectorExploration) -> None:
+    """104.3b-c say each player loses, 104.4a that the game is a draw, and
+    nothing in 004 says which is their result: 004 alone clashes at every check
+    of the default table where both lose at once (P2 silenced its own Aegis);
+    the model declares the draw, and the check gives both a draw and no loss."""
+    m, book = default.machine, default.machine.rulings
+    both, one = _losing(book, default)
+    assert both and one
+    alone = book.only(SEED)
+    assert "draw-replaces-loss" not in alone.in_force
+    for s in both:
+        assert alone.clashes("draw_replaces_losses", s, CONCRETE)
+        assert book.answer("draw_replaces_losses", s, CONCRETE) and not book.clashes("draw_replaces_losses", s, CONCRETE)
+        [t] = [t for e, t in m.successors(s) if e.has("priority_check")]
+        assert t.drew == (True, True) and t.lost == (False, False) and t.won == (False, False)
+    assert set(alone.explain("draw_replaces_losses", both[0]).core) == {"104.3b-c", "104.4a"}
+    # Where one player loses, no draw arises: 104.4a's own case, not a clash or a gap.
+    assert not any(alone.clashes("draw_replaces_losses", s, CONCRETE) for s in one)
+    assert all(book.speaks("draw_replaces_losses", s, CONCRETE) for s in one)
+
+
+def test_without_the_draw_replacing_the_losses_both_players_lose_and_draw() -> None:
+    """The model's one-result reading matters: without it the clash leaves both
+    players with a loss and a draw (a deck of seven: both mulligan from an empty library)."""
+    table = table_of({0: ["Ember Bolt"]}, 7)
+    found = vector.check(vector.explore(build(table=table, without=("draw-replaces-loss",))),
+                         PROPERTIES["game_outcome_well_defined"])
+    assert found.verdict == "violated"
+    assert found.counterexample.steps[-1].edge == "priority_check_ends_game"
+    assert vector.check(vector.explore(build(table=table)), PROPERTIES["game_outcome_well_defined"]).verdict != "violated"
+
+
+# -- H11: what damage dealt to a player does -------------------------------------------------------------
+
+
+def test_004_never_says_that_damage_dealt_to_a_player_puts_markers_on_them() -> None:
+    """104.3b counts damage markers and 103.3 gives 30 life, but no rule of
+    100-109 says what damage does: only the assumption marks the Bolt's target,
+    and without it no damage is ever marked."""
+    m = build(table=GOLDEN)
+    book = m.rulings
+    assert book.questions["damage_becomes_markers"].fixed and book.fixed("damage_becomes_markers") is True
+    priority = [s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority"]
+    assert priority and not any(book.speaks("damage_becomes_markers", s, CONCRETE) for s in priority)
+    bolts = [(s, t) for s in priority for e, t in m.successors(s) if e.name == "p2_ember_bolt_on_p1"]
+    assert bolts and all(t.damage[0] == min(s.damage[0] + 10, 30) for s, t in bolts)
+    unmarked = build(table=GOLDEN, without=("damage-markers",))
+    assert unmarked.rulings.fixed("damage_becomes_markers") is False
+    assert all(s.damage == (0, 0) for s in reachable_states(vector.explore(unmarked)))
+
+
+def test_lint_reports_the_new_clash_and_gap_of_004(default: vector.VectorExploration) -> None:
+    """What lint's comparison of the texts finds on the default table for H10 and H11."""
+    found = source_lint.lint_sources(default.machine, None, 100_000, 100_000,
+                                     questions={"draw_replaces_losses", "damage_becomes_markers"})
+    assert found.complete
+    keys = {f.key for f in found.findings}
+    assert keys == {"self-clash:draw_replaces_losses:004:104.3b-c+104.4a", "gap:damage_becomes_markers"}
+    clash = next(f for f in found.findings if f.kind == "self-clash")
+    # Its shortest game ends at a check where both players lose at once.
+    last = clash.transcript.replay(default.machine)[-1]
+    assert all(loses_at_check(default.machine.rulings, last, CONCRETE, p) for p in (0, 1))

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 
 from model.backend import Backend
 from model.hota import REGISTRY
-from model.hota.rulings import CONCESSION, DAMAGE, EFFECT, LAST_STANDING, LIBRARY, rulebook
+from model.hota.rulings import CONCESSION, EFFECT, LAST_STANDING, loses_at_check, rulebook
 from model.hota.table import (
     ACCEPT, ACTIVATED, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND, PICKED, PLAYERS,
     REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, default_table,
@@ -111,6 +111,7 @@ class HotaRules:
         self.tokens_vanish_at_check = book.fixed("state_actions_at_check")
         self.winning_loser_loses = book.fixed("wins_and_loses_at_once")
         self.all_losing_draw = book.fixed("all_lose_at_once")
+        self.damage_marks = book.fixed("damage_becomes_markers")
 
     def has_ability(self, s: Any, b: Backend, e: int) -> Any:
         return self.book.answer("has_ability", s, b, e)
@@ -132,7 +133,8 @@ class HotaRules:
 
         104.3e: a player who wins and loses at once loses (``wins_and_loses_at_once``).
         104.4a: if every player still in the game loses at once, the game is a
-        draw for them (``all_lose_at_once``).
+        draw for them (``all_lose_at_once``), in place of their losses
+        (``draw_replaces_losses``: 104.3b-c say they lose).
         104.5: losers leave. 104.2a: a player whose opponent has left wins.
         Then a game that ends with a winner ends as a loss for every other player
         still in it (the question ``loses_when_the_game_ends``: 104.1 is silent).
@@ -147,7 +149,8 @@ class HotaRules:
         if not self.all_losing_draw:  # 104.4a
             everyone = False
         drew = _pair(lambda p: b.Or(s.drew[p], b.And(everyone, loses[p])))  # 104.4a
-        lost = _pair(lambda p: b.Or(s.lost[p], b.And(loses[p], b.Not(everyone))))
+        instead = b.And(everyone, self.book.answer("draw_replaces_losses", s, b))
+        lost = _pair(lambda p: b.Or(s.lost[p], b.And(loses[p], b.Not(instead))))
         after = s._replace(lost=lost, drew=drew)
         standing = _pair(  # 104.2a
             lambda p: b.And(in_game(after, p, b), self.may_win(after, b, p, LAST_STANDING))
@@ -164,10 +167,7 @@ class HotaRules:
 
     def priority_check(self, s: Any, b: Backend) -> dict[str, Any]:
         """Everything the check does, all at once."""
-        now = self.book.answer("would_receive_priority", s, b)
-        loses = _pair(  # 104.3b, 104.3c
-            lambda p: b.And(now, b.Or(self.may_lose(s, b, p, DAMAGE), self.may_lose(s, b, p, LIBRARY)))
-        )
+        loses = _pair(lambda p: loses_at_check(self.book, s, b, p))  # 104.3b, 104.3c
         return {
             **self.settle(s, b, loses),
             # 109.5f: tokens off the battlefield vanish, if the check is one of state actions.
@@ -372,10 +372,13 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
         card = entity.card
         if card == "Ember Bolt":
             for q in range(PLAYERS):
-                yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3b", "abstracted:damage-at-starting-life"),
+                # Damage that puts no markers on the player changes nothing 100-109 read
+                # (the question ``damage_becomes_markers``).
+                yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}",
+                           ("104.3b", "assumed:damage-markers", "abstracted:damage-at-starting-life"),
                            lambda s, b, q=q: {"damage": b.store(
                                s.damage, q, b.If(s.damage[q] + BOLT_DAMAGE >= r.life, r.life,
-                                                 s.damage[q] + BOLT_DAMAGE))},
+                                                 s.damage[q] + BOLT_DAMAGE))} if r.damage_marks else {},
                            doc=f"deal {BOLT_DAMAGE} damage to {PLAYER_NAMES[q]}")
         elif card == "Tome of Ages":
             for q in range(PLAYERS):

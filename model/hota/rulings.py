@@ -5,7 +5,8 @@ player chooses a card or the active player chooses anew, whether a token
 returns, who draws at the start of a turn, when the losses of 104.3b-c
 happen, how much damage 104.3b's "starting life limit" is, when state actions
 are checked, what settles a win and a loss at once (104.3e) or everyone's
-loss at once (104.4a), and when a loop is a draw.
+loss at once (104.4a), whether that draw takes the place of the losses, what
+damage dealt to a player does, and when a loop is a draw.
 
 Each question collects every rule's answer as a ruling; the principles say
 which ruling beats which (``model/rulings.py``), never source order:
@@ -24,7 +25,8 @@ of 004 that state it (``texts``); a ruling 004 does not state is an
 assumption and cites ``assumed:`` rules, so lint reports the states where
 only assumptions answer as gaps. Where 004 gives two answers the model
 chooses between them by a principle whose rules are ``assumed:`` (Rewind
-Portal against 109.5g), so that 004 read alone shows the clash.
+Portal against 109.5g; 104.4a's draw against the losses of 104.3b-c), so
+that 004 read alone shows the clash.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ PRINCIPLES = (
               "109.5g makes Rewind Portal's return impossible (101.3) rather than being a rule the card contradicts (101.1)"),
     Principle("game-over", ("assumed:winner-ends-game",),
               "a game someone has won is over for everyone in it, whatever would stop them losing"),
+    Principle("draw-replaces-loss", ("assumed:draw-replaces-loss",),
+              "the draw of 104.4a is the result of the players whose losses made it, in place of those losses"),
 )
 
 
@@ -64,6 +68,12 @@ def _other(p: Any) -> Any:
 def left_the_game(s: Any, p: int, b: Backend) -> Any:
     """104.5: a player who lost, or for whom the game is a draw, has left it."""
     return b.Or(s.lost[p], s.drew[p])
+
+
+def loses_at_check(book: RuleBook, s: Any, b: Backend, p: int) -> Any:
+    """104.3b-c: player ``p`` loses at this check, by damage or by a draw from too small a library."""
+    return b.And(book.answer("would_receive_priority", s, b),
+                 b.Or(book.answer("loses_game", s, b, p, DAMAGE), book.answer("loses_game", s, b, p, LIBRARY)))
 
 
 def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None) -> RuleBook:
@@ -326,7 +336,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "all_lose_at_once",
         "is the game a draw when every player still in it loses at the same time (104.4a)?",
         (
-            # Read as the outcome those players get: a draw, not a loss (104.5: they leave either way).
+            # Whether the draw takes the place of their losses is draw_replaces_losses.
             Ruling("104.4a", ("104.4a",), True, always, "every player still in the game lost at once: a draw",
                    texts={SEED: "150"}),
         ),
@@ -334,6 +344,49 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         asked_at=("check", "priority"),
         fixed=True,
         show=lambda: "the players still in the game",
+    )
+
+    # -- draw_replaces_losses(): 104.4a against 104.3b-c, H10 ----------------------------------------
+    # 104.4a's players lose (its own condition, and 104.3b-c's words) and the game
+    # is a draw, which 104.5 makes a result a player has; 104.3e settles a win
+    # against a loss, but nothing settles a loss against a draw. Two players: at a
+    # check nobody has left yet, and only a check makes both lose at once (a
+    # concession or an effect makes one player lose, 104.3e included).
+    def everyone_loses(s: Any, b: Backend) -> Any:
+        return b.And(*(loses_at_check(book[0], s, b, p) for p in range(PLAYERS)))
+
+    replaces_q = Question(
+        "draw_replaces_losses",
+        "do players who all lose at this check have the draw of 104.4a as their result, rather than the loss?",
+        (
+            Ruling("104.3b-c", ("104.3b", "104.3c"), False, everyone_loses,
+                   "each of them loses the game, as the rule that makes them lose says", texts={SEED: "139-140"}),
+            Ruling("104.4a", ("104.4a", "104.5"), True, everyone_loses,
+                   "every player still in the game lost at once: the game is a draw, a result each of them has (104.5)",
+                   overrides={"104.3b-c": "draw-replaces-loss"}, texts={SEED: "150"}),
+        ),
+        ((),),
+        asked_at=("check",),
+        show=lambda: "the players losing at once",
+        # 104.4a: a draw comes only where every player still in the game loses at once.
+        default_texts={SEED: "150"},
+    )
+
+    # -- damage_becomes_markers(): what puts on a player the markers 104.3b counts, H11 ------------------
+    # 104.3b counts a player's damage markers and 103.3 gives each player 30 life,
+    # but no rule of 100-109 says what damage dealt to a player does: lower that
+    # life (which no rule then reads) or put markers on the player.
+    markers_q = Question(
+        "damage_becomes_markers",
+        "does damage dealt to a player put that many damage markers on them, the markers 104.3b counts?",
+        (
+            Ruling("damage-markers", ("assumed:damage-markers",), True, always,
+                   "each point of damage dealt to a player is one damage marker on them"),
+        ),
+        ((),),
+        asked_at=("priority",),
+        fixed=True,
+        show=lambda: "a player",
     )
 
     # -- loop_is_a_draw(): 104.4b, H6 ----------------------------------------------------------
@@ -358,7 +411,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     )
 
     questions = (has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, returns_q, draws_q, priority_q,
-                 waits_q, life_q, checks_q, both_q, all_lose_q, loop_q)
+                 waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
     book.append(made.without(without) if without else made)
