@@ -411,7 +411,7 @@ def test_line_81_deals_the_undamageable_sentry_what_lines_77_79_say_it_cannot_be
     """A self-clash of 003: line 81 deals every unit the damage assigned to it,
     lines 77-79 speak of a unit that cannot be dealt damage, and the model's
     reading of line 77 lets the assigner put damage on it (R3).  The model
-    deals it none (assumed:undamageable-takes-none), as before the question."""
+    deals it none (assumed:undamageable-sink), as before the question."""
     m, book = one_fight.machine, one_fight.machine.rulings
     alone = book.only("003")
     sentry = 4
@@ -486,7 +486,7 @@ def test_line_106_keeps_a_unit_that_cannot_be_destroyed_where_line_102_destroys_
 def test_only_an_assumption_takes_a_recalled_units_role_away(one_fight: Exploration) -> None:
     """A gap: lines 29-31 give roles at the battlefield and line 91 clears them
     at the combat cleanup; a unit recalled in between loses its role only by
-    assumed:role-left-behind, and the recall edge asks keeps_role."""
+    assumed:showdown-spells, and the recall edge asks keeps_role."""
     m, book = one_fight.machine, one_fight.machine.rulings
     recalls = [(s, u, after) for s in states_at(one_fight, "keeps_role") for e, after in m.successors(s)
                for u, unit in enumerate(m.table.units) if e.name == f"recall[{unit.name}]" and s.role[u] != 0]

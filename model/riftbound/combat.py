@@ -367,9 +367,9 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
                 f"recall[{unit.name}]",
                 "showdown",
                 "showdown_cleanup",
-                ("assumed:showdown-spells", "assumed:role-left-behind", "combat.pending.dropped"),
+                ("assumed:showdown-spells", "combat.pending.dropped"),
                 lambda s, b, u=u: b.And(can_cast(s, b), s.zone[u] >= FIRST_BATTLEFIELD),
-                # keeps_role: whether the recalled unit keeps its role (it does not: assumed:role-left-behind).
+                # keeps_role: whether the recalled unit keeps its role (assumed:showdown-spells: it does not).
                 lambda s, b, u=u: _spell(t, book, s, b, zone=b.store(s.zone, u, BASE),
                                          role=b.store(s.role, u, b.If(book.answer("keeps_role", s, b, u), s.role[u], NO_ROLE))),
                 actor=focus,

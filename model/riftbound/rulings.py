@@ -57,7 +57,7 @@ PRINCIPLES = (
               "line 15 tests control of a permanent, not taking part: it bars a combatant with no unit left there as well"),
     Principle("undamageable-sink", ("assumed:undamageable-sink",),
               "line 77's exemption covers line 59 too: a unit nothing can damage may take any amount at any time"),
-    Principle("undamageable-takes-none", ("assumed:undamageable-takes-none",),
+    Principle("undamageable-takes-none", ("assumed:undamageable-sink",),
               "line 77's unit that cannot be damaged takes none of what line 81 deals it, though line 106 has Kayn survive damage"),
     Principle("stunned-deal-nothing", ("assumed:stunned-out-of-total",),
               "line 106's stunned unit deals no damage, so its might is left out of the total lines 45-47 sum"),
@@ -282,7 +282,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         "keeps_role",
         "does a unit that a spell takes off its battlefield during the showdown keep its combat role?",
         (
-            Ruling("role-left-behind", ("assumed:role-left-behind",), False, always,
+            Ruling("role-left-behind", ("assumed:showdown-spells",), False, always,
                    "a unit that leaves the battlefield leaves its role there; it takes it again if it comes back"),
         ),
         tuple((u,) for u in units),
