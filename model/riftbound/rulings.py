@@ -15,9 +15,9 @@ them, and the clash they settle shows):
   every mandatory rule, line 59 limits what it may take while other units lack
   lethal damage (findings R3);
 - ``damage_dealt``: line 81 deals each unit what was assigned to it, lines
-  77-79 speak of a unit that cannot be dealt damage, and the model lets the
-  assigner give it damage (R3); line 106 has Kayn, the same unit, survive
-  damage it could not be dealt (findings R9);
+  77-79 speak of a unit that cannot be dealt damage, which the model lets the
+  assigner give damage to; line 106 has Kayn, the same unit, survive damage
+  as if it were dealt (findings R3);
 - ``counts_in_total``: lines 45-47 sum the might of every attacking and every
   defending unit, line 106 says a stunned unit deals no damage;
 - ``destroyed_by_damage``: line 102 destroys every unit of a combat with equal
