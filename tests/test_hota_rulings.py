@@ -168,7 +168,7 @@ def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: vector
 def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vector.VectorExploration) -> None:
     """H1: Aegis against a concession (101.1's exception) and Gatekeeper against
     104.2a are decided by 004's own words; on the default table 004 alone clashes
-    only where both players lose at one check (H10), never over them."""
+    only where both players lose at one check (draw_replaces_losses), never over them."""
     assert set(_clashes(default.machine.rulings.only(SEED), default)) == {"draw_replaces_losses"}
     m = build(table=GOLDEN)
     lethal = next(s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority")._replace(damage=(30, 0))
@@ -330,7 +330,7 @@ def test_104_3e_and_104_4a_settle_an_outcome_as_the_text_says() -> None:
         assert edge.name == "priority_check_ends_game" and t.drew == (True, True) and t.lost == (False, False)
 
 
-# -- H10: 104.4a's draw against the losses of 104.3b-c ------------------------------------------------
+# -- 104.4a's draw against the losses of 104.3b-c -----------------------------------------------------
 
 
 def _losing(book: RuleBook, exploration: vector.VectorExploration) -> tuple[list[object], list[object]]:
@@ -373,7 +373,7 @@ def test_without_the_draw_replacing_the_losses_both_players_lose_and_draw() -> N
     assert vector.check(vector.explore(build(table=table)), PROPERTIES["game_outcome_well_defined"]).verdict != "violated"
 
 
-# -- H11: what damage dealt to a player does -------------------------------------------------------------
+# -- H7: what damage dealt to a player does --------------------------------------------------------------
 
 
 def test_004_never_says_that_damage_dealt_to_a_player_puts_markers_on_them() -> None:
@@ -393,7 +393,7 @@ def test_004_never_says_that_damage_dealt_to_a_player_puts_markers_on_them() -> 
 
 
 def test_lint_reports_the_new_clash_and_gap_of_004(default: vector.VectorExploration) -> None:
-    """What lint's comparison of the texts finds on the default table for H10 and H11."""
+    """What lint's comparison of the texts finds on the default table for the two questions."""
     found = source_lint.lint_sources(default.machine, None, 100_000, 100_000,
                                      questions={"draw_replaces_losses", "damage_becomes_markers"})
     assert found.complete

@@ -346,7 +346,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda: "the players still in the game",
     )
 
-    # -- draw_replaces_losses(): 104.4a against 104.3b-c, H10 ----------------------------------------
+    # -- draw_replaces_losses(): 104.4a against 104.3b-c ---------------------------------------------
     # 104.4a's players lose (its own condition, and 104.3b-c's words) and the game
     # is a draw, which 104.5 makes a result a player has; 104.3e settles a win
     # against a loss, but nothing settles a loss against a draw. Two players: at a
@@ -372,7 +372,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "150"},
     )
 
-    # -- damage_becomes_markers(): what puts on a player the markers 104.3b counts, H11 ------------------
+    # -- damage_becomes_markers(): what puts on a player the markers 104.3b counts, H7 -------------------
     # 104.3b counts a player's damage markers and 103.3 gives each player 30 life,
     # but no rule of 100-109 says what damage dealt to a player does: lower that
     # life (which no rule then reads) or put markers on the player.
