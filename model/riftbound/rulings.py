@@ -29,12 +29,11 @@ them, and the clash they settle shows):
   cannot score (needs units standing on an open battlefield before a combat).
 
 Where only an assumption answers (who attacks and defends once the contesting
-player has left, R5; focus after a pass; the role of a unit sent away in the
-showdown; spell moves, scoring by holding, an
-emptied battlefield's control, marked damage and lethal, R4; what contests a
-battlefield, who takes one without a fight and whether that scores; where a
-spell plays a unit; in which order the initial chain resolves) ``chainproof
-lint`` reports a gap.
+player has left, R5; focus after a pass, the role of a unit sent away in the
+showdown, spell moves, scoring by holding, an emptied battlefield's control,
+marked damage and lethal, what contests a battlefield, who takes one without a
+fight and whether that scores, R4; where a spell plays a unit; in which order
+the initial chain resolves) ``chainproof lint`` reports a gap.
 """
 
 from __future__ import annotations
