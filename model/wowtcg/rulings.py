@@ -1,12 +1,12 @@
 """Who may attack, be proposed, protect, in which window a combat is proposed
 and whether as a link, in which window a non-instant is played, in which a
 resource is placed and whether as a link, whose cards ready, who is bound to
-attack, who acts first after a link resolves, which weapons strike together
-and when, and when combat roles end: the rules of 303, 405, 408-410, 501 and
-600-603 as rulings with explicit precedence (``model/rulings.py``), each
-citing the texts that state it.  Ten questions read the board alone
-(``Question.fixed``): the model asks them as it builds its edges, so a
-reading of them builds other edges.
+attack, who ends the action phase, who acts first after a link resolves,
+which weapons strike together and when, and when combat roles end: the rules
+of 303, 405, 408-410, 501-502 and 600-603 as rulings with explicit precedence
+(``model/rulings.py``), each citing the texts that state it.  Eleven
+questions read the board alone (``Question.fixed``): the model asks them as it
+builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
 comprehensive rules (000), the basic rules (001), the combat rules in English
@@ -634,6 +634,37 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda: "the ready step",
     )
 
+    # -- 502.2: who ends the action phase ---------------------------------------------------
+    turn_player_ends_action_phase = Question(
+        "turn_player_ends_action_phase",
+        "does the action phase end once the turn player is done with it, on an empty chain, without the others passing in succession (502.2)?",
+        (
+            Ruling(
+                "502.2",
+                ("502.2", "409.4b"),
+                False,
+                always,
+                "the action phase ends only when every player passes in succession on an empty chain",
+                texts={"000": "431", "CR7.4": "1749-1751"},
+            ),
+            # The basic rules move to the end phase once the turn player has
+            # done his actions; it is the end phase, not the action phase, that
+            # waits until every player is done (001:176).
+            Ruling(
+                "502.2",
+                ("502.2", "basic:action-phase"),
+                True,
+                always,
+                "the turn player enters his end phase once he has done what he wants; nobody else is asked",
+                texts={"001": "172"},
+            ),
+        ),
+        ((),),
+        asked_at=("action_phase",),
+        fixed=True,
+        show=lambda: "the action phase",
+    )
+
     # -- 600.2: what a bound player may do with his priority --------------------------------
     uses_priority_otherwise = Question(
         "uses_priority_otherwise",
@@ -953,7 +984,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
         bound_to_attack, may_protect,
-        ready_step_readies_all, skips_draw, uses_priority_otherwise, in_combat, priority_after_resolution,
+        ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role,
     )

@@ -347,6 +347,24 @@ def build(
         )
     edges += combat_edges
 
+    # 502.2: whether the turn player alone ends his action phase is a question
+    # of the rulings: the basic rules move on once he is done (001:172), where
+    # 502.2 waits for every player to pass in succession (the closing above).
+    if t.rulings.fixed("turn_player_ends_action_phase"):
+        edges.append(
+            Edge(
+                "end_action_phase",
+                "action_phase",
+                "end_phase",
+                ("502.2", "503.1", "600.2", "600.3"),
+                guard=lambda s, b: b.And(s.priority_holder == s.turn_player, s.chain_len == 0, may_pass(s, b)),
+                update=t.give_turn_player_priority,
+                actor=turn_player,
+                tags=frozenset({"closes_window", "opens_window", "reading"}),
+                doc="the turn player is done with his action phase on an empty chain: the end phase begins, nobody else asked",
+            )
+        )
+
     # -- 408.1, 409.2b, 410.1: only in the turn player's non-combat action phase -------
 
     def main_phase_ready(s: Any, b: Backend) -> Any:
