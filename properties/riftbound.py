@@ -66,7 +66,9 @@ def _roles_consistent(m: Machine, s: Any, b: Backend) -> Any:
 
 roles_consistent = Invariant(
     "roles_consistent",
-    ("showdown.attacker", "showdown.defender", "showdown.unit-roles", "showdown.late-roles", "resolution.clear-roles"),
+    # A recalled unit leaving its role behind is our assumption (keeps_role).
+    ("showdown.attacker", "showdown.defender", "showdown.unit-roles", "showdown.late-roles", "resolution.clear-roles",
+     "assumed:showdown-spells"),
     "roles exist only in a combat, attacker and defender differ, and every unit with a role is its player's, on the combat's battlefield",
     holds=_roles_consistent,
 )
@@ -173,7 +175,8 @@ assignment_conserves_might = StepProperty(
 # damaged) and leaves nothing assigned.
 damage_dealt_as_assigned = StepProperty(
     "damage_dealt_as_assigned",
-    ("damage.assign-not-deal", "damage.deal", "damage.undamageable"),
+    # 'Immune units none' is our reading (damage_dealt's self-clash, R3).
+    ("damage.assign-not-deal", "damage.deal", "damage.undamageable", "assumed:undamageable-sink"),
     "all assigned damage is dealt at once, each unit taking exactly its assignment (immune units none)",
     applies=lambda e: e.has("deals_damage"),
     holds=lambda m, pre, post, b: b.And(
