@@ -14,7 +14,9 @@ from typing import Callable
 
 import yaml
 
-from checkers import explicit
+import numpy as np
+
+from checkers import vector
 from model.machine import Machine
 
 
@@ -31,10 +33,13 @@ def load(path: Path) -> dict[str, tuple[str, ...]]:
 
 def explore(m: Machine, family: Callable[[str], str]) -> dict[str, tuple[str, ...]]:
     """The edge families (by ``family``) of every edge an exploration of ``m``
-    takes, exploration bounds left out, with the rules of the first edge of each."""
+    takes, exploration bounds left out, with the rules of the first edge of
+    each (in the order breadth-first search first takes them)."""
+    taken = vector.explore(m).step_edge
+    edges, first = np.unique(taken, return_index=True)
     out: dict[str, tuple[str, ...]] = {}
-    for _, _, name in explicit.explore(m).moves:
-        e = m.edge(name)
+    for i in edges[np.argsort(first)].tolist():
+        e = m.edges[i]
         if not e.has("bound"):
             out.setdefault(family(e.name), e.rules)
     return dict(sorted(out.items()))
