@@ -75,10 +75,12 @@ def proposal_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:
     """601.2e: a proposal is legal when both roles are; 601.2c-d: a character
     that can attack only certain characters must propose one of them, unless
     every such proposal would be illegal."""
-    problem = attacker_problem(st, a) or defender_problem(st, a, d, sabotage)
-    if problem:
-        return problem
-    only = attack_only(st, a)
+    return attacker_problem(st, a) or defender_problem(st, a, d, sabotage) or attack_only_problem(st, a, d, attack_only(st, a))
+
+
+def attack_only_problem(st: GameState, a: Obj, d: Obj, only: set[int]) -> Problem:
+    """601.2c-d: `only`, what `a` may attack only (`attack_only`), holds
+    characters and `d` is not one of them, though one could be proposed."""
     if only and d.id not in only:
         if any(defender_problem(st, a, st.objs[x], False) is None for x in only if x in st.play):
             names = ", ".join(sorted(st.objs[x].name for x in only))

@@ -149,7 +149,10 @@ class GameState:
             self.history.append(str(decision.options[decision.options.index(action)]))
             self._answer(decision, action)
         else:
-            problem = self._malformed(action) or self._problem(action)
+            # The priority holder's pass is this state's own object, well formed
+            # (409.1) by construction: of the most frequent action only the rules are asked.
+            own_pass = self.priority is not None and action is self.pass_actions[self.priority]
+            problem = (None if own_pass else self._malformed(action)) or self._problem(action)
             if problem is not None:
                 raise IllegalAction(problem[0], problem[1], action, str(self))
             self.history.append(action.label or str(action))
@@ -470,17 +473,21 @@ class GameState:
     # 409.5: before a player receives priority, the checks run in batches,
     # then waiting triggered effects go on the chain, then he gets priority.
     def _t_give_priority(self, player: int) -> None:
-        if not self.waiting and self._checked_facts() == self._settled:
+        board = self._checked_facts()
+        if board == self._settled and not self.waiting:
             self._t_grant(player)  # nothing the checks read has changed, no trigger waits
             return
         self.push(("grant", player))
         self.push(("add_triggers",))
-        self.push(("ppp",))
+        self.push(("ppp", board))  # the next task: nothing can change the facts before it reads them
 
-    def _t_ppp(self) -> None:
+    def _t_ppp(self, board: tuple | None = None) -> None:
+        """`board`: the checked facts as they are now, when the task that
+        pushed this one has just read them."""
         # Reading: uniqueness is checked continuously (CR7.4 414.1); checking
         # before every batch catches each card that entered play (CR7.4 710.1f).
-        board = self._checked_facts()
+        if board is None:
+            board = self._checked_facts()
         if board == self._settled:
             return  # the same facts as the last check that found nothing: nothing to find
         checks.check_uniqueness(self)
@@ -901,9 +908,8 @@ class GameState:
             return ("409.1", f"a resource is placed face down (no option, or False) or face up (True), not {a.option!r}")
         return None
 
-    def _problem(self, a: Action, budget: int | None = None):
-        """The rule that forbids this priority action now, or None. `budget`:
-        the acting player's ready resources, when the caller counted them."""
+    def _problem(self, a: Action):
+        """The rule that forbids this priority action now, or None."""
         if self.priority is None or a.player != self.priority:
             who = self.pname(self.priority) if self.priority is not None else "nobody"
             return ("409.1", f"{self.pname(a.player)} does not hold priority ({who} does)")
@@ -934,7 +940,7 @@ class GameState:
                     return problem
             target = card.effect.target if card.effect else None
             problem = self._x_problem(a, has_x=target == "ally_cost_x")
-            return problem or self._cost_and_target_problem(a, target, card.cost + a.x, budget)
+            return problem or self._cost_and_target_problem(a, target, card.cost + a.x)
         if a.kind == "power":
             source = self.objs[a.subject]
             power = source.card.payments[a.option]
@@ -942,7 +948,7 @@ class GameState:
             if problem:
                 return problem
             problem = self._x_problem(a, has_x=bool(power.cost_of("x")))
-            return problem or self._cost_and_target_problem(a, power.target, (power.cost_of("resources") or 0) + a.x, budget)
+            return problem or self._cost_and_target_problem(a, power.target, (power.cost_of("resources") or 0) + a.x)
         if a.kind == "propose":
             problem = self._main_phase_problem(a.player, "combats are proposed", "601.1")
             if problem:
@@ -977,9 +983,9 @@ class GameState:
             return ("CR7.4 707.1b", f"X={a.x} can't be chosen: " + ("X is never negative" if a.x < 0 else "this cost has no X"))
         return None
 
-    def _cost_and_target_problem(self, a: Action, target_kind: str | None, cost: int, budget: int | None):
+    def _cost_and_target_problem(self, a: Action, target_kind: str | None, cost: int):
         """402.1: he can pay the cost; CR7.4 707.1d: a legal target, if it needs one."""
-        if (budget if budget is not None else self.ready_resources(a.player)) < cost:
+        if self.ready_resources(a.player) < cost:
             return ("402.1", f"{self.pname(a.player)} can't pay {cost}")
         if target_kind:
             if len(a.targets) != 1 or a.targets[0] not in self.legal_targets(target_kind, a.player, a.x if target_kind == "ally_cost_x" else None):
@@ -989,16 +995,21 @@ class GameState:
         return None
 
     def _priority_actions(self) -> list[Action]:
-        """The legal priority actions: each one worth asking the rules about,
-        kept when `_problem` finds nothing against it. They are built before
-        every choice, so an action is not built at all when a condition that
-        `_problem` checks first already rules it out: the window (408.1,
-        410.1a, 601.1, 602.3a), one resource per turn (410.1), the cost (402.1),
-        the power's source (CR7.4 701), the attacker (601.2a) and the defender
-        (601.2b). Outside his main phase he can do no more than pass, play an
-        instant (408.1), use a payment power (CR7.4 701) or, in the defend
-        window, strike (602.3a); with none of those at hand, as at most
-        choices, only his pass is asked about and play is not read."""
+        """The legal priority actions (409.2), in the order: pass, each card
+        of the hand (placed as a resource, then played), payment powers,
+        proposals, strikes. They are built before every choice, so each is
+        built only once the conditions `_problem` would find against it are
+        known to hold: the window (408.1, 410.1a, 601.1, 602.3a), one resource
+        per turn (410.1), the cost with its X (402.1, CR7.4 707.1b), the
+        targets, listed by `legal_targets` itself (CR7.4 707.1d), the power's
+        source (CR7.4 701), the attacker (601.2a), the defender (601.2b) and
+        what it may attack only (601.2c), a strike (303.2, 405.3). Asking
+        `_problem` again would read all of it twice; `apply_action` still asks
+        it of the action chosen. Outside his main phase he can do no more
+        than pass, play an instant (408.1), use a payment power (CR7.4 701)
+        or, in the defend window, strike (602.3a); with none of those at
+        hand, as at most choices, only his pass is asked about and play is
+        not read."""
         p = self.priority
         objs = self.objs
         player = self.players[p]
@@ -1012,16 +1023,19 @@ class GameState:
                 hand.append(o)
         play = self.play
         powered = []
-        if self.payment_sources:
-            powered = [o for o in map(objs.__getitem__, self.payment_sources) if o.controller == p and not o.resource and o.id in play]
-            if len(powered) > 1:
-                powered.sort(key=lambda o: play.index(o.id))  # in the order of play, like every list of cards in play
-        candidates = [self.pass_actions[p]]
-        budget = None
+        for oid in self.payment_sources:
+            o = objs[oid]
+            if o.controller == p and not o.resource and oid in play:
+                powered.append(o)
+        if len(powered) > 1:
+            powered.sort(key=lambda o: play.index(o.id))  # in the order of play, like every list of cards in play
+        out = []
+        if not (main and combat.must_attack_pending(self)):  # 600.2: he can't pass while a character must attack
+            out.append(self.pass_actions[p])
         if main or hand or powered or self.step == "defend_window":
             me = self.pname(p)
             place = main and player.placed_resource_turn != self.turn_number
-            offer = candidates.append
+            offer = out.append
             # One pass over play gathers what `cards_in_play` and `ready_resources`
             # would each gather in a pass of their own: the cards in play that
             # are not resources (410.1b, 402.4a), and his ready resources, what
@@ -1045,8 +1059,9 @@ class GameState:
                 target = card.effect.target if card.effect else None
                 if target == "ally_cost_x":
                     for t in self.legal_targets("ally", p):
-                        x = objs[t].card.cost
-                        offer(priority_action("play", p, o.id, (t,), x, None, f"{me} plays {card.name} (X={x}) on {self.describe(objs[t])}"))
+                        x = objs[t].card.cost  # an ally of cost X is a legal target (CR7.4 707.1d)
+                        if card.cost + x <= budget:
+                            offer(priority_action("play", p, o.id, (t,), x, None, f"{me} plays {card.name} (X={x}) on {self.describe(objs[t])}"))
                 elif target:
                     for t in self.legal_targets(target, p):
                         offer(priority_action("play", p, o.id, (t,), 0, None, f"{me} plays {card.name} on {self._target_name(target, t)}"))
@@ -1056,7 +1071,12 @@ class GameState:
                 for i, power in enumerate(o.card.payments):
                     if self._power_source_problem(p, o, power):
                         continue
-                    xs = range(budget + 1) if power.cost_of("x") else (0,)
+                    # 402.1, CR7.4 707.1b: each X he can pay for on top of the resources.
+                    resources = power.cost_of("resources") or 0
+                    if power.cost_of("x"):
+                        xs = range(budget - resources + 1)
+                    else:
+                        xs = (0,) if resources <= budget else ()
                     targets = [(t,) for t in self.legal_targets(power.target, p)] if power.target else [()]
                     for x in xs:
                         for t in targets:
@@ -1067,20 +1087,17 @@ class GameState:
                 for a in in_play:
                     if a.controller != p or not effects.is_character(a) or combat.attacker_problem(self, a):
                         continue
+                    only = combat.attack_only(self, a)
                     for d in theirs:
                         sabotage = d.card.type == "item"
-                        if combat.defender_problem(self, a, d, sabotage):
+                        if combat.defender_problem(self, a, d, sabotage) or combat.attack_only_problem(self, a, d, only):
                             continue
                         word = "sabotages" if sabotage else "attacks"
                         offer(priority_action("propose", p, a.id, (d.id,), 0, sabotage, f"{me} proposes {a.name} {word} {self.describe(d)}"))
             if self.step == "defend_window":
                 for w in in_play:
-                    if w.controller == p and w.card.type == "weapon":
+                    if w.controller == p and w.card.type == "weapon" and combat.strike_problem(self, p, w) is None:
                         offer(priority_action("strike", p, w.id, (), 0, None, f"{me} strikes with {w.name}"))
-        out = []
-        for a in candidates:
-            if self._problem(a, budget) is None:
-                out.append(a)
         return out
 
     def _act(self, a: Action) -> None:
