@@ -1037,15 +1037,19 @@ class GameState:
             place = main and player.placed_resource_turn != self.turn_number
             offer = out.append
             # One pass over play gathers what `cards_in_play` and `ready_resources`
-            # would each gather in a pass of their own: the cards in play that
-            # are not resources (410.1b, 402.4a), and his ready resources, what
-            # he can pay (402.1, 402.4a).
-            in_play, budget = [], 0
+            # would each gather in a pass of their own: his ready resources,
+            # what he can pay (402.1, 402.4a), and the cards in play that are
+            # not resources (410.1b, 402.4a): his, and the others' that could
+            # defend, characters and, against a sabotage, items (601.2b).
+            mine, theirs, budget = [], [], 0
             for o in map(objs.__getitem__, play):
-                if not o.resource:
-                    in_play.append(o)
-                elif o.controller == p and not o.exhausted:
-                    budget += 1
+                if o.resource:
+                    if o.controller == p and not o.exhausted:
+                        budget += 1
+                elif o.controller == p:
+                    mine.append(o)
+                elif o.card.is_character or o.card.type == "item":
+                    theirs.append(o)
             for o in hand:
                 card = o.card
                 if place:
@@ -1083,9 +1087,8 @@ class GameState:
                             tname = f" on {self._target_name(power.target, t[0])}" if t else ""
                             offer(priority_action("power", p, o.id, t, x, i, f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
             if main:
-                theirs = [d for d in in_play if d.controller != p]
-                for a in in_play:
-                    if a.controller != p or not effects.is_character(a) or combat.attacker_problem(self, a):
+                for a in mine:
+                    if not effects.is_character(a) or combat.attacker_problem(self, a):
                         continue
                     only = combat.attack_only(self, a)
                     for d in theirs:
@@ -1095,8 +1098,8 @@ class GameState:
                         word = "sabotages" if sabotage else "attacks"
                         offer(priority_action("propose", p, a.id, (d.id,), 0, sabotage, f"{me} proposes {a.name} {word} {self.describe(d)}"))
             if self.step == "defend_window":
-                for w in in_play:
-                    if w.controller == p and w.card.type == "weapon" and combat.strike_problem(self, p, w) is None:
+                for w in mine:
+                    if w.card.type == "weapon" and combat.strike_problem(self, p, w) is None:
                         offer(priority_action("strike", p, w.id, (), 0, None, f"{me} strikes with {w.name}"))
         return out
 
@@ -1110,7 +1113,9 @@ class GameState:
                 self.passes = 0
                 self.push(("resolve_top",) if self.chain else ("close_window",))  # 409.4a-b
             else:
-                self.push(("give_priority", self.next_clockwise(a.player)))
+                # The task stack is empty while a player holds priority (`_t_grant`),
+                # so the next player's grant is the task to run now.
+                self._t_give_priority(self.next_clockwise(a.player))
             return
         self.passes = 0
         player = self.players[a.player]
