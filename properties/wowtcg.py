@@ -164,15 +164,20 @@ def _drew_one(m: Machine, b: Backend, before: Any, after: Any) -> Any:
     return after == before - 1
 
 
-# 501.2b: only the first turn of the game skips its draw.
+# 501.2b: only the first turn of the game skips its draw step: no draw, and
+# no window either; the action phase begins (502.1).
 first_player_skips_first_draw = StepProperty(
     "first_player_skips_first_draw",
-    ("501.2b", "501.2a"),
-    "the draw is skipped exactly on the first player's first turn",
+    ("501.2b", "501.2a", "502.1"),
+    "the draw step, draw and window, is skipped exactly on the first player's first turn",
     applies=lambda e: e.source == "draw_step_start",
     holds=lambda m, pre, post, b: b.If(
         pre.first_turn,
-        b.And(pre.turn_player == 0, b.select(post.deck, pre.turn_player) == b.select(pre.deck, pre.turn_player)),
+        b.And(
+            pre.turn_player == 0,
+            b.select(post.deck, pre.turn_player) == b.select(pre.deck, pre.turn_player),
+            m.at(post, "action_phase", b=b),
+        ),
         b.Or(
             _drew_one(m, b, b.select(pre.deck, pre.turn_player), b.select(post.deck, pre.turn_player)),
             b.Not(b.select(post.in_game, pre.turn_player, True)),

@@ -17,16 +17,16 @@ GAME = get_game("wowtcg")
 
 #: (first, second) -> (steps, the action where they part, how, what differs)
 PINNED = {
-    (SEED, "600.2-without-600.3"): (7, "pass_priority@action_phase", ONLY_IN_FIRST, None),
-    (SEED, "600.2-chinese"): (19, "play_instant@action_phase", ONLY_IN_FIRST, None),
+    (SEED, "600.2-without-600.3"): (5, "pass_priority@action_phase", ONLY_IN_FIRST, None),
+    (SEED, "600.2-chinese"): (17, "play_instant@action_phase", ONLY_IN_FIRST, None),
     (SEED, "basic-chain-priority"): (7, "resolve_top_link@ready_step", DIFFERENT_STATES, "priority"),
-    (SEED, "405.3-as-written"): (15, "strike[P2 second bow]", ONLY_IN_FIRST, None),
-    (SEED, "basic-in-combat"): (16, "strike[P1 warhammer]", ONLY_IN_SECOND, None),
-    (SEED, "basic-one-weapon-per-combat"): (14, "strike[P1 second warhammer]", ONLY_IN_FIRST, None),
-    (SEED, "CR7.4-strikes-as-roles-begin"): (9, "resolve_proposal@action_phase[P1 strikes with warhammer]", ONLY_IN_SECOND, None),
-    (SEED, "602.3b-english"): (15, "resolve_instant[P2 skirmisher becomes the defender]@defend_window", ONLY_IN_SECOND, None),
-    ("602.3b-english", "602.3b-chinese"): (15, "resolve_instant[P2 skirmisher becomes the defender]@defend_window", DIFFERENT_STATES, "combat"),
-    (SEED, "CR7.4-603.2-checks-in-combat"): (15, "combat_damage", DIFFERENT_STATES, "combat"),
+    (SEED, "405.3-as-written"): (13, "strike[P2 second bow]", ONLY_IN_FIRST, None),
+    (SEED, "basic-in-combat"): (14, "strike[P1 warhammer]", ONLY_IN_SECOND, None),
+    (SEED, "basic-one-weapon-per-combat"): (12, "strike[P1 second warhammer]", ONLY_IN_FIRST, None),
+    (SEED, "CR7.4-strikes-as-roles-begin"): (7, "resolve_proposal@action_phase[P1 strikes with warhammer]", ONLY_IN_SECOND, None),
+    (SEED, "602.3b-english"): (13, "resolve_instant[P2 skirmisher becomes the defender]@defend_window", ONLY_IN_SECOND, None),
+    ("602.3b-english", "602.3b-chinese"): (13, "resolve_instant[P2 skirmisher becomes the defender]@defend_window", DIFFERENT_STATES, "combat"),
+    (SEED, "CR7.4-603.2-checks-in-combat"): (13, "combat_damage", DIFFERENT_STATES, "combat"),
 }
 
 

@@ -45,6 +45,11 @@ def test_every_window_eventually_closes_by_both_methods(small_machine, small_exp
         assert result.depth == small_exploration.levels
         assert "every run from a premise state reaches the goal" in result.note
     for result in bmc.check_all(small_machine, properties, depth=12):
+        if result.property == "draw_step_closes":
+            # 501.2b: the first turn has no draw step, and the second turn's
+            # is more than 12 steps away.
+            assert result.verdict == VACUOUS, result.note
+            continue
         assert result.verdict == HOLDS_TO_DEPTH, result.note
         assert result.depth == 12
         assert "not ruled out" in result.note  # a bounded check does not claim the goal is always met
@@ -64,13 +69,14 @@ def test_passing_forever_is_a_lasso_for_both(small_machine):  # noqa: ANN001
     machine = endless_passing(small_machine)
     for result in both(machine, closes("action_phase"), depth=12):
         assert result.verdict == VIOLATED
-        # the action phase opens after 6 steps; two passes bring back the same state
-        assert result.depth == 8
+        # the action phase opens after 4 steps (no draw step on the first
+        # turn, 501.2b); two passes bring back the same state
+        assert result.depth == 6
         transcript = result.counterexample
-        assert transcript.loop_start == 6
-        assert [s.edge for s in transcript.steps[6:]] == ["pass_priority@action_phase"] * 2
-        assert "\n  loops back to the state after step 6\nend: location: action_phase;" in transcript.text()
-        assert transcript.to_json()["loop_start"] == 6
+        assert transcript.loop_start == 4
+        assert [s.edge for s in transcript.steps[4:]] == ["pass_priority@action_phase"] * 2
+        assert "\n  loops back to the state after step 4\nend: location: action_phase;" in transcript.text()
+        assert transcript.to_json()["loop_start"] == 4
 
 
 def test_a_lasso_loops_back_no_earlier_than_its_premise_state(small_machine):  # noqa: ANN001
@@ -85,9 +91,9 @@ def test_a_lasso_loops_back_no_earlier_than_its_premise_state(small_machine):  #
     )
     for result in both(machine, prop, depth=12):
         assert result.verdict == VIOLATED
-        # P2 first holds priority after step 7; the run returns to that state two passes later
-        assert result.depth == 9
-        assert result.counterexample.loop_start == 7
+        # P2 first holds priority after step 5; the run returns to that state two passes later
+        assert result.depth == 7
+        assert result.counterexample.loop_start == 5
 
 
 def test_a_loop_on_the_initial_state_loops_back_to_the_start(small_machine):  # noqa: ANN001
@@ -110,7 +116,7 @@ def test_a_window_that_cannot_close_is_a_dead_end_for_both(small_machine):  # no
     for result in both(machine, closes("action_phase"), depth=12):
         assert result.verdict == VIOLATED
         # stuck once P2, without an instant left to play, cannot pass the last pass
-        assert result.depth == 11
+        assert result.depth == 9
         transcript = result.counterexample
         assert transcript.loop_start is None and transcript.to_json()["loop_start"] is None
         assert "loops back" not in transcript.text()
@@ -131,7 +137,7 @@ def test_a_terminal_location_outside_the_goal_is_a_dead_end(small_machine, small
         assert result.verdict == VIOLATED
         # the first turn with its discard to the hand limit (12 steps), then P2
         # readies and draws from an empty deck
-        assert result.depth == 16
+        assert result.depth == 14
         assert result.counterexample.steps[-1].edge == "decked_game_over"
         assert result.counterexample.final["location"] == "game_over"
         assert result.counterexample.loop_start is None
@@ -166,8 +172,8 @@ def test_a_stopped_search_claims_no_dead_end_at_its_frontier(small_machine):  # 
 
 def test_a_stopped_search_still_finds_a_shallow_lasso(small_machine):  # noqa: ANN001
     partial = explicit.explore(endless_passing(small_machine), max_states=200)
-    # the lasso's last step leaves a state of depth 7, the deepest expanded
+    # the search stops with depth 7 expanded, past the lasso of six steps
     assert not partial.complete and partial.expanded == 7
     result = explicit.check(partial, closes("action_phase"))
-    assert result.verdict == VIOLATED and result.depth == 8
-    assert result.counterexample.loop_start == 6
+    assert result.verdict == VIOLATED and result.depth == 6
+    assert result.counterexample.loop_start == 4

@@ -322,6 +322,14 @@ MUTANTS = [
         ),
         "pass_priority@action_phase",
     ),
+    Mutant(
+        "the first turn keeps its draw step window",
+        "501.2b",
+        "first_player_skips_first_draw",
+        TWO,
+        lambda m: m.replace_edge("skip_first_draw", target="draw_step"),
+        "skip_first_draw",
+    ),
 ]
 
 

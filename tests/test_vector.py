@@ -101,7 +101,7 @@ def test_dead_ends_are_the_states_explicit_search_finds_with_no_step():
     none in the model, and exactly explicit search's ones once an edge is gone."""
     whole = wowtcg.build(turns=1, deck=0)
     assert not len(vector.explore(whole).dead_ends)
-    broken = whole.with_edges(e for e in whole.edges if e.name != "close_window@draw_step")
+    broken = whole.with_edges(e for e in whole.edges if e.name != "close_window@ready_step")
     expected = [
         i for i, s in enumerate(explicit.explore(broken).nodes)
         if not broken.is_terminal(s) and not any(True for _ in broken.steps_from(s))
@@ -255,7 +255,7 @@ def test_a_liveness_violation_is_the_same_lasso(small_machine):  # noqa: ANN001
     machine = endless_passing(small_machine)
     prop = closes("action_phase")
     found = vector.check(vector.explore(machine), prop)
-    assert found.verdict == "violated" and found.counterexample.loop_start == 6
+    assert found.verdict == "violated" and found.counterexample.loop_start == 4
     assert _verdict(found) == _verdict(explicit.check(explicit.explore(machine), prop))
 
 

@@ -32,9 +32,10 @@ def test_the_basic_rules_let_the_turn_player_end_his_action_phase_alone():
     # Play parts as the first action phase opens: P1 is done, and only the basic rules leave at once.
     assert reading_game.steps[-1].edge == "end_action_phase" and reading_game.steps[-1].actor == "P1"
     assert reading_game.steps[-1].changes["location"] == ("action_phase", "end_phase")
-    # The model's game is the same up to there: the draw step's window closes on P2's pass.
+    # The model's game is the same up to there: the action phase opens as the
+    # first turn skips its draw step (501.2b).
     assert [s.edge for s in model_game.steps] == [s.edge for s in reading_game.steps[:-1]]
-    assert model_game.steps[-1].edge == "close_window@draw_step"
+    assert model_game.steps[-1].edge == "skip_first_draw"
 
 
 def test_only_the_basic_reading_ends_the_action_phase_without_the_others_passing():

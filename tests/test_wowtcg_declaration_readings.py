@@ -43,7 +43,7 @@ def test_the_basic_rules_declare_a_combat_off_the_chain():
     model_game, reading_game = clash.parted
     # Play parts on the first proposal: the same action, a link for the
     # model, the attack window for the basic rules.
-    assert len(model_game) == len(reading_game) == 7
+    assert len(model_game) == len(reading_game) == 5
     ours, theirs = model_game.steps[-1], reading_game.steps[-1]
     assert ours.edge == theirs.edge and ours.edge.startswith("propose_combat[")
     assert "409.3" in ours.rules and "409.3" not in theirs.rules and "602.1" in theirs.rules

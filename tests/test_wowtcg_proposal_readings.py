@@ -143,5 +143,7 @@ def test_read_by_002zh_a_combat_proposed_in_the_ready_step_ends_in_the_action_ph
     assert m.edge("resolve_proposal@ready_step").target == "attack_window"
     assert m.edge("interrupt_proposal@ready_step").target == "action_phase"
     taken = {key for _, _, key in explore(m).graph.edges(keys=True)}
-    assert any(k.startswith("propose_combat@draw_step[") for k in taken)
+    # A one-turn game has no draw step (501.2b): the ready step is the window
+    # before the action phase where the reading proposes.
+    assert any(k.startswith("propose_combat@ready_step[") for k in taken)
     assert "resolve_proposal@ready_step" in taken

@@ -625,10 +625,14 @@ class GameState:
             self.decide(Decision("inspire", player, options, "501.1a"))
 
     def _t_draw_step(self) -> None:
-        """501.2a: the turn player draws; 501.2b: not on the first player's first turn."""
+        """501.2a: the turn player draws, then the step's window opens.
+        501.2b: the first player skips the whole draw step of the first turn,
+        its window too, and his action phase begins (502.1)."""
+        if self.turn_player == self.first_player and self.turn_number == 1:
+            self.push(("open_window", "action_phase"))
+            return
         self.step = "draw_step"
-        if not (self.turn_player == self.first_player and self.turn_number == 1):
-            self.draw(self.turn_player)
+        self.draw(self.turn_player)
         self.push(("open_window", "draw_step"))
 
     def draw(self, player: int) -> None:

@@ -580,17 +580,19 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         default_texts=PROTECTOR,
     )
 
-    # -- 501.2b: who skips the draw ---------------------------------------------------------
+    # -- 501.2b: who skips the draw step ----------------------------------------------------
+    # The whole step, with its priority window (000, CR7.4); the basic rules
+    # have no windows, so skipping the draw there is skipping the step.
     skips_draw = Question(
         "skips_draw",
-        "does the turn player skip this turn's draw (501.2b)?",
+        "does the turn player skip this turn's draw step, the draw and its priority window (501.2b)?",
         (
             Ruling(
                 "501.2b",
                 ("501.2b",),
                 True,
                 lambda s, b: s.first_turn,
-                "the first player skips the draw of the game's first turn, at any table",
+                "the first player skips the draw step of the game's first turn, at any table",
                 texts={"000": "425", "001": "151", "CR7.4": "1738"},
             ),
         ),

@@ -241,16 +241,18 @@ def build(
 
     # -- 501.2 draw step ------------------------------------------------------------
 
+    # 501.2b skips the whole draw step, its priority window with the draw
+    # (000:425, CR7.4 501.2b): the action phase's window opens at once (502.1).
     edges.append(
         Edge(
             "skip_first_draw",
             "draw_step_start",
-            "draw_step",
-            ("501.2b", "501.2a", "409.4"),
+            "action_phase",
+            ("501.2b", "502.1", "409.4"),
             guard=lambda s, b: t.rulings.answer("skips_draw", s, b),
             update=t.give_turn_player_priority,
             tags=frozenset({"opens_window"}),
-            doc="the first player skips the draw of the first turn",
+            doc="the first player skips the draw step of the first turn: the action phase begins",
         )
     )
     def draw_guard(s: Any, b: Backend) -> Any:

@@ -140,7 +140,7 @@ def test_a_protection_by_the_second_opponent_asked_follows_the_first_ones_declin
 
     passes = lambda window: [f"pass_priority@{window}"] * 3  # noqa: E731
     transcript = (
-        passes("ready_step") + ["close_window@ready_step", "skip_first_draw"] + passes("draw_step") + ["close_window@draw_step"]
+        passes("ready_step") + ["close_window@ready_step", "skip_first_draw"]
         + [one("propose_combat[P1 Gorrak Bloodfist#0 -> P2 Maelen Frostweave")] + passes("action_phase")
         + ["resolve_proposal@action_phase"] + passes("attack_window") + ["close_window@attack_window"]
         + [one("protect[P4 ")]
@@ -189,11 +189,11 @@ def test_a_replay_that_fails_late_names_the_furthest_step_and_gives_up_in_time(m
     (attack,) = [e.name for e in machine.edges if e.name.startswith("propose_combat[P1 Gorrak Bloodfist#0 -> P2 Maelen")]
     transcript = (
         ["play_instant@ready_step"] * 2 + ["pass_priority@ready_step", "resolve_top_link@ready_step"] * 2
-        + ["pass_priority@ready_step", "close_window@ready_step", "skip_first_draw", "pass_priority@draw_step", "close_window@draw_step"]
+        + ["pass_priority@ready_step", "close_window@ready_step", "skip_first_draw"]
         + [attack, "pass_priority@action_phase", "resolve_proposal@action_phase", "pass_priority@attack_window", "close_window@attack_window"]
         + ["no_protection", first, second]
     )
-    furthest = rf"^transcript\[18\] {re.escape(second)}: the engine offers no action for it \(legal now: P1 passes\)"
+    furthest = rf"^transcript\[16\] {re.escape(second)}: the engine offers no action for it \(legal now: P1 passes\)"
     with pytest.raises(ExportError, match=furthest + "$"):
         export(setup, transcript, "a second strike")
     # Every way of playing the two instants fails the same: the search gives up in time.

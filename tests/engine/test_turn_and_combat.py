@@ -447,15 +447,16 @@ def test_mulligan_order_with_three_players():
 
 
 def test_first_player_skips_his_first_draw():
-    """501.2a: the turn player draws as his draw step begins; 501.2b: except
-    the first player in his first turn."""
+    """501.2a: the turn player draws as his draw step begins; 501.2b: the
+    first player skips the whole draw step of his first turn, its window
+    too: his action phase begins."""
     st = new_game(11)
     act(st, f"P{st.current_player() + 1} chooses P1 to go first")
     act(st, "P1 keeps his hand")
     act(st, "P2 keeps his hand")
     assert st.step == "ready_step" and st.turn_player == 0
     pass_all(st)
-    assert st.step == "draw_step" and st.priority == 0
+    assert st.step == "action_phase" and st.priority == 0
     assert len(st.players[0].hand) == 7  # no draw on the first player's first turn
     while st.turn_player == 0:
         advance(st)
