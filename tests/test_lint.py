@@ -99,7 +99,7 @@ def test_600_2_without_600_3_is_a_conflict_named_by_both_rules(linted):
     assert "no precedence rule decides" in conflict["summary"]
     # The shortest game: into P1's first action phase, where the prowler could attack and he could pay.
     t = conflict["transcript"]
-    assert t["final"]["location"] == "action_phase" and len(t["steps"]) == 6
+    assert t["final"]["location"] == "action_phase" and len(t["steps"]) == 4
 
 
 def test_the_rules_only_a_larger_table_uses_are_dead_at_two_players(linted):
@@ -212,7 +212,7 @@ def test_diff_prints_both_games_side_by_side_and_exits_1():
     result = invoke("diff", "wowtcg", "602.3b-english", "602.3b-chinese")
     assert result.exit_code == 1, result.output
     out = result.stdout
-    assert "602.3b-english against 602.3b-chinese: they part after 15 steps" in out
+    assert "602.3b-english against 602.3b-chinese: they part after 13 steps" in out
     assert "602.3b-english: what changes" in out and "602.3b-chinese: what changes" in out
     assert "combat: 602.3b-english P1 guard vs P2 skirmisher | 602.3b-chinese none" in out
 
