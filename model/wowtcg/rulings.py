@@ -86,6 +86,13 @@ PRIORITY_WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase", "att
 #: The action phase's windows with its combat steps' (602.1, 602.3): the basic
 #: rules' action phase, whose actions include planning a combat (001:153).
 ACTION_PHASE_WINDOWS = ("action_phase", "attack_window", "defend_window")
+#: Where nobody holds priority and something of the rules still follows
+#: before the next window: the protect point (602.2), combat conclusion
+#: before its damage (603.1) and the end step (503.2a).  The ready and draw
+#: steps' starts (501.1c) are left out: the same step's window opens right
+#: after them, and no instant effect the model tracks bears on readying or
+#: drawing, so an instant there could only be one played a step later.
+NO_PRIORITY_POINTS = ("end_step", "protect_point", "combat_conclusion")
 
 
 def window_question(name: str, text: str, rulings: tuple[Ruling, ...], **extra: Any) -> Question:
@@ -371,6 +378,48 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         # Both name the only phase; the basic rules' end phase forbids placing one (001:174).
         default_texts={"000": "376", "001": "174", "CR7.4": "1311-1312"},
         # A card in hand to place.
+        bounds={"hand": 1},
+    )
+
+    # -- 408.1, 409.2: whether an instant may be played where nobody holds priority ----------
+    # Each point has its own rule saying nobody gets priority there; the basic
+    # rules' instants may be played "at any time" (001:202, also 001:128 and
+    # 305), and name no such point (B14).
+    no_priority = {
+        "protect_point": ("602.2", "the protect point comes as the attack window closes; protecting there uses no chain", {"000": "471", "002en": "80-84", "002zh": "85", "CR7.4": "1896-1901"}),
+        "combat_conclusion": ("603.1", "nobody gets priority during combat conclusion", {"000": "487", "002en": "136", "002zh": "141", "CR7.4": "1952"}),
+        "end_step": ("503.2a", "no priority window opens in the end step, so nothing is added to the chain", {"000": "435", "CR7.4": "1759-1760"}),
+    }
+    may_play_instant_now = Question(
+        "may_play_instant_now",
+        "may a player play an instant at this point, where no priority window is open (408.1, 409.2)?",
+        tuple(
+            ruling
+            for point, (rule, why, texts) in no_priority.items()
+            for ruling in (
+                Ruling(
+                    rule,
+                    (rule, "408.1", "409.2"),
+                    False,
+                    lambda s, b, w, point=point: w == point,
+                    f"an instant needs priority: {why}",
+                    texts=texts,
+                ),
+                Ruling(
+                    rule,
+                    (rule, "basic:abilities"),
+                    True,
+                    lambda s, b, w, point=point: w == point,
+                    "an instant may be played at any time, even in an opponent's turn",
+                    texts={"001": "202"},
+                ),
+            )
+        ),
+        tuple((w,) for w in NO_PRIORITY_POINTS),
+        asked_at=NO_PRIORITY_POINTS,
+        fixed=True,
+        show=lambda w: w.replace("_", " "),
+        # An instant in hand.
         bounds={"hand": 1},
     )
 
@@ -983,7 +1032,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     questions = (
-        may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_place_resource_now,
+        may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
         bound_to_attack, may_protect,
         ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,

@@ -33,7 +33,7 @@ from model.wowtcg import REGISTRY, combat
 from model.wowtcg.board import Board, default_board
 from model.wowtcg.variants import VARIANTS
 from model.wowtcg.table import CARD_KINDS, LINK_KINDS, NON_INSTANT_LINK, RESOURCE_LINK, Table
-from model.wowtcg.windows import closing, resolving, top_link_is, turn_player, window_edges
+from model.wowtcg.windows import closing, instants_at_any_time, resolving, top_link_is, turn_player, window_edges
 
 BOUNDS = (
     BoundSpec("players", 2, 2, 4, "players at the table; priority passes clockwise"),
@@ -348,6 +348,9 @@ def build(
             )
         )
     edges += combat_edges
+    # 408.1, 409.2: only a reading whose instants need no priority (the basic
+    # rules', B14) plays one at the protect point, in conclusion or in the end step.
+    edges += instants_at_any_time(t)
 
     # 502.2: whether the turn player alone ends his action phase is a question
     # of the rulings: the basic rules move on once he is done (001:172), where

@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from model.backend import Backend
 from model.machine import Edge
+from model.wowtcg.rulings import NO_PRIORITY_POINTS
 from model.wowtcg.table import INSTANT_LINK, NON_INSTANT_LINK, STRIKE_LINK, Table
 
 #: Windows that belong to a combat step (602.1, 602.3), where removal from combat matters.
@@ -146,6 +147,45 @@ def window_edges(
                 )
             )
         edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
+    return edges
+
+
+#: The window an instant played where nobody holds priority reopens, with the
+#: instant on the chain: the one just closed before the protect point (602.2)
+#: and before combat conclusion's damage (602.3, 603.1), the end phase's
+#: before the end step (503.1, 503.2).  There every player may respond, and
+#: as it closes on an empty chain play comes back to the point.
+REOPENS = {"protect_point": "attack_window", "combat_conclusion": "defend_window", "end_step": "end_phase"}
+
+
+def instants_at_any_time(t: Table) -> list[Edge]:
+    """The basic rules' instants "at any time" (001:202): where the rulings let
+    an instant be played with no window open (``may_play_instant_now``; never
+    for the seed, whose 408.1 asks for priority), any player in the game
+    plays one and the window before that point reopens with it on the chain,
+    its player first to respond (001:226)."""
+    chain = t.chain
+    edges = []
+    for point in (p for p in NO_PRIORITY_POINTS if t.rulings.fixed("may_play_instant_now", p)):
+        for p in range(t.n):
+            edges.append(
+                Edge(
+                    f"play_instant_without_priority[{t.player_name(p)}]@{point}",
+                    point,
+                    REOPENS[point],
+                    ("408.1", "409.2", "basic:abilities"),
+                    guard=lambda s, b, p=p: b.And(s.in_game[p], t.in_hand(s, b, "instant", p) > 0, b.Not(chain.is_full(s))),
+                    update=lambda s, b, p=p: {
+                        **t.take_from_hand(s, b, "instant", p),
+                        **chain.push(s, b, controller=p, kind=INSTANT_LINK),
+                        "priority_holder": p,
+                        **t.fresh_succession(),
+                    },
+                    actor=lambda s, b, p=p: p,
+                    tags=frozenset({"adds_link", "opens_window", "reading"}),
+                    doc=f"{t.player_name(p)} plays an instant with no window open; the {REOPENS[point].replace('_', ' ')} reopens with it on the chain",
+                )
+            )
     return edges
 
 
