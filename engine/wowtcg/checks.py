@@ -108,13 +108,20 @@ def check_uniqueness(st: GameState) -> None:
     can't be destroyed). It runs before every grant of priority, so one pass
     over play sorts the cards bound by uniqueness by controller first."""
     bound: dict[int, list[Obj]] = {}
+    read = []  # each bound card and its controller, in the order of play
     for o in map(st.objs.__getitem__, st.play):
         if o.card.bound_by_uniqueness and not o.resource:
             bound.setdefault(o.controller, []).append(o)
-    if not bound:
+            read += (o.id, o.controller)
+    # A card's definition and a player's hero never change, so the same bound
+    # cards under the same controllers as when nothing was found find nothing.
+    if not bound or read == st.uniqueness_settled:
         return
     for p in st.clockwise_from(st.turn_player):
-        ids = uniqueness_violation(st.objs[st.players[p].hero].card, bound.get(p, []))
+        mine = bound.get(p)
+        if not mine:
+            continue  # nothing of his is bound by uniqueness
+        ids = uniqueness_violation(st.objs[st.players[p].hero].card, mine)
         if ids:
             options = [
                 Action("repair", p, oid, label=f"{st.pname(p)} keeps the others and destroys {st.describe(st.objs[oid])}")
@@ -122,6 +129,7 @@ def check_uniqueness(st: GameState) -> None:
             ]
             st.decide(Decision("uniqueness", p, options, "412", {}))
             return
+    st.uniqueness_settled = read
 
 
 def remove_player_cards(st: GameState, player: int) -> None:

@@ -13,6 +13,17 @@ from .cards import Card
 # 413.1: the six zones; "gone" is where a token goes when it vanishes (403.2a).
 ZONES = ("deck", "hand", "graveyard", "removed", "play", "chain", "gone")
 
+#: Ticks whenever a field that uniqueness (412) and the pre-priority checks
+#: (409.6) read is set, on any card or player of any game: with no tick since
+#: those checks last found nothing, they would find nothing again, and the
+#: state need not gather what they read to see it (`GameState._t_give_priority`).
+#: A card changes zone whenever it enters or leaves play, so the zone stands
+#: for the list of cards in play. One list cell, shared by every game: a tick
+#: from another game only makes a state look again.
+BOARD_CLOCK = [0]
+CARD_FIELDS_CHECKED = frozenset({"zone", "controller", "resource", "damage", "attached_to"})
+PLAYER_FIELDS_CHECKED = frozenset({"in_game", "drew_from_empty"})
+
 
 @dataclass(slots=True)
 class Obj:
@@ -33,6 +44,11 @@ class Obj:
     token: bool = False  # 403.2
     flipped: bool = False  # 301.2: a hero's flip
     first_combat_damage_turn: int = -1  # Thrash Blade's "first time each turn"
+
+    def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=CARD_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
+        if name in _checked:
+            _clock[0] += 1
+        _set(self, name, value)
 
     def copy(self) -> Obj:
         # Positional, in field order: the fastest way to build one, and a
@@ -63,6 +79,11 @@ class Player:
     placed_resource_turn: int = -1  # 410.1: one resource per turn
     drew_from_empty: bool = False  # 409.6c: he had to draw more than his deck held
     last_turn_start: int = 0  # turn number when his latest turn began (302.2)
+
+    def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=PLAYER_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
+        if name in _checked:
+            _clock[0] += 1
+        _set(self, name, value)
 
     def copy(self) -> Player:
         return Player(self.index, self.hero, list(self.deck), list(self.hand), list(self.graveyard), list(self.removed),

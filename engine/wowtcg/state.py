@@ -11,12 +11,11 @@ resolves). Everything is data, so a state can be copied with `clone()`.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from operator import attrgetter
 
 from . import checks, combat, effects
 from .cards import Card, Pool, token_card
-from .objects import Action, Combat, Decision, IllegalAction, Link, Obj, Packet, Player, Waiting
+from .objects import BOARD_CLOCK, Action, Combat, Decision, IllegalAction, Link, Obj, Packet, Player, Waiting
 
 HAND_SIZE = 7  # 101.1: opening hand
 HAND_LIMIT = 7  # 413.5b, 503.2a
@@ -33,15 +32,6 @@ PRIORITY_ACTION_FIELDS = {
     "propose": ("subject", "targets", "option"),
     "strike": ("subject",),
 }
-
-
-@lru_cache(maxsize=4096, typed=True)  # typed: an option of True is not one of 1
-def priority_action(kind: str, player: int, subject: int, targets: tuple[int, ...], x: int, option, label: str) -> Action:
-    """A priority action (409.2) to offer, the same object each time it is
-    offered again: an action is an immutable value, and building one costs
-    more than finding it. The label is part of what is looked up, so an
-    action offered with other words is another object."""
-    return Action(kind, player, subject, targets, x, option, label)
 
 
 #: Each kind's fields it does not take, with the value they hold when unset.
@@ -88,6 +78,12 @@ class GameState:
         self.history: list[str] = []
         self._next_link = 0
         self._settled: tuple | None = None  # what the last check that found nothing read (409.6)
+        self._settled_at = -1  # BOARD_CLOCK when that was last seen to hold
+        self.uniqueness_settled: list[int] = []  # what the last uniqueness check that found nothing read (412)
+        # 409.2: each priority action offered so far, by what it is made of
+        # and what its label reads; an action is an immutable value, and
+        # building one (its label above all) costs more than finding it.
+        self._offers: dict[tuple, Action] = {}
         for index, (hero, deck) in enumerate(zip(heroes, decks)):
             hero_obj = self._new_obj(pool[hero], index, "play")  # 101.1, 301.1
             self.play.append(hero_obj.id)
@@ -217,7 +213,10 @@ class GameState:
         new._next_link = self._next_link
         # Compared, never changed in place; copied anyway so that no list is shared.
         new._settled = None if self._settled is None else (list(self._settled[0]), list(self._settled[1]))
+        new._settled_at = self._settled_at  # the copy's cards ticked the clock as they were made
+        new.uniqueness_settled = list(self.uniqueness_settled)
         new.pass_actions = list(self.pass_actions)
+        new._offers = dict(self._offers)
         return new
 
     def concede(self, player: int) -> None:
@@ -473,22 +472,29 @@ class GameState:
     # 409.5: before a player receives priority, the checks run in batches,
     # then waiting triggered effects go on the chain, then he gets priority.
     def _t_give_priority(self, player: int) -> None:
+        if self._settled_at == BOARD_CLOCK[0] and not self.waiting:
+            self._t_grant(player)  # nothing the checks read was even set, no trigger waits
+            return
+        at = BOARD_CLOCK[0]
         board = self._checked_facts()
         if board == self._settled and not self.waiting:
+            self._settled_at = at
             self._t_grant(player)  # nothing the checks read has changed, no trigger waits
             return
         self.push(("grant", player))
         self.push(("add_triggers",))
-        self.push(("ppp", board))  # the next task: nothing can change the facts before it reads them
+        self.push(("ppp", board, at))  # the next task: nothing can change the facts before it reads them
 
-    def _t_ppp(self, board: tuple | None = None) -> None:
+    def _t_ppp(self, board: tuple | None = None, at: int = -1) -> None:
         """`board`: the checked facts as they are now, when the task that
-        pushed this one has just read them."""
+        pushed this one has just read them at BOARD_CLOCK `at`."""
         # Reading: uniqueness is checked continuously (CR7.4 414.1); checking
         # before every batch catches each card that entered play (CR7.4 710.1f).
         if board is None:
+            at = BOARD_CLOCK[0]
             board = self._checked_facts()
         if board == self._settled:
+            self._settled_at = at
             return  # the same facts as the last check that found nothing: nothing to find
         checks.check_uniqueness(self)
         if self.decision is not None:
@@ -497,7 +503,7 @@ class GameState:
         if checks.ppp_batch(self):
             self.push(("ppp",))
         else:
-            self._settled = board
+            self._settled, self._settled_at = board, at
 
     def _checked_facts(self) -> tuple:
         """Everything uniqueness (412) and the pre-priority checks (409.6) read:
@@ -600,10 +606,10 @@ class GameState:
         held = {
             self.objs[oid].attached_to for oid in self.play
             if self.objs[oid].card.has_continuous("attached_cant_ready") and self.objs[oid].attached_to is not None
-        }
+        } if "attached_cant_ready" in self.powers_in_game else ()
         for oid in self.play:  # resources too: they are in play (413.9a)
             o = self.objs[oid]
-            if o.controller == player and o.id not in held:
+            if o.exhausted and o.controller == player and o.id not in held:
                 o.exhausted = False
         effects.trigger_event(self, "start_of_your_turn", lambda s: s.controller == player)
         self.push(("open_window", "ready_step"))  # 501.1b
@@ -1013,7 +1019,8 @@ class GameState:
         than pass, play an instant (408.1), use a payment power (CR7.4 701)
         or, in the defend window, strike (602.3a); with none of those at
         hand, as at most choices, only his pass is asked about and play is
-        not read."""
+        not read. An action offered again is the one made the first time
+        (`_offers`)."""
         p = self.priority
         objs = self.objs
         player = self.players[p]
@@ -1026,85 +1033,117 @@ class GameState:
             if main or o.card.instant:  # 408.1: outside his main phase only instants are played
                 hand.append(o)
         play = self.play
-        powered = []
+        # His payment powers he may use now whatever he pays (CR7.4 701.1-2, 402.1, 302.2).
+        powers = []
         for oid in self.payment_sources:
             o = objs[oid]
             if o.controller == p and not o.resource and oid in play:
-                powered.append(o)
-        if len(powered) > 1:
-            powered.sort(key=lambda o: play.index(o.id))  # in the order of play, like every list of cards in play
+                for i, power in enumerate(o.card.payments):
+                    if not self._power_source_problem(p, o, power):
+                        powers.append((o, i, power))
+        if len(powers) > 1:
+            powers.sort(key=lambda use: play.index(use[0].id))  # in the order of play, like every list of cards in play
         out = []
         if not (main and combat.must_attack_pending(self)):  # 600.2: he can't pass while a character must attack
             out.append(self.pass_actions[p])
-        if main or hand or powered or self.step == "defend_window":
-            me = self.pname(p)
-            place = main and player.placed_resource_turn != self.turn_number
-            offer = out.append
-            # One pass over play gathers what `cards_in_play` and `ready_resources`
-            # would each gather in a pass of their own: his ready resources,
-            # what he can pay (402.1, 402.4a), and the cards in play that are
-            # not resources (410.1b, 402.4a): his, and the others' that could
-            # defend, characters and, against a sabotage, items (601.2b).
-            mine, theirs, budget = [], [], 0
-            for o in map(objs.__getitem__, play):
-                if o.resource:
-                    if o.controller == p and not o.exhausted:
-                        budget += 1
-                elif o.controller == p:
-                    mine.append(o)
-                elif o.card.is_character or o.card.type == "item":
-                    theirs.append(o)
-            for o in hand:
-                card = o.card
+        defend = self.step == "defend_window"
+        if not (main or hand or powers or defend):
+            return out
+        me = self.pname(p)
+        place = main and player.placed_resource_turn != self.turn_number
+        offers = self._offers
+        offer = out.append
+        # One pass over play gathers what `cards_in_play` and `ready_resources`
+        # would each gather in a pass of their own: his ready resources,
+        # what he can pay (402.1, 402.4a), and the cards in play that are
+        # not resources (410.1b, 402.4a): his, and the others' that could
+        # defend, characters and, against a sabotage, items (601.2b).
+        mine, theirs, budget = [], [], 0
+        for o in map(objs.__getitem__, play):
+            if o.resource:
+                if o.controller == p and not o.exhausted:
+                    budget += 1
+            elif o.controller == p:
+                mine.append(o)
+            elif main and (o.card.is_character or o.card.type == "item"):
+                theirs.append(o)
+        # Each offer is looked up by what it is made of, with the controller
+        # of a card it names, which its label shows (`describe`).
+        for o in hand:
+            card = o.card
+            if place:
+                a = offers.get(key := ("resource", p, o.id, None))
+                if a is None:
+                    a = offers[key] = Action("resource", p, o.id, label=f"{me} places {card.name} as a resource")
+                offer(a)
+            if card.type == "quest":
                 if place:
-                    offer(priority_action("resource", p, o.id, (), 0, None, f"{me} places {card.name} as a resource"))
-                if card.type == "quest":
-                    if place:
-                        offer(priority_action("resource", p, o.id, (), 0, True, f"{me} places {card.name} face up as a resource"))
+                    a = offers.get(key := ("resource", p, o.id, True))
+                    if a is None:
+                        a = offers[key] = Action("resource", p, o.id, option=True, label=f"{me} places {card.name} face up as a resource")
+                    offer(a)
+                continue
+            if card.type == "hero" or card.cost > budget:
+                continue
+            target = card.effect.target if card.effect else None
+            if target == "ally_cost_x":
+                for t in self.legal_targets("ally", p):
+                    x = objs[t].card.cost  # an ally of cost X is a legal target (CR7.4 707.1d)
+                    if card.cost + x <= budget:
+                        a = offers.get(key := ("play", p, o.id, t, x, objs[t].controller))
+                        if a is None:
+                            a = offers[key] = Action("play", p, o.id, (t,), x, label=f"{me} plays {card.name} (X={x}) on {self.describe(objs[t])}")
+                        offer(a)
+            elif target:
+                for t in self.legal_targets(target, p):
+                    a = offers.get(key := ("play", p, o.id, t, 0, None if target == "player" else objs[t].controller))
+                    if a is None:
+                        a = offers[key] = Action("play", p, o.id, (t,), label=f"{me} plays {card.name} on {self._target_name(target, t)}")
+                    offer(a)
+            else:
+                a = offers.get(key := ("play", p, o.id))
+                if a is None:
+                    a = offers[key] = Action("play", p, o.id, label=f"{me} plays {card.name}")
+                offer(a)
+        for o, i, power in powers:
+            # 402.1, CR7.4 707.1b: each X he can pay for on top of the resources.
+            resources = power.cost_of("resources") or 0
+            has_x = power.cost_of("x")
+            if has_x:
+                xs = range(budget - resources + 1)
+            else:
+                xs = (0,) if resources <= budget else ()
+            targets = self.legal_targets(power.target, p) if power.target else (None,)
+            for x in xs:
+                for t in targets:
+                    a = offers.get(key := ("power", p, o.id, i, x, t, None if t is None or power.target == "player" else objs[t].controller))
+                    if a is None:
+                        tname = f" on {self._target_name(power.target, t)}" if t is not None else ""
+                        a = offers[key] = Action("power", p, o.id, () if t is None else (t,), x, i,
+                                                 label=f"{me} uses {o.name}'s power{f' (X={x})' if has_x else ''}{tname}")
+                    offer(a)
+        if main:
+            for a in mine:
+                if not effects.is_character(a) or combat.attacker_problem(self, a):
                     continue
-                if card.type == "hero" or card.cost > budget:
-                    continue
-                target = card.effect.target if card.effect else None
-                if target == "ally_cost_x":
-                    for t in self.legal_targets("ally", p):
-                        x = objs[t].card.cost  # an ally of cost X is a legal target (CR7.4 707.1d)
-                        if card.cost + x <= budget:
-                            offer(priority_action("play", p, o.id, (t,), x, None, f"{me} plays {card.name} (X={x}) on {self.describe(objs[t])}"))
-                elif target:
-                    for t in self.legal_targets(target, p):
-                        offer(priority_action("play", p, o.id, (t,), 0, None, f"{me} plays {card.name} on {self._target_name(target, t)}"))
-                else:
-                    offer(priority_action("play", p, o.id, (), 0, None, f"{me} plays {card.name}"))
-            for o in powered:
-                for i, power in enumerate(o.card.payments):
-                    if self._power_source_problem(p, o, power):
+                only = combat.attack_only(self, a)
+                for d in theirs:
+                    sabotage = d.card.type == "item"
+                    if combat.defender_problem(self, a, d, sabotage) or combat.attack_only_problem(self, a, d, only):
                         continue
-                    # 402.1, CR7.4 707.1b: each X he can pay for on top of the resources.
-                    resources = power.cost_of("resources") or 0
-                    if power.cost_of("x"):
-                        xs = range(budget - resources + 1)
-                    else:
-                        xs = (0,) if resources <= budget else ()
-                    targets = [(t,) for t in self.legal_targets(power.target, p)] if power.target else [()]
-                    for x in xs:
-                        for t in targets:
-                            tname = f" on {self._target_name(power.target, t[0])}" if t else ""
-                            offer(priority_action("power", p, o.id, t, x, i, f"{me} uses {o.name}'s power{f' (X={x})' if power.cost_of('x') else ''}{tname}"))
-            if main:
-                for a in mine:
-                    if not effects.is_character(a) or combat.attacker_problem(self, a):
-                        continue
-                    only = combat.attack_only(self, a)
-                    for d in theirs:
-                        sabotage = d.card.type == "item"
-                        if combat.defender_problem(self, a, d, sabotage) or combat.attack_only_problem(self, a, d, only):
-                            continue
+                    proposal = offers.get(key := ("propose", p, a.id, d.id, sabotage, d.controller))
+                    if proposal is None:
                         word = "sabotages" if sabotage else "attacks"
-                        offer(priority_action("propose", p, a.id, (d.id,), 0, sabotage, f"{me} proposes {a.name} {word} {self.describe(d)}"))
-            if self.step == "defend_window":
-                for w in mine:
-                    if w.card.type == "weapon" and combat.strike_problem(self, p, w) is None:
-                        offer(priority_action("strike", p, w.id, (), 0, None, f"{me} strikes with {w.name}"))
+                        proposal = offers[key] = Action("propose", p, a.id, (d.id,), option=sabotage,
+                                                        label=f"{me} proposes {a.name} {word} {self.describe(d)}")
+                    offer(proposal)
+        if defend:
+            for w in mine:
+                if w.card.type == "weapon" and combat.strike_problem(self, p, w) is None:
+                    a = offers.get(key := ("strike", p, w.id))
+                    if a is None:
+                        a = offers[key] = Action("strike", p, w.id, label=f"{me} strikes with {w.name}")
+                    offer(a)
         return out
 
     def _act(self, a: Action) -> None:
