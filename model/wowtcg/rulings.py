@@ -1,10 +1,11 @@
 """Who may attack, be proposed, protect, in which window a combat is proposed
-and whether as a link, in which window a non-instant is played, in which a
-resource is placed and whether as a link, whose cards ready, who is bound to
-attack, who ends the action phase, who acts first after a link resolves,
-which weapons strike together and when, and when combat roles end: the rules
-of 303, 405, 408-410, 501-502 and 600-603 as rulings with explicit precedence
-(``model/rulings.py``), each citing the texts that state it.  Eleven
+and whether as a link, in which window a non-instant is played, whether an
+instant is played where no window is open, in which window a resource is
+placed and whether as a link, whose cards ready, who is bound to attack, who
+ends the action phase, who acts first after a link resolves, which weapons
+strike together and when, and when combat roles end: the rules of 303, 405,
+408-410, 501-503 and 600-603 as rulings with explicit precedence
+(``model/rulings.py``), each citing the texts that state it.  Twelve
 questions read the board alone (``Question.fixed``): the model asks them as it
 builds its edges, so a reading of them builds other edges.
 
