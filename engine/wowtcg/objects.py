@@ -25,7 +25,7 @@ CARD_FIELDS_CHECKED = frozenset({"zone", "controller", "resource", "damage", "at
 PLAYER_FIELDS_CHECKED = frozenset({"in_game", "drew_from_empty"})
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Obj:
     """A card or a token in the game."""
 
@@ -34,16 +34,41 @@ class Obj:
     owner: int
     zone: str
     controller: int  # 401.1: meaningful in play and on the chain
-    entered_by: int = 0  # who put it into play: control returns to him (401.3b)
-    exhausted: bool = False  # 105.1
-    damage: int = 0  # 404.1: damage counters
-    attached_to: int | None = None  # 400.2: the host
-    joined_turn: int = 0  # the turn number when it entered its current party (302.2)
-    resource: bool = False  # in the resource row (410.1a)
-    face_up: bool = True  # 410.1b: resources may be face down (blank)
-    token: bool = False  # 403.2
-    flipped: bool = False  # 301.2: a hero's flip
-    first_combat_damage_turn: int = -1  # Thrash Blade's "first time each turn"
+    entered_by: int  # who put it into play: control returns to him (401.3b)
+    exhausted: bool  # 105.1
+    damage: int  # 404.1: damage counters
+    attached_to: int | None  # 400.2: the host
+    joined_turn: int  # the turn number when it entered its current party (302.2)
+    resource: bool  # in the resource row (410.1a)
+    face_up: bool  # 410.1b: resources may be face down (blank)
+    token: bool  # 403.2
+    flipped: bool  # 301.2: a hero's flip
+    first_combat_damage_turn: int  # Thrash Blade's "first time each turn"
+
+    def __init__(self, id: int, card: Card, owner: int, zone: str, controller: int, entered_by: int = 0,
+                 exhausted: bool = False, damage: int = 0, attached_to: int | None = None, joined_turn: int = 0,
+                 resource: bool = False, face_up: bool = True, token: bool = False, flipped: bool = False,
+                 first_combat_damage_turn: int = -1) -> None:
+        # Written out, not generated: each field set past `__setattr__`, with
+        # one tick of the clock for the new card (a card is made at the start
+        # and with every copy of a state, so this is the most frequent setting).
+        BOARD_CLOCK[0] += 1
+        set_field = object.__setattr__
+        set_field(self, "id", id)
+        set_field(self, "card", card)
+        set_field(self, "owner", owner)
+        set_field(self, "zone", zone)
+        set_field(self, "controller", controller)
+        set_field(self, "entered_by", entered_by)
+        set_field(self, "exhausted", exhausted)
+        set_field(self, "damage", damage)
+        set_field(self, "attached_to", attached_to)
+        set_field(self, "joined_turn", joined_turn)
+        set_field(self, "resource", resource)
+        set_field(self, "face_up", face_up)
+        set_field(self, "token", token)
+        set_field(self, "flipped", flipped)
+        set_field(self, "first_combat_damage_turn", first_combat_damage_turn)
 
     def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=CARD_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
         if name in _checked:
