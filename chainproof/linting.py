@@ -35,7 +35,7 @@ from chainproof.games import BadInput, Game, NearbyBoard
 from model import limits
 from checkers import induction, portfolio, vector
 from model.backend import SYMBOLIC
-from agreement.games import scenario_table
+from scenarios.tables import scenario_table
 from checkers.diff import Comparison, compare
 from model.machine import GAME_OVER, Machine
 from model.registry import read_yaml

@@ -42,7 +42,7 @@ from model import safe_yaml
 SCENARIO_ROOT = Path(__file__).resolve().parent
 
 #: The games that have scenario adapters: name -> module exposing ``ADAPTER``.
-ADAPTERS = {"wowtcg": "scenarios.wowtcg", "riftbound": "scenarios.riftbound", "hota": "scenarios.hota"}
+ADAPTERS = {"wowtcg": "scenarios.wowtcg.adapter", "riftbound": "scenarios.riftbound.adapter", "hota": "scenarios.hota.adapter"}
 
 STATUSES = ("pass", "fail", "error")
 #: A script step that has every player pass in turn.

@@ -1,4 +1,4 @@
-"""Model transcripts written out as scenarios (agreement/wowtcg/export.py): the
+"""Model transcripts written out as scenarios (scenarios/wowtcg/export.py): the
 shortest way to each of a sample of edge families on the engine table replays
 in the engine as a passing scenario the model agrees with, and a transcript the
 engine can't replay gives one error naming the step, its edge and why."""
@@ -13,11 +13,11 @@ import pytest
 import z3
 
 from agreement.wowtcg import abstraction as ab
-from agreement.wowtcg import export as export_module
-from agreement.wowtcg.export import ExportError, engine_table, scenario_yaml, table_machine
+from scenarios.wowtcg import export as export_module
+from scenarios.wowtcg.export import ExportError, engine_table, scenario_yaml, table_machine
 from model.wowtcg import VARIANTS
 from scenarios import runner
-from scenarios.wowtcg import RULE
+from scenarios.wowtcg.adapter import RULE
 
 #: Edge families whose first occurrence is exported: proposals, protection,
 #: strikes, sabotage, instant resolutions (tracked and not), proposals

@@ -47,7 +47,7 @@ from engine.wowtcg.state import GameState
 from model.machine import Machine, ModelError
 from model.wowtcg import BOUNDS, build
 from model.wowtcg.table import CARD_KINDS
-from scenarios.wowtcg import RULE
+from scenarios.wowtcg.adapter import RULE
 
 #: The bounds a caller of ``table_machine`` may set: exploration limits.  The
 #: table fixes the rest (players, hands, decks, allies, resources).

@@ -1,0 +1,3 @@
+"""WoW TCG scenario files: the adapter (``adapter.py``) that plays them in the
+reference engine and follows them in the model, and the writer
+(``export.py``) of model transcripts as scenario files."""
