@@ -285,6 +285,8 @@ class RuleBook:
         self._order = {q.name: self._winners_first(q) for q in self.questions.values()}
         self._memo_state: Any = None
         self._memo: dict[tuple[Any, ...], Any] = {}
+        # Over arrays and Z3 terms, by backend: the state asked last and its answers.
+        self._memo_terms: dict[str, tuple[Any, dict[tuple[Any, ...], Any]]] = {}
         # For explicit search, which asks these questions in nearly every state:
         # each ruling in winners-first order with the ids of its winners.
         self._plan = {
@@ -480,16 +482,40 @@ class RuleBook:
         found = self._memo[key] = tuple(out)
         return found
 
+    def _terms_memo(self, b: Backend, s: Any, args: Sequence[Any]) -> dict[tuple[Any, ...], Any] | None:
+        """The answers already built over arrays or terms for the state ``s``.
+
+        A search over whole frontiers asks every edge of a location's rows,
+        and building a transition asks every edge of one symbolic state: many
+        guards ask the same question of the same state (every proposal asks
+        whether its attacker may attack), and nested questions ask theirs
+        again.  Kept only for plain arguments (seat and slot numbers), which
+        compare by value; the state is held, so its identity is not reused.
+        """
+        if not all(type(a) in (int, bool, str) for a in args):
+            return None
+        held = self._memo_terms.get(b.name)
+        if held is None or held[0] is not s:
+            held = self._memo_terms[b.name] = (s, {})
+        return held[1]
+
     def verdicts(self, name: str, s: Any, b: Backend, *args: Any) -> tuple[Any, Any]:
         """Whether some live ruling says yes, and whether some says no."""
         if b is CONCRETE:
             live = self.live_concrete(name, s, args)
             return any(r.says is True for r in live), any(r.says is False for r in live)
+        memo = self._terms_memo(b, s, args)
+        key = ("verdicts", name, *args)
+        if memo is not None and key in memo:
+            return memo[key]
         live = self._live(self.questions[name], s, b, args)
-        return (
+        found = (
             b.Or(*(x for r, x in live if r.says is True)),
             b.Or(*(x for r, x in live if r.says is False)),
         )
+        if memo is not None:
+            memo[key] = found
+        return found
 
     def answer(self, name: str, s: Any, b: Backend, *args: Any) -> Any:
         """The rules' answer, the question's default where no ruling applies,
@@ -533,11 +559,17 @@ class RuleBook:
         return out
 
     def _value(self, q: Question, s: Any, b: Backend, args: Sequence[Any]) -> Any:
+        memo = self._terms_memo(b, s, args)
+        key = ("value", q.name, *args)
+        if memo is not None and key in memo:
+            return memo[key]
         live = dict((r.id, x) for r, x in self._live(q, s, b, args))
         out = q.default_value(s, b, *args)
         for r in reversed(self._order[q.name]):
             if r.says is not None:
                 out = b.If(live[r.id], r.value(s, b, *args), out)
+        if memo is not None:
+            memo[key] = out
         return out
 
     def clashes(self, name: str, s: Any, b: Backend, *args: Any) -> Any:
