@@ -867,6 +867,13 @@ def check(
     bads = _violations(m, prop)  # raises TypeError for liveness before any work
     if any(lemma.name == prop.name for lemma in lemmas):
         raise ValueError(f"{prop.name} cannot be a lemma of its own proof: a lemma is assumed, not proved")
+    if _clauses is not None and tuple(lemmas) != _clauses.lemmas:
+        # Clauses built once carry their lemmas in every edge's body: other
+        # lemmas asked of them would be silently dropped (or kept).
+        raise ValueError(
+            f"{prop.name}: the shared clauses assume {[x.name for x in _clauses.lemmas]}, "
+            f"not the lemmas asked {[x.name for x in lemmas]}: build them with those lemmas"
+        )
     clauses = _clauses or _Clauses(m, lemmas)
     params = params or {}
 

@@ -123,6 +123,10 @@ def test_a_lemma_is_assumed_by_the_recheck_so_only_proved_ones_may_be_given() ->
         spacer.check(m, prop, lemmas=[prop])
     with pytest.raises(TypeError, match="a lemma for Spacer is a proved invariant"):
         spacer.check(m, BY_NAME["destroyed_hero_loses"], lemmas=[BY_NAME["first_player_skips_first_draw"]])
+    # Clauses shared by several queries carry their own lemmas: asking for others is refused, not ignored.
+    shared = spacer._Clauses(m)
+    with pytest.raises(ValueError, match="shared clauses assume"):
+        spacer.check(m, BY_NAME["destroyed_hero_loses"], _clauses=shared, lemmas=[prop])
 
 
 def test_a_proof_with_lemmas_is_rechecked_with_them_and_names_them() -> None:
