@@ -86,6 +86,7 @@ def measure_instance(machine: Machine, with_explicit: bool = True) -> dict:
         "explicit_s": explicit_s,
         "vector_s": vector_s,
         "vector_bytes": v.nbytes / v.states,
+        "vector_peak_bytes": v.peak_bytes / v.states,
     }
 
 
@@ -116,10 +117,12 @@ def render(m: dict) -> str:
         "included: on the smallest instances that is most of it) and by pan's own search time (wall clock: on a busy "
         "machine it counts pan's waits for a core). *Spin ÷ ours* is Spin's states a second over ours, both in CPU "
         "seconds, and in the last column Spin by its search time. Spin's memory is mostly its default hash table (128 MB, "
-        f"`-w24`) and depth-first stack. Load average {m['load']:.1f} at the end of the run: other work shared the cores.",
+        f"`-w24`) and depth-first stack; the vectorized search's, its keys and transitions once it is over, and in brackets "
+        f"the most it held during the search (its hash table of the states seen included). Load average {m['load']:.1f} "
+        "at the end of the run: other work shared the cores.",
         "",
         "| instance | states | transitions | Spin CPU s | Spin states/s | Spin search s (pan, wall) | Spin MB | explicit CPU s "
-        "| explicit states/s | vector CPU s | vector states/s | vector bytes/state | Spin ÷ explicit | Spin ÷ vector "
+        "| explicit states/s | vector CPU s | vector states/s | vector bytes/state (at its peak) | Spin ÷ explicit | Spin ÷ vector "
         "| Spin ÷ vector, by pan's search time |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
@@ -130,7 +133,7 @@ def render(m: dict) -> str:
         explicit_ratio = f"{explicit_s / spin.pan_cpu_s:.1f}x" if explicit_s is not None else "—"
         lines.append(
             f"| {name} | {states:,} | {r['transitions']:,} | {spin.pan_cpu_s:.3f} | {states / spin.pan_cpu_s:,.0f} | {spin.search_s:.3f} "
-            f"| {spin.memory_mb:,.0f} | {explicit_cells} | {r['vector_s']:.2f} | {states / r['vector_s']:,.0f} | {r['vector_bytes']:.0f} "
+            f"| {spin.memory_mb:,.0f} | {explicit_cells} | {r['vector_s']:.2f} | {states / r['vector_s']:,.0f} | {r['vector_bytes']:.0f} ({r['vector_peak_bytes']:.0f}) "
             f"| {explicit_ratio} | {r['vector_s'] / spin.pan_cpu_s:.1f}x | {r['vector_s'] / spin.search_s:.1f}x |"
         )
     lines += [

@@ -6,23 +6,26 @@ The same breadth-first search as ``checkers/explicit.py``, level by level:
   variables' values (a tuple variable one digit per slot) over their
   declared domains, each digit a field of bits (``Layout``), in 64-bit
   words (every instance of the three games needs two);
-- the frontier's keys are unpacked into one array per digit and grouped by
-  location; each edge leaving a location has its guard evaluated over the
-  ``VECTOR`` backend on every row of the group at once (unless its
-  prefilter, asked once for the edges that share it, holds on no row), and
-  its update on the rows that enable it.  A successor's key is its
-  predecessor's plus, for each digit the update sets, the change shifted to
-  the digit's place, so the variables an edge leaves alone cost nothing;
-- successors are put in the order explicit search meets them (by
-  predecessor, then edge) and the first of each new key is kept, so states
-  are numbered as ``explicit.explore`` numbers them, with the same parents;
+- the frontier's keys are grouped by location; each edge leaving a
+  location has its guard evaluated over the ``VECTOR`` backend on every row
+  of the group at once (unless its prefilter, asked once for the edges that
+  share it, holds on no row), and its update on the rows that enable it.
+  A digit is unpacked, for the whole frontier at once, only when a guard or
+  an update first reads its variable (``Fields``), as 32-bit integers.  A
+  successor's key is its predecessor's with the digits the update sets
+  cleared and written, so the variables an edge leaves alone cost nothing;
+- each successor takes its place in the order explicit search meets them
+  (by predecessor, then edge: its predecessor's first place plus its rank
+  among that predecessor's successors) and the first of each new key is
+  kept, so states are numbered as ``explicit.explore`` numbers them;
 - the states seen are an open-addressing hash table of state numbers over
-  the keys (``Visited``);
+  the keys (``Visited``), given back when the search is over;
 - every transition is kept as two arrays (edge, target) in order of its
   source, with each state's count of transitions, so that
   ``check`` decides each property over whole arrays of states and
   transitions, with explicit search's verdicts and shortest counterexamples,
-  and builds the networkx graph only for liveness.
+  and builds the networkx graph only for liveness.  A state's parent and
+  edge are not kept: the transition that first reaches it tells them.
 
 ``benchmarks/vector.py`` measures both choices against their alternatives.
 
@@ -52,6 +55,9 @@ from checkers.results import Result
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 WORD_BITS = 64
+#: The type of a field over arrays: every declared domain is small, and a
+#: guard reads and writes half the bytes it would with 64 bits.
+FIELD = np.int32
 
 
 @dataclass(frozen=True)
@@ -101,8 +107,9 @@ class Layout:
         self.words = word + 1
         self._lo = np.array([d.lo for d in digits], np.int64)[:, None]
         self._hi = np.array([d.hi for d in digits], np.int64)[:, None]
-        self._shift = np.array([d.shift for d in digits], np.uint64)[:, None]
-        self._word = np.array([d.word for d in digits])
+        self._shift = np.array([d.shift for d in digits], np.int64)[:, None]
+        self._cleared = [((1 << d.bits) - 1) << d.shift for d in digits]
+        self._span = (self._hi - self._lo).astype(np.uint64)
         self._is_bool = [False] + [v.domain.is_bool for v in machine.variables for _ in range(v.length or 1)]
 
     # -- one concrete state --------------------------------------------------
@@ -144,10 +151,9 @@ class Layout:
     def unpack(self, keys: np.ndarray) -> np.ndarray:
         """The values of every digit of every key: one row per digit, one column per state.
 
-        As 32-bit integers: every declared domain is small, and each edge's
-        enabled rows are copied out of them (half the bytes of 64 bits)."""
+        As ``FIELD``s, as the search reads them."""
         words = [np.ascontiguousarray(keys[:, w]) for w in range(self.words)]
-        out = np.empty((len(self.digits), len(keys)), np.int32)
+        out = np.empty((len(self.digits), len(keys)), FIELD)
         for j, d in enumerate(self.digits):
             out[j] = (words[d.word] >> np.uint64(d.shift)) & d.mask
         out += self._lo
@@ -157,12 +163,27 @@ class Layout:
         """The state whose fields are rows of ``values`` (as ``unpack`` gives them), for ``VECTOR``."""
         return self._assemble(values)
 
+    def reader(self, keys: np.ndarray) -> Callable[[int], np.ndarray]:
+        """Digit ``j`` of every key, as its value, for any ``j``: each read once, when first asked."""
+        words = [np.ascontiguousarray(keys[:, w]) for w in range(self.words)]
+        read: dict[int, np.ndarray] = {}
+
+        def digit(j: int) -> np.ndarray:
+            if j not in read:
+                d = self.digits[j]
+                x = words[d.word] >> np.uint64(d.shift) if d.shift else words[d.word]
+                x = (x & d.mask).astype(FIELD)
+                read[j] = x + FIELD(d.lo) if d.lo else x
+            return read[j]
+
+        return digit
+
     def moved(
-        self, keys: np.ndarray, pre: Any, values: np.ndarray, changes: Mapping[str, Any], location: int
+        self, keys: np.ndarray, pre: Any, changes: Mapping[str, Any], location: int
     ) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
-        """The keys of the states ``pre`` (over ``VECTOR``; ``values`` its
-        digits) after the update ``changes`` and a move to ``location``, and
-        for each variable that leaves its domain the rows where it does."""
+        """The keys of the states ``pre`` (over ``VECTOR``; ``keys`` theirs)
+        after the update ``changes`` and a move to ``location``, and for each
+        variable that leaves its domain the rows where it does."""
         n = len(keys)
         # The digits the update sets (the location's first), their new values
         # and the variable each belongs to, gathered first so that the checks
@@ -201,7 +222,10 @@ class Layout:
         if constants:
             new[constants] = np.array([parts[i] for i in constants], np.int64)[:, None]
         at = np.array(digits)
-        bad = (new < self._lo[at]) | (new > self._hi[at])
+        # A digit's place value, its value less its lowest: out of the
+        # domain exactly where, read as unsigned, it passes the highest.
+        place = new - self._lo[at]
+        bad = place.view(np.uint64) > self._span[at]
         out_of_domain = []
         if malformed or bad.any():
             for name in changes:
@@ -211,14 +235,51 @@ class Layout:
                 mine = [i for i, owner in enumerate(owners) if owner == name]
                 if mine and bad[mine].any():
                     out_of_domain.append((name, bad[mine].any(axis=0)))
-        # Modulo 2**64: a negative change wraps around and back, and each
-        # word of the result, a key, is below 2**64.
-        change = (new - values[at]).astype(np.uint64) << self._shift[at]
-        word = self._word[at]
-        out = keys.copy()
-        for w in np.unique(word):
-            out[:, w] += change[word == w].sum(axis=0, dtype=np.uint64)
+        # Each digit set is cleared and written: its old value is never read,
+        # so the update's rows need no digit but those it sets.  (Shifted
+        # as int64, its bits are those of the uint64 it stands for.)
+        bits = (place << self._shift[at]).view(np.uint64)
+        kept = [2**WORD_BITS - 1] * self.words
+        written: dict[int, list[int]] = {}
+        for i, j in enumerate(digits):
+            w = self.digits[j].word
+            kept[w] &= ~self._cleared[j]
+            written.setdefault(w, []).append(i)
+        out = keys & np.array(kept, np.uint64)
+        for w, mine in written.items():
+            out[:, w] |= bits[mine[0]] if len(mine) == 1 else bits[mine].sum(axis=0, dtype=np.uint64)
         return out, out_of_domain
+
+
+class Fields:
+    """A state over arrays whose fields are read from the keys when a guard
+    or update first asks for them: most edges read a few of a state's
+    variables, and unpacking every digit of every row took a fifth of the
+    search's time on WoW's ``--hand 1``.  Stands for the machine's state
+    namedtuple over ``VECTOR``: fields by name and ``_replace``."""
+
+    def __init__(self, layout: Layout, digit: Callable[[int], np.ndarray]) -> None:
+        self._layout = layout
+        self._digit = digit
+
+    def __getattr__(self, name: str) -> Any:
+        # Only a field not read yet gets here; it is then kept on the instance.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name == "location":
+            value: Any = self._digit(0)
+        elif name in self._layout.span:
+            start, length = self._layout.span[name]
+            value = self._digit(start) if length is None else tuple(self._digit(j) for j in range(start, start + length))
+        else:
+            raise AttributeError(name)
+        self.__dict__[name] = value
+        return value
+
+    def _replace(self, **changes: Any) -> "Fields":
+        out = object.__new__(Fields)
+        out.__dict__.update(self.__dict__, **changes)
+        return out
 
 
 class NotVectorized(Exception):
@@ -265,9 +326,7 @@ class Visited:
         every key (the probing that adds a key finds the number of one seen)."""
         base, n = self.count, len(keys)
         self._reserve(base + n)
-        # Each key is a candidate under the provisional number base + its
-        # position, its key parked behind the numbered ones.
-        self.keys[base : base + n] = keys
+        # Each key is a candidate under the provisional number base + its position.
         slot = self._home(keys)
         mask = len(self.slots) - 1
         pending = np.arange(n)
@@ -275,18 +334,24 @@ class Visited:
         number = np.empty(n, np.int64)
         while pending.size:
             at = slot[pending]
-            free = self.slots[at] == EMPTY
-            # Candidates racing for one free slot: the first in order wins it.
-            np.minimum.at(self.slots, at[free], (base + pending[free]).astype(np.int32))
             holder = self.slots[at]
-            won = holder == base + pending
-            taken[pending[won]] = at[won]
-            found = self._same(holder, keys, pending)
+            free = np.flatnonzero(holder == EMPTY)
+            if free.size:
+                # Candidates racing for one free slot: the first in order wins it.
+                claimed = at[free]
+                np.minimum.at(self.slots, claimed, (base + pending[free]).astype(np.int32))
+                holder[free] = self.slots[claimed]
+            found = holder == base + pending
+            taken[pending[found]] = at[found]
+            # A winner holds its own key; the others' keys are compared with the holder's.
+            others = np.flatnonzero(~found)
+            found[others] = self._same(holder[others], keys, pending[others], base)
             number[pending[found]] = holder[found]
             pending = pending[~found]
             slot[pending] = (slot[pending] + 1) & mask
         new = np.flatnonzero(taken >= 0)
         self.slots[taken[new]] = base + np.arange(len(new))
+        self._make_room(base + len(new))
         self.keys[base : base + len(new)] = keys[new]
         self.count += len(new)
         # A new key's provisional number becomes its place among the new ones.
@@ -296,11 +361,18 @@ class Visited:
         number[provisional] = place[number[provisional] - base]
         return new, number
 
-    def _same(self, holder: np.ndarray, keys: np.ndarray, pending: np.ndarray) -> np.ndarray:
-        """Is the key numbered ``holder`` the key at ``pending``, for each pair (word by word: cheaper than comparing rows)?"""
-        same = self.keys[holder, 0] == keys[pending, 0]
-        for w in range(1, keys.shape[1]):
-            same &= self.keys[holder, w] == keys[pending, w]
+    def _same(self, holder: np.ndarray, keys: np.ndarray, pending: np.ndarray, base: int) -> np.ndarray:
+        """Is the key numbered ``holder`` (a provisional number from ``base``
+        on: the key at that place of ``keys``) the key at ``pending``, for
+        each pair?  Word by word: cheaper than comparing rows."""
+        same = np.empty(len(holder), bool)
+        for held, where in ((self.keys, holder < base), (keys, holder >= base)):
+            at = np.flatnonzero(where)
+            rows, theirs = holder[at] - (0 if held is self.keys else base), pending[at]
+            equal = held[rows, 0] == keys[theirs, 0]
+            for w in range(1, keys.shape[1]):
+                equal &= held[rows, w] == keys[theirs, w]
+            same[at] = equal
         return same
 
     def _home(self, keys: np.ndarray) -> np.ndarray:
@@ -315,21 +387,38 @@ class Visited:
         """Give back the room kept for keys to come."""
         self.keys = self.keys[: self.count].copy()
 
+    def _make_room(self, need: int) -> None:
+        """Room for ``need`` keys, grown by half at least: fewer copies than
+        growing by what is needed, less room unused than doubling."""
+        if need > len(self.keys):
+            grown = np.empty((max(need, len(self.keys) * 3 // 2), self.keys.shape[1]), np.uint64)
+            grown[: self.count] = self.keys[: self.count]
+            self.keys = grown
+
     def _reserve(self, need: int) -> None:
         if need >= EMPTY:
             raise OverflowError(f"{need} states and successors do not fit state numbers of 32 bits")
-        if need > len(self.keys):
-            grown = np.empty((max(need, 2 * len(self.keys)), self.keys.shape[1]), np.uint64)
-            grown[: self.count] = self.keys[: self.count]
-            self.keys = grown
         if 2 * need > len(self.slots):
             size = len(self.slots)
             while 2 * need > size:
                 size *= 2
-            # Rehash: adding the distinct keys again gives them the same numbers.
-            old, self.count = self.keys[: self.count].copy(), 0
             self.slots = np.full(size, EMPTY, np.int32)
-            self.add(old)
+            self._rehash()
+
+    def _rehash(self) -> None:
+        """Put every number back in the (larger) table.  The keys are distinct,
+        so none is compared: of the numbers that reach one free slot together,
+        whichever is written keeps it, and the others probe on."""
+        numbers = np.arange(self.count, dtype=np.int32)
+        slot = self._home(self.keys[: self.count])
+        mask = len(self.slots) - 1
+        pending = np.arange(self.count)
+        while pending.size:
+            at = slot[pending]
+            free = self.slots[at] == EMPTY
+            self.slots[at[free]] = numbers[pending[free]]
+            pending = pending[self.slots[at] != numbers[pending]]
+            slot[pending] = (slot[pending] + 1) & mask
 
 
 # --------------------------------------------------------------------------
@@ -348,9 +437,7 @@ class VectorExploration:
 
     machine: Machine
     layout: Layout
-    visited: Visited
-    parent: np.ndarray
-    edge: np.ndarray
+    keys: np.ndarray
     level_starts: tuple[int, ...]
     transitions: int  # edges taken from expanded states, as explicit search counts them
     seconds: float
@@ -368,11 +455,15 @@ class VectorExploration:
     step_edge: np.ndarray
     step_post: np.ndarray
     out_degree: np.ndarray
+    #: The most bytes the search held, counted at the end of each level: the
+    #: transitions so far, the hash table of the states seen and its room for
+    #: keys to come (both given back at the end), and the level's successors.
+    peak_bytes: int
     stopped: str = ""  # why the search stopped short, in words ("" when complete)
 
     @property
     def states(self) -> int:
-        return self.visited.count
+        return len(self.keys)
 
     @property
     def levels(self) -> int:
@@ -380,14 +471,32 @@ class VectorExploration:
         return len(self.level_starts) - 2
 
     @property
-    def keys(self) -> np.ndarray:
-        return self.visited.keys[: self.states]
+    def nbytes(self) -> int:
+        """Bytes held once the search is over: the keys and the transitions."""
+        return self.keys.nbytes + self.out_degree.nbytes + self.step_edge.nbytes + self.step_post.nbytes
+
+    @cached_property
+    def _first_reached(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each state's parent and edge, from the transitions: states are
+        numbered in the order first reached, so the transition that first
+        reaches a state is the first whose target passes every earlier one's."""
+        initial = self.level_starts[1]
+        post = self.step_post.astype(np.int64)
+        before = np.maximum.accumulate(np.concatenate(([initial - 1], post[:-1])))
+        first = np.flatnonzero(post > before)
+        parent = np.full(self.states, -1, np.int32)
+        edge = np.full(self.states, -1, np.min_scalar_type(-len(self.machine.edges)))
+        parent[initial:] = self.step_pre[first]
+        edge[initial:] = self.step_edge[first]
+        return parent, edge
 
     @property
-    def nbytes(self) -> int:
-        """Bytes held by the search: keys, hash table, parents and edges, and the transitions."""
-        steps = self.out_degree.nbytes + self.step_edge.nbytes + self.step_post.nbytes
-        return self.visited.nbytes + self.parent.nbytes + self.edge.nbytes + steps
+    def parent(self) -> np.ndarray:
+        return self._first_reached[0]
+
+    @property
+    def edge(self) -> np.ndarray:
+        return self._first_reached[1]
 
     @cached_property
     def step_pre(self) -> np.ndarray:
@@ -450,18 +559,17 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         if machine.out_of_bounds(s):
             raise ModelError(f"an initial state is outside the declared domains: {machine.describe(s)}")
         initial.append(layout.pack(s))
-    first, _ = visited.add(np.array(initial, np.uint64).reshape(-1, layout.words))
-    edge_type = np.min_scalar_type(-len(machine.edges))  # the smallest signed type that numbers them
-    parents, edges = [np.full(len(first), -1, np.int32)], [np.full(len(first), -1, edge_type)]
+    visited.add(np.array(initial, np.uint64).reshape(-1, layout.words))
     starts = [0, visited.count]
     expander = Expander(machine, layout)
+    edge_type = expander.edge_type
     transitions = 0
     complete = True
     terminal = np.array([loc.terminal is not None for loc in machine.locations.values()])
     dead_ends = []
     degree_type = np.min_scalar_type(len(machine.edges))  # no state takes more transitions than there are edges
     steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    held = visited.nbytes
+    held = peak = visited.nbytes
     stopped = ""
     while starts[-1] > starts[-2]:
         # As explicit search: at a level boundary, once the first level is expanded.
@@ -473,26 +581,23 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
             if stopped:
                 complete = False
                 break
-        keys, parent, edge = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2])
+        keys, parent, edge, degree = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2])
         transitions += len(keys)
-        degree = np.bincount(parent - starts[-2], minlength=starts[-1] - starts[-2]).astype(degree_type)
+        degree = degree.astype(degree_type)
         stuck = starts[-2] + np.flatnonzero(degree == 0)
         dead_ends.append(stuck[~terminal[layout.digit(visited.keys[stuck], 0)]])
-        new, number = visited.add(keys)
-        parents.append(parent[new].astype(np.int32))
-        edges.append(edge[new].astype(edge_type))
-        steps.append((edge.astype(edge_type), number.astype(np.int32), degree))
+        _, number = visited.add(keys)
+        # A state's parent and edge are not kept: the transitions tell them (``parent``).
+        steps.append((edge, number.astype(np.int32), degree))
         starts.append(visited.count)
-        held = visited.nbytes + sum(a.nbytes for a in parents + edges) + sum(a.nbytes for step in steps for a in step)
+        held = visited.nbytes + sum(a.nbytes for step in steps for a in step)
+        peak = max(peak, held + keys.nbytes + parent.nbytes + edge.nbytes + number.nbytes)
     if complete:
         starts.pop()  # the empty level that ended the search
-    visited.shrink()
     return VectorExploration(
         machine,
         layout,
-        visited,
-        np.concatenate(parents),
-        np.concatenate(edges),
+        visited.keys[: visited.count].copy(),
         tuple(starts),
         transitions,
         time.perf_counter() - started,
@@ -504,6 +609,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         np.concatenate([step[1] for step in steps]) if steps else np.empty(0, np.int32),
         # The states of a level left unexpanded are the source of no transition.
         np.concatenate([step[2] for step in steps] + [np.zeros(visited.count - starts[len(steps)], degree_type)]),
+        peak,
         stopped,
     )
 
@@ -517,29 +623,46 @@ class Expander:
         self.row_by_row: set[str] = set()
         # The edges leaving each location, in the order explicit search tries them.
         self.leaving = machine.out_index
+        self.location_type = np.min_scalar_type(len(machine.location_names))
+        self.edge_type = np.min_scalar_type(-len(machine.edges))
 
-    def successors(self, keys: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def successors(self, keys: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every successor of the states numbered ``first`` on, whose keys are
         ``keys``: its key, its predecessor's number and the edge's index, in
-        the order explicit search meets them."""
+        the order explicit search meets them; and how many each state has."""
         # Sorted by location, each location's rows are one slice of the digits.
-        by_location = np.argsort(self.layout.digit(keys, 0), kind="stable")
-        keys = keys[by_location]
-        values = self.layout.unpack(keys)
-        ends = np.flatnonzero(np.diff(values[0])) + 1
-        out_keys, out_parent, out_edge = [], [], []
+        location = self.layout.digit(keys, 0)
+        # (As the smallest unsigned type, which NumPy sorts stably by radix.)
+        by_location = np.argsort(location.astype(self.location_type), kind="stable")
+        keys, location = keys[by_location], location[by_location]
+        frontier = self.layout.reader(keys)
+        ends = np.flatnonzero(np.diff(location)) + 1
+        # Each successor's rank among its predecessor's, counted as they come:
+        # a group's edges are taken in the machine's order (sorted, should one
+        # go row by row), so its place in explicit search's order is its
+        # predecessor's first place plus its rank, and no sort is needed.
+        degree = np.zeros(len(keys), np.int64)
+        found = []
         for a, b in zip([0, *ends], [*ends, len(keys)]):
-            group = Group(self.layout, keys[a:b], values[:, a:b])
-            for edge, taken, moved in self._steps(self.leaving[int(values[0, a])], group):
-                out_keys.append(moved)
-                out_parent.append(first + by_location[a + taken])
-                out_edge.append(np.full(len(taken), self.machine.edge_index[edge.name]))
-        if not out_keys:
-            return np.empty((0, self.layout.words), np.uint64), np.empty(0, np.int64), np.empty(0, np.int64)
-        parent, edge = np.concatenate(out_parent), np.concatenate(out_edge)
-        # Explicit search tries a state's edges in the machine's order.
-        order = np.argsort(parent * len(self.machine.edges) + edge, kind="stable")
-        return np.concatenate(out_keys)[order], parent[order], edge[order]
+            group = Group(self.layout, keys[a:b], lambda j, a=a, b=b: frontier(j)[a:b])
+            steps = [(self.machine.edge_index[edge.name], a + taken, moved) for edge, taken, moved in self._steps(self.leaving[int(location[a])], group)]
+            for edge, rows, moved in sorted(steps, key=lambda step: step[0]):
+                found.append((edge, rows, degree[rows], moved))
+                degree[rows] += 1
+        out_degree = np.empty_like(degree)
+        out_degree[by_location] = degree
+        place = np.cumsum(out_degree) - out_degree
+        total = int(out_degree.sum())
+        out_keys = np.empty((total, self.layout.words), np.uint64)
+        # State numbers are int32 (``Visited``), edge numbers of the smallest type that holds them.
+        out_parent, out_edge = np.empty(total, np.int32), np.empty(total, self.edge_type)
+        for edge, rows, rank, moved in found:
+            parent = by_location[rows]
+            at = place[parent] + rank
+            out_keys[at] = moved
+            out_parent[at] = first + parent
+            out_edge[at] = edge
+        return out_keys, out_parent, out_edge, out_degree
 
     def _steps(self, leaving: tuple[tuple[Edge, int], ...], group: "Group") -> Iterator[tuple[Edge, np.ndarray, np.ndarray]]:
         """Each edge of ``leaving`` with the rows of ``group`` that enable it
@@ -573,13 +696,12 @@ class Expander:
         taken = np.flatnonzero(rows(edge.guard(group.state, VECTOR), n))
         if not taken.size:
             return taken, np.empty((0, self.layout.words), np.uint64)
-        values = group.values if taken.size == n else group.values[:, taken]
-        pre = group.state if taken.size == n else self.layout.state(values)
+        pre, keys = (group.state, group.keys) if taken.size == n else (group.subset(taken), group.keys[taken])
         changes = edge.update(pre, VECTOR)
         unknown = set(changes) - set(self.layout.span)
         if unknown:
             raise ModelError(f"edge {edge.name!r} updates unknown variables {sorted(unknown)}")
-        moved, bad = self.layout.moved(group.keys[taken], pre, values, changes, target)
+        moved, bad = self.layout.moved(keys, pre, changes, target)
         if bad:
             first = min(int(np.argmax(rows_bad)) for _, rows_bad in bad)
             names = [name for name, rows_bad in bad if rows_bad[first]]
@@ -612,14 +734,19 @@ class Expander:
 
 
 class Group:
-    """The frontier's states at one location: keys, digit values, and the state over arrays."""
+    """The frontier's states at one location: keys, and the state over arrays (its digits read when asked)."""
 
-    def __init__(self, layout: Layout, keys: np.ndarray, values: np.ndarray) -> None:
+    def __init__(self, layout: Layout, keys: np.ndarray, digit: Callable[[int], np.ndarray]) -> None:
         self.keys = keys
-        self.values = values
-        self.state = layout.state(values)
+        self.layout = layout
+        self.state = Fields(layout, digit)
         # Each prefilter's rows, asked once for all the edges that share it.
         self._holds: dict[Guard, np.ndarray | None] = {}
+
+    def subset(self, taken: np.ndarray) -> Fields:
+        """The state over the rows ``taken`` only."""
+        digit = self.state._digit
+        return Fields(self.layout, lambda j: digit(j)[taken])
 
     def holds(self, prefilter: Guard | None) -> np.ndarray | None:
         """The rows where ``prefilter`` holds, or None (no prefilter, or one that fails on arrays: every row)."""

@@ -189,6 +189,11 @@ class Vector:
     def select(seq: Sequence[Any], index: Any, default: Any = 0) -> Any:
         if not isinstance(index, np.ndarray) or not index.ndim:  # np.ndim, without its dispatch
             return Concrete.select(seq, index, default)
+        if all(type(x) in (int, bool) for x in (*seq, default)):
+            # Constants: one look-up in a table with the default on either
+            # side of them, for an index clipped to that table.
+            table = np.array([default, *seq, default])
+            return table[np.clip(index, -1, len(seq)) + 1]
         result = default
         for i, x in enumerate(seq):
             result = np.where(index == i, x, result)
