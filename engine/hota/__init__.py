@@ -4,7 +4,7 @@ entities), played with cards that exist to exercise them. It imports
 nothing from `model/`, `properties/` or `agreement/`."""
 
 from .cards import ABILITIES, Card, Pool, load_pool
-from .deck import check_deck
+from .deck import FORMATS, DeckProblem, check_deck, deck_problems
 from .game import HotaGame, random_table
 from .objects import (
     CHANCE, TERMINAL, Action, CardPoolError, DeckError, EngineSetupError, IllegalAction, UnknownCard,
@@ -12,6 +12,7 @@ from .objects import (
 from .state import HotaState
 
 __all__ = [
-    "ABILITIES", "CHANCE", "TERMINAL", "Action", "Card", "CardPoolError", "DeckError", "EngineSetupError",
-    "HotaGame", "HotaState", "IllegalAction", "Pool", "UnknownCard", "check_deck", "load_pool", "random_table",
+    "ABILITIES", "CHANCE", "FORMATS", "TERMINAL", "Action", "Card", "CardPoolError", "DeckError", "DeckProblem",
+    "EngineSetupError", "HotaGame", "HotaState", "IllegalAction", "Pool", "UnknownCard", "check_deck",
+    "deck_problems", "load_pool", "random_table",
 ]

@@ -105,7 +105,7 @@ def read_decks(decks: Any, players: int, pool: Pool, format: str | None) -> list
             if _card(pool, n, "decks").kind != "deck":
                 raise EngineSetupError("decks", f"{seat(p)}: {n!r} is an entity, not a deck card")
         if format is not None:
-            check_deck(list(names), format, pool)
+            check_deck(list(names), format, pool, seat(p))
         elif len(names) < OPENING_HAND:
             raise EngineSetupError("decks", f"{seat(p)}'s deck holds {len(names)} cards; "
                                             f"it needs at least {OPENING_HAND} for the opening hand (103.4)")

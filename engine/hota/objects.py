@@ -35,15 +35,18 @@ class UnknownCard(CardPoolError, EngineSetupError):
         Exception.__init__(self, f"{path}: no card named {name!r} (setup {field_name})")
 
 
-class DeckError(ValueError):
-    """A deck that breaks 100.2a in the format asked for. `rule` is "100.2a";
-    `count` is the deck size or the copies of `name`."""
+class DeckError(EngineSetupError):
+    """A deck that breaks 100.2a in the format asked for: a setup error at the
+    field `decks`, so a game in a format refuses it as it is set up. `rule` is
+    "100.2a"; `count` is the deck size or the copies of `name`; `seat` the
+    player whose deck it is, when a game was being set up."""
 
-    def __init__(self, message: str, count: int, name: str | None = None):
+    def __init__(self, message: str, count: int, name: str | None = None, seat: str | None = None):
         self.rule = "100.2a"
         self.count = count
         self.name = name
-        super().__init__(f"100.2a: {message}")
+        self.seat = seat
+        super().__init__("decks", (f"{seat}'s deck breaks " if seat else "") + f"100.2a: {message}")
 
 
 class IllegalAction(Exception):
@@ -188,6 +191,20 @@ class Trigger:
     token_controller: int
     token: int
     optional: bool = False
+
+
+@dataclass
+class StackObject:
+    """An object on the stack while it resolves (108.1): a card being played
+    ("played card", 108.2b) or an activated ability ("ability"). 107.3: it has
+    a controller there; 108.4: a played card's is the player playing it, an
+    ability's the player who activated it. `owner` is the played card's owner
+    (107.1) or the owner of the ability's entity."""
+
+    name: str
+    kind: str
+    owner: int
+    controller: int
 
 
 @dataclass

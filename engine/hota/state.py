@@ -28,7 +28,7 @@ from typing import Any
 
 from .cards import ABILITIES, ATTRIBUTES, CHOOSE_ATTRIBUTE, Card, Pool
 from .objects import (
-    CHANCE, TAKES, TERMINAL, Action, Council, Entity, IllegalAction, Token, Trigger, seat,
+    CHANCE, TAKES, TERMINAL, Action, Council, Entity, IllegalAction, StackObject, Token, Trigger, seat,
 )
 
 OPENING_HAND = 7  # 103.4
@@ -72,6 +72,10 @@ class HotaState:
         self.tokens: list[Token] = []
         self.next_token = 1
         self.waiting: list[Trigger] = []
+        # What is resolving now, the newest last (107.3, 108.4): resolutions happen at
+        # once (assumed:resolve-at-once), so an object stays here only while its
+        # resolution waits for players' choices (a council).
+        self.stack: list[StackObject] = []
         self.council: Council | None = None
         self.history: list[str] = []
 
@@ -393,6 +397,9 @@ class HotaState:
                 return "108.2", f"{seat(a.target)} controls no Spirit on the battlefield"
             return None
         other = self._entity(a.target, a.target_card)
+        if other is None and kind == "opponent_entity" and a.target_card in self.hands[a.target]:
+            return "107.3", f"{a.target_card} in {seat(a.target)}'s hand has no controller (only objects on " \
+                            f"the stack and the battlefield have one), so no opponent controls it"
         if other is None or other is e:
             return "109.1", f"{e.name} targets another entity on the battlefield, " \
                             f"not {seat(a.target)}'s {a.target_card!r}"
@@ -727,9 +734,12 @@ class HotaState:
         for the active player (assumed:priority), unless it opened a council."""
         e = self._entity(a.player, a.source)
         e.used = True
+        ability = StackObject(e.name, "ability", e.owner, a.player)
+        self.stack.append(ability)
         getattr(self, f"_ability_{e.card.ability}")(e, a)
         if self.step in ("game_over", "council"):
             return
+        self._finish_resolving(ability)
         self._after_resolution()
 
     def _do_play(self, a: Action) -> None:
@@ -741,6 +751,9 @@ class HotaState:
         and priority for the active player, as after any resolution."""
         p, card = a.player, self.pool.card(a.source)
         self.hands[p].remove(card.name)
+        # 107.3, 108.4: on the stack the card has a controller, the player playing it.
+        played = StackObject(card.name, "played card", p, p)
+        self.stack.append(played)
         if card.basic:
             (attr,) = card.attributes
             self.attributes[p][attr] += 1
@@ -748,12 +761,29 @@ class HotaState:
         else:
             self.history.append(f"{seat(p)} plays {card.name}")
             getattr(self, f"_effect_{card.effect}")(p, a.choice)
-        self.discards[p].append(card.name)
+        if self.step in ("game_over", "council"):
+            return
+        self._finish_resolving(played)
         self._after_resolution()
+
+    def _finish_resolving(self, done: StackObject | None) -> None:
+        """`done` has resolved and leaves the stack: an ability is over; a played
+        card goes to its owner's discard pile (107.1, assumed:played-card-discarded),
+        whoever controlled it. One whose controller left while it resolved has
+        gone with them already (assumed:leaver-objects)."""
+        if not any(o is done for o in self.stack):
+            return
+        self.stack.remove(done)
+        if done.kind == "played card":
+            self.discards[done.owner].append(done.name)
 
     def _effect_draw_a_card(self, p: int, choice: None) -> None:
         """Arcane Study: its player draws a card (from an empty library, 104.3c acts at the check)."""
         self._draw(p, 1)
+
+    def _effect_council(self, p: int, choice: None) -> None:
+        """Call to Council: the council of 101.4, for the player who plays it (108.4)."""
+        self._convene(p)
 
     def _effect_gain_chosen_attribute(self, p: int, choice: str) -> None:
         """Attunement: one point of the chosen attribute (105.3) for the rest of the
@@ -853,11 +883,16 @@ class HotaState:
             self._lose_now(t, f"104.3d: {e.name}")
 
     def _ability_council(self, e: Entity, a: Action) -> None:
-        """Council of Elders: 101.4: the players choose one at a time, the active
-        player first, then the others in turn order; the choices take effect
-        together once all have chosen."""
+        """Council of Elders: the council of 101.4, for its controller (108.4)."""
+        self._convene(e.controller)
+
+    def _convene(self, p: int) -> None:
+        """101.4: the players choose one at a time, the active player first, then
+        the others in turn order; the choices take effect together once all have
+        chosen. Until then the ability or played card that convened it stays on
+        the stack under p's control (107.3, 108.4)."""
         n = self.num_players
-        self.council = Council(e.controller, self._order_from(self.active), [None] * n, [None] * n, [None] * n)
+        self.council = Council(p, self._order_from(self.active), [None] * n, [None] * n, [None] * n)
         self.step, self.priority = "council", -1
         self._council_advance()
 
@@ -916,6 +951,7 @@ class HotaState:
             if c.answers[p] == "accept":
                 self._draw(p, 1)
         self.council = None
+        self._finish_resolving(self.stack[-1] if self.stack else None)
         self._after_resolution()
 
     # --- drawing, winning, losing, leaving (104.1-104.5) -------------------------------------------------
@@ -964,7 +1000,7 @@ class HotaState:
 
     def _game_over(self) -> None:
         self.step, self.priority = "game_over", -1
-        self.council, self.waiting, self.passed = None, [], []
+        self.council, self.waiting, self.passed, self.stack = None, [], [], []
 
     def _remove_player(self, p: int, result: str) -> None:
         self.status[p] = result
@@ -977,10 +1013,13 @@ class HotaState:
         with Mind Tether, and one of theirs another player took; no token "leaves
         the battlefield" for a trigger: it leaves the game), and so do the
         triggers they control; a trigger that would make a Spirit for them has
-        nobody left to decide or to receive it (101.3)."""
+        nobody left to decide or to receive it (101.3). An object on the stack
+        they control goes too (107.3): their played card reaches no discard pile,
+        and a council it or their ability convened ends (_after_leaving)."""
         self.entities = [e for e in self.entities if e.controller != p and e.owner != p]
         self.tokens = [t for t in self.tokens if t.controller != p and t.owner != p]
         self.waiting = [w for w in self.waiting if w.controller != p and w.token_controller != p]
+        self.stack = [o for o in self.stack if o.controller != p]
         self.passed = [q for q in self.passed if q != p]
         self.history.append(f"{seat(p)} leaves the game (104.5)")
 
@@ -1048,7 +1087,9 @@ class HotaState:
                                  for p in range(self.num_players)],
             "attributes": [self.attribute_values(p) for p in range(self.num_players)],
             "entities": [{"card": e.name, "controller": e.controller, "owner": e.owner, "used": e.used,
-                          "silenced": e.silenced} for e in self.entities],
+                          "silenced": e.silenced, "attributes": list(e.card.attributes)} for e in self.entities],
+            "stack": [{"card": o.name, "kind": o.kind, "owner": o.owner, "controller": o.controller}
+                      for o in self.stack],
             "waiting_triggers": [{"card": w.card, "controller": w.controller, "token_controller": w.token_controller}
                                  for w in self.waiting],
             "council": None if c is None else {
@@ -1056,6 +1097,35 @@ class HotaState:
                 "rechoosing": c.rechoosing,
             },
         }
+
+    def objects(self) -> list[dict]:
+        """108.1: every object in the game as plain data, hidden ones included
+        (for rulings, not for players): name, kind (card, played card, ability,
+        entity, token), zone (library, hand, stack, battlefield, discard, exile),
+        owner (107.1, 109.2, 109.5a), controller (107.3: only on the stack and
+        the battlefield; None elsewhere), attributes (105.2: an entity's are
+        printed, 109.3; a Spirit token's none, 109.5b; an ability's none: the seed
+        gives abilities no characteristics) and requirements (106.3)."""
+        out = []
+
+        def card(name: str, zone: str, owner: int, controller: int | None, kind: str = "card") -> dict:
+            c = self.pool.card(name)
+            return {"name": name, "kind": kind, "zone": zone, "owner": owner, "controller": controller,
+                    "attributes": list(c.attributes), "requires": dict(c.requires)}
+
+        for zone, piles in (("library", self.libraries), ("hand", self.hands), ("discard", self.discards)):
+            out += [card(n, zone, p, None) for p, pile in enumerate(piles) for n in pile]
+        for o in self.stack:
+            if o.kind == "played card":
+                out.append(card(o.name, "stack", o.owner, o.controller, "played card"))
+            else:
+                out.append({"name": o.name, "kind": "ability", "zone": "stack", "owner": o.owner,
+                            "controller": o.controller, "attributes": [], "requires": {}})
+        out += [card(e.name, "battlefield", e.owner, e.controller, "entity") for e in self.entities]
+        out += [{"name": "Spirit", "kind": "token", "zone": t.zone, "owner": t.owner,
+                 "controller": t.controller if t.zone == "battlefield" else None, "attributes": [], "requires": {}}
+                for t in self.tokens]
+        return out
 
     def observation_for(self, p: int) -> dict:
         """What seat p sees: the public snapshot, p's own hand by name, the other

@@ -19,8 +19,9 @@ def test_a_taken_entity_keeps_its_owner_and_answers_to_its_new_controller():
     st = start(table={"P1": ["Mind Tether"], "P2": ["Ember Bolt"]})
     assert "P1 activates Mind Tether targeting P2's Ember Bolt" in labels(st)
     act(st, "P1 activates Mind Tether targeting P2's Ember Bolt")
+    # Its printed attributes go with it (109.3).
     assert entity(st, "Ember Bolt") == {"card": "Ember Bolt", "controller": 0, "owner": 1, "used": False,
-                                              "silenced": False}
+                                              "silenced": False, "attributes": ["intelligence"]}
     # 109.2: only the controller activates it; actions name it by its owner.
     assert "P1 activates P2's Ember Bolt targeting P2" in labels(st)
     act(st, "P1 activates P2's Ember Bolt targeting P2")

@@ -128,7 +128,7 @@ def test_a_silenced_trigger_does_not_trigger_and_silence_ends_with_the_turn():
     assert s["tokens"] == [1, 0] and s["waiting_triggers"] == []
     passes(st, 2)
     assert entity(st, 1, "Culling Field") == {"card": "Culling Field", "controller": 1, "owner": 1, "used": False,
-                                              "silenced": False}
+                                              "silenced": False, "attributes": []}
     assert not entity(st, 0, "Silencing Rune")["used"]
 
 

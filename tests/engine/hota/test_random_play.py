@@ -31,7 +31,7 @@ from engine.hota import CHANCE, TERMINAL, HotaGame, IllegalAction, random_table
 
 KEYS = {"step", "players", "first_player", "active", "first_turn", "priority", "passes", "library", "hand",
         "damage", "drew_from_empty", "status", "mulligan_declared", "mulligan_done", "tokens",
-        "tokens_elsewhere", "attributes", "entities", "waiting_triggers", "council"}
+        "tokens_elsewhere", "attributes", "entities", "waiting_triggers", "council", "stack"}
 STEP_CAP = 400
 CONCEDE_CHANCE = 0.01
 
@@ -51,8 +51,17 @@ def check(st, deck_sizes: list[int], where: Where) -> None:
     assert set(s) == KEYS, where
     n = s["players"]
     playing = [p for p in range(n) if s["status"][p] == "playing"]
+    # 107.3: only objects on the stack and the battlefield have a controller, and
+    # there, while the game goes on, always one still in the game; a played card sits there only while a
+    # council it convened waits (assumed:resolve-at-once).
+    for o in st.objects():
+        assert (o["controller"] is not None) == (o["zone"] in ("stack", "battlefield")), (o, where)
+        if o["controller"] is not None and not st.is_terminal():
+            assert s["status"][o["controller"]] == "playing", (o, where)
+    assert len(s["stack"]) <= 1 and (not s["stack"] or s["step"] == "council"), where
     for p in range(n):
-        assert s["library"][p] + s["hand"][p] + len(st.discards[p]) == deck_sizes[p], where
+        on_stack = sum(o["kind"] == "played card" and o["owner"] == p for o in s["stack"])
+        assert s["library"][p] + s["hand"][p] + len(st.discards[p]) + on_stack == deck_sizes[p], where
         # 106.1: a point for each basic attribute card played, and a played card is
         # discarded (a council may discard one unplayed, so at most); 105.3, 106.2:
         # an Attunement played gives a point of one attribute.
