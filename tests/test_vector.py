@@ -127,6 +127,20 @@ def test_an_update_that_leaves_its_domain_is_reported():
         vector.explore(machine)
 
 
+def test_a_finished_search_holds_its_keys_and_transitions_and_counted_more_at_its_peak():
+    """Once over, the search gives back its hash table and keeps no parents:
+    they are the first transitions to reach each state, as explicit search's are."""
+    v = explored("wowtcg", tuple(SMALL.items()))
+    assert v.nbytes == v.keys.nbytes + v.step_post.nbytes + v.step_edge.nbytes + v.out_degree.nbytes
+    assert v.peak_bytes > v.nbytes + 4 * v.states  # a hash slot a state at least, besides
+    first = {}
+    for i, (pre, post) in enumerate(zip(v.step_pre.tolist(), v.step_post.tolist())):
+        first.setdefault(post, (pre, int(v.step_edge[i])))
+    initial = v.level_starts[1]
+    assert [(int(p), int(e)) for p, e in zip(v.parent[initial:], v.edge[initial:])] == [first[i] for i in range(initial, v.states)]
+    assert (v.parent[:initial] == -1).all()
+
+
 @settings(max_examples=60, deadline=None)
 @given(batches=st.lists(st.lists(st.integers(0, 50), min_size=1, max_size=40), min_size=1, max_size=6))
 def test_visited_numbers_each_new_key_once_in_order(batches):  # noqa: ANN001
