@@ -21,7 +21,7 @@ ROOT = runner.SCENARIO_ROOT / "hota"
 SHIPPED = runner.discover(games=["hota"])
 RULES_FILE = ROOT.parents[1] / "model" / "hota" / "rules.yaml"
 RULES = {str(r["id"]): r for r in yaml.safe_load(RULES_FILE.read_text())["rules"]}
-SEED_CASES = {  # the cases rules 101, 103, 104, 107.2, 108.4 and 109.5f-g of seed 004 spell out, each with its file
+SEED_CASES = {  # the cases rules 100.2a, 101, 103, 104, 105.2, 107.2-107.3, 108.4 and 109.5f-g of seed 004 spell out
     "101.1-aegis-outlasts-lethal-damage", "101.1-a-player-may-always-concede",
     "101.2-gatekeeper-beats-pact-of-victory", "101.2a-a-silenced-aegis-no-longer-protects",
     "101.3-an-empty-hand-skips-the-council-card", "101.4-the-active-player-chooses-first",
@@ -39,6 +39,8 @@ SEED_CASES = {  # the cases rules 101, 103, 104, 107.2, 108.4 and 109.5f-g of se
     "104.5-a-loser-leaves-the-game", "109.5f-a-token-off-the-battlefield-vanishes",
     "109.5g-a-token-that-left-cannot-return",
     "107.2-a-card-that-changed-controller-keeps-its-owner", "108.4-a-static-ability-answers-to-its-current-controller",
+    "100.2a-constructed-and-limited-decks", "105.2-an-object-has-several-attributes-one-or-none",
+    "107.3-a-controller-only-on-the-stack-and-the-battlefield",
 }
 
 
@@ -96,7 +98,7 @@ def test_cli_runs_them_all() -> None:
     # rest are said to be not covered, with why, never counted as agreeing.
     verdicts = [r["model"] for r in data["results"]]
     assert not [v for v in verdicts if v.startswith("disagrees")]
-    assert sum(v.startswith("agrees over") for v in verdicts) == 56
+    assert sum(v.startswith("agrees over") for v in verdicts) == 60
     reasons = {v for v in verdicts if v.startswith("not covered")}
     # A card the model lacks is named: Mind Tether changes control, which the model's entities
     # never do; Warding Sigil reads token characteristics, which the model's tokens lack;
@@ -104,7 +106,8 @@ def test_cli_runs_them_all() -> None:
     assert all("two players" in v or "one deck size" in v or "one Culling Field" in v
                or "unknown card 'Mind Tether'" in v or "unknown card 'Warding Sigil'" in v
                or "unknown card 'Arcane Sanctum'" in v
-               or ("the model has no plays from hand" in v and "after " in v) for v in reasons), reasons
+               or ("the model has no plays from hand" in v and "after " in v)
+               or "no game: the engine refused the set-up by 100.2a" in v for v in reasons), reasons
 
 
 # --- malformed files and wrong rulings -----------------------------------------------------
@@ -205,3 +208,120 @@ def test_an_illegal_step_may_accept_any_of_several_rules(tmp_path: Path, rule: s
     assert result.status == status, result.detail
     if status == "fail":
         assert "expected 'illegal by 101.2 or 104.3d', got \"illegal by assumed:once-per-turn" in result.detail, result.detail
+
+
+# --- deck formats, objects and the stack ----------------------------------------------------
+
+DECKS = """\
+name: test
+rules: ["100.2a"]
+source: "own: test"
+summary: a small game used by the tests
+situation:
+  format: limited
+  decks:
+    P1: {Village Scholar: 35}
+    P2: {Arcane Study: 36}
+expect:
+  setup: started
+  deck_legality:
+    - deck: {format: constructed, cards: {Arcane Study: 4, Intelligence Attribute: 46}}
+      violations: ["100.2a"]
+      problems: [copies of Arcane Study]
+"""
+
+
+def test_the_deck_template_passes(tmp_path: Path) -> None:
+    result = run(tmp_path, DECKS)
+    assert result.status == "pass", result.detail
+
+
+@pytest.mark.parametrize("old, new, words", [
+    # A deck judged legal that 100.2a refuses, and the parts it breaks.
+    ('      violations: ["100.2a"]\n', "      violations: []\n",
+     ["line 14: the rules deck 1 breaks: expected [], got", "at most 3 cards named 'Arcane Study'"]),
+    ("      problems: [copies of Arcane Study]\n", "      problems: [size]\n",
+     ["what deck 1 breaks: expected ['size'], got ['copies of Arcane Study']"]),
+    # A refused set-up where a game was expected, and the other way round.
+    ("    P1: {Village Scholar: 35}\n", "    P1: {Village Scholar: 34}\n",
+     ["line 11: the set-up: expected 'started', got \"{'refused': '100.2a'}", "P1's deck breaks 100.2a"]),
+    ("  setup: started\n", "  setup: {refused: \"100.2a\", player: P2}\n",
+     ["line 11: setup: expected {'refused': '100.2a', 'player': 'P2'}, got 'started'"]),
+])
+def test_deck_rulings_that_differ_fail(tmp_path: Path, old: str, new: str, words: list[str]) -> None:
+    assert old in DECKS
+    result = run(tmp_path, DECKS.replace(old, new))
+    assert result.status == "fail", result.detail
+    for word in words:
+        assert word in result.detail, result.detail
+
+
+def test_a_refused_set_up_is_expected_with_its_rule_and_player(tmp_path: Path) -> None:
+    text = DECKS.replace("    P2: {Arcane Study: 36}\n", "    P2: {Arcane Study: 30}\n") \
+        .replace("  setup: started\n", "  setup: {refused: \"100.2a\", player: P2}\n")
+    result = run(tmp_path, text)
+    assert result.status == "pass" and result.model.startswith("not covered (no game"), result.detail
+    wrong = run(tmp_path, text.replace("player: P2", "player: P1"))
+    assert wrong.status == "fail" and "'player': 'P1'" in wrong.detail, wrong.detail
+
+
+STACK = """\
+name: test
+rules: ["107.3"]
+source: "own: test"
+summary: a small game used by the tests
+situation:
+  decks:
+    P1: {Call to Council: 9}
+script:
+  - shuffle decks
+  - P1 goes first
+  - everyone keeps
+  - P1 plays Call to Council
+  - expect:
+      stack: [{card: Call to Council, kind: played card, owner: P1, controller: P1}]
+      cards:
+        P1's Call to Council: {zone: stack, controller: P1, attributes: [agility], count: 1}
+        P2's Wandering Courier: {zone: hand, controller: nobody}
+"""
+
+
+def test_the_stack_template_passes(tmp_path: Path) -> None:
+    result = run(tmp_path, STACK)
+    assert result.status == "pass", result.detail
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("controller: P1}]", "controller: P2}]", ["line 14: stack: expected"]),
+    ("{zone: stack, controller: P1,", "{zone: stack, controller: nobody,",
+     ["line 16: P1's Call to Council in stack: controller: expected 'nobody', got 'P1'"]),
+    ("{zone: hand, controller: nobody}", "{zone: hand, controller: P2}",
+     ["P2's Wandering Courier in hand: controller: expected 'P2', got 'nobody'"]),
+    ("attributes: [agility]", "attributes: [strength]", ["attributes: expected ['strength'], got"]),
+    ("count: 1}", "count: 2}", ["how many of P1's Call to Council in stack: expected 2, got 1"]),
+])
+def test_object_rulings_that_differ_fail(tmp_path: Path, old: str, new: str, words: list[str]) -> None:
+    assert old in STACK
+    result = run(tmp_path, STACK.replace(old, new))
+    assert result.status == "fail", result.detail
+    for word in words:
+        assert word in result.detail, result.detail
+
+
+@pytest.mark.parametrize("old, new, line, words", [
+    ("P1's Call to Council: {", "Call to Council: {", 16, ["name an object by its owner"]),
+    ("{zone: stack,", "{zone: graveyard,", 16, ["'zone' is 'graveyard'"]),
+    ("kind: played card,", "kind: spell,", 14, ["'kind' is 'spell'"]),
+    ("attributes: [agility]", "attributes: [wisdom]", 16, ["an attribute is 'wisdom'"]),
+    ("    P1: {Call to Council: 9}\n", "    P1: {Call to Council: 0}\n", 7, ["the copies of 'Call to Council': 1 or more"]),
+    ("  decks:\n", "  format: sealed\n  decks:\n", 6, ["unknown format 'sealed'"]),
+])
+def test_malformed_object_and_deck_fields_give_one_located_error(tmp_path: Path, old: str, new: str, line: int,
+                                                                  words: list[str]) -> None:
+    assert old in STACK
+    result = run(tmp_path, STACK.replace(old, new))
+    assert result.status == "error", result.detail
+    first = result.detail.splitlines()[0]
+    assert first.split(": ")[0].endswith(f"case.yaml:{line}"), first
+    for word in words:
+        assert word in first, first

@@ -41,26 +41,36 @@ from typing import Any
 import yaml
 
 from agreement.hota.follow import ModelFollower
-from engine.hota import CHANCE as CHANCE_ID, Action, EngineSetupError, HotaGame, IllegalAction, load_pool
+from engine.hota import (
+    CHANCE as CHANCE_ID, FORMATS, Action, DeckError, EngineSetupError, HotaGame, IllegalAction, deck_problems, load_pool,
+)
 from scenarios.runner import (
     EVERYONE_PASSES, Checker, GameAdapter, Map, Mismatch, RulingFailed, Scenario, ScenarioFileError, Seq, Session,
     CONCEDES, check_illegal_rules, concede, illegal_rules, kind_of, legal_mismatches, model_disagrees, show_rules,
 )
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "hota" / "rules.yaml"
-SITUATION_FIELDS = ("players", "table", "decks", "seed")
+SITUATION_FIELDS = ("players", "table", "decks", "seed", "format")
 STEPS = ("shuffle", "first_player", "mulligan", "priority", "council", "optional_trigger", "game_over")
 STATUSES = ("playing", "won", "lost", "drew")
 ANSWERS = ("accept", "refuse")
 PER_SEAT_COUNTS = ("library", "hand", "damage", "tokens", "tokens_elsewhere", "mulligan_declared")
 SEATS = ("first_player", "active", "priority")  # a player, or `nobody` (-1)
-ENTITY_FIELDS = ("used", "silenced", "controller", "owner")
+ENTITY_FIELDS = ("used", "silenced", "controller", "owner", "attributes")
+STACK_FIELDS = ("card", "kind", "owner", "controller")
+STACK_KINDS = ("played card", "ability")
+#: An object's expected state (108.1): where it is, who owns and controls it, its attributes and requirements.
+OBJECT_FIELDS = ("zone", "controller", "attributes", "requires", "count")
+ZONES = ("library", "hand", "stack", "battlefield", "discard", "exile")
+DECK_FIELDS = ("format", "cards")
+ATTRIBUTE_NAMES = ("strength", "agility", "intelligence")
 TRIGGER_FIELDS = ("card", "controller", "token_controller")
 COUNCIL_FIELDS = ("chooser", "picked", "answers", "rechoosing")
 EXPECT_FIELDS = ("step", "current_player", "first_player", "active", "first_turn", "priority", "passes", "library",
                  "hand", "damage", "drew_from_empty", "status", "mulligan_declared", "mulligan_done", "tokens",
                  "tokens_elsewhere", "attributes", "entities", "waiting_triggers", "council", "terminal", "returns", "chance",
-                 "observation", "legal", "not_legal", "legal_exactly", "illegal", "events", "no_events")
+                 "observation", "legal", "not_legal", "legal_exactly", "illegal", "events", "no_events", "stack",
+                 "cards", "deck_legality", "setup")
 PLAYER = re.compile(r"^P([1-9])$")
 OWNED = re.compile(r"^P([1-9])'s (.+)$")
 SHUFFLE = "shuffle decks"
@@ -112,6 +122,8 @@ class HotaAdapter(GameAdapter):
             raise c.error(s.at("players"), f"'players' is {self.n}: the engine seats 2 to 4")
         if "seed" in s:
             c.type(s["seed"], int, s.at("seed"), "'seed'")
+        if s.get("format") is not None and s["format"] not in FORMATS:
+            raise c.error(s.at("format"), f"unknown format {s['format']!r}; 100.2a's formats: {', '.join(FORMATS)}")
         self.table: dict[int, list[str]] = {p: [] for p in range(self.n)}
         if "table" in s:
             table = c.fields(s["table"], s.at("table"), "'table'", (), self._players())
@@ -138,7 +150,13 @@ class HotaAdapter(GameAdapter):
             for j, card in enumerate(deck):
                 self._card(c, card, deck.at(j), "deck", f"a card of {what}")
             return
-        if c.type(deck, (int, Seq), line, what) < 0:
+        if isinstance(deck, Map):  # {card: copies}
+            for card, copies in deck.items():
+                self._card(c, card, deck.key_lines[card], "deck", f"a card of {what}")
+                if c.type(copies, int, deck.at(card), f"the copies of {card!r}") < 1:
+                    raise c.error(deck.at(card), f"the copies of {card!r}: 1 or more")
+            return
+        if c.type(deck, (int, Seq, Map), line, what) < 0:
             raise c.error(line, f"{what} can't hold a negative number of cards")
 
     def _card(self, c: Checker, name: Any, line: int, kind: str, what: str) -> None:
@@ -243,6 +261,8 @@ class HotaAdapter(GameAdapter):
                     for k, y in f.items():
                         if k in ("controller", "owner"):
                             self.player(c, y, f.at(k), f"'{k}'")
+                        elif k == "attributes":
+                            self._attribute_list(c, y, f.at(k))
                         else:
                             c.type(y, bool, f.at(k), f"'{k}'")
             elif key == "waiting_triggers":
@@ -269,6 +289,66 @@ class HotaAdapter(GameAdapter):
                         else:
                             self._per_seat(c, y, at, "answers", lambda x, a, what: x is None or x == "none"
                                            or self._one_of(c, x, ANSWERS, a, what))
+            elif key == "stack":
+                vs = c.seq(v, line, "'stack' (what is resolving, oldest first; [] for nothing)")
+                for i, x in enumerate(vs):
+                    f = c.fields(x, vs.at(i), "an object on the stack", (), STACK_FIELDS)
+                    for k, y in f.items():
+                        if k == "kind":
+                            self._one_of(c, y, STACK_KINDS, f.at(k), "'kind'")
+                        elif k == "card":
+                            c.type(y, str, f.at(k), "'card'")
+                        else:
+                            self.player(c, y, f.at(k), f"'{k}'")
+            elif key == "cards":
+                m = c.fields(v, line, "'cards' (objects named by their owner: {\"P1's Arcane Study\": {zone: hand}})",
+                             (), list(v) if isinstance(v, Map) else ())
+                for ref, x in m.items():
+                    at = m.key_lines[ref]
+                    own = OWNED.match(ref) if isinstance(ref, str) else None
+                    if not own:
+                        raise c.error(at, f"name an object by its owner: \"P1's {ref}\"")
+                    self.player(c, f"P{own.group(1)}", at)
+                    if own.group(2) != "Spirit" and own.group(2) not in pool():
+                        raise c.error(at, f"no card {own.group(2)!r} in the pool, and it is not a Spirit token")
+                    f = c.fields(x, m.at(ref), f"{ref}'s expected state", (), OBJECT_FIELDS)
+                    for k, y in f.items():
+                        if k == "zone":
+                            self._one_of(c, y, ZONES, f.at(k), "'zone'")
+                        elif k == "controller":
+                            self._player_or_nobody(c, y, f.at(k), "'controller'")
+                        elif k == "attributes":
+                            self._attribute_list(c, y, f.at(k))
+                        elif k == "requires":
+                            r = c.fields(y, f.at(k), "'requires'", (), ATTRIBUTE_NAMES)
+                            for a_name, n in r.items():
+                                c.type(n, int, r.at(a_name), f"the {a_name} required")
+                        else:
+                            c.type(y, int, f.at(k), "'count'")
+            elif key == "deck_legality":
+                vs = c.seq(v, line, "'deck_legality'")
+                for i, x in enumerate(vs):
+                    f = c.fields(x, vs.at(i), "a deck to judge", ("deck", "violations"), ("problems",))
+                    d = c.fields(f["deck"], f.at("deck"), "'deck'", DECK_FIELDS)
+                    if d["format"] not in FORMATS:
+                        raise c.error(d.at("format"), f"unknown format {d['format']!r}; 100.2a's formats: {', '.join(FORMATS)}")
+                    self._deck(c, c.type(d["cards"], Map, d.at("cards"), "'cards' ({card: copies})"), d.at("cards"),
+                               "the deck judged")
+                    rules = c.seq(f["violations"], f.at("violations"), "'violations' (the rules the deck breaks; [] if legal)")
+                    for j, rule in enumerate(rules):
+                        self.check_rule_number(c, c.type(rule, str, rules.at(j), "a rule number"), rules.at(j))
+                    if "problems" in f:
+                        ps = c.seq(f["problems"], f.at("problems"), "'problems' (size, or copies of a name)")
+                        for j, prob in enumerate(ps):
+                            c.type(prob, str, ps.at(j), "a problem ('size' or 'copies of <name>')")
+            elif key == "setup":
+                if v != "started":
+                    f = c.fields(v, line, "'setup' ('started', or {refused: <rule>, player: <seat>})", ("refused",),
+                                 ("player",))
+                    self.check_rule_number(c, c.type(f["refused"], str, f.at("refused"), "'refused' (a rule)"),
+                                           f.at("refused"))
+                    if "player" in f:
+                        self.player(c, f["player"], f.at("player"))
             elif key == "chance":
                 m = c.fields(v, line, "'chance' (each chance action's label and its probability)", (),
                              list(v) if isinstance(v, Map) else ())
@@ -288,6 +368,12 @@ class HotaAdapter(GameAdapter):
                     m = c.fields(x, vs.at(i), "an illegal action", ("action", "rule"))
                     self.check_label(c, c.type(m["action"], str, m.at("action"), "'action'"), m.at("action"), self.n)
                     check_illegal_rules(c, self, m)
+
+    def _attribute_list(self, c: Checker, v: Any, line: int) -> None:
+        """105.2: none, one or more of the three attributes."""
+        vs = c.seq(v, line, "'attributes' (a list: [] for none)")
+        for i, x in enumerate(vs):
+            self._one_of(c, x, ATTRIBUTE_NAMES, vs.at(i), "an attribute")
 
     def _per_seat(self, c: Checker, v: Any, line: int, key: str, check) -> None:
         """Per player: a mapping {P1: x} naming some of them, or a list of one value per seat."""
@@ -333,11 +419,16 @@ class HotaSession(Session):
         self.table = {p: list(cards) for p, cards in adapter.table.items()}
         table = {f"P{p + 1}": cards for p, cards in self.table.items() if cards}
         decks = self._decks(s.get("decks"))
+        #: 100.2a: a deck the game's format refuses stops the game before it starts;
+        #: a ruling may expect that (`setup: {refused: "100.2a"}`), and nothing else.
+        self.refused: DeckError | None = None
         try:
-            game = HotaGame(players=self.n, table=table or None, decks=decks)
+            game = HotaGame(players=self.n, table=table or None, decks=decks, format=s.get("format"))
             self.st = game.new_initial_state(seed=s.get("seed", 0))
             # Where the model holds the game (two players, its cards), each step is checked against it too.
             self.model = ModelFollower(self.st)
+        except DeckError as exc:
+            self.refused = exc
         except EngineSetupError as exc:
             field = str(getattr(exc, "field", "") or "")
             head = re.split(r"[.\[]", field)[0]
@@ -348,10 +439,24 @@ class HotaSession(Session):
         if v is None:
             return None
         if isinstance(v, Map):
-            return {p: list(d) if isinstance(d, list) else [FILLER] * d for p, d in v.items()}
-        return {f"P{p + 1}": [FILLER] * v for p in range(self.n)}
+            return {p: self._deck_list(d) for p, d in v.items()}
+        return {f"P{p + 1}": self._deck_list(v) for p in range(self.n)}
+
+    @staticmethod
+    def _deck_list(d: Any) -> list[str]:
+        """A deck as written: a list of names, {name: copies} in that order, or a size of fillers."""
+        if isinstance(d, dict):
+            return [name for name, copies in d.items() for _ in range(copies)]
+        return list(d) if isinstance(d, list) else [FILLER] * d
+
+    def _no_game(self, line: int) -> RulingFailed:
+        """A step or expectation that needs the game the engine refused to set up."""
+        return RulingFailed("", [Mismatch(line, "the set-up", "a game that starts",
+                                          f"refused by {self.refused.rule}: {self.refused}")], self.snapshot())
 
     def snapshot(self) -> str:
+        if self.refused is not None:
+            return f"no game: the set-up was refused ({self.refused})"
         tail = self.st.history[-8:]
         return str(self.st) + ("\nlast events: " + " | ".join(tail) if tail else "")
 
@@ -365,12 +470,19 @@ class HotaSession(Session):
     def labels(self) -> list[str]:
         return [self.st.action_label(a) for a in self.st.legal_actions()]
 
+    def model_verdict(self) -> str:
+        if self.refused is not None:
+            return f"not covered (no game: the engine refused the set-up by {self.refused.rule})"
+        return self.model.verdict()
+
     def _offered(self) -> str:
         if self.st.is_terminal():
             return "the game is over: no action is legal"
         return "legal actions now: " + "; ".join(repr(x) for x in self.labels())
 
     def act(self, step: Any, line: int) -> None:
+        if self.refused is not None:
+            raise self._no_game(line)
         if step == EVERYONE_PASSES:
             # Each player still in the game passes once, from the priority holder.
             for _ in range(self._in_game()):
@@ -449,6 +561,8 @@ class HotaSession(Session):
                 every += [Action("activate", p, card, q) for q in range(n)]
                 every += [Action("activate", p, card, q, "Spirit") for q in range(n)]
                 every += [Action("activate", p, card, other_owner, other) for other, other_owner in names]
+                # A card in a hand named as an entity's target (107.3: it has no controller).
+                every += [Action("activate", p, card, q, c.name) for q in range(n) for c in self.st.pool.deck_cards()]
                 every += [Action("optional", p, source=card, choice=x) for x in ("create", "decline")]
         return every
 
@@ -462,6 +576,8 @@ class HotaSession(Session):
         return found[0]
 
     def illegal(self, step: Map, line: int) -> list[Mismatch]:
+        if self.refused is not None:
+            return self._no_game(line).mismatches
         return self._check_illegal(step["illegal"], illegal_rules(step), line)
 
     def _check_illegal(self, label: str, rules: tuple[str, ...], line: int) -> list[Mismatch]:
@@ -480,15 +596,14 @@ class HotaSession(Session):
             return []
         return [Mismatch(line, what, f"illegal by {show_rules(rules)}", "accepted by the engine")]
 
-    def model_verdict(self) -> str:
-        return self.model.verdict()
-
     # expectations ---------------------------------------------------------------------------------
 
     def _seat(self, p: int) -> str:
         return NOBODY if p is None or p < 0 else f"P{p + 1}"
 
     def expect(self, e: Map) -> list[Mismatch]:
+        if self.refused is not None:
+            return self._refused_expect(e)
         st, d = self.st, self.st.snapshot()
         out: list[Mismatch] = []
 
@@ -528,6 +643,17 @@ class HotaSession(Session):
                         check(f"{p_name}'s {attr}", n, got[attr], want.at(attr))
             elif key == "terminal":
                 check(key, v, st.is_terminal(), line)
+            elif key == "setup":
+                check(key, _plain(v), "started", line)
+            elif key == "stack":
+                got = [{"card": o["card"], "kind": o["kind"], "owner": self._seat(o["owner"]),
+                        "controller": self._seat(o["controller"])} for o in d["stack"]]
+                shown = [{k: x[k] for k in w} for w, x in zip(v, got)] if len(got) == len(v) else got
+                check(key, [dict(w) for w in v], shown, line)
+            elif key == "cards":
+                out.extend(self._cards(v, st.objects()))
+            elif key == "deck_legality":
+                out.extend(_deck_legality(v))
             elif key == "returns":
                 check(key, [float(x) for x in v], [float(x) for x in st.returns()], line)
             elif key == "entities":
@@ -540,6 +666,8 @@ class HotaSession(Session):
                         continue
                     for f, y in want.items():
                         actual = self._seat(got[f]) if f in ("controller", "owner") else got[f]
+                        if f == "attributes":  # 105.2: a set, written in any order
+                            y, actual = sorted(y), sorted(actual)
                         check(f"{ref} {f}", y, actual, want.at(f))
             elif key == "waiting_triggers":
                 got = [{"card": t["card"], "controller": self._seat(t["controller"]),
@@ -600,6 +728,51 @@ class HotaSession(Session):
                         out.append(Mismatch(v.at(i), "no event like", pattern, hits))
         return out
 
+    def _refused_expect(self, e: Map) -> list[Mismatch]:
+        """After a refused set-up only `setup` and `deck_legality` can be judged."""
+        out: list[Mismatch] = []
+        for key, v in e.items():
+            if key == "setup":
+                got = {"refused": self.refused.rule}
+                if isinstance(v, Map) and "player" in v:
+                    got["player"] = self.refused.seat
+                if _plain(v) != got:
+                    out.append(Mismatch(e.at(key), "the set-up", _plain(v), f"{got} ({self.refused})"))
+            elif key == "deck_legality":
+                out.extend(_deck_legality(v))
+            else:
+                out.extend(self._no_game(e.at(key)).mismatches)
+        return out
+
+    def _cards(self, v: Map, objects: list[dict]) -> list[Mismatch]:
+        """108.1: the objects a player owns of that name (in `zone`, if given): how
+        many, and the controller (107.3: `nobody` off the stack and the
+        battlefield), attributes (105.2) and requirements (106.3) of each."""
+        out = []
+        for ref, want in v.items():
+            m = OWNED.match(ref)
+            owner, name = int(m.group(1)) - 1, m.group(2)
+            found = [o for o in objects if o["owner"] == owner and o["name"] == name
+                     and ("zone" not in want or o["zone"] == want["zone"])]
+            where = ref + (f" in {want['zone']}" if "zone" in want else "")
+            if "count" in want and want["count"] != len(found):
+                out.append(Mismatch(want.at("count"), f"how many of {where}", want["count"], len(found)))
+            if not found:
+                if "count" not in want:
+                    out.append(Mismatch(v.at(ref), where, "an object", "none"))
+                continue
+            for f, y in want.items():
+                if f in ("count", "zone"):
+                    continue
+                # 105.2: attributes are a set, written in any order.
+                norm = (lambda x: sorted(x)) if f == "attributes" else (lambda x: x)
+                got = sorted({(self._seat(o[f]) if f == "controller" else repr(norm(o[f]))) for o in found})
+                expected = (NOBODY if _nobody(y) else y) if f == "controller" else repr(norm(_plain(y)))
+                if got != [expected]:
+                    out.append(Mismatch(want.at(f), f"{where}: {f}", _plain(y),
+                                        got[0] if len(got) == 1 and f == "controller" else got))
+        return out
+
     def _entity(self, ref: str, d: dict) -> dict | None:
         m = OWNED.match(ref)
         if m:
@@ -627,6 +800,24 @@ class HotaSession(Session):
                     got = council[k][int(p_name[1:]) - 1]
                     if x != got:
                         out.append(Mismatch(line, f"the council's {k} of {p_name}", x, got))
+
+
+def _deck_legality(v: Seq) -> list[Mismatch]:
+    """100.2a: each deck judged by the engine's deck check, in its format: the
+    rules it breaks and, where written, which parts (size, copies of a name)."""
+    out = []
+    for i, x in enumerate(v):
+        d = x["deck"]
+        found = deck_problems(HotaSession._deck_list(d["cards"]), d["format"], pool())
+        rules = sorted({f.rule for f in found})
+        if sorted(set(x["violations"])) != rules:
+            out.append(Mismatch(x.at("violations"), f"the rules deck {i + 1} breaks", sorted(set(x["violations"])),
+                                [f.message for f in found] or []))
+        if "problems" in x:
+            got = ["size" if f.part == "size" else f"copies of {f.name}" for f in found]
+            if list(x["problems"]) != got:
+                out.append(Mismatch(x.at("problems"), f"what deck {i + 1} breaks", list(x["problems"]), got))
+    return out
 
 
 def _plain(v: Any) -> Any:
