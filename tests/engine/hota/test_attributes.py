@@ -37,3 +37,20 @@ def test_requirements_read_the_values_an_entity_adds_and_a_play_resolves_like_an
     # assumed:play-from-hand: after the play, the active player has priority and the passes start over.
     assert st.snapshot()["priority"] == 0 and st.snapshot()["passes"] == 0
     assert st.hands[1].count("Arcane Study") == 7 and st.discards[1] == ["Arcane Study"]
+
+
+def test_objects_carry_their_printed_attributes_and_a_spirit_none() -> None:
+    """105.2: several attributes, one or none; 109.3: an entity's are printed;
+    109.5b: a Spirit token has only what made it gave it, so none; 106.4: a
+    card without an attribute may still require one."""
+    st = start(table={"P1": ["Gatekeeper", "Spirit Caller", "Culling Field"]}, decks={"P2": ["Arcane Study"] * 9})
+    by_card = {e["card"]: e["attributes"] for e in st.snapshot()["entities"]}
+    assert by_card == {"Gatekeeper": ["strength", "agility", "intelligence"], "Spirit Caller": ["strength", "agility"],
+                       "Culling Field": []}
+    study = [o for o in st.objects() if o["name"] == "Arcane Study" and o["zone"] == "hand"]
+    assert len(study) == 7 and all(o["attributes"] == [] and o["requires"] == {"intelligence": 1} for o in study)
+    st2 = start(table={"P1": ["Spirit Caller"]})
+    act(st2, "P1 activates Spirit Caller")
+    (spirit,) = [o for o in st2.objects() if o["kind"] == "token"]
+    assert spirit == {"name": "Spirit", "kind": "token", "zone": "battlefield", "owner": 0, "controller": 0,
+                      "attributes": [], "requires": {}}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.hota import (
-    ABILITIES, CardPoolError, DeckError, EngineSetupError, HotaGame, UnknownCard, check_deck, load_pool,
+    ABILITIES, CardPoolError, DeckError, EngineSetupError, HotaGame, UnknownCard, check_deck, deck_problems, load_pool,
     random_table,
 )
 
@@ -158,3 +158,19 @@ def test_random_tables_are_legal():
             table = random_table(rng, players)
             assert set(table) == {f"P{p + 1}" for p in range(players)}
             HotaGame(players=players, table=table)
+
+
+def test_deck_problems_lists_every_part_of_100_2a_a_deck_breaks() -> None:
+    problems = deck_problems(["Arcane Study"] * 4 + ["Village Scholar"] * 4 + ["Agility Attribute"] * 40, "constructed")
+    assert [(p.rule, p.part, p.count, p.name) for p in problems] == [
+        ("100.2a", "size", 48, None), ("100.2a", "copies", 4, "Arcane Study"), ("100.2a", "copies", 4, "Village Scholar")]
+    assert deck_problems(["Arcane Study"] * 35, "limited") == []
+    assert deck_problems(["Arcane Study"] * 35, "constructed")[0].part == "size"
+
+
+def test_a_game_refuses_a_deck_its_format_forbids_as_a_setup_error_naming_the_player() -> None:
+    with pytest.raises(EngineSetupError) as info:
+        HotaGame(format="constructed", decks={"P2": ["Arcane Study"] * 4 + ["Strength Attribute"] * 46})
+    err = info.value
+    assert isinstance(err, DeckError) and err.field == "decks" and err.rule == "100.2a" and err.seat == "P2"
+    assert "P2's deck breaks 100.2a" in str(err) and "'Arcane Study'" in str(err)

@@ -89,3 +89,74 @@ def test_an_ability_used_this_turn_stays_used_under_its_new_controller():
     passes(st, 2)  # P2's turn: uses reset (assumed:turn-end)
     act(st, "P2 passes", "P1 activates P2's Ember Bolt targeting P2")
     assert st.damage == [10, 10]
+
+
+# --- controllers in hand and on the stack (107.3, 108.4) ------------------------------------------
+
+def test_cards_off_the_stack_and_battlefield_have_no_controller() -> None:
+    """107.3: a card in a library, hand or discard pile has an owner (107.1) and no controller."""
+    st = start(table={"P1": ["Ember Bolt"]})
+    for o in st.objects():
+        if o["zone"] in ("library", "hand", "discard"):
+            assert o["controller"] is None and o["kind"] == "card", o
+    assert {(o["zone"], o["owner"]) for o in st.objects() if o["zone"] != "battlefield"} == \
+        {("library", 0), ("library", 1), ("hand", 0), ("hand", 1)}
+    (bolt,) = [o for o in st.objects() if o["zone"] == "battlefield"]
+    assert bolt["controller"] == 0 and bolt["owner"] == 0
+
+
+def test_a_played_card_is_on_the_stack_under_its_players_control_while_it_resolves() -> None:
+    """107.3, 108.4: Call to Council, played by P2, sits on the stack under P2's
+    control while the council chooses, then goes to P2's discard pile."""
+    st = start(decks={"P2": ["Call to Council"] * 9})
+    assert st.snapshot()["stack"] == []
+    passes(st, 1)
+    act(st, "P2 plays Call to Council")
+    assert st.snapshot()["step"] == "council"
+    assert st.snapshot()["stack"] == [{"card": "Call to Council", "kind": "played card", "owner": 1, "controller": 1}]
+    on_stack = [o for o in st.objects() if o["zone"] == "stack"]
+    assert [(o["name"], o["controller"], o["attributes"]) for o in on_stack] == [("Call to Council", 1, ["agility"])]
+    act(st, "P1 chooses a card face down", "P1 refuses", "P2 chooses a card face down", "P2 refuses")
+    assert st.snapshot()["stack"] == [] and st.snapshot()["step"] == "priority"
+    assert st.discards[1] == ["Call to Council", "Call to Council"]  # the chosen one, then the played one
+    assert len(st.hands[1]) == 5
+
+
+def test_an_activated_ability_is_controlled_by_its_activator_and_outlives_its_sources_owner() -> None:
+    """108.4: an activated ability's controller is the player who activated it:
+    P1 takes P2's Council of Elders and activates it; on the stack the ability is
+    P1's. P2 concedes during the council (three players): the entity leaves with
+    its owner (assumed:leaver-objects), the ability P1 controls resolves."""
+    st = start(players=3, table={"P1": ["Mind Tether"], "P2": ["Council of Elders"]})
+    act(st, "P1 activates Mind Tether targeting P2's Council of Elders", "P1 activates P2's Council of Elders")
+    assert st.snapshot()["stack"] == [{"card": "Council of Elders", "kind": "ability", "owner": 1, "controller": 0}]
+    st.concede(1)
+    assert [e["card"] for e in st.snapshot()["entities"]] == ["Mind Tether"]
+    assert st.snapshot()["stack"][0]["controller"] == 0 and st.snapshot()["step"] == "council"
+    act(st, "P1 chooses a card face down", "P1 accepts", "P3 chooses a card face down", "P3 accepts")
+    assert st.snapshot()["stack"] == [] and st.snapshot()["step"] == "priority" and st.priority == 0
+
+
+def test_the_player_of_a_card_on_the_stack_takes_it_when_leaving() -> None:
+    """assumed:leaver-objects: P2 concedes while the Call to Council they played
+    waits; the card leaves the game with them (no discard pile) and the council
+    it convened ends."""
+    st = start(players=3, decks={"P2": ["Call to Council"] * 9})
+    passes(st, 1)
+    act(st, "P2 plays Call to Council", "P1 chooses a card face down", "P1 accepts")
+    st.concede(1)
+    assert st.snapshot()["stack"] == [] and st.snapshot()["council"] is None
+    assert st.discards == [[], [], []] and st.priority == 0
+    assert not [o for o in st.objects() if o["name"] == "Call to Council" and o["zone"] in ("stack", "discard")]
+
+
+def test_mind_tether_cannot_take_a_card_in_a_hand() -> None:
+    """107.3: a card in a hand has no controller, so no opponent controls it."""
+    st = start(table={"P1": ["Mind Tether"]}, decks={"P2": ["Arcane Study"] * 9})
+    assert not [x for x in labels(st) if "Mind Tether" in x]
+    with pytest.raises(IllegalAction) as err:
+        st.clone().apply_action(Action("activate", 0, "Mind Tether", 1, "Arcane Study"))
+    assert err.value.rule == "107.3" and "no controller" in err.value.reason
+    with pytest.raises(IllegalAction) as err:
+        st.clone().apply_action(Action("activate", 0, "Mind Tether", 1, "Gatekeeper"))
+    assert err.value.rule == "109.1"
