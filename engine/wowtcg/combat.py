@@ -44,7 +44,7 @@ def attack_only(st: GameState, attacker: Obj) -> set[int]:
 def attacker_problem(st: GameState, a: Obj) -> Problem:
     """601.2a: a ready character of the turn player's party that has been in
     it since his turn began, or has ferocity (302.2)."""
-    if a.id not in st.play or not is_character(a) or a.controller != st.turn_player:
+    if a.zone != "play" or not is_character(a) or a.controller != st.turn_player:
         return ("601.2", f"{a.name} is not a character in {st.pname(st.turn_player)}'s party")
     if a.exhausted:
         return ("601.2a", f"{a.name} is exhausted")
@@ -56,7 +56,7 @@ def attacker_problem(st: GameState, a: Obj) -> Problem:
 def defender_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:
     """601.2b: a normal combat's defender is a non-elusive opposing character;
     a sabotage's is a non-friendly item that the saboteur can sabotage."""
-    if d.id not in st.play or d.controller == a.controller:
+    if d.zone != "play" or d.controller == a.controller:
         return ("601.2b", f"{d.name} is not an opposing card in play")
     if has(d, "elusive"):
         return ("601.2b", f"{d.name} has elusive")
@@ -175,7 +175,7 @@ def strike_problem(st: GameState, player: int, weapon: Obj, ready: int | None = 
     in_combat = c is not None and c.defending and None not in (c.attacker, c.defender) and hero in (c.attacker, c.defender)
     if st.step != "defend_window" or not in_combat:
         return ("602.3a", "a weapon strikes only in the defend window while its controller's hero is in combat")
-    if weapon.id not in st.play or weapon.resource or weapon.card.type != "weapon" or weapon.controller != player:
+    if weapon.zone != "play" or weapon.resource or weapon.card.type != "weapon" or weapon.controller != player:
         return ("303.2", f"{weapon.name} is not a weapon {st.pname(player)} controls")
     if weapon.exhausted:
         return ("303.2", f"{weapon.name} is exhausted")

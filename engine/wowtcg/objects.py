@@ -17,11 +17,11 @@ ZONES = ("deck", "hand", "graveyard", "removed", "play", "chain", "gone")
 #: (409.6) read is set, on any card or player of any game: with no tick since
 #: those checks last found nothing, they would find nothing again, and the
 #: state need not gather what they read to see it (`GameState._t_give_priority`).
-#: A card changes zone whenever it enters or leaves play, so the zone stands
-#: for the list of cards in play. One list cell, shared by every game: a tick
-#: from another game only makes a state look again.
+#: A card changes zone whenever it enters or leaves play, so a move into or
+#: out of play stands for the list of cards in play. One list cell, shared by
+#: every game: a tick from another game only makes a state look again.
 BOARD_CLOCK = [0]
-CARD_FIELDS_CHECKED = frozenset({"zone", "controller", "resource", "damage", "attached_to"})
+CARD_FIELDS_CHECKED = frozenset({"controller", "resource", "damage", "attached_to"})
 PLAYER_FIELDS_CHECKED = frozenset({"in_game", "drew_from_empty"})
 
 
@@ -32,7 +32,7 @@ class Obj:
     id: int
     card: Card
     owner: int
-    zone: str
+    zone: str  # "play" exactly when its id is in `GameState.play` (`GameState.move` keeps both)
     controller: int  # 401.1: meaningful in play and on the chain
     entered_by: int  # who put it into play: control returns to him (401.3b)
     exhausted: bool  # 105.1
@@ -71,7 +71,8 @@ class Obj:
         set_field(self, "first_combat_damage_turn", first_combat_damage_turn)
 
     def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=CARD_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
-        if name in _checked:
+        # A copy's card has no zone yet when its zone is set (copy.deepcopy).
+        if name in _checked or (name == "zone" and (value == "play" or getattr(self, "zone", None) == "play")):
             _clock[0] += 1
         _set(self, name, value)
 

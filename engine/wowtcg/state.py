@@ -463,6 +463,9 @@ class GameState:
         self.decision = decision
 
     def _run(self) -> None:
+        """Carry out tasks until a player must choose or the game ends. A task
+        whose last act would push the task to run next calls that one at once
+        instead: the same order, without the trip through the stack."""
         tasks = self.tasks
         while tasks and self.decision is None and self.priority is None and not self.over:
             task = tasks.pop()
@@ -483,7 +486,7 @@ class GameState:
             return
         self.push(("grant", player))
         self.push(("add_triggers",))
-        self.push(("ppp", board, at))  # the next task: nothing can change the facts before it reads them
+        self._t_ppp(board, at)  # at once: nothing can change the facts before it reads them
 
     def _t_ppp(self, board: tuple | None = None, at: int = -1) -> None:
         """`board`: the checked facts as they are now, when the task that
@@ -576,7 +579,7 @@ class GameState:
         """409.4: a window opens and the turn player gets priority first."""
         self.step = step
         self.passes = 0
-        self.push(("give_priority", self.turn_player))
+        self._t_give_priority(self.turn_player)
 
     def _t_close_window(self) -> None:
         """409.4b: the window closes and the game moves to its next part."""
@@ -584,9 +587,9 @@ class GameState:
         if step == "ready_step":
             self.push(("draw_step",))
         elif step == "draw_step":
-            self.push(("open_window", "action_phase"))  # 502.1
+            self._t_open_window("action_phase")  # 502.1
         elif step == "action_phase":
-            self.push(("open_window", "end_phase"))  # 503.1
+            self._t_open_window("end_phase")  # 503.1
         elif step == "end_phase":
             self.push(("end_step",))
         elif step == "attack_window":
@@ -635,11 +638,11 @@ class GameState:
         501.2b: the first player skips the whole draw step of the first turn,
         its window too, and his action phase begins (502.1)."""
         if self.turn_player == self.first_player and self.turn_number == 1:
-            self.push(("open_window", "action_phase"))
+            self._t_open_window("action_phase")
             return
         self.step = "draw_step"
         self.draw(self.turn_player)
-        self.push(("open_window", "draw_step"))
+        self._t_open_window("draw_step")
 
     def draw(self, player: int) -> None:
         p = self.players[player]
@@ -680,7 +683,7 @@ class GameState:
             self.combat = Combat(link.attacker, link.defender, link.sabotage)
             a.exhausted = True
             self.resolving = None
-            self.push(("open_window", "attack_window"))
+            self._t_open_window("attack_window")
             return
         self.push(("finish_link", link))
         steps = self._steps_of(link)
@@ -694,7 +697,7 @@ class GameState:
         if link.kind in ("card", "resource") and link.source is not None:
             self.move(self.objs[link.source], "graveyard")
         self.resolving = None
-        self.push(("give_priority", self.turn_player))
+        self._t_give_priority(self.turn_player)
 
     def _steps_of(self, link: Link):
         if link.kind in ("payment", "trigger"):
@@ -740,7 +743,7 @@ class GameState:
                     self.move(o, "graveyard")
             else:
                 self.enter_play(o, link.controller)  # 302.1, 303.1, 304.1, 305.1, 306.2c
-        self.push(("give_priority", self.turn_player))
+        self._t_give_priority(self.turn_player)
 
     # --- combat (600-603) -----------------------------------------------------------
 
@@ -756,7 +759,7 @@ class GameState:
             self.push(("conclude",))
             return
         combat.begin_defending(self)
-        self.push(("open_window", "defend_window"))
+        self._t_open_window("defend_window")
 
     def _t_conclude(self) -> None:
         self.step = "combat_conclusion"
@@ -767,7 +770,7 @@ class GameState:
         """603.2: everyone leaves combat, "this combat" effects end, and the
         action phase's window opens."""
         self.combat = None
-        self.push(("open_window", "action_phase"))
+        self._t_open_window("action_phase")
 
     # --- losing and winning (102) -----------------------------------------------------
 
@@ -973,7 +976,7 @@ class GameState:
     def _power_source_problem(self, player: int, source: Obj, power):
         """CR7.4 701.1, CR7.4 701.2, 402.1, 302.2: whether this player may use this
         payment power of this card now, whatever X and target he would choose."""
-        if source.id not in self.play or source.resource or source.controller != player:
+        if source.zone != "play" or source.resource or source.controller != player:
             return ("CR7.4 701.2", f"{source.name} is not in play under {self.pname(player)}'s control")
         if power.own_turn_only and self.turn_player != player:
             return ("CR7.4 701.1", f"{source.name}'s power is used only on its controller's turn")
@@ -1037,7 +1040,7 @@ class GameState:
         powers = []
         for oid in self.payment_sources:
             o = objs[oid]
-            if o.controller == p and not o.resource and oid in play:
+            if o.controller == p and not o.resource and o.zone == "play":
                 for i, power in enumerate(o.card.payments):
                     if not self._power_source_problem(p, o, power):
                         powers.append((o, i, power))
@@ -1049,7 +1052,6 @@ class GameState:
         defend = self.step == "defend_window"
         if not (main or hand or powers or defend):
             return out
-        me = self.pname(p)
         place = main and player.placed_resource_turn != self.turn_number
         offers = self._offers
         offer = out.append
@@ -1074,13 +1076,13 @@ class GameState:
             if place:
                 a = offers.get(key := ("resource", p, o.id, None))
                 if a is None:
-                    a = offers[key] = Action("resource", p, o.id, label=f"{me} places {card.name} as a resource")
+                    a = offers[key] = Action("resource", p, o.id, label=f"{self.pname(p)} places {card.name} as a resource")
                 offer(a)
             if card.type == "quest":
                 if place:
                     a = offers.get(key := ("resource", p, o.id, True))
                     if a is None:
-                        a = offers[key] = Action("resource", p, o.id, option=True, label=f"{me} places {card.name} face up as a resource")
+                        a = offers[key] = Action("resource", p, o.id, option=True, label=f"{self.pname(p)} places {card.name} face up as a resource")
                     offer(a)
                 continue
             if card.type == "hero" or card.cost > budget:
@@ -1092,18 +1094,18 @@ class GameState:
                     if card.cost + x <= budget:
                         a = offers.get(key := ("play", p, o.id, t, x, objs[t].controller))
                         if a is None:
-                            a = offers[key] = Action("play", p, o.id, (t,), x, label=f"{me} plays {card.name} (X={x}) on {self.describe(objs[t])}")
+                            a = offers[key] = Action("play", p, o.id, (t,), x, label=f"{self.pname(p)} plays {card.name} (X={x}) on {self.describe(objs[t])}")
                         offer(a)
             elif target:
                 for t in self.legal_targets(target, p):
                     a = offers.get(key := ("play", p, o.id, t, 0, None if target == "player" else objs[t].controller))
                     if a is None:
-                        a = offers[key] = Action("play", p, o.id, (t,), label=f"{me} plays {card.name} on {self._target_name(target, t)}")
+                        a = offers[key] = Action("play", p, o.id, (t,), label=f"{self.pname(p)} plays {card.name} on {self._target_name(target, t)}")
                     offer(a)
             else:
                 a = offers.get(key := ("play", p, o.id))
                 if a is None:
-                    a = offers[key] = Action("play", p, o.id, label=f"{me} plays {card.name}")
+                    a = offers[key] = Action("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
                 offer(a)
         for o, i, power in powers:
             # 402.1, CR7.4 707.1b: each X he can pay for on top of the resources.
@@ -1120,7 +1122,7 @@ class GameState:
                     if a is None:
                         tname = f" on {self._target_name(power.target, t)}" if t is not None else ""
                         a = offers[key] = Action("power", p, o.id, () if t is None else (t,), x, i,
-                                                 label=f"{me} uses {o.name}'s power{f' (X={x})' if has_x else ''}{tname}")
+                                                 label=f"{self.pname(p)} uses {o.name}'s power{f' (X={x})' if has_x else ''}{tname}")
                     offer(a)
         if main:
             for a in mine:
@@ -1135,14 +1137,14 @@ class GameState:
                     if proposal is None:
                         word = "sabotages" if sabotage else "attacks"
                         proposal = offers[key] = Action("propose", p, a.id, (d.id,), option=sabotage,
-                                                        label=f"{me} proposes {a.name} {word} {self.describe(d)}")
+                                                        label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
                     offer(proposal)
         if defend:
             for w in mine:
                 if w.card.type == "weapon" and combat.strike_problem(self, p, w, budget) is None:
                     a = offers.get(key := ("strike", p, w.id))
                     if a is None:
-                        a = offers[key] = Action("strike", p, w.id, label=f"{me} strikes with {w.name}")
+                        a = offers[key] = Action("strike", p, w.id, label=f"{self.pname(p)} strikes with {w.name}")
                     offer(a)
         return out
 
@@ -1192,7 +1194,7 @@ class GameState:
             weapon.exhausted = True  # 303.2
             self.combat.struck.setdefault(a.player, []).append(weapon.id)
             self.chain.append(Link(self._link_id(), "strike", a.player, a.subject))
-        self.push(("give_priority", a.player))
+        self._t_give_priority(a.player)
 
 
 #: The method that carries out each kind of task on the stack (`_run`).
