@@ -9,7 +9,7 @@ from .cards import Card
 
 ZONES = ("hand", "base", "battlefield", "trash")
 ROLES = ("attacker", "defender")
-STEPS = ("action", "cleanup", "showdown", "damage", "game_over")
+STEPS = ("action", "cleanup", "showdown", "chain", "damage", "game_over")
 KINDS = ("move", "end_turn", "start_combat", "pass", "recall", "stun", "move_to_combat", "play", "assign")
 TERMINAL = -4  # OpenSpiel's id for "nobody: the game is over"
 
@@ -107,4 +107,17 @@ class Combat:
     passes: int = 0
     assigning: int | None = None
     assigned: dict[str, int] = field(default_factory=dict)
-    closed: bool = False  # showdown.closed: the showdown began with an initial chain (kept as a record)
+    initial_chain: bool = False  # its initial chain is on the table (showdown.focus-kept once it has resolved)
+
+
+@dataclass(frozen=True)
+class Link:
+    """One link of the chain: a trigger of `unit` (its card or keyword says
+    what it does; `battlefield` is where it triggered, for a trigger that acts
+    "here"), or a spell of `player` (`kind` one of the spells' action kinds,
+    with the action's unit and battlefield)."""
+
+    kind: str
+    player: int
+    unit: str
+    battlefield: int | None = None

@@ -7,14 +7,16 @@ A setup is a plain dict; every field is optional:
      "units": [{"card": "Caitlyn", "owner": 0, "zone": "battlefield", "battlefield": 0,
                 "damage": 0, "moved": False, "stunned": False, "grant": ["tank"], "name": "Tank Caitlyn"},
                ...],
-     "points": [0, 0], "scored": [[False, False], [False, False]], "spells": [1, 0]}
+     "points": [0, 0], "scored": [[False, False], [False, False]], "spells": [1, 0], "reactions": [0, 1]}
 
 Seats and battlefields count from 0. A unit's `moved` is true/false or the
 number of moves it made this turn (Kayn counts them); `grant` adds keywords;
 `name` is the name labels use (needed when a player has two units of one card,
 which are otherwise numbered "Border Scout #1", "Border Scout #2"); `might`
 (0 to 6) is the might an effect in force gives a unit in play instead of its
-printed one, until it leaves play.
+printed one, until it leaves play. `spells` are cast in an open showdown by the
+focus holder; `reactions` are the same spells cast on a chain, while it waits
+to resolve (assumed:chain-reactions).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 from .cards import KEYWORDS, Pool
 from .objects import ZONES, Battlefield, EngineSetupError, Unit
 
-SETUP_FIELDS = ("turn_player", "turn", "battlefields", "units", "points", "scored", "spells")
+SETUP_FIELDS = ("turn_player", "turn", "battlefields", "units", "points", "scored", "spells", "reactions")
 UNIT_FIELDS = ("card", "owner", "zone", "battlefield", "damage", "moved", "stunned", "grant", "name", "might")
 BATTLEFIELD_FIELDS = ("controller", "contested_by")
 
@@ -137,6 +139,7 @@ def read_setup(setup: dict | None, players: int, battlefields: int, victory_poin
 
     points = per_player("points", 0, lambda v, w: _int(v, w, 0, victory_points - 1))
     spells = per_player("spells", 0, lambda v, w: _int(v, w))
+    reactions = per_player("reactions", 0, lambda v, w: _int(v, w))
 
     def scored_row(v: Any, w: str) -> list[bool]:
         if not isinstance(v, list) or len(v) != battlefields:
@@ -145,7 +148,7 @@ def read_setup(setup: dict | None, players: int, battlefields: int, victory_poin
 
     scored = per_player("scored", [False] * battlefields, scored_row)
     return dict(turn_player=turn_player, turn=turn, battlefields=bfs, units=units, points=points,
-                scored=scored, spells=spells)
+                scored=scored, spells=spells, reactions=reactions)
 
 
 def _name_units(entries: list[dict]) -> list[Unit]:
@@ -175,12 +178,13 @@ def _name_units(entries: list[dict]) -> list[Unit]:
 
 
 def random_setup(rng: random.Random, players: int = 2, battlefields: int = 2, victory_points: int = 8,
-                 pool: Pool | None = None) -> dict:
+                 pool: Pool | None = None, reactions: bool = False) -> dict:
     """A small legal table drawn from the pool: 1 to 3 units per player, some
     in hand, some at base, some at a battlefield their owner controls; spell
-    budgets 0 to 2; a few points. Nothing is contested and nothing is damaged,
-    so the game starts in the turn player's action phase with nothing for a
-    cleanup to do."""
+    budgets 0 to 2; a few points; with `reactions`, reaction budgets 0 to 2 as
+    well (drawn last, so a table drawn without them is the same). Nothing is
+    contested and nothing is damaged, so the game starts in the turn player's
+    action phase with nothing for a cleanup to do."""
     from .cards import load_pool
 
     pool = pool if pool is not None else load_pool()
@@ -201,10 +205,13 @@ def random_setup(rng: random.Random, players: int = 2, battlefields: int = 2, vi
             if unit["zone"] != "hand" and rng.random() < 0.1:
                 unit["grant"] = [rng.choice(["tank", "last"])]
             units.append(unit)
-    return {
+    setup = {
         "turn_player": rng.randrange(players),
         "battlefields": [{"controller": c, "contested_by": None} for c in controllers],
         "units": units,
         "points": [rng.randint(0, victory_points - 2) for _ in range(players)],
         "spells": [rng.randint(0, 2) for _ in range(players)],
     }
+    if reactions:
+        setup["reactions"] = [rng.randint(0, 2) for _ in range(players)]
+    return setup

@@ -10,11 +10,15 @@ The game stops only when a player must choose:
   fight first (combat.pending.order);
 - step "showdown": the player with focus passes or casts a spell
   (assumed:showdown-focus, assumed:showdown-spells);
+- step "chain": a link waits on the chain and a player with a reaction left
+  may act on it, casting one of the same spells on top, or pass
+  (showdown.actions, assumed:chain-reactions); with no reaction left at the
+  table the chain resolves without stopping;
 - step "damage": the attacker, then the defender, assigns combat damage
   (damage.assign).
 
-Everything else happens inside `apply_action`: cleanups, the initial chain,
-dealing damage and the resolution step.
+Everything else happens inside `apply_action`: cleanups, the chain's links
+resolving, dealing damage and the resolution step.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 from . import damage as dmg
 from .cards import Pool
 from .objects import (
-    TAKES, TERMINAL, Action, Battlefield, Combat, IllegalAction, Unit,
+    TAKES, TERMINAL, Action, Battlefield, Combat, IllegalAction, Link, Unit,
 )
 
 Problem = tuple[tuple[str, ...], str]  # (rule ids, reason)
@@ -58,8 +62,15 @@ class RiftboundState:
         self.points: list[int] = table["points"]
         self.scored: list[list[bool]] = table["scored"]
         self.spells: list[int] = table["spells"]
+        self.reactions: list[int] = table["reactions"]
+        # The chain, bottom first; who acts on it now, and how many have passed
+        # in succession since its top link came (assumed:chain-reactions).
+        self.chain: list[Link] = []
+        self.chain_priority: int | None = None
+        self.chain_passes = 0
+        self.chain_waited = False  # a player has been asked to act on this chain
         self.combat: Combat | None = None
-        self.pending: list[int] = []
+        self.to_choose: list[int] = []
         self.step = "action"
         self.winner: int | None = None
         self.history: list[str] = []
@@ -76,6 +87,8 @@ class RiftboundState:
             return TERMINAL
         if self.step == "showdown":
             return self.combat.focus
+        if self.step == "chain":
+            return self.chain_priority
         if self.step == "damage":
             return self.combat.assigning
         return self.turn_player
@@ -164,12 +177,13 @@ class RiftboundState:
                    for bf in range(self.num_battlefields)]
             return out + [Action("end_turn", p)]
         if self.step == "cleanup":
-            return [Action("start_combat", p, battlefield=bf) for bf in self.pending]
-        if self.step == "showdown":
+            return [Action("start_combat", p, battlefield=bf) for bf in self.to_choose]
+        if self.step in ("showdown", "chain"):
             out = [Action("pass", p)]
             out += [Action("recall", p, u.id) for u in self.units if u.zone == "battlefield"]
-            out += [Action("stun", p, u.id) for u in self.at(self.combat.battlefield)]
-            out += [Action("move_to_combat", p, u.id) for u in self.units if u.owner == p and u.zone == "base"]
+            if self.combat is not None:
+                out += [Action("stun", p, u.id) for u in self.at(self.combat.battlefield)]
+                out += [Action("move_to_combat", p, u.id) for u in self.units if u.owner == p and u.zone == "base"]
             out += [Action("play", p, u.id, bf) for u in self.units if u.owner == p and u.zone == "hand"
                     for bf in range(self.num_battlefields)]
             return out
@@ -282,7 +296,7 @@ class RiftboundState:
         problem = self._need_bf(a, "combat.pending")
         if problem:
             return problem
-        if a.battlefield not in self.pending:
+        if a.battlefield not in self.to_choose:
             return ("combat.pending", "combat.pending.dropped"), \
                 f"no combat is pending at {bf_name(a.battlefield)}"
         return None
@@ -296,64 +310,75 @@ class RiftboundState:
         return None
 
     def _check_pass(self, a: Action) -> Problem | None:
+        """assumed:showdown-focus in the open showdown; assumed:chain-reactions on a chain."""
+        if self.step == "chain":
+            return self._chain_turn(a)
         return self._showdown_turn(a)
 
+    def _chain_turn(self, a: Action) -> Problem | None:
+        """assumed:chain-reactions: on a chain, only the player asked now acts."""
+        if a.player != self.chain_priority:
+            return ("assumed:chain-reactions",), f"{pname(self.chain_priority)} acts on the chain now"
+        return None
+
     def _spell(self, a: Action) -> tuple[Unit | None, Problem | None]:
-        """assumed:showdown-spells: a spell is cast by the focus holder, within his budget."""
-        problem = self._showdown_turn(a)
+        """assumed:showdown-spells: in the open showdown a spell is cast by the
+        focus holder, within his spell budget; assumed:chain-reactions: on a
+        chain, by the player asked to act on it, within his reaction budget.
+        Then the spell's target must be one it can take (_target_problem)."""
+        if self.step == "chain":
+            problem = self._chain_turn(a)
+            if not problem and self.reactions[a.player] <= 0:
+                problem = ("assumed:chain-reactions",), f"{pname(a.player)} has no reaction left"
+        else:
+            problem = self._showdown_turn(a)
+            if not problem and self.spells[a.player] <= 0:
+                problem = ("assumed:showdown-spells",), f"{pname(a.player)} has no spell left"
         if problem:
             return None, problem
-        if self.spells[a.player] <= 0:
-            return None, (("assumed:showdown-spells",), f"{pname(a.player)} has no spell left")
-        return self._need_unit(a, "assumed:showdown-spells")
-
-    def _check_recall(self, a: Action) -> Problem | None:
-        """assumed:showdown-spells: recall any unit at any battlefield to its owner's base."""
-        u, problem = self._spell(a)
+        u, problem = self._need_unit(a, "assumed:showdown-spells")
         if problem:
-            return problem
-        if u.zone != "battlefield":
-            return ("assumed:showdown-spells",), f"{self._ref(u)} is not at a battlefield"
+            return None, problem
+        if a.kind == "play":
+            problem = self._need_bf(a, "assumed:showdown-spells")
+        return u, problem or self._target_problem(a.kind, a.player, u)
+
+    def _target_problem(self, kind: str, player: int, u: Unit) -> Problem | None:
+        """assumed:showdown-spells: what each spell takes, asked when it is cast
+        and again when it resolves (assumed:chain-reactions: a spell whose
+        target has become one it cannot take does nothing):
+        recall: any unit at a battlefield; stun: a unit at the combat's
+        battlefield not stunned yet; move into the combat: one's own unit at
+        base, where the combat's battlefield is a destination for him
+        (combat.multiplayer.no-destination, combat.third-player-invalid);
+        play: one's own unit in hand (combat.multiplayer.play-to-base may send it
+        to base instead)."""
+        rule = ("assumed:showdown-spells",)
+        if kind in ("move_to_combat", "play") and u.owner != player:
+            return rule, f"{self._ref(u)} is not {pname(player)}'s"
+        if kind == "recall" and u.zone != "battlefield":
+            return rule, f"{self._ref(u)} is not at a battlefield"
+        if kind == "play" and u.zone != "hand":
+            return rule, f"{self._ref(u)} is not in hand (it is in {self._where(u)})"
+        if kind in ("stun", "move_to_combat") and self.combat is None:
+            return rule, f"no combat is running: a {kind.replace('_', ' ')} spell needs one"
+        if kind == "stun" and (u.zone != "battlefield" or u.battlefield != self.combat.battlefield):
+            return rule, f"{self._ref(u)} is not at the combat's battlefield"
+        if kind == "stun" and u.stunned:
+            return rule, f"{self._ref(u)} is stunned already"
+        if kind == "move_to_combat" and u.zone != "base":
+            return rule, f"{self._ref(u)} is not at base (it is in {self._where(u)})"
+        if kind == "move_to_combat":
+            # The seed's test is whether the mover controls a permanent (a unit)
+            # there, not whether they are in the combat: with more than two players
+            # an attacker or defender whose units have all left may not move back in.
+            return self._destination(player, self.combat.battlefield)
         return None
 
-    def _check_stun(self, a: Action) -> Problem | None:
-        """assumed:showdown-spells: stun a unit at the combat's battlefield that is not stunned."""
-        u, problem = self._spell(a)
-        if problem:
-            return problem
-        if u.zone != "battlefield" or u.battlefield != self.combat.battlefield:
-            return ("assumed:showdown-spells",), f"{self._ref(u)} is not at the combat's battlefield"
-        if u.stunned:
-            return ("assumed:showdown-spells",), f"{self._ref(u)} is stunned already"
-        return None
+    def _check_spell(self, a: Action) -> Problem | None:
+        return self._spell(a)[1]
 
-    def _check_move_to_combat(self, a: Action) -> Problem | None:
-        """assumed:showdown-spells: move one's own unit from base into the combat.
-        combat.multiplayer.no-destination, combat.third-player-invalid: with more than
-        two players, only a player with a unit still there may."""
-        u, problem = self._spell(a)
-        if problem:
-            return problem
-        if u.owner != a.player:
-            return ("assumed:showdown-spells",), f"{self._ref(u)} is not {pname(a.player)}'s"
-        if u.zone != "base":
-            return ("assumed:showdown-spells",), f"{self._ref(u)} is not at base (it is in {self._where(u)})"
-        # The seed's test is whether the mover controls a permanent (a unit)
-        # there, not whether they are in the combat: with more than two players
-        # an attacker or defender whose units have all left may not move back in.
-        return self._destination(a.player, self.combat.battlefield)
-
-    def _check_play(self, a: Action) -> Problem | None:
-        """assumed:showdown-spells: play one's own unit from hand to a battlefield
-        (combat.multiplayer.play-to-base may send it to base instead)."""
-        u, problem = self._spell(a)
-        if problem:
-            return problem
-        if u.owner != a.player:
-            return ("assumed:showdown-spells",), f"{self._ref(u)} is not {pname(a.player)}'s"
-        if u.zone != "hand":
-            return ("assumed:showdown-spells",), f"{self._ref(u)} is not in hand (it is in {self._where(u)})"
-        return self._need_bf(a, "assumed:showdown-spells")
+    _check_recall = _check_stun = _check_move_to_combat = _check_play = _check_spell
 
     def _check_assign(self, a: Action) -> Problem | None:
         """damage.assign: the attacker, then the defender, assigns his whole total
@@ -446,7 +471,7 @@ class RiftboundState:
             attacker = order[0]
             self.battlefields[bf].contested_by = attacker
         defender = next(p for p in owners if p != attacker)
-        self.pending = []
+        self.to_choose = []
         self.combat = Combat(battlefield=bf, attacker=attacker, defender=defender, focus=attacker)
         for u in self.at(bf):
             u.role = "attacker" if u.owner == attacker else "defender"
@@ -473,83 +498,156 @@ class RiftboundState:
         chain: the attacker's first (in unit order), then every other
         non-defending player's in turn order after the attacker (players outside
         the combat included), the defender's last, on top. showdown.closed: with a
-        chain the showdown is closed while it resolves, top first, with no choice
-        for anyone. showdown.focus-kept: the focus stays with the attacker afterwards."""
+        chain the showdown is closed until it has resolved, top first
+        (assumed:chain-order); showdown.actions: players may act on it as on any
+        chain (assumed:chain-reactions). showdown.focus-kept: the focus stays
+        with the attacker afterwards (_chain_done)."""
         c = self.combat
         order = [c.attacker] + [(c.attacker + k) % self.num_players for k in range(1, self.num_players)]
         order = [p for p in order if p != c.defender] + [c.defender]
-        chain = [u for p in order for u in self._triggers_of(p)]
-        if not chain:
+        triggered = [u for p in order for u in self._triggers_of(p)]
+        if not triggered:
             return
-        c.closed = True
-        self.history.append("initial chain, bottom first: " + ", ".join(self._ref(u) for u in chain))
-        for u in reversed(chain):  # top first (assumed:chain-order)
-            # Nothing acts between links, so each unit is still where it triggered.
-            u.buffed = True  # assumed:rallying-cry, assumed:afar-trigger
-            self.history.append(f"{self._ref(u)} rallies: +1 might ({self.might(u)})")
-        self.history.append(f"the initial chain has resolved; {pname(c.attacker)} keeps the focus")
-        c.focus = c.attacker  # showdown.focus-kept
+        c.initial_chain = True
+        self.history.append("initial chain, bottom first: " + ", ".join(self._ref(u) for u in triggered))
+        self.chain = [Link("trigger", u.owner, u.id, u.battlefield) for u in triggered]
+        self.chain_passes = 0
+        self._run_chain()
 
     def _do_pass(self, a: Action) -> None:
         """assumed:showdown-focus: the focus moves on; once every player has passed
-        in succession the showdown ends (damage.step)."""
+        in succession the showdown ends (damage.step). assumed:chain-reactions:
+        on a chain, the next player with a reaction left is asked, and once each
+        has passed in succession the top link resolves."""
+        if self.step == "chain":
+            self.chain_passes += 1
+            self._run_chain()
+            return
         c = self.combat
         c.focus = (c.focus + 1) % self.num_players
         c.passes += 1
         if c.passes == self.num_players:
             self._end_showdown()
 
-    def _after_spell(self, a: Action) -> None:
-        """assumed:showdown-spells, assumed:showdown-focus: a spell costs one of the
-        caster's budget, moves the focus on, restarts the count of passes, and is
-        followed by a cleanup (showdown.actions)."""
-        self.spells[a.player] -= 1
-        self.combat.focus = (self.combat.focus + 1) % self.num_players
-        self.combat.passes = 0
+    def _cast(self, a: Action) -> None:
+        """assumed:showdown-spells, assumed:showdown-focus: a spell in the open
+        showdown costs one of the caster's spell budget, moves the focus on and
+        restarts the count of passes; assumed:chain-reactions: one cast on a
+        chain costs a reaction and moves no focus. Either goes on the chain
+        (showdown.actions), on top, and resolves when its turn comes."""
+        if self.step == "chain":
+            self.reactions[a.player] -= 1
+        else:
+            self.spells[a.player] -= 1
+            self.combat.focus = (self.combat.focus + 1) % self.num_players
+            self.combat.passes = 0
+        self.chain.append(Link(a.kind, a.player, a.unit, a.battlefield))
+        self.chain_passes = 0
+        self._run_chain()
+
+    _do_recall = _do_stun = _do_move_to_combat = _do_play = _cast
+
+    def _reactors(self) -> list[int]:
+        """assumed:chain-reactions: the players who may act on the chain, those
+        with a reaction left, in turn order from the player after the one who
+        put its top link on (he comes last)."""
+        top = self.chain[-1].player
+        order = [(top + k) % self.num_players for k in range(1, self.num_players + 1)]
+        return [p for p in order if self.reactions[p] > 0]
+
+    def _run_chain(self) -> None:
+        """showdown.actions, assumed:chain-reactions, assumed:chain-order: the chain
+        resolves from its top. Before each link resolves, every player with a
+        reaction left is asked in turn (step "chain"); once each has passed in
+        succession, or when nobody has a reaction left, the top link resolves,
+        followed by a cleanup, and the asking starts again for the next."""
+        while self.chain and self.step != "game_over":
+            reactors = self._reactors()
+            if self.chain_passes < len(reactors):
+                self.step, self.chain_priority, self.chain_waited = "chain", reactors[self.chain_passes], True
+                return
+            self._resolve_link(self.chain.pop())
+            self.chain_passes = 0
+        self.chain_priority = None
+        self._chain_done()
+
+    def _resolve_link(self, link: Link) -> None:
+        """The top link resolves (assumed:chain-order), then a cleanup
+        (showdown.actions, showdown.late-roles; combat.start waits for an
+        empty chain). A spell whose target has become one it cannot take does
+        nothing (assumed:chain-reactions); so does a trigger whose unit has
+        left play."""
+        u = self.unit(link.unit)
+        if self.chain_waited:
+            self.history.append(f"{self.link_label(link)} resolves")
+        if link.kind == "trigger":
+            self._resolve_trigger(u, link)
+        else:
+            problem = self._target_problem(link.kind, link.player, u)
+            if problem:
+                self.history.append(f"{self.link_label(link)} does nothing: {problem[1]}")
+            else:
+                getattr(self, f"_resolve_{link.kind}")(link, u)
         self._cleanup()
 
-    def _do_recall(self, a: Action) -> None:
+    def _resolve_trigger(self, u: Unit, link: Link) -> None:
+        """assumed:rallying-cry, assumed:afar-trigger: +1 might until the combat ends."""
+        if u.zone not in ("base", "battlefield"):
+            self.history.append(f"{self._ref(u)}'s trigger does nothing: it has left play")
+            return
+        u.buffed = True
+        self.history.append(f"{self._ref(u)} rallies: +1 might ({self.might(u)})")
+
+    def _chain_done(self) -> None:
+        """The chain is empty. In a showdown it is open again (showdown.closed);
+        after the initial chain the attacker keeps the focus
+        (showdown.focus-kept). Outside one, the last link's cleanup has
+        already offered the pending combats (combat.start)."""
+        self.chain_waited = False
+        c = self.combat
+        if c is None or self.step == "game_over":
+            return
+        self.step = "showdown"
+        if c.initial_chain:
+            c.initial_chain = False
+            c.focus = c.attacker
+            self.history.append(f"the initial chain has resolved; {pname(c.attacker)} keeps the focus")
+
+    def _resolve_recall(self, link: Link, u: Unit) -> None:
         """assumed:showdown-spells: the unit goes to its owner's base and loses its role
         (a pending combat elsewhere may stop being pending: combat.pending.dropped)."""
         # Reading: the unit keeps its damage, stun and rallying buff; only its
         # role goes. The buff still ends with the combat (resolution.clear-roles).
-        u = self.unit(a.unit)
         u.zone, u.battlefield, u.role = "base", None, None
-        self._after_spell(a)
 
-    def _do_stun(self, a: Action) -> None:
+    def _resolve_stun(self, link: Link, u: Unit) -> None:
         """assumed:showdown-spells, assumed:stun-lasts-turn, qa.both-survive: a stunned
         unit deals no combat damage."""
-        self.unit(a.unit).stunned = True
-        self._after_spell(a)
+        u.stunned = True
 
-    def _do_move_to_combat(self, a: Action) -> None:
+    def _resolve_move_to_combat(self, link: Link, u: Unit) -> None:
         """assumed:showdown-spells: the unit arrives with no role; it takes one at the
         cleanup that follows (showdown.late-roles). It is a move (Kayn counts it)."""
-        u = self.unit(a.unit)
         u.zone, u.battlefield = "battlefield", self.combat.battlefield
         u.moves += 1
-        self._contest(a.player, self.combat.battlefield)
-        self._after_spell(a)
+        self._contest(link.player, self.combat.battlefield)
 
-    def _do_play(self, a: Action) -> None:
+    def _resolve_play(self, link: Link, u: Unit) -> None:
         """assumed:showdown-spells; combat.multiplayer.play-to-base (and
         combat.multiplayer.no-play): with more than two players, a unit played to a
         battlefield with a pending or running combat its player is not part of goes
         to his base instead. Reading: a unit played to its own combat's battlefield
         takes its role at the cleanup (showdown.late-roles)."""
-        u = self.unit(a.unit)
-        bf = a.battlefield
+        bf = link.battlefield
         players = self.combat_players(bf)
-        if self.num_players > 2 and players and a.player not in players:
+        if self.num_players > 2 and players and link.player not in players:
             u.zone, u.battlefield = "base", None
-            self.history.append(f"{self._ref(u)} is played to {pname(a.player)}'s base instead "
-                                f"(a combat at {bf_name(bf)} without {pname(a.player)})")
+            self.history.append(f"{self._ref(u)} is played to {pname(link.player)}'s base instead "
+                                f"(a combat at {bf_name(bf)} without {pname(link.player)})")
         else:
             u.zone, u.battlefield = "battlefield", bf
-            self._contest(a.player, bf)
+            self._contest(link.player, bf)
         self._when_played(u)
-        self._after_spell(a)
 
     def _when_played(self, u: Unit) -> None:
         """assumed:here-trigger, combat.multiplayer.here-is-base: each enemy unit
@@ -713,7 +811,9 @@ class RiftboundState:
         """A cleanup, after every move, every spell and every combat:
         a. assumed:destroy-lethal; b. showdown.late-roles during a combat;
         c. assumed:uncontested-control outside combat; then assumed:victory;
-        d. combat.start, combat.pending, combat.pending.order outside combat."""
+        d. combat.start, combat.pending, combat.pending.order outside combat,
+        once the chain is empty (combat.start: no combat begins while a link
+        waits on it)."""
         self._destroy_lethal()
         c = self.combat
         if c is not None:
@@ -734,13 +834,13 @@ class RiftboundState:
             winners.sort(key=lambda p: (-self.points[p], (p - self.turn_player) % self.num_players))
             self.winner = winners[0]
             self.step = "game_over"
-            self.pending = []
+            self.to_choose = []
             self.history.append(f"{pname(self.winner)} wins with {self.points[self.winner]} points")
             return
-        if c is not None:
-            return  # the showdown goes on
-        self.pending = [bf for bf in range(self.num_battlefields) if self.is_pending(bf)]
-        self.step = "cleanup" if self.pending else "action"
+        if c is not None or self.chain:
+            return  # the showdown goes on, or the chain resolves first
+        self.to_choose = [bf for bf in range(self.num_battlefields) if self.is_pending(bf)]
+        self.step = "cleanup" if self.to_choose else "action"
 
     def _settle_contested(self) -> None:
         """assumed:uncontested-control: outside combat, a contested battlefield
@@ -769,6 +869,16 @@ class RiftboundState:
 
     def _where(self, u: Unit) -> str:
         return bf_name(u.battlefield) if u.zone == "battlefield" else u.zone
+
+    def link_label(self, link: Link) -> str:
+        """A link in words: "P1's Drum Herald's trigger", "P2's recall of P1's Kayn",
+        "P1's play of Border Scout to bf1"."""
+        u = self.unit(link.unit)
+        if link.kind == "trigger":
+            return f"{self._ref(u)}'s trigger"
+        what = self._ref(u) if u.owner != link.player else u.name
+        to = f" to {bf_name(link.battlefield)}" if link.kind == "play" else ""
+        return f"{pname(link.player)}'s {link.kind.replace('_', ' ')} of {what}{to}"
 
     def action_label(self, a: Action) -> str:
         """The action in words: "P1 moves Caitlyn to bf1", "P2 passes",
@@ -826,15 +936,22 @@ class RiftboundState:
             "combat": None if c is None else {
                 "battlefield": c.battlefield, "attacker": c.attacker, "defender": c.defender,
                 "focus": c.focus, "passes": c.passes, "assigning": c.assigning, "assigned": dict(c.assigned),
-                "closed": c.closed,  # showdown.closed: the showdown began with an initial chain
+                # showdown.closed: closed while a chain is on the table, open once it is empty.
+                "closed": bool(self.chain),
             },
-            # The combats the turn player must choose from now (combat.pending.order)...
-            "pending": list(self.pending) if self.step == "cleanup" else [],
+            # The chain, bottom first (assumed:chain-reactions): each link's kind
+            # ("trigger" or a spell's), its player, its unit, and where it acts.
+            "chain": [{"kind": k.kind, "player": k.player, "unit": k.unit, "battlefield": k.battlefield}
+                      for k in self.chain],
+            # The combats the turn player must choose from now (combat.pending.order;
+            # empty outside the cleanup step)...
+            "to_choose": list(self.to_choose),
             # ...and every combat pending on the table, whatever the step (combat.pending).
             "pending_combats": [bf for bf in range(self.num_battlefields) if self.is_pending(bf)],
             "points": list(self.points),
             "scored": [list(row) for row in self.scored],
             "spells": list(self.spells),
+            "reactions": list(self.reactions),
             "winner": self.winner,
         }
 
@@ -861,7 +978,11 @@ class RiftboundState:
             head += f", {pname(self.winner)} won"
         lines = [head,
                  "points " + ", ".join(f"{pname(p)} {n}" for p, n in enumerate(self.points))
-                 + "; spells " + ", ".join(f"{pname(p)} {n}" for p, n in enumerate(self.spells))]
+                 + "; spells " + ", ".join(f"{pname(p)} {n}" for p, n in enumerate(self.spells))
+                 + "; reactions " + ", ".join(f"{pname(p)} {n}" for p, n in enumerate(self.reactions))]
+        if self.chain:
+            lines.append("chain, bottom first: " + "; ".join(self.link_label(k) for k in self.chain)
+                         + f"; {pname(self.chain_priority)} to act" * (self.step == "chain"))
         c = self.combat
         for bf, b in enumerate(self.battlefields):
             text = f"{bf_name(bf)}: controlled by {pname(b.controller)}"
@@ -876,7 +997,7 @@ class RiftboundState:
                     if c.assigned:
                         text += " (assigned: " + ", ".join(f"{self._ref(self.unit(i))} {n}"
                                                            for i, n in c.assigned.items()) + ")"
-            if bf in self.pending:
+            if bf in self.to_choose:
                 text += "; combat pending"
             lines.append(text)
             lines += [f"  {self._unit_text(u)}" for u in self.at(bf)]

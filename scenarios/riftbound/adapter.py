@@ -16,9 +16,11 @@ the engine's legal actions by its label, and reads the expectations.
       points: {P1: 2}
       scored: {P1: [bf1]}
       spells: {P2: 1}
+      reactions: {P1: 1}                  # spells cast on a chain (assumed:chain-reactions)
     script:
       - P1 starts combat at bf1           # a label, as state.action_label reads it
       - everyone passes                   # each player passes once, from the focus holder
+                                          # (on a chain: each player asked, until its top link resolves)
       - {illegal: "P1 assigns Tank Caitlyn 1, Hill Raider 4", rule: damage.exclusive}
       - P1 assigns Tank Caitlyn 3, Hill Raider 2   # in the order handed out; zeros may be left out
       - expect: {step: damage, assigning: P2}
@@ -46,17 +48,17 @@ from scenarios.runner import (
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "riftbound" / "rules.yaml"
 SITUATION_FIELDS = ("players", "battlefields", "turn_player", "turn", "victory_points", "units", "points", "scored",
-                    "spells")
+                    "spells", "reactions")
 UNIT_FIELDS = ("card", "as", "damage", "stunned", "moved", "grant", "might")
 ZONES = ("hand", "base", "trash")
-STEPS = ("action", "cleanup", "showdown", "damage", "game_over")
+STEPS = ("action", "cleanup", "showdown", "chain", "damage", "game_over")
 ROLES = ("attacker", "defender", "none")
 UNIT_STATE = ("zone", "damage", "role", "might", "stunned", "moved", "buffed", "immune", "tank", "last", "rallying",
               "indestructible")
 EXPECT_FIELDS = ("step", "turn", "turn_player", "current_player", "winner", "terminal", "returns", "combat",
                  "focus", "passes", "attacker", "defender", "assigning", "assigned", "to_choose", "pending_combats", "roles", "zones",
-                 "damage", "units", "controllers", "contested", "points", "scored", "spells", "legal", "not_legal",
-                 "legal_exactly", "assignments", "illegal", "events")
+                 "damage", "units", "controllers", "contested", "points", "scored", "spells", "reactions", "chain",
+                 "legal", "not_legal", "legal_exactly", "assignments", "illegal", "events")
 PLAYER = re.compile(r"^P([1-9])$")
 OWNED = re.compile(r"^P([1-9])'s (.+)$")
 BF = re.compile(r"^bf([1-9])$")
@@ -121,7 +123,7 @@ class RiftboundAdapter(GameAdapter):
                 entries = c.seq(entries, zones.at(zone), f"{p_name}'s {zone}")
                 for j, e in enumerate(entries):
                     self._unit_entry(c, e, entries.at(j), p)
-        for key in ("points", "spells"):
+        for key in ("points", "spells", "reactions"):
             if key in s:
                 m = c.fields(s[key], s.at(key), f"'{key}'", (), self._players())
                 for p_name in m:
@@ -254,7 +256,7 @@ class RiftboundAdapter(GameAdapter):
                         elif k == "passes":
                             c.type(x, int, m.at(k), "'passes'")
                         elif k == "closed":
-                            c.type(x, bool, m.at(k), "'closed' (whether the showdown began with an initial chain)")
+                            c.type(x, bool, m.at(k), "'closed' (whether a chain is on the table in the showdown)")
                         else:
                             self._player_or_none(c, x, m.at(k), f"combat {k}")
             elif key in ("to_choose", "pending_combats"):
@@ -270,7 +272,11 @@ class RiftboundAdapter(GameAdapter):
                 m = c.fields(v, line, f"'{key}'", (), self._bf_names())
                 for b, x in m.items():
                     self._player_or_none(c, x, m.at(b), f"{b}'s {key}")
-            elif key in ("points", "spells"):
+            elif key == "chain":
+                vs = c.seq(v, line, "'chain'")
+                for i, x in enumerate(vs):
+                    c.type(x, str, vs.at(i), "a link of the chain (\"P1's Drum Herald's trigger\", \"P2's stun of P1's Kayn\")")
+            elif key in ("points", "spells", "reactions"):
                 m = c.fields(v, line, f"'{key}'", (), self._players())
                 for p, x in m.items():
                     c.type(x, int, m.at(p), f"{p}'s {key}")
@@ -349,6 +355,9 @@ class RiftboundSession(Session):
             raise ScenarioFileError(self.path, line, f"the engine can't set this situation up: {exc}") from None
         # Where every card is one the model abstracts, each step is checked against the model too.
         self.model = ModelFollower(self.st)
+        if any(self.st.reactions) and not self.model.not_covered:
+            # The model resolves every chain at once: nobody acts on one (assumed:chain-reactions).
+            self.model.not_covered = "reactions: the model has no spells cast on a chain"
 
     def _setup(self, s: Map, n_bf: int) -> tuple[dict, dict[str, int]]:
         """The engine's setup, and the line of each part (for the engine's errors)."""
@@ -381,12 +390,13 @@ class RiftboundSession(Session):
                     else:
                         unit["name"] = card
                     units.append(unit)
-        per = {k: s.get(k, Map()) for k in ("points", "spells", "scored")}
+        per = {k: s.get(k, Map()) for k in ("points", "spells", "reactions", "scored")}
         setup = {
             "turn_player": seat(s.get("turn_player", "P1")), "turn": s.get("turn", 1), "battlefields": bfs,
             "units": units,
             "points": [per["points"].get(f"P{p + 1}", 0) for p in range(self.n)],
             "spells": [per["spells"].get(f"P{p + 1}", 0) for p in range(self.n)],
+            "reactions": [per["reactions"].get(f"P{p + 1}", 0) for p in range(self.n)],
             "scored": [[f"bf{b + 1}" in per["scored"].get(f"P{p + 1}", []) for b in range(n_bf)] for p in range(self.n)],
         }
         return setup, lines
@@ -418,6 +428,12 @@ class RiftboundSession(Session):
         return "legal actions now: " + "; ".join(repr(x) for x in self.labels())
 
     def act(self, step: Any, line: int) -> None:
+        if step == EVERYONE_PASSES and self.st.step == "chain":
+            # Each player asked passes, until the top link resolves (assumed:chain-reactions).
+            links = len(self.st.chain)
+            while self.st.step == "chain" and len(self.st.chain) == links:
+                self.act(f"P{self.st.current_player() + 1} passes", line)
+            return
         if step == EVERYONE_PASSES:
             for _ in range(self.n):
                 self.act(f"P{self.st.current_player() + 1} passes", line)
@@ -564,7 +580,7 @@ class RiftboundSession(Session):
                         got = f"bf{combat[k] + 1}" if k == "battlefield" else combat[k] if k in ("passes", "closed") else who(combat[k])
                         check(f"combat {k}", exp_who(x) if k not in ("battlefield", "passes", "closed") else x, got, v.at(k))
             elif key == "to_choose":
-                check(key, list(v), [f"bf{b + 1}" for b in d["pending"]], line)
+                check(key, list(v), [f"bf{b + 1}" for b in d["to_choose"]], line)
             elif key == "pending_combats":
                 check(key, list(v), [f"bf{b + 1}" for b in d["pending_combats"]], line)
             elif key in ("roles", "zones", "damage", "units", "assigned"):
@@ -586,9 +602,11 @@ class RiftboundSession(Session):
                 field = "controller" if key == "controllers" else "contested_by"
                 for b, x in v.items():
                     check(f"{b} {field}", exp_who(x), who(d["battlefields"][int(b[2:]) - 1][field]), v.at(b))
-            elif key in ("points", "spells"):
+            elif key in ("points", "spells", "reactions"):
                 for p, x in v.items():
                     check(f"{p}'s {key}", x, d[key][int(p[1:]) - 1], v.at(p))
+            elif key == "chain":
+                check("the chain, bottom first", list(v), [st.link_label(k) for k in st.chain], line)
             elif key == "scored":
                 for p, x in v.items():
                     got = [f"bf{b + 1}" for b, flag in enumerate(d["scored"][int(p[1:]) - 1]) if flag]

@@ -20,7 +20,7 @@ def fight(attackers: list[dict], defenders: list[dict], **setup):
 def test_equal_might_destroys_everyone_and_nobody_scores():
     """qa.equal-might, assumed:control-needs-units."""
     st = fight([unit("Hill Raider", 0, "bf1")], [unit("Hill Raider", 1, "bf1")])
-    assert st.to_dict()["step"] == "cleanup" and st.to_dict()["pending"] == [0]
+    assert st.to_dict()["step"] == "cleanup" and st.to_dict()["to_choose"] == [0]
     act(st, "P1 starts combat at bf1")
     everyone_passes(st)
     assert st.to_dict()["step"] == "damage"
@@ -150,7 +150,7 @@ def test_the_turn_player_chooses_which_pending_combat_is_first():
         st.apply_action(Action("end_turn", 0))
     assert err.value.rule == "assumed:turn-end"
     act(st, "P1 starts combat at bf2")
-    assert st.to_dict()["pending"] == [] and st.to_dict()["combat"]["battlefield"] == 1
+    assert st.to_dict()["to_choose"] == [] and st.to_dict()["combat"]["battlefield"] == 1
     everyone_passes(st)
     act(st, "P1 assigns Lantern Page 5", "P2 assigns Quarry Brute 1")
     assert st.to_dict()["step"] == "cleanup" and labels(st) == ["P1 starts combat at bf1"]
@@ -167,7 +167,7 @@ def test_a_pending_combat_that_stops_being_pending_is_dropped():
     act(st, "P1 starts combat at bf2", "P1 recalls P1's Hill Raider", "P2 passes", "P1 passes")
     act(st, "P1 assigns Lantern Page 5", "P2 assigns Quarry Brute 1")
     d = st.to_dict()
-    assert d["step"] == "action" and d["pending"] == []
+    assert d["step"] == "action" and d["to_choose"] == []
     assert "P1 starts combat at bf1" not in labels(st)
     # bf1 was contested by P1 and now holds P2's unit only: P2 already controls it, no point
     assert d["battlefields"][0] == {"controller": 1, "contested_by": None} and d["points"] == [1, 0]
@@ -300,7 +300,7 @@ def test_three_players_playing_next_to_one_player_makes_a_pending_combat():
     assert st.to_dict()["battlefields"][1] == {"controller": 0, "contested_by": 2}
     everyone_passes(st)
     act(st, "P1 assigns Border Scout 3", "P2 assigns Hill Raider 2")
-    assert st.to_dict()["pending"] == [1] and labels(st) == ["P1 starts combat at bf2"]
+    assert st.to_dict()["to_choose"] == [1] and labels(st) == ["P1 starts combat at bf2"]
     act(st, "P1 starts combat at bf2")
     assert st.to_dict()["combat"]["attacker"] == 2 and st.to_dict()["combat"]["defender"] == 0
     assert st.to_dict()["combat"]["focus"] == 2
@@ -400,8 +400,8 @@ def test_game_sizes_are_checked():
 def test_observation_shape_and_clone():
     st = fight([unit("Caitlyn", 0, "bf1", grant=["tank"])], [unit("Mist Phantom", 1, "bf1")])
     d = st.to_dict()
-    assert set(d) == {"players", "turn", "turn_player", "step", "battlefields", "units", "combat", "pending",
-                      "pending_combats", "points", "scored", "spells", "winner"}
+    assert set(d) == {"players", "turn", "turn_player", "step", "battlefields", "units", "combat", "to_choose",
+                      "pending_combats", "points", "scored", "spells", "reactions", "chain", "winner"}
     # A fight set up on bf1 waits there as a pending combat until it starts (combat.pending).
     assert d["pending_combats"] == [0]
     assert set(d["units"][0]) == {"id", "card", "owner", "might", "tank", "last", "immune", "rallying",

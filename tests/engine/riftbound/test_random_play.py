@@ -63,10 +63,10 @@ def check(st, before: dict | None, seed: int, step: int) -> None:
     c = d["combat"]
     if d["step"] in ("showdown", "damage"):
         assert c is not None and c["attacker"] != c["defender"], where
-        assert d["pending"] == []
+        assert d["to_choose"] == []
     else:
         assert c is None, where
-    assert (d["step"] == "cleanup") == bool(d["pending"]), where
+    assert (d["step"] == "cleanup") == bool(d["to_choose"]), where
     if d["step"] == "action":
         assert all(b["contested_by"] is None for b in d["battlefields"]), where
     sapper = any(u.card.name == "Spark Sapper" and u.zone != "hand" for u in st.units)
