@@ -21,9 +21,11 @@ CARD_KEYS = ("name", "kind", "ability", "basic", "attributes", "requires", "effe
 #: 105.1: the three attributes, in the order a player's values are listed.
 ATTRIBUTES = ("strength", "agility", "intelligence")
 #: What a deck card that is a spell does when played (assumed:play-from-hand).
-EFFECTS = ("draw_a_card", "gain_chosen_attribute", "council")
+EFFECTS = ("draw_a_card", "gain_chosen_attribute", "council", "give_control")
 #: Effects that ask the player to choose an attribute as the card is played (105.3).
 CHOOSE_ATTRIBUTE = ("gain_chosen_attribute",)
+#: Effects that target an opponent and an entity the player controls (Gift of Fealty).
+GIVE_CONTROL = ("give_control",)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def seat(p: int) -> str:
 TAKES = {
     "shuffle": (), "first_player": ("target",), "mulligan": ("count",), "pass": (),
     "activate": ("source", "target", "target_card"), "choose": ("card",), "answer": ("choice",),
-    "optional": ("source", "choice"), "concede": (), "play": ("source", "choice"),
+    "optional": ("source", "choice"), "concede": (), "play": ("source", "choice", "target", "target_card"),
 }
 
 
@@ -82,8 +82,10 @@ class Action:
                   its owner no longer controls); optional: the trigger's card name;
                   play: the name of the card played from hand
     target        first_player: the seat that goes first; activate: the seat of the target
-                  player, or the controller of the target token or entity
-    target_card   activate: None for a player target, "Spirit" for a token, else the entity's `ref`
+                  player, or the controller of the target token or entity; play: the
+                  opponent a card gives an entity to (Gift of Fealty)
+    target_card   activate: None for a player target, "Spirit" for a token, else the entity's `ref`;
+                  play: the `ref` of the entity given
     count         mulligan: how many cards (0 keeps)
     card          choose: the index in the hand of the card chosen face down
     choice        answer: "accept" | "refuse"; optional: "create" | "decline";
@@ -116,7 +118,11 @@ class Action:
         if self.kind == "concede":
             return f"{who} concedes"
         if self.kind == "play":
-            return f"{who} plays {self.source}" + (f" choosing {self.choice}" if self.choice is not None else "")
+            text = f"{who} plays {self.source}" + (f" choosing {self.choice}" if self.choice is not None else "")
+            if self.target is not None or self.target_card is not None:
+                aim = seat(self.target) if isinstance(self.target, int) else repr(self.target)
+                text += f" giving {self.target_card} to {aim}"
+            return text
         if self.kind == "activate":
             text = f"{who} activates {self.source}"
             if self.target is not None:
@@ -196,7 +202,7 @@ class Trigger:
 @dataclass
 class StackObject:
     """An object on the stack while it resolves (108.1): a card being played
-    ("played card", 108.2b) or an activated ability ("ability"). 107.3: it has
+    ("played card", as 108.2 calls it) or an activated ability ("ability"). 107.3: it has
     a controller there; 108.4: a played card's is the player playing it, an
     ability's the player who activated it. `owner` is the played card's owner
     (107.1) or the owner of the ability's entity."""

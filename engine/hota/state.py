@@ -26,7 +26,7 @@ import copy
 import random
 from typing import Any
 
-from .cards import ABILITIES, ATTRIBUTES, CHOOSE_ATTRIBUTE, Card, Pool
+from .cards import ABILITIES, ATTRIBUTES, CHOOSE_ATTRIBUTE, GIVE_CONTROL, Card, Pool
 from .objects import (
     CHANCE, TAKES, TERMINAL, Action, Council, Entity, IllegalAction, StackObject, Token, Trigger, seat,
 )
@@ -272,8 +272,15 @@ class HotaState:
         can be played and whose requirements p meets (cards of a name are alike)."""
         out = []
         for n in dict.fromkeys(self.hands[p]):
+            effect = self.pool.card(n).effect
+            if effect in GIVE_CONTROL:
+                # Once per opponent and entity p controls (108.4: "you" is p).
+                out += [a for a in (Action("play", p, source=n, target=q, target_card=e.ref)
+                                    for e in self.entities if e.controller == p for q in self.in_game() if q != p)
+                        if self._play_problem(p, n, None, a.target, a.target_card) is None]
+                continue
             # 105.3: a card that asks for an attribute is offered once per attribute.
-            choices = ATTRIBUTES if self.pool.card(n).effect in CHOOSE_ATTRIBUTE else (None,)
+            choices = ATTRIBUTES if effect in CHOOSE_ATTRIBUTE else (None,)
             out += [Action("play", p, source=n, choice=x) for x in choices if self._play_problem(p, n, x) is None]
         return out
 
@@ -357,9 +364,10 @@ class HotaState:
     def _check_play(self, a: Action) -> Problem | None:
         """assumed:play-from-hand: the player holding priority plays a card from
         their hand; 106.3: only if their attribute values meet its requirements."""
-        return self._priority_turn(a) or self._play_problem(a.player, a.source, a.choice)
+        return self._priority_turn(a) or self._play_problem(a.player, a.source, a.choice, a.target, a.target_card)
 
-    def _play_problem(self, p: int, name: Any, choice: Any = None) -> Problem | None:
+    def _play_problem(self, p: int, name: Any, choice: Any = None, target: Any = None,
+                      target_card: Any = None) -> Problem | None:
         if name not in self.hands[p]:
             return "assumed:play-from-hand", f"{seat(p)} has no card named {name!r} in hand"
         card = self.pool.card(name)
@@ -369,10 +377,30 @@ class HotaState:
             return "105.3", f"{name} asks for exactly one of {', '.join(ATTRIBUTES)}, not {choice!r}"
         if card.effect not in CHOOSE_ATTRIBUTE and choice is not None:
             return "assumed:play-from-hand", f"{name} asks for no choice"
+        if card.effect in GIVE_CONTROL:
+            problem = self._gift_problem(p, name, target, target_card)
+            if problem:
+                return problem
+        elif target is not None or target_card is not None:
+            return "assumed:play-from-hand", f"{name} takes no target"
         values = self.attribute_values(p)
         short = [f"{need} {attr} (has {values[attr]})" for attr, need in card.requires if values[attr] < need]
         if short:
             return "106.3", f"{name} needs {', '.join(short)}"
+        return None
+
+    def _gift_problem(self, p: int, name: str, target: Any, target_card: Any) -> Problem | None:
+        """Gift of Fealty: 108.4: its "you" is the player playing it (the card's
+        would-be controller), so the target is an opponent of p still in the game
+        (104.5) and an entity p controls (109.2), named as p names it."""
+        if target not in self.in_game():
+            return "104.5", f"{target!r} is no player in the game"
+        if target == p:
+            return "108.4", f"{name} gives an entity to an opponent of {seat(p)}, not to {seat(p)}"
+        if self._entity(p, target_card) is None:
+            if any(target_card in (o.name, o.ref) for o in self.entities):
+                return "109.2", f"{seat(p)} does not control {target_card}: {name} gives an entity you control"
+            return "109.1", f"no entity named {target_card!r} is on the battlefield"
         return None
 
     def _target_problem(self, e: Entity, a: Action) -> Problem | None:
@@ -760,7 +788,7 @@ class HotaState:
             self.history.append(f"{seat(p)} plays {card.name}: {attr} {self.attributes[p][attr]}")
         else:
             self.history.append(f"{seat(p)} plays {card.name}")
-            getattr(self, f"_effect_{card.effect}")(p, a.choice)
+            getattr(self, f"_effect_{card.effect}")(p, a if card.effect in GIVE_CONTROL else a.choice)
         if self.step in ("game_over", "council"):
             return
         self._finish_resolving(played)
@@ -784,6 +812,14 @@ class HotaState:
     def _effect_council(self, p: int, choice: None) -> None:
         """Call to Council: the council of 101.4, for the player who plays it (108.4)."""
         self._convene(p)
+
+    def _effect_give_control(self, p: int, a: Action) -> None:
+        """Gift of Fealty: the target opponent controls the entity from now on;
+        its owner stays (107.1, 109.2) and its "you" is its new controller (108.4)."""
+        given = self._entity(p, a.target_card)
+        given.controller = a.target
+        self.history.append(f"{seat(a.target)} gains control of {seat(p)}'s {given.name} "
+                            f"(107.2; its owner is still {seat(given.owner)})")
 
     def _effect_gain_chosen_attribute(self, p: int, choice: str) -> None:
         """Attunement: one point of the chosen attribute (105.3) for the rest of the

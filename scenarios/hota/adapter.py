@@ -554,6 +554,9 @@ class HotaSession(Session):
             # A play names a card of the pool, in the hand or not (assumed:play-from-hand).
             every += [Action("play", p, source=c.name, choice=x) for c in self.st.pool.deck_cards()
                       for x in (None, "strength", "agility", "intelligence")]
+            # A play that gives an entity to a player (Gift of Fealty), whoever controls it now.
+            every += [Action("play", p, source=c.name, target=q, target_card=ref) for c in self.st.pool.deck_cards()
+                      if c.effect == "give_control" for ref, _ in names for q in range(n)]
             for card, owner in names:
                 if owner != p:
                     continue

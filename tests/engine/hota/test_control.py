@@ -160,3 +160,35 @@ def test_mind_tether_cannot_take_a_card_in_a_hand() -> None:
     with pytest.raises(IllegalAction) as err:
         st.clone().apply_action(Action("activate", 0, "Mind Tether", 1, "Gatekeeper"))
     assert err.value.rule == "109.1"
+
+
+def test_gift_of_fealty_gives_an_entity_it_controls_to_an_opponent() -> None:
+    """109.2, 107.2: the played card moves the entity to the opponent's control,
+    its owner unchanged; 108.4: its "you" is then the new controller (a given
+    Aegis protects P2). Refused: giving to oneself (108.4: an opponent of the
+    player), an entity the player does not control (109.2), no entity (109.1)."""
+    st = start(table={"P1": ["Aegis of Immortality", "Curse of Ruin"], "P2": ["Ember Bolt"]},
+               decks={"P1": ["Gift of Fealty"] * 9})
+    gifts = [x for x in labels(st) if "Gift" in x]
+    assert gifts == ["P1 plays Gift of Fealty giving Aegis of Immortality to P2",
+                     "P1 plays Gift of Fealty giving Curse of Ruin to P2"]
+    for target, card, rule in ((0, "Aegis of Immortality", "108.4"), (1, "Ember Bolt", "109.2"),
+                               (1, "Gatekeeper", "109.1"), (5, "Aegis of Immortality", "104.5")):
+        with pytest.raises(IllegalAction) as err:
+            st.clone().apply_action(Action("play", 0, source="Gift of Fealty", target=target, target_card=card))
+        assert err.value.rule == rule, (target, card, err.value)
+    with pytest.raises(IllegalAction) as err:
+        st.clone().apply_action(Action("play", 0, source="Gift of Fealty"))
+    assert err.value.rule == "104.5"
+    act(st, "P1 plays Gift of Fealty giving Aegis of Immortality to P2")
+    assert entity(st, "Aegis of Immortality")["controller"] == 1 and entity(st, "Aegis of Immortality")["owner"] == 0
+    assert st.discards[0] == ["Gift of Fealty"] and st.snapshot()["stack"] == []
+    act(st, "P1 activates Curse of Ruin targeting P2")
+    assert st.status == ["playing", "playing"]
+
+
+def test_a_card_that_asks_for_no_target_refuses_one() -> None:
+    st = start(decks={"P1": ["Strength Attribute"] * 9})
+    with pytest.raises(IllegalAction) as err:
+        st.apply_action(Action("play", 0, source="Strength Attribute", target=1, target_card="Ember Bolt"))
+    assert err.value.rule == "assumed:play-from-hand"
