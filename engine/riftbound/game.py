@@ -46,5 +46,5 @@ class RiftboundGame:
         table = read_setup(setup, self.num_players, self.num_battlefields, self.victory_points, self.pool)
         return RiftboundState(self.num_players, self.num_battlefields, self.victory_points, self.pool, table, self.max_turns)
 
-    def random_setup(self, rng: random.Random) -> dict:
-        return random_setup(rng, self.num_players, self.num_battlefields, self.victory_points, self.pool)
+    def random_setup(self, rng: random.Random, reactions: bool = False) -> dict:
+        return random_setup(rng, self.num_players, self.num_battlefields, self.victory_points, self.pool, reactions)

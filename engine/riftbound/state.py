@@ -181,9 +181,8 @@ class RiftboundState:
         if self.step in ("showdown", "chain"):
             out = [Action("pass", p)]
             out += [Action("recall", p, u.id) for u in self.units if u.zone == "battlefield"]
-            if self.combat is not None:
-                out += [Action("stun", p, u.id) for u in self.at(self.combat.battlefield)]
-                out += [Action("move_to_combat", p, u.id) for u in self.units if u.owner == p and u.zone == "base"]
+            out += [Action("stun", p, u.id) for u in self.at(self.combat.battlefield)]
+            out += [Action("move_to_combat", p, u.id) for u in self.units if u.owner == p and u.zone == "base"]
             out += [Action("play", p, u.id, bf) for u in self.units if u.owner == p and u.zone == "hand"
                     for bf in range(self.num_battlefields)]
             return out
@@ -360,8 +359,6 @@ class RiftboundState:
             return rule, f"{self._ref(u)} is not at a battlefield"
         if kind == "play" and u.zone != "hand":
             return rule, f"{self._ref(u)} is not in hand (it is in {self._where(u)})"
-        if kind in ("stun", "move_to_combat") and self.combat is None:
-            return rule, f"no combat is running: a {kind.replace('_', ' ')} spell needs one"
         if kind == "stun" and (u.zone != "battlefield" or u.battlefield != self.combat.battlefield):
             return rule, f"{self._ref(u)} is not at the combat's battlefield"
         if kind == "stun" and u.stunned:
@@ -560,8 +557,9 @@ class RiftboundState:
         resolves from its top. Before each link resolves, every player with a
         reaction left is asked in turn (step "chain"); once each has passed in
         succession, or when nobody has a reaction left, the top link resolves,
-        followed by a cleanup, and the asking starts again for the next."""
-        while self.chain and self.step != "game_over":
+        followed by a cleanup, and the asking starts again for the next.
+        Chains arise only in a showdown: from its initial chain and its spells."""
+        while self.chain:
             reactors = self._reactors()
             if self.chain_passes < len(reactors):
                 self.step, self.chain_priority, self.chain_waited = "chain", reactors[self.chain_passes], True
@@ -573,15 +571,14 @@ class RiftboundState:
 
     def _resolve_link(self, link: Link) -> None:
         """The top link resolves (assumed:chain-order), then a cleanup
-        (showdown.actions, showdown.late-roles; combat.start waits for an
-        empty chain). A spell whose target has become one it cannot take does
-        nothing (assumed:chain-reactions); so does a trigger whose unit has
-        left play."""
+        (showdown.actions, showdown.late-roles). A spell whose target has
+        become one it cannot take does nothing (assumed:chain-reactions); so
+        does a trigger whose unit has left play."""
         u = self.unit(link.unit)
         if self.chain_waited:
             self.history.append(f"{self.link_label(link)} resolves")
         if link.kind == "trigger":
-            self._resolve_trigger(u, link)
+            self._resolve_trigger(u)
         else:
             problem = self._target_problem(link.kind, link.player, u)
             if problem:
@@ -590,7 +587,7 @@ class RiftboundState:
                 getattr(self, f"_resolve_{link.kind}")(link, u)
         self._cleanup()
 
-    def _resolve_trigger(self, u: Unit, link: Link) -> None:
+    def _resolve_trigger(self, u: Unit) -> None:
         """assumed:rallying-cry, assumed:afar-trigger: +1 might until the combat ends."""
         if u.zone not in ("base", "battlefield"):
             self.history.append(f"{self._ref(u)}'s trigger does nothing: it has left play")
@@ -599,14 +596,12 @@ class RiftboundState:
         self.history.append(f"{self._ref(u)} rallies: +1 might ({self.might(u)})")
 
     def _chain_done(self) -> None:
-        """The chain is empty. In a showdown it is open again (showdown.closed);
+        """The chain is empty: the showdown is open again (showdown.closed);
         after the initial chain the attacker keeps the focus
-        (showdown.focus-kept). Outside one, the last link's cleanup has
-        already offered the pending combats (combat.start)."""
+        (showdown.focus-kept). Chains arise only in a showdown, where no link
+        scores a point, so the game goes on."""
         self.chain_waited = False
         c = self.combat
-        if c is None or self.step == "game_over":
-            return
         self.step = "showdown"
         if c.initial_chain:
             c.initial_chain = False
@@ -811,9 +806,9 @@ class RiftboundState:
         """A cleanup, after every move, every spell and every combat:
         a. assumed:destroy-lethal; b. showdown.late-roles during a combat;
         c. assumed:uncontested-control outside combat; then assumed:victory;
-        d. combat.start, combat.pending, combat.pending.order outside combat,
-        once the chain is empty (combat.start: no combat begins while a link
-        waits on it)."""
+        d. combat.start, combat.pending, combat.pending.order outside combat
+        (combat.start asks for an empty chain: outside a showdown the engine
+        never has one, see README)."""
         self._destroy_lethal()
         c = self.combat
         if c is not None:
@@ -837,8 +832,8 @@ class RiftboundState:
             self.to_choose = []
             self.history.append(f"{pname(self.winner)} wins with {self.points[self.winner]} points")
             return
-        if c is not None or self.chain:
-            return  # the showdown goes on, or the chain resolves first
+        if c is not None:
+            return  # the showdown goes on
         self.to_choose = [bf for bf in range(self.num_battlefields) if self.is_pending(bf)]
         self.step = "cleanup" if self.to_choose else "action"
 
@@ -990,8 +985,9 @@ class RiftboundState:
                 text += f", contested by {pname(b.contested_by)}"
             if c is not None and c.battlefield == bf:
                 text += f"; combat, {pname(c.attacker)} attacks {pname(c.defender)}"
-                if self.step == "showdown":
-                    text += f", focus {pname(c.focus)}, {c.passes} passes"
+                if self.step in ("showdown", "chain"):
+                    # showdown.closed: closed while a chain is on the table.
+                    text += f", showdown {'closed' if self.chain else 'open'}, focus {pname(c.focus)}, {c.passes} passes"
                 if self.step == "damage":
                     text += f", {pname(c.assigning)} assigns"
                     if c.assigned:

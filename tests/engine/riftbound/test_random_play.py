@@ -10,12 +10,16 @@ over or a step cap, with the invariants below checked after every step.
   (showdown.unit-roles); after every cleanup in a combat no unit of its two
   players stands there without a role (showdown.late-roles). Buffs only in a combat.
 - The step and the combat agree: "cleanup" iff combats are pending and none
-  is running; "showdown"/"damage" iff a combat runs; in the action phase no
+  is running; "showdown"/"chain"/"damage" iff a combat runs; in the action phase no
   battlefield is contested (assumed:uncontested-control) and none pending.
+- A chain is on the table only while a player with a reaction left is asked
+  to act on it (step "chain", assumed:chain-reactions), and only in a
+  showdown, which is closed then and open otherwise (showdown.closed);
+  without reactions at the table no game ever stops on a chain.
 - No unit outside the trash holds lethal damage, and damage is never left
   marked between actions (resolution.clear-damage; nothing else deals damage).
 - Points never go down and only through a first conquest of a battlefield in
-  the turn (resolution.conquer); spells never go below 0; units are neither
+  the turn (resolution.conquer); spells and reactions never go below 0; units are neither
   created nor lost.
 - The observation is what `to_dict` promises, and `clone()` is independent.
 """
@@ -61,11 +65,15 @@ def check(st, before: dict | None, seed: int, step: int) -> None:
         owners = {x["owner"] for x in d["units"] if x["zone"] == "battlefield" and x["battlefield"] == bf}
         assert len(owners) <= 2, where
     c = d["combat"]
-    if d["step"] in ("showdown", "damage"):
+    if d["step"] in ("showdown", "chain", "damage"):
         assert c is not None and c["attacker"] != c["defender"], where
         assert d["to_choose"] == []
+        assert c["closed"] == (d["step"] == "chain"), where
     else:
         assert c is None, where
+    assert (d["step"] == "chain") == bool(d["chain"]), where
+    if d["step"] == "chain":
+        assert d["reactions"][st.current_player()] > 0, where
     assert (d["step"] == "cleanup") == bool(d["to_choose"]), where
     if d["step"] == "action":
         assert all(b["contested_by"] is None for b in d["battlefields"]), where
@@ -82,7 +90,7 @@ def check(st, before: dict | None, seed: int, step: int) -> None:
         # and is never lethal there: the cleanup after its spell destroys (assumed:destroy-lethal).
         assert x["damage"] == 0 or (sapper and 0 < x["damage"] < x["might"]), where
         assert (x["zone"] == "battlefield") == (x["battlefield"] is not None), where
-    assert all(s >= 0 for s in d["spells"])
+    assert all(s >= 0 for s in d["spells"] + d["reactions"])
     if before is not None:
         assert len(d["units"]) == len(before["units"])
         assert [x["id"] for x in d["units"]] == [x["id"] for x in before["units"]]
@@ -93,9 +101,9 @@ def check(st, before: dict | None, seed: int, step: int) -> None:
                 assert newly == new - old, ("a point without a first conquest", where)
 
 
-def play(game: RiftboundGame, seed: int) -> tuple[int, bool]:
+def play(game: RiftboundGame, seed: int, reactions: bool) -> tuple[int, bool]:
     rng = random.Random(seed)
-    st = game.new_initial_state(game.random_setup(rng))
+    st = game.new_initial_state(game.random_setup(rng, reactions))
     before = None
     for step in range(STEP_CAP):
         check(st, before, seed, step)
@@ -112,10 +120,10 @@ def play(game: RiftboundGame, seed: int) -> tuple[int, bool]:
     return STEP_CAP, False
 
 
-@pytest.mark.parametrize("players, games", [(2, 200), (3, 120)])
-def test_random_games_keep_the_invariants(players, games):
+@pytest.mark.parametrize("players, games, reactions", [(2, 200, False), (3, 120, False), (2, 100, True), (3, 60, True)])
+def test_random_games_keep_the_invariants(players, games, reactions):
     game = RiftboundGame(players=players, victory_points=4)
-    ended = sum(play(game, seed)[1] for seed in range(games))
+    ended = sum(play(game, seed, reactions)[1] for seed in range(games))
     # Units stay at the battlefields they reach, so many random games stall
     # (ending turns to the step cap); enough of them end to exercise victory.
     assert ended >= games // 20, f"only {ended} of {games} games ended"
@@ -127,7 +135,8 @@ def test_random_games_reach_every_kind_of_action_and_step():
         game = RiftboundGame(players=players, victory_points=4)
         for seed in range(80):
             rng = random.Random(seed)
-            st = game.new_initial_state(game.random_setup(rng))
+            # Reactions on one table in four: the others never stop on a chain.
+            st = game.new_initial_state(game.random_setup(rng, reactions=seed % 4 == 3))
             for _ in range(STEP_CAP):
                 steps.add(st.to_dict()["step"])
                 if st.is_terminal():
@@ -136,14 +145,14 @@ def test_random_games_reach_every_kind_of_action_and_step():
                 kinds.add(a.kind)
                 st.apply_action(a)
     assert kinds == {"move", "end_turn", "start_combat", "pass", "recall", "stun", "move_to_combat", "play", "assign"}
-    assert steps == {"action", "cleanup", "showdown", "damage", "game_over"}
+    assert steps == {"action", "cleanup", "showdown", "chain", "damage", "game_over"}
 
 
 def test_every_offered_action_is_accepted_and_others_are_refused():
     game = RiftboundGame(players=3, victory_points=4)
     for seed in range(30):
         rng = random.Random(seed)
-        st = game.new_initial_state(game.random_setup(rng))
+        st = game.new_initial_state(game.random_setup(rng, reactions=seed % 2 == 1))
         for _ in range(60):
             if st.is_terminal():
                 break
