@@ -7,7 +7,8 @@ Full 2-player games from `WowTcgGame(players=2).new_initial_state(seed)`
 (random heroes, random legal 40-card sealed decks from the pool), seeds
 0 to games-1, each played to the end by `random.Random(seed).choice` over
 `legal_actions()` (the loop of tests/engine/test_random_play.py, without its
-referee). The target is 200 full games per second or better.
+referee). The target is 200 full games per second or better, in CPU seconds
+of the process (`time.process_time`): the machine may be busy with other work.
 
 The run writes its own section of benchmarks/RESULTS.md, between HTML comment
 markers, and leaves the rest of the file as it is; rerunning replaces the
@@ -72,15 +73,15 @@ class Run:
 
 
 def play(game: WowTcgGame, seed: int, run: Run) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     st = game.new_initial_state(seed)
-    t1 = time.perf_counter()
+    t1 = time.process_time()
     rng = random.Random(seed)
     steps = 0
     while not st.is_terminal() and steps < STEP_CAP:
         st.apply_action(rng.choice(st.legal_actions()))
         steps += 1
-    t2 = time.perf_counter()
+    t2 = time.process_time()
     run.games += 1
     run.steps += steps
     run.turns += st.turn_number
@@ -118,12 +119,12 @@ def profile(games: int) -> tuple[list[tuple[str, int, float, float]], list[tuple
     game = WowTcgGame(players=2)
     run = Run()
     profiler = cProfile.Profile()
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     profiler.enable()
     for seed in range(games):
         play(game, seed, run)
     profiler.disable()
-    total = time.perf_counter() - t0
+    total = time.process_time() - t0
     stats = pstats.Stats(profiler, stream=io.StringIO())
     rows = []
     for (filename, line, name), (_, calls, own, cumulative, _) in stats.stats.items():
@@ -157,6 +158,7 @@ def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: in
         f"{run.games} full 2-player games, seeds 0-{run.games - 1}: `WowTcgGame(players=2).new_initial_state(seed)` "
         "(random heroes, random legal 40-card sealed decks from the pool), then "
         "`random.Random(seed).choice(legal_actions())` until `is_terminal()`, one process, one core. "
+        "Seconds are the process's CPU seconds (`time.process_time`), so that other work on the machine does not count. "
         "*Games/s* counts the whole game, setting up included; *steps/s* counts the playout loop alone "
         "(one step is one `apply_action`, a priority action or a decision). "
         f"Setting up took {run.setup_s:.2f} s of the {run.seconds:.2f} s.",

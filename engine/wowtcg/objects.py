@@ -25,50 +25,43 @@ CARD_FIELDS_CHECKED = frozenset({"controller", "resource", "damage", "attached_t
 PLAYER_FIELDS_CHECKED = frozenset({"in_game", "drew_from_empty"})
 
 
-@dataclass(slots=True, init=False)
-class Obj:
-    """A card or a token in the game."""
+@dataclass(slots=True)
+class CardFields:
+    """The fields of a card or a token in the game (`Obj`), set as fast as
+    Python sets fields: an `Obj` is made as one and then becomes an `Obj`."""
 
     id: int
     card: Card
     owner: int
     zone: str  # "play" exactly when its id is in `GameState.play` (`GameState.move` keeps both)
     controller: int  # 401.1: meaningful in play and on the chain
-    entered_by: int  # who put it into play: control returns to him (401.3b)
-    exhausted: bool  # 105.1
-    damage: int  # 404.1: damage counters
-    attached_to: int | None  # 400.2: the host
-    joined_turn: int  # the turn number when it entered its current party (302.2)
-    resource: bool  # in the resource row (410.1a)
-    face_up: bool  # 410.1b: resources may be face down (blank)
-    token: bool  # 403.2
-    flipped: bool  # 301.2: a hero's flip
-    first_combat_damage_turn: int  # Thrash Blade's "first time each turn"
+    entered_by: int = 0  # who put it into play: control returns to him (401.3b)
+    exhausted: bool = False  # 105.1
+    damage: int = 0  # 404.1: damage counters
+    attached_to: int | None = None  # 400.2: the host
+    joined_turn: int = 0  # the turn number when it entered its current party (302.2)
+    resource: bool = False  # in the resource row (410.1a)
+    face_up: bool = True  # 410.1b: resources may be face down (blank)
+    token: bool = False  # 403.2
+    flipped: bool = False  # 301.2: a hero's flip
+    first_combat_damage_turn: int = -1  # Thrash Blade's "first time each turn"
 
-    def __init__(self, id: int, card: Card, owner: int, zone: str, controller: int, entered_by: int = 0,
-                 exhausted: bool = False, damage: int = 0, attached_to: int | None = None, joined_turn: int = 0,
-                 resource: bool = False, face_up: bool = True, token: bool = False, flipped: bool = False,
-                 first_combat_damage_turn: int = -1) -> None:
-        # Written out, not generated: each field set past `__setattr__`, with
-        # one tick of the clock for the new card (a card is made at the start
-        # and with every copy of a state, so this is the most frequent setting).
+
+class Obj(CardFields):
+    """A card or a token in the game. Setting a field the checks read ticks
+    `BOARD_CLOCK`, whoever sets it."""
+
+    __slots__ = ()
+
+    @classmethod
+    def made(cls, *fields, **named) -> Obj:
+        """A new card: made with the fields' own fast setting, then an `Obj`
+        (`Obj(...)` would set each field through `__setattr__`), with one
+        tick of the clock for it, since it may be made straight into play."""
+        o = CardFields(*fields, **named)
+        o.__class__ = cls
         BOARD_CLOCK[0] += 1
-        set_field = object.__setattr__
-        set_field(self, "id", id)
-        set_field(self, "card", card)
-        set_field(self, "owner", owner)
-        set_field(self, "zone", zone)
-        set_field(self, "controller", controller)
-        set_field(self, "entered_by", entered_by)
-        set_field(self, "exhausted", exhausted)
-        set_field(self, "damage", damage)
-        set_field(self, "attached_to", attached_to)
-        set_field(self, "joined_turn", joined_turn)
-        set_field(self, "resource", resource)
-        set_field(self, "face_up", face_up)
-        set_field(self, "token", token)
-        set_field(self, "flipped", flipped)
-        set_field(self, "first_combat_damage_turn", first_combat_damage_turn)
+        return o
 
     def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=CARD_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
         # A copy's card has no zone yet when its zone is set (copy.deepcopy).
@@ -77,11 +70,14 @@ class Obj:
         _set(self, name, value)
 
     def copy(self) -> Obj:
-        # Positional, in field order: the fastest way to build one, and a
-        # state copies every object it has.
-        return Obj(self.id, self.card, self.owner, self.zone, self.controller, self.entered_by, self.exhausted,
-                   self.damage, self.attached_to, self.joined_turn, self.resource, self.face_up, self.token,
-                   self.flipped, self.first_combat_damage_turn)
+        # Positional, in field order, and `made` written out without its tick
+        # (a copy changes nothing any state reads): the fastest way to build
+        # one, and a state copies every object it has.
+        twin = CardFields(self.id, self.card, self.owner, self.zone, self.controller, self.entered_by, self.exhausted,
+                          self.damage, self.attached_to, self.joined_turn, self.resource, self.face_up, self.token,
+                          self.flipped, self.first_combat_damage_turn)
+        twin.__class__ = Obj
+        return twin
 
     @property
     def name(self) -> str:
@@ -92,7 +88,9 @@ class Obj:
 
 
 @dataclass(slots=True)
-class Player:
+class PlayerFields:
+    """The fields of a player (`Player`), set as fast as Python sets fields."""
+
     index: int
     hero: int  # object id of his hero
     deck: list[int] = field(default_factory=list)  # top of the deck is the end
@@ -106,15 +104,24 @@ class Player:
     drew_from_empty: bool = False  # 409.6c: he had to draw more than his deck held
     last_turn_start: int = 0  # turn number when his latest turn began (302.2)
 
+
+class Player(PlayerFields):
+    """A player at the table. Setting a field the checks read ticks `BOARD_CLOCK`."""
+
+    __slots__ = ()
+
     def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=PLAYER_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
         if name in _checked:
             _clock[0] += 1
         _set(self, name, value)
 
     def copy(self) -> Player:
-        return Player(self.index, self.hero, list(self.deck), list(self.hand), list(self.graveyard), list(self.removed),
-                      self.in_game, self.result, self.mulliganed, self.placed_resource_turn, self.drew_from_empty,
-                      self.last_turn_start)
+        # Made as its fields, then a `Player`, like `Obj.copy`.
+        twin = PlayerFields(self.index, self.hero, list(self.deck), list(self.hand), list(self.graveyard), list(self.removed),
+                            self.in_game, self.result, self.mulliganed, self.placed_resource_turn, self.drew_from_empty,
+                            self.last_turn_start)
+        twin.__class__ = Player
+        return twin
 
     @property
     def name(self) -> str:

@@ -213,7 +213,7 @@ class GameState:
         new._next_link = self._next_link
         # Compared, never changed in place; copied anyway so that no list is shared.
         new._settled = None if self._settled is None else (list(self._settled[0]), list(self._settled[1]))
-        new._settled_at = self._settled_at  # the copy's cards ticked the clock as they were made
+        new._settled_at = self._settled_at  # the copy reads the same facts as this state
         new.uniqueness_settled = list(self.uniqueness_settled)
         new.pass_actions = list(self.pass_actions)
         new._offers = dict(self._offers)
@@ -314,7 +314,7 @@ class GameState:
     # --- objects and zones ----------------------------------------------------
 
     def _new_obj(self, card: Card, owner: int, zone: str, token: bool = False) -> Obj:
-        o = Obj(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
+        o = Obj.made(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
         self.objs.append(o)
         self.powers_in_game |= card.power_names
         if card.payments:
@@ -489,8 +489,8 @@ class GameState:
         self._t_ppp(board, at)  # at once: nothing can change the facts before it reads them
 
     def _t_ppp(self, board: tuple | None = None, at: int = -1) -> None:
-        """`board`: the checked facts as they are now, when the task that
-        pushed this one has just read them at BOARD_CLOCK `at`."""
+        """`board`: the checked facts as they are now, when the caller has
+        just read them, at BOARD_CLOCK `at`."""
         # Reading: uniqueness is checked continuously (CR7.4 414.1); checking
         # before every batch catches each card that entered play (CR7.4 710.1f).
         if board is None:
@@ -515,7 +515,8 @@ class GameState:
         player's hero never change; a token outside play, 409.6e, has left
         play). Equal facts give equal findings, so a check is skipped when
         nothing it reads changed since one found nothing; a new check there
-        must add what it reads here."""
+        must add what it reads here, and the fields it reads to those whose
+        setting ticks BOARD_CLOCK (objects.py)."""
         return (
             [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(self.objs.__getitem__, self.play)],
             [(p.in_game, p.drew_from_empty) for p in self.players],
@@ -1141,7 +1142,7 @@ class GameState:
                     offer(proposal)
         if defend:
             for w in mine:
-                if w.card.type == "weapon" and combat.strike_problem(self, p, w, budget) is None:
+                if w.card.type == "weapon" and combat.strike_problem(self, p, w) is None:
                     a = offers.get(key := ("strike", p, w.id))
                     if a is None:
                         a = offers[key] = Action("strike", p, w.id, label=f"{self.pname(p)} strikes with {w.name}")
