@@ -260,12 +260,13 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
             self.transcript.model_reading = checker.describe(self.obs)
             raise AgreementFailure(findings, self.transcript)
 
-        def _choose(self, data: Any, actions: list[Any], offered: list[dict[str, Any]], steer: bool) -> Any:
+        def _choose(self, data: Any, actions: list[Any], offered: list[dict[str, Any]], steer: bool) -> int:
+            """The index of the action to take."""
             if steer and targets:
                 fitting = checker.steer(self.obs, offered, targets)
                 if fitting:
-                    return actions[fitting[data.draw(st.integers(0, len(fitting) - 1), label="steered action")]]
-            return actions[data.draw(st.integers(0, len(actions) - 1), label="action")]
+                    return fitting[data.draw(st.integers(0, len(fitting) - 1), label="steered action")]
+            return data.draw(st.integers(0, len(actions) - 1), label="action")
 
         @rule(data=st.data())
         def step(self, data: Any) -> None:
@@ -282,8 +283,8 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
             # Steered three times in four, and when Hypothesis draws its simplest
             # value (it often does): a way to a target is several steps long.
             steer = data.draw(st.integers(0, 3), label="steer") < 3
-            action = self._choose(data, actions, offered, steer)
-            choice = guarded.observe_action(self.state, action)
+            chosen = self._choose(data, actions, offered, steer)
+            action, choice = actions[chosen], offered[chosen]
             self.transcript.script.append(guarded.call("action_label", self.state, action))
             guarded.call("apply_action", self.state, action)
             # Choices the model folds into automatic edges (armor, 304.2) are made here.

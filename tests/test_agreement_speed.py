@@ -1,9 +1,13 @@
 """What the agreement harness keeps so as to run fast is what it would
 compute: the reachable edge families of every game (kept as data, since
-exploring a model takes tens of seconds) and the model's steps from a state
-(kept between steering's searches and the step checks)."""
+exploring a model takes tens of seconds), the model's steps from a state
+(kept between steering's searches and the step checks), the WoW views of a
+board, and the rest of a way steering found (kept for the next steps)."""
 
 from __future__ import annotations
+
+import copy
+import random
 
 import pytest
 
@@ -11,6 +15,9 @@ from agreement import reachable
 from agreement.hota.checker import HotaChecker
 from agreement.model_steps import successors
 from agreement.riftbound.checker import RiftboundChecker
+from agreement.wowtcg import abstraction as ab
+from agreement.wowtcg.builtin import BuiltinWowAdapter
+from agreement.wowtcg.checker import shortest_way
 from model.wowtcg import build
 
 
@@ -31,3 +38,31 @@ def test_kept_steps_are_the_machines_own_and_each_machine_keeps_its_own():
     # An equal state of another machine (a variant) is not read from the first one's steps.
     assert successors(without, s) == tuple(without.successors(s))
     assert first not in [e for e, _ in successors(without, s)]
+
+
+def test_the_rest_of_a_shortest_way_is_a_shortest_way_from_where_it_has_come():
+    m = build()
+    (_, start), *_ = ab.automatic_paths(m, next(m.initial_states()))
+    targets = frozenset({"combat_damage"})
+    way = shortest_way(m, start, targets)
+    assert len(way) >= 5
+    for i, (point, plan) in enumerate(way):
+        # Kept for the step that reaches this point: as long as a search from here.
+        assert len(shortest_way(m, point, targets)) == len(way) - i
+        if i + 1 < len(way):
+            ends = [end for e, post in ab.choice_edges(m, point) if e.name == plan.lead for _, end in ab.automatic_paths(m, post)]
+            assert way[i + 1][0] in ends, f"{plan.lead} does not lead to the next point of the way"
+
+
+def test_a_kept_view_is_the_board_read_again_and_any_change_of_the_board_is_another():
+    adapter = BuiltinWowAdapter()
+    state = adapter.new_game(adapter.random_setup(random.Random(5), 2))
+    obs = adapter.observe(state)
+    binding = ab.Binding(2)
+    binding.seat(obs)
+    v = ab.view(binding, [obs])
+    assert ab.view(binding, [copy.deepcopy(obs)]) is v
+    changed = copy.deepcopy(obs)
+    changed["players"][1]["weapons"][0]["atk"] += 1
+    other = ab.view(binding, [changed])
+    assert other.machine is not v.machine and other.machine.table.board != v.machine.table.board

@@ -7,8 +7,8 @@ follows one game: each ally keeps the slot it entered (the lowest free one,
 as the model's ``resolve_ally`` fills them), and the model is built for the
 board as it stands at each step (cheap, and cached).  Bounds that are only
 exploration limits (turns, combats) are set out of reach, and the chain is
-one link deeper than the engine's, so the model never stops a game the rules
-let go on.
+at least one link deeper than the engine's, so the model never stops a game
+the rules let go on.
 
 One engine *step* runs from one point where a player chooses, as the model
 sees it (a priority window, the protect point with a protector able to
@@ -42,6 +42,11 @@ FAR = 10**6
 #: The most automatic model edges between two choices (a turn change with a
 #: draw, or a combat conclusion with its pre-priority batches, takes fewer than 12).
 MOST_AUTOMATIC = 40
+#: The least depth of the model's chain.  The model is built per board and
+#: chain depth, and steering searches it: one depth for the chains a game
+#: mostly has (at most two links) keeps one model, and its searches, from one
+#: step to the next, and lets a way answer a link with another (601.3).
+LEAST_DEPTH = 3
 
 #: Variables the harness does not read off an engine: a monitor of the
 #: properties (``passed``) and an exploration bound (``combats``).  They are
@@ -150,48 +155,63 @@ def _machine(players: int, allies: int, depth: int, board: Board) -> Machine:
 def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
     """The model for a step whose observations (before and after) are given;
     the first observation's players fix the equipment of the board."""
-    first = observations[0]
     allies_seen = {a["id"]: a for obs in observations for pl in obs["players"] for a in pl["allies"]}
     # One free slot more than any party uses: a resolving non-instant always finds one (302.1).
     width = max(len(row) for row in binding.slots) + 1
-    parties, number, weapon_slot, missing = [], {}, {}, set()
-    weapons_most = max(len(pl["weapons"]) for pl in first["players"])
-    for p, pl in enumerate(first["players"]):
-        hero = pl["hero"]
-        allies = []
+    parties = []
+    for p, pl in enumerate(observations[0]["players"]):
+        hero, item, row = pl["hero"], pl.get("item"), binding.slots[p]
+        slots = []
         for i in range(width):
-            held = binding.slots[p][i] if i < len(binding.slots[p]) else None
-            if held is None:
+            held = row[i] if i < len(row) else None
+            a = None if held is None else allies_seen[held]
+            slots.append(None if a is None else (held, a["name"], a["atk"], a["health"], frozenset(a["keywords"])))
+        parties.append((
+            (hero["id"], hero["name"], hero["health"], hero["dual_wield"]),
+            tuple(slots),
+            tuple((wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"]) for wp in pl["weapons"]),
+            pl["armor"]["defense"] if pl.get("armor") else 0,
+            None if item is None else (item["id"], item["name"]),
+        ))
+    depth = max(LEAST_DEPTH, max(len(obs["chain"]) for obs in observations) + 1)
+    return _view(tuple(parties), width, depth)
+
+
+@lru_cache(maxsize=KEPT)
+def _view(parties: tuple[Any, ...], width: int, depth: int) -> View:
+    """The view of a board read off the observations (kept: a board stands for
+    many steps, and building its characters is most of the cost of a view)."""
+    board, number, weapon_slot, missing = [], {}, {}, set()
+    weapons_most = max(len(weapons) for _, _, weapons, _, _ in parties)
+    count = len(parties) * (width + 1)
+    for p, (hero, slots, weapons, armor_def, item) in enumerate(parties):
+        allies = []
+        for i, ally in enumerate(slots):
+            if ally is None:
                 allies.append(Character(f"free slot {i + 1}", atk=0, health=1))
                 continue
-            a = allies_seen[held]
-            allies.append(_character(a["name"], held, a["atk"], a["health"], a["keywords"]))
-            number[held] = p * (width + 1) + i + 1
-        number[hero["id"]] = p * (width + 1)
-        weapons = []
-        for w, wp in enumerate(pl["weapons"]):
-            weapons.append(Weapon(f"{wp['name']}#{wp['id']}", atk=wp["atk"], strike_cost=wp["strike_cost"], melee=wp["melee"]))
-            weapon_slot[wp["id"]] = p * weapons_most + w
-        item = pl.get("item")
+            ident, name, atk, health, keywords = ally
+            allies.append(_character(name, ident, atk, health, keywords))
+            number[ident] = p * (width + 1) + i + 1
+        hero_id, hero_name, hero_health, dual_wield = hero
+        number[hero_id] = p * (width + 1)
+        for w, (ident, *_) in enumerate(weapons):
+            weapon_slot[ident] = p * weapons_most + w
         if item is None:
             missing.add(p)
-        parties.append(
+        else:
+            number[item[0]] = count + p
+        board.append(
             Party(
-                hero=_character(hero["name"], hero["id"], 0, hero["health"]),
+                hero=_character(hero_name, hero_id, 0, hero_health),
                 allies=tuple(allies),
-                weapons=tuple(weapons),
-                armor_def=pl["armor"]["defense"] if pl.get("armor") else 0,
-                dual_wield=hero["dual_wield"],
-                object_name=f"{item['name']}#{item['id']}" if item else "no object",
+                weapons=tuple(Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee) for ident, name, atk, cost, melee in weapons),
+                armor_def=armor_def,
+                dual_wield=dual_wield,
+                object_name=f"{item[1]}#{item[0]}" if item else "no object",
             )
         )
-    n = len(parties)
-    count = n * (width + 1)
-    for p, pl in enumerate(first["players"]):
-        if pl.get("item") is not None:
-            number[pl["item"]["id"]] = count + p
-    depth = max(len(obs["chain"]) for obs in observations) + 1
-    machine = _machine(n, width, depth, Board(tuple(parties)))
+    machine = _machine(len(parties), width, depth, Board(tuple(board)))
     return View(machine, number, weapon_slot, frozenset(missing))
 
 
@@ -372,6 +392,24 @@ def roles_of(proposal_edge_name: str) -> tuple[str, str]:
     inside = proposal_edge_name[proposal_edge_name.index("[") + 1 : -1]
     attacker, _, defender = inside.partition(" -> ")
     return attacker, defender
+
+
+@lru_cache(maxsize=KEPT)
+def proposals_and_strikes(m: Machine, location: int) -> tuple[tuple[Edge, int | None, int | None, int | None], ...]:
+    """The proposals and strikes out of a location (by its index): each with its
+    attacker and defender by number, or with its weapon slot (kept: asked at every step)."""
+    t = m.table
+    numbered = {t.name(c): c for c in range(t.none)}
+    slots = {strike_edge_name(t, p * t.weapons + w): p * t.weapons + w
+             for p, party in enumerate(t.board.parties) for w in range(len(party.weapons))}
+    out = []
+    for e, _ in m.out_index[location]:
+        if e.has("proposes"):
+            attacker, defender = (numbered[part] for part in roles_of(e.name))
+            out.append((e, attacker, defender, None))
+        elif e.has("strikes"):
+            out.append((e, None, None, slots[e.name]))
+    return tuple(out)
 
 
 @lru_cache(maxsize=KEPT)

@@ -56,9 +56,11 @@ class WowChecker:
         self.binding: ab.Binding | None = None
         self.carried: dict[str, Any] = {}
         self._last_view: tuple[dict[str, Any], tuple[ab.View, Any, Any]] | None = None
+        self._way: list[tuple[Machine, Any, frozenset[str], Plan]] = []  # the plans kept along a way found
 
     def begin(self, obs: dict[str, Any]) -> None:
         self._last_view = None
+        self._way = []
         self.binding = ab.Binding(len(obs["players"]))
         self.binding.seat(obs)
         self.carried = ab.initial_carry(ab.view(self.binding, [obs]).machine)
@@ -83,7 +85,11 @@ class WowChecker:
         if post is not None:
             self.binding.seat(post)
         v = ab.view(self.binding, [pre] if post is None else [pre, post])
-        s_pre = ab.model_state(v, pre, self.carried)
+        last = self._last_view
+        if last is not None and last[0] is pre and last[1][0] is v:
+            s_pre = last[1][1]  # the step's model is the one steering read: so is its state
+        else:
+            s_pre = ab.model_state(v, pre, self.carried)
         s_post = None if post is None else ab.model_state(v, post, self.carried)
         if post is None:
             self._last_view = (pre, (v, s_pre, None))
@@ -129,19 +135,17 @@ class WowChecker:
             return []
         enabled = {e.name for e, _ in ab.choice_edges(m, s)}
         ident = {number: i for i, number in v.number.items()}
-        numbered = {t.name(c): c for c in range(t.none)}
+        weapon_in = {i: w for w, i in v.weapon_slot.items()}
         out = []
-        for e in m.edges_leaving(s):
+        for e, attacker, defender, slot in ab.proposals_and_strikes(m, s.location):
             if e.name in enabled:
                 continue
-            if e.has("proposes"):
-                a, d = (numbered[part] for part in ab.roles_of(e.name))
-                if a in ident and d in ident:
-                    sabotage = d >= t.count
-                    out.append((e.rules, {"kind": "propose", "player": holder, "attacker": ident[a], "defender": ident[d], "sabotage": sabotage}))
-            elif e.has("strikes") and e.name.startswith(f"strike[{t.player_name(holder)} "):
-                weapon = next(w for w, i in v.weapon_slot.items() if e.name == ab.strike_edge_name(t, i))
-                out.append((e.rules, {"kind": "strike", "player": holder, "weapon": weapon}))
+            if slot is None:
+                if attacker in ident and defender in ident:
+                    sabotage = defender >= t.count
+                    out.append((e.rules, {"kind": "propose", "player": holder, "attacker": ident[attacker], "defender": ident[defender], "sabotage": sabotage}))
+            elif slot // t.weapons == holder:
+                out.append((e.rules, {"kind": "strike", "player": holder, "weapon": weapon_in[slot]}))
         return out
 
     def describe(self, obs: dict[str, Any]) -> str:
@@ -157,35 +161,16 @@ class WowChecker:
         return [{e.name for e, actor in enabled if ab.matches(v, e, c, actor)} for c in choices]
 
     def plan(self, pre: dict[str, Any], targets: frozenset[str], budget: int = 150) -> Plan | None:
-        """A shortest way, in the model, from ``pre`` to an edge of a target family
-        (breadth-first over at most ``budget`` choice points), or None."""
+        """The plan at ``pre``: the first choice of a shortest way, in the model,
+        to an edge of a target family (``shortest_way``), or None.  The rest of
+        a shortest way is a shortest way from where it has come to, so while a
+        game follows the way it is steered along it without searching again."""
         v, start, _ = self.model_view(pre)
-        m = v.machine
-        # Instants are kept for the windows the targets are in: a way that
-        # spends one elsewhere leaves none for the target (and widens the search).
-        windows = {_window(f) for f in targets} - {""}
-        seen = {start}
-        queue: deque[tuple[Any, str | None, str | None]] = deque([(start, None, None)])
-        while queue and len(seen) < budget:
-            s, first, aim = queue.popleft()
-            for e, post in ab.choice_edges(m, s):
-                chosen = ab.family(e.name)
-                if chosen.startswith("play_instant@") and chosen not in targets and _window(chosen) not in windows:
-                    continue
-                lead = first or e.name
-                aim_here = aim or (chosen if _resolution(chosen) in INSTANT_AIMS else None)
-                if chosen in targets:
-                    return Plan(lead, aim_here)
-                for path, end in ab.automatic_paths(m, post):
-                    families = [ab.family(x.name) for x in path]
-                    hit = next((i for i, f in enumerate(families) if f in targets), None)
-                    on_way = aim_here or next((f for f in families[: None if hit is None else hit + 1] if _resolution(f) in INSTANT_AIMS), None)
-                    if hit is not None:
-                        return Plan(lead, on_way)
-                    if end not in seen:
-                        seen.add(end)
-                        queue.append((end, lead, on_way))
-        return None
+        if self._way and self._way[0][:3] == (v.machine, start, targets):
+            return self._way.pop(0)[3]
+        way = shortest_way(v.machine, start, targets, budget)
+        self._way = [(v.machine, s, targets, plan) for s, plan in way[1:]]
+        return way[0][1] if way else None
 
     def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str]) -> list[int]:
         """The offered choices at ``pre`` that begin a shortest way to an edge of a
@@ -217,6 +202,54 @@ class WowChecker:
     def explore_reachable_families() -> dict[str, tuple[str, ...]]:
         """The same, computed by exploring the model (about ten seconds)."""
         return reachable.explore(WowChecker.reference_machine(), ab.family)
+
+
+def shortest_way(m: Machine, start: Any, targets: frozenset[str], budget: int = 150) -> list[tuple[Any, Plan]]:
+    """A shortest way, in the model, from ``start`` to an edge of a target family
+    (breadth-first over at most ``budget`` choice points), as the plan at each of
+    its choice points, first to last; empty when none is found."""
+    # Instants are kept for the windows the targets are in: a way that
+    # spends one elsewhere leaves none for the target (and widens the search).
+    windows = {_window(f) for f in targets} - {""}
+    seen = {start}
+    # A queued point: its state, and how the search came to it (the point
+    # before, the choice taken there, the families of that choice and its way on).
+    queue: deque[tuple[Any, Any]] = deque([(start, None)])
+    while queue and len(seen) < budget:
+        here = queue.popleft()
+        for e, post in ab.choice_edges(m, here[0]):
+            chosen = ab.family(e.name)
+            if chosen.startswith("play_instant@") and chosen not in targets and _window(chosen) not in windows:
+                continue
+            if chosen in targets:
+                return _plans_along(here, e.name, (chosen,))
+            for path, end in ab.automatic_paths(m, post):
+                families = tuple(ab.family(x.name) for x in path)
+                hit = next((i for i, f in enumerate(families) if f in targets), None)
+                if hit is not None:
+                    return _plans_along(here, e.name, (chosen, *families[: hit + 1]))
+                if end not in seen:
+                    seen.add(end)
+                    queue.append((end, (here, e.name, (chosen, *families))))
+    return []
+
+
+def _plans_along(last: tuple[Any, Any], choice: str, families: tuple[str, ...]) -> list[tuple[Any, Plan]]:
+    """The plan at each point of the way the search found, first to last: the way
+    ends with ``choice`` at the queued point ``last``, passing ``families``.  A
+    plan's aim is the first tracked instant resolution from its point on."""
+    steps = [(last[0], choice, families)]
+    came = last[1]
+    while came is not None:
+        here, taken, passed = came
+        steps.append((here[0], taken, passed))
+        came = here[1]
+    plans, aim = [], None
+    for s, taken, passed in steps:  # last to first
+        aim = next((f for f in passed if _resolution(f) in INSTANT_AIMS), None) or aim
+        plans.append((s, Plan(taken, aim)))
+    plans.reverse()
+    return plans
 
 
 def _resolution(family: str) -> str:

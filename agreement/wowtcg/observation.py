@@ -43,13 +43,15 @@ def _int(value: Any, path: str, lo: int = 0) -> None:
 def _object(value: Any, path: str, fields: dict[str, str]) -> None:
     if not isinstance(value, dict):
         _fail(path, f"expected an object with {', '.join(fields)}, got {type(value).__name__}")
-    missing = [f for f in fields if f not in value]
-    if missing:
-        _fail(path, f"missing field(s) {', '.join(missing)}")
+    if not value.keys() >= fields.keys():
+        _fail(path, f"missing field(s) {', '.join(f for f in fields if f not in value)}")
     for name, kind in fields.items():
         v = value[name]
+        # Each test reads the usual value first (a plain int, a bool, a name)
+        # and looks closer only when it fails.
         if kind == "int":
-            _int(v, f"{path}.{name}")
+            if type(v) is not int or v < 0:
+                _int(v, f"{path}.{name}")
         elif kind == "bool":
             if not isinstance(v, bool):
                 _fail(f"{path}.{name}", f"expected true or false, got {v!r}")
@@ -57,7 +59,8 @@ def _object(value: Any, path: str, fields: dict[str, str]) -> None:
             if not (isinstance(v, str) and v):
                 _fail(f"{path}.{name}", f"expected a name, got {v!r}")
         elif kind == "health":
-            _int(v, f"{path}.{name}", 1)
+            if type(v) is not int or v < 1:
+                _int(v, f"{path}.{name}", 1)
         elif kind == "id":
             if not isinstance(v, (int, str)) or isinstance(v, bool):
                 _fail(f"{path}.{name}", f"expected an id (integer or string), got {v!r}")
