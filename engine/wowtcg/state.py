@@ -586,18 +586,18 @@ class GameState:
         """409.4b: the window closes and the game moves to its next part."""
         step = self.step
         if step == "ready_step":
-            self.push(("draw_step",))
+            self._t_draw_step()
         elif step == "draw_step":
             self._t_open_window("action_phase")  # 502.1
         elif step == "action_phase":
             self._t_open_window("end_phase")  # 503.1
         elif step == "end_phase":
-            self.push(("end_step",))
+            self._t_end_step()
         elif step == "attack_window":
             self.push(("after_protect",))  # 602.2
-            self.push(("protect_point",))
+            self._t_protect_point()
         elif step == "defend_window":
-            self.push(("conclude",))  # 603
+            self._t_conclude()  # 603
 
     def _t_begin_turn(self, player: int) -> None:
         """501.1a: the ready step. The turn player readies his cards (not an
@@ -664,7 +664,7 @@ class GameState:
             ], "503.2a"))
             return
         self.turn_modifiers.clear()
-        self.push(("begin_turn", self.next_clockwise(self.turn_player)))
+        self._t_begin_turn(self.next_clockwise(self.turn_player))
 
     # --- resolving (CR7.4 709, CR7.4 711) --------------------------------------------------
 
@@ -757,7 +757,7 @@ class GameState:
         defender defends and the defend window opens."""
         c = self.combat
         if c.attacker is None or c.defender is None:
-            self.push(("conclude",))
+            self._t_conclude()
             return
         combat.begin_defending(self)
         self._t_open_window("defend_window")
@@ -1157,7 +1157,10 @@ class GameState:
         if a.kind == "pass":
             if self.passes >= self.in_game_count():
                 self.passes = 0
-                self.push(("resolve_top",) if self.chain else ("close_window",))  # 409.4a-b
+                if self.chain:  # 409.4a-b
+                    self._t_resolve_top()
+                else:
+                    self._t_close_window()
             else:
                 # The task stack is empty while a player holds priority (`_t_grant`),
                 # so the next player's grant is the task to run now.
