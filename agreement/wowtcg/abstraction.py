@@ -45,7 +45,7 @@ MOST_AUTOMATIC = 40
 #: The least depth of the model's chain.  The model is built per board and
 #: chain depth, and steering searches it: one depth for the chains a game
 #: mostly has (at most two links) keeps one model, and its searches, from one
-#: step to the next, and lets a way answer a link with another (601.3).
+#: step to the next, and lets a way put a link on top of another (413.7a).
 LEAST_DEPTH = 3
 
 #: Variables the harness does not read off an engine: a monitor of the
