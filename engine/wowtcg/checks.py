@@ -21,9 +21,8 @@ def ppp_batch(st: GameState) -> bool:
     409.6a-b, 409.6d and 409.6f find, each list in the order of play."""
     objs = st.objs
     doomed, misfits, scarred = [], [], []
-    for oid in st.play:
-        o = objs[oid]
-        if is_character(o):
+    for o in map(objs.__getitem__, st.play):
+        if not o.resource and is_character(o):  # most of play is resources: no call for them
             # 409.6a: total health 0 destroys (not lethal damage); 409.6b: lethal damage.
             health = health_of(st, o)
             if (health <= 0 or o.damage >= health) and can_be_destroyed(st, o):
