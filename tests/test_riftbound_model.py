@@ -103,7 +103,10 @@ def test_every_edge_is_exercised_somewhere():
 def test_backends_agree_on_reachable_states():
     """Every guard, update and property means the same over plain values and
     over Z3 terms, on a spread of reachable states of the one-fight model."""
-    exploration = explored(tuple(ONE_FIGHT.items()))
+    assert_backends_agree(explored(tuple(ONE_FIGHT.items())))
+
+
+def assert_backends_agree(exploration: explicit.Exploration) -> None:
     machine = exploration.machine
     states = exploration.nodes[:: max(1, exploration.states // 40)]
     # Each edge's terms built once over fresh constants, as the solvers build them.

@@ -9,21 +9,37 @@ knows nothing of it.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from engine.riftbound import Action, IllegalAction, RiftboundGame, RiftboundState, load_pool, random_setup
-from engine.riftbound.cards import Pool
+from engine.riftbound.cards import Card, Pool
+from model.riftbound.table import Table
 
-#: Cards the model does not abstract: what Snare Warden, Spark Sapper and Grave
-#: Reaper do when played (assumed:here-trigger) is no edge of the model, and its
-#: initial chain holds only units in the combat (Distant Drummer's trigger,
-#: assumed:afar-trigger, is outside it).
-NOT_ABSTRACTED = ("Snare Warden", "Spark Sapper", "Grave Reaper", "Distant Drummer")
-#: Cards left out of random tables: those, and Kayn, who cannot be damaged only
-#: after two moves in a turn while the model's units keep fixed keywords (no move
-#: count), so a random game would soon change his immunity. The scenarios'
-#: follower still holds him, reading the table afresh when his immunity changes.
-OUTSIDE_THE_MODEL = ("Kayn", *NOT_ABSTRACTED)
+#: The cards' triggers as the model's units carry them (Unit.when_played,
+#: assumed:here-trigger): Snare Warden's stun, Spark Sapper's 1 damage and
+#: Grave Reaper's destroy of every enemy unit 'here'.
+WHEN_PLAYED = {
+    "stun_enemies_here_when_played": "stun",
+    "damage_enemies_here_when_played": "damage",
+    "destroy_enemies_here_when_played": "destroy",
+}
+#: Distant Drummer's trigger when a showdown it is not in begins (Unit.afar, assumed:afar-trigger).
+AFAR = "rallies_from_afar"
+#: Kayn's immunity after two moves, which the model holds as a keyword, fixed
+#: for a table: the scenarios' follower reads the table afresh when it changes.
+KAYN = "immune_if_moved_twice"
+#: Every card ability the model abstracts; a card with another is not followed.
+ABSTRACTED = (*WHEN_PLAYED, AFAR, KAYN)
+
+def with_abilities(table: Table, cards: dict[str, Card]) -> Table:
+    """``table`` (read off an observation) with each unit's card ability, ``cards`` by unit id."""
+    return replace(table, units=tuple(
+        replace(u, afar=cards[u.name].ability == AFAR, when_played=WHEN_PLAYED.get(cards[u.name].ability, ""))
+        for u in table.units
+    ))
+
+
 #: Victory comes at this many points in harness games: low enough for games to end.
 VICTORY_POINTS = 6
 
@@ -36,7 +52,13 @@ class Setup(dict):
 
 
 def fragment_pool() -> Pool:
-    return Pool((c.name, c) for c in load_pool() if c.name not in OUTSIDE_THE_MODEL)
+    """The cards of random tables: those without an ability. The harness's
+    checker reads its table off an observation, which shows a unit's keywords
+    but not its card's ability, and Kayn would soon change his immunity (the
+    model's units keep fixed keywords, with no count of moves). The scenarios'
+    follower holds them all, its table given each card's ability
+    (``with_abilities``)."""
+    return Pool((c.name, c) for c in load_pool() if c.ability is None)
 
 
 class BuiltinRiftboundAdapter:

@@ -247,7 +247,8 @@ def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
 def _begin_showdown(t: Table, book: RuleBook, s: Any, bf: int, b: Backend) -> dict[str, Any]:
     """showdown.attacker, showdown.defender, showdown.unit-roles, showdown.focus,
     showdown.initial-chain: roles from who contested ``bf``; the rallying units
-    that take a role put their triggers on the initial chain."""
+    that take a role, and the units that rally from afar outside it, put their
+    triggers on the initial chain."""
     attacker = book.answer("attacker", s, b, bf)
     defender = book.answer("defender", s, b, bf)
     roles, triggers = [], []
@@ -255,7 +256,9 @@ def _begin_showdown(t: Table, book: RuleBook, s: Any, bf: int, b: Backend) -> di
         here = at_battlefield(t, s, u, bf)
         role = b.If(here, b.If(attacker == unit.owner, ATTACKER, b.If(defender == unit.owner, DEFENDER, NO_ROLE)), NO_ROLE)
         roles.append(role)
-        triggers.append(b.And(here, unit.rallying) if unit.rallying else False)
+        # assumed:afar-trigger: a unit in play outside the combat triggers too (rallies_from_afar).
+        fired = ([here] if unit.rallying else []) + ([book.answer("rallies_from_afar", s, b, u, bf)] if unit.afar else [])
+        triggers.append(b.Or(*fired) if fired else False)
     return {
         "combat_bf": bf,
         "contested_by": b.store(s.contested_by, bf, attacker),
@@ -272,10 +275,13 @@ def _begin_showdown(t: Table, book: RuleBook, s: Any, bf: int, b: Backend) -> di
 def link_order(t: Table, u: int, s: Any, b: Backend) -> Any:
     """showdown.initial-chain: a trigger's height on the initial chain. The
     attacker's go on first (bottom), then other non-defenders' in turn order,
-    the defender's last (top); a player's own in unit order. Only units that
-    took a role trigger, so in the model only attacker and defender have any."""
-    unit = t.units[u]
-    return b.If(s.attacker == unit.owner, u, len(t.units) + u)
+    the defender's last (top); a player's own in unit order. Past two
+    players, a player outside the combat has triggers only from afar
+    (assumed:afar-trigger)."""
+    owner, n = t.units[u].owner, len(t.units)
+    # Seats after the attacker in turn order, the defender's put last.
+    seat = b.If(owner > s.attacker, owner - s.attacker, owner - s.attacker + t.players) if t.players > 2 else 1
+    return b.If(s.attacker == owner, u, b.If(s.defender == owner, t.players * n + u, seat * n + u))
 
 
 def _initial_chain_edges(t: Table, book: RuleBook) -> list[Edge]:
@@ -283,7 +289,7 @@ def _initial_chain_edges(t: Table, book: RuleBook) -> list[Edge]:
     # last_link_resolves_first: the chain resolves from its top (assumed:chain-order).
     top_first = book.fixed("last_link_resolves_first")
     for u, unit in enumerate(t.units):
-        if not unit.rallying:
+        if not unit.buffable:
             continue
 
         def is_top(s: Any, b: Backend, u: int = u) -> Any:
@@ -294,8 +300,11 @@ def _initial_chain_edges(t: Table, book: RuleBook) -> list[Edge]:
                   for v in range(len(t.units)) if v != u),
             )
 
-        def resolve(s: Any, b: Backend, u: int = u) -> dict[str, Any]:
-            still_there = b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] != NO_ROLE)
+        def resolve(s: Any, b: Backend, u: int = u, afar: bool = unit.afar) -> dict[str, Any]:
+            # A rallying cry needs its unit still in the combat; a trigger from
+            # afar, its unit still in play (assumed:afar-trigger).
+            still_there = (b.Or(s.zone[u] == BASE, s.zone[u] >= FIRST_BATTLEFIELD) if afar
+                           else b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] != NO_ROLE))
             return {"trigger": b.store(s.trigger, u, False), "buffed": b.store(s.buffed, u, b.Or(s.buffed[u], still_there))}
 
         edges.append(
@@ -303,11 +312,11 @@ def _initial_chain_edges(t: Table, book: RuleBook) -> list[Edge]:
                 f"resolve_top_link[{unit.name}]",
                 "initial_chain",
                 "initial_chain",
-                ("showdown.initial-chain", "showdown.closed", "assumed:rallying-cry"),
+                ("showdown.initial-chain", "showdown.closed", "assumed:afar-trigger" if unit.afar else "assumed:rallying-cry"),
                 is_top,
                 resolve,
                 tags=frozenset({"resolves"}),
-                doc=f"the top trigger of the initial chain, {unit.name}'s rallying cry, resolves",
+                doc=f"the top trigger of the initial chain, {unit.name}'s {'rally from afar' if unit.afar else 'rallying cry'}, resolves",
             )
         )
     edges.append(
@@ -423,21 +432,29 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
                 # of is pending or running goes to its controller's base instead
                 # (played_to_base).
                 outsider = book.answer("played_to_base", s, b, p, bf)
+                effect = _when_played(t, book, s, u, p, bf, b)
+                zone = effect.pop("zone", s.zone)
                 return _spell(
                     t,
                     book,
                     s,
                     b,
-                    zone=b.store(s.zone, u, b.If(outsider, BASE, FIRST_BATTLEFIELD + bf)),
+                    **effect,
+                    zone=b.store(zone, u, b.If(outsider, BASE, FIRST_BATTLEFIELD + bf)),
                     contested_by=b.store(s.contested_by, bf, b.If(outsider, s.contested_by[bf], _contest(book, s, p, bf, b))),
                 )
 
+            rules = ("assumed:showdown-spells", "assumed:contested", "combat.multiplayer.no-play", "combat.multiplayer.play-to-base", "showdown.late-roles")
+            if unit.when_played:
+                rules += ("assumed:here-trigger", "combat.multiplayer.here-is-base") + (
+                    ("qa.both-survive", "assumed:immune-not-destroyed") if unit.when_played == "destroy"
+                    else ("damage.undamageable", "qa.damage-cleared") if unit.when_played == "damage" else ("assumed:stun-lasts-turn",))
             edges.append(
                 Edge(
                     f"play_unit[{unit.name} to {t.battlefield_name(bf)}]",
                     "showdown",
                     "showdown_cleanup",
-                    ("assumed:showdown-spells", "assumed:contested", "combat.multiplayer.no-play", "combat.multiplayer.play-to-base", "showdown.late-roles"),
+                    rules,
                     plays,
                     lands,
                     actor=focus,
@@ -447,24 +464,76 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
             )
 
     def late_roles(s: Any, b: Backend) -> dict[str, Any]:
+        # assumed:destroy-lethal: damage a played unit dealt destroys first (destroyed_by_damage).
+        destroyed = _destroy_lethal(t, book, s, b) if t.plays_with("damage") else {}
+        s = s._replace(**destroyed)
         roles = []
         for u, unit in enumerate(t.units):
             arrived = b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == NO_ROLE)
             role = b.If(s.attacker == unit.owner, ATTACKER, b.If(s.defender == unit.owner, DEFENDER, NO_ROLE))
             roles.append(b.If(arrived, role, s.role[u]))
-        return {"role": tuple(roles)}
+        return {**destroyed, "role": tuple(roles)}
 
     edges.append(
         Edge(
             "showdown_cleanup",
             "showdown_cleanup",
             "showdown",
-            ("showdown.late-roles",),
+            ("showdown.late-roles",) + (("assumed:destroy-lethal", "damage.lethal", "qa.both-survive") if t.plays_with("damage") else ()),
             update=late_roles,
-            doc="the cleanup after a spell: units of attacker or defender that arrived take their roles",
+            doc="the cleanup after a spell: units with lethal damage are destroyed, units of attacker or defender that arrived take their roles",
         )
     )
     return edges
+
+
+def _to_trash(t: Table, s: Any, gone: dict[int, Any], b: Backend, clear_damage: bool = True) -> dict[str, Any]:
+    """assumed:destroy-lethal: each unit ``gone`` names (where its condition
+    holds) goes to its owner's trash and keeps no role, buff, stun or move;
+    nor its damage, unless the combat cleanup is about to clear it
+    (resolution.clear-damage)."""
+    zone, damage, role = list(s.zone), list(s.damage), list(s.role)
+    buffed, moved, stunned = list(s.buffed), list(s.moved), list(s.stunned)
+    for u, lethal in gone.items():
+        zone[u] = b.If(lethal, TRASH, s.zone[u])
+        role[u] = b.If(lethal, NO_ROLE, s.role[u])
+        buffed[u] = b.And(b.Not(lethal), s.buffed[u])
+        moved[u] = b.And(b.Not(lethal), s.moved[u])
+        stunned[u] = b.And(b.Not(lethal), s.stunned[u])
+        if clear_damage:
+            damage[u] = b.If(lethal, 0, s.damage[u])
+    return {"zone": tuple(zone), "damage": tuple(damage), "role": tuple(role),
+            "buffed": tuple(buffed), "moved": tuple(moved), "stunned": tuple(stunned)}
+
+
+def _destroy_lethal(t: Table, book: RuleBook, s: Any, b: Backend) -> dict[str, Any]:
+    """assumed:destroy-lethal, damage.lethal, qa.both-survive: a unit in play
+    whose damage is lethal goes to the trash (destroyed_by_damage; one that
+    cannot be damaged never has any)."""
+    in_play = lambda u: b.Or(s.zone[u] == BASE, s.zone[u] >= FIRST_BATTLEFIELD)  # noqa: E731
+    return _to_trash(t, s, {u: b.And(in_play(u), book.answer("destroyed_by_damage", s, b, u))
+                            for u, unit in enumerate(t.units) if not unit.immune}, b)
+
+
+def _when_played(t: Table, book: RuleBook, s: Any, u: int, p: int, bf: int, b: Backend) -> dict[str, Any]:
+    """assumed:here-trigger, combat.multiplayer.here-is-base: what the trigger
+    of ``u``, played by ``p`` to ``bf``, does to every enemy unit 'here' (the
+    here question: that battlefield, or ``p``'s base where the unit went
+    instead; a base holds its owner's units only, so no enemy is ever there).
+    Stun lasts the turn (assumed:stun-lasts-turn); damage spares a unit that
+    cannot be damaged (damage.undamageable) and destroys at the cleanup after
+    the spell; destroy spares what cannot be destroyed (destroyed_by_effect)."""
+    effect = t.units[u].when_played
+    if not effect:
+        return {}
+    here = book.answer("here", s, b, p, bf)
+    hit = {v: b.And(here != BASE, s.zone[v] == here) for v, unit in enumerate(t.units) if unit.owner != p}
+    if effect == "stun":
+        return {"stunned": tuple(b.Or(s.stunned[v], hit[v]) if v in hit else s.stunned[v] for v in range(len(t.units)))}
+    if effect == "damage":
+        return {"damage": tuple(s.damage[v] + b.If(hit[v], 1, 0) if v in hit and not t.units[v].immune else s.damage[v]
+                                for v in range(len(t.units)))}
+    return _to_trash(t, s, {v: b.And(hit[v], book.answer("destroyed_by_effect", s, b, v)) for v in hit}, b)
 
 
 def _damage_units(t: Table, book: RuleBook, s: Any, assigner: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
@@ -508,7 +577,7 @@ def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[t
             here = [v for v, p in zip(theirs, present) if p]
             if not here:
                 continue
-            rallying = [v for v in here if t.units[v].rallying]
+            rallying = [v for v in here if t.units[v].buffable]
             for buffs in itertools.product((0, 1), repeat=len(rallying)):
                 buff = dict(zip(rallying, buffs))
                 units = [
@@ -605,32 +674,14 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
             )
 
     def deal(s: Any, b: Backend) -> dict[str, Any]:
-        zone, damage = list(s.zone), list(s.damage)
-        role, buffed = list(s.role), list(s.buffed)
-        moved, stunned = list(s.moved), list(s.stunned)
-        for u, unit in enumerate(t.units):
-            # damage.deal, damage.undamageable: what line 81 deals it (damage_dealt).
-            damage[u] = s.damage[u] + book.answer("damage_dealt", s, b, u)
-            if unit.immune:
-                continue  # damage.undamageable: no damage is lethal to it
-            lethal = book.answer("destroyed_by_damage", s, b, u)
-            # assumed:destroy-lethal: a destroyed unit keeps nothing but the
-            # damage the combat cleanup clears (resolution.clear-damage); one
-            # that cannot be destroyed (qa.both-survive) keeps its damage till then.
-            zone[u] = b.If(lethal, TRASH, s.zone[u])
-            role[u] = b.If(lethal, NO_ROLE, s.role[u])
-            buffed[u] = b.And(b.Not(lethal), s.buffed[u])
-            moved[u] = b.And(b.Not(lethal), s.moved[u])
-            stunned[u] = b.And(b.Not(lethal), s.stunned[u])
-        return {
-            "zone": tuple(zone),
-            "damage": tuple(damage),
-            "role": tuple(role),
-            "buffed": tuple(buffed),
-            "moved": tuple(moved),
-            "stunned": tuple(stunned),
-            "assigned": (0,) * len(t.units),
-        }
+        # damage.deal, damage.undamageable: what line 81 deals each unit (damage_dealt).
+        dealt = s._replace(damage=tuple(s.damage[u] + book.answer("damage_dealt", s, b, u) for u in range(len(t.units))))
+        # assumed:destroy-lethal: a destroyed unit keeps nothing but the damage
+        # the combat cleanup clears (resolution.clear-damage); one that cannot
+        # be destroyed (qa.both-survive) keeps its damage till then. No damage
+        # is lethal to a unit that cannot be damaged (damage.undamageable).
+        gone = {u: book.answer("destroyed_by_damage", s, b, u) for u, unit in enumerate(t.units) if not unit.immune}
+        return {**_to_trash(t, dealt, gone, b, clear_damage=False), "assigned": (0,) * len(t.units)}
 
     edges.append(
         Edge(
@@ -720,7 +771,8 @@ def build(
     t = table or default_table(players, battlefields, spells, turns, victory_points)
     book = rulebook(t, reading)
     n, P, B = len(t.units), t.players, t.battlefields
-    damage_cap = max(t.most_damage, max(u.might for u in t.units) + 1)
+    # A unit that cannot be destroyed keeps its damage; each played unit's trigger may add 1 (assumed:here-trigger).
+    damage_cap = max(t.most_damage, max(u.might for u in t.units) + 1) + sum(u.when_played == "damage" for u in t.units)
     variables = [
         Var("turn_player", IntRange(0, P - 1), (t.turn_player,), doc="whose turn it is"),
         Var("zone", IntRange(0, t.zones - 1), (), length=n, doc="each unit's zone: hand, base, trash or a battlefield", start=tuple(u.start for u in t.units)),

@@ -33,7 +33,8 @@ player has left, R5; focus after a pass, the role of a unit sent away in the
 showdown, spell moves, scoring by holding, an emptied battlefield's control,
 marked damage and lethal, what contests a battlefield, who takes one without a
 fight and whether that scores, R4; where a spell plays a unit; in which order
-the initial chain resolves) ``chainproof lint`` reports a gap.
+the initial chain resolves; the cards' own triggers, which only tables with
+those cards ask about) ``chainproof lint`` reports a gap.
 """
 
 from __future__ import annotations
@@ -347,6 +348,68 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
     )
 
+    # -- the cards' own triggers (assumed:here-trigger, assumed:afar-trigger) ----------------
+    # Asked only of a table with such a card; the default tables have none.
+    def in_play(s: Any, b: Backend, u: int) -> Any:
+        return b.Or(s.zone[u] == BASE, s.zone[u] >= FIRST_BATTLEFIELD)
+
+    def outside(s: Any, b: Backend, u: int, bf: int) -> Any:
+        return b.And(in_play(s, b, u), b.Not(at_battlefield(t, s, u, bf)))
+
+    rallies_from_afar = Question(
+        "rallies_from_afar",
+        "does this unit's trigger go on the initial chain as a showdown at this battlefield begins?",
+        (
+            # Line 33 has every non-defending player put triggers on the initial
+            # chain, players outside the combat included; the trigger is ours.
+            Ruling("from-afar", ("assumed:afar-trigger",), True, outside,
+                   "a unit in play outside the combat rallies when its showdown begins"),
+            Ruling("not-afar", ("assumed:afar-trigger",), False, lambda s, b, u, bf: b.Not(outside(s, b, u, bf)),
+                   "a unit in the combat, or out of play, does not"),
+        ),
+        tuple((u, bf) for u in units if t.units[u].afar for bf in battlefields),
+        asked_at=("cleanup",),
+        show=lambda u, bf: f"{t.units[u].name} at {t.battlefield_name(bf)}",
+    )
+
+    def to_base(s: Any, b: Backend, p: int, bf: int) -> Any:
+        return book[0].answer("played_to_base", s, b, p, bf)
+
+    here = Question(
+        "here",
+        "which zone is 'here' for the trigger of a unit this player plays to this battlefield?",
+        (
+            Ruling("where-played", ("assumed:here-trigger",), lambda s, b, p, bf: FIRST_BATTLEFIELD + bf,
+                   lambda s, b, p, bf: b.Not(to_base(s, b, p, bf)), "the battlefield the unit was played to"),
+            Ruling("base-instead", ("combat.multiplayer.here-is-base",), lambda s, b, p, bf: BASE, to_base,
+                   "played to its controller's base instead, 'here' is that base", texts={SOURCE: "18"}),
+        ),
+        tuple((p, bf) for p in players if any(t.units[u].when_played for u in t.units_of(p)) for bf in battlefields),
+        asked_at=("showdown",),
+        default=0,
+        show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
+        show_answer=lambda z: t.zone_name(z),
+    )
+
+    destroyed_by_effect = Question(
+        "destroyed_by_effect",
+        "is this unit destroyed by an effect that destroys it?",
+        (
+            Ruling("destroyed", ("assumed:here-trigger",), True,
+                   lambda s, b, v: not (t.units[v].indestructible or t.units[v].immune),
+                   "an effect that destroys sends the unit to its owner's trash"),
+            Ruling("cannot-be-destroyed", ("qa.both-survive",), False, lambda s, b, v: t.units[v].indestructible,
+                   "a unit that cannot be destroyed stays in play", texts={SOURCE: "106"}),
+            # Line 106 gives Kayn's ability as its example of a unit that cannot be
+            # destroyed; line 77 gives it as immunity to damage.
+            Ruling("immune", ("assumed:immune-not-destroyed",), False,
+                   lambda s, b, v: t.units[v].immune, "a unit that cannot be damaged cannot be destroyed either"),
+        ),
+        tuple((v,) for v in units) if t.plays_with("destroy") else (),
+        asked_at=("showdown",),
+        show=lambda v: t.units[v].name,
+    )
+
     # -- the initial chain's order: asked once, as the edges are built ------------------------
     # Line 33 says in which order the triggers go on the initial chain, not in
     # which order they resolve.  In the model no spell comes between them, so
@@ -471,7 +534,8 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "with equal total might on both sides, every unit in the combat is destroyed", texts={SOURCE: "102"}),
         ),
         tuple((u,) for u in units if not t.units[u].immune),
-        asked_at=("combat_damage_step",),
+        # Damage a played unit deals in the showdown destroys at the cleanup after its spell.
+        asked_at=("combat_damage_step",) + (("showdown_cleanup",) if t.plays_with("damage") else ()),
         show=lambda u: t.units[u].name,
     )
 
@@ -646,7 +710,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
     )
 
     questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, contests, played_to_base,
-                 chain_order, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
+                 rallies_from_afar, here, destroyed_by_effect, chain_order, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
                  exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
                  conquers_uncontested, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))

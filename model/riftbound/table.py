@@ -29,6 +29,11 @@ class Unit:
     (damage.exclusive). ``immune``: cannot be damaged (damage.undamageable).
     ``indestructible``: cannot be destroyed, though it takes damage (qa.both-survive).
     ``rallying``: the triggered ability of assumed:rallying-cry.
+    ``afar``: the triggered ability of assumed:afar-trigger (+1 might when a
+    showdown it is not in begins).
+    ``when_played``: what its trigger does to every enemy unit 'here' when a
+    spell plays it (assumed:here-trigger): "stun", "damage" (1 damage) or
+    "destroy"; "" for none.
     ``start``: its zone at the start (a zone code)."""
 
     name: str
@@ -40,6 +45,13 @@ class Unit:
     immune: bool = False
     rallying: bool = False
     indestructible: bool = False
+    afar: bool = False
+    when_played: str = ""
+
+    @property
+    def buffable(self) -> bool:
+        """A trigger of its own can give it +1 might for a combat (assumed:rallying-cry, assumed:afar-trigger)."""
+        return self.rallying or self.afar
 
 
 @dataclass(frozen=True)
@@ -80,8 +92,12 @@ class Table:
 
     def most_might(self, p: int) -> int:
         """The most combat damage player ``p`` can have to assign: every unit
-        of theirs at full might, with its rallying buff (damage.totals)."""
-        return sum(max(0, self.units[u].might) + self.units[u].rallying for u in self.units_of(p))
+        of theirs at full might, with its +1 buff (damage.totals)."""
+        return sum(max(0, self.units[u].might) + self.units[u].buffable for u in self.units_of(p))
+
+    def plays_with(self, effect: str) -> bool:
+        """Some unit here has the when-played trigger ``effect`` (assumed:here-trigger)."""
+        return any(u.when_played == effect for u in self.units)
 
     @property
     def most_damage(self) -> int:
