@@ -27,6 +27,13 @@ INSTANT_AIMS = {
     "resolve_instant[remove attacker from combat]": "attacker",
     "resolve_instant[remove defender from combat]": "defender",
 }
+#: After a search that finds no way, the game's next search waits until this
+#: many more steps are checked: the searches between would cover nearly the
+#: same choice points (a step further on), and a search that finds nothing
+#: costs more than a checked step.  Measured on `chainproof conform --examples
+#: 60 --seed 0`: the same edge families exercised, about a third more steps
+#: per CPU second.
+QUIET = 4
 
 
 @dataclass(frozen=True)
@@ -57,10 +64,12 @@ class WowChecker:
         self.carried: dict[str, Any] = {}
         self._last_view: tuple[dict[str, Any], tuple[ab.View, Any, Any]] | None = None
         self._way: list[tuple[Machine, Any, frozenset[str], Plan]] = []  # the plans kept along a way found
+        self._checked = self._quiet_until = 0  # steps checked in this game; no search before that many
 
     def begin(self, obs: dict[str, Any]) -> None:
         self._last_view = None
         self._way = []
+        self._checked = self._quiet_until = 0
         self.binding = ab.Binding(len(obs["players"]))
         self.binding.seat(obs)
         self.carried = ab.initial_carry(ab.view(self.binding, [obs]).machine)
@@ -98,6 +107,7 @@ class WowChecker:
     def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any], offered: list[dict[str, Any]] | None) -> list[Finding]:
         """Check one step from choice point ``pre`` to choice point ``post``;
         without ``offered`` (a trace that does not list them) completeness is not checked."""
+        self._checked += 1
         v, s_pre, s_post = self.model_view(pre, post)
         findings = []
         # Completeness: every choice the model enables is offered (409.2, 602.2, 503.2a).
@@ -164,11 +174,16 @@ class WowChecker:
         """The plan at ``pre``: the first choice of a shortest way, in the model,
         to an edge of a target family (``shortest_way``), or None.  The rest of
         a shortest way is a shortest way from where it has come to, so while a
-        game follows the way it is steered along it without searching again."""
+        game follows the way it is steered along it without searching again.
+        After a search that finds no way, the next search waits ``QUIET`` steps."""
         v, start, _ = self.model_view(pre)
         if self._way and self._way[0][:3] == (v.machine, start, targets):
             return self._way.pop(0)[3]
+        if self._checked < self._quiet_until:
+            return None
         way = shortest_way(v.machine, start, targets, budget)
+        if not way:
+            self._quiet_until = self._checked + QUIET
         self._way = [(v.machine, s, targets, plan) for s, plan in way[1:]]
         return way[0][1] if way else None
 

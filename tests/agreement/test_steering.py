@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from agreement.wowtcg.builtin import ITEM, observe, observe_action
+from agreement.wowtcg import checker as checker_module
 from agreement.wowtcg.checker import WowChecker
 from agreement.wowtcg.observation import ObservationError, check_action
 from engine.wowtcg.arrange import arrange
@@ -73,3 +74,21 @@ def test_play_targets_in_an_action_observation_are_validated():
         check_action({"kind": "play", "player": 0, "card_kind": "instant", "targets": [4, True]})
     with pytest.raises(ObservationError, match=r"action\.targets"):
         check_action({"kind": "play", "player": 0, "card_kind": "instant", "targets": 4})
+
+
+def test_after_a_search_that_finds_no_way_the_next_waits_quiet_steps(monkeypatch):
+    st, checker, _ = _proposal_answered_by_p2()
+    searches = []
+    search = checker_module.shortest_way
+    monkeypatch.setattr(checker_module, "shortest_way", lambda *args: searches.append(args[1]) or search(*args))
+    nowhere = frozenset({"no such family"})
+
+    def steer():
+        obs = observe(st)
+        return checker.steer(obs, [observe_action(st, a) for a in st.legal_actions()], nowhere)
+
+    assert steer() == [] and len(searches) == 1
+    for checked in range(1, checker_module.QUIET + 1):
+        assert _step(checker, st, st.legal_actions()[0]) == []
+        assert steer() == []
+        assert len(searches) == (1 if checked < checker_module.QUIET else 2), f"after {checked} steps"
