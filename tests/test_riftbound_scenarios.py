@@ -62,23 +62,47 @@ def test_cli_runs_them_all() -> None:
     assert cases > len(SHIPPED)  # the stunned-out-of-total file has two cases
     assert data["summary"] == {"pass": cases, "fail": 0, "error": 0}
     assert {r["game"] for r in data["results"]} == {"riftbound"}
-    # The model follows every scenario whose cards it abstracts, step by step, Kayn's
-    # and units that cannot be destroyed included; only those with Snare Warden, Spark
-    # Sapper, Grave Reaper or Distant Drummer (assumed:here-trigger, assumed:afar-trigger)
-    # or a game the engine's turn cap ends (assumed:turn-cap, a limit the model lacks)
-    # or reactions (assumed:chain-reactions: the model resolves every chain at once)
-    # are left out.
+    # The model follows every scenario, Kayn's, units that cannot be destroyed and
+    # the cards' own triggers (assumed:here-trigger, assumed:afar-trigger)
+    # included; only a game the engine's turn cap ends (assumed:turn-cap, a limit
+    # the model lacks) or reactions (assumed:chain-reactions: the model resolves
+    # every chain at once) are left out.
     verdicts = {r["scenario"]: r["model"] for r in data["results"]}
     assert all(v.startswith("agrees over ")
-               or any(v.startswith(f"not covered (cards the model does not abstract: {c}")
-                      for c in ("Snare Warden", "Spark Sapper", "Grave Reaper", "Distant Drummer"))
                or v.startswith("not covered (the engine's own length limit ended the game (500 turns")
                or v == "not covered (reactions: the model has no spells cast on a chain)"
                for v in verdicts.values()), verdicts
     assert any(v == "not covered (reactions: the model has no spells cast on a chain)" for v in verdicts.values())
+    cards = [v for path, v in verdicts.items() if path.startswith(tuple(f"riftbound/rules/{f}" for f in CARD_FILES))]
+    assert len(cards) == 7 and sum(v.startswith("agrees over ") for v in cards) == 6, cards
     kayn = [v for path, v in verdicts.items() if "kayn" in path.lower()]
     assert len(kayn) >= 2 and all(v.startswith("agrees over ") for v in kayn), kayn
-    assert sum(v.startswith("agrees over ") for v in verdicts.values()) >= 58
+    assert sum(v.startswith("agrees over ") for v in verdicts.values()) >= 64
+
+
+#: The scenarios of the cards' own triggers: Snare Warden, Grave Reaper, Spark Sapper, Distant Drummer.
+CARD_FILES = (
+    "combat.multiplayer.here-is-base-a-warden-played-to-base-stuns-nobody.yaml",
+    "qa.both-survive.a-destroy-effect-spares-what-cannot-be-destroyed.yaml",
+    "qa.damage-cleared.damage-dealt-outside-the-combat.yaml",
+    "showdown.initial-chain-a-trigger-of-a-player-outside-the-combat.yaml",
+)
+
+
+@pytest.mark.parametrize("name", CARD_FILES)
+def test_a_model_without_the_cards_triggers_is_caught(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cards' scenarios agree with the model of their table; given the units
+    without their cards' abilities (as a table read off observations alone), the
+    model disagrees with the engine in each file."""
+    path = ROOT / "rules" / name
+    results = runner.run_cases(path)
+    assert all(r.status == "pass" for r in results)
+    assert any(r.model.startswith("agrees over ") for r in results), [r.model for r in results]
+    from agreement.riftbound import follow
+
+    monkeypatch.setattr(follow, "with_abilities", lambda table, cards: table)
+    results = runner.run_cases(path)
+    assert any(r.status == "fail" and "the model's reading" in r.detail for r in results), [(r.status, r.detail) for r in results]
 
 
 def test_kayn_is_followed_across_the_move_that_makes_him_immune(monkeypatch: pytest.MonkeyPatch) -> None:
