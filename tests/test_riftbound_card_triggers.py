@@ -12,7 +12,7 @@ from functools import cache
 
 from checkers import explicit
 from model import riftbound
-from model.riftbound.table import ATTACKER, BASE, FIRST_BATTLEFIELD, HAND, NO_ROLE, TRASH, Table, Unit
+from model.riftbound.table import ATTACKER, BASE, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY, TRASH, Table, Unit
 from tests.test_riftbound_model import assert_backends_agree
 
 BF1, BF2 = FIRST_BATTLEFIELD, FIRST_BATTLEFIELD + 1
@@ -45,6 +45,19 @@ def reaper_table() -> Table:
         Unit("Reaper", 1, 1, start=HAND, when_played="destroy"),
     )
     return Table(2, 2, units, (1, 0), 1, 1, 2)
+
+
+def marked_table() -> Table:
+    """P1's Raider and Hound, 3 might each, attack P2's 4-might Keeper at bf1
+    once P1 has moved the Runner; P2 holds Spark Sapper."""
+    units = (
+        Unit("Raider", 0, 3, start=BF1),
+        Unit("Hound", 0, 3, start=BF1),
+        Unit("Runner", 0, 1),
+        Unit("Keeper", 1, 4, start=BF1),
+        Unit("Sapper", 1, 1, start=HAND, when_played="damage"),
+    )
+    return Table(2, 2, units, (1, NOBODY), 1, 1, 2)
 
 
 @cache
@@ -147,7 +160,17 @@ def test_a_reaper_spares_what_cannot_be_destroyed():
     assert any(k == "skip_damage" for *_, k in e.graph.edges(keys=True))
 
 
+def test_damage_a_sapper_marked_lowers_what_is_lethal_in_the_damage_step():
+    """damage.lethal, damage.no-overkill, assumed:destroy-lethal: after the
+    Sapper's 1 damage to each, 2 is lethal to the Raider and to the Hound, so
+    the Keeper's 4 may be split 2 and 2 (with nothing marked it could not:
+    3 and 1, or 1 and 3); the model has that assignment and takes it."""
+    e = explored(marked_table())
+    assert "assign_damage[P2: Raider 2, Hound 2]" in {k for *_, k in e.graph.edges(keys=True)}
+
+
 def test_backends_agree_on_the_cards_triggers():
     """The new guards and updates mean the same over plain values and over Z3 terms."""
     assert_backends_agree(explored(drummer_table()))
     assert_backends_agree(explored(reaper_table()))
+    assert_backends_agree(explored(marked_table()))

@@ -557,7 +557,8 @@ def _damage_units(t: Table, book: RuleBook, s: Any, assigner: int, targets: tupl
 def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The assignments player ``q`` could ever make at this table (a vector
     over ``targets``): for each opponent (combat.two-players: one at a time),
-    each set of their units in the combat, their buffs and each total up to
+    each set of their units in the combat, their buffs, the damage a played
+    unit may have marked on them (assumed:here-trigger) and each total up to
     ``q``'s most might, every legal split that the damage module's Z3
     enumeration finds. Only these get an edge, so an assignment edge that is
     never taken is a fact of the table or the rules, not padding."""
@@ -568,6 +569,9 @@ def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tup
 def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     # Remembered by table: lint builds the same table under every source's reading.
     most = t.most_might(q)
+    # assumed:here-trigger: each Spark Sapper played may leave 1 damage on a unit
+    # before the damage step, which lowers what is lethal to it (damage.lethal).
+    marks = range(sum(u.when_played == "damage" for u in t.units) + 1)
     found: set[tuple[int, ...]] = set()
     for r in range(t.players):
         if r == q:
@@ -578,12 +582,13 @@ def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[t
             if not here:
                 continue
             rallying = [v for v in here if t.units[v].buffable]
-            for buffs in itertools.product((0, 1), repeat=len(rallying)):
+            for buffs, marked in itertools.product(itertools.product((0, 1), repeat=len(rallying)),
+                                                   itertools.product(marks, repeat=len(here))):
                 buff = dict(zip(rallying, buffs))
                 units = [
                     DamageUnit(t.units[v].name, t.units[v].might + buff.get(v, 0), tank=t.units[v].tank,
-                               last=t.units[v].last, immune=t.units[v].immune)
-                    for v in here
+                               last=t.units[v].last, immune=t.units[v].immune, marked=0 if t.units[v].immune else m)
+                    for v, m in zip(here, marked)
                 ]
                 for total in range(most + 1):
                     for split in legal_assignments(units, total):
