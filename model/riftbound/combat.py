@@ -481,7 +481,8 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
             "showdown",
             ("showdown.late-roles",) + (("assumed:destroy-lethal", "damage.lethal", "qa.both-survive") if t.plays_with("damage") else ()),
             update=late_roles,
-            doc="the cleanup after a spell: units with lethal damage are destroyed, units of attacker or defender that arrived take their roles",
+            doc="the cleanup after a spell: " + ("units with lethal damage are destroyed, " if t.plays_with("damage") else "")
+                + "units of attacker or defender that arrived take their roles",
         )
     )
     return edges
