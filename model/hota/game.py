@@ -34,10 +34,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import partial
 from typing import Any, Callable, Iterator
 
 from model.backend import Backend
 from model.hota import REGISTRY
+from model.hota.counts import Counts
 from model.hota.rulings import CONCESSION, EFFECT, LAST_STANDING, loses_at_check, rulebook
 from model.hota.table import (
     ACCEPT, ACTIVATED, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND, PICKED, PLAYERS,
@@ -102,10 +104,11 @@ def _pair(make: Callable[[int], Any]) -> tuple[Any, Any]:
 class HotaRules:
     """The table, its rule book, and what the edges read off a state."""
 
-    def __init__(self, t: Table, book: RuleBook, loop_rule: bool = True):
+    def __init__(self, t: Table, book: RuleBook, loop_rule: bool = True, counts: Counts = Counts.exact()):
         self.t = t
         self.book = book
         self.loop_rule = loop_rule
+        self.counts = counts
         # Questions of the board alone, asked once (``RuleBook.fixed``).
         self.life = book.fixed("starting_life_total")
         self.tokens_vanish_at_check = book.fixed("state_actions_at_check")
@@ -218,7 +221,7 @@ def unfinished_at(p: Any, unfinished: Callable[[int], Any], b: Backend) -> Any:
 # The start of the game (103)
 
 
-def _start_edges(t: Table, mulligan: int) -> list[Edge]:
+def _start_edges(t: Table, mulligan: int, counts: Counts) -> list[Edge]:
     edges = [
         Edge("shuffle_decks", "shuffle", "first_player", ("103.1",), tags=frozenset({MANDATORY, CHANCE}),
              doc="chance: each deck is shuffled; the counts stay as they are"),
@@ -229,14 +232,15 @@ def _start_edges(t: Table, mulligan: int) -> list[Edge]:
                  update=lambda s, b, p=p: {"first": p}, tags=frozenset({MANDATORY, CHANCE}),
                  doc=f"chance: {PLAYER_NAMES[p]} is the first player")
         )
-    edges.append(
+    edges += counts.counted(
         Edge("draw_opening_hands", "opening_hands", "mulligan", ("103.3", "103.4", "abstracted:anonymous-cards"),
              update=lambda s, b: {
                  "damage": (0,) * PLAYERS,  # 103.3: 30 life, no damage yet
                  "hand": (OPENING_HAND,) * PLAYERS,
                  "library": tuple(lib - OPENING_HAND for lib in s.library),
              },
-             tags=frozenset({MANDATORY}), doc="each player draws seven")
+             tags=frozenset({MANDATORY}), doc="each player draws seven"),
+        *(("library", p, OPENING_HAND) for p in range(PLAYERS)), ("hand", 0, 0),
     )
 
     # 103.4: the first player declares, then the opponent.
@@ -273,11 +277,14 @@ def _start_edges(t: Table, mulligan: int) -> list[Edge]:
             "first_turn": True,
         }
 
-    edges.append(
+    # A mulligan takes no more than the library holds and puts back as many:
+    # at the cap it leaves the library where it was.
+    edges += counts.counted(
         Edge("perform_mulligans", "mulligan", "draw_step", ("103.4", "103.5", "104.3c"),
              guard=lambda s, b: b.And(*(d != NOT_YET for d in s.declared), b.Not(s.mulligan_done)),
              update=mulligan, tags=frozenset({MANDATORY}),
-             doc="everyone who declared a count mulligans at once; the first player's turn begins")
+             doc="everyone who declared a count mulligans at once; the first player's turn begins"),
+        ("library", 0, 0), ("hand", 0, 0),
     )
     return edges
 
@@ -299,9 +306,12 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
 
     draws = lambda s, b: r.book.answer("draws_at_draw_step", s, b)  # noqa: E731
     edges = [
-        Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c", "abstracted:anonymous-cards"),
-             guard=draws, update=draw, tags=frozenset({MANDATORY}),
-             doc="the active player draws a card (from an empty library: nothing, and the loss waits for the check)"),
+        *r.counts.counted(
+            Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c", "abstracted:anonymous-cards"),
+                 guard=draws, update=draw, tags=frozenset({MANDATORY}),
+                 doc="the active player draws a card (from an empty library: nothing, and the loss waits for the check)"),
+            ("library", lambda s: s.active, 1), ("hand", 0, 0),
+        ),
         Edge("skip_first_draw", "draw_step", "check", ("103.5a",),
              guard=lambda s, b: b.Not(draws(s, b)), update=lambda s, b: {"priority": s.active},
              tags=frozenset({MANDATORY}), doc="the first player skips the first turn's draw"),
@@ -328,13 +338,17 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
              guard=lambda s, b: s.passes == 0,
              update=lambda s, b: {"passes": 1, "priority": other(s.priority)},
              actor=holder, doc="the player passes; the other receives priority"),
-        Edge("pass_ends_turn", "priority", "draw_step", ("assumed:priority", "assumed:turn-end", "102.1"),
-             guard=lambda s, b: s.passes == 1,
-             update=lambda s, b: {
-                 "passes": 0, "priority": NOBODY, "active": other(s.active), "first_turn": False,
-                 "used": (False,) * len(r.t.entities), "silenced": (False,) * len(r.t.entities),
-             },
-             actor=holder, doc="both players passed in succession: the turn ends and the other player's begins"),
+        # The end of the first turn is where a capped hand starts to be counted up to its cap.
+        *r.counts.counted(
+            Edge("pass_ends_turn", "priority", "draw_step", ("assumed:priority", "assumed:turn-end", "102.1"),
+                 guard=lambda s, b: s.passes == 1,
+                 update=lambda s, b: {
+                     "passes": 0, "priority": NOBODY, "active": other(s.active), "first_turn": False,
+                     "used": (False,) * len(r.t.entities), "silenced": (False,) * len(r.t.entities),
+                 },
+                 actor=holder, doc="both players passed in succession: the turn ends and the other player's begins"),
+            ("hand", 0, 0),
+        ),
     ]
     return edges
 
@@ -389,22 +403,28 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                         "hand": b.store(s.hand, q, s.hand[q] + drawn),
                         "drew_from_empty": b.store(s.drew_from_empty, q, b.Or(s.drew_from_empty[q], s.library[q] < TOME_DRAW)),
                     }
-                yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3c",), tome,
-                           doc=f"{PLAYER_NAMES[q]} draws {TOME_DRAW} (all that remain if fewer)")
+                yield from r.counts.counted(
+                    edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3c",), tome,
+                         doc=f"{PLAYER_NAMES[q]} draws {TOME_DRAW} (all that remain if fewer)"),
+                    ("library", q, TOME_DRAW), ("hand", q, 0))
         elif card == "Spirit Caller":
-            yield edge(base, ("109.5", "109.5a", "109.2", "109.2a", "107.1", "107.2", "108.1", "109.1"),
-                       lambda s, b, c=c: {"tokens": b.store(s.tokens, c, s.tokens[c] + 1),
-                                          "waiting": r.on_token_enters(s, b, c)},
-                       tags=(CREATES_TOKEN,), doc="create a Spirit token under its controller's control")
+            yield from r.counts.counted(
+                edge(base, ("109.5", "109.5a", "109.2", "109.2a", "107.1", "107.2", "108.1", "109.1"),
+                     lambda s, b, c=c: {"tokens": b.store(s.tokens, c, s.tokens[c] + 1),
+                                        "waiting": r.on_token_enters(s, b, c)},
+                     tags=(CREATES_TOKEN,), doc="create a Spirit token under its controller's control"),
+                ("tokens", c, 0))
         elif card == "Banishing Gale":
             # Only a player with a Spirit Caller ever controls a token.
             for q in (q for q in range(PLAYERS) if t.controlled_by("Spirit Caller", q)):
-                yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}s_spirit", ("109.5f", "107.3", "109.1"),
-                           lambda s, b, q=q: {"tokens": b.store(s.tokens, q, s.tokens[q] - 1),
-                                              "tokens_elsewhere": b.store(s.tokens_elsewhere, q, s.tokens_elsewhere[q] + 1),
-                                              "waiting": r.on_token_leaves(s, b, q)},
-                           guard=lambda s, b, q=q: s.tokens[q] >= 1,
-                           doc=f"return a token of {PLAYER_NAMES[q]} to its owner's hand")
+                yield from r.counts.counted(
+                    edge(f"{base}_on_{PLAYER_NAMES[q].lower()}s_spirit", ("109.5f", "107.3", "109.1"),
+                         lambda s, b, q=q: {"tokens": b.store(s.tokens, q, s.tokens[q] - 1),
+                                            "tokens_elsewhere": b.store(s.tokens_elsewhere, q, s.tokens_elsewhere[q] + 1),
+                                            "waiting": r.on_token_leaves(s, b, q)},
+                         guard=lambda s, b, q=q: s.tokens[q] >= 1,
+                         doc=f"return a token of {PLAYER_NAMES[q]} to its owner's hand"),
+                    ("tokens", q, 1), ("tokens_elsewhere", q, 0))
         elif card == "Rewind Portal":
             def rewind(s: Any, b: Backend, c: int = c) -> dict[str, Any]:
                 back = r.book.answer("token_returns", s, b)  # 109.5g, 101.3: no
@@ -413,8 +433,10 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                     "tokens_elsewhere": b.store(s.tokens_elsewhere, c, b.If(back, s.tokens_elsewhere[c], s.tokens_elsewhere[c] + 1)),
                     "waiting": r.on_token_leaves(s, b, c),
                 }
-            yield edge(base, ("109.5g", "101.3", "109.5f"), rewind, guard=lambda s, b, c=c: s.tokens[c] >= 1,
-                       doc="exile a token of its controller and return it: the return is skipped, the token stays exiled")
+            yield from r.counts.counted(
+                edge(base, ("109.5g", "101.3", "109.5f"), rewind, guard=lambda s, b, c=c: s.tokens[c] >= 1,
+                     doc="exile a token of its controller and return it: the return is skipped, the token stays exiled"),
+                ("tokens", c, 1), ("tokens_elsewhere", c, 0))
         elif card == "Silencing Rune":
             for x, target in enumerate(t.entities):
                 if target.card in ACTIVATED:  # the card's text: target static or triggered entity
@@ -534,9 +556,12 @@ def _council_edges(r: HotaRules) -> list[Edge]:
         Edge("council_refuses", "council", "council", ("101.4", "101.4c", "101.4d", "assumed:seat-order"),
              guard=answer_due, update=answering(REFUSE), actor=chooser, tags=frozenset({CHOICE}),
              doc="the chooser refuses, in public"),
-        Edge("council_takes_effect", "council", "check", ("101.4", "104.3c", "assumed:resolve-at-once"),
-             guard=lambda s, b: s.chooser == NOBODY, update=takes_effect, tags=frozenset({MANDATORY}),
-             doc="every choice stands: the chosen cards are discarded and those who accepted draw"),
+        *r.counts.counted(
+            Edge("council_takes_effect", "council", "check", ("101.4", "104.3c", "assumed:resolve-at-once"),
+                 guard=lambda s, b: s.chooser == NOBODY, update=takes_effect, tags=frozenset({MANDATORY}),
+                 doc="every choice stands: the chosen cards are discarded and those who accepted draw"),
+            *(("library", p, 1) for p in range(PLAYERS)), *(("hand", p, 1) for p in range(PLAYERS)),
+        ),
     ]
 
 
@@ -567,24 +592,30 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
                                   b.Not(r.in_mandatory_loop(s, b)))
 
     echo_owner = lambda s, b: s.waiting - ECHO_WAITS  # noqa: E731
+    # Each edge, with the counts it changes (``Counts.counted``).
     edges = [
-        Edge("culling_field_destroys", "triggers", "check", ("assumed:trigger-order", "109.5f"),
-             guard=waiting(CULLING_WAITS, "Culling Field"), update=culling, tags=frozenset({MANDATORY}),
-             doc="Culling Field destroys the token that entered"),
-        Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
-             guard=waiting(ECHO_WAITS, "Echo Chamber"), update=echo, tags=frozenset({MANDATORY, CREATES_TOKEN}),
-             doc="Echo Chamber: the controller of the token that left creates a Spirit"),
-        Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
-             guard=waiting(ECHO_WAITS, "Whispering Echo"), update=echo, actor=echo_owner,
-             tags=frozenset({CREATES_TOKEN}), doc="Whispering Echo: that player chooses to create a Spirit"),
-        Edge("whispering_echo_declines", "triggers", "check", ("assumed:trigger-order",),
-             guard=waiting(ECHO_WAITS, "Whispering Echo"), update=lambda s, b: {"waiting": NO_TRIGGER},
-             actor=echo_owner, doc="Whispering Echo: that player chooses not to"),
-        Edge("mandatory_loop_draw", "triggers", "game_over", ("104.4b", "104.5"),
-             guard=r.in_mandatory_loop,
-             update=lambda s, b: {"drew": _pair(lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
-             tags=frozenset({MANDATORY, LOOP_DRAW}),
-             doc="the waiting trigger begins a loop of mandatory actions that cannot stop: the game is a draw"),
+        (Edge("culling_field_destroys", "triggers", "check", ("assumed:trigger-order", "109.5f"),
+              guard=waiting(CULLING_WAITS, "Culling Field"), update=culling, tags=frozenset({MANDATORY}),
+              doc="Culling Field destroys the token that entered"),
+         (("tokens", lambda s: whose(s, CULLING_WAITS), 1), ("tokens_elsewhere", 0, 0))),
+        (Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
+              guard=waiting(ECHO_WAITS, "Echo Chamber"), update=echo, tags=frozenset({MANDATORY, CREATES_TOKEN}),
+              doc="Echo Chamber: the controller of the token that left creates a Spirit"),
+         (("tokens", 0, 0),)),
+        (Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
+              guard=waiting(ECHO_WAITS, "Whispering Echo"), update=echo, actor=echo_owner,
+              tags=frozenset({CREATES_TOKEN}), doc="Whispering Echo: that player chooses to create a Spirit"),
+         (("tokens", 0, 0),)),
+        (Edge("whispering_echo_declines", "triggers", "check", ("assumed:trigger-order",),
+              guard=waiting(ECHO_WAITS, "Whispering Echo"), update=lambda s, b: {"waiting": NO_TRIGGER},
+              actor=echo_owner, doc="Whispering Echo: that player chooses not to"),
+         ()),
+        (Edge("mandatory_loop_draw", "triggers", "game_over", ("104.4b", "104.5"),
+              guard=r.in_mandatory_loop,
+              update=lambda s, b: {"drew": _pair(lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
+              tags=frozenset({MANDATORY, LOOP_DRAW}),
+              doc="the waiting trigger begins a loop of mandatory actions that cannot stop: the game is a draw"),
+         ()),
     ]
     # Only the triggers of the table's cards can wait, and the loop needs both of its pieces.
     needs = {
@@ -595,8 +626,10 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
         "mandatory_loop_draw": ("Culling Field", "Echo Chamber"),
     }
     return [
-        e for e in edges
+        counted
+        for e, counts in edges
         if all(r.t.holding(card) for card in needs[e.name]) and (r.loop_rule or not e.has(LOOP_DRAW))
+        for counted in r.counts.counted(e, *counts)
     ]
 
 
@@ -625,16 +658,20 @@ def _concession_edges(r: HotaRules, locations: tuple[str, ...]) -> list[Edge]:
 # The machine
 
 
-def variables(t: Table, life: int = STARTING_LIFE) -> list[Var]:
+def variables(t: Table, life: int = STARTING_LIFE, counts: Counts = Counts.exact()) -> list[Var]:
     n = len(t.entities)
+    # Counted exactly, the deck bounds every count; with caps, a library
+    # starts at its cap: a deck of that many cards or more.
+    library, hand = counts.top("library", t.deck), counts.top("hand", t.deck)
+    tokens, elsewhere = counts.top("tokens", t.deck), counts.top("tokens_elsewhere", t.deck)
     return [
         Var("first", IntRange(-1, 1), (NOBODY,), doc="the first player (103.2)"),
         Var("active", IntRange(-1, 1), (NOBODY,), doc="whose turn it is (102.1)"),
         Var("first_turn", BOOL, (False,), doc="this is the first player's first turn (103.5a)"),
         Var("priority", IntRange(-1, 1), (NOBODY,), doc="who holds priority, or receives it after the check"),
         Var("passes", IntRange(0, 1), (0,), doc="passes in succession"),
-        Var("library", IntRange(0, t.deck), (), length=PLAYERS, start=(t.deck,) * PLAYERS, doc="cards in each library"),
-        Var("hand", IntRange(0, t.deck), (), length=PLAYERS, start=(0,) * PLAYERS, doc="cards in each hand"),
+        Var("library", IntRange(0, library), (), length=PLAYERS, start=(library,) * PLAYERS, doc="cards in each library"),
+        Var("hand", IntRange(0, hand), (), length=PLAYERS, start=(0,) * PLAYERS, doc="cards in each hand"),
         Var("damage", IntRange(0, life), (0,), length=PLAYERS, doc="damage markers, up to the starting life (starting_life_total)"),
         Var("drew_from_empty", BOOL, (False,), length=PLAYERS, doc="tried to draw from too small a library since the last check"),
         Var("won", BOOL, (False,), length=PLAYERS),
@@ -642,8 +679,8 @@ def variables(t: Table, life: int = STARTING_LIFE) -> list[Var]:
         Var("drew", BOOL, (False,), length=PLAYERS, doc="the game is a draw for this player"),
         Var("declared", IntRange(-1, OPENING_HAND), (NOT_YET,), length=PLAYERS, doc="declared mulligan counts"),
         Var("mulligan_done", BOOL, (False,)),
-        Var("tokens", IntRange(0, t.deck), (0,), length=PLAYERS, doc="Spirit tokens on the battlefield, by controller"),
-        Var("tokens_elsewhere", IntRange(0, t.deck), (0,), length=PLAYERS, doc="tokens off the battlefield, by owner"),
+        Var("tokens", IntRange(0, tokens), (0,), length=PLAYERS, doc="Spirit tokens on the battlefield, by controller"),
+        Var("tokens_elsewhere", IntRange(0, elsewhere), (0,), length=PLAYERS, doc="tokens off the battlefield, by owner"),
         Var("waiting", IntRange(-1, ECHO_WAITS + PLAYERS - 1), (NO_TRIGGER,), doc="the triggered ability waiting"),
         Var("used", BOOL, (False,), length=n, doc="each entity's ability used this turn"),
         Var("silenced", BOOL, (False,), length=n, doc="each entity lost its abilities until the end of the turn"),
@@ -655,26 +692,35 @@ def variables(t: Table, life: int = STARTING_LIFE) -> list[Var]:
 
 
 def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without: tuple[str, ...] = (),
-          loop_rule: bool = True, reading: str | None = None) -> Machine:
+          loop_rule: bool = True, reading: str | None = None, any_length: bool = False) -> Machine:
     """The model at these bounds, for the table given or the default one.
 
     ``loop_rule=False`` leaves 104.4b out: triggers resolve even inside a loop
     of mandatory actions, so the loops the rule ends can be seen
     (``checkers/hota_loops.py``). ``reading`` names a reading of the sources
-    (``"004"``, the only one, is the model's own)."""
+    (``"004"``, the only one, is the model's own).
+
+    ``any_length`` builds the model of games of every deck size, for
+    unbounded proofs: libraries, hands and tokens are counted up to caps
+    (``model/hota/counts.py``), so ``deck`` bounds nothing there. Each cap
+    is an entry ``abstracted:...`` of the registry that says why the model
+    still has every run of the game, perhaps more."""
     t = table if table is not None else default_table(deck)
     book = rulebook(t, without, reading)
-    r = HotaRules(t, book, loop_rule)
+    counts = Counts.any_length(t, mulligan) if any_length else Counts.exact()
+    r = HotaRules(t, book, loop_rule, counts)
     edges = [
-        *_start_edges(t, mulligan),
+        *_start_edges(t, mulligan, counts),
         *_turn_edges(r),
         *_activations(r),
         *(_council_edges(r) if t.holding("Council of Elders") else ()),
         *_trigger_edges(r),
     ]
     edges += _concession_edges(r, tuple({e.source for e in edges}))
-    edges = [_ending(e, t) if e.target == "game_over" else e for e in edges]
-    return Machine("hota", variables(t, r.life), LOCATIONS, "shuffle", edges, REGISTRY, {"deck": t.deck, "mulligan": mulligan}, describe,
+    state = variables(t, r.life, counts)
+    edges = [_ending(e, state) if e.target == "game_over" else e for e in edges]
+    bounds = {"mulligan": mulligan} if any_length else {"deck": t.deck, "mulligan": mulligan}
+    return Machine("hota", state, LOCATIONS, "shuffle", edges, REGISTRY, bounds, partial(describe, counts=counts),
                    table=t, rulings=book)
 
 
@@ -682,12 +728,12 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
 OUTCOME = ("won", "lost", "drew", "damage", "drew_from_empty", "first", "active")
 
 
-def _ending(e: Edge, t: Table) -> Edge:
+def _ending(e: Edge, state: list[Var]) -> Edge:
     """An edge that ends the game also forgets everything but the outcome and
     what decided it, so that games ending alike end in one state."""
     start = {v.name: (v.start if v.start is not None else
                       (v.initial[0],) * v.length if v.length is not None else v.initial[0])
-             for v in variables(t) if v.name not in OUTCOME}
+             for v in state if v.name not in OUTCOME}
 
     def update(s: Any, b: Backend, inner: Callable[..., dict[str, Any]] = e.update) -> dict[str, Any]:
         return {**inner(s, b), **start}
@@ -695,7 +741,7 @@ def _ending(e: Edge, t: Table) -> Edge:
     return replace(e, update=update)
 
 
-def describe(m: Machine, s: Any) -> dict[str, str]:
+def describe(m: Machine, s: Any, counts: Counts = Counts.exact()) -> dict[str, str]:
     t: Table = m.table
     seat = lambda p: PLAYER_NAMES[p] if p != NOBODY else "-"  # noqa: E731
 
@@ -704,12 +750,13 @@ def describe(m: Machine, s: Any) -> dict[str, str]:
 
     out = {
         "first": seat(s.first), "active": seat(s.active), "priority": seat(s.priority),
-        "library": "/".join(map(str, s.library)), "hand": "/".join(map(str, s.hand)),
+        "library": "/".join(counts.shown("library", n, s) for n in s.library),
+        "hand": "/".join(counts.shown("hand", n, s) for n in s.hand),
         "damage": "/".join(map(str, s.damage)), "status": "/".join(outcome(p) for p in range(PLAYERS)),
-        "tokens": "/".join(map(str, s.tokens)),
+        "tokens": "/".join(counts.shown("tokens", n, s) for n in s.tokens),
     }
     if any(s.tokens_elsewhere):
-        out["tokens_elsewhere"] = "/".join(map(str, s.tokens_elsewhere))
+        out["tokens_elsewhere"] = "/".join(counts.shown("tokens_elsewhere", n, s) for n in s.tokens_elsewhere)
     if any(s.drew_from_empty):
         out["drew_from_empty"] = ",".join(seat(p) for p in range(PLAYERS) if s.drew_from_empty[p])
     if s.waiting != NO_TRIGGER:
