@@ -30,8 +30,7 @@ from model.machine import Edge
 
 #: Whose count a step changes: a seat, or the seat a state names (the active player).
 Whose = Union[int, Callable[[Any], Any]]
-#: A count a step changes: the variable, whose, and the most the step takes
-#: from it (0: the step only adds to it, or sets it).
+#: A count a step takes from: the variable, whose, and the most the step takes.
 Counted = tuple[str, Whose, int]
 
 #: The registry entry that justifies each cap.
@@ -82,14 +81,15 @@ class Counts:
         at_cap = name in self.caps and value == self.caps[name] and self._capped_now(name, s, {}, CONCRETE)
         return f"{value}+" if at_cap else str(value)
 
-    def counted(self, e: Edge, *counts: Counted) -> list[Edge]:
-        """The edge that changes these counts; with caps, held at each cap, and
-        one more edge for each number a count at its cap may keep above the
-        exact difference after the step takes from it."""
+    def counted(self, e: Edge, *counts: str | Counted) -> list[Edge]:
+        """The edge that changes these counts (a name: one it only adds to or
+        sets); with caps, held at each cap, and one more edge for each number
+        a count at its cap may keep above the exact difference after the step
+        takes from it."""
         if not self.capped:
             return [e]
-        sites = [(name, whose, most) for name, whose, most in counts if name in self.caps]
-        why = tuple(dict.fromkeys(WHY[name] for name, _, _ in sites))
+        why = tuple(dict.fromkeys(WHY[c if isinstance(c, str) else c[0]] for c in counts))
+        sites = [c for c in counts if not isinstance(c, str)]
         e = replace(e, rules=(*e.rules, *(w for w in why if w not in e.rules)))
         out = []
         for above in itertools.product(*(range(min(most, self.caps[name]) + 1) for name, _, most in sites)):

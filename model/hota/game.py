@@ -240,7 +240,7 @@ def _start_edges(t: Table, mulligan: int, counts: Counts) -> list[Edge]:
                  "library": tuple(lib - OPENING_HAND for lib in s.library),
              },
              tags=frozenset({MANDATORY}), doc="each player draws seven"),
-        *(("library", p, OPENING_HAND) for p in range(PLAYERS)), ("hand", 0, 0),
+        *(("library", p, OPENING_HAND) for p in range(PLAYERS)), "hand",
     )
 
     # 103.4: the first player declares, then the opponent.
@@ -284,7 +284,7 @@ def _start_edges(t: Table, mulligan: int, counts: Counts) -> list[Edge]:
              guard=lambda s, b: b.And(*(d != NOT_YET for d in s.declared), b.Not(s.mulligan_done)),
              update=mulligan, tags=frozenset({MANDATORY}),
              doc="everyone who declared a count mulligans at once; the first player's turn begins"),
-        ("library", 0, 0), ("hand", 0, 0),
+        "library", "hand",
     )
     return edges
 
@@ -310,7 +310,7 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
             Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c", "abstracted:anonymous-cards"),
                  guard=draws, update=draw, tags=frozenset({MANDATORY}),
                  doc="the active player draws a card (from an empty library: nothing, and the loss waits for the check)"),
-            ("library", lambda s: s.active, 1), ("hand", 0, 0),
+            ("library", lambda s: s.active, 1), "hand",
         ),
         Edge("skip_first_draw", "draw_step", "check", ("103.5a",),
              guard=lambda s, b: b.Not(draws(s, b)), update=lambda s, b: {"priority": s.active},
@@ -347,7 +347,7 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
                      "used": (False,) * len(r.t.entities), "silenced": (False,) * len(r.t.entities),
                  },
                  actor=holder, doc="both players passed in succession: the turn ends and the other player's begins"),
-            ("hand", 0, 0),
+            "hand",
         ),
     ]
     return edges
@@ -406,14 +406,14 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                 yield from r.counts.counted(
                     edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3c",), tome,
                          doc=f"{PLAYER_NAMES[q]} draws {TOME_DRAW} (all that remain if fewer)"),
-                    ("library", q, TOME_DRAW), ("hand", q, 0))
+                    ("library", q, TOME_DRAW), "hand")
         elif card == "Spirit Caller":
             yield from r.counts.counted(
                 edge(base, ("109.5", "109.5a", "109.2", "109.2a", "107.1", "107.2", "108.1", "109.1"),
                      lambda s, b, c=c: {"tokens": b.store(s.tokens, c, s.tokens[c] + 1),
                                         "waiting": r.on_token_enters(s, b, c)},
                      tags=(CREATES_TOKEN,), doc="create a Spirit token under its controller's control"),
-                ("tokens", c, 0))
+                "tokens")
         elif card == "Banishing Gale":
             # Only a player with a Spirit Caller ever controls a token.
             for q in (q for q in range(PLAYERS) if t.controlled_by("Spirit Caller", q)):
@@ -424,7 +424,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                                             "waiting": r.on_token_leaves(s, b, q)},
                          guard=lambda s, b, q=q: s.tokens[q] >= 1,
                          doc=f"return a token of {PLAYER_NAMES[q]} to its owner's hand"),
-                    ("tokens", q, 1), ("tokens_elsewhere", q, 0))
+                    ("tokens", q, 1), "tokens_elsewhere")
         elif card == "Rewind Portal":
             def rewind(s: Any, b: Backend, c: int = c) -> dict[str, Any]:
                 back = r.book.answer("token_returns", s, b)  # 109.5g, 101.3: no
@@ -436,7 +436,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
             yield from r.counts.counted(
                 edge(base, ("109.5g", "101.3", "109.5f"), rewind, guard=lambda s, b, c=c: s.tokens[c] >= 1,
                      doc="exile a token of its controller and return it: the return is skipped, the token stays exiled"),
-                ("tokens", c, 1), ("tokens_elsewhere", c, 0))
+                ("tokens", c, 1), "tokens_elsewhere")
         elif card == "Silencing Rune":
             for x, target in enumerate(t.entities):
                 if target.card in ACTIVATED:  # the card's text: target static or triggered entity
@@ -597,15 +597,15 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
         (Edge("culling_field_destroys", "triggers", "check", ("assumed:trigger-order", "109.5f"),
               guard=waiting(CULLING_WAITS, "Culling Field"), update=culling, tags=frozenset({MANDATORY}),
               doc="Culling Field destroys the token that entered"),
-         (("tokens", lambda s: whose(s, CULLING_WAITS), 1), ("tokens_elsewhere", 0, 0))),
+         (("tokens", lambda s: whose(s, CULLING_WAITS), 1), "tokens_elsewhere")),
         (Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
               guard=waiting(ECHO_WAITS, "Echo Chamber"), update=echo, tags=frozenset({MANDATORY, CREATES_TOKEN}),
               doc="Echo Chamber: the controller of the token that left creates a Spirit"),
-         (("tokens", 0, 0),)),
+         ("tokens",)),
         (Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
               guard=waiting(ECHO_WAITS, "Whispering Echo"), update=echo, actor=echo_owner,
               tags=frozenset({CREATES_TOKEN}), doc="Whispering Echo: that player chooses to create a Spirit"),
-         (("tokens", 0, 0),)),
+         ("tokens",)),
         (Edge("whispering_echo_declines", "triggers", "check", ("assumed:trigger-order",),
               guard=waiting(ECHO_WAITS, "Whispering Echo"), update=lambda s, b: {"waiting": NO_TRIGGER},
               actor=echo_owner, doc="Whispering Echo: that player chooses not to"),
