@@ -75,11 +75,18 @@ from checkers.results import PROVED, UNKNOWN, VACUOUS, VIOLATED, Result, Transcr
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 DEFAULT_TIMEOUT_MS = limits.GUARD_MS
-#: Time allowed to make a found invariant more readable (ctx-solver-simplify);
-#: past it the invariant is printed as Spacer gave it.
-SIMPLIFY_TIMEOUT_MS = 3_000
-#: Time allowed to eliminate the existentials of one location's invariant.
-QE_TIMEOUT_MS = 2_000
+#: Conflicts each solver call of ctx-solver-simplify may spend making a found
+#: invariant more readable: counted work, so the printed invariant is the
+#: same on any machine.
+TIDY_CONFLICTS = 1_000
+#: Wall-clock guards only, past the counted work: tidying a location's
+#: invariant, and eliminating its existentials (the ``qe`` tactics count no
+#: work of their own, so the clock is all there is; a guard of 2 s fired on a
+#: machine busy with other work and changed the size the note gives).  A
+#: guard that fires is said in the proof's note, since the invariant's form
+#: may then differ from run to run.
+SIMPLIFY_TIMEOUT_MS = 30_000
+QE_TIMEOUT_MS = 15_000
 #: The tag of the symbolic state over which invariants are written.
 INVARIANT_TAG = "inv"
 
@@ -282,12 +289,13 @@ class _Clauses:
             "params": {**SPACER_PARAMS, **params, "rlimit": limits.rlimit(), "timeout": timeout_ms},
         }
 
-    def invariant(self, reply: "_Reply", over: Any) -> Any:
+    def invariant(self, reply: "_Reply", over: Any, cut: list[str] | None = None) -> Any:
         """Spacer's interpretation of the ``Reach_l`` as one formula over the state ``over``.
 
         Read from ``get_answer()``: one ``ForAll(args, Reach_l(args) == body)``
         per relation.  A relation it leaves out is taken as true, the weakest
-        reading; the re-check judges the result either way.
+        reading; the re-check judges the result either way.  ``cut``
+        collects what a wall-clock guard stopped.
         """
         terms = _terms(over)
         found: dict[str, Any] = {}
@@ -314,7 +322,7 @@ class _Clauses:
                 else:
                     fixed.append(term == arg)
             found[head.decl().name()] = _without_quantifiers(
-                z3.And(*fixed, z3.substitute(body, *pairs)) if pairs else z3.And(*fixed, body)
+                z3.And(*fixed, z3.substitute(body, *pairs)) if pairs else z3.And(*fixed, body), cut
             )
         cases = [
             z3.And(over.location == i, found.get(rel.name(), z3.BoolVal(True))) for i, rel in enumerate(self.reach)
@@ -322,25 +330,29 @@ class _Clauses:
         return z3.Or(*cases)
 
 
-def _without_quantifiers(formula: Any) -> Any:
+def _without_quantifiers(formula: Any, cut: list[str] | None = None) -> Any:
     """The formula with Spacer's existentials eliminated (an equivalent one, so
     that what is re-checked and printed reads in the model's names only); as
-    it was if elimination fails or takes too long."""
+    it was if elimination fails or takes too long (said in ``cut``)."""
     if not _has_quantifier(formula):
         return formula
     # Part by part: smaller problems, and a part that blows up spoils only itself.
     if z3.is_or(formula):
-        return z3.Or(*(_without_quantifiers(c) for c in formula.children()))
+        return z3.Or(*(_without_quantifiers(c, cut) for c in formula.children()))
     if z3.is_and(formula):
-        return z3.And(*(_without_quantifiers(c) for c in formula.children()))
+        return z3.And(*(_without_quantifiers(c, cut) for c in formula.children()))
     found = []
     for tactic in ("qe-light", "qe"):
+        started = time.perf_counter()
         try:
             result = z3.TryFor(z3.Then(tactic, "simplify"), QE_TIMEOUT_MS)(formula).as_expr()
         except z3.Z3Exception:
-            continue
+            result = formula
         if not _has_quantifier(result):
             found.append(result)
+        elif cut is not None and time.perf_counter() - started >= QE_TIMEOUT_MS / 1000:
+            # A cancelled tactic may return its goal unchanged rather than fail: the clock tells.
+            cut.append(f"eliminating existentials ({QE_TIMEOUT_MS / 1000:g} s)")
     # Elimination can multiply a formula out: the smallest result, if it stays near the original's size.
     best = min(found, key=_size, default=None)
     return best if best is not None and _size(best) <= 2 * _size(formula) else formula
@@ -488,9 +500,10 @@ def _goal(
 # Printing an invariant for a rules designer
 
 
-def readable(machine: Machine, invariant: Any, over: Any = None) -> tuple[str, int]:
+def readable(machine: Machine, invariant: Any, over: Any = None, cut: list[str] | None = None) -> tuple[str, int]:
     """The invariant in the model's own names, one location group per line,
-    and its size in atoms (comparisons and boolean variables)."""
+    and its size in atoms (comparisons and boolean variables); ``cut``
+    collects where a wall-clock guard stopped the tidying."""
     m = machine
     over = invariant_state(m) if over is None else over
     named = named_state(m)
@@ -501,7 +514,7 @@ def readable(machine: Machine, invariant: Any, over: Any = None) -> tuple[str, i
     atoms = 0
     for i, name in enumerate(m.location_names):
         case = z3.simplify(z3.substitute(z3.And(over.location == i, invariant), *pairs, (over.location, z3.IntVal(i))))
-        case = _tidy(case)
+        case = _tidy(case, cut)
         if z3.is_false(case):
             continue  # a location no reachable state is at
         atoms += _count_atoms(case)
@@ -529,17 +542,20 @@ def _slots(m: Machine, s: Any) -> Iterator[tuple[Any, Any]]:
             yield v, t
 
 
-def _tidy(formula: Any) -> Any:
-    """Make a formula shorter if Z3 can within the time allowed; it stays equivalent."""
+def _tidy(formula: Any, cut: list[str] | None = None) -> Any:
+    """Make a formula shorter if Z3 can within the counted work allowed; it stays equivalent."""
+    started = time.perf_counter()
     try:
         goal = z3.Goal()
         goal.add(formula)
-        tactic = z3.TryFor(z3.Then("simplify", "ctx-solver-simplify", "simplify"), SIMPLIFY_TIMEOUT_MS)
-        result = tactic(goal)
-        if len(result) == 1:
+        simplify = z3.With(z3.Tactic("ctx-solver-simplify"), max_conflicts=TIDY_CONFLICTS)
+        result = z3.TryFor(z3.Then("simplify", simplify, "simplify"), SIMPLIFY_TIMEOUT_MS)(goal)
+        if len(result) == 1 and time.perf_counter() - started < SIMPLIFY_TIMEOUT_MS / 1000:
             return z3.simplify(result[0].as_expr())
     except z3.Z3Exception:
         pass
+    if cut is not None and time.perf_counter() - started >= SIMPLIFY_TIMEOUT_MS / 1000:
+        cut.append(f"tidying ({SIMPLIFY_TIMEOUT_MS / 1000:g} s)")
     return formula
 
 
@@ -959,19 +975,23 @@ def _proof(
 ) -> Result:
     """A Spacer proof, reported only once its invariant passes the re-check."""
     over = invariant_state(m)
-    invariant = clauses.invariant(answer.reply, over)
+    cut: list[str] = []
+    invariant = clauses.invariant(answer.reply, over, cut)
     levels = answer.reply.levels
     checked = check_inductive(m, prop, invariant, over, premise_unreachable=vacuous, lemmas=clauses.lemmas)
     if not checked:
         return result(UNKNOWN, levels, note=f"Spacer answered unsat but its invariant failed the re-check: {checked.failed}")
-    text, atoms = readable(m, invariant, over) if print_invariant else ("", _count_atoms(invariant))
+    text, atoms = readable(m, invariant, over, cut) if print_invariant else ("", _count_atoms(invariant))
     what = "premise proved unreachable" if vacuous else "proved"
     assuming = f" assuming the proved {', '.join(p.name for p in clauses.lemmas)}" if clauses.lemmas else ""
     note = (
-        f"{what} by Spacer in {answer.seconds:.2f}s ({levels} levels); inductive invariant of {atoms} atoms "
+        f"{what} by Spacer in {answer.reply.rlimit:,} resource units ({levels} levels); inductive invariant of {atoms} atoms "
         f"re-checked by plain Z3 queries: initial, preserved by all {len(m.edges)} edges{assuming}, "
         f"{'excludes the premise' if vacuous else 'implies the property'}{extra}"
     )
+    if cut:
+        # The proof stands; only its printed form may differ on another run.
+        note += f"; printed as Spacer gave it where the wall-clock guard stopped {', '.join(dict.fromkeys(cut))}"
     return result(VACUOUS if vacuous else PROVED, levels, note=note, invariant=text, unbounded=True)
 
 
@@ -980,13 +1000,13 @@ def _refuted(m: Machine, prop: Property, clauses: _Clauses, answer: _Answer, res
     edges = _trace_edges(answer.reply.trace)
     transcript = _replay(m, prop, edges) if edges is not None else None
     if transcript is not None:
-        note = f"Spacer derived a violation in {answer.seconds:.2f}s; the run is its derivation's edges, replayed on the concrete backend"
+        note = f"Spacer derived a violation in {answer.reply.rlimit:,} resource units; the run is its derivation's edges, replayed on the concrete backend"
         return result(VIOLATED, len(transcript), counterexample=transcript, note=note)
     depth = len(edges) if edges else answer.reply.levels + 1
     transcript = _search(m, prop, depth)
     if transcript is not None:
         note = (
-            f"Spacer derived a violation in {answer.seconds:.2f}s; its derivation did not replay, so the run "
+            f"Spacer derived a violation in {answer.reply.rlimit:,} resource units; its derivation did not replay, so the run "
             f"shown was found by breadth-first search of the concrete machine up to {depth} steps"
         )
         return result(VIOLATED, len(transcript), counterexample=transcript, note=note)
