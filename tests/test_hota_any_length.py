@@ -16,12 +16,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from checkers import vector
+from checkers import portfolio, vector
+from checkers.results import HOLDS_TO_DEPTH, PROVED
 from chainproof.games import get_game
 from model.hota import REGISTRY, build
 from model.hota.counts import Counts
 from model.hota.table import default_table, table_of
 from model.machine import Machine
+from properties import Eventually
 
 #: A table where Tome of Ages draws three (the library's cap is three) and a
 #: council may draw into a hand and discard from it, with tokens that come and go.
@@ -135,3 +137,17 @@ def test_each_cap_is_registered_and_cited_where_it_changes_a_step():
     assert "abstracted:library-cap" in cites["p1_tome_of_ages_on_p2_p2s_library_3_more"]
     assert not any(r.startswith("abstracted:") and r not in entries | {"abstracted:anonymous-cards", "abstracted:damage-at-starting-life"}
                    for rules in cites.values() for r in rules)
+
+
+def test_the_portfolio_proves_every_safety_property_for_games_of_any_length():
+    """Every safety property of the catalogue holds on the whole any-length
+    model, so each is proved for every deck; the liveness property keeps its
+    bounded verdict (the portfolio has no unbounded method for it)."""
+    game = get_game("hota")
+    run = portfolio.verify(game.machine({}), game.any_length_machine({}), game.properties,
+                           game.budget(portfolio.Budget(workers=1)))
+    for p, r in zip(game.properties, run.results):
+        if isinstance(p, Eventually):
+            assert r.verdict == HOLDS_TO_DEPTH and not r.unbounded, p.name
+        else:
+            assert (r.verdict, r.unbounded, r.method) == (PROVED, True, portfolio.EXHAUSTIVE), (p.name, r.verdict, r.note)
