@@ -12,7 +12,9 @@ The methods, in the order they run, and what each may conclude:
    bounds how long a game lasts; see ``abstracted:`` in the rules registry).
    Its reachable states cover games of every length, so a verdict on it that
    covers all of its runs is a verdict for games of any length:
-   a. explicit search, when it completes under ``any_length_states``;
+   a. explicit search, when it completes under ``any_length_states``: the
+      only method here for liveness (``Eventually``), whose lassos and dead
+      ends it looks for in the whole graph;
    b. k-induction (``checkers/induction.py``) in lemma rounds;
    c. Spacer (``checkers/spacer.py``) for what k-induction left open.
    Where it abstracts (the deck to empty / not empty, resources to a cap), it
@@ -28,8 +30,8 @@ Verdict order: a violation on the bounded instance; then ``proved`` (or a
 ``vacuous`` whose premise is proved unreachable) from step 2; then the
 bounded verdicts.  A method that times out says ``unknown``; the verdict is
 ``unknown`` only when no method decided anything.  Liveness (``Eventually``)
-has no unbounded method here and keeps its bounded verdict.  Every attempt is
-kept on the result (``Result.attempts``).
+keeps its bounded verdict unless the any-length model was searched whole.
+Every attempt is kept on the result (``Result.attempts``).
 
 With ``Budget.workers`` above one (two by default, on a system that can
 fork), steps 1 and 3 run in one worker process while step 2 runs in another,
@@ -119,9 +121,9 @@ def verify(
     with _workers(budget.workers) as pool:
         advance(f"{bounded.game}: exploring states", 0, 1)
         on_bounded = pool.submit(_bounded_job)
-        if any_length is not None and safety:
+        if any_length is not None:
             advance(f"{bounded.game}: games of any length", 0, 1)
-            on_any_length = _any_length(pool, [p.name for p in safety], advance, note)
+            on_any_length = _any_length(pool, [p.name for p in properties], [p.name for p in safety], advance, note)
         stats, found, taken = on_bounded.result()
     bounded_result: dict[str, Result] = {}
     for r in found:
@@ -241,16 +243,20 @@ def _stronger_bounded(new: Result, old: Result) -> bool:
 
 
 def _any_length(
-    pool: Any, names: list[str], advance: Progress, note: Callable[[Result, str], Result]
+    pool: Any, everything: list[str], safety: list[str], advance: Progress, note: Callable[[Result, str], Result]
 ) -> dict[str, Result]:
     """The best verdict on the any-length model for each property: exhaustive
-    search if it ends, else k-induction, then Spacer on what is left, one
-    property per worker."""
+    search if it ends (liveness too: the model has every run of the game, so
+    what every one of its runs meets, every game meets), else k-induction,
+    then Spacer on what is left of the safety properties, one per worker."""
     budget: Budget = _SHARED["budget"]
-    exhaustive = pool.submit(_exhaustive_job, names).result()
+    exhaustive = pool.submit(_exhaustive_job, everything).result()
     if exhaustive is not None:
         return {r.property: note(r, ANY_LENGTH) for r in exhaustive}
     stopped = f"search of the any-length model stopped past {budget.any_length_states} states"
+    names = safety
+    if not names:
+        return {}
 
     advance("k-induction", 0, 1)
     best = {r.property: note(r, ANY_LENGTH) for r in pool.submit(_induction_job, names).result()}

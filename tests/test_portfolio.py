@@ -117,6 +117,7 @@ def test_what_is_proved_for_every_length_holds_in_longer_bounded_games() -> None
 
 
 def test_liveness_keeps_its_bounded_verdict() -> None:
+    """Where the any-length model is not searched whole (WoW's), nothing decides liveness beyond the bounds."""
     results = tiny_run()
     for p in GAME.properties:
         if isinstance(p, Eventually):
@@ -207,3 +208,16 @@ def test_the_default_bounds_prove_every_safety_property_for_every_length() -> No
     deadlock = by_name["deadlock"]
     assert deadlock.method == "k-induction (any length)" and "two_players_until_game_over" in deadlock.note
     assert by_name["every_combat_concludes"].verdict == HOLDS_TO_DEPTH
+
+
+def test_liveness_is_proved_where_the_any_length_model_is_searched_whole() -> None:
+    """Riftbound's any-length model fits the exhaustive search: its liveness
+    property (every pending combat settles) is proved for games of any length,
+    the only method here that decides liveness beyond the bounds."""
+    game = get_game("riftbound")
+    live = [p for p in game.properties if isinstance(p, Eventually)]
+    assert live
+    run = portfolio.verify(game.machine({}), game.any_length_machine({}), live, game.budget(portfolio.Budget(workers=1)))
+    for r in run.results:
+        assert (r.verdict, r.unbounded, r.method) == (PROVED, True, portfolio.EXHAUSTIVE), (r.property, r.note)
+        assert "exhaustive search: all" in r.note
