@@ -48,7 +48,8 @@ def test_verify_keeps_what_a_passing_property_established(tmp_path: Path):
     assert invoke("verify", "--game", "hota", "--property", "nobody_wins_and_loses", "--junit", str(out)).exit_code == 0
     (case,) = cases(out).values()
     assert case.find("failure") is None
-    assert case.find("system-out").text.startswith("holds-to-depth (explicit, depth")
+    assert case.find("system-out").text.startswith("proved (explicit (any length), depth")
+    assert "exhaustive search: all" in case.find("system-out").text
 
 
 def test_scenarios_fail_a_wrong_ruling_and_error_a_malformed_file(tmp_path: Path):
