@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from benchmarks.run import _commit, _cpu_model
 from engine.wowtcg import WowTcgGame
@@ -203,6 +203,14 @@ def update(path: Path, section: str, begin: str = BEGIN, end: str = END) -> None
     else:
         text = text.rstrip("\n") + ("\n\n" if text else "") + section
     path.write_text(text)
+
+
+def timed(run: Callable[[], Any], clock: Callable[[], float] = time.process_time) -> tuple[Any, float]:
+    """``run()`` and the seconds it took: CPU seconds of this process unless
+    another clock is given (the wall clock, for work done by other processes)."""
+    started = clock()
+    value = run()
+    return value, clock() - started
 
 
 def targets_table(title: str, rows: list[tuple[str, str, bool]]) -> list[str]:
