@@ -38,8 +38,11 @@ GOLDEN = table_of({0: ["Pact of Victory", "Curse of Ruin", "Truce Banner", "Aegi
                    1: ["Twin Fates", "Gatekeeper", "Ember Bolt"]}, 7)
 TOKENS = table_of({0: ["Spirit Caller", "Rewind Portal", "Banishing Gale", "Aegis of Immortality"], 1: ["Tome of Ages"]}, 8)
 COUNCIL = table_of({0: ["Council of Elders"], 1: ["Ember Bolt"]}, 8)
+#: The mandatory loop with Warding Sigil beside it (109.5d), which Silencing Rune can silence.
+WARDED = table_of({0: ["Spirit Caller", "Culling Field", "Warding Sigil", "Arcane Sanctum"],
+                   1: ["Echo Chamber", "Silencing Rune"]}, 7)
 TABLES = {"default": default_table(7), "loop": LOOP, "whisper": WHISPER, "golden": GOLDEN, "tokens": TOKENS,
-          "council": COUNCIL}
+          "council": COUNCIL, "warded": WARDED}
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +192,29 @@ def test_without_104_4b_the_mandatory_loop_never_ends() -> None:
     machine = build(table=LOOP, loop_rule=False)
     found = vector.check(vector.explore(machine), PROPERTIES["mandatory_actions_end"])
     assert found.verdict == VIOLATED
+
+
+# -- 109.5d: Warding Sigil ------------------------------------------------------------------
+
+
+def test_warding_sigil_keeps_every_spirit_out_while_it_has_its_ability() -> None:
+    # Nobody here can silence the Sigil: Spirit Caller and Whispering Echo create nothing.
+    ex = explicit.explore(build(table=table_of({0: ["Spirit Caller", "Warding Sigil", "Culling Field"],
+                                                1: ["Whispering Echo", "Banishing Gale"]}, 8)))
+    assert ex.complete
+    taken = {e.name for _, e, _ in ex.steps()}
+    assert "p1_spirit_caller" in taken
+    assert all(ex.state(n).tokens == (0, 0) for n in range(ex.states))
+    assert not taken & {"culling_field_destroys", "p2_banishing_gale_on_p1s_spirit"}
+
+
+def test_a_silenced_warding_sigil_lets_the_loop_begin_and_104_4b_still_ends_it() -> None:
+    ex = explicit.explore(build(table=WARDED))
+    made = [post for pre, e, post in ex.steps() if e.name == "p1_spirit_caller"
+            and ex.state(post).tokens[0] == ex.state(pre).tokens[0] + 1]
+    assert made and all(ex.state(n).silenced[2] for n in made)
+    report = loop_report(WARDED)
+    assert report.raw_loops and report.holds and report.full_mandatory_cycles == 0
 
 
 # -- the two backends ----------------------------------------------------------------------

@@ -14,11 +14,9 @@ from typing import Any
 
 from engine.hota import Action, HotaGame, HotaState, IllegalAction, load_pool
 
-#: Cards the model does not hold: Warding Sigil's 109.5d needs token
-#: characteristics, which the model's tokens do not have; Mind Tether changes
-#: an entity's controller, and the model's entities keep theirs (107.2); Arcane
-#: Sanctum adds to attribute values, which the model lacks (105-106).
-OUTSIDE_THE_MODEL = ("Warding Sigil", "Mind Tether", "Arcane Sanctum")
+#: Cards the model does not hold: Mind Tether changes an entity's controller,
+#: and the model's entities keep theirs (107.2).
+OUTSIDE_THE_MODEL = ("Mind Tether",)
 #: One of each of these on a table at most (the model keeps one waiting trigger).
 ONE_PER_TABLE = (("Culling Field",), ("Echo Chamber", "Whispering Echo"))
 #: Deck sizes: seven go to the opening hand; a small library makes games end.

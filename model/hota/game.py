@@ -186,6 +186,18 @@ class HotaRules:
         """The waiting trigger after a token of ``p`` enters the battlefield."""
         return b.If(self.card_works(s, b, "Culling Field"), CULLING_WAITS + p, NO_TRIGGER)
 
+    def create_spirit(self, s: Any, b: Backend, p: Any, now: Any) -> dict[str, Any]:
+        """A 1/1 Spirit token of ``p`` (who has ``now``) enters the battlefield
+        (109.5a), and its entering triggers. 109.5d: while a Warding Sigil
+        with its ability (101.2a) says Spirits can't enter, none is created,
+        so nothing enters and nothing triggers."""
+        made = {"tokens": b.store(s.tokens, p, now + 1), "waiting": self.on_token_enters(s, b, p)}
+        if not self.t.holding("Warding Sigil"):
+            return made
+        enters = b.Not(self.card_works(s, b, "Warding Sigil"))
+        return {"tokens": b.store(s.tokens, p, b.If(enters, now + 1, now)),
+                "waiting": b.If(enters, made["waiting"], NO_TRIGGER)}
+
     def on_token_leaves(self, s: Any, b: Backend, p: Any) -> Any:
         """The waiting trigger after a token of ``p`` leaves the battlefield (109.5f: before it vanishes)."""
         echo = b.Or(self.card_works(s, b, "Echo Chamber"), self.card_works(s, b, "Whispering Echo"))
@@ -409,9 +421,8 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                     ("library", q, TOME_DRAW), "hand")
         elif card == "Spirit Caller":
             yield from r.counts.counted(
-                edge(base, ("109.5", "109.5a", "109.2", "109.2a", "107.1", "107.2", "108.1", "109.1"),
-                     lambda s, b, c=c: {"tokens": b.store(s.tokens, c, s.tokens[c] + 1),
-                                        "waiting": r.on_token_enters(s, b, c)},
+                edge(base, ("109.5", "109.5a", "109.5d", "109.2", "109.2a", "107.1", "107.2", "108.1", "109.1"),
+                     lambda s, b, c=c: r.create_spirit(s, b, c, s.tokens[c]),
                      tags=(CREATES_TOKEN,), doc="create a Spirit token under its controller's control"),
                 "tokens")
         elif card == "Banishing Gale":
@@ -585,7 +596,7 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
 
     def echo(s: Any, b: Backend) -> dict[str, Any]:
         p = whose(s, ECHO_WAITS)
-        return {"tokens": b.store(s.tokens, p, b.select(s.tokens, p) + 1), "waiting": r.on_token_enters(s, b, p)}
+        return r.create_spirit(s, b, p, b.select(s.tokens, p))
 
     def waiting(kind: int, card: str) -> Callable[[Any, Backend], Any]:
         return lambda s, b: b.And(s.waiting >= kind, s.waiting < kind + PLAYERS, r.card_works(s, b, card),
@@ -598,11 +609,11 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
               guard=waiting(CULLING_WAITS, "Culling Field"), update=culling, tags=frozenset({MANDATORY}),
               doc="Culling Field destroys the token that entered"),
          (("tokens", lambda s: whose(s, CULLING_WAITS), 1), "tokens_elsewhere")),
-        (Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
+        (Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.5d", "109.2a"),
               guard=waiting(ECHO_WAITS, "Echo Chamber"), update=echo, tags=frozenset({MANDATORY, CREATES_TOKEN}),
               doc="Echo Chamber: the controller of the token that left creates a Spirit"),
          ("tokens",)),
-        (Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.2a"),
+        (Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.5d", "109.2a"),
               guard=waiting(ECHO_WAITS, "Whispering Echo"), update=echo, actor=echo_owner,
               tags=frozenset({CREATES_TOKEN}), doc="Whispering Echo: that player chooses to create a Spirit"),
          ("tokens",)),

@@ -390,7 +390,12 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     )
 
     # -- loop_is_a_draw(): 104.4b, H6 ----------------------------------------------------------
-    culling, chamber = works("Culling Field"), works("Echo Chamber")
+    culling, chamber, loop_rules = works("Culling Field"), works("Echo Chamber"), ("104.4b",)
+    if t.holding("Warding Sigil"):
+        # 109.5d: while a Warding Sigil works the echo creates no Spirit, so
+        # nothing enters for Culling Field and the loop stops by itself.
+        echoes, warded, loop_rules = chamber, works("Warding Sigil"), ("104.4b", "109.5d")
+        chamber = lambda s, b: b.And(echoes(s, b), b.Not(warded(s, b)))  # noqa: E731
     loop_q = Question(
         "loop_is_a_draw",
         "is the game a draw because the waiting trigger begins a loop of mandatory actions?",
@@ -399,7 +404,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
             # for each that leaves: with both working a waiting trigger of either
             # brings the other's, with no choice between. 104.4b speaks of a loop
             # that cannot stop, not of rounds gone: the draw comes on entering it.
-            Ruling("104.4b", ("104.4b",), True,
+            Ruling("104.4b", loop_rules, True,
                    lambda s, b: b.And(s.waiting != NO_TRIGGER, culling(s, b), chamber(s, b)),
                    "a trigger waits with Culling Field and Echo Chamber both working: the loop cannot stop",
                    texts={SEED: "152"}),

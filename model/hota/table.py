@@ -45,8 +45,11 @@ ACTIVATED = {
     "Twin Fates": "player",
     "Council of Elders": None,
 }
-#: Static abilities: "you can't lose the game", "your opponents can't win the game".
-STATIC = ("Aegis of Immortality", "Gatekeeper")
+#: Static abilities: "you can't lose the game", "your opponents can't win the game",
+#: "Spirits can't enter the battlefield" (109.5d), "you have one more intelligence"
+#: (106.2a: an attribute value, read only by plays from hand, which the model
+#: lacks: assumed:play-from-hand; so Arcane Sanctum is there to be silenced).
+STATIC = ("Aegis of Immortality", "Gatekeeper", "Warding Sigil", "Arcane Sanctum")
 #: Triggered abilities on a token entering or leaving the battlefield.
 MANDATORY_TRIGGERS = ("Culling Field", "Echo Chamber")
 OPTIONAL_TRIGGERS = ("Whispering Echo",)
