@@ -48,6 +48,8 @@ TARGETS = {
     "hero": "target hero",
     "ally_cost_x": "target ally whose cost is X",
     "attached_ability": "target ability attached to a hero or ally",
+    # 413.3 example (Kryton Barleybeard): "target ability" means one in play.
+    "ability_in_play": "target ability in play",
     "player": "target player",
 }
 
@@ -77,6 +79,8 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     "may_ready_resources": (frozenset({"player", "count"}), "105.1"),
     # 400.4a: move an attachment to another host that fits its description.
     "reattach_target": (frozenset(), "400.4a 400.4c 400.4d"),
+    # Kryton Barleybeard: a card in play goes to its owner's hand (413.2).
+    "return_to_owners_hand": (frozenset({"what"}), "413.2"),
 }
 
 # Continuous powers (CR7.4 704) the engine implements.
@@ -108,7 +112,8 @@ TRIGGERS = {
 }
 
 # Costs a payment power (CR7.4 701) may ask for.
-PAYMENT_COSTS = ("resources", "x", "exhaust_this", "flip_hero")
+# destroy_this: Kryton Barleybeard destroys himself to pay (CR7.4 709.2d example).
+PAYMENT_COSTS = ("resources", "x", "exhaust_this", "flip_hero", "destroy_this")
 
 
 class CardFileError(ValueError):

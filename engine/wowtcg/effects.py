@@ -368,6 +368,11 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
             st.decide(Decision("ready_resources", player, options, "105.1", {"count": count}))
     elif op == "reattach_target":
         _reattach(st, link)
+    elif op == "return_to_owners_hand":
+        # 413.2: to its owner's hand, whoever controls it; leaving play takes
+        # its attachments off and ends any control it gave (400.3, 401.3b).
+        for oid in _who(st, link, step.arg("what")):
+            leave_play(st, st.objs[oid], "hand")
     else:
         raise ValueError(f"operation {op!r}")  # the loader admits no other
 

@@ -428,6 +428,8 @@ class GameState:
                 oid for oid in self.play
                 if self.objs[oid].card.type == "ability" and self.objs[oid].attached_to is not None
             ]
+        if kind == "ability_in_play":  # 413.3: an ability named without a zone is one in play
+            return [o.id for o in self.cards_in_play() if o.card.type == "ability"]
         out = []
         for o in effects.characters_in_play(self):
             if kind == "hero" and o.card.type != "hero":
@@ -1188,6 +1190,8 @@ class GameState:
                 source.exhausted = True
             if power.cost_of("flip_hero"):
                 source.flipped = True
+            if power.cost_of("destroy_this"):
+                effects.destroy(self, source)  # the link stays on the chain without its source (CR7.4 709.2d example)
             self.chain.append(Link(self._link_id(), "payment", a.player, a.subject, a.targets, a.x, power=power))
         elif a.kind == "propose":
             self.chain.append(Link(self._link_id(), "proposal", a.player, None, attacker=a.subject,

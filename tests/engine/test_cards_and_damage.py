@@ -524,6 +524,41 @@ def test_400_1a_entangling_roots_exhausts_the_ally_it_is_played_on():
     assert roots.attached_to == ally.id and ally.exhausted
 
 
+def _kryton_table(resources: int):
+    """On P2's turn: P2's Kryton Barleybeard, P2's Mind Control holding P1's
+    ally, and another Mind Control in P2's hand."""
+    st = setup(
+        ["Bragvi Stormstein", "Maelen Frostweave"], turn_player=1,
+        play={0: ["Stonehide Defender"],
+              1: ["Kryton Barleybeard", {"name": "Mind Control", "on": [0, "Stonehide Defender"]}]},
+        hands={1: ["Mind Control"]}, resources={1: resources},
+    )
+    return st, st.find("Kryton Barleybeard"), st.find("Mind Control"), st.find("Mind Control", zone="hand")
+
+
+def test_413_2_kryton_returns_mind_control_to_its_owners_hand_and_control_goes_back():
+    """413.2, 413.3, 401.3b; Kryton Barleybeard (000 413.3 example, card line
+    in CR7.4 709.2d): destroying him pays for his power, which puts a Mind
+    Control in play into its owner's hand; the ally it held goes back to the
+    player who put it into play. Kryton's power can't be used without its 2
+    resources (402.1), and a Mind Control in hand is no target (413.3)."""
+    st, kryton, mc, _ = _kryton_table(resources=1)
+    with pytest.raises(IllegalAction) as err:
+        st.apply_action(Action("power", 1, kryton.id, (mc.id,), option=0))
+    assert err.value.rule == "402.1" and kryton.zone == "play"
+    st, kryton, mc, in_hand = _kryton_table(resources=2)
+    ally = st.find("Stonehide Defender")
+    assert ally.controller == 1 and ally.owner == 0
+    with pytest.raises(IllegalAction) as err:
+        st.apply_action(Action("power", 1, kryton.id, (in_hand.id,), option=0))
+    assert err.value.rule == "CR7.4 707.1d" and kryton.zone == "play"
+    st.apply_action(Action("power", 1, kryton.id, (mc.id,), option=0))
+    assert kryton.zone == "graveyard" and st.ready_resources(1) == 0  # both costs paid at once
+    pass_round(st)
+    assert mc.zone == "hand" and mc.id in st.players[1].hand and mc.attached_to is None
+    assert ally.controller == 0 and ally.zone == "play"
+
+
 def test_401_3_mind_control_takes_the_ally_until_its_controller_plays_a_card():
     """401.3, 401.3b, Mind Control (seed lines 195-196): the Mind Control's
     controller controls the ally it is attached to; when he plays another

@@ -27,15 +27,16 @@ STEP_CAP = 20_000
 # were renewed when the history began to record each damage and healing
 # packet dealt (407.2), with the same steps and results; all were renewed
 # when the first player's first turn lost its draw step window (501.2b):
-# the random choices shift from the first turn on.
+# the random choices shift from the first turn on; and renewed again when
+# Kryton Barleybeard joined the pool, so that random decks draw other cards.
 PINNED = [
-    (2, 0, 363, ["won", "lost"], "12c09053f5552eea62a9d8284d3cedce"),
-    (2, 1, 306, ["lost", "won"], "cb52183bb9c87f4777f942c0df13f2b5"),
-    (2, 2, 702, ["won", "lost"], "41d9a4ce10cb20d6866135a2c7b66cdc"),
+    (2, 0, 954, ["drew", "drew"], "b5fbc64ba6ec99b15d67a4f48e9852ad"),
+    (2, 1, 290, ["won", "lost"], "b84cdf5275cab8a41607367c719da362"),
+    (2, 2, 948, ["lost", "won"], "1c5697ba2c03f1f4c4d29ac9bc328a4c"),
     (2, 3, 778, ["lost", "won"], "6f9d1a0def086f0ca9c86789bfe011dc"),
     (2, 4, 484, ["won", "lost"], "705d087ee7515cb83b87569d7983db38"),
-    (3, 0, 1318, ["lost", "won", "lost"], "814fb1ed988ed460039ae04d9bc1e434"),
-    (4, 0, 2224, ["lost", "won", "lost", "lost"], "eb6b51d4c052bf7d60495b44ae01fbb7"),
+    (3, 0, 1419, ["lost", "lost", "won"], "b92fef862199615c1c1eeba31b40083c"),
+    (4, 0, 1965, ["lost", "lost", "won", "lost"], "a311f781f7f7a911471328cae422ca3e"),
 ]
 
 
