@@ -160,6 +160,21 @@ def test_a_table_the_model_cannot_hold_is_refused_by_name() -> None:
         table_of({0: ["Echo Chamber"], 1: ["Whispering Echo"]}, 7)
     with pytest.raises(TableError, match="opening hand"):
         Table((), 6)
+    with pytest.raises(TableError, match="opening hand"):
+        table_of({0: ["Ember Bolt"]}, (9, 6))
+    with pytest.raises(TableError, match="one for each of P1, P2"):
+        Table((), 9, (7, 8))
+
+
+def test_each_player_draws_from_a_deck_of_their_own_size() -> None:
+    # 100.2a bounds a deck from below only, so two decks may differ; 103.4 draws seven from each.
+    ex = explicit.explore(build(table=table_of({0: ["Tome of Ages"], 1: ["Ember Bolt"]}, (7, 9))))
+    assert ex.complete and ex.machine.table.sizes == (7, 9)
+    assert ex.state(0).library == (7, 9)
+    dealt = {ex.state(post).library for _, e, post in ex.steps() if e.name == "draw_opening_hands"}
+    assert dealt == {(0, 2)}
+    # Equal decks make the same table, given as one size or as each player's.
+    assert table_of({0: ["Tome of Ages"]}, (8, 8)) == table_of({0: ["Tome of Ages"]}, 8)
 
 
 # -- 104.4b ------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from model.hota import build
 from model.hota.game import (
     CHANCE, CONCEDES, ECHO_WAITS, NO_TRIGGER, NOBODY, NOT_YET, OUTCOME, PLAYER_NAMES, REFUSE, ACCEPT, slug, variables,
 )
-from model.hota.table import OPENING_HAND, STARTING_LIFE, Entity, Table
+from model.hota.table import OPENING_HAND, STARTING_LIFE, Table
+from model.hota.table import table_of as table_of_model
 from model.machine import Edge, Machine
 
 STEPS = ("shuffle", "first_player", "mulligan", "priority", "council", "optional_trigger", "game_over")
@@ -56,10 +57,7 @@ def check_state(obs: Any) -> None:
 
 def table_of(obs: dict[str, Any]) -> Table:
     """The model's table for the game whose first snapshot this is."""
-    decks = set(obs["library"])
-    if len(decks) != 1:
-        raise ValueError(f"the model gives every player one deck size; this game has libraries of {obs['library']}")
-    return Table(tuple(Entity(e["card"], e["controller"]) for e in obs["entities"]), decks.pop())
+    return table_of_model([(e["card"], e["controller"]) for e in obs["entities"]], tuple(obs["library"]))
 
 
 @lru_cache(maxsize=32)

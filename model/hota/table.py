@@ -75,8 +75,13 @@ class Entity:
 
 @dataclass(frozen=True)
 class Table:
+    """``deck`` is the size of the largest deck, the bound of every count;
+    ``decks``, each player's deck where they differ (100.2a lets decks differ
+    in size), is empty where every deck has ``deck`` cards."""
+
     entities: tuple[Entity, ...]
     deck: int
+    decks: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         seen: set[tuple[str, int]] = set()
@@ -94,8 +99,16 @@ class Table:
             raise TableError("the model holds one Culling Field at most")
         if len(self.holding("Echo Chamber") + self.holding("Whispering Echo")) > 1:
             raise TableError("the model holds one Echo Chamber or Whispering Echo at most")
-        if self.deck < OPENING_HAND:
-            raise TableError(f"a deck of {self.deck} cards cannot give an opening hand of {OPENING_HAND} (103.4)")
+        if self.decks and (len(self.decks) != PLAYERS or max(self.decks) != self.deck):
+            raise TableError(f"decks of {list(self.decks)} cards: one for each of P1, P2, the largest of {self.deck}")
+        for size in self.sizes:
+            if size < OPENING_HAND:
+                raise TableError(f"a deck of {size} cards cannot give an opening hand of {OPENING_HAND} (103.4)")
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Each player's deck."""
+        return self.decks or (self.deck,) * PLAYERS
 
     def holding(self, card: str) -> tuple[int, ...]:
         """The indices of the entities that are this card."""
@@ -109,10 +122,12 @@ class Table:
         return tuple(i for i, e in enumerate(self.entities) if e.card in ACTIVATED)
 
 
-def table_of(entities: dict[int, list[str]] | list[tuple[str, int]], deck: int) -> Table:
-    """A table from (card, seat) pairs or from a seat -> cards mapping."""
+def table_of(entities: dict[int, list[str]] | list[tuple[str, int]], deck: int | tuple[int, ...]) -> Table:
+    """A table from (card, seat) pairs or from a seat -> cards mapping, with
+    one deck size for all or each player's."""
     pairs = [(c, p) for p, cards in entities.items() for c in cards] if isinstance(entities, dict) else entities
-    return Table(tuple(Entity(c, p) for c, p in pairs), deck)
+    sizes = (deck,) if isinstance(deck, int) else tuple(deck)
+    return Table(tuple(Entity(c, p) for c, p in pairs), max(sizes), sizes if len(set(sizes)) > 1 else ())
 
 
 #: The table ``chainproof verify`` checks: a card for every rule the model

@@ -48,12 +48,14 @@ def test_the_models_table_is_the_engines():
     assert m.location_of(s) == "shuffle" and s == next(m.initial_states())
 
 
-def test_a_game_with_an_unequal_deck_is_refused_by_name():
+def test_a_game_with_unequal_decks_gives_each_player_their_own_library():
     adapter = BuiltinHotaAdapter()
     state = adapter.new_game(Setup(table={"P1": [], "P2": []}, decks={"P1": ["Wandering Courier"] * 8,
                                                                       "P2": ["Wandering Courier"] * 9}, seed=0))
-    with pytest.raises(ValueError, match="one deck size"):
-        table_of(adapter.observe(state))
+    obs = adapter.observe(state)
+    m = machine_for(table_of(obs))
+    assert m.table.sizes == (8, 9)
+    assert model_state(m, obs) == next(m.initial_states())
 
 
 def _tokens_linger(self, loud=True):  # noqa: ANN001, ANN202
