@@ -157,7 +157,8 @@ def rank(m: Machine, s: Any, b: Backend = SYMBOLIC) -> Any:
     plus, in the council, the card choices not yet made (an empty hand's
     choice is skipped by a mandatory step). A waiting Culling Field weighs
     one, and one more if Echo Chamber works (its echo will follow); a waiting
-    Echo Chamber one, and one more if Culling Field works; Whispering Echo
+    Echo Chamber one, and one more if Culling Field works and the echo's
+    Spirit will enter (no Warding Sigil works, 109.5d); Whispering Echo
     nothing (its controller decides). With both loop pieces working the
     weights would have to exceed each other: that is the loop 104.4b ends.
     """
@@ -167,9 +168,11 @@ def rank(m: Machine, s: Any, b: Backend = SYMBOLIC) -> Any:
         return b.Or(*(b.Not(s.silenced[e]) for e in t.holding(card)))
 
     culling, chamber = works("Culling Field"), works("Echo Chamber")
+    spirits_enter = b.Not(works("Warding Sigil"))
     waiting_culling = b.And(s.waiting != NO_TRIGGER, s.waiting < ECHO_WAITS)
     waiting_echo = b.And(s.waiting >= ECHO_WAITS, bool(t.holding("Echo Chamber")))
-    weight = b.If(waiting_culling, 1 + b.If(chamber, 1, 0), 0) + b.If(waiting_echo, 1 + b.If(culling, 1, 0), 0)
+    weight = (b.If(waiting_culling, 1 + b.If(chamber, 1, 0), 0)
+              + b.If(waiting_echo, 1 + b.If(b.And(culling, spirits_enter), 1, 0), 0))
     location = 0
     for name, r in LOCATION_RANK.items():
         location = b.If(s.location == m.location_index[name], r, location)

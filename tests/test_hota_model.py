@@ -195,7 +195,7 @@ def test_a_loop_with_an_optional_action_is_no_draw() -> None:
 
 
 def test_z3_proves_mandatory_steps_end_and_finds_the_loop_without_104_4b() -> None:
-    for table in (default_table(7), LOOP, WHISPER):
+    for table in (default_table(7), LOOP, WHISPER, WARDED):
         assert prove_mandatory_steps_end(build(table=table)).verdict == PROVED
     without = prove_mandatory_steps_end(build(table=LOOP, loop_rule=False))
     assert without.verdict == VIOLATED
