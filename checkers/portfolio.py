@@ -134,6 +134,15 @@ def verify(
     # Bounded attempts first, whichever finished first.
     ordered = {name: tuple(sorted(tried, key=lambda a: a.model != BOUNDED)) for name, tried in attempts.items()}
     results = [replace(_decide(bounded_result[p.name], on_any_length.get(p.name)), attempts=ordered[p.name]) for p in properties]
+    if any_length is not None:
+        # Say why a liveness verdict stays bounded: nothing else decides it beyond the bounds.
+        unsearched = (f"not decided for games of any length: the any-length model was not searched whole "
+                      f"(past {budget.any_length_states:,} states), and k-induction and Spacer decide safety only")
+        results = [
+            replace(r, note=f"{r.note}; {unsearched}")
+            if isinstance(p, Eventually) and p.name not in on_any_length and r.verdict != VIOLATED else r
+            for p, r in zip(properties, results)
+        ]
     stats["seconds"] = round(time.perf_counter() - started, 3)
     return Run(results, stats, taken)
 

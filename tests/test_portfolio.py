@@ -124,6 +124,7 @@ def test_liveness_keeps_its_bounded_verdict() -> None:
             assert results[p.name].verdict in (HOLDS_TO_DEPTH, VACUOUS)
             assert results[p.name].method == "explicit"
             assert all(a.model == portfolio.BOUNDED for a in results[p.name].attempts)
+            assert "not decided for games of any length: the any-length model was not searched whole" in results[p.name].note
 
 
 def test_every_attempt_is_kept_with_its_model() -> None:
