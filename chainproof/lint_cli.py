@@ -192,6 +192,8 @@ def _print_lint(found: linting.Lint) -> None:
             mark = "known" if f.known else "NEW"
             console.print(f"\n[{mark}] {f.game} {kind}: {f.key}  [{' '.join(f.rules)}]", markup=False)
             console.print(f"  {f.summary}", markup=False)
+            if f.setup:
+                console.print(f"  setup: {f.setup}", markup=False)
             if f.places:
                 console.print(f"  texts: {', '.join(f.places)}", markup=False)
             if f.note:

@@ -26,10 +26,10 @@ KIND_DOCS = {
     "deadlock": "a reachable state, not game over, where nobody and no rule can act",
     "unending": "a reachable state from which no continuation ends the game: nobody can ever win",
     "conflict": "two live rulings answer one question differently under the model's reading, and no precedence rule decides",
-    "source-clash": "two source texts answer one question differently in a reachable state",
-    "self-clash": "two rulings of one source text answer one question differently in a reachable state, and nothing in that text decides",
-    "gap": "a reachable state where a question is asked and no text answers it",
-    "dead-ruling": "a ruling that applies in no reachable state where its question is asked",
+    "source-clash": "two source texts answer one question differently in a reachable state, or for one setup of the game",
+    "self-clash": "two rulings of one source text answer one question differently in a reachable state or for one setup, and nothing in that text decides",
+    "gap": "a reachable state, or a setup of the game, where a question is asked and no text answers it",
+    "dead-ruling": "a ruling that applies in no reachable state where its question is asked, or to no setup of its domain",
     "no-assignment": "a configuration with no legal assignment",
     "exclusion": "requirements that exclude each other",
     "loop": "a loop of mandatory actions",
@@ -83,7 +83,10 @@ def sarif(found: linting.Lint) -> dict[str, Any]:
                 "message": {"text": text},
                 "locations": locations,
                 "partialFingerprints": {"chainproofKey/v1": f"{f.game}:{f.key}"},
-                "properties": {"game": f.game, "key": f.key, "rules": list(f.rules), "sources": list(f.sources), "known": f.known},
+                "properties": {
+                    "game": f.game, "key": f.key, "rules": list(f.rules), "sources": list(f.sources), "known": f.known,
+                    **({"setup": f.setup} if f.setup else {}),
+                },
             }
         )
     return {
@@ -161,6 +164,8 @@ def markdown(found: linting.Lint, game: str, known: linting.KnownFile | None) ->
 def _finding(f: linting.Finding) -> list[str]:
     """What lint found: its kind, rules and texts, whether it is known, its note and its shortest games."""
     lines = [f"- Kind: {f.kind} ({KIND_DOCS.get(f.kind, '')})", f"- Rules: {' '.join(f.rules) or '-'}"]
+    if f.setup:
+        lines.append(f"- Setup: {f.setup}")
     if f.places:
         lines.append(f"- Texts: {', '.join(f'`{p}`' for p in f.places)}")
     lines.append(f"- Known: {'yes' if f.known else 'no (lint fails until the known-findings file lists it)'}")

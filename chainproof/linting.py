@@ -13,7 +13,10 @@ For each game, at its default bounds (or those given):
   shortest game on which they part (``checkers/diff.py``);
 - **no-assignment** / **exclusion**: a game's queries over one rule alone
   (``Game.rule_queries``; Riftbound's damage assignment): a configuration
-  with no legal assignment, and requirements that exclude each other.
+  with no legal assignment, and requirements that exclude each other;
+- the sources compared on every question (``chainproof/source_lint.py``),
+  and on setup questions (``model/setup.py``: deck building, the opening
+  hand, the mulligan) over every setup of their domains (``lint_setup``).
 
 Deadlocks and conflicts are checked by the same portfolio as ``verify``, so
 their absence is proved for games of any length where the solvers manage it.
@@ -34,11 +37,13 @@ from chainproof import source_lint
 from chainproof.games import BadInput, Game, NearbyBoard
 from model import limits
 from checkers import induction, portfolio, vector
-from model.backend import SYMBOLIC
+from model.backend import CONCRETE, SYMBOLIC
 from scenarios.tables import scenario_table
 from checkers.diff import Comparison, compare
 from model.machine import GAME_OVER, Machine
 from model.registry import read_yaml
+from model.rulings import Question, RuleBook, Ruling
+from model.setup import answer_places, applies, deciding, is_setup, setup_questions
 from checkers.results import PROVED, VIOLATED, Result, Transcript
 from model.sources import GAME_SOURCES
 from model.variants import SEED, Variant
@@ -74,6 +79,8 @@ class Finding:
     reading: str | None = None
     #: Found on a board one change from the default (``wake_dead_rulings``): what changed.
     board: str | None = None
+    #: For a finding on a setup question: the setup that shows it, in words.
+    setup: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +99,7 @@ class Finding:
             "sources": list(self.sources),
             "reading": self.reading,
             "board": self.board,
+            "setup": self.setup,
             "parted": None if self.parted is None else {"model": self.parted[0].to_json(), "reading": self.parted[1].to_json()},
         }
 
@@ -259,7 +267,8 @@ def _contradictions(
     """Run the queries and one agreement query per question of the rule book;
     return the edges the bounded search took."""
     if bounded.rulings is not None:
-        queries = queries + [rulings_agree(bounded.rulings, q) for q in bounded.rulings.questions.values()]
+        # A setup question is asked of no state: ``lint_setup`` checks its agreement over its setups.
+        queries = queries + [rulings_agree(bounded.rulings, q) for q in bounded.rulings.questions.values() if not is_setup(q)]
     # The lemmas ride along so that k-induction can lean on them; only the queries are reported.
     run = portfolio.verify(bounded, any_length, [*queries, *game.lemmas], game.budget(budget), advance)
     reading = f" under {bounded.variant}" if bounded.variant else ""
@@ -602,6 +611,127 @@ def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfoli
                 places=f.places, sources=f.sources, parted=f.parted, reading=f.reading, board=f.board,
             )
         )
+    lint_setup(game.name, bounded.rulings, out)
+
+
+# -- setup questions -----------------------------------------------------------------------
+
+
+def _rules_of(rulings: Sequence[Ruling]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(rule for r in rulings for rule in r.rules))
+
+
+def _sources_of(rulings: Sequence[Ruling]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(src for r in rulings for src in r.texts))
+
+
+def _first(q: Question, holds: Any) -> tuple[tuple[Any, ...] | None, int]:
+    """The first setup of ``q``'s domain where ``holds(args)``, and how many setups it holds for."""
+    hits = [args for args in q.arguments if holds(args)]
+    return (hits[0] if hits else None), len(hits)
+
+
+def _clashing(book: RuleBook, q: Question, args: tuple[Any, ...]) -> tuple[Ruling, ...]:
+    """The rulings of ``book`` that clash on ``q`` for the setup ``args``: for
+    a yes-or-no question those of a Z3 unsat core (``RuleBook.explain``), for
+    one answered by numbers every live ruling that answers."""
+    if not book.questions[q.name].valued:
+        clash = book.explain(q.name, None, *args)
+        return tuple(r for r in clash.yes + clash.no if r.id in clash.core)
+    return tuple(r for r in book.live_concrete(q.name, None, args) if r.says is not None)
+
+
+def lint_setup(game: str, book: RuleBook | None, out: Lint) -> None:
+    """The setup questions of ``book`` (``model/setup.py``), each asked of
+    every setup of its domain, with no code per finding:
+
+    - the model's reading must answer each setup with no clash (the
+      ``rulings_agree`` check; a clash is a *conflict*);
+    - *source-clash*: a source's reading (``RuleBook.under``) answers some
+      setup otherwise than the model's; the first such setup is the witness,
+      with the texts that give each answer;
+    - *self-clash*: the rulings of one source alone answer a setup two ways;
+    - *gap*: a setup that no text answers;
+    - *dead-ruling*: a ruling that applies to no setup of the domain.
+
+    The whole domain is checked, so a question with none of these has none
+    for any setup its domain names."""
+    questions = setup_questions(book)
+    if not questions:
+        return
+    assert book is not None
+    readings: dict[str, RuleBook] = {}
+    alone: dict[str, RuleBook] = {}
+    for q in questions:
+        name, n = q.name, len(q.arguments)
+        method = f"every setup of its domain ({n})"
+
+        def answer(b: RuleBook, args: tuple[Any, ...], name: str = name) -> Any:
+            return b.fixed(name, *args)
+
+        clash, _ = _first(q, lambda args: book.clashes(name, None, CONCRETE, *args))
+        out.checks.append(Check(game, f"{AGREE}[{name}]", PROVED if clash is None else VIOLATED, method, 0))
+        if clash is not None:
+            core = _clashing(book, q, clash)
+            said = "; ".join(f"{r.id} [{' '.join(r.rules)}] says {q.show_answer(r.value(None, CONCRETE, *clash))} ({r.doc})" for r in core)
+            out.findings.append(Finding(
+                game, "conflict", f"conflict:{name}:{'+'.join(sorted(dict.fromkeys(r.id for r in core)))}", _rules_of(core),
+                f"'{q.doc}' for {q.show(*clash)}: {said}; no precedence rule decides between them",
+                places=tuple(dict.fromkeys(p for r in core for p in r.places())), sources=_sources_of(core), setup=q.show(*clash),
+            ))
+        for x in q.sources:
+            theirs = readings.setdefault(x, book.under(x))
+            hit, count = _first(q, lambda args: answer(theirs, args) != answer(book, args))
+            query = f"source_clash[{name}: {x}]"
+            if hit is None:
+                out.checks.append(Check(game, query, f"the answers agree on {method}", "setup domain", 0))
+                continue
+            out.checks.append(Check(game, query, VIOLATED, "setup domain", 0))
+            decide = (*deciding(theirs, name, hit), *deciding(book, name, hit))
+            places = tuple(dict.fromkeys((*answer_places(theirs, name, hit), *answer_places(book, name, hit))))
+            summary = (
+                f"'{q.doc}' for {q.show(*hit)}: {x} answers {q.show_answer(answer(theirs, hit))} where the model's reading answers "
+                f"{q.show_answer(answer(book, hit))}; they differ on {count} of the {n} setups of the domain"
+            )
+            out.findings.append(Finding(
+                game, "source-clash", f"source-clash:{name}:{x}", _rules_of(decide), summary,
+                places=places, sources=_sources_of(decide), reading=f"{x}@{name}", setup=q.show(*hit),
+            ))
+        for x in q.sources:
+            own = alone.setdefault(x, book.only(x))
+            hit, count = _first(q, lambda args: own.clashes(name, None, CONCRETE, *args))
+            if hit is None:
+                continue
+            core = _clashing(own, q, hit)
+            said = "; ".join(f"{r.id} [{' '.join(r.rules)}] says {q.show_answer(r.value(None, CONCRETE, *hit))} ({r.doc})" for r in core)
+            out.checks.append(Check(game, f"self_clash[{name}: {x}]", VIOLATED, "setup domain", 0))
+            out.findings.append(Finding(
+                game, "self-clash", f"self-clash:{name}:{x}:{'+'.join(sorted(dict.fromkeys(r.id for r in core)))}", _rules_of(core),
+                f"{x} alone, '{q.doc}' for {q.show(*hit)}: {said}; nothing in {x} decides between them ({count} of the {n} setups)",
+                places=tuple(dict.fromkeys(p for r in core for p in r.places())), sources=(x,), setup=q.show(*hit),
+            ))
+        hit, count = _first(q, lambda args: not book.speaks(name, None, CONCRETE, *args))
+        if hit is None:
+            out.checks.append(Check(game, f"gap[{name}]", f"some text answers {method}", "setup domain", 0))
+        else:
+            live = [r for r in book.live_concrete(name, None, hit) if r.says is not None]
+            how = f"the assumption {live[0].id} [{' '.join(live[0].rules)}]" if live else "the model's unsourced default"
+            out.checks.append(Check(game, f"gap[{name}]", VIOLATED, "setup domain", 0))
+            out.findings.append(Finding(
+                game, "gap", f"gap:{name}", _rules_of(live) or _rules_of(q.rulings),
+                f"no text answers '{q.doc}' for {q.show(*hit)} ({count} of the {n} setups); the model answers "
+                f"{q.show_answer(answer(book, hit))} by {how}",
+                setup=q.show(*hit),
+            ))
+        for r in q.rulings:
+            if any(applies(r, args) for args in q.arguments):
+                continue
+            tag = "+".join(r.texts) or "assumed"
+            out.findings.append(Finding(
+                game, "dead-ruling", f"dead-ruling:{name}:{r.id}@{tag}", r.rules,
+                f"{r.id} [{' '.join(r.rules)}] of {tag} ('{r.doc}') applies to no setup of the domain of '{q.doc}' ({n} setups)",
+                places=r.places(), sources=tuple(r.texts),
+            ))
 
 
 #: Nearby boards searched whole for one dead ruling, at most: each search is

@@ -36,6 +36,7 @@ from checkers import vector
 from model.machine import Machine
 from checkers.results import Transcript
 from model.rulings import Question, RuleBook, Ruling
+from model.setup import is_setup
 
 #: The kinds of finding only this module reports, in report order (it also
 #: reports a deadlock under a source's reading, a kind of lint's own).
@@ -125,7 +126,8 @@ def lint_sources(
     book = machine.rulings
     if book is None or book.reading is None:
         return out
-    asked = {name: q for name, q in book.declared.items() if questions is None or name in questions}
+    # A setup question is asked of no state: lint asks it over its setups (``linting.lint_setup``).
+    asked = {name: q for name, q in book.declared.items() if (questions is None or name in questions) and not is_setup(q)}
     exploration = vector.explore(machine, max_states)
     out.states, out.complete = exploration.states, exploration.complete
     scope = "within the bounds" if exploration.complete else f"within {exploration.expanded} steps"

@@ -25,6 +25,7 @@ from typing import Any
 
 from model.backend import Backend
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
+from model.wowtcg import setup
 
 # -- the model's reading ----------------------------------------------------------------
 
@@ -1040,6 +1041,8 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role,
     )
+    # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
+    questions += setup.QUESTIONS
     rulebook = RuleBook(questions, PRINCIPLES, reading=READING, game="wowtcg")
     rulebook = rulebook._rebuilt(rulebook.declared.values(), reading=READING.derive(reading, rulebook.sources(), [q.name for q in questions]))
     rulebook = rulebook.without(without)
