@@ -4,10 +4,10 @@ reproduces; writes the section of RESULTS.md.
 
     python -m benchmarks.readings
 
-Target: the source comparison of each game (``chainproof/source_lint.py``,
-rules diffs included) under 60 s at default bounds on two cores.  Each game
-is measured once, in this process; timings vary by a third on a shared
-machine.
+Target: the source comparison of each game (``chainproof/source_lint.py``, and
+setup questions over their domains; rules diffs included) under 60 s at default
+bounds on two cores.  Each game is measured once, in this process; timings vary
+by a third on a shared machine.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from benchmarks.engine import targets_table, write_section
 from chainproof import linting
 from chainproof.games import GAME_NAMES, get_game
 from checkers import portfolio
+from model.setup import setup_questions
 
 BEGIN, END = "<!-- benchmarks.readings: begin -->", "<!-- benchmarks.readings: end -->"
 TARGET_S = 60.0
@@ -56,6 +57,8 @@ def measure() -> dict:
         ]
         out[name] = {
             "questions": len(book.declared) if book else 0,
+            # Of those, asked of every setup of a domain (deck building, the mulligan), not of states.
+            "setup": len(setup_questions(book)),
             "rulings": rulings,
             "per_source": dict(per_source),
             "kinds": dict(Counter(f.kind for f in lint.findings)),
@@ -70,13 +73,13 @@ def measure() -> dict:
 def render(m: dict) -> str:
     rows = [(f"source comparison of {g} under {TARGET_S:.0f} s", f"{v['seconds']:.1f} s", v["seconds"] < TARGET_S) for g, v in m.items()]
     lines = [*targets_table("Questions, sources and what comparing them finds (`python -m benchmarks.readings`)", rows), ""]
-    lines += ["| game | questions | rulings (versions) | rulings per source | findings by kind | documented disagreements reproduced | of those, by comparing sources |",
+    lines += ["| game | questions (of setups) | rulings (versions) | rulings per source | findings by kind | documented disagreements reproduced | of those, by comparing sources |",
               "| --- | --- | --- | --- | --- | --- | --- |"]
     for g, v in m.items():
         sources = ", ".join(f"{s} {n}" for s, n in sorted(v["per_source"].items()))
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(v["kinds"].items())) or "none"
         lines.append(
-            f"| {g} | {v['questions']} | {v['rulings']} | {sources} | {kinds} | {len(v['shown'])} of {v['documented']} "
+            f"| {g} | {v['questions']} ({v['setup']}) | {v['rulings']} | {sources} | {kinds} | {len(v['shown'])} of {v['documented']} "
             f"({' '.join(v['shown'])}) | {len(v['by_sources'])} ({' '.join(v['by_sources'])}) |"
         )
     lines += ["", "A disagreement counts as reproduced when a lint finding (a source reading's, or a hand-written variant's) shows it; "
