@@ -78,6 +78,7 @@ def test_lint_finds_the_setup_disagreements_with_the_setup_as_witness():
     assert set(found) == {
         "source-clash:may_include_card:CR7.4",
         "source-clash:may_include_card:001",
+        "source-clash:may_include_talent_card:CR7.4",
         "source-clash:mulligan_draws:CR7.4",
         "source-clash:mulligans_wait_for_all:001",
         "source-clash:random_draw_picks_chooser:001",
@@ -92,6 +93,9 @@ def test_lint_finds_the_setup_disagreements_with_the_setup_as_witness():
     mulligan = found["source-clash:mulligan_draws:CR7.4"]
     assert mulligan.setup == "a hand of 6 shuffled back" and "CR7.4 answers 6 cards" in mulligan.summary
     assert "7 of the 8 setups" in mulligan.summary
+    talent = found["source-clash:may_include_talent_card:CR7.4"]
+    assert talent.setup.startswith("a hero with no talent spec listed, a deck already holding no talent card")
+    assert "CR7.4 answers yes where the model's reading answers no" in talent.summary
     own = found["self-clash:minimum_deck_size:001:100.1+100.1:sealed"]
     assert own.sources == ("001",) and set(own.places) == {"001_bb13bfcb78a9b116.txt:271", "001_bb13bfcb78a9b116.txt:208"}
 

@@ -1,5 +1,5 @@
 """Setting up a WoW TCG game as questions over setups (``model/setup.py``):
-which cards a hero's deck may hold (100.2a), how many cards a deck needs
+which cards a hero's deck may hold (100.2a, 100.2b), how many cards a deck needs
 (100.1) and how many copies of one card it may hold (100.4), how large the
 opening hand is and who decides the first player (101.1), and how a
 mulligan goes (101.2).
@@ -127,6 +127,48 @@ may_include_card = setup_question(
     ),
     ((hero, card) for hero in HEROES for card in CARDS),
     show=show_deck_card,
+)
+
+# -- 100.2b: cards that ask for a hero with a talent spec -------------------------------
+
+#: The talent spec the card asks for, and the talent specs a hero may have
+#: listed (CR7.4 206.1; None: none listed) or the deck may already hold.
+REQUIRED_TALENT = "Marksmanship"
+TALENTS = (None, "Marksmanship", "Survival")
+
+
+def _talent(hero: str | None, deck: str | None) -> str:
+    listed = f"the {hero} talent spec" if hero else "no talent spec listed"
+    held = f"{deck} talent cards" if deck else "no talent card"
+    return f"a hero with {listed}, a deck already holding {held}, and a '{REQUIRED_TALENT} Hero Required' card"
+
+
+may_include_talent_card = setup_question(
+    "may_include_talent_card",
+    "may a player include a card that asks for a hero with a talent spec, given his hero's talent spec and the talent cards already in his deck (100.2b)?",
+    (
+        Ruling(
+            "100.2b",
+            ("100.2b",),
+            lambda s, b, hero, deck: hero == REQUIRED_TALENT,
+            always,
+            "only a hero with the trait the card names may have it in his deck",
+            texts={"000": "95", "001": "210"},
+        ),
+        # CR7.4 reads a talent spec named this way as its 100.2c talent, which
+        # a hero with no talent spec listed may take while his deck holds no
+        # talent of another spec.
+        Ruling(
+            "100.2b",
+            ("100.2b",),
+            lambda s, b, hero, deck: hero == REQUIRED_TALENT or (hero is None and deck in (None, REQUIRED_TALENT)),
+            always,
+            "a hero with that talent spec may have it, and so may a hero with none listed while his deck holds no talent of another spec",
+            texts={"CR7.4": "64-73"},
+        ),
+    ),
+    ((hero, deck) for hero in TALENTS for deck in TALENTS),
+    show=_talent,
 )
 
 # -- 100.1: how many cards a deck needs ------------------------------------------------
@@ -305,6 +347,6 @@ mulligans_wait_for_all = setup_question(
 )
 
 QUESTIONS: tuple[Question, ...] = (
-    may_include_card, minimum_deck_size, copies_allowed, opening_hand_size, random_draw_picks_chooser,
+    may_include_card, may_include_talent_card, minimum_deck_size, copies_allowed, opening_hand_size, random_draw_picks_chooser,
     mulligan_draws, mulligans_wait_for_all,
 )
