@@ -31,7 +31,7 @@ from typing import Any, Iterable
 from model.backend import CONCRETE
 from model.machine import Edge, Machine
 from model.wowtcg import build
-from model.wowtcg.board import Board, Character, Party, Weapon
+from model.wowtcg.board import Board, Character, Party, Spell, Weapon
 from model.wowtcg.table import LINK_KINDS
 
 from agreement.model_steps import KEPT, successors
@@ -174,11 +174,12 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
             None if item is None else (item["id"], item["name"]),
         ))
     depth = max(LEAST_DEPTH, max(len(obs["chain"]) for obs in observations) + 1)
-    return _view(tuple(parties), width, depth)
+    spells = tuple((sp["name"], sp["amount"], sp["each_opposing"], sp["instant"]) for sp in observations[0].get("spells", ()))
+    return _view(tuple(parties), width, depth, spells)
 
 
 @lru_cache(maxsize=KEPT)
-def _view(parties: tuple[Any, ...], width: int, depth: int) -> View:
+def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[Any, ...], ...] = ()) -> View:
     """The view of a board read off the observations (kept: a board stands for
     many steps, and building its characters is most of the cost of a view)."""
     board, number, weapon_slot, missing = [], {}, {}, set()
@@ -211,7 +212,7 @@ def _view(parties: tuple[Any, ...], width: int, depth: int) -> View:
                 object_name=f"{item[1]}#{item[0]}" if item else "no object",
             )
         )
-    machine = _machine(len(parties), width, depth, Board(tuple(board)))
+    machine = _machine(len(parties), width, depth, Board(tuple(board), spells=tuple(Spell(*sp) for sp in spells)))
     return View(machine, number, weapon_slot, frozenset(missing))
 
 

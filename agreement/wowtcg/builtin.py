@@ -28,12 +28,15 @@ from engine.wowtcg.state import GameState
 # - the instants Hamstring, Flash Heal and Smoke Screen: they exhaust, heal, or
 #   remove from combat (the model's 602.4 edges); exhausting and healing the
 #   harness leaves free as an instant resolves (`frame` in abstraction.py);
-# - quests: placed as resources only (408.2, 410.1b).
+# - quests: placed as resources only (408.2, 410.1b);
+# - abilities whose whole effect is damage to one targeted hero or ally, or to
+#   each opposing one (Arcane Missiles, Lightning Bolt, Frost Nova): the
+#   board's spells (model/wowtcg/board.py), found by `spell` below.
 # Left out, each for a reason the model gives: triggered powers (the model's
 # chain has no trigger links), payment powers (no power links), continuous
-# powers (stats are constants), damage outside combat (the model destroys
-# characters only after combat, 409.5), and non-instant cards that are not
-# allies (the model's resolving non-instant becomes an ally when a slot is free).
+# powers and "this turn" modifiers (stats and modifiers are constants), ongoing
+# abilities (no attachments), and other non-instant cards that are not allies
+# (the model's resolving non-instant becomes an ally when a slot is free).
 FRAGMENT_ALLIES = (
     "Ashen Recruit",
     "Scryer Arcanist",
@@ -66,9 +69,38 @@ WEAPONS = ("Viking Warhammer", "Hunting Longbow")
 FRAGMENT = frozenset(FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRAGMENT_HEROES + ARMORS + WEAPONS + (ITEM,))
 
 
+#: Where a card's only effect sends its damage: the model's two aims.
+SPELL_AIMS = {"target": "character", "each_opposing_character": None}
+
+
+def spell(card: Card) -> dict[str, Any] | None:
+    """The card as a spell of the model's board (404.4): an ability that does
+    nothing but deal damage as it resolves, to a targeted hero or ally or to
+    each opposing one; None for any other card."""
+    effect = card.effect
+    if card.type != "ability" or card.ongoing or card.attach or card.triggers or card.payments or card.continuous:
+        return None
+    if effect is None or len(effect.steps) != 1 or effect.steps[0].op != "deal":
+        return None
+    to = effect.steps[0].arg("to")
+    if to not in SPELL_AIMS or SPELL_AIMS[to] != effect.target:
+        return None
+    return {"name": card.name, "amount": effect.steps[0].arg("amount"), "each_opposing": to == "each_opposing_character", "instant": card.instant}
+
+
 def outside_fragment(st: GameState) -> list[str]:
     """The cards of this game the model does not abstract, by name."""
-    return sorted({o.card.name for o in st.objs if o.card.name not in FRAGMENT and not (o.resource and not o.face_up)})
+    return sorted({
+        o.card.name
+        for o in st.objs
+        if o.card.name not in FRAGMENT and not (o.resource and not o.face_up) and spell(o.card) is None
+    })
+
+
+def spells_of(st: GameState) -> list[dict[str, Any]]:
+    """The spells among this game's cards, one per name, in name order."""
+    found = {o.card.name: spell(o.card) for o in st.objs if o.card.type == "ability"}
+    return [found[name] for name in sorted(found) if found[name] is not None]
 
 
 @dataclass(frozen=True)
@@ -235,7 +267,12 @@ def observe(st: GameState) -> dict[str, Any]:
             "protected": c.protected,
         }
     elif proposal is not None:
-        combat = {"attacker": proposal.attacker, "defender": proposal.defender, "sabotage": proposal.sabotage, "protected": False}
+        # 601.2f: a proposed attacker or defender that left play is one no more,
+        # though the link still names it (it is interrupted as it resolves, 601.3).
+        def proposed(oid: int) -> int | None:
+            return oid if st.objs[oid].zone == "play" else None
+
+        combat = {"attacker": proposed(proposal.attacker), "defender": proposed(proposal.defender), "sabotage": proposal.sabotage, "protected": False}
     struck = {w for ws in (st.combat.struck.values() if st.combat else ()) for w in ws}
     players = []
     for pl in st.players:
@@ -297,7 +334,9 @@ def observe(st: GameState) -> dict[str, Any]:
             }
         )
     step = st.step
+    spells = spells_of(st)
     return {
+        **({"spells": spells} if spells else {}),
         "step": step,
         "turn_player": st.turn_player,
         "turn": st.turn_number,

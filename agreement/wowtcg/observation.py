@@ -118,6 +118,14 @@ def check_state(obs: Any) -> None:
             _object(pl["armor"], f"{where}.armor", {"id": "id", "defense": "int", "exhausted": "bool"})
         if pl.get("item") is not None:
             _object(pl["item"], f"{where}.item", {"id": "id", "name": "str"})
+    spells = obs.get("spells")
+    if spells is not None:
+        if not isinstance(spells, list):
+            _fail("state.spells", "expected a list of the abilities that deal damage as they resolve")
+        for i, sp in enumerate(spells):
+            _object(sp, f"state.spells[{i}]", {"name": "str", "amount": "int", "each_opposing": "bool", "instant": "bool"})
+            if sp["amount"] < 1:
+                _fail(f"state.spells[{i}].amount", f"expected at least 1, got {sp['amount']}")
 
 
 def check_action(obs: Any) -> None:

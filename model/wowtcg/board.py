@@ -74,8 +74,29 @@ class Party:
 
 
 @dataclass(frozen=True)
+class Spell:
+    """What an ability deals as its link resolves: ``amount`` damage (404.4)
+    to one targeted hero or ally, or to each opposing hero and ally, one
+    packet each (``each_opposing``).  ``instant``: an instant ability, played
+    in any window with priority (408.1); else a non-instant one, played only
+    on an empty chain in the turn player's action phase (409.2b)."""
+
+    name: str
+    amount: int
+    each_opposing: bool = False
+    instant: bool = True
+
+    def __post_init__(self) -> None:
+        if self.amount < 1:
+            raise ValueError(f"{self.name}: an ability that deals damage deals at least 1")
+
+
+@dataclass(frozen=True)
 class Board:
     parties: tuple[Party, ...] = field(default_factory=tuple)
+    #: The abilities of this game that deal damage as they resolve; none on the
+    #: default board, whose instants only exhaust, remove from combat or destroy.
+    spells: tuple[Spell, ...] = ()
 
 
 def _party_a(allies: int) -> Party:

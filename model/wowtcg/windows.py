@@ -9,6 +9,7 @@ track (most instants, strikes, non-ally non-instants) just leave the chain.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Callable, Mapping, Sequence
 
 from model.backend import Backend
@@ -147,6 +148,7 @@ def window_edges(
                 )
             )
         edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
+    edges += spell_edges(t, window, abilities_only)
     return edges
 
 
@@ -216,6 +218,143 @@ def destroying_the_defender(t: Table, window: str, role: str, rules: tuple[str, 
         destroy,
         f"an instant resolves and destroys the {role}, an ally; it leaves play, and with it its role (as the rulings say)",
     )
+
+
+def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
+    """The board's abilities that deal damage (``Board.spells``) as their link
+    resolves: the packets (404.4), armor a hero's controller may exhaust
+    against one (304.2), then the pre-priority checks (409.5, 409.6b, 102.1a)
+    before the next priority.
+
+    Abstraction: links carry no card, so any instant (any non-instant ability)
+    on the chain may resolve as any instant (non-instant) spell of the board,
+    its target chosen as it resolves, as for the other tracked instants.
+    Abstraction: the checks run in the same step as the damage; nobody can
+    act between the two (409.5), and a batch changes nothing once lethal
+    damage has destroyed its characters and their players have left (102.1a
+    and 409.6 part only on the batch a loss comes in, not on the outcome).
+    A non-instant spell resolves only where one may be played (408.1, 409.2b;
+    the basic rules' combat windows read by ``may_play_non_instant_now``)."""
+    if not t.board.spells:
+        return []
+    may_resolve_here = window == "action_phase" or abilities_only
+    effects = dict.fromkeys(
+        (sp.amount, sp.each_opposing, sp.instant) for sp in t.board.spells if sp.instant or may_resolve_here
+    )
+    edges = []
+    for amount, each_opposing, instant in effects:
+        kind = INSTANT_LINK if instant else NON_INSTANT_LINK
+        label = f"resolve_{'instant' if instant else 'ability'}[deal {amount}" + (" to each opposing character]" if each_opposing else "]")
+        if each_opposing:
+            # One edge per controller: the opposing characters are those outside his party.
+            aims = [(f"[{t.player_name(p)}]", p, tuple(c for c in range(t.count) if t.owner[c] != p)) for p in range(t.n)]
+        else:
+            aims = [(f"[{t.name(c)}]", None, (c,)) for c in range(t.count)]
+        for aim, controller, targets in aims:
+            armored_players = [t.owner[c] for c in targets if t.is_hero[c] and t.armor_def[t.owner[c]] > 0]
+            for k in range(len(armored_players) + 1):
+                for armored in itertools.combinations(armored_players, k):
+                    edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored)
+    return edges
+
+
+def _dealing(
+    t: Table,
+    window: str,
+    label: str,
+    kind: int,
+    controller: int | None,
+    targets: tuple[int, ...],
+    amount: int,
+    armored: tuple[int, ...],
+) -> list[Edge]:
+    """The two outcomes of one resolution: the game goes on in ``window``, or
+    at most one player is left and it ends (102.1).  Neither lets a turn
+    player leave while others stay: the model has no edge for that turn's
+    remainder, and the guards leave such a step out."""
+    none = t.none
+    name = label + "".join(f"[armor of {t.player_name(p)}]" for p in armored)
+    rules = ("404.4", "407.1", "407.2a", "409.5", "409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (("304.2",) if armored else ())
+
+    def dealt(c: int) -> int:
+        # 304.2: exhausted armor prevents as much of the packet to its hero as its DEF.
+        if t.is_hero[c] and t.owner[c] in armored:
+            return max(amount - t.armor_def[t.owner[c]], 0)
+        return amount
+
+    def after(s: Any, b: Backend) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
+        """Damage after the packets, the characters it destroys (409.6b), and the players who leave (102.1a)."""
+        damage = tuple(
+            b.If(s.in_play[c], s.damage[c] + dealt(c), s.damage[c]) if c in targets else s.damage[c] for c in range(t.count)
+        )
+        destroyed = tuple(
+            b.And(s.in_play[c], damage[c] >= t.health[c]) if c in targets else False for c in range(t.count)
+        )
+        leaving = tuple(b.And(s.in_game[p], destroyed[t.hero(p)]) for p in range(t.n))
+        return damage, destroyed, leaving
+
+    def guard(s: Any, b: Backend) -> Any:
+        conditions = [top_link_is(t, s, b, kind)]
+        if controller is not None:
+            conditions.append(t.chain.top(s, b, "controller") == controller)
+        else:
+            conditions.append(s.in_play[targets[0]])
+        for p in armored:
+            # 304.2: only a ready armor with DEF 1 or more, against a packet to its hero in play.
+            conditions += [s.in_play[t.hero(p)], b.Not(s.armor_exhausted[p])]
+        return b.And(*conditions)
+
+    def remaining_after(s: Any, b: Backend) -> Any:
+        _, _, leaving = after(s, b)
+        return b.count(tuple(b.And(s.in_game[p], b.Not(leaving[p])) for p in range(t.n)))
+
+    def update(s: Any, b: Backend) -> dict[str, Any]:
+        damage, destroyed, leaving = after(s, b)
+        left = t.leave_game(s, b, leaving)
+        in_play = tuple(b.And(left["in_play"][c], b.Not(destroyed[c])) for c in range(t.count))
+        # 404.1: a card that leaves play loses its damage; 601.2f, 602.4: and,
+        # as the rulings read it, the role it held.
+        gone = lambda c: b.Not(b.select(in_play, c, True))  # noqa: E731
+        ends_role = t.rulings.answer("leaving_play_ends_role", s, b)
+        armor = s.armor_exhausted
+        for p in armored:
+            armor = b.store(armor, p, True)
+        return {
+            **left,
+            "in_play": in_play,
+            "damage": tuple(b.If(in_play[c], damage[c], 0) for c in range(t.count)),
+            "exhausted": tuple(b.And(in_play[c], s.exhausted[c]) for c in range(t.count)),
+            "armor_exhausted": armor,
+            "attacker": b.If(b.And(gone(s.attacker), ends_role), none, s.attacker),
+            "defender": b.If(b.And(gone(s.defender), ends_role), none, s.defender),
+            **t.chain.pop(s, b),
+        }
+
+    goes_on = Edge(
+        f"{name}@{window}",
+        window,
+        window,
+        ("409.4", "409.4a", "CR7.4 709.1", "413.7a", *rules),
+        guard=lambda s, b: b.AndThen(
+            guard(s, b), lambda: b.And(remaining_after(s, b) > 1, b.Not(b.select(after(s, b)[2], s.turn_player, True)))
+        ),
+        update=lambda s, b: {**update(s, b), **t.give_priority_after_resolution(s, b)},
+        actor=holder,
+        tags=frozenset({"passes", "resolves", "deals_damage"}),
+        doc=f"every player passed in succession: the top link resolves and deals {amount} damage; characters with lethal damage are destroyed before priority",
+    )
+    ends = Edge(
+        f"{name}@{window}->game_over",
+        window,
+        "game_over",
+        ("CR7.4 709.1", "413.7a", "102.1", *rules),
+        guard=lambda s, b: b.AndThen(guard(s, b), lambda: remaining_after(s, b) <= 1),
+        update=lambda s, b: {**update(s, b), "priority_holder": t.nobody, **t.fresh_succession()},
+        actor=holder,
+        tags=frozenset({"passes", "resolves", "deals_damage", "loses"}),
+        doc=f"the top link resolves and deals {amount} damage; a destroyed hero's player loses and at most one player is left",
+    )
+    return [goes_on, ends]
 
 
 def top_link_is(t: Table, s: Any, b: Backend, kind: int) -> Any:
