@@ -145,13 +145,15 @@ def _write(path: Path, text: str) -> None:
 def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int) -> None:
     """Each variant finding's game on the engine's table, as a scenario file,
     and each source clash's on the default board (named after the variant that
-    aliases its reading, if one does); the others say why they have none."""
+    aliases its reading, if one does); the others, a setup question's among
+    them, say why they have none."""
     for f in found.findings:
         game = get_game(f.game)
-        reading = f.reading if f.kind == "source-clash" and f.board is None else None
+        reading = f.reading if f.kind == "source-clash" and f.board is None and f.setup is None else None
         if f.kind != "variant" and reading is None:
             f.scenario_note = (
-                "no game reaches it" if f.transcript is None
+                "a question of the game's setup: its witness is a setup, not a game" if f.setup is not None
+                else "no game reaches it" if f.transcript is None
                 else "its board is not the engine's table, whose cards are fixed" if f.kind == "source-clash"
                 else "its game is on the model's board, whose cards the engine does not have"
             )

@@ -10,6 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from chainproof import lint_cli
 from chainproof.cli import main
 from chainproof.lint_report import markdown, sarif
 from chainproof.linting import Lint, lint_setup
@@ -137,6 +138,16 @@ def test_setup_findings_reach_json_sarif_and_markdown():
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 211, "endLine": 211}
     page = markdown(found, "wowtcg", None)
     assert f"- Setup: {f.setup}" in page
+
+
+def test_the_plain_report_shows_the_setup_and_no_scenario_is_searched_for_it(tmp_path, capsys):
+    found = _lint(BOOK)
+    f = next(x for x in found.findings if x.key == "source-clash:random_draw_picks_chooser:001")
+    lint_cli._write_scenarios(Lint([f]), tmp_path, 10)
+    assert f.scenario is None and f.scenario_note.startswith("a question of the game's setup") and not list(tmp_path.iterdir())
+    lint_cli._print_lint(Lint([f]))
+    out = capsys.readouterr().out
+    assert "  setup: a table of 2 players" in out and "001_bb13bfcb78a9b116.txt:139" in out
 
 
 @pytest.mark.parametrize(
