@@ -113,9 +113,10 @@ may_include_card = setup_question(
             "a card with class icons needs a class icon of the hero's, and one with faction icons a faction icon of the hero's",
             texts={"CR7.4": "60-63"},
         ),
-        # 001:211 asks for cards with "the same trait icons as your hero":
-        # every icon on the card, not one of them (its line 311 lets a card
-        # of neither faction into either side's deck, the same answer).
+        # Reading (may_include_card): 001:211 asks for cards with "the same
+        # trait icons as your hero": every icon on the card, not one of them
+        # (its line 311 lets a card of neither faction into either side's
+        # deck, the same answer).
         Ruling(
             "100.2a",
             ("100.2a",),
@@ -177,8 +178,9 @@ minimum_deck_size = setup_question(
     "minimum_deck_size",
     "how many cards must a deck hold at least, in this format (100.1)?",
     (
-        # Declared first: a reader of 001 alone takes its sealed section's
-        # 30 over the deck-building section's 60, the narrower sentence.
+        # Reading (minimum_deck_size): declared first, so that 001's reading
+        # takes its sealed section's 30 over the deck-building list's 60, the
+        # narrower sentence; 001 alone still clashes there.
         Ruling(
             "100.1:sealed",
             ("100.1",),
