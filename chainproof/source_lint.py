@@ -225,7 +225,9 @@ def lint_sources(
             # readings take the same steps from each: play cannot part at these
             # bounds, and only the bounds the question names can show more.
             if build_reading is not None and (hit is not None or q.bounds):
-                comparison = compare(build_reading(None, q.bounds), build_reading(spec, q.bounds), ("model", spec), max_pairs)
+                comparison = compare(
+                    build_reading(None, q.bounds), build_reading(spec, q.bounds), ("model", spec), max_pairs, one_judge=True
+                )
                 d = comparison.divergence
                 if d is not None:
                     parted = (d.first, d.second)

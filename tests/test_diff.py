@@ -10,7 +10,7 @@ from chainproof.games import BadInput, get_game
 from chainproof.linting import default_known_file, diff_variants, load_known
 from model import wowtcg
 from checkers import explicit
-from checkers.diff import DIFFERENT_STATES, ONLY_IN_FIRST, ONLY_IN_SECOND, compare
+from checkers.diff import DIFFERENT_STATES, ONLY_IN_FIRST, ONLY_IN_SECOND, compare, compare_state_by_state
 from model.variants import SEED
 
 GAME = get_game("wowtcg")
@@ -76,6 +76,37 @@ def test_a_search_stopped_short_says_how_far_it_looked():
     assert f"up to {c.depth} steps" in c.verdict
 
 
+def _outcome(c):
+    d = c.divergence
+    found = None if d is None else (
+        d.action, d.how, d.length, d.differences, d.first.violation, d.second.violation,
+        d.first.initial, d.second.initial, d.first.final, d.second.final, [s.line() for s in d.first.steps], [s.line() for s in d.second.steps],
+    )
+    return c.pairs, c.depth, c.complete, found
+
+
+SMALL = {"turns": 1, "deck": 0}
+
+
+@pytest.mark.parametrize(
+    "first, second, max_pairs",
+    [
+        (SEED, "600.2-without-600.3", 2_000_000),  # only the first reading allows a step
+        (SEED, "CR7.4-strikes-as-roles-begin", 2_000_000),  # only the second does
+        ("602.3b-english", "602.3b-chinese", 2_000_000),  # the same step leads to states read otherwise
+        (SEED, "405.3-as-written", 2_000_000),  # its own board: the two judges read one state otherwise
+        (SEED, SEED, 40),  # stopped short at a level boundary
+        (SEED, SEED, 2_000_000),  # nothing to part on: the whole product searched
+    ],
+)
+def test_level_by_level_search_finds_what_the_state_by_state_search_finds(first, second, max_pairs):
+    """The same game, the same step, the same transcripts, and the same
+    count of pairs and depth, whichever way the product is walked."""
+    a = GAME.machine(SMALL, None if first == SEED else first)
+    b = GAME.machine(SMALL, None if second == SEED else second)
+    assert _outcome(compare(a, b, (first, second), max_pairs)) == _outcome(compare_state_by_state(a, b, (first, second), max_pairs))
+
+
 def test_diff_refuses_a_reading_against_itself_and_unknown_readings():
     with pytest.raises(BadInput, match="against itself"):
         diff_variants(GAME, SEED, SEED, {}, 10)
@@ -104,3 +135,21 @@ def test_under_cr74_strikes_the_seeds_strike_timing_property_fails():
     assert found.counterexample.steps[-1].edge.startswith("resolve_proposal@action_phase[")
     seed = GAME.machine({"turns": 1, "deck": 0})
     assert explicit.check(explicit.explore(seed), strikes_only_in_defend_window).verdict != VIOLATED
+
+
+@pytest.mark.parametrize("name", ["wowtcg", "riftbound", "hota"])
+def test_a_source_reading_reads_every_state_as_the_model_does(name):
+    """What ``compare(..., one_judge=True)`` relies on when lint compares a
+    source's reading with the model's: a reading changes the rulings, never
+    how a judge reads a state. Every state of a small search, read by both."""
+    from checkers import vector
+
+    game = get_game(name)
+    bounds = {"turns": 1, "deck": 0} if name == "wowtcg" else {}
+    model = game.machine(bounds)
+    exploration = vector.explore(model, max_states=3_000)
+    states = [exploration.state(i) for i in range(0, exploration.states, 7)]
+    assert len(states) > 100
+    for source in model.rulings.sources():
+        reading = game.machine(bounds, reading=source)
+        assert [reading.aspects(s) for s in states] == [model.aspects(s) for s in states], source
