@@ -89,7 +89,8 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
     book = build().rulings
     assert book.sources() == (SEED,)
     assumptions = {r.id for q in book.declared.values() for r in q.rulings if r.assumption}
-    assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life", "damage-markers"}
+    assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life", "damage-markers",
+                           "leaver-objects"}
     for q in book.declared.values():
         for r in q.rulings:
             assert set(r.texts) <= {SEED}
@@ -267,8 +268,13 @@ def test_without_its_principles_004_alone_clashes_over_aegis_and_gatekeeper() ->
     """H1: what 004's own principles decide.  Without 101.1's concession
     exception (or 104.2a's override) 101.2 puts Aegis (or Gatekeeper) first;
     without 101.2 as well 004 alone clashes, its core the exception and the
-    card; with all of them it answers as the exceptions say."""
-    m = build(table=GOLDEN)
+    card; with all of them it answers as the exceptions say.
+
+    H8: the override meets Gatekeeper only where a leaver's Gatekeeper stays
+    on the battlefield, which 004 never rules out; the model's
+    assumed:leaver-objects takes it away (below), so the questions are asked
+    of the model without that assumption."""
+    m = build(table=GOLDEN, without=("leaver-objects",))
     state = next(s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority")
     alone = state._replace(lost=(False, True))  # P2 has left: P1, whose opponent holds Gatekeeper, stands alone
     for exception, question, s, why, core in (
@@ -282,6 +288,11 @@ def test_without_its_principles_004_alone_clashes_over_aegis_and_gatekeeper() ->
         undecided = m.rulings.without((exception, "101.2")).only(SEED)
         assert undecided.clashes(question, s, CONCRETE, 0, why)
         assert set(undecided.explain(question, s, 0, why).core) == core
+    # With assumed:leaver-objects P2's Gatekeeper has left with P2: P1 wins by
+    # 104.2a with no override to need, and the Gatekeeper's ruling is silent.
+    model = build(table=GOLDEN)
+    assert model.rulings.without(("104.2a-override",)).answer("wins_game", alone, CONCRETE, 0, LAST_STANDING)
+    assert not model.rulings.clashes("wins_game", alone, CONCRETE, 0, LAST_STANDING)
 
 
 def test_104_3b_speaks_of_a_starting_life_limit_that_004_never_defines(default: vector.VectorExploration) -> None:

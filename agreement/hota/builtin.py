@@ -19,9 +19,10 @@ from engine.hota import Action, HotaGame, HotaState, IllegalAction, load_pool
 OUTSIDE_THE_MODEL = ("Mind Tether",)
 #: One of each of these on a table at most (the model keeps one waiting trigger).
 ONE_PER_TABLE = (("Culling Field",), ("Echo Chamber", "Whispering Echo"))
+#: And at a table of more than two, one council, whose convener the model knows.
+ONE_COUNCIL = (("Council of Elders",),)
 #: Deck sizes: seven go to the opening hand; a small library makes games end.
 DECKS = (9, 11, 13)
-SEATS = ("P1", "P2")
 
 
 class Setup(dict):
@@ -40,21 +41,23 @@ KITS = (
 )
 
 
-def random_setup(rng: random.Random, pool: Any = None) -> Setup:
-    """Two seats: a kit split between them and up to four more entities each,
-    from the model's part of the pool; equal decks."""
+def random_setup(rng: random.Random, pool: Any = None, players: int = 2) -> Setup:
+    """``players`` seats: a kit split between them and up to four more
+    entities each, from the model's part of the pool; equal decks."""
     pool = pool if pool is not None else load_pool()
     names = [c.name for c in pool.entities() if c.name not in OUTSIDE_THE_MODEL]
-    table: dict[str, list[str]] = {s: [] for s in SEATS}
+    seats = [f"P{p + 1}" for p in range(players)]
+    once = ONE_PER_TABLE + (ONE_COUNCIL if players > 2 else ())
+    table: dict[str, list[str]] = {s: [] for s in seats}
     for name in rng.choice(KITS):
-        table[rng.choice(SEATS)].append(name)
-    taken: set[str] = {n for cards in table.values() for n in cards if any(n in g for g in ONE_PER_TABLE)}
-    for s in SEATS:
+        table[rng.choice(seats)].append(name)
+    taken: set[str] = {n for cards in table.values() for n in cards if any(n in g for g in once)}
+    for s in seats:
         cards = table[s]
         for name in rng.sample(names, rng.randint(0, 4)):
             if name in cards:
                 continue
-            group = next((g for g in ONE_PER_TABLE if name in g), None)
+            group = next((g for g in once if name in g), None)
             if group is not None and taken & set(group):
                 continue
             if group is not None:
@@ -63,7 +66,7 @@ def random_setup(rng: random.Random, pool: Any = None) -> Setup:
         table[s] = cards
     size = rng.choice(DECKS)
     fillers = [c.name for c in pool.deck_cards()]
-    decks = {s: [rng.choice(fillers) for _ in range(size)] for s in SEATS}
+    decks = {s: [rng.choice(fillers) for _ in range(size)] for s in seats}
     return Setup(table=table, decks=decks, seed=rng.randrange(2**16))
 
 
@@ -74,12 +77,10 @@ class BuiltinHotaAdapter:
         self.pool = load_pool()
 
     def random_setup(self, rng: random.Random, players: int) -> Setup:
-        if players != 2:
-            raise ValueError(f"the model is of two players, not {players}")
-        return random_setup(rng, self.pool)
+        return random_setup(rng, self.pool, players)
 
     def new_game(self, setup: dict[str, Any]) -> HotaState:
-        game = HotaGame(2, table=setup["table"], decks=setup["decks"], pool=self.pool)
+        game = HotaGame(len(setup["table"]), table=setup["table"], decks=setup["decks"], pool=self.pool)
         return game.new_initial_state(setup["seed"])
 
     def legal_actions(self, state: HotaState) -> list[Action]:

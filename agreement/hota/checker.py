@@ -23,9 +23,9 @@ from typing import Any
 from agreement.table_checker import TableChecker
 from model.hota import build
 from model.hota.game import (
-    CHANCE, CONCEDES, ECHO_WAITS, NO_TRIGGER, NOBODY, NOT_YET, OUTCOME, PLAYER_NAMES, REFUSE, ACCEPT, slug, variables,
+    CHANCE, CONCEDES, NO_TRIGGER, NOBODY, NOT_YET, OUTCOME, PLAYER_NAMES, REFUSE, ACCEPT, slug, variables,
 )
-from model.hota.table import OPENING_HAND, STARTING_LIFE, Table
+from model.hota.table import MAX_PLAYERS, OPENING_HAND, PLAYERS, STARTING_LIFE, Table
 from model.hota.table import table_of as table_of_model
 from model.machine import Edge, Machine
 
@@ -48,8 +48,8 @@ def check_state(obs: Any) -> None:
         raise ValueError(f"missing {', '.join(missing)}")
     if obs["step"] not in STEPS:
         raise ValueError(f"step {obs['step']!r} is not one of {', '.join(STEPS)}")
-    if obs["players"] != 2:
-        raise ValueError(f"the model is of two players; this game has {obs['players']}")
+    if not PLAYERS <= obs["players"] <= MAX_PLAYERS:
+        raise ValueError(f"the model seats {PLAYERS} to {MAX_PLAYERS} players; this game has {obs['players']}")
     bad = [s for s in obs["status"] if s not in ("playing", "won", "lost", "drew")]
     if bad:
         raise ValueError(f"status {bad[0]!r} is not playing, won, lost or drew")
@@ -57,7 +57,7 @@ def check_state(obs: Any) -> None:
 
 def table_of(obs: dict[str, Any]) -> Table:
     """The model's table for the game whose first snapshot this is."""
-    return table_of_model([(e["card"], e["controller"]) for e in obs["entities"]], tuple(obs["library"]))
+    return table_of_model([(e["card"], e["controller"]) for e in obs["entities"]], tuple(obs["library"]), obs["players"])
 
 
 @lru_cache(maxsize=32)
@@ -78,7 +78,12 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
     waiting = NO_TRIGGER
     if step == "optional_trigger":
         # The trigger being asked about is the first that waits.
-        waiting = ECHO_WAITS + obs["waiting_triggers"][0]["token_controller"]
+        waiting = m.table.echo_waits + obs["waiting_triggers"][0]["token_controller"]
+    # The entities still on the battlefield, by owner and card: those of a
+    # player who left are gone (assumed:leaver-objects), marks and all.
+    present = {(e["owner"], e["card"]): e for e in obs["entities"]}
+    marks = [present.get((x.controller, x.card), {"used": False, "silenced": False}) for x in m.table.entities]
+    n = obs["players"]
     fields: dict[str, Any] = {
         "location": m.location_index[LOCATIONS.get(step, step)],
         "first": obs["first_player"],
@@ -100,11 +105,11 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
         "tokens": tuple(obs["tokens"]),
         "tokens_elsewhere": tuple(obs["tokens_elsewhere"]),
         "waiting": waiting,
-        "used": tuple(bool(e["used"]) for e in obs["entities"]),
-        "silenced": tuple(bool(e["silenced"]) for e in obs["entities"]),
+        "used": tuple(bool(e["used"]) for e in marks),
+        "silenced": tuple(bool(e["silenced"]) for e in marks),
         "chooser": council.get("chooser", NOBODY) if council else NOBODY,
-        "picked": tuple(_PICKED[x] for x in council["picked"]) if council else (NOT_YET, NOT_YET),
-        "answer": tuple(_ANSWERS[x] for x in council["answers"]) if council else (NOT_YET, NOT_YET),
+        "picked": tuple(_PICKED[x] for x in council["picked"]) if council else (NOT_YET,) * n,
+        "answer": tuple(_ANSWERS[x] for x in council["answers"]) if council else (NOT_YET,) * n,
         "rechoosing": bool(council.get("rechoosing", False)) if council else False,
     }
     if step == "game_over":
@@ -136,7 +141,9 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
     if kind == "optional":
         return ("whispering_echo_creates",) if choice["choice"] == "create" else ("whispering_echo_declines",)
     if kind == "concede":
-        return (f"{PLAYER_NAMES[p].lower()}_concedes_at_{m.location_of(s)}",)
+        # Ending the game or not, and at a larger table what goes on after it.
+        base = f"{PLAYER_NAMES[p].lower()}_concedes_at_{m.location_of(s)}"
+        return (base, *(e.name for e in m.edges if e.name.startswith(base + "_")))
     # activate
     base = f"{PLAYER_NAMES[p].lower()}_{slug(choice['source'])}"
     target, card = choice.get("target"), choice.get("target_card")
@@ -151,8 +158,8 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
 
 class HotaChecker(TableChecker):
     game = "hota"
-    #: The model is of two players (the engine seats up to four).
-    players = (2,)
+    #: The model seats as many as the engine: two to four.
+    players = tuple(range(PLAYERS, MAX_PLAYERS + 1))
     spread = True
     check_state = staticmethod(check_state)
     kinds = KINDS

@@ -1,5 +1,6 @@
-"""Heroes of Ancients, two players, from the shuffle to the end of the game
-(seed ``004_1df466d0e3555139.txt``, rules 101-109), as a state-machine graph.
+"""Heroes of Ancients, two to four players, from the shuffle to the end of
+the game (seed ``004_1df466d0e3555139.txt``, rules 101-109), as a
+state-machine graph.
 
 The flow, with the choice points a player meets and the steps the game takes
 by itself:
@@ -22,8 +23,17 @@ by itself:
   (101.4, 101.4a, 101.4c, 101.4d);
 - ``game_over``.
 
-A player may concede at any time (104.3a, 101.1): every location but the
-last has a concession edge for each player.
+A player may concede at any time (104.3a, 101.1): at two players every
+location but the last has a concession edge for each player, and the game
+ends there (104.2a). At three or four a player who leaves takes their
+entities, tokens and triggers (assumed:leaver-objects) and play goes on; a
+concession is then taken where a player decides (the shuffle and the first
+player by chance, the mulligan, priority, the council, a waiting trigger):
+the game's own steps in between (the opening hands, the draw, the check)
+take no time in which anyone acts. An active player who leaves ends their
+turn (assumed:active-player-leaves); turns, passes and the council's
+choices go round the players still in the game in seat order
+(assumed:seat-order).
 
 Who may lose or win, and which entity has its ability, are the rule book's
 answers (``model/hota/rulings.py``), with the golden rules' precedence
@@ -40,20 +50,21 @@ from typing import Any, Callable, Iterator
 from model.backend import Backend
 from model.hota import REGISTRY
 from model.hota.counts import Counts
-from model.hota.rulings import CONCESSION, EFFECT, LAST_STANDING, loses_at_check, rulebook
+from model.hota.rulings import CONCESSION, EFFECT, LAST_STANDING, entity_has_ability, loses_at_check, rulebook
 from model.hota.table import (
-    ACCEPT, ACTIVATED, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND, PICKED, PLAYERS,
-    REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, default_table,
+    ACCEPT, ACTIVATED, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, MAX_PLAYERS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND,
+    PICKED, PLAYERS, REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, default_table,
 )
-from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, Machine, Var
+from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, Machine, Var, always
 from model.rulings import RuleBook
 
 BOUNDS = (
     BoundSpec("deck", 7, 7, 12, "cards in each deck: seven go to the opening hand, the rest make the library"),
     BoundSpec("mulligan", 1, 0, 7, "the largest mulligan count a player may declare (103.4 allows the whole hand)"),
+    BoundSpec("players", PLAYERS, PLAYERS, MAX_PLAYERS, "players at the table (102.1); the default table's cards stay with P1 and P2"),
 )
 
-PLAYER_NAMES = ("P1", "P2")
+PLAYER_NAMES = ("P1", "P2", "P3", "P4")
 
 #: Edge tags: what a step is, for properties that select steps by meaning.
 MANDATORY = "mandatory"  # the game does it; nobody chooses (104.4b)
@@ -88,8 +99,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def in_game(s: Any, p: int, b: Backend) -> Any:
-    return b.Not(b.Or(s.won[p], s.lost[p], s.drew[p]))
+def in_game(s: Any, p: Any, b: Backend) -> Any:
+    """Player ``p`` (a seat, or a term naming one) has not left the game (104.5)."""
+    if isinstance(p, int):
+        return b.Not(b.Or(s.won[p], s.lost[p], s.drew[p]))
+    return b.Not(b.Or(*(b.select(x, p, False) for x in (s.won, s.lost, s.drew))))
 
 
 def game_is_over(s: Any, b: Backend) -> Any:
@@ -97,8 +111,51 @@ def game_is_over(s: Any, b: Backend) -> Any:
     return b.Or(*s.won, *s.drew)
 
 
-def _pair(make: Callable[[int], Any]) -> tuple[Any, Any]:
-    return tuple(make(p) for p in range(PLAYERS))
+def seats(s: Any) -> int:
+    """The players at the table of state ``s``."""
+    return len(s.won)
+
+
+def _each(s: Any, make: Callable[[int], Any]) -> tuple[Any, ...]:
+    """One value per seat of ``s``'s table."""
+    return tuple(make(p) for p in range(seats(s)))
+
+
+def players_in_game(s: Any, b: Backend) -> Any:
+    return b.count([in_game(s, p, b) for p in range(seats(s))])
+
+
+def _by_seat(s: Any, p: Any, at: Callable[[int], Any], b: Backend) -> Any:
+    """``at(p)`` for a seat ``p`` that may be a term: one case per seat."""
+    if isinstance(p, int):
+        return at(p)
+    out = at(seats(s) - 1)
+    for h in range(seats(s) - 2, -1, -1):
+        out = b.If(p == h, at(h), out)
+    return out
+
+
+def first_from(s: Any, start: Any, wanted: Callable[[int], Any], b: Backend, skip_start: bool = False) -> Any:
+    """The first player, in seat order from ``start`` (assumed:seat-order),
+    for whom ``wanted`` holds; NOBODY if none does."""
+    n = seats(s)
+
+    def at(h: int) -> Any:
+        out = NOBODY
+        for k in range(n - 1, 0 if skip_start else -1, -1):
+            q = (h + k) % n
+            out = b.If(wanted(q), q, out)
+        return out
+
+    return _by_seat(s, start, at, b)
+
+
+def next_in_game(s: Any, p: Any, b: Backend) -> Any:
+    """The next player still in the game after seat ``p`` (assumed:seat-order).
+    At two players the first to leave ends the game: it is the other."""
+    if seats(s) == PLAYERS:
+        return other(p)
+    return first_from(s, p, lambda q: in_game(s, q, b), b, skip_start=True)
 
 
 class HotaRules:
@@ -106,6 +163,7 @@ class HotaRules:
 
     def __init__(self, t: Table, book: RuleBook, loop_rule: bool = True, counts: Counts = Counts.exact()):
         self.t = t
+        self.n = t.players
         self.book = book
         self.loop_rule = loop_rule
         self.counts = counts
@@ -117,7 +175,7 @@ class HotaRules:
         self.damage_marks = book.fixed("damage_becomes_markers")
 
     def has_ability(self, s: Any, b: Backend, e: int) -> Any:
-        return self.book.answer("has_ability", s, b, e)
+        return entity_has_ability(self.book, s, b, e)
 
     def card_works(self, s: Any, b: Backend, card: str) -> Any:
         """Some entity that is this card has its ability."""
@@ -131,7 +189,7 @@ class HotaRules:
 
     # -- 104: the outcome ------------------------------------------------------------
 
-    def settle(self, s: Any, b: Backend, loses: tuple[Any, Any], wins: tuple[Any, Any] = (False, False)) -> dict[str, Any]:
+    def settle(self, s: Any, b: Backend, loses: tuple[Any, ...], wins: tuple[Any, ...] | None = None) -> dict[str, Any]:
         """Losses and wins that happen at the same time, and what follows at once.
 
         104.3e: a player who wins and loses at once loses (``wins_and_loses_at_once``).
@@ -142,41 +200,71 @@ class HotaRules:
         Then a game that ends with a winner ends as a loss for every other player
         still in it (the question ``loses_when_the_game_ends``: 104.1 is silent).
         """
-        loses_now = _pair(lambda p: b.And(in_game(s, p, b), loses[p]))
-        wins_now = _pair(lambda p: b.And(in_game(s, p, b), wins[p]))
+        wins = wins or (False,) * seats(s)
+        loses_now = _each(s, lambda p: b.And(in_game(s, p, b), loses[p]))
+        wins_now = _each(s, lambda p: b.And(in_game(s, p, b), wins[p]))
         if self.winning_loser_loses:  # 104.3e
-            loses, wins = loses_now, _pair(lambda p: b.And(wins_now[p], b.Not(loses_now[p])))
+            loses, wins = loses_now, _each(s, lambda p: b.And(wins_now[p], b.Not(loses_now[p])))
         else:
-            loses, wins = _pair(lambda p: b.And(loses_now[p], b.Not(wins_now[p]))), wins_now
-        everyone = b.And(*(b.Or(loses[p], b.Not(in_game(s, p, b))) for p in range(PLAYERS)), b.Or(*loses))
+            loses, wins = _each(s, lambda p: b.And(loses_now[p], b.Not(wins_now[p]))), wins_now
+        everyone = b.And(*(b.Or(loses[p], b.Not(in_game(s, p, b))) for p in range(seats(s))), b.Or(*loses))
         if not self.all_losing_draw:  # 104.4a
             everyone = False
-        drew = _pair(lambda p: b.Or(s.drew[p], b.And(everyone, loses[p])))  # 104.4a
+        drew = _each(s, lambda p: b.Or(s.drew[p], b.And(everyone, loses[p])))  # 104.4a
         instead = b.And(everyone, self.book.answer("draw_replaces_losses", s, b))
-        lost = _pair(lambda p: b.Or(s.lost[p], b.And(loses[p], b.Not(instead))))
+        lost = _each(s, lambda p: b.Or(s.lost[p], b.And(loses[p], b.Not(instead))))
         after = s._replace(lost=lost, drew=drew)
-        standing = _pair(  # 104.2a
+        standing = _each(s,  # 104.2a
             lambda p: b.And(in_game(after, p, b), self.may_win(after, b, p, LAST_STANDING))
         )
-        won = _pair(lambda p: b.Or(s.won[p], wins[p], standing[p]))
+        won = _each(s, lambda p: b.Or(s.won[p], wins[p], standing[p]))
         ended = after._replace(won=won)
-        lost = _pair(lambda p: b.Or(lost[p], self.book.answer("loses_when_the_game_ends", ended, b, p)))
+        lost = _each(s, lambda p: b.Or(lost[p], self.book.answer("loses_when_the_game_ends", ended, b, p)))
         return {"won": won, "lost": lost, "drew": drew}
 
     def ends_the_game(self, s: Any, b: Backend, changes: dict[str, Any]) -> Any:
         return game_is_over(s._replace(**changes), b)
 
+    # -- assumed:leaver-objects ----------------------------------------------------------------
+
+    @staticmethod
+    def trigger_of(t: Table, waiting: Any, p: int, b: Backend) -> Any:
+        """The waiting trigger is player ``p``'s (its entity's controller, 108.4)
+        or waits for ``p``'s token."""
+        out = []
+        for base, cards in ((CULLING_WAITS, ("Culling Field",)), (t.echo_waits, ("Echo Chamber", "Whispering Echo"))):
+            mine = any(t.entities[i].controller == p for c in cards for i in t.holding(c))
+            out.append(b.And(waiting >= base, waiting < base + t.players, b.Or(waiting - base == p, mine)))
+        return b.Or(*out)
+
+    # -- assumed:priority, assumed:turn-end ---------------------------------------------------
+
+    def last_to_pass(self, s: Any, b: Backend, last: bool) -> Any:
+        """Is the holder's pass the last of a run by every player still in the game?"""
+        if self.n == PLAYERS:
+            return s.passes == (1 if last else 0)
+        everyone = s.passes + 1 == players_in_game(s, b)
+        return everyone if last else b.Not(everyone)
+
+    def next_turn(self, s: Any, b: Backend) -> dict[str, Any]:
+        """The turn ends (assumed:turn-end: silence and once-per-turn uses end) and
+        the next player still in the game after the active one begins a turn
+        (102.1, assumed:seat-order)."""
+        n = len(self.t.entities)
+        return {"passes": 0, "priority": NOBODY, "active": next_in_game(s, s.active, b), "first_turn": False,
+                "used": (False,) * n, "silenced": (False,) * n}
+
     # -- assumed:priority-check ------------------------------------------------------------
 
     def priority_check(self, s: Any, b: Backend) -> dict[str, Any]:
         """Everything the check does, all at once."""
-        loses = _pair(lambda p: loses_at_check(self.book, s, b, p))  # 104.3b, 104.3c
+        loses = _each(s, lambda p: loses_at_check(self.book, s, b, p))  # 104.3b, 104.3c
         return {
             **self.settle(s, b, loses),
             # 109.5f: tokens off the battlefield vanish, if the check is one of state actions.
-            "tokens_elsewhere": (0,) * PLAYERS if self.tokens_vanish_at_check else s.tokens_elsewhere,
-            "drew_from_empty": _pair(
-                lambda p: b.And(s.drew_from_empty[p], self.book.answer("empty_library_loss_waits", s, b, p))
+            "tokens_elsewhere": (0,) * seats(s) if self.tokens_vanish_at_check else s.tokens_elsewhere,
+            "drew_from_empty": _each(
+                s, lambda p: b.And(s.drew_from_empty[p], self.book.answer("empty_library_loss_waits", s, b, p))
             ),
         }
 
@@ -201,7 +289,7 @@ class HotaRules:
     def on_token_leaves(self, s: Any, b: Backend, p: Any) -> Any:
         """The waiting trigger after a token of ``p`` leaves the battlefield (109.5f: before it vanishes)."""
         echo = b.Or(self.card_works(s, b, "Echo Chamber"), self.card_works(s, b, "Whispering Echo"))
-        return b.If(echo, ECHO_WAITS + p, NO_TRIGGER)
+        return b.If(echo, self.t.echo_waits + p, NO_TRIGGER)
 
     def in_mandatory_loop(self, s: Any, b: Backend) -> Any:
         """104.4b: the waiting trigger begins a loop of mandatory actions, so the
@@ -214,15 +302,17 @@ class HotaRules:
 
     def next_chooser(self, s: Any, b: Backend, picked: Any, answer: Any) -> Any:
         """The next player to choose, active player first: the first, in seat
-        order from the active player, whose choices are not all made; NOBODY
-        when every choice stands."""
+        order from the active player (assumed:seat-order), still in the game,
+        whose choices are not all made; NOBODY when every choice stands."""
         a = s.active
         unfinished = lambda p: b.Or(picked[p] == NOT_YET, answer[p] == NOT_YET)  # noqa: E731
-        return b.If(
-            unfinished_at(a, unfinished, b),
-            a,
-            b.If(unfinished_at(other(a), unfinished, b), other(a), NOBODY),
-        )
+        if self.n == PLAYERS:
+            return b.If(
+                unfinished_at(a, unfinished, b),
+                a,
+                b.If(unfinished_at(other(a), unfinished, b), other(a), NOBODY),
+            )
+        return first_from(s, a, lambda p: b.And(in_game(s, p, b), unfinished(p)), b)
 
 
 def unfinished_at(p: Any, unfinished: Callable[[int], Any], b: Backend) -> Any:
@@ -238,26 +328,38 @@ def _start_edges(t: Table, mulligan: int, counts: Counts) -> list[Edge]:
         Edge("shuffle_decks", "shuffle", "first_player", ("103.1",), tags=frozenset({MANDATORY, CHANCE}),
              doc="chance: each deck is shuffled; the counts stay as they are"),
     ]
-    for p in range(PLAYERS):
+    # 103.2: chance picks among the players in the game (at two, both are).
+    in_it = (lambda p: lambda s, b: in_game(s, p, b)) if t.players > PLAYERS else (lambda p: always)
+    for p in range(t.players):
         edges.append(
             Edge(f"{PLAYER_NAMES[p].lower()}_goes_first", "first_player", "opening_hands", ("103.2",),
-                 update=lambda s, b, p=p: {"first": p}, tags=frozenset({MANDATORY, CHANCE}),
+                 guard=in_it(p), update=lambda s, b, p=p: {"first": p}, tags=frozenset({MANDATORY, CHANCE}),
                  doc=f"chance: {PLAYER_NAMES[p]} is the first player")
         )
+    # 103.4: a player who left before the opening hands draws none (assumed:leaver-objects).
+    drawing = (lambda s, b, p: in_game(s, p, b)) if t.players > PLAYERS else (lambda s, b, p: True)
     edges += counts.counted(
         Edge("draw_opening_hands", "opening_hands", "mulligan", ("103.3", "103.4", "abstracted:anonymous-cards"),
              update=lambda s, b: {
-                 "damage": (0,) * PLAYERS,  # 103.3: 30 life, no damage yet
-                 "hand": (OPENING_HAND,) * PLAYERS,
-                 "library": tuple(lib - OPENING_HAND for lib in s.library),
+                 "damage": (0,) * seats(s),  # 103.3: 30 life, no damage yet
+                 "hand": _each(s, lambda p: b.If(drawing(s, b, p), OPENING_HAND, s.hand[p])),
+                 "library": _each(s, lambda p: b.If(drawing(s, b, p), s.library[p] - OPENING_HAND, s.library[p])),
              },
              tags=frozenset({MANDATORY}), doc="each player draws seven"),
-        *(("library", p, OPENING_HAND) for p in range(PLAYERS)), "hand",
+        *(("library", p, OPENING_HAND) for p in range(t.players)), "hand",
     )
 
-    # 103.4: the first player declares, then the opponent.
+    # 103.4: the first player declares, then the opponent (at a larger table
+    # the others still in the game, in seat order: assumed:seat-order).
     def declarer(s: Any, b: Backend) -> Any:
-        return b.If(b.select(s.declared, s.first) == NOT_YET, s.first, other(s.first))
+        if t.players == PLAYERS:
+            return b.If(b.select(s.declared, s.first) == NOT_YET, s.first, other(s.first))
+        return first_from(s, s.first, lambda p: b.And(in_game(s, p, b), s.declared[p] == NOT_YET), b)
+
+    def everyone_declared(s: Any, b: Backend) -> Any:
+        if t.players == PLAYERS:
+            return b.And(*(d != NOT_YET for d in s.declared))
+        return b.And(*(b.Or(d != NOT_YET, b.Not(in_game(s, p, b))) for p, d in enumerate(s.declared)))
 
     # An exploration bound, not a rule: a declaration above ``mulligan`` is
     # left out, because a large one refills the library and lengthens the game.
@@ -266,7 +368,7 @@ def _start_edges(t: Table, mulligan: int, counts: Counts) -> list[Edge]:
             Edge(f"declare_mulligan_{k}", "mulligan", "mulligan", ("103.4", "101.4"),
                  guard=lambda s, b, k=k: b.And(
                      s.first != NOBODY,
-                     b.Or(*(d == NOT_YET for d in s.declared)),
+                     b.Not(everyone_declared(s, b)),
                      k <= b.select(s.hand, declarer(s, b)),
                  ),
                  update=lambda s, b, k=k: {"declared": b.store(s.declared, declarer(s, b), k)},
@@ -276,24 +378,29 @@ def _start_edges(t: Table, mulligan: int, counts: Counts) -> list[Edge]:
 
     def mulligan(s: Any, b: Backend) -> dict[str, Any]:
         # All who declared a count mulligan at once: set k aside, draw k (104.3c
-        # if the library runs short), shuffle the k back.
-        drawn = _pair(lambda p: b.If(s.declared[p] <= s.library[p], s.declared[p], s.library[p]))
+        # if the library runs short), shuffle the k back. A player who left
+        # mulligans nothing.
+        declared = _each(s, lambda p: s.declared[p] if t.players == PLAYERS else
+                         b.If(b.And(in_game(s, p, b), s.declared[p] > 0), s.declared[p], 0))
+        drawn = _each(s, lambda p: b.If(declared[p] <= s.library[p], declared[p], s.library[p]))
+        # 103.5: the first player's first turn begins; if that player has left,
+        # the next one's turn, which is no first player's first turn.
+        first_in = in_game(s, s.first, b) if t.players > PLAYERS else True
         return {
-            "hand": _pair(lambda p: s.hand[p] - s.declared[p] + drawn[p]),
-            "library": _pair(lambda p: s.library[p] - drawn[p] + s.declared[p]),
-            "drew_from_empty": _pair(lambda p: s.declared[p] > s.library[p]),
-            "declared": (NOT_YET,) * PLAYERS,
+            "hand": _each(s, lambda p: s.hand[p] - declared[p] + drawn[p]),
+            "library": _each(s, lambda p: s.library[p] - drawn[p] + declared[p]),
+            "drew_from_empty": _each(s, lambda p: declared[p] > s.library[p]),
+            "declared": (NOT_YET,) * seats(s),
             "mulligan_done": True,
-            # 103.5: the first player's first turn begins.
-            "active": s.first,
-            "first_turn": True,
+            "active": b.If(first_in, s.first, next_in_game(s, s.first, b)),
+            "first_turn": first_in,
         }
 
     # A mulligan takes no more than the library holds and puts back as many:
     # at the cap it leaves the library where it was.
     edges += counts.counted(
         Edge("perform_mulligans", "mulligan", "draw_step", ("103.4", "103.5", "104.3c"),
-             guard=lambda s, b: b.And(*(d != NOT_YET for d in s.declared), b.Not(s.mulligan_done)),
+             guard=lambda s, b: b.And(everyone_declared(s, b), b.Not(s.mulligan_done)),
              update=mulligan, tags=frozenset({MANDATORY}),
              doc="everyone who declared a count mulligans at once; the first player's turn begins"),
         "library", "hand",
@@ -329,36 +436,52 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
              tags=frozenset({MANDATORY}), doc="the first player skips the first turn's draw"),
     ]
 
+    def active_stays(s: Any, b: Backend, ch: dict[str, Any]) -> Any:
+        # At two players an active player who leaves ends the game.
+        return in_game(s._replace(**ch), s.active, b) if r.n > PLAYERS else True
+
+    check_rules = ("assumed:priority-check", "109.5f", "104.3b", "104.3c", "104.4a", "104.5", "104.2a", "104.1")
     for name, target, guard in (
         ("priority_check_ends_game", "game_over", lambda s, b, ch: r.ends_the_game(s, b, ch)),
         ("priority_check_then_trigger", "triggers",
          lambda s, b, ch: b.And(b.Not(r.ends_the_game(s, b, ch)), s.waiting != NO_TRIGGER)),
         ("priority_check_then_priority", "priority",
-         lambda s, b, ch: b.And(b.Not(r.ends_the_game(s, b, ch)), s.waiting == NO_TRIGGER)),
+         lambda s, b, ch: b.And(b.Not(r.ends_the_game(s, b, ch)), s.waiting == NO_TRIGGER, active_stays(s, b, ch))),
     ):
         edges.append(
-            Edge(name, "check", target,
-                 ("assumed:priority-check", "109.5f", "104.3b", "104.3c", "104.4a", "104.5", "104.2a", "104.1"),
+            Edge(name, "check", target, check_rules,
                  guard=lambda s, b, guard=guard: guard(s, b, r.priority_check(s, b)),
                  update=r.priority_check, tags=frozenset({MANDATORY, PRIORITY_CHECK}),
                  doc="the priority check: tokens vanish, losses by damage and by empty library, leaving, the outcome")
         )
+    if r.n > PLAYERS:
+        def turn_passes_on(s: Any, b: Backend) -> dict[str, Any]:
+            ch = r.priority_check(s, b)
+            return {**ch, **r.next_turn(s._replace(**ch), b)}
+
+        edges += r.counts.counted(
+            Edge("priority_check_then_next_turn", "check", "draw_step",
+                 (*check_rules, "assumed:active-player-leaves", "assumed:turn-end", "assumed:seat-order"),
+                 guard=lambda s, b: b.And(*(lambda ch: (b.Not(r.ends_the_game(s, b, ch)), s.waiting == NO_TRIGGER,
+                                                        b.Not(active_stays(s, b, ch))))(r.priority_check(s, b))),
+                 update=turn_passes_on, tags=frozenset({MANDATORY, PRIORITY_CHECK}),
+                 doc="the priority check, after which nothing waits and the active player has left: "
+                     "the next player still in the game begins a turn"),
+            "hand",
+        )
 
     holder = lambda s, b: s.priority  # noqa: E731
     edges += [
-        Edge("pass_priority", "priority", "check", ("assumed:priority",),
-             guard=lambda s, b: s.passes == 0,
-             update=lambda s, b: {"passes": 1, "priority": other(s.priority)},
-             actor=holder, doc="the player passes; the other receives priority"),
+        Edge("pass_priority", "priority", "check", ("assumed:priority", "assumed:seat-order"),
+             guard=lambda s, b: r.last_to_pass(s, b, False),
+             update=lambda s, b: {"passes": s.passes + 1, "priority": next_in_game(s, s.priority, b)},
+             actor=holder, doc="the player passes; the next player still in the game receives priority"),
         # The end of the first turn is where a capped hand starts to be counted up to its cap.
         *r.counts.counted(
             Edge("pass_ends_turn", "priority", "draw_step", ("assumed:priority", "assumed:turn-end", "102.1"),
-                 guard=lambda s, b: s.passes == 1,
-                 update=lambda s, b: {
-                     "passes": 0, "priority": NOBODY, "active": other(s.active), "first_turn": False,
-                     "used": (False,) * len(r.t.entities), "silenced": (False,) * len(r.t.entities),
-                 },
-                 actor=holder, doc="both players passed in succession: the turn ends and the other player's begins"),
+                 guard=lambda s, b: r.last_to_pass(s, b, True),
+                 update=r.next_turn, actor=holder,
+                 doc="every player still in the game passed in succession: the turn ends and the next player's begins"),
             "hand",
         ),
     ]
@@ -371,6 +494,14 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
 
 def _activations(r: HotaRules) -> Iterator[Edge]:
     t = r.t
+
+    # A target is a player still in the game (104.5), an entity still on the
+    # battlefield (109.1, assumed:leaver-objects): at two players, always.
+    def target_in(q: int) -> Callable[..., Any] | None:
+        return (lambda s, b: in_game(s, q, b)) if t.players > PLAYERS else None
+
+    def on_battlefield(x: int) -> Callable[..., Any] | None:
+        return (lambda s, b: b.Not(r.book.answer("leaves_with_its_player", s, b, x))) if t.players > PLAYERS else None
     for e in t.activated:
         entity = t.entities[e]
         c = entity.controller
@@ -397,7 +528,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
 
         card = entity.card
         if card == "Ember Bolt":
-            for q in range(PLAYERS):
+            for q in range(t.players):
                 # Damage that puts no markers on the player changes nothing 100-109 read
                 # (the question ``damage_becomes_markers``).
                 yield edge(f"{base}_on_{PLAYER_NAMES[q].lower()}",
@@ -405,9 +536,9 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                            lambda s, b, q=q: {"damage": b.store(
                                s.damage, q, b.If(s.damage[q] + BOLT_DAMAGE >= r.life, r.life,
                                                  s.damage[q] + BOLT_DAMAGE))} if r.damage_marks else {},
-                           doc=f"deal {BOLT_DAMAGE} damage to {PLAYER_NAMES[q]}")
+                           guard=target_in(q), doc=f"deal {BOLT_DAMAGE} damage to {PLAYER_NAMES[q]}")
         elif card == "Tome of Ages":
-            for q in range(PLAYERS):
+            for q in range(t.players):
                 def tome(s: Any, b: Backend, q: int = q) -> dict[str, Any]:
                     drawn = b.If(s.library[q] >= TOME_DRAW, TOME_DRAW, s.library[q])
                     return {
@@ -416,7 +547,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                         "drew_from_empty": b.store(s.drew_from_empty, q, b.Or(s.drew_from_empty[q], s.library[q] < TOME_DRAW)),
                     }
                 yield from r.counts.counted(
-                    edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3c",), tome,
+                    edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3c",), tome, guard=target_in(q),
                          doc=f"{PLAYER_NAMES[q]} draws {TOME_DRAW} (all that remain if fewer)"),
                     ("library", q, TOME_DRAW), "hand")
         elif card == "Spirit Caller":
@@ -427,7 +558,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                 "tokens")
         elif card == "Banishing Gale":
             # Only a player with a Spirit Caller ever controls a token.
-            for q in (q for q in range(PLAYERS) if t.controlled_by("Spirit Caller", q)):
+            for q in (q for q in range(t.players) if t.controlled_by("Spirit Caller", q)):
                 yield from r.counts.counted(
                     edge(f"{base}_on_{PLAYER_NAMES[q].lower()}s_spirit", ("109.5f", "107.3", "109.1"),
                          lambda s, b, q=q: {"tokens": b.store(s.tokens, q, s.tokens[q] - 1),
@@ -453,55 +584,62 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                 if target.card in ACTIVATED:  # the card's text: target static or triggered entity
                     continue
                 yield edge(f"{base}_on_{PLAYER_NAMES[target.controller].lower()}s_{slug(target.card)}",
-                           ("101.2a",), lambda s, b, x=x: {"silenced": b.store(s.silenced, x, True)},
-                           doc=f"{target.label} loses its abilities until the end of the turn")
+                           ("101.2a", "109.1"), lambda s, b, x=x: {"silenced": b.store(s.silenced, x, True)},
+                           guard=on_battlefield(x), doc=f"{target.label} loses its abilities until the end of the turn")
         elif card == "Pact of Victory":
             yield from _outcome_edges(r, base, c, edge, wins=c, loses=None, rules=("104.2b", "101.2"))
         elif card == "Curse of Ruin":
-            for q in range(PLAYERS):
+            for q in range(t.players):
                 yield from _outcome_edges(r, f"{base}_on_{PLAYER_NAMES[q].lower()}", c, edge, wins=None, loses=q,
-                                          rules=("104.3d", "101.2"))
+                                          rules=("104.3d", "101.2"), guard=target_in(q))
         elif card == "Twin Fates":
-            for q in range(PLAYERS):
+            for q in range(t.players):
                 yield from _outcome_edges(r, f"{base}_on_{PLAYER_NAMES[q].lower()}", c, edge, wins=c, loses=q,
-                                          rules=("104.2b", "104.3d", "104.3e", "101.2"))
+                                          rules=("104.2b", "104.3d", "104.3e", "101.2"), guard=target_in(q))
         elif card == "Truce Banner":
             yield edge(base, ("104.4c", "104.5"),
-                       lambda s, b: {"drew": _pair(lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
+                       lambda s, b: {"drew": _each(s, lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
                        target="game_over", doc="the game is a draw")
         elif card == "Council of Elders":
             yield edge(base, ("101.4",),
-                       lambda s, b: {"chooser": s.active, "picked": (NOT_YET,) * PLAYERS,
-                                     "answer": (NOT_YET,) * PLAYERS, "rechoosing": False},
+                       lambda s, b: {"chooser": s.active, "picked": (NOT_YET,) * seats(s),
+                                     "answer": (NOT_YET,) * seats(s), "rechoosing": False},
                        target="council", doc="each player, active player first, chooses a card and an answer")
         else:  # pragma: no cover - table.ACTIVATED lists exactly the cases above
             raise ValueError(f"no edge for {card}")
 
 
 def _outcome_edges(r: HotaRules, name: str, c: int, edge: Callable[..., Edge], wins: int | None, loses: int | None,
-                   rules: tuple[str, ...]) -> Iterator[Edge]:
+                   rules: tuple[str, ...], guard: Callable[..., Any] | None = None) -> Iterator[Edge]:
     """An effect that says a player wins or loses (104.2b, 104.3d), at once and
-    at the same time: one edge where the game ends (104.1), one where a
-    "can't" stops all of it (101.2) and play goes on."""
+    at the same time: one edge where the game ends (104.1), one where play
+    goes on, because a "can't" stops all of it (101.2) or, at a table of more
+    than two, the loser leaves and others stay (104.5)."""
+    target = guard or (lambda s, b: True)
 
     def outcome(s: Any, b: Backend) -> dict[str, Any]:
         return r.settle(
             s, b,
-            loses=_pair(lambda p: r.may_lose(s, b, p, EFFECT) if p == loses else False),
-            wins=_pair(lambda p: r.may_win(s, b, p, EFFECT) if p == wins else False),
+            loses=_each(s, lambda p: r.may_lose(s, b, p, EFFECT) if p == loses else False),
+            wins=_each(s, lambda p: r.may_win(s, b, p, EFFECT) if p == wins else False),
         )
 
     tags = tuple(tag for tag, present in ((WIN_EFFECT, wins is not None), (LOSS_EFFECT, loses is not None)) if present)
-    yield edge(name, rules, outcome, guard=lambda s, b: r.ends_the_game(s, b, outcome(s, b)), target="game_over",
-               tags=tags, doc="the effect ends the game")
-    # Only a "can't" on the table stops the effect: Gatekeeper held by the
-    # winner's opponent, Aegis held by the loser (both, for Twin Fates on oneself).
+    yield edge(name, rules, outcome, guard=lambda s, b: b.And(target(s, b), r.ends_the_game(s, b, outcome(s, b))),
+               target="game_over", tags=tags, doc="the effect ends the game")
+    # At two players only a "can't" on the table stops the effect: Gatekeeper
+    # held by the winner's opponent, Aegis held by the loser (both, for Twin
+    # Fates on oneself).
     t = r.t
-    if (wins is None or t.controlled_by("Gatekeeper", other(wins))) and (
-        loses is None or t.controlled_by("Aegis of Immortality", loses)
+    if (loses is not None and t.players > PLAYERS) or (
+        (wins is None or any(t.controlled_by("Gatekeeper", q) for q in range(t.players) if q != wins))
+        and (loses is None or t.controlled_by("Aegis of Immortality", loses))
     ):
-        yield edge(f"{name}_stopped", rules, outcome, guard=lambda s, b: b.Not(r.ends_the_game(s, b, outcome(s, b))),
-                   tags=tags, doc="a 'can't' stops the effect; play goes on")
+        larger = t.players > PLAYERS
+        yield edge(f"{name}_stopped", (*rules, "104.5") if larger else rules, outcome,
+                   guard=lambda s, b: b.And(target(s, b), b.Not(r.ends_the_game(s, b, outcome(s, b)))), tags=tags,
+                   doc="the game goes on: a 'can't' stops the effect, or the loser leaves and others stay" if larger
+                   else "a 'can't' stops the effect; play goes on")
 
 
 # ---------------------------------------------------------------------------
@@ -515,7 +653,7 @@ def _council_edges(r: HotaRules) -> list[Edge]:
         return b.And(s.chooser != NOBODY, b.select(s.picked, s.chooser) == NOT_YET)
 
     def chooses(s: Any, b: Backend) -> Any:
-        return b.Or(*(b.And(s.chooser == p, r.book.answer("chooses_a_card", s, b, p)) for p in range(PLAYERS)))
+        return b.Or(*(b.And(s.chooser == p, r.book.answer("chooses_a_card", s, b, p)) for p in range(r.n)))
 
     def answer_due(s: Any, b: Backend) -> Any:
         # 101.4c: the answer comes after the card, in the order written;
@@ -539,16 +677,19 @@ def _council_edges(r: HotaRules) -> list[Edge]:
 
     def takes_effect(s: Any, b: Backend) -> dict[str, Any]:
         # 101.4: every choice takes effect at once: the chosen cards are
-        # discarded, then each player who accepted draws a card (104.3c).
-        hand = _pair(lambda p: s.hand[p] - b.If(s.picked[p] == PICKED, 1, 0))
-        draws = _pair(lambda p: b.And(s.answer[p] == ACCEPT, s.library[p] >= 1))
+        # discarded, then each player who accepted draws a card (104.3c); the
+        # choices of a player who has left since take no effect (104.5).
+        staying = (lambda p: in_game(s, p, b)) if r.n > PLAYERS else (lambda p: True)
+        accepted = _each(s, lambda p: b.And(staying(p), s.answer[p] == ACCEPT))
+        hand = _each(s, lambda p: s.hand[p] - b.If(b.And(staying(p), s.picked[p] == PICKED), 1, 0))
+        draws = _each(s, lambda p: b.And(accepted[p], s.library[p] >= 1))
         return {
-            "hand": _pair(lambda p: hand[p] + b.If(draws[p], 1, 0)),
-            "library": _pair(lambda p: s.library[p] - b.If(draws[p], 1, 0)),
-            "drew_from_empty": _pair(
-                lambda p: b.Or(s.drew_from_empty[p], b.And(s.answer[p] == ACCEPT, s.library[p] == 0))
+            "hand": _each(s, lambda p: hand[p] + b.If(draws[p], 1, 0)),
+            "library": _each(s, lambda p: s.library[p] - b.If(draws[p], 1, 0)),
+            "drew_from_empty": _each(
+                s, lambda p: b.Or(s.drew_from_empty[p], b.And(accepted[p], s.library[p] == 0))
             ),
-            "picked": (NOT_YET,) * PLAYERS, "answer": (NOT_YET,) * PLAYERS,
+            "picked": (NOT_YET,) * seats(s), "answer": (NOT_YET,) * seats(s),
             "rechoosing": False, "chooser": NOBODY,
         }
 
@@ -571,7 +712,7 @@ def _council_edges(r: HotaRules) -> list[Edge]:
             Edge("council_takes_effect", "council", "check", ("101.4", "104.3c", "assumed:resolve-at-once"),
                  guard=lambda s, b: s.chooser == NOBODY, update=takes_effect, tags=frozenset({MANDATORY}),
                  doc="every choice stands: the chosen cards are discarded and those who accepted draw"),
-            *(("library", p, 1) for p in range(PLAYERS)), *(("hand", p, 1) for p in range(PLAYERS)),
+            *(("library", p, 1) for p in range(r.n)), *(("hand", p, 1) for p in range(r.n)),
         ),
     ]
 
@@ -595,14 +736,14 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
         }
 
     def echo(s: Any, b: Backend) -> dict[str, Any]:
-        p = whose(s, ECHO_WAITS)
+        p = whose(s, r.t.echo_waits)
         return r.create_spirit(s, b, p, b.select(s.tokens, p))
 
     def waiting(kind: int, card: str) -> Callable[[Any, Backend], Any]:
-        return lambda s, b: b.And(s.waiting >= kind, s.waiting < kind + PLAYERS, r.card_works(s, b, card),
+        return lambda s, b: b.And(s.waiting >= kind, s.waiting < kind + r.n, r.card_works(s, b, card),
                                   b.Not(r.in_mandatory_loop(s, b)))
 
-    echo_owner = lambda s, b: s.waiting - ECHO_WAITS  # noqa: E731
+    echo_owner = lambda s, b: s.waiting - r.t.echo_waits  # noqa: E731
     # Each edge, with the counts it changes (``Counts.counted``).
     edges = [
         (Edge("culling_field_destroys", "triggers", "check", ("assumed:trigger-order", "109.5f"),
@@ -610,20 +751,20 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
               doc="Culling Field destroys the token that entered"),
          (("tokens", lambda s: whose(s, CULLING_WAITS), 1), "tokens_elsewhere")),
         (Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.5d", "109.2a"),
-              guard=waiting(ECHO_WAITS, "Echo Chamber"), update=echo, tags=frozenset({MANDATORY, CREATES_TOKEN}),
+              guard=waiting(r.t.echo_waits, "Echo Chamber"), update=echo, tags=frozenset({MANDATORY, CREATES_TOKEN}),
               doc="Echo Chamber: the controller of the token that left creates a Spirit"),
          ("tokens",)),
         (Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.5d", "109.2a"),
-              guard=waiting(ECHO_WAITS, "Whispering Echo"), update=echo, actor=echo_owner,
+              guard=waiting(r.t.echo_waits, "Whispering Echo"), update=echo, actor=echo_owner,
               tags=frozenset({CREATES_TOKEN}), doc="Whispering Echo: that player chooses to create a Spirit"),
          ("tokens",)),
         (Edge("whispering_echo_declines", "triggers", "check", ("assumed:trigger-order",),
-              guard=waiting(ECHO_WAITS, "Whispering Echo"), update=lambda s, b: {"waiting": NO_TRIGGER},
+              guard=waiting(r.t.echo_waits, "Whispering Echo"), update=lambda s, b: {"waiting": NO_TRIGGER},
               actor=echo_owner, doc="Whispering Echo: that player chooses not to"),
          ()),
         (Edge("mandatory_loop_draw", "triggers", "game_over", ("104.4b", "104.5"),
               guard=r.in_mandatory_loop,
-              update=lambda s, b: {"drew": _pair(lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
+              update=lambda s, b: {"drew": _each(s, lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
               tags=frozenset({MANDATORY, LOOP_DRAW}),
               doc="the waiting trigger begins a loop of mandatory actions that cannot stop: the game is a draw"),
          ()),
@@ -648,21 +789,133 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
 # 104.3a: conceding, at any time
 
 
+#: Where a player decides: at a table of more than two, the places a concession is taken.
+DECIDING = ("shuffle", "first_player", "mulligan", "priority", "council", "triggers")
+CONCESSION_RULES = ("104.3a", "101.1", "104.5", "104.2a")
+
+
 def _concession_edges(r: HotaRules, locations: tuple[str, ...]) -> list[Edge]:
     edges = []
     for loc in LOCATIONS:
-        if loc.terminal or loc.name not in locations:
+        if loc.terminal or loc.name not in locations or (r.n > PLAYERS and loc.name not in DECIDING):
             continue
-        for p in range(PLAYERS):
+        for p in range(r.n):
             def concede(s: Any, b: Backend, p: int = p) -> dict[str, Any]:
-                return r.settle(s, b, loses=_pair(lambda q: r.may_lose(s, b, q, CONCESSION) if q == p else False))
+                return r.settle(s, b, loses=_each(s, lambda q: r.may_lose(s, b, q, CONCESSION) if q == p else False))
+
+            def guard(s: Any, b: Backend, p: int = p) -> Any:
+                if r.n == PLAYERS:  # two players: the game ends (104.2a)
+                    return in_game(s, p, b)
+                return b.And(in_game(s, p, b), r.ends_the_game(s, b, concede(s, b, p)))
+
+            name = f"{PLAYER_NAMES[p].lower()}_concedes_at_{loc.name}"
             edges.append(
-                Edge(f"{PLAYER_NAMES[p].lower()}_concedes_at_{loc.name}", loc.name, "game_over",
-                     ("104.3a", "101.1", "104.5", "104.2a"),
-                     guard=lambda s, b, p=p: in_game(s, p, b), update=concede, actor=lambda s, b, p=p: p,
-                     tags=frozenset({CONCEDES}), doc=f"{PLAYER_NAMES[p]} concedes, leaves and loses")
+                Edge(name, loc.name, "game_over", CONCESSION_RULES, guard=guard, update=concede,
+                     actor=lambda s, b, p=p: p, tags=frozenset({CONCEDES}),
+                     doc=f"{PLAYER_NAMES[p]} concedes, leaves and loses")
             )
+            if r.n > PLAYERS:
+                edges += _play_goes_on(r, loc.name, p, name, concede)
     return edges
+
+
+def _play_goes_on(r: HotaRules, loc: str, p: int, name: str, concede: Callable[..., dict[str, Any]]) -> list[Edge]:
+    """A concession at a table of more than two after which others stay: what
+    was under way goes on without the leaver (104.5, assumed:leaver-objects)."""
+    who = PLAYER_NAMES[p]
+
+    def goes_on(s: Any, b: Backend) -> Any:
+        return b.And(in_game(s, p, b), b.Not(r.ends_the_game(s, b, concede(s, b, p))))
+
+    def edge(suffix: str, target: str, rules: tuple[str, ...], when: Callable[..., Any],
+             update: Callable[[Any, Any, dict[str, Any]], dict[str, Any]], doc: str) -> Edge:
+        def changes(s: Any, b: Backend) -> dict[str, Any]:
+            ch = concede(s, b, p)
+            return {**ch, **update(s, b, ch)}
+        return Edge(f"{name}_{suffix}", loc, target, (*CONCESSION_RULES, "assumed:leaver-objects", *rules),
+                    guard=lambda s, b: b.And(goes_on(s, b), when(s, b)), update=changes,
+                    actor=lambda s, b: p, tags=frozenset({CONCEDES}), doc=f"{who} concedes and leaves; {doc}")
+
+    anyway = lambda s, b: True  # noqa: E731
+    unchanged = lambda s, b, ch: {}  # noqa: E731
+    if loc in ("shuffle", "first_player", "mulligan"):
+        # 103.2: chance picks among those still in; 103.4: the others declare.
+        return [edge("and_play_goes_on", loc, ("103.2", "103.4"), anyway, unchanged, "the others go on")]
+    if loc == "priority":
+        def after(s: Any, ch: dict[str, Any]) -> Any:
+            return s._replace(**ch)
+
+        def had_passed(s: Any, b: Backend) -> Any:
+            # The passes in succession are those of the players just before the
+            # holder, in seat order among those still in the game.
+            def at(h: int) -> Any:
+                between = [(p + k) % r.n for k in range(1, (h - p) % r.n)]
+                return b.count([in_game(s, q, b) for q in between]) + 1 <= s.passes
+            return _by_seat(s, s.priority, at, b)
+
+        holder_not_active = lambda s, b: b.And(s.priority == p, s.active != p)  # noqa: E731
+        all_passed = lambda s, b: s.passes == players_in_game(after(s, concede(s, b, p)), b)  # noqa: E731
+        return [
+            *r.counts.counted(edge("turn_passes_on", "draw_step", ("assumed:active-player-leaves", "assumed:turn-end"),
+                                   lambda s, b: s.active == p, lambda s, b, ch: r.next_turn(after(s, ch), b),
+                                   "the active player's turn ends and the next player's begins"), "hand"),
+            *r.counts.counted(edge("turn_ends", "draw_step", ("assumed:priority", "assumed:turn-end"),
+                                   lambda s, b: b.And(holder_not_active(s, b), all_passed(s, b)),
+                                   lambda s, b, ch: r.next_turn(after(s, ch), b),
+                                   "every player still in the game has passed: the turn ends"), "hand"),
+            edge("priority_passes_on", "check", ("assumed:priority", "assumed:seat-order"),
+                 lambda s, b: b.And(holder_not_active(s, b), b.Not(all_passed(s, b))),
+                 lambda s, b, ch: {"priority": next_in_game(after(s, ch), p, b)},
+                 "priority passes to the next player still in the game"),
+            edge("and_play_goes_on", "priority", ("assumed:priority",),
+                 lambda s, b: b.And(s.priority != p, s.active != p),
+                 lambda s, b, ch: {"passes": s.passes - b.If(had_passed(s, b), 1, 0)},
+                 "the holder keeps priority; a pass the leaver made no longer counts"),
+        ]
+    if loc == "council":
+        # With one Council of Elders at the table, its controller convened the council.
+        convener = r.t.entities[r.t.holding("Council of Elders")[0]].controller
+        if convener == p:
+            return [edge("council_ends", "check", ("assumed:resolve-at-once",), anyway,
+                         lambda s, b, ch: {"chooser": NOBODY, "picked": (NOT_YET,) * r.n, "answer": (NOT_YET,) * r.n,
+                                           "rechoosing": False, "priority": s.active, "passes": 0},
+                         "the council they convened ends with them, and the active player receives priority")]
+
+        def council_goes_on(s: Any, b: Backend, ch: dict[str, Any]) -> dict[str, Any]:
+            chooser = r.next_chooser(s._replace(**ch), b, s.picked, s.answer)
+            return {"chooser": b.If(s.chooser == p, chooser, s.chooser),
+                    "rechoosing": b.And(s.rechoosing, s.chooser != p)}
+        return [edge("and_play_goes_on", "council", ("101.4", "assumed:seat-order"), anyway, council_goes_on,
+                     "the other players' choices go on")]
+    # triggers: a trigger of the leaver's, or for the leaver's token, leaves with them.
+    return [
+        edge("trigger_leaves_with_them", "check", ("assumed:trigger-order",),
+             lambda s, b: r.trigger_of(r.t, s.waiting, p, b), unchanged, "the trigger waiting leaves with them"),
+        edge("and_play_goes_on", "triggers", ("assumed:trigger-order",),
+             lambda s, b: b.Not(r.trigger_of(r.t, s.waiting, p, b)), unchanged, "the trigger still waits"),
+    ]
+
+
+def _leavers_take_their_objects(e: Edge, t: Table) -> Edge:
+    """An edge after which a player may have left a game that goes on: the
+    tokens, the entities' marks and the waiting trigger of every player who
+    left on it go with them (104.5, assumed:leaver-objects). Their entities'
+    abilities are gone with them too (``leaves_with_its_player``)."""
+    owners = [x.controller for x in t.entities]
+
+    def update(s: Any, b: Backend, inner: Callable[..., dict[str, Any]] = e.update) -> dict[str, Any]:
+        after = dict(inner(s, b))
+        post = s._replace(**after)
+        gone = [b.And(in_game(s, p, b), b.Not(in_game(post, p, b))) for p in range(t.players)]
+        for name in ("tokens", "tokens_elsewhere"):
+            after[name] = tuple(b.If(gone[p], 0, x) for p, x in enumerate(getattr(post, name)))
+        for name in ("used", "silenced"):
+            after[name] = tuple(b.If(gone[owners[i]], False, x) for i, x in enumerate(getattr(post, name)))
+        belongs = b.Or(*(b.And(gone[p], HotaRules.trigger_of(t, post.waiting, p, b)) for p in range(t.players)))
+        after["waiting"] = b.If(belongs, NO_TRIGGER, post.waiting)
+        return after
+
+    return replace(e, update=update, rules=(*e.rules, *(() if "assumed:leaver-objects" in e.rules else ("assumed:leaver-objects",))))
 
 
 # ---------------------------------------------------------------------------
@@ -670,41 +923,41 @@ def _concession_edges(r: HotaRules, locations: tuple[str, ...]) -> list[Edge]:
 
 
 def variables(t: Table, life: int = STARTING_LIFE, counts: Counts = Counts.exact()) -> list[Var]:
-    n = len(t.entities)
+    n, entities, last = t.players, len(t.entities), t.players - 1
     # Counted exactly, the deck bounds every count; with caps, a library
     # starts at its cap: a deck of that many cards or more.
     library, hand = counts.top("library", t.deck), counts.top("hand", t.deck)
     tokens, elsewhere = counts.top("tokens", t.deck), counts.top("tokens_elsewhere", t.deck)
     return [
-        Var("first", IntRange(-1, 1), (NOBODY,), doc="the first player (103.2)"),
-        Var("active", IntRange(-1, 1), (NOBODY,), doc="whose turn it is (102.1)"),
+        Var("first", IntRange(-1, last), (NOBODY,), doc="the first player (103.2)"),
+        Var("active", IntRange(-1, last), (NOBODY,), doc="whose turn it is (102.1)"),
         Var("first_turn", BOOL, (False,), doc="this is the first player's first turn (103.5a)"),
-        Var("priority", IntRange(-1, 1), (NOBODY,), doc="who holds priority, or receives it after the check"),
-        Var("passes", IntRange(0, 1), (0,), doc="passes in succession"),
-        Var("library", IntRange(0, library), (), length=PLAYERS, start=(library,) * PLAYERS if counts.capped else t.sizes,
+        Var("priority", IntRange(-1, last), (NOBODY,), doc="who holds priority, or receives it after the check"),
+        Var("passes", IntRange(0, last), (0,), doc="passes in succession"),
+        Var("library", IntRange(0, library), (), length=n, start=(library,) * n if counts.capped else t.sizes,
             doc="cards in each library"),
-        Var("hand", IntRange(0, hand), (), length=PLAYERS, start=(0,) * PLAYERS, doc="cards in each hand"),
-        Var("damage", IntRange(0, life), (0,), length=PLAYERS, doc="damage markers, up to the starting life (starting_life_total)"),
-        Var("drew_from_empty", BOOL, (False,), length=PLAYERS, doc="tried to draw from too small a library since the last check"),
-        Var("won", BOOL, (False,), length=PLAYERS),
-        Var("lost", BOOL, (False,), length=PLAYERS),
-        Var("drew", BOOL, (False,), length=PLAYERS, doc="the game is a draw for this player"),
-        Var("declared", IntRange(-1, OPENING_HAND), (NOT_YET,), length=PLAYERS, doc="declared mulligan counts"),
+        Var("hand", IntRange(0, hand), (), length=n, start=(0,) * n, doc="cards in each hand"),
+        Var("damage", IntRange(0, life), (0,), length=n, doc="damage markers, up to the starting life (starting_life_total)"),
+        Var("drew_from_empty", BOOL, (False,), length=n, doc="tried to draw from too small a library since the last check"),
+        Var("won", BOOL, (False,), length=n),
+        Var("lost", BOOL, (False,), length=n),
+        Var("drew", BOOL, (False,), length=n, doc="the game is a draw for this player"),
+        Var("declared", IntRange(-1, OPENING_HAND), (NOT_YET,), length=n, doc="declared mulligan counts"),
         Var("mulligan_done", BOOL, (False,)),
-        Var("tokens", IntRange(0, tokens), (0,), length=PLAYERS, doc="Spirit tokens on the battlefield, by controller"),
-        Var("tokens_elsewhere", IntRange(0, elsewhere), (0,), length=PLAYERS, doc="tokens off the battlefield, by owner"),
-        Var("waiting", IntRange(-1, ECHO_WAITS + PLAYERS - 1), (NO_TRIGGER,), doc="the triggered ability waiting"),
-        Var("used", BOOL, (False,), length=n, doc="each entity's ability used this turn"),
-        Var("silenced", BOOL, (False,), length=n, doc="each entity lost its abilities until the end of the turn"),
-        Var("chooser", IntRange(-1, 1), (NOBODY,), doc="the council player to choose next"),
-        Var("picked", IntRange(-1, 1), (NOT_YET,), length=PLAYERS, doc="council card choices"),
-        Var("answer", IntRange(-1, 1), (NOT_YET,), length=PLAYERS, doc="council answers"),
+        Var("tokens", IntRange(0, tokens), (0,), length=n, doc="Spirit tokens on the battlefield, by controller"),
+        Var("tokens_elsewhere", IntRange(0, elsewhere), (0,), length=n, doc="tokens off the battlefield, by owner"),
+        Var("waiting", IntRange(-1, t.echo_waits + last), (NO_TRIGGER,), doc="the triggered ability waiting"),
+        Var("used", BOOL, (False,), length=entities, doc="each entity's ability used this turn"),
+        Var("silenced", BOOL, (False,), length=entities, doc="each entity lost its abilities until the end of the turn"),
+        Var("chooser", IntRange(-1, last), (NOBODY,), doc="the council player to choose next"),
+        Var("picked", IntRange(-1, 1), (NOT_YET,), length=n, doc="council card choices"),
+        Var("answer", IntRange(-1, 1), (NOT_YET,), length=n, doc="council answers"),
         Var("rechoosing", BOOL, (False,), doc="the active player answers again (101.4d)"),
     ]
 
 
 def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without: tuple[str, ...] = (),
-          loop_rule: bool = True, reading: str | None = None, any_length: bool = False) -> Machine:
+          loop_rule: bool = True, reading: str | None = None, any_length: bool = False, players: int = PLAYERS) -> Machine:
     """The model at these bounds, for the table given or the default one.
 
     ``loop_rule=False`` leaves 104.4b out: triggers resolve even inside a loop
@@ -716,8 +969,11 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
     unbounded proofs: libraries, hands and tokens are counted up to caps
     (``model/hota/counts.py``), so ``deck`` bounds nothing there. Each cap
     is an entry ``abstracted:...`` of the registry that says why the model
-    still has every run of the game, perhaps more."""
-    t = table if table is not None else default_table(deck)
+    still has every run of the game, perhaps more.
+
+    ``players`` seats two to four at the default table; a table given says
+    how many it seats."""
+    t = table if table is not None else default_table(deck, players)
     book = rulebook(t, without, reading)
     counts = Counts.any_length(t, mulligan) if any_length else Counts.exact()
     r = HotaRules(t, book, loop_rule, counts)
@@ -730,8 +986,13 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
     ]
     edges += _concession_edges(r, tuple({e.source for e in edges}))
     state = variables(t, r.life, counts)
+    if t.players > PLAYERS:
+        leaving = {CONCEDES, LOSS_EFFECT, PRIORITY_CHECK}
+        edges = [_leavers_take_their_objects(e, t) if e.tags & leaving and e.target != "game_over" else e for e in edges]
     edges = [_ending(e, state) if e.target == "game_over" else e for e in edges]
     bounds = {"mulligan": mulligan} if any_length else {"deck": t.deck, "mulligan": mulligan}
+    if t.players != PLAYERS:
+        bounds["players"] = t.players
     return Machine("hota", state, LOCATIONS, "shuffle", edges, REGISTRY, bounds, partial(describe, counts=counts),
                    table=t, rulings=book)
 
@@ -764,16 +1025,16 @@ def describe(m: Machine, s: Any, counts: Counts = Counts.exact()) -> dict[str, s
         "first": seat(s.first), "active": seat(s.active), "priority": seat(s.priority),
         "library": "/".join(counts.shown("library", n, s) for n in s.library),
         "hand": "/".join(counts.shown("hand", n, s) for n in s.hand),
-        "damage": "/".join(map(str, s.damage)), "status": "/".join(outcome(p) for p in range(PLAYERS)),
+        "damage": "/".join(map(str, s.damage)), "status": "/".join(outcome(p) for p in range(t.players)),
         "tokens": "/".join(counts.shown("tokens", n, s) for n in s.tokens),
     }
     if any(s.tokens_elsewhere):
         out["tokens_elsewhere"] = "/".join(counts.shown("tokens_elsewhere", n, s) for n in s.tokens_elsewhere)
     if any(s.drew_from_empty):
-        out["drew_from_empty"] = ",".join(seat(p) for p in range(PLAYERS) if s.drew_from_empty[p])
+        out["drew_from_empty"] = ",".join(seat(p) for p in range(t.players) if s.drew_from_empty[p])
     if s.waiting != NO_TRIGGER:
-        kind = "Culling Field" if s.waiting < ECHO_WAITS else "echo"
-        out["waiting"] = f"{kind} for {seat(s.waiting % PLAYERS)}'s token"
+        kind = "Culling Field" if s.waiting < t.echo_waits else "echo"
+        out["waiting"] = f"{kind} for {seat(s.waiting % t.players)}'s token"
     if any(s.used):
         out["used"] = ", ".join(t.entities[e].label for e in range(len(t.entities)) if s.used[e])
     if any(s.silenced):

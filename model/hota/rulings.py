@@ -61,13 +61,20 @@ PRINCIPLES = (
 )
 
 
-def _other(p: Any) -> Any:
-    return 1 - p
+def _opponents(p: int, players: int) -> tuple[int, ...]:
+    """Every other player at the table (102.1: the defending players, when ``p`` is active)."""
+    return tuple(q for q in range(players) if q != p)
 
 
 def left_the_game(s: Any, p: int, b: Backend) -> Any:
     """104.5: a player who lost, or for whom the game is a draw, has left it."""
     return b.Or(s.lost[p], s.drew[p])
+
+
+def entity_has_ability(book: RuleBook, s: Any, b: Backend, e: int) -> Any:
+    """Entity ``e`` is on the battlefield, not gone with a player who left
+    (``leaves_with_its_player``), and has its ability (``has_ability``)."""
+    return b.And(b.Not(book.answer("leaves_with_its_player", s, b, e)), book.answer("has_ability", s, b, e))
 
 
 def loses_at_check(book: RuleBook, s: Any, b: Backend, p: int) -> Any:
@@ -83,7 +90,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     life: list[int] = []  # set below: the answer to starting_life_total, asked once
 
     def has_ability(s: Any, b: Backend, e: int) -> Any:
-        return book[0].answer("has_ability", s, b, e)
+        return entity_has_ability(book[0], s, b, e)
 
     def holds(card: str, p: int):
         """Player ``p`` controls this card and it has its ability (108.4: 'you' is its controller)."""
@@ -112,11 +119,33 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda e: t.entities[e].label,
     )
 
+    # -- leaves_with_its_player(e): 104.5 and assumed:leaver-objects, H8 -----------------------
+    # 109.1 keeps an entity on the battlefield until an effect or a rule moves
+    # it; 104.5 takes a player who lost or drew out of the game, and no rule of
+    # 100-109 says what becomes of the entities they own or control. At two
+    # players the game ends as the first leaves, so only a larger table asks.
+    def with_a_leaver(s: Any, b: Backend, e: int) -> Any:
+        return left_the_game(s, t.entities[e].controller, b)
+
+    leaves_q = Question(
+        "leaves_with_its_player",
+        "does this entity leave the battlefield because a player who owns or controls it has left the game?",
+        (
+            Ruling("109.1", ("109.1",), False, lambda s, b, e: b.Not(with_a_leaver(s, b, e)),
+                   "an entity of players still in the game stays on the battlefield", texts={SEED: "206"}),
+            Ruling("leaver-objects", ("assumed:leaver-objects",), True, with_a_leaver,
+                   "a player who leaves the game takes the entities they own or control with them"),
+        ),
+        tuple((e,) for e in range(len(t.entities))),
+        asked_at=("priority", "check", "triggers", "council"),
+        show=lambda e: t.entities[e].label,
+    )
+
     # -- loses_game(p, why) ------------------------------------------------------------
     def cause(expected: str, applies: Any):
         return lambda s, b, p, why: applies(s, b, p) if why == expected else False
 
-    aegis = {p: holds("Aegis of Immortality", p) for p in range(PLAYERS)}
+    aegis = {p: holds("Aegis of Immortality", p) for p in range(t.players)}
 
     def aegis_ruling(doc: str, **overrides: str) -> Ruling:
         # A card's text is no line of 004: 101.1-101.2 are the lines that give it force.
@@ -140,7 +169,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
             # of 104.3d as a "can't" (101.2, unnamed); conceding beats it (above).
             aegis_ruling("Aegis of Immortality: its controller can't lose the game", **{"104.3b": "101.1", "104.3c": "101.1"}),
         ),
-        tuple((p, why) for p in range(PLAYERS) for why in (DAMAGE, LIBRARY, EFFECT, CONCESSION)),
+        tuple((p, why) for p in range(t.players) for why in (DAMAGE, LIBRARY, EFFECT, CONCESSION)),
         asked_at=("check", "priority"),
         show=lambda p, why: f"P{p + 1} by {why}",
         # 104.3 lists the ways to lose; a way whose case does not hold loses nothing.
@@ -148,13 +177,18 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     )
 
     # -- wins_game(p, why) ---------------------------------------------------------------
-    gatekeeper = {p: holds("Gatekeeper", _other(p)) for p in range(PLAYERS)}
+    def opponent_holds(card: str, p: int):
+        """An opponent of ``p`` controls this card, with its ability (108.4: its 'your opponents')."""
+        return lambda s, b: b.Or(*(holds(card, q)(s, b) for q in _opponents(p, t.players)))
+
+    gatekeeper = {p: opponent_holds("Gatekeeper", p) for p in range(t.players)}
     wins_q = Question(
         "wins_game",
         "does this player win the game?",
         (
             Ruling("104.2a", ("104.2a",), True,
-                   lambda s, b, p, why: b.And(why == LAST_STANDING, left_the_game(s, _other(p), b)),
+                   lambda s, b, p, why: b.And(why == LAST_STANDING,
+                                              *(left_the_game(s, q, b) for q in _opponents(p, t.players))),
                    "every opponent has left the game", overrides={"gatekeeper": "104.2a-override"},
                    texts={SEED: "131"}),
             Ruling("104.2b", ("104.2b",), True, lambda s, b, p, why: why == EFFECT,
@@ -163,7 +197,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
                    "Gatekeeper: its controller's opponents can't win the game", printed=True, cant=True,
                    texts={SEED: "92"}),
         ),
-        tuple((p, why) for p in range(PLAYERS) for why in (EFFECT, LAST_STANDING)),
+        tuple((p, why) for p in range(t.players) for why in (EFFECT, LAST_STANDING)),
         # 104.2a is asked of the state a game ends in, as the last player's opponent leaves.
         asked_at=("check", "priority", "game_over"),
         show=lambda p, why: f"P{p + 1} by {why}",
@@ -178,12 +212,13 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "does a player still in the game lose because another player won it?",
         (
             Ruling("winner-ends-game", ("assumed:winner-ends-game",), True,
-                   lambda s, b, p: b.And(s.won[_other(p)], b.Not(s.won[p]), b.Not(s.drew[p])),
-                   "the game is over (104.1) and the other player won it: this one lost",
+                   lambda s, b, p: b.And(b.Or(*(s.won[q] for q in _opponents(p, t.players))), b.Not(s.won[p]),
+                                         b.Not(s.drew[p])),
+                   "the game is over (104.1) and another player won it: this one lost",
                    overrides={"aegis": "game-over"}),
             aegis_ruling("Aegis of Immortality: its controller can't lose, even as the game ends"),
         ),
-        tuple((p,) for p in range(PLAYERS)),
+        tuple((p,) for p in range(t.players)),
         asked_at=("game_over",),
         show=lambda p: f"P{p + 1}",
     )
@@ -199,13 +234,19 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
             Ruling("empty-hand", ("101.3",), False, lambda s, b, p: s.hand[p] == 0,
                    "there is no card in hand to choose", overrides={"council": "101.3"}, texts={SEED: "96-97"}),
         ),
-        tuple((p,) for p in range(PLAYERS)),
+        tuple((p,) for p in range(t.players)),
         asked_at=("council",),
         show=lambda p: f"P{p + 1}",
     )
 
     # -- active_player_chooses_anew(answer): 101.4d, H5 -----------------------------------------
     chooser_is_defender = lambda s, b: b.And(s.chooser != NOBODY, s.chooser != s.active)  # noqa: E731
+    if t.players > PLAYERS:
+        # At a larger table the active player may have left while the council
+        # goes on (104.5): nobody is then asked to choose anew.
+        defender = chooser_is_defender
+        chooser_is_defender = lambda s, b: b.And(  # noqa: E731
+            defender(s, b), b.Not(b.Or(*(b.And(s.active == p, left_the_game(s, p, b)) for p in range(t.players)))))
     anew_q = Question(
         "active_player_chooses_anew",
         "does this answer of the council player choosing make the active player choose again?",
@@ -251,8 +292,8 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "draws_at_draw_step",
         "does the active player draw a card as the turn begins? (by default yes: assumed:draw-step)",
         (
-            # The model seats two, so 103.5a's two-player case always holds.
-            Ruling("103.5a", ("103.5a",), False, lambda s, b: b.And(PLAYERS == 2, s.first_turn),
+            # 103.5a's two-player case: by the seats the game began with.
+            Ruling("103.5a", ("103.5a",), False, lambda s, b: b.And(t.players == 2, s.first_turn),
                    "in a two-player game the first player skips the first turn's draw", texts={SEED: "123"}),
         ),
         ((),),
@@ -283,7 +324,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
                    "the player loses the next time a player would receive priority, not at any later time",
                    texts={SEED: "140"}),
         ),
-        tuple((p,) for p in range(PLAYERS)),
+        tuple((p,) for p in range(t.players)),
         asked_at=("check",),
         show=lambda p: f"P{p + 1}",
     )
@@ -353,7 +394,11 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     # check nobody has left yet, and only a check makes both lose at once (a
     # concession or an effect makes one player lose, 104.3e included).
     def everyone_loses(s: Any, b: Backend) -> Any:
-        return b.And(*(loses_at_check(book[0], s, b, p) for p in range(PLAYERS)))
+        if t.players == PLAYERS:
+            return b.And(*(loses_at_check(book[0], s, b, p) for p in range(PLAYERS)))
+        # A larger table: every player still in it, one of them at least (104.4a).
+        losing = [b.And(b.Not(left_the_game(s, p, b)), loses_at_check(book[0], s, b, p)) for p in range(t.players)]
+        return b.And(b.Or(*losing), *(b.Or(left_the_game(s, p, b), losing[p]) for p in range(t.players)))
 
     replaces_q = Question(
         "draw_replaces_losses",
@@ -415,7 +460,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "152"},
     )
 
-    questions = (has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, returns_q, draws_q, priority_q,
+    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, returns_q, draws_q, priority_q,
                  waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")

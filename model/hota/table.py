@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The players at the default table; a table seats two to four (102.1).
 PLAYERS = 2
+MAX_PLAYERS = 4
 #: 103.3: every player's starting life; 104.3b compares damage markers with it.
 STARTING_LIFE = 30
 #: 103.4: the opening hand.
@@ -23,7 +25,9 @@ BOLT_DAMAGE = 10
 TOME_DRAW = 3
 
 NOBODY = -1
-#: A waiting triggered ability: Culling Field (for a token of player p) or the echo (Echo Chamber or Whispering Echo).
+#: A waiting triggered ability: Culling Field (for a token of player p) or the
+#: echo (Echo Chamber or Whispering Echo); ECHO_WAITS is the echo's code at two
+#: players (``Table.echo_waits`` at any table).
 NO_TRIGGER, CULLING_WAITS, ECHO_WAITS = -1, 0, 2
 #: A council player's card choice and answer.
 NOT_YET, SKIPPED, PICKED = -1, 0, 1
@@ -82,14 +86,17 @@ class Table:
     entities: tuple[Entity, ...]
     deck: int
     decks: tuple[int, ...] = ()
+    players: int = PLAYERS
 
     def __post_init__(self) -> None:
+        if not PLAYERS <= self.players <= MAX_PLAYERS:
+            raise TableError(f"a table of {self.players} players: the model seats {PLAYERS} to {MAX_PLAYERS}")
         seen: set[tuple[str, int]] = set()
         for e in self.entities:
             if e.card not in CARDS:
                 raise TableError(f"unknown card {e.card!r}; cards: {', '.join(CARDS)}")
-            if e.controller not in range(PLAYERS):
-                raise TableError(f"{e.card}: seat {e.controller} is not one of P1, P2")
+            if e.controller not in range(self.players):
+                raise TableError(f"{e.card}: seat {e.controller} is not one of {', '.join(self.seat_names)}")
             if (e.card, e.controller) in seen:
                 raise TableError(f"{e.label} is on the table twice")
             seen.add((e.card, e.controller))
@@ -99,8 +106,12 @@ class Table:
             raise TableError("the model holds one Culling Field at most")
         if len(self.holding("Echo Chamber") + self.holding("Whispering Echo")) > 1:
             raise TableError("the model holds one Echo Chamber or Whispering Echo at most")
-        if self.decks and (len(self.decks) != PLAYERS or max(self.decks) != self.deck):
-            raise TableError(f"decks of {list(self.decks)} cards: one for each of P1, P2, the largest of {self.deck}")
+        # A council ends when the player who convened it leaves (assumed:leaver-objects):
+        # with one Council of Elders at the table, that player is its controller.
+        if self.players > PLAYERS and len(self.holding("Council of Elders")) > 1:
+            raise TableError(f"the model holds one Council of Elders at most at a table of {self.players}")
+        if self.decks and (len(self.decks) != self.players or max(self.decks) != self.deck):
+            raise TableError(f"decks of {list(self.decks)} cards: one for each of {', '.join(self.seat_names)}, the largest of {self.deck}")
         for size in self.sizes:
             if size < OPENING_HAND:
                 raise TableError(f"a deck of {size} cards cannot give an opening hand of {OPENING_HAND} (103.4)")
@@ -108,7 +119,16 @@ class Table:
     @property
     def sizes(self) -> tuple[int, ...]:
         """Each player's deck."""
-        return self.decks or (self.deck,) * PLAYERS
+        return self.decks or (self.deck,) * self.players
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(f"P{p + 1}" for p in range(self.players))
+
+    @property
+    def echo_waits(self) -> int:
+        """The waiting-trigger code of an echo for P1's token: the Culling Field codes come first, one per seat."""
+        return CULLING_WAITS + self.players
 
     def holding(self, card: str) -> tuple[int, ...]:
         """The indices of the entities that are this card."""
@@ -122,12 +142,13 @@ class Table:
         return tuple(i for i, e in enumerate(self.entities) if e.card in ACTIVATED)
 
 
-def table_of(entities: dict[int, list[str]] | list[tuple[str, int]], deck: int | tuple[int, ...]) -> Table:
-    """A table from (card, seat) pairs or from a seat -> cards mapping, with
-    one deck size for all or each player's."""
+def table_of(entities: dict[int, list[str]] | list[tuple[str, int]], deck: int | tuple[int, ...],
+             players: int = PLAYERS) -> Table:
+    """A table of ``players`` from (card, seat) pairs or from a seat -> cards
+    mapping, with one deck size for all or each player's."""
     pairs = [(c, p) for p, cards in entities.items() for c in cards] if isinstance(entities, dict) else entities
     sizes = (deck,) if isinstance(deck, int) else tuple(deck)
-    return Table(tuple(Entity(c, p) for c, p in pairs), max(sizes), sizes if len(set(sizes)) > 1 else ())
+    return Table(tuple(Entity(c, p) for c, p in pairs), max(sizes), sizes if len(set(sizes)) > 1 else (), players)
 
 
 #: The table ``chainproof verify`` checks: a card for every rule the model
@@ -140,11 +161,13 @@ DEFAULT_CARDS = {
 }
 
 
-def default_table(deck: int) -> Table:
-    return table_of(DEFAULT_CARDS, deck)
+def default_table(deck: int, players: int = PLAYERS) -> Table:
+    """The default cards; a third and fourth player sit down with none, so
+    that the leavers of 104.5 take P1's or P2's cards with them."""
+    return table_of(DEFAULT_CARDS, deck, players)
 
 
-def nearby_tables(deck: int) -> list[tuple[str, str, Table]]:
+def nearby_tables(deck: int, players: int = PLAYERS) -> list[tuple[str, str, Table]]:
     """The default table with one card more each: a card of the model's
     catalogue that a player does not hold yet, wherever the model can hold it.
 
@@ -152,12 +175,12 @@ def nearby_tables(deck: int) -> list[tuple[str, str, Table]]:
     applying (a card nobody holds), so that the texts are compared there too.
     Each comes as (key, what changed, table)."""
     out = []
-    for p in range(PLAYERS):
+    for p in range(players):
         for card in CARDS:
-            if card in DEFAULT_CARDS[p]:
+            if card in DEFAULT_CARDS.get(p, ()):
                 continue
             try:
-                table = table_of({**DEFAULT_CARDS, p: [*DEFAULT_CARDS[p], card]}, deck)
+                table = table_of({**DEFAULT_CARDS, p: [*DEFAULT_CARDS.get(p, ()), card]}, deck, players)
             except TableError:
                 continue  # a second waiting trigger on one event, which the model does not hold
             out.append((f"P{p + 1}+{card.replace(' ', '-')}", f"P{p + 1} also has {card}", table))
