@@ -53,7 +53,7 @@ LEAST_DEPTH = 3
 #: carried over from the model's own successor.
 UNOBSERVED = ("passed", "combats")
 #: Per-character variables that say nothing about a character out of play.
-PER_CHARACTER = ("exhausted", "fresh", "damage")
+PER_CHARACTER = ("exhausted", "fresh", "damage", "taunted_by")
 #: Per-player variables that say nothing about a player who left the game:
 #: his cards left with him (102.2), which the model does not bother to count.
 PER_PLAYER = ("hand_instant", "hand_non_instant", "hand_quest", "deck", "resources", "resources_exhausted", "armor_exhausted")
@@ -174,7 +174,9 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
             None if item is None else (item["id"], item["name"]),
         ))
     depth = max(LEAST_DEPTH, max(len(obs["chain"]) for obs in observations) + 1)
-    spells = tuple((sp["name"], sp["amount"], sp["each_opposing"], sp["instant"]) for sp in observations[0].get("spells", ()))
+    spells = tuple(
+        (sp["name"], sp["amount"], sp["each_opposing"], sp["instant"], sp.get("taunts", False)) for sp in observations[0].get("spells", ())
+    )
     return _view(tuple(parties), width, depth, spells)
 
 
@@ -245,6 +247,7 @@ def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
     exhausted = [False] * t.count
     fresh = [False] * t.count
     damage = [0] * t.count
+    taunted_by = [t.nobody] * t.count
     for p, pl in enumerate(players):
         hero = pl["hero"]
         entries = [(hero, False)] + [(a, a["new"]) for a in pl["allies"]]
@@ -253,7 +256,13 @@ def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
             if ch is hero and not (hero["in_play"] and pl["in_game"]):
                 continue
             in_play[c], exhausted[c], fresh[c], damage[c] = True, ch["exhausted"], new, ch["damage"]
+            if ch.get("taunted_by") is not None:
+                taunted_by[c] = ch["taunted_by"]
     values.update(in_play=tuple(in_play), exhausted=tuple(exhausted), fresh=tuple(fresh), damage=tuple(damage))
+    if t.taunting:
+        values["taunted_by"] = tuple(taunted_by)
+    elif any(x != t.nobody for x in taunted_by):
+        raise ObservationError("a character must attack whose hero this turn, but no spell of the game says so (state.spells)")
     width = t.weapons
     weapon_exhausted = [False] * (n * width)
     struck = [False] * (n * width)

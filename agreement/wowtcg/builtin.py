@@ -30,11 +30,13 @@ from engine.wowtcg.state import GameState
 #   harness leaves free as an instant resolves (`frame` in abstraction.py);
 # - quests: placed as resources only (408.2, 410.1b);
 # - abilities whose whole effect is damage to one targeted hero or ally, or to
-#   each opposing one (Arcane Missiles, Lightning Bolt, Frost Nova): the
-#   board's spells (model/wowtcg/board.py), found by `spell` below.
+#   each opposing one (Arcane Missiles, Lightning Bolt, Frost Nova), perhaps
+#   with Mocking Blow's "this turn it must attack if able and can attack only
+#   your hero if able": the board's spells (model/wowtcg/board.py), found by
+#   `spell` below.
 # Left out, each for a reason the model gives: triggered powers (the model's
 # chain has no trigger links), payment powers (no power links), continuous
-# powers and "this turn" modifiers (stats and modifiers are constants), ongoing
+# powers and other "this turn" modifiers (stats are constants), ongoing
 # abilities (no attachments), and other non-instant cards that are not allies
 # (the model's resolving non-instant becomes an ally when a slot is free).
 FRAGMENT_ALLIES = (
@@ -71,21 +73,32 @@ FRAGMENT = frozenset(FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRA
 
 #: Where a card's only effect sends its damage: the model's two aims.
 SPELL_AIMS = {"target": "character", "each_opposing_character": None}
+#: Mocking Blow's modifiers on its target, as the engine's card data writes them (600.2, 601.2c).
+TAUNT = (("modify_this_turn", "must_attack"), ("modify_this_turn", "attack_only_your_hero"))
 
 
 def spell(card: Card) -> dict[str, Any] | None:
     """The card as a spell of the model's board (404.4): an ability that does
     nothing but deal damage as it resolves, to a targeted hero or ally or to
-    each opposing one; None for any other card."""
+    each opposing one, and perhaps make its target attack the caster's hero
+    this turn; None for any other card."""
     effect = card.effect
     if card.type != "ability" or card.ongoing or card.attach or card.triggers or card.payments or card.continuous:
         return None
-    if effect is None or len(effect.steps) != 1 or effect.steps[0].op != "deal":
+    if effect is None or not effect.steps or effect.steps[0].op != "deal":
         return None
-    to = effect.steps[0].arg("to")
-    if to not in SPELL_AIMS or SPELL_AIMS[to] != effect.target:
+    deal, *rest = effect.steps
+    taunts = tuple((step.op, step.arg("what")) for step in rest) == TAUNT and all(step.arg("who") == "target" for step in rest)
+    to = deal.arg("to")
+    if rest and not taunts or to not in SPELL_AIMS or SPELL_AIMS[to] != effect.target:
         return None
-    return {"name": card.name, "amount": effect.steps[0].arg("amount"), "each_opposing": to == "each_opposing_character", "instant": card.instant}
+    return {
+        "name": card.name,
+        "amount": deal.arg("amount"),
+        "each_opposing": to == "each_opposing_character",
+        "instant": card.instant,
+        **({"taunts": True} if taunts else {}),
+    }
 
 
 def outside_fragment(st: GameState) -> list[str]:
@@ -274,6 +287,8 @@ def observe(st: GameState) -> dict[str, Any]:
 
         combat = {"attacker": proposed(proposal.attacker), "defender": proposed(proposal.defender), "sabotage": proposal.sabotage, "protected": False}
     struck = {w for ws in (st.combat.struck.values() if st.combat else ()) for w in ws}
+    # 600.2, 601.2c: who must attack whose hero this turn (Mocking Blow).
+    taunted_by = {oid: st.objs[hero].controller for what, oid, hero in st.turn_modifiers if what == "attack_only_your_hero"}
     players = []
     for pl in st.players:
         mine = [st.objs[i] for i in st.play if st.objs[i].controller == pl.index]
@@ -301,6 +316,7 @@ def observe(st: GameState) -> dict[str, Any]:
                     "exhausted": hero.exhausted,
                     "in_play": hero.zone == "play",
                     "dual_wield": "dual_wield" in hero.card.keywords,
+                    **({"taunted_by": taunted_by[hero.id]} if hero.id in taunted_by else {}),
                 },
                 "allies": [
                     {
@@ -312,6 +328,7 @@ def observe(st: GameState) -> dict[str, Any]:
                         "damage": o.damage,
                         "exhausted": o.exhausted,
                         "new": o.joined_turn == st.turn_number,
+                        **({"taunted_by": taunted_by[o.id]} if o.id in taunted_by else {}),
                     }
                     for o in mine
                     if o.card.type == "ally" and not o.resource

@@ -126,6 +126,13 @@ def check_state(obs: Any) -> None:
             _object(sp, f"state.spells[{i}]", {"name": "str", "amount": "int", "each_opposing": "bool", "instant": "bool"})
             if sp["amount"] < 1:
                 _fail(f"state.spells[{i}].amount", f"expected at least 1, got {sp['amount']}")
+            if not isinstance(sp.get("taunts", False), bool):
+                _fail(f"state.spells[{i}].taunts", f"expected true or false, got {sp['taunts']!r}")
+    for p, pl in enumerate(players):
+        for where, ch in [(f"state.players[{p}].hero", pl["hero"])] + [(f"state.players[{p}].allies[{j}]", a) for j, a in enumerate(pl["allies"])]:
+            taunt = ch.get("taunted_by")
+            if not (taunt is None or (isinstance(taunt, int) and not isinstance(taunt, bool) and 0 <= taunt < n)):
+                _fail(f"{where}.taunted_by", f"expected null or a player index, got {taunt!r}")
 
 
 def check_action(obs: Any) -> None:

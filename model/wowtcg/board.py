@@ -79,16 +79,21 @@ class Spell:
     to one targeted hero or ally, or to each opposing hero and ally, one
     packet each (``each_opposing``).  ``instant``: an instant ability, played
     in any window with priority (408.1); else a non-instant one, played only
-    on an empty chain in the turn player's action phase (409.2b)."""
+    on an empty chain in the turn player's action phase (409.2b).  ``taunts``:
+    this turn the target must attack if able (600.2) and can attack only the
+    caster's hero if able (601.2c), as Mocking Blow says (601.2d example)."""
 
     name: str
     amount: int
     each_opposing: bool = False
     instant: bool = True
+    taunts: bool = False
 
     def __post_init__(self) -> None:
         if self.amount < 1:
             raise ValueError(f"{self.name}: an ability that deals damage deals at least 1")
+        if self.taunts and self.each_opposing:
+            raise ValueError(f"{self.name}: only a targeted character can be made to attack")
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,10 @@ def variables(t: Table, combats: int | None) -> list[Var]:
         Var("defender", IntRange(0, t.none), (t.none,), doc="the (proposed) defender (601.2, 602.3)"),
         Var("sabotage", BOOL, (False,), doc="the combat is a sabotage (600.1, 602.2c)"),
         Var("protected", BOOL, (False,), doc="a character protected this combat (602.2b)"),
-    ] + ([] if combats is None else [Var("combats", IntRange(0, combats), (0,), doc="combats proposed this turn, for the combat bound")])
+    ] + ([] if combats is None else [Var("combats", IntRange(0, combats), (0,), doc="combats proposed this turn, for the combat bound")]) + (
+        [Var("taunted_by", IntRange(0, n), (n,), length=count, doc="whose hero each character must attack this turn, if able (600.2, 601.2c); n: nobody's")]
+        if t.taunting else []
+    )
 
 
 def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:

@@ -254,6 +254,34 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         return b.AndThen(rulebook.answer("may_attack", s, b, a), lambda: rulebook.answer("may_be_proposed", s, b, a, d))
 
     # -- 601.2c: a proposal as a whole ------------------------------------------------------
+    def printed_only(s: Any, b: Backend, a: Any) -> Any:
+        return b.select(t.attacks_only, a, t.none)
+
+    def taunt_only(s: Any, b: Backend, a: Any) -> Any:
+        """The hero a spell made ``a`` attack only, this turn (``none``: no such spell)."""
+        return b.select(t.hero_of, b.select(s.taunted_by, a, t.nobody), t.none)
+
+    def narrowed_to(s: Any, b: Backend, a: Any, d: Any, x: Any) -> Any:
+        """601.2c: ``a`` can attack only ``x`` if able, ``d`` is another, and ``x`` can be proposed."""
+        return b.AndThen(b.And(x != t.none, d != x), lambda: rulebook.answer("may_be_proposed", s, b, a, x))
+
+    def only_one_target(s: Any, b: Backend, a: Any, d: Any) -> Any:
+        if not t.taunting:
+            return narrowed_to(s, b, a, d, printed_only(s, b, a))
+        x, y = printed_only(s, b, a), taunt_only(s, b, a)
+        return b.Or(
+            b.AndThen(b.Or(y == t.none, y == x), lambda: narrowed_to(s, b, a, d, x)),
+            b.AndThen(x == t.none, lambda: narrowed_to(s, b, a, d, y)),
+        )
+
+    def two_targets(s: Any, b: Backend, a: Any, d: Any) -> Any:
+        """601.2d: ``a`` can attack only ``x`` and only ``y`` (two of them), ``d`` is neither, and one can be proposed."""
+        x, y = printed_only(s, b, a), taunt_only(s, b, a)
+        return b.AndThen(
+            b.And(x != t.none, y != t.none, x != y, d != x, d != y),
+            lambda: b.Or(rulebook.answer("may_be_proposed", s, b, a, x), rulebook.answer("may_be_proposed", s, b, a, y)),
+        )
+
     may_propose = Question(
         "may_propose",
         "may the turn player propose this attacker against this defender (601.2a-c)?",
@@ -273,14 +301,28 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "601.2c",
                 ("601.2c",),
                 False,
-                lambda s, b, a, d: b.AndThen(
-                    b.And(b.select(t.attacks_only, a, t.none) != t.none, d != b.select(t.attacks_only, a, t.none)),
-                    lambda: rulebook.answer("may_be_proposed", s, b, a, b.select(t.attacks_only, a, t.none)),
-                ),
+                only_one_target,
                 "a character that can attack only [X] if able can't be proposed against another while X can",
                 printed=True,
                 overrides={"601.2": "103.1"},
                 texts={"000": "453", "002en": "41-44", "002zh": "45", "CR7.4": "1848-1852"},
+            ),
+            *(
+                # Two such modifiers at once: the printed one and a spell's this turn.
+                (
+                    Ruling(
+                        "601.2d",
+                        ("601.2d",),
+                        False,
+                        two_targets,
+                        "a character that can attack only [X] or only [Y] if able can't be proposed against a third while X or Y can",
+                        printed=True,
+                        overrides={"601.2": "103.1"},
+                        texts={"000": "454", "002en": "46-49", "002zh": "50", "CR7.4": "1854-1857"},
+                    ),
+                )
+                if t.taunting
+                else ()
             ),
         ),
         proposals,
@@ -492,7 +534,8 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     # -- 600.2, 600.3: who is bound to attack --------------------------------------------
-    bound = tuple(c for c in characters if t.characters[c].must_attack)
+    # Where a spell makes characters attack (Mocking Blow), any of them may be bound.
+    bound = tuple(c for c in characters if t.characters[c].must_attack or t.taunting)
     bound_to_attack = Question(
         "bound_to_attack",
         "does this character's 'must attack if able' forbid its controller to pass (600.2)?",
@@ -505,7 +548,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 True,
                 lambda s, b, a: b.AndThen(
                     b.And(
-                        t.characters[a].must_attack,
+                        t.must_attack(s, b, a),
                         s.priority_holder == s.turn_player,
                         s.chain_len == 0,
                         t.ready_resources(s, b, s.turn_player) >= t.attack_tax[a],

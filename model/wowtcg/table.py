@@ -106,6 +106,12 @@ class Table:
         self.armor_def = tuple(party.armor_def for party in board.parties)
         self._keywords = {word: tuple(c.has(word) for c in self.characters) for word in KEYWORDS}
         self.attacks_only = tuple(self._resolve_target(c, ch) for c, ch in enumerate(self.characters))
+        #: Some spell of the board makes its target attack this turn (Mocking
+        #: Blow): the state then holds, per character, the player whose hero it
+        #: must attack (``taunted_by``; ``nobody``: none).
+        self.taunting = any(sp.taunts for sp in board.spells)
+        #: Each player's hero by player number; ``none`` for ``nobody``.
+        self.hero_of = tuple(self.hero(p) for p in range(players)) + (self.none,)
         #: Who may attack, be proposed, protect, and who is bound to attack, as
         #: rulings with explicit precedence; ``without`` names what a variant
         #: removes, ``reading`` the source read first (None: the model's reading).
@@ -199,6 +205,9 @@ class Table:
     def next_turn(self, s: Any, b: Backend) -> dict[str, Any]:
         """503.2a: the turn ends and the next player clockwise begins one; no ally is new any more."""
         counters = {} if self.any_length else {"turn_number": s.turn_number + 1, "combats": 0}
+        if self.taunting:
+            # 503.2a: "this turn" modifiers end with the turn.
+            counters["taunted_by"] = (self.nobody,) * self.count
         return {
             "turn_player": self.next_clockwise(s, b, s.turn_player),
             "first_turn": False,
@@ -269,6 +278,12 @@ class Table:
     def legal_proposal(self, s: Any, b: Backend, a: Any, d: Any) -> Any:
         """601.2a-c: the rules' answer, with their precedence, to "may ``a`` be proposed against ``d``?"."""
         return self.rulings.answer("may_propose", s, b, a, d)
+
+    def must_attack(self, s: Any, b: Backend, a: int) -> Any:
+        """600.2: ``a`` must attack if able, by its printed text or, this turn, a spell's."""
+        if self.characters[a].must_attack:
+            return True
+        return s.taunted_by[a] != self.nobody if self.taunting else False
 
     def must_attack_binds(self, s: Any, b: Backend) -> Any:
         """600.2, 600.3: some character of the turn player is bound to attack, so he may not pass."""

@@ -524,6 +524,8 @@ def build(
                     "fresh": b.store(s.fresh, c, True),
                     "exhausted": b.store(s.exhausted, c, False),
                     "damage": b.store(s.damage, c, 0),
+                    # A card entering play is a new object, under no modifier yet.
+                    **({"taunted_by": b.store(s.taunted_by, c, t.nobody)} if t.taunting else {}),
                 },
                 f"the ally resolves and enters play as {t.name(c)}, new to the party",
             )

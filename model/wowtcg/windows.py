@@ -239,12 +239,14 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
         return []
     may_resolve_here = window == "action_phase" or abilities_only
     effects = dict.fromkeys(
-        (sp.amount, sp.each_opposing, sp.instant) for sp in t.board.spells if sp.instant or may_resolve_here
+        (sp.amount, sp.each_opposing, sp.instant, sp.taunts) for sp in t.board.spells if sp.instant or may_resolve_here
     )
     edges = []
-    for amount, each_opposing, instant in effects:
+    for amount, each_opposing, instant, taunts in effects:
         kind = INSTANT_LINK if instant else NON_INSTANT_LINK
-        label = f"resolve_{'instant' if instant else 'ability'}[deal {amount}" + (" to each opposing character]" if each_opposing else "]")
+        label = f"resolve_{'instant' if instant else 'ability'}[deal {amount}" + (
+            " to each opposing character]" if each_opposing else " and taunt]" if taunts else "]"
+        )
         if each_opposing:
             # One edge per controller: the opposing characters are those outside his party.
             aims = [(f"[{t.player_name(p)}]", p, tuple(c for c in range(t.count) if t.owner[c] != p)) for p in range(t.n)]
@@ -254,7 +256,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             armored_players = [t.owner[c] for c in targets if t.is_hero[c] and t.armor_def[t.owner[c]] > 0]
             for k in range(len(armored_players) + 1):
                 for armored in itertools.combinations(armored_players, k):
-                    edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored)
+                    edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored, taunts)
     return edges
 
 
@@ -267,6 +269,7 @@ def _dealing(
     targets: tuple[int, ...],
     amount: int,
     armored: tuple[int, ...],
+    taunts: bool = False,
 ) -> list[Edge]:
     """The two outcomes of one resolution: the game goes on in ``window``, or
     at most one player is left and it ends (102.1).  Neither lets a turn
@@ -274,7 +277,9 @@ def _dealing(
     remainder, and the guards leave such a step out."""
     none = t.none
     name = label + "".join(f"[armor of {t.player_name(p)}]" for p in armored)
-    rules = ("404.4", "407.1", "407.2a", "409.5", "409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (("304.2",) if armored else ())
+    rules = ("404.4", "407.1", "407.2a", "409.5", "409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (
+        ("304.2",) if armored else ()
+    ) + (("600.2", "601.2c") if taunts else ())
 
     def dealt(c: int) -> int:
         # 304.2: exhausted armor prevents as much of the packet to its hero as its DEF.
@@ -319,7 +324,13 @@ def _dealing(
         armor = s.armor_exhausted
         for p in armored:
             armor = b.store(armor, p, True)
+        taunted = {}
+        if taunts:
+            # 600.2, 601.2c: a target still in play must attack the caster's hero this turn, if able.
+            (c,) = targets
+            taunted["taunted_by"] = b.store(s.taunted_by, c, b.If(in_play[c], t.chain.top(s, b, "controller"), s.taunted_by[c]))
         return {
+            **taunted,
             **left,
             "in_play": in_play,
             "damage": tuple(b.If(in_play[c], damage[c], 0) for c in range(t.count)),

@@ -1,0 +1,172 @@
+"""Abilities that deal damage as they resolve (404.4), the pre-priority checks
+that follow them (409.6b, 102.1a), and Mocking Blow's "this turn" modifiers
+(600.2, 601.2c-d): the board's spells (model/wowtcg/board.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from agreement.wowtcg.builtin import spell
+from agreement.wowtcg.observation import ObservationError, check_state
+from checkers import explicit
+from engine.wowtcg.cards import load_pool
+from model import wowtcg
+from model.backend import CONCRETE
+from model.wowtcg.board import Spell, default_board
+
+ARCANE_MISSILES = Spell("Arcane Missiles", 2)
+MOCKING_BLOW = Spell("Mocking Blow", 1, taunts=True)
+FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
+#: One turn played out (P2 decks at the next draw), one card of each kind in every hand.
+SMALL = {"players": 2, "allies": 1, "hand": 1, "turns": 2, "chain_depth": 1, "deck": 0, "combats": 0}
+
+
+def _machine(*spells: Spell, **bounds: int):
+    bounds = {**SMALL, **bounds}
+    board = replace(default_board(bounds["players"], bounds["allies"]), spells=spells)
+    return wowtcg.build(board=board, **bounds)
+
+
+@pytest.fixture(scope="module")
+def explored_spells() -> explicit.Exploration:
+    return explicit.explore(_machine(ARCANE_MISSILES, MOCKING_BLOW, FROST_NOVA))
+
+
+def test_the_default_board_has_no_spell_and_no_taunt():
+    """The default instance (the one perft pins) is built without them."""
+    machine = wowtcg.build()
+    assert not machine.table.board.spells
+    assert not any(e.has("deals_damage") for e in machine.edges)
+    assert "taunted_by" not in machine.State._fields
+
+
+def test_no_character_keeps_lethal_damage_past_a_spell(explored_spells):
+    """409.6b: the checks after a resolution destroy every character with lethal
+    damage before anyone gets priority; a spell destroys allies and ends games."""
+    x = explored_spells
+    t = x.machine.table
+    destroyed = ended = 0
+    for source, target, name in x.moves:
+        if "[deal " not in name:
+            continue
+        before, after = x.nodes[source], x.nodes[target]
+        assert all(not after.in_play[c] or after.damage[c] < t.health[c] for c in range(t.count)), name
+        destroyed += any(before.in_play[c] and not after.in_play[c] for c in range(t.count) if not t.is_hero[c])
+        ended += x.machine.location_of(after) == "game_over"
+    assert destroyed and ended
+
+
+def test_frost_nova_deals_a_packet_to_each_opposing_character(explored_spells):
+    """404.4: one packet per character, to the opposing party only."""
+    x = explored_spells
+    t = x.machine.table
+    seen = 0
+    for source, target, name in x.moves:
+        if not name.startswith("resolve_instant[deal 1 to each opposing character][P1]@") or "armor" in name:
+            continue
+        before, after = x.nodes[source], x.nodes[target]
+        if x.machine.location_of(after) == "game_over":
+            continue
+        for c in range(t.count):
+            if t.owner[c] == 0:
+                assert after.damage[c] == before.damage[c]
+            elif after.in_play[c]:
+                assert after.damage[c] == before.damage[c] + 1
+            elif before.in_play[c]:
+                # 409.6b, 404.1: destroyed by the packet, it left play and its damage with it.
+                assert before.damage[c] + 1 >= t.health[c] and after.damage[c] == 0
+        seen += 1
+    assert seen
+
+
+def test_armor_prevents_a_spells_damage_to_its_hero():
+    """304.2: the hero's controller may exhaust a ready armor against any preventable packet."""
+    machine = _machine(ARCANE_MISSILES)
+    x = explicit.explore(machine)
+    t = machine.table
+    hero = t.hero(1)
+    armored = [(x.nodes[a], x.nodes[b]) for a, b, name in x.moves if name.startswith("resolve_instant[deal 2][P2 hero][armor of P2]@")]
+    assert armored
+    for before, after in armored:
+        assert not before.armor_exhausted[1] and after.armor_exhausted[1]
+        if machine.location_of(after) != "game_over":
+            assert after.damage[hero] == before.damage[hero] + 2 - t.armor_def[1]
+
+
+def _p2_action_phase(machine, **changes):
+    """P2's action phase on turn 2, P2 holding priority on an empty chain."""
+    s = next(machine.initial_states())
+    where = {"location": machine.location_index["action_phase"], "turn_player": 1, "priority_holder": 1, "turn_number": 2, "first_turn": False}
+    return s._replace(**{**where, **changes})
+
+
+def test_mocking_blow_taunts_its_target_until_the_turn_ends():
+    """P1's Mocking Blow resolves on P2's ally in P2's turn: the ally must attack
+    P1's hero this turn (600.2, 601.2c), so P2 may not pass his action phase
+    while it could; the next turn starts with no taunt (503.2a)."""
+    machine = _machine(MOCKING_BLOW, turns=3, combats=1)
+    t = machine.table
+    skirmisher = t.party(1)[1]
+    # Every player passed but P1, who passes last: the top link (P1's instant) resolves.
+    chain = dict(chain_len=1, chain_controller=(0,), chain_kind=(1,))
+    resolving = _p2_action_phase(machine, priority_holder=0, passes=1, **chain)
+    after = {e.name: post for e, post in machine.successors(resolving)}
+    taunted = after["resolve_instant[deal 1 and taunt][P2 skirmisher]@action_phase"]
+    assert taunted.taunted_by[skirmisher] == 0 and taunted.damage[skirmisher] == 1 and taunted.priority_holder == 1
+    assert "pass_priority@action_phase" not in {e.name for e, _ in machine.successors(taunted)}
+    assert "propose_combat[P2 skirmisher -> P1 hero]" in {e.name for e, _ in machine.successors(taunted)}
+    free = taunted._replace(taunted_by=(t.nobody,) * t.count)
+    assert "pass_priority@action_phase" in {e.name for e, _ in machine.successors(free)}
+    # An exhausted ally can't attack, so it binds nobody.
+    tired = taunted._replace(exhausted=tuple(c == skirmisher for c in range(t.count)))
+    assert "pass_priority@action_phase" in {e.name for e, _ in machine.successors(tired)}
+    empty = (0,) * t.n  # nothing to discard (503.2a)
+    ending = taunted._replace(
+        location=machine.location_index["end_step"], priority_holder=t.nobody, hand_instant=empty, hand_non_instant=empty, hand_quest=empty
+    )
+    (next_turn,) = [post for e, post in machine.successors(ending) if e.name == "end_turn"]
+    assert set(next_turn.taunted_by) == {t.nobody}
+
+
+def test_601_2d_two_only_modifiers_allow_either_target():
+    """P2's ally that can attack only P1's guard (printed) and, this turn, only
+    P1's hero (Mocking Blow): either may be proposed, a third may not (601.2d)."""
+    machine = _machine(MOCKING_BLOW, allies=2, turns=3)
+    t = machine.table
+    taunted, guard, prowler, hero = t.party(1)[2], t.party(0)[1], t.party(0)[2], t.hero(0)
+    assert t.characters[taunted].name == "taunted" and t.attacks_only[taunted] == guard
+    s = _p2_action_phase(machine, taunted_by=tuple(0 if c == taunted else t.nobody for c in range(t.count)))
+    answer = {d: machine.rulings.answer("may_propose", s, CONCRETE, taunted, d) for d in (hero, guard, prowler)}
+    assert answer == {hero: True, guard: True, prowler: False}
+    # Without the taunt only the printed modifier narrows it (601.2c).
+    untaunted = s._replace(taunted_by=(t.nobody,) * t.count)
+    assert machine.rulings.answer("may_propose", untaunted, CONCRETE, taunted, hero) is False
+    assert machine.rulings.answer("may_propose", untaunted, CONCRETE, taunted, guard) is True
+
+
+def test_the_pool_s_spells_are_those_whose_whole_effect_the_model_has():
+    pool = load_pool()
+    found = {card.name: spell(card) for card in pool.cards.values()}
+    spells = {name: sp for name, sp in found.items() if sp is not None}
+    assert set(spells) == {"Arcane Missiles", "Lightning Bolt", "Frost Nova", "Mocking Blow"}
+    assert spells["Frost Nova"]["each_opposing"] and not spells["Lightning Bolt"]["instant"]
+    assert spells["Mocking Blow"] == {"name": "Mocking Blow", "amount": 1, "each_opposing": False, "instant": True, "taunts": True}
+    # An attachment that goes on dealing damage, and a chain of packets, are not spells.
+    assert found["Fireball"] is None and found["Chain Lightning"] is None
+
+
+def test_a_malformed_spell_is_named_by_its_path():
+    from agreement.wowtcg.builtin import BuiltinWowAdapter
+
+    adapter = BuiltinWowAdapter()
+    import random
+
+    obs = adapter.observe(adapter.new_game(adapter.random_setup(random.Random(0), 2)))
+    check_state(obs)
+    with pytest.raises(ObservationError, match=r"state\.spells\[0\]\.amount"):
+        check_state({**obs, "spells": [{"name": "Arcane Missiles", "amount": 0, "each_opposing": False, "instant": True}]})
+    with pytest.raises(ObservationError, match=r"state\.players\[0\]\.hero\.taunted_by"):
+        bad = {**obs, "players": [{**obs["players"][0], "hero": {**obs["players"][0]["hero"], "taunted_by": 7}}, *obs["players"][1:]]}
+        check_state(bad)
