@@ -1,5 +1,5 @@
-"""The command line: ``chainproof verify``, ``coverage``, ``graph``, ``conform``,
-``check-trace``, ``scenarios``, ``lint``, ``diff`` and ``report``.
+"""The command line: ``chainproof verify``, ``certify``, ``coverage``, ``graph``,
+``conform``, ``check-trace``, ``scenarios``, ``lint``, ``diff`` and ``report``.
 
 Exit codes: 0 every verdict holds, 1 a property is violated, vacuous or
 unknown, 2 bad input, an ill-formed model or a graph that could not be drawn.
@@ -20,7 +20,7 @@ from chainproof import junit, report
 from chainproof.common import DEFAULT_GUARD_S, bound_options, check_rlimit, check_timeout, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_reading, games_with_variant, get_game
 from model import limits
-from checkers import bmc, explicit, portfolio, spacer, vector
+from checkers import bmc, explicit, invariants, portfolio, spacer, vector
 from checkers.results import PROVED, Result
 from properties import Eventually, select
 
@@ -72,6 +72,8 @@ def main(debug: bool) -> None:
               help="seconds per solver query: an outer guard only, for a query that would run for hours (a verdict it cuts says so)")
 @click.option("--max-k", type=int, default=portfolio.Budget.max_k, show_default=True, help="portfolio: longest inductive step tried by k-induction (1..50)")
 @click.option("--explain", "explain", metavar="PROPERTY", help="prove one property and print the inductive invariant behind the proof")
+@click.option("--fresh-proofs", is_flag=True,
+              help="portfolio: let Spacer search even where an invariant it found before is kept and re-checks (chainproof certify)")
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object instead of a table")
 @click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="also write JUnit XML: one test case per property, failing where the property does not pass")
@@ -88,6 +90,7 @@ def verify(
     max_memory: str,
     max_k: int,
     explain: str | None,
+    fresh_proofs: bool,
     variant: str | None,
     reading: str | None,
     **bounds: Any,
@@ -111,7 +114,7 @@ def verify(
             context = click.get_current_context()
             options = {
                 "method": "--method", "pattern": "--property", "max_states": "--max-states", "max_memory": "--max-memory", "depth": "--depth",
-                "junit_file": "--junit",
+                "junit_file": "--junit", "fresh_proofs": "--fresh-proofs",
             }
             ignored = [flag for name, flag in options.items() if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
             if ignored:
@@ -134,7 +137,9 @@ def verify(
         with report.progress(console, enabled=not as_json) as advance:
             for game, machine, chosen in jobs:
                 if method == "portfolio":
-                    budget = portfolio.Budget(round(timeout * 1000), max_states, max_k=max_k, depth=depth, max_memory=memory)
+                    budget = portfolio.Budget(
+                        round(timeout * 1000), max_states, max_k=max_k, depth=depth, max_memory=memory, kept_invariants=not fresh_proofs
+                    )
                     any_length = game.any_length_machine(bounds, variant, reading) if game.proves_any_length else None
                     found = portfolio.verify(machine, any_length, chosen, game.budget(budget), advance)
                     results.extend(found.results)
@@ -212,6 +217,44 @@ def check_by_method(
         yield from bmc.check_all(
             machine, chosen, depth, timeout_ms, on_depth=lambda k: advance(f"{game.name}: bmc depth {k}", k + 1, depth + 1)
         )
+
+
+@main.command()
+@click.option("--game", "games", multiple=True, metavar="GAME", help="game (repeatable; default all)")
+@click.option("--rlimit", type=int, default=limits.DEFAULT_RLIMIT, show_default=True,
+              help="resource limit of each solver query (Z3 rlimit: counted work, the same on any machine)")
+@click.option("--timeout", type=float, default=DEFAULT_GUARD_S, show_default=True,
+              help="wall-clock guard per solver query in seconds (an outer guard; the resource limit decides first)")
+def certify(games: tuple[str, ...], rlimit: int, timeout: float) -> None:
+    """Prove each game's properties afresh at the default bounds and keep the
+    invariants Spacer finds (checkers/invariants/GAME.json), which verify then
+    re-checks instead of searching again."""
+
+    def run() -> int:
+        check_timeout(timeout)
+        check_rlimit(rlimit)
+        missing = 0
+        for game in _games(games, {}):
+            if not game.proves_any_length:
+                click.echo(f"{game.name}: no model of games of any length; nothing to keep")
+                continue
+            any_length = game.any_length_machine({})
+            budget = game.budget(portfolio.Budget(round(timeout * 1000), kept_invariants=False))
+            found = portfolio.verify(game.machine({}), any_length, game.properties, budget)
+            lemmas = found.stats.get("lemmas", [])
+            kept = [k for r in found.results if (k := invariants.from_result(r, lemmas)) is not None]
+            by_spacer = [r for r in found.results if any(a.method == "spacer" for a in r.attempts)]
+            missing += len(by_spacer) - len(kept)
+            if not by_spacer:
+                click.echo(f"{game.name}: other methods decide every property; Spacer was asked nothing, so nothing is kept")
+                continue
+            path = invariants.save(game.name, any_length, kept)
+            click.echo(f"{game.name}: kept {len(kept)} of the {len(by_spacer)} properties Spacer was asked about, in {invariants.shown(path)}")
+            for k in kept:
+                click.echo(f"  {k.property}: {k.found}" + (f", assuming {', '.join(k.lemmas)}" if k.lemmas else ""))
+        return 0 if not missing else 1
+
+    guarded(run)
 
 
 @main.command()

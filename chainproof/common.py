@@ -13,6 +13,7 @@ from agreement.adapter import AdapterError
 from agreement.trace import TraceFileError
 from chainproof import report
 from chainproof.games import BadInput
+from checkers.invariants import KeptInvariantError
 from model import limits
 from model.machine import ModelError
 from model.registry import RegistryError
@@ -57,7 +58,7 @@ def guarded(run: Callable[[], int]) -> None:
     """
     try:
         code = run()
-    except (BadInput, AdapterError, TraceFileError) as exc:
+    except (BadInput, AdapterError, TraceFileError, KeptInvariantError) as exc:
         fail(str(exc))
     except (ModelError, RegistryError) as exc:
         fail(f"the model is ill-formed: {exc}")

@@ -16,7 +16,9 @@ The methods, in the order they run, and what each may conclude:
       only method here for liveness (``Eventually``), whose lassos and dead
       ends it looks for in the whole graph;
    b. k-induction (``checkers/induction.py``) in lemma rounds;
-   c. Spacer (``checkers/spacer.py``) for what k-induction left open.
+   c. Spacer (``checkers/spacer.py``) for what k-induction left open; where
+      an invariant Spacer found before is kept (``checkers/invariants.py``),
+      it is re-checked first, and Spacer searches only if it does not hold.
    Where it abstracts (the deck to empty / not empty, resources to a cap), it
    over-approximates: it has every run of the game and perhaps more, so its
    proofs hold in the game; but a counterexample found only there may come
@@ -50,7 +52,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from model import limits
-from checkers import bmc, explicit, induction, spacer, vector
+from checkers import bmc, explicit, induction, invariants, spacer, vector
 from model.machine import Machine
 from checkers.results import HOLDS_TO_DEPTH, PROVED, UNKNOWN, VACUOUS, VIOLATED, Attempt, Result
 from properties import Eventually, Invariant, Property
@@ -81,6 +83,8 @@ class Budget:
     #: Worker processes: the bounded search beside the any-length methods,
     #: then one Spacer query per worker.
     workers: int = field(default_factory=lambda: min(2, os.cpu_count() or 1))
+    #: Re-check a kept invariant (``checkers/invariants.py``) before asking Spacer.
+    kept_invariants: bool = True
 
 
 Progress = Callable[[str, int, int], None]
@@ -123,8 +127,11 @@ def verify(
         on_bounded = pool.submit(_bounded_job)
         if any_length is not None:
             advance(f"{bounded.game}: games of any length", 0, 1)
-            on_any_length = _any_length(pool, [p.name for p in properties], [p.name for p in safety], advance, note)
+            on_any_length, lemmas = _any_length(pool, [p.name for p in properties], [p.name for p in safety], advance, note)
         stats, found, taken = on_bounded.result()
+        if any_length is not None:
+            #: The proved invariants Spacer's queries assumed (what a kept invariant names).
+            stats["lemmas"] = lemmas
     bounded_result: dict[str, Result] = {}
     for r in found:
         note(r, BOUNDED)
@@ -203,10 +210,19 @@ def _induction_job(names: Sequence[str]) -> list[Result]:
 
 
 def _spacer_job(name: str, lemmas: Sequence[str]) -> Result:
+    (p,) = _by_name([name])
+    machine, budget = _SHARED["any_length"], _SHARED["budget"]
+    stale = ""
+    kept = invariants.find(machine, name, lemmas) if budget.kept_invariants else None
+    if kept is not None:
+        again = invariants.recheck(machine, p, kept, _by_name(lemmas), budget.timeout_ms)
+        if again.unbounded:
+            return again
+        stale = f"; {again.note}, so Spacer searched anew"
     # The invariant is re-checked but not printed here: ``verify --explain``
     # prints one that stands alone, without lemmas.
-    (p,) = _by_name([name])
-    return spacer.check(_SHARED["any_length"], p, _SHARED["budget"].timeout_ms, print_invariant=False, lemmas=_by_name(lemmas))
+    found = spacer.check(machine, p, budget.timeout_ms, print_invariant=False, lemmas=_by_name(lemmas))
+    return replace(found, note=found.note + stale) if stale else found
 
 
 class _InProcess:
@@ -253,19 +269,20 @@ def _stronger_bounded(new: Result, old: Result) -> bool:
 
 def _any_length(
     pool: Any, everything: list[str], safety: list[str], advance: Progress, note: Callable[[Result, str], Result]
-) -> dict[str, Result]:
+) -> tuple[dict[str, Result], list[str]]:
     """The best verdict on the any-length model for each property: exhaustive
     search if it ends (liveness too: the model has every run of the game, so
     what every one of its runs meets, every game meets), else k-induction,
-    then Spacer on what is left of the safety properties, one per worker."""
+    then Spacer on what is left of the safety properties, one per worker;
+    and the lemmas Spacer's queries assumed."""
     budget: Budget = _SHARED["budget"]
     exhaustive = pool.submit(_exhaustive_job, everything).result()
     if exhaustive is not None:
-        return {r.property: note(r, ANY_LENGTH) for r in exhaustive}
+        return {r.property: note(r, ANY_LENGTH) for r in exhaustive}, []
     stopped = f"search of the any-length model stopped past {budget.any_length_states} states"
     names = safety
     if not names:
-        return {}
+        return {}, []
 
     advance("k-induction", 0, 1)
     best = {r.property: note(r, ANY_LENGTH) for r in pool.submit(_induction_job, names).result()}
@@ -283,7 +300,7 @@ def _any_length(
     for name, r in best.items():
         if not r.unbounded and r.verdict != VIOLATED:
             best[name] = replace(r, note=f"{r.note}; {stopped}")
-    return best
+    return best, lemmas
 
 
 def _decide(bounded: Result, found: Result | None) -> Result:

@@ -167,6 +167,9 @@ class Result:
     invariant: str = ""
     #: From the portfolio: every method tried, in order, the chosen one included.
     attempts: tuple[Attempt, ...] = ()
+    #: With a Spacer proof: its invariant as SMT-LIB over the model's variable
+    #: names, for ``checkers/invariants.py`` to keep (not part of the JSON).
+    certificate: str = ""
     #: The verdict covers every run of the model, however long: a proof, or a
     #: ``vacuous`` whose premise is proved unreachable (not merely unmet
     #: within a bound).  Set by the method that decides so.

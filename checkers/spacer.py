@@ -218,6 +218,24 @@ def invariant_state(machine: Machine) -> Any:
     return machine.symbolic_state(INVARIANT_TAG)
 
 
+def invariant_text(machine: Machine, invariant: Any, over: Any, found: str) -> str:
+    """An invariant over ``over`` as SMT-LIB over the model's variable names
+    (``named_state``), after a comment line saying how it was found: what
+    ``parse_invariant`` reads back, in a later run or another process."""
+    named = named_state(machine)
+    plain = z3.substitute(invariant, *zip([over.location, *_terms(over)], [named.location, *_terms(named)]))
+    return f"; {found}\n{plain.sexpr()}"
+
+
+def parse_invariant(machine: Machine, text: str) -> Any:
+    """``invariant_text`` read back as a formula over ``invariant_state(machine)``;
+    raises ``z3.Z3Exception`` where it names what the model does not have."""
+    named, over = named_state(machine), invariant_state(machine)
+    fields = [named.location, *_terms(named)]
+    (formula,) = z3.parse_smt2_string(f"(assert {text.partition(chr(10))[2]})", decls={str(f): f for f in fields})
+    return z3.substitute(formula, *zip(fields, [over.location, *_terms(over)]))
+
+
 # --------------------------------------------------------------------------
 # The Horn clauses
 
@@ -992,7 +1010,11 @@ def _proof(
     if cut:
         # The proof stands; only its printed form may differ on another run.
         note += f"; printed as Spacer gave it where the wall-clock guard stopped {', '.join(dict.fromkeys(cut))}"
-    return result(VACUOUS if vacuous else PROVED, levels, note=note, invariant=text, unbounded=True)
+    found = f"found by Spacer in {answer.reply.rlimit:,} resource units ({levels} levels)"
+    return result(
+        VACUOUS if vacuous else PROVED, levels, note=note, invariant=text, unbounded=True,
+        certificate=invariant_text(m, invariant, over, found),
+    )
 
 
 def _refuted(m: Machine, prop: Property, clauses: _Clauses, answer: _Answer, result: Callable[..., Result]) -> Result:
