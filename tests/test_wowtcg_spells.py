@@ -14,10 +14,9 @@ from checkers import explicit
 from engine.wowtcg.cards import load_pool
 from model import wowtcg
 from model.backend import CONCRETE
-from model.wowtcg.board import Spell, default_board
+from model.wowtcg.board import MOCKING_BLOW, Spell, default_board
 
 ARCANE_MISSILES = Spell("Arcane Missiles", 2)
-MOCKING_BLOW = Spell("Mocking Blow", 1, taunts=True)
 FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
 #: One turn played out (P2 decks at the next draw), one card of each kind in every hand.
 SMALL = {"players": 2, "allies": 1, "hand": 1, "turns": 2, "chain_depth": 1, "deck": 0, "combats": 0}
@@ -170,3 +169,35 @@ def test_a_malformed_spell_is_named_by_its_path():
     with pytest.raises(ObservationError, match=r"state\.players\[0\]\.hero\.taunted_by"):
         bad = {**obs, "players": [{**obs["players"][0], "hero": {**obs["players"][0]["hero"], "taunted_by": 7}}, *obs["players"][1:]]}
         check_state(bad)
+
+
+def test_mocking_blow_s_damage_type_parts_the_texts_where_a_long_range_character_attacks():
+    """T4: 000 prints Mocking Blow's damage as combat damage (000:457), 002en and
+    CR7.4 as melee.  P2's long-range ally attacks P1's hero, and P1's Mocking
+    Blow resolves in the defend window: by the model's reading (002en) it
+    destroys the attacker; by 000's, the defending hero can deal no combat
+    damage while a long-range character attacks (603.1a), so it deals none,
+    though the taunt still holds."""
+    board = replace(default_board(2, 2), spells=(MOCKING_BLOW,))
+    seed = wowtcg.build(board=board, turns=3)
+    by_000 = wowtcg.build(board=board, turns=3, reading="000@spell_deals_combat_damage")
+    assert seed.rulings.fixed("spell_deals_combat_damage", "Mocking Blow") is False
+    assert by_000.rulings.fixed("spell_deals_combat_damage", "Mocking Blow") is True
+    t = seed.table
+    attacker = t.party(1)[2]
+    assert t.characters[attacker].has("long_range") and t.health[attacker] == 1
+    s = next(seed.initial_states())._replace(
+        location=seed.location_index["defend_window"], turn_player=1, turn_number=2, first_turn=False,
+        attacker=attacker, defender=t.hero(0), exhausted=tuple(c == attacker for c in range(t.count)),
+        priority_holder=0, passes=1, chain_len=1, chain_controller=(0, t.n), chain_kind=(1, 0),
+    )
+    melee = {e.name: post for e, post in seed.successors(s)}["resolve_instant[deal 1 and taunt][P2 taunted]@defend_window"]
+    assert not melee.in_play[attacker] and melee.attacker == t.none
+    combat = {e.name: post for e, post in by_000.successors(s)}["resolve_instant[deal 1 and taunt][P2 taunted]@defend_window"]
+    assert combat.in_play[attacker] and combat.damage[attacker] == 0 and combat.attacker == attacker
+    assert combat.taunted_by[attacker] == 0
+    # Out of combat the two readings deal the same packet.
+    calm = s._replace(location=seed.location_index["action_phase"], attacker=t.none, defender=t.none, exhausted=(False,) * t.count)
+    (melee,) = [post for e, post in seed.successors(calm) if e.name == "resolve_instant[deal 1 and taunt][P2 hero]@action_phase"]
+    (combat,) = [post for e, post in by_000.successors(calm) if e.name == "resolve_instant[deal 1 and taunt][P2 hero]@action_phase"]
+    assert melee.damage == combat.damage and melee.damage[t.hero(1)] == 1

@@ -96,6 +96,11 @@ class Spell:
             raise ValueError(f"{self.name}: only a targeted character can be made to attack")
 
 
+#: The 601.2d example's instant: 1 damage, then this turn its target must
+#: attack if able and can attack only the caster's hero if able.
+MOCKING_BLOW = Spell("Mocking Blow", 1, taunts=True)
+
+
 @dataclass(frozen=True)
 class Board:
     parties: tuple[Party, ...] = field(default_factory=tuple)
@@ -179,6 +184,8 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         for flag, words in (("dual_wield", "dual wield"), ("ranged_dual_wield", "ranged dual wield")):
             if not getattr(party, flag):
                 out.append((f"P{p + 1}-hero+{flag}", f"P{p + 1}'s hero gains {words}", _with_party(board, p, replace(party, **{flag: True}))))
+    # The default board has no spell, so what a spell's text says (T4) is compared only where one is in the game.
+    out.append(("spell+mocking-blow", "Mocking Blow is in the game", replace(board, spells=(MOCKING_BLOW,))))
     return out
 
 

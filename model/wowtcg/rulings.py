@@ -51,6 +51,12 @@ READING = Reading(
         # defender in the opposing party.  000 as written is the reading
         # 000@may_be_proposed.
         "may_be_proposed": (("002en", "CR7.4", "000"), "the English first: 000's 601.2b drops the opponent's control it translates"),
+        # 000 prints Mocking Blow's damage as combat damage where the card in
+        # 002en and CR7.4 deals melee damage (T4); 000 as written is the
+        # reading 000@spell_deals_combat_damage.
+        "spell_deals_combat_damage": (
+            ("002en", "CR7.4", "000"), "the English card first: 000's Mocking Blow prints 'combat' damage where the card it translates deals melee damage",
+        ),
     },
 )
 
@@ -1076,13 +1082,56 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda: "a player whose hero is destroyed",
     )
 
+    # -- 407.3b: whether a spell's packet is combat damage ----------------------------------
+    spell_deals_combat_damage = Question(
+        "spell_deals_combat_damage",
+        "is the damage this spell deals as it resolves combat damage (407.3b)?",
+        (
+            Ruling(
+                "601.2d:mocking-blow",
+                ("601.2d", "407.3b"),
+                True,
+                lambda s, b, name: name == "Mocking Blow",
+                "Mocking Blow deals 1 combat damage: a packet its own text marks as combat damage counts as such",
+                printed=True,
+                texts={"000": "457"},
+            ),
+            Ruling(
+                "601.2d:mocking-blow",
+                ("601.2d", "407.3b"),
+                False,
+                lambda s, b, name: name == "Mocking Blow",
+                "Mocking Blow deals 1 melee damage, which nothing marks as combat damage",
+                printed=True,
+                texts={"002en": "58", "CR7.4": "1865-1866"},
+            ),
+            # The basic rules' glossary: only what attacker and defender deal
+            # each other as a combat ends is combat damage, even where other
+            # damage is dealt during a combat (B11).
+            Ruling(
+                "407.3b",
+                ("407.3b", "basic:combat-damage"),
+                False,
+                always,
+                "only the damage attacker and defender deal each other at combat's end is combat damage",
+                texts={"001": "286"},
+            ),
+        ),
+        tuple((sp.name,) for sp in t.board.spells),
+        asked_at=("defend_window",),
+        fixed=True,
+        show=lambda name: name,
+        # 407.3b: a packet made outside combat conclusion is combat damage only where its maker says so.
+        default_texts={"000": "310", "CR7.4": "1139-1140"},
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
         bound_to_attack, may_protect,
         ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
-        leaving_play_ends_role,
+        leaving_play_ends_role, spell_deals_combat_damage,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

@@ -238,13 +238,20 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
     if not t.board.spells:
         return []
     may_resolve_here = window == "action_phase" or abilities_only
+    # Whether a spell's packets are combat damage is a question of the rulings (407.3b, T4).
     effects = dict.fromkeys(
-        (sp.amount, sp.each_opposing, sp.instant, sp.taunts) for sp in t.board.spells if sp.instant or may_resolve_here
+        (sp.amount, sp.each_opposing, sp.instant, sp.taunts, t.rulings.fixed("spell_deals_combat_damage", sp.name))
+        for sp in t.board.spells
+        if sp.instant or may_resolve_here
     )
     edges = []
-    for amount, each_opposing, instant, taunts in effects:
+    for amount, each_opposing, instant, taunts, combat in effects:
         kind = INSTANT_LINK if instant else NON_INSTANT_LINK
-        label = f"resolve_{'instant' if instant else 'ability'}[deal {amount}" + (
+        # Readings that part only on the damage type keep one name per edge, so
+        # that a rules diff compares what the edges do; the type is named only
+        # where two spells of the board differ in nothing else.
+        twin = (amount, each_opposing, instant, taunts, not combat) in effects
+        label = f"resolve_{'instant' if instant else 'ability'}[deal {amount}{' combat damage' if combat and twin else ''}" + (
             " to each opposing character]" if each_opposing else " and taunt]" if taunts else "]"
         )
         if each_opposing:
@@ -256,7 +263,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             armored_players = [t.owner[c] for c in targets if t.is_hero[c] and t.armor_def[t.owner[c]] > 0]
             for k in range(len(armored_players) + 1):
                 for armored in itertools.combinations(armored_players, k):
-                    edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored, taunts)
+                    edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored, taunts, combat)
     return edges
 
 
@@ -270,16 +277,19 @@ def _dealing(
     amount: int,
     armored: tuple[int, ...],
     taunts: bool = False,
+    combat: bool = False,
 ) -> list[Edge]:
     """The two outcomes of one resolution: the game goes on in ``window``, or
     at most one player is left and it ends (102.1).  Neither lets a turn
     player leave while others stay: the model has no edge for that turn's
     remainder, and the guards leave such a step out."""
     none = t.none
+    # Only in the defend window is a hero a defender (602.3) while a spell resolves.
+    held_back = combat and window == "defend_window"
     name = label + "".join(f"[armor of {t.player_name(p)}]" for p in armored)
     rules = ("404.4", "407.1", "407.2a", "409.5", "409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (
         ("304.2",) if armored else ()
-    ) + (("600.2", "601.2c") if taunts else ())
+    ) + (("600.2", "601.2c") if taunts else ()) + (("407.3b", "603.1a") if held_back else ())
 
     def dealt(c: int) -> int:
         # 304.2: exhausted armor prevents as much of the packet to its hero as its DEF.
@@ -287,10 +297,19 @@ def _dealing(
             return max(amount - t.armor_def[t.owner[c]], 0)
         return amount
 
+    def no_packet(s: Any, b: Backend) -> Any:
+        """603.1a: while a long-range character attacks, defenders can't deal
+        combat damage (CR7.4's long-range says so for the whole attack, 001:203
+        too), so a combat-damage spell whose caster's hero defends deals none."""
+        caster_hero = b.select(t.hero_of, t.chain.top(s, b, "controller"), none)
+        return b.And(s.defender == caster_hero, b.select(t.keyword("long_range"), s.attacker, False))
+
     def after(s: Any, b: Backend) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
         """Damage after the packets, the characters it destroys (409.6b), and the players who leave (102.1a)."""
+        held = no_packet(s, b) if held_back else False
         damage = tuple(
-            b.If(s.in_play[c], s.damage[c] + dealt(c), s.damage[c]) if c in targets else s.damage[c] for c in range(t.count)
+            b.If(b.And(s.in_play[c], b.Not(held)), s.damage[c] + dealt(c), s.damage[c]) if c in targets else s.damage[c]
+            for c in range(t.count)
         )
         destroyed = tuple(
             b.And(s.in_play[c], damage[c] >= t.health[c]) if c in targets else False for c in range(t.count)
@@ -307,6 +326,8 @@ def _dealing(
         for p in armored:
             # 304.2: only a ready armor with DEF 1 or more, against a packet to its hero in play.
             conditions += [s.in_play[t.hero(p)], b.Not(s.armor_exhausted[p])]
+        if armored and held_back:
+            conditions.append(b.Not(no_packet(s, b)))
         return b.And(*conditions)
 
     def remaining_after(s: Any, b: Backend) -> Any:
