@@ -11,8 +11,8 @@ them, the vectorized search runs again to the end.  Seconds are CPU seconds
 not the search's time.  Bytes held per stored state: explicit search holds a
 namedtuple per state, a dict numbering them while it runs and a networkx
 graph of the transitions; the vectorized search, once over, holds a key per
-state and each transition as an edge and a target (with each state's count
-of transitions), and at its peak also a hash table of state numbers, room
+state, each transition's edge and a bit, the target of each transition but
+the first to reach it, and each state's count of transitions, and at its peak also a hash table of state numbers, room
 for the keys to come and the level's successors.  Bytes are counted object
 by object (``sys.getsizeof``, shared objects once) and array by array.
 Then the two design choices of checkers/vector.py, on the keys of the

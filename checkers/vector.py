@@ -20,8 +20,9 @@ The same breadth-first search as ``checkers/explicit.py``, level by level:
   kept, so states are numbered as ``explicit.explore`` numbers them;
 - the states seen are an open-addressing hash table of state numbers over
   the keys (``Visited``), given back when the search is over;
-- every transition is kept as two arrays (edge, target) in order of its
-  source, with each state's count of transitions, so that
+- every transition is kept in order of its source, as its edge and, unless
+  it is the first to reach its target (a bit says which), its target, with
+  each state's count of transitions, so that
   ``check`` decides each property over whole arrays of states and
   transitions, with explicit search's verdicts and shortest counterexamples,
   and builds the networkx graph only for liveness.  A state's parent and
@@ -185,70 +186,79 @@ class Layout:
         after the update ``changes`` and a move to ``location``, and for each
         variable that leaves its domain the rows where it does."""
         n = len(keys)
-        # The digits the update sets (the location's first), their new values
-        # and the variable each belongs to, gathered first so that the checks
-        # and the key arithmetic run once over all of them: a small frontier
-        # pays NumPy's cost per call, not per row.
-        digits, parts, owners = [0], [location], [None]
-        malformed = []
+        # Each digit the update sets (the location's first) is cleared and
+        # written: its old value is never read, so the update's rows need no
+        # digit but those it sets.  A constant's bits are found in Python; the
+        # arrays are gathered, so that their checks and key arithmetic run
+        # once over all of them: a small frontier pays NumPy's cost per
+        # call, not per row.
+        kept = [2**WORD_BITS - 1] * self.words
+        fixed = [0] * self.words
+        arrays: list[Any] = []
+        at: list[int] = []
+        owners: list[str] = []
+        wrong: set[str] = set()  # malformed, or a constant out of its domain
+        for j, part, owner in self._written(pre, changes, location, wrong):
+            d = self.digits[j]
+            kept[d.word] &= ~self._cleared[j]
+            if isinstance(part, (int, np.integer)):  # a bool is an int
+                value = int(part) - d.lo
+                if 0 <= value <= d.hi - d.lo:
+                    fixed[d.word] |= value << d.shift
+                else:
+                    wrong.add(owner)
+            else:
+                if not (isinstance(part, np.ndarray) and part.shape == (n,) and part.dtype.kind in "biu"):
+                    part = rows(part, n)
+                arrays.append(part)
+                at.append(j)
+                owners.append(owner)
+        out = keys & np.array(kept, np.uint64)
+        if any(fixed):
+            out |= np.array(fixed, np.uint64)
+        bad = None
+        if arrays:
+            digits = np.array(at)
+            # A digit's place value, its value less its lowest: out of the
+            # domain exactly where, read as unsigned, it passes the highest.
+            place = np.array(arrays, np.int64) - self._lo[digits]
+            bad = place.view(np.uint64) > self._span[digits]
+            if not bad.any():
+                bad = None
+            # (Shifted as int64, its bits are those of the uint64 it stands for.)
+            bits = (place << self._shift[digits]).view(np.uint64)
+            by_word: dict[int, list[int]] = {}
+            for i, j in enumerate(at):
+                by_word.setdefault(self.digits[j].word, []).append(i)
+            for w, mine in by_word.items():
+                out[:, w] |= bits[mine[0]] if len(mine) == 1 else bits[mine].sum(axis=0, dtype=np.uint64)
+        out_of_domain = []
+        if wrong or bad is not None:
+            for name in changes:
+                if name in wrong:
+                    out_of_domain.append((name, np.ones(n, bool)))
+                elif bad is not None:
+                    mine = [i for i, owner in enumerate(owners) if owner == name]
+                    if mine and bad[mine].any():
+                        out_of_domain.append((name, bad[mine].any(axis=0)))
+        return out, out_of_domain
+
+    def _written(self, pre: Any, changes: Mapping[str, Any], location: int, malformed: set[str]) -> Iterator[tuple[int, Any, str | None]]:
+        """Each digit the update ``changes`` sets, its new value and its
+        variable: the location's first; a slot handed back as it was is left
+        alone.  A tuple variable's value of the wrong shape goes to ``malformed``."""
+        yield 0, location, None
         for name, value in changes.items():
             start, length = self.span[name]
             if length is None:
                 if value is not getattr(pre, name):
-                    digits.append(start)
-                    parts.append(value)
-                    owners.append(name)
+                    yield start, value, name
             elif not isinstance(value, tuple) or len(value) != length:
-                malformed.append(name)
+                malformed.add(name)
             else:
                 for j, (part, was) in enumerate(zip(value, getattr(pre, name)), start):
-                    if part is not was:  # a slot the update hands back as it was is left alone
-                        digits.append(j)
-                        parts.append(part)
-                        owners.append(name)
-        # Arrays and constants are each written in one assignment.
-        arrays, constants = [], []
-        for i, part in enumerate(parts):
-            if isinstance(part, np.ndarray) and part.shape == (n,) and part.dtype.kind in "biu":
-                arrays.append(i)
-            elif isinstance(part, (int, np.integer, np.bool_)):
-                constants.append(i)
-            else:
-                parts[i] = rows(part, n)
-                arrays.append(i)
-        new = np.empty((len(parts), n), np.int64)
-        if arrays:
-            new[arrays] = [parts[i] for i in arrays]
-        if constants:
-            new[constants] = np.array([parts[i] for i in constants], np.int64)[:, None]
-        at = np.array(digits)
-        # A digit's place value, its value less its lowest: out of the
-        # domain exactly where, read as unsigned, it passes the highest.
-        place = new - self._lo[at]
-        bad = place.view(np.uint64) > self._span[at]
-        out_of_domain = []
-        if malformed or bad.any():
-            for name in changes:
-                if name in malformed:
-                    out_of_domain.append((name, np.ones(n, bool)))
-                    continue
-                mine = [i for i, owner in enumerate(owners) if owner == name]
-                if mine and bad[mine].any():
-                    out_of_domain.append((name, bad[mine].any(axis=0)))
-        # Each digit set is cleared and written: its old value is never read,
-        # so the update's rows need no digit but those it sets.  (Shifted
-        # as int64, its bits are those of the uint64 it stands for.)
-        bits = (place << self._shift[at]).view(np.uint64)
-        kept = [2**WORD_BITS - 1] * self.words
-        written: dict[int, list[int]] = {}
-        for i, j in enumerate(digits):
-            w = self.digits[j].word
-            kept[w] &= ~self._cleared[j]
-            written.setdefault(w, []).append(i)
-        out = keys & np.array(kept, np.uint64)
-        for w, mine in written.items():
-            out[:, w] |= bits[mine[0]] if len(mine) == 1 else bits[mine].sum(axis=0, dtype=np.uint64)
-        return out, out_of_domain
+                    if part is not was:
+                        yield j, part, name
 
 
 class Fields:
@@ -270,7 +280,7 @@ class Fields:
             value: Any = self._digit(0)
         elif name in self._layout.span:
             start, length = self._layout.span[name]
-            value = self._digit(start) if length is None else tuple(self._digit(j) for j in range(start, start + length))
+            value = self._digit(start) if length is None else tuple([self._digit(j) for j in range(start, start + length)])
         else:
             raise AttributeError(name)
         self.__dict__[name] = value
@@ -447,13 +457,18 @@ class VectorExploration:
     #: The expanded states, outside terminal locations, that enable no edge:
     #: deadlocks (nobody and no rule can act), in the order they were found.
     dead_ends: np.ndarray
-    #: Every transition taken from an expanded state: its edge's index and
-    #: its target's number, in the order explicit search takes them (by
-    #: source, then edge); and how many each state is the source of, so that
-    #: a transition's source (``step_pre``) costs a byte or two a state, not
-    #: four bytes a transition.
+    #: Every transition taken from an expanded state, in the order explicit
+    #: search takes them (by source, then edge): its edge's index; a bit, set
+    #: where it is the first to reach its target (packed eight to a byte);
+    #: and the target's number of each of the others.  The first to reach a
+    #: state need not say which: states are numbered in the order first
+    #: reached, so their targets count up from the last initial state's
+    #: (``step_post``).  And how many transitions each state is the source
+    #: of, so that a transition's source (``step_pre``) costs a byte or two a
+    #: state, not four bytes a transition.
     step_edge: np.ndarray
-    step_post: np.ndarray
+    step_first: np.ndarray
+    step_seen: np.ndarray
     out_degree: np.ndarray
     #: The most bytes the search held, counted at the end of each level: the
     #: transitions so far, the hash table of the states seen and its room for
@@ -473,17 +488,27 @@ class VectorExploration:
     @property
     def nbytes(self) -> int:
         """Bytes held once the search is over: the keys and the transitions."""
-        return self.keys.nbytes + self.out_degree.nbytes + self.step_edge.nbytes + self.step_post.nbytes
+        return self.keys.nbytes + self.out_degree.nbytes + self.step_edge.nbytes + self.step_first.nbytes + self.step_seen.nbytes
+
+    @property
+    def _reaches_first(self) -> np.ndarray:
+        """For every transition, is it the first to reach its target?"""
+        return np.unpackbits(self.step_first, count=len(self.step_edge)).view(bool)
+
+    @cached_property
+    def step_post(self) -> np.ndarray:
+        """The target's number of every transition (in ``step_edge``'s order), built on demand."""
+        first = self._reaches_first
+        post = np.empty(len(first), np.int32)
+        post[first] = np.arange(self.level_starts[1], self.states, dtype=np.int32)
+        post[~first] = self.step_seen
+        return post
 
     @cached_property
     def _first_reached(self) -> tuple[np.ndarray, np.ndarray]:
-        """Each state's parent and edge, from the transitions: states are
-        numbered in the order first reached, so the transition that first
-        reaches a state is the first whose target passes every earlier one's."""
+        """Each state's parent and edge: the source and edge of the transition that first reaches it."""
         initial = self.level_starts[1]
-        post = self.step_post.astype(np.int64)
-        before = np.maximum.accumulate(np.concatenate(([initial - 1], post[:-1])))
-        first = np.flatnonzero(post > before)
+        first = np.flatnonzero(self._reaches_first)
         parent = np.full(self.states, -1, np.int32)
         edge = np.full(self.states, -1, np.min_scalar_type(-len(self.machine.edges)))
         parent[initial:] = self.step_pre[first]
@@ -568,7 +593,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
     terminal = np.array([loc.terminal is not None for loc in machine.locations.values()])
     dead_ends = []
     degree_type = np.min_scalar_type(len(machine.edges))  # no state takes more transitions than there are edges
-    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     held = peak = visited.nbytes
     stopped = ""
     while starts[-1] > starts[-2]:
@@ -586,12 +611,14 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         degree = degree.astype(degree_type)
         stuck = starts[-2] + np.flatnonzero(degree == 0)
         dead_ends.append(stuck[~terminal[layout.digit(visited.keys[stuck], 0)]])
-        _, number = visited.add(keys)
+        new, number = visited.add(keys)
         # A state's parent and edge are not kept: the transitions tell them (``parent``).
-        steps.append((edge, number.astype(np.int32), degree))
+        first = np.zeros(len(keys), bool)
+        first[new] = True
+        steps.append((edge, np.packbits(first), number[~first].astype(np.int32), degree))
         starts.append(visited.count)
         held = visited.nbytes + sum(a.nbytes for step in steps for a in step)
-        peak = max(peak, held + keys.nbytes + parent.nbytes + edge.nbytes + number.nbytes)
+        peak = max(peak, held + keys.nbytes + parent.nbytes + edge.nbytes + number.nbytes + first.nbytes)
     if complete:
         starts.pop()  # the empty level that ended the search
     return VectorExploration(
@@ -606,9 +633,11 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         frozenset(expander.row_by_row),
         np.concatenate(dead_ends) if dead_ends else np.empty(0, np.int64),
         np.concatenate([step[0] for step in steps]) if steps else np.empty(0, edge_type),
-        np.concatenate([step[1] for step in steps]) if steps else np.empty(0, np.int32),
+        # Each level's bits were packed on their own: a level need not end on a byte.
+        np.packbits(np.concatenate([np.unpackbits(step[1], count=len(step[0])) for step in steps])) if steps else np.empty(0, np.uint8),
+        np.concatenate([step[2] for step in steps]) if steps else np.empty(0, np.int32),
         # The states of a level left unexpanded are the source of no transition.
-        np.concatenate([step[2] for step in steps] + [np.zeros(visited.count - starts[len(steps)], degree_type)]),
+        np.concatenate([step[3] for step in steps] + [np.zeros(visited.count - starts[len(steps)], degree_type)]),
         peak,
         stopped,
     )
@@ -656,12 +685,14 @@ class Expander:
         out_keys = np.empty((total, self.layout.words), np.uint64)
         # State numbers are int32 (``Visited``), edge numbers of the smallest type that holds them.
         out_parent, out_edge = np.empty(total, np.int32), np.empty(total, self.edge_type)
-        for edge, rows, rank, moved in found:
-            parent = by_location[rows]
-            at = place[parent] + rank
-            out_keys[at] = moved
+        if found:
+            # Every step's successors put in their places at once: a NumPy call a level, not a step.
+            edges, rows, rank, moved = zip(*found)
+            parent = by_location[np.concatenate(rows)]
+            at = place[parent] + np.concatenate(rank)
+            out_keys[at] = np.concatenate(moved)
             out_parent[at] = first + parent
-            out_edge[at] = edge
+            out_edge[at] = np.repeat(edges, [len(r) for r in rows])
         return out_keys, out_parent, out_edge, out_degree
 
     def _steps(self, leaving: tuple[tuple[Edge, int], ...], group: "Group") -> Iterator[tuple[Edge, np.ndarray, np.ndarray]]:

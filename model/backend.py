@@ -145,6 +145,8 @@ class Vector:
 
     @staticmethod
     def And(*xs: Any) -> Any:
+        if len(xs) == 2 and type(xs[0]) is _ARRAY and type(xs[1]) is _ARRAY and xs[0].ndim and xs[1].ndim:
+            return np.logical_and(*xs)  # the commonest case, in one call
         # Constants are decided at once, as on CONCRETE: only arrays cost a NumPy call.
         arrays = []
         for x in xs:
@@ -156,6 +158,8 @@ class Vector:
 
     @staticmethod
     def Or(*xs: Any) -> Any:
+        if len(xs) == 2 and type(xs[0]) is _ARRAY and type(xs[1]) is _ARRAY and xs[0].ndim and xs[1].ndim:
+            return np.logical_or(*xs)
         arrays = []
         for x in xs:
             if isinstance(x, np.ndarray) and x.ndim:
@@ -234,7 +238,14 @@ class Vector:
 
 def _all(connective: np.ufunc, arrays: list[np.ndarray]) -> np.ndarray:
     """``arrays`` joined by ``connective``, as booleans (one array of integers is read as its truth)."""
-    return reduce(connective, arrays) if len(arrays) > 1 else np.not_equal(arrays[0], 0)
+    if len(arrays) > 1:
+        return reduce(connective, arrays)
+    # One array of booleans is its own truth (no NumPy call; nothing writes into a result).
+    return arrays[0] if arrays[0].dtype == _BOOL else np.not_equal(arrays[0], 0)
+
+
+_ARRAY = np.ndarray
+_BOOL = np.dtype(bool)
 
 
 #: The columns ``_distinct_rows`` last split, held (so that no other array

@@ -85,6 +85,8 @@ def test_states_are_numbered_as_explicit_search_numbers_them(game, bounds):  # n
         None if step is None else (step[0], step[1].name) for step in e.parent
     ]
     assert [v.level_starts[d] for d in range(v.levels + 1)] == [e.depth.index(d) for d in range(e.levels + 1)]
+    names = [edge.name for edge in v.machine.edges]
+    assert list(zip(v.step_pre.tolist(), v.step_post.tolist(), (names[k] for k in v.step_edge.tolist()))) == e.moves
     for node in (0, v.states // 3, v.states - 1):
         assert v.path_to(node) == e.path_to(node)
 
@@ -131,7 +133,9 @@ def test_a_finished_search_holds_its_keys_and_transitions_and_counted_more_at_it
     """Once over, the search gives back its hash table and keeps no parents:
     they are the first transitions to reach each state, as explicit search's are."""
     v = explored("wowtcg", tuple(SMALL.items()))
-    assert v.nbytes == v.keys.nbytes + v.step_post.nbytes + v.step_edge.nbytes + v.out_degree.nbytes
+    assert v.nbytes == v.keys.nbytes + v.step_first.nbytes + v.step_seen.nbytes + v.step_edge.nbytes + v.out_degree.nbytes
+    # A target is kept only for a transition that is not the first to reach it.
+    assert len(v.step_seen) == v.transitions - (v.states - v.level_starts[1])
     assert v.peak_bytes > v.nbytes + 4 * v.states  # a hash slot a state at least, besides
     first = {}
     for i, (pre, post) in enumerate(zip(v.step_pre.tolist(), v.step_post.tolist())):
