@@ -20,7 +20,7 @@ from properties.contradictions import Contradiction, RuleQuery
 NOBODY = -1
 FIRST_BATTLEFIELD = 3
 NO_ROLE, ATTACKER, DEFENDER = 0, 1, 2
-COMBAT_LOCATIONS = ("initial_chain", "showdown", "showdown_cleanup", "combat_damage_step", "resolution_step")
+COMBAT_LOCATIONS = ("chain", "showdown", "showdown_cleanup", "combat_damage_step", "resolution_step")
 
 
 def _units(m: Machine) -> range:
@@ -119,7 +119,7 @@ focus_with_attacker_when_showdown_opens = StepProperty(
     "focus_with_attacker_when_showdown_opens",
     ("showdown.focus", "showdown.focus-kept"),
     "when a showdown opens, with or without an initial chain first, the attacker holds focus",
-    applies=lambda e: e.source == "initial_chain" and e.target == "showdown",
+    applies=lambda e: e.source == "chain" and e.target == "showdown",
     holds=lambda m, pre, post, b: post.focus == post.attacker,
 )
 

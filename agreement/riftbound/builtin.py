@@ -1,6 +1,8 @@
 """The adapter of the built-in Riftbound engine (``engine/riftbound``): games
-set up from the part of its card pool the model abstracts, and engine states
-and actions read as observations (``agreement/riftbound/checker.py``).
+set up from the part of its card pool the model abstracts, with reactions
+(assumed:chain-reactions), and engine states and actions read as
+observations (``agreement/riftbound/checker.py``), each unit with its card's
+trigger as the model's units carry it.
 
 This is the only module of the harness that knows the engine; the engine
 knows nothing of it.
@@ -9,12 +11,10 @@ knows nothing of it.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from engine.riftbound import Action, IllegalAction, RiftboundGame, RiftboundState, load_pool, random_setup
-from engine.riftbound.cards import Card, Pool
-from model.riftbound.table import Table
+from engine.riftbound.cards import Pool
 
 #: The cards' triggers as the model's units carry them (Unit.when_played,
 #: assumed:here-trigger): Snare Warden's stun, Spark Sapper's 1 damage and
@@ -32,12 +32,10 @@ KAYN = "immune_if_moved_twice"
 #: Every card ability the model abstracts; a card with another is not followed.
 ABSTRACTED = (*WHEN_PLAYED, AFAR, KAYN)
 
-def with_abilities(table: Table, cards: dict[str, Card]) -> Table:
-    """``table`` (read off an observation) with each unit's card ability, ``cards`` by unit id."""
-    return replace(table, units=tuple(
-        replace(u, afar=cards[u.name].ability == AFAR, when_played=WHEN_PLAYED.get(cards[u.name].ability, ""))
-        for u in table.units
-    ))
+
+def triggers(ability: str | None) -> dict[str, Any]:
+    """A card's ability as the observation's unit fields give it to the model's units."""
+    return {"when_played": WHEN_PLAYED.get(ability, ""), "afar": ability == AFAR}
 
 
 #: Victory comes at this many points in harness games: low enough for games to end.
@@ -52,13 +50,10 @@ class Setup(dict):
 
 
 def fragment_pool() -> Pool:
-    """The cards of random tables: those without an ability. The harness's
-    checker reads its table off an observation, which shows a unit's keywords
-    but not its card's ability, and Kayn would soon change his immunity (the
-    model's units keep fixed keywords, with no count of moves). The scenarios'
-    follower holds them all, its table given each card's ability
-    (``with_abilities``)."""
-    return Pool((c.name, c) for c in load_pool() if c.ability is None)
+    """The cards of random tables: every card but Kayn, whose immunity soon
+    changes with his moves while the model's units keep fixed keywords, with
+    no count of moves (the scenarios' follower reads his table afresh)."""
+    return Pool((c.name, c) for c in load_pool() if c.ability != KAYN)
 
 
 class BuiltinRiftboundAdapter:
@@ -68,7 +63,17 @@ class BuiltinRiftboundAdapter:
         self.pool = fragment_pool()
 
     def random_setup(self, rng: random.Random, players: int) -> Setup:
-        setup = random_setup(rng, players=players, battlefields=2, victory_points=VICTORY_POINTS, pool=self.pool)
+        """A random table (``random_setup``) with reactions, and one more unit
+        drawn from the cards with a trigger, for a player given a spell to cast:
+        in hand for a trigger when played (assumed:here-trigger), at base for
+        one from afar (assumed:afar-trigger). Uniform draws alone seldom bring
+        such a card into play where its trigger counts."""
+        setup = random_setup(rng, players=players, battlefields=2, victory_points=VICTORY_POINTS, pool=self.pool,
+                             reactions=True)
+        card = rng.choice([c for c in self.pool.names() if self.pool[c].ability in (*WHEN_PLAYED, AFAR)])
+        p = rng.randrange(players)
+        setup["units"].append({"card": card, "owner": p, "zone": "base" if self.pool[card].ability == AFAR else "hand"})
+        setup["spells"][p] = max(1, setup["spells"][p])
         return Setup(setup, players=players)
 
     def new_game(self, setup: dict[str, Any]) -> RiftboundState:
@@ -91,7 +96,14 @@ class BuiltinRiftboundAdapter:
         return None
 
     def observe(self, state: RiftboundState) -> dict[str, Any]:
-        return {**state.to_dict(), "victory_points": state.victory_points}
+        obs = state.to_dict()
+        ability = {u.id: u.card.ability for u in state.units}
+        return {
+            **obs,
+            "units": [{**u, **triggers(ability[u["id"]])} for u in obs["units"]],
+            "victory_points": state.victory_points,
+            "asked": state.current_player() if state.step == "chain" else None,
+        }
 
     def observe_action(self, state: RiftboundState, action: Action) -> dict[str, Any]:
         kind = "play_unit" if action.kind == "play" else action.kind

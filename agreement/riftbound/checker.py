@@ -2,9 +2,10 @@
 checked step by step against the model of the same table.
 
 The model's table is read off the game's first observation (its units, their
-printed might and keywords, where each starts, the battlefields' controllers,
-points and spell budgets), and the model of games of any length is built for
-it, so every engine game is checked against a model of exactly its cards.
+printed might, keywords and card triggers, where each starts, the
+battlefields' controllers, points, spell and reaction budgets), and the model
+of games of any length is built for it, so every engine game is checked
+against a model of exactly its cards.
 An engine action names the model edge it stands for (``move[P1:Caitlyn to
 bf1]``, ``assign_damage[P2: P1:Hill Raider 3]``); after it, the engine has
 made every automatic step (cleanups, the initial chain, dealing damage, the
@@ -12,8 +13,12 @@ combat cleanup), so the model follows its automatic edges to the next choice
 point and must arrive at the engine's state.
 
 The observation format is ``RiftboundState.to_dict()`` of the reference
-engine (``engine/riftbound``) plus ``victory_points``; an action is
-``{"kind", "player", "unit", "battlefield", "assignment": {unit id: amount}}``.
+engine (``engine/riftbound``) plus ``victory_points``, ``asked`` (the player
+asked to act on the chain, at step ``chain``) and, optionally, each unit's
+card trigger: ``when_played`` ("stun", "damage", "destroy" or "":
+assumed:here-trigger) and ``afar`` (assumed:afar-trigger); an action is
+``{"kind", "player", "unit", "battlefield", "assignment": {unit id: amount}}``,
+a spell cast on a chain being a reaction (assumed:chain-reactions).
 """
 
 from __future__ import annotations
@@ -27,10 +32,13 @@ from model.riftbound import build
 from model.riftbound.table import BASE, FIRST_BATTLEFIELD, HAND, NOBODY, TRASH, Table, Unit
 
 KINDS = ("move", "end_turn", "start_combat", "pass", "recall", "stun", "move_to_combat", "play_unit", "assign")
-STEPS = ("action", "cleanup", "showdown", "damage", "game_over")
+STEPS = ("action", "cleanup", "showdown", "chain", "damage", "game_over")
 ZONES = {"hand": HAND, "base": BASE, "trash": TRASH}
 ROLES = {None: 0, "attacker": 1, "defender": 2}
-LOCATIONS = {"action": "action_phase", "cleanup": "cleanup", "showdown": "showdown", "damage": "combat_damage_step", "game_over": "game_over"}
+LOCATIONS = {"action": "action_phase", "cleanup": "cleanup", "showdown": "showdown", "chain": "chain",
+             "damage": "combat_damage_step", "game_over": "game_over"}
+#: The engine's kinds of link on a chain, as the model's spells name them (Table.castable).
+LINK_KINDS = {"recall": "recall", "stun": "stun", "move_to_combat": "move_to_combat", "play": "play_unit"}
 UNIT_FIELDS = ("id", "owner", "might", "tank", "last", "immune", "rallying", "zone", "battlefield", "damage", "role", "stunned", "moved", "buffed")
 STATE_FIELDS = ("players", "turn_player", "step", "battlefields", "units", "combat", "points", "scored", "spells", "victory_points")
 
@@ -66,11 +74,15 @@ def table_of(obs: dict[str, Any]) -> Table:
             last=u["last"],
             immune=u["immune"],
             rallying=u["rallying"],
-            # Optional in an observation: an engine whose units are all destructible may leave it out.
+            # Optional in an observation: an engine whose units are all destructible,
+            # or whose cards have no trigger, may leave them out.
             indestructible=bool(u.get("indestructible", False)),
+            afar=bool(u.get("afar", False)),
+            when_played=u.get("when_played", ""),
         )
         for u in obs["units"]
     )
+    reactions = tuple(obs.get("reactions") or (0,) * obs["players"])
     players, battlefields = obs["players"], len(obs["battlefields"])
     return Table(
         players,
@@ -84,6 +96,8 @@ def table_of(obs: dict[str, Any]) -> Table:
         points=tuple(obs["points"]),
         scored=tuple(bool(x) for row in obs["scored"] for x in row),
         spell_budgets=tuple(obs["spells"]),
+        reactions=max(reactions),
+        reaction_budgets=reactions,
     )
 
 
@@ -113,8 +127,6 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
         "stunned": tuple(bool(u["stunned"]) for u in units),
         "moved": tuple(bool(u["moved"]) for u in units),
         "buffed": tuple(bool(u["buffed"]) for u in units),
-        # The initial chain resolves before anyone chooses again.
-        "trigger": (False,) * len(units),
         "assigned": tuple((combat or {}).get("assigned", {}).get(u["id"], 0) for u in units),
         "controller": tuple(_seat(b["controller"]) for b in obs["battlefields"]),
         "contested_by": tuple(_seat(b["contested_by"]) for b in obs["battlefields"]),
@@ -128,9 +140,18 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
         "passes": 0,
         "stage": 0,
     }
+    t: Table = m.table
+    if t.reacts:
+        spells = [k for k in obs["chain"] if k["kind"] != "trigger"]
+        codes = [t.link_code(_spell_index(t, k), k["player"]) for k in reversed(spells)]
+        fields.update(reactions=tuple(obs["reactions"]), links=tuple(codes) + (0,) * (t.chain_depth - len(codes)),
+                      asked=_seat(obs.get("asked")))
+    # The initial chain's triggers still waiting (without reactions, it has resolved before anyone chooses).
+    waiting = {k["unit"] for k in obs.get("chain", ()) if k["kind"] == "trigger"}
+    fields["trigger"] = tuple(u["id"] in waiting for u in units)
     if combat is not None:
         fields.update(combat_bf=combat["battlefield"], attacker=combat["attacker"], defender=combat["defender"])
-        if obs["step"] == "showdown":
+        if obs["step"] in ("showdown", "chain"):
             fields.update(focus=combat["focus"], passes=combat["passes"])
         elif obs["step"] == "damage":
             # The model's showdown ended with the last pass: focus is nobody's, every player passed.
@@ -138,11 +159,21 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
     return m.State(**fields)
 
 
-def edge_name(m: Machine, choice: dict[str, Any]) -> str:
-    """The model edge an observed action stands for."""
+def _spell_index(t: Table, link: dict[str, Any]) -> int:
+    """The model's spell (Table.castable) an engine link or action names."""
+    bf = link.get("battlefield") if link["kind"] in ("play", "play_unit") else None
+    unit = next(i for i, u in enumerate(t.units) if u.name == link["unit"])
+    return t.castable.index((LINK_KINDS.get(link["kind"], link["kind"]), unit, NOBODY if bf is None else bf))
+
+
+def edge_name(m: Machine, choice: dict[str, Any], on_chain: bool = False) -> str:
+    """The model edge an observed action stands for; ``on_chain``: taken by a
+    player asked to act on the chain, where a spell is a reaction."""
     t: Table = m.table
     kind, unit, bf = choice["kind"], choice.get("unit"), choice.get("battlefield")
     where = t.battlefield_name(bf) if bf is not None else ""
+    if on_chain and kind in LINK_KINDS.values():
+        return f"reaction[{t.spell_name(_spell_index(t, choice))}]"
     if kind == "move":
         return f"move[{unit} to {where}]"
     if kind == "end_turn":
@@ -177,10 +208,10 @@ class RiftboundChecker(TableChecker):
         return model_state(m, obs)
 
     def action_name(self, m: Machine, s: Any, choice: dict[str, Any]) -> str:
-        return edge_name(m, choice)
+        return edge_name(m, choice, _on_chain(m, s))
 
     def stands_for(self, m: Machine, s: Any, e: Edge, choice: dict[str, Any]) -> bool:
-        return _stands_for(m, s, e, edge_name(m, choice), choice["player"])
+        return _stands_for(m, s, e, edge_name(m, choice, _on_chain(m, s)), choice["player"])
 
     @staticmethod
     def reference_machine() -> Machine:
@@ -207,8 +238,14 @@ class RiftboundChecker(TableChecker):
         return out
 
 
+def _on_chain(m: Machine, s: Any) -> bool:
+    return m.location_of(s) == "chain"
+
+
 def _chooser(obs: dict[str, Any]) -> int:
     combat = obs["combat"] or {}
+    if obs["step"] == "chain":
+        return obs["asked"]
     if obs["step"] == "showdown":
         return combat["focus"]
     if obs["step"] == "damage":
@@ -221,6 +258,8 @@ def _observed(e: Edge, player: int) -> dict[str, Any] | None:
     the engine offers every legal one, and completeness already compares them)."""
     kind = family(e.name)
     inner = e.name[len(kind) + 1 : -1]
+    if kind == "reaction":  # "reaction[stun P2:Brute]": the spell, cast on the chain
+        kind, _, inner = inner.partition(" ")
     if kind in ("recall", "stun", "move_to_combat"):
         return {"kind": kind, "player": player, "unit": inner}
     if kind in ("move", "play_unit"):

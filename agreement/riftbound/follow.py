@@ -1,34 +1,21 @@
 """Follow one game of the built-in Riftbound engine against the model, action
 by action (for ``chainproof scenarios``; ``agreement/follow.py``). The
-model's table is the one read off the game's first observation, with each
-unit's card ability (``with_abilities``): the triggers of Snare Warden, Spark
-Sapper and Grave Reaper when played (assumed:here-trigger) and of Distant
-Drummer when a showdown it is not in begins (assumed:afar-trigger). Kayn is
+model's table is the one read off the game's first observation, each unit
+with its card's trigger (the adapter's ``observe``): Snare Warden's, Spark
+Sapper's and Grave Reaper's when played (assumed:here-trigger) and Distant
+Drummer's when a showdown it is not in begins (assumed:afar-trigger), and
+each player's reactions (assumed:chain-reactions). Kayn is
 followed as a unit whose immunity is a keyword. A situation with a card
 ability the model does not abstract, or with no unit at all, is not covered;
 so is the step at which the engine's own turn cap ends a game."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from agreement import follow
-from agreement.riftbound.builtin import ABSTRACTED, BuiltinRiftboundAdapter, with_abilities
-from agreement.riftbound.checker import RiftboundChecker, machine_for, table_of
+from agreement.riftbound.builtin import ABSTRACTED, BuiltinRiftboundAdapter
+from agreement.riftbound.checker import RiftboundChecker
 from engine.riftbound import Action, RiftboundState
-from engine.riftbound.cards import Card
-from model.machine import Machine
-
-
-class CardChecker(RiftboundChecker):
-    """The checker of one game's table, its units given their cards' abilities."""
-
-    def __init__(self, cards: dict[str, Card]) -> None:
-        super().__init__()
-        self.cards = cards
-
-    def machine_for(self, first: dict[str, Any]) -> Machine:
-        return machine_for(with_abilities(table_of(first), self.cards))
 
 
 class ModelFollower(follow.ModelFollower):
@@ -41,7 +28,7 @@ class ModelFollower(follow.ModelFollower):
         if not st.units:
             # The model's table is its units: it bounds damage by their might and has nothing to hold.
             not_covered = "a table with no unit: the model's tables hold at least one"
-        super().__init__(BuiltinRiftboundAdapter(), CardChecker({u.id: u.card for u in st.units}), st, not_covered)
+        super().__init__(BuiltinRiftboundAdapter(), RiftboundChecker(), st, not_covered)
 
     def after(self, st: RiftboundState) -> list:
         # The step that reaches the engine's turn cap (assumed:turn-cap) has no model

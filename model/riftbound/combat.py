@@ -9,9 +9,12 @@ meets and the steps the game takes by itself:
 - ``cleanup``: contests without a fight are settled, then every pending
   combat is offered to the turn player, who picks which begins
   (combat.start, combat.pending, combat.pending.order);
-- ``initial_chain``: the showdown begins with roles and focus; rallying
+- ``chain``: the showdown begins with roles and focus; its initial chain's
   triggers resolve from the top while the showdown is closed
-  (showdown.initial-chain, showdown.closed);
+  (showdown.initial-chain, showdown.closed); with reactions at the table
+  (assumed:chain-reactions) the spells cast in the showdown wait here too,
+  and before each link resolves every player with a reaction left is asked
+  in turn to cast one on top or pass (showdown.actions);
 - ``showdown``: the player with focus casts a spell or passes
   (showdown.actions, assumed:showdown-focus); ``showdown_cleanup`` gives
   late arrivals their roles (showdown.late-roles);
@@ -34,7 +37,7 @@ from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, 
 from model.riftbound import REGISTRY
 from model.riftbound.damage import DamageUnit, is_legal, legal_assignments
 from model.riftbound.rulings import (
-    after_recall, next_seat, at_battlefield, in_the_combat, is_pending, needs_settling, rulebook,
+    after_recall, at_battlefield, chain_empty, in_the_combat, is_pending, needs_settling, next_seat, next_trigger, rulebook,
 )
 from model.riftbound.table import (
     ATTACKER, ATTACKER_ASSIGNS, BASE, DEALING, DEFENDER, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY,
@@ -48,6 +51,7 @@ BOUNDS = (
     BoundSpec("turns", 2, 1, 4, "turns explored before the search stops"),
     BoundSpec("spells", 1, 0, 2, "showdown spells each player may cast in the whole game"),
     BoundSpec("victory_points", 2, 1, 8, "points that win the game (assumed:victory), scaled down from the game's"),
+    BoundSpec("reactions", 0, 0, 2, "spells each player may cast on a chain in the whole game (assumed:chain-reactions)"),
 )
 
 # ---------------------------------------------------------------------------
@@ -221,7 +225,7 @@ def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
             Edge(
                 f"start_combat[{t.battlefield_name(bf)}]",
                 "cleanup",
-                "initial_chain",
+                "chain",
                 ("combat.start", "combat.pending.order", "combat.two-players", "showdown.attacker", "assumed:attacker-gone", "showdown.defender",
                  "showdown.unit-roles", "showdown.focus", "showdown.initial-chain", "showdown.closed"),
                 lambda s, b, bf=bf: b.And(calm(s, b), is_pending(t, s, bf, b)),
@@ -248,7 +252,8 @@ def _begin_showdown(t: Table, book: RuleBook, s: Any, bf: int, b: Backend) -> di
     """showdown.attacker, showdown.defender, showdown.unit-roles, showdown.focus,
     showdown.initial-chain: roles from who contested ``bf``; the rallying units
     that take a role, and the units that rally from afar outside it, put their
-    triggers on the initial chain."""
+    triggers on the initial chain; with reactions at the table, a player is
+    asked to act on it (first_to_act_on_chain)."""
     attacker = book.answer("attacker", s, b, bf)
     defender = book.answer("defender", s, b, bf)
     roles, triggers = [], []
@@ -259,7 +264,7 @@ def _begin_showdown(t: Table, book: RuleBook, s: Any, bf: int, b: Backend) -> di
         # assumed:afar-trigger: a unit in play outside the combat triggers too (rallies_from_afar).
         fired = ([here] if unit.rallying else []) + ([book.answer("rallies_from_afar", s, b, u, bf)] if unit.afar else [])
         triggers.append(b.Or(*fired) if fired else False)
-    return {
+    changes = {
         "combat_bf": bf,
         "contested_by": b.store(s.contested_by, bf, attacker),
         "attacker": attacker,
@@ -270,50 +275,47 @@ def _begin_showdown(t: Table, book: RuleBook, s: Any, bf: int, b: Backend) -> di
         "role": tuple(roles),
         "trigger": tuple(triggers),
     }
+    return _ask(t, book, s._replace(**changes), b, changes)
 
 
-def link_order(t: Table, u: int, s: Any, b: Backend) -> Any:
-    """showdown.initial-chain: a trigger's height on the initial chain. The
-    attacker's go on first (bottom), then other non-defenders' in turn order,
-    the defender's last (top); a player's own in unit order. Past two
-    players, a player outside the combat has triggers only from afar
-    (assumed:afar-trigger)."""
-    owner, n = t.units[u].owner, len(t.units)
-    # Seats after the attacker in turn order, the defender's put last.
-    seat = b.If(owner > s.attacker, owner - s.attacker, owner - s.attacker + t.players) if t.players > 2 else 1
-    return b.If(s.attacker == owner, u, b.If(s.defender == owner, t.players * n + u, seat * n + u))
+def _ask(t: Table, book: RuleBook, after: Any, b: Backend, changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes``, which lead to the state ``after``, and, with reactions at
+    the table, who is asked to act on its chain (first_to_act_on_chain)."""
+    if not t.reacts:
+        return changes
+    return {**changes, "asked": book.answer("first_to_act_on_chain", after, b)}
 
 
-def _initial_chain_edges(t: Table, book: RuleBook) -> list[Edge]:
+def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
+    """The chain: the showdown is closed while it is on the table
+    (showdown.closed). Its links resolve from the top: the initial chain's
+    triggers (showdown.initial-chain) and, with reactions, the spells cast on
+    it (assumed:chain-reactions), before each of which every player who may
+    act on it is asked in turn (showdown.actions)."""
     edges = []
     # last_link_resolves_first: the chain resolves from its top (assumed:chain-order).
     top_first = book.fixed("last_link_resolves_first")
+    # With reactions, a trigger waits under the spells put on it and for every player asked to pass.
+    waiting = (lambda s, b: b.And(s.asked == NOBODY, s.links[0] == 0)) if t.reacts else (lambda s, b: True)
     for u, unit in enumerate(t.units):
         if not unit.buffable:
             continue
 
-        def is_top(s: Any, b: Backend, u: int = u) -> Any:
-            return b.And(
-                s.trigger[u],
-                *(b.Implies(s.trigger[v], (link_order(t, v, s, b) < link_order(t, u, s, b)) if top_first
-                            else (link_order(t, v, s, b) > link_order(t, u, s, b)))
-                  for v in range(len(t.units)) if v != u),
-            )
-
-        def resolve(s: Any, b: Backend, u: int = u, afar: bool = unit.afar) -> dict[str, Any]:
-            # A rallying cry needs its unit still in the combat; a trigger from
-            # afar, its unit still in play (assumed:afar-trigger).
-            still_there = (b.Or(s.zone[u] == BASE, s.zone[u] >= FIRST_BATTLEFIELD) if afar
-                           else b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] != NO_ROLE))
-            return {"trigger": b.store(s.trigger, u, False), "buffed": b.store(s.buffed, u, b.Or(s.buffed[u], still_there))}
+        def resolve(s: Any, b: Backend, u: int = u) -> dict[str, Any]:
+            # A trigger does nothing once its unit has left play (assumed:rallying-cry,
+            # assumed:afar-trigger); a reaction may have sent it home first (assumed:chain-reactions).
+            in_play = b.Or(s.zone[u] == BASE, s.zone[u] >= FIRST_BATTLEFIELD)
+            changes = {"trigger": b.store(s.trigger, u, False), "buffed": b.store(s.buffed, u, b.Or(s.buffed[u], in_play))}
+            return _ask(t, book, s._replace(**changes), b, changes)
 
         edges.append(
             Edge(
                 f"resolve_top_link[{unit.name}]",
-                "initial_chain",
-                "initial_chain",
-                ("showdown.initial-chain", "showdown.closed", "assumed:afar-trigger" if unit.afar else "assumed:rallying-cry"),
-                is_top,
+                "chain",
+                "chain",
+                ("showdown.initial-chain", "showdown.closed", "assumed:afar-trigger" if unit.afar else "assumed:rallying-cry")
+                + (("assumed:chain-reactions",) if t.reacts else ()),
+                lambda s, b, u=u: b.And(waiting(s, b), next_trigger(t, s, u, b, top_first)),
                 resolve,
                 tags=frozenset({"resolves"}),
                 doc=f"the top trigger of the initial chain, {unit.name}'s {'rally from afar' if unit.afar else 'rallying cry'}, resolves",
@@ -322,14 +324,92 @@ def _initial_chain_edges(t: Table, book: RuleBook) -> list[Edge]:
     edges.append(
         Edge(
             "open_showdown",
-            "initial_chain",
+            "chain",
             "showdown",
             ("showdown.closed", "showdown.focus-kept"),
-            lambda s, b: b.Not(b.Or(*s.trigger)),
+            lambda s, b: chain_empty(t, s, b),
             doc="no initial chain, or it has resolved: the showdown is open and focus has not moved",
         )
     )
+    if not t.reacts:
+        return edges
+    asked = lambda s, b: s.asked  # noqa: E731
+    edges.append(
+        Edge(
+            "pass_on_chain",
+            "chain",
+            "chain",
+            ("showdown.actions", "assumed:chain-reactions"),
+            lambda s, b: s.asked != NOBODY,
+            lambda s, b: {"asked": book.answer("next_to_act_on_chain", s, b)},
+            actor=asked,
+            tags=frozenset({"passes"}),
+            doc="the player asked to act on the chain passes; the next is asked, or the top link resolves",
+        )
+    )
+    for i, (kind, u, bf) in enumerate(t.castable):
+        owner = t.units[u].owner
+        rules = _spell_rules(t, kind, u) + ("showdown.actions", "assumed:chain-reactions")
+
+        def react(s: Any, b: Backend, i: int = i, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
+            # A reaction: the player asked casts one of the showdown's spells, his own units' where the spell needs one.
+            mine = s.asked == owner if kind in OWN_UNIT_SPELLS else s.asked != NOBODY
+            return b.And(mine, b.select(s.reactions, s.asked) > 0, _target_ok(t, book, s, b, kind, u, s.asked, bf))
+
+        def cast(s: Any, b: Backend, i: int = i) -> dict[str, Any]:
+            changes = {"reactions": b.store(s.reactions, s.asked, b.select(s.reactions, s.asked) - 1),
+                       "links": _push(s, t.link_code(i, s.asked))}
+            return _ask(t, book, s._replace(**changes), b, changes)
+
+        edges.append(
+            Edge(
+                f"reaction[{t.spell_name(i)}]",
+                "chain",
+                "chain",
+                rules,
+                react,
+                cast,
+                actor=asked,
+                tags=frozenset({"spell", "reaction"}),
+                doc=f"the player asked casts a reaction on the chain: {t.spell_name(i)}",
+            )
+        )
+
+        def on_top(s: Any, b: Backend, i: int = i) -> Any:
+            return b.And(s.asked == NOBODY, b.Or(*(s.links[0] == t.link_code(i, p) for p in range(t.players))))
+
+        def resolve_spell(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf) -> dict[str, Any]:
+            # A spell whose target has become one it cannot take does nothing (assumed:chain-reactions).
+            caster = (s.links[0] - 1) % t.players
+            effect = _effect(t, book, s, b, kind, u, caster, bf)
+            takes = _target_ok(t, book, s, b, kind, u, caster, bf)
+            changes = {k: _if_each(b, takes, v, getattr(s, k)) for k, v in effect.items()}
+            return {**changes, "links": s.links[1:] + (0,)}
+
+        edges.append(
+            Edge(
+                f"resolve_link[{t.spell_name(i)}]",
+                "chain",
+                "showdown_cleanup",
+                rules,
+                on_top,
+                resolve_spell,
+                tags=frozenset({"resolves"}),
+                doc=f"every player asked has passed: the spell on top, {t.spell_name(i)}, resolves (or does nothing, its target gone)",
+            )
+        )
     return edges
+
+
+def _push(s: Any, code: Any) -> tuple:
+    """The chain's spells with ``code`` put on top (links are kept top first)."""
+    return (code,) + s.links[:-1]
+
+
+def _if_each(b: Backend, cond: Any, then: Any, other: Any) -> Any:
+    if isinstance(then, tuple):
+        return tuple(b.If(cond, x, y) for x, y in zip(then, other))
+    return b.If(cond, then, other)
 
 
 def _spell(t: Table, book: RuleBook, s: Any, b: Backend, **changes: Any) -> dict[str, Any]:
@@ -340,6 +420,78 @@ def _spell(t: Table, book: RuleBook, s: Any, b: Backend, **changes: Any) -> dict
         "passes": 0,
         **changes,
     }
+
+
+#: Spells a player casts on a unit of their own (assumed:showdown-spells).
+OWN_UNIT_SPELLS = ("move_to_combat", "play_unit")
+
+
+def _target_ok(t: Table, book: RuleBook, s: Any, b: Backend, kind: str, u: int, p: Any, bf: int) -> Any:
+    """assumed:showdown-spells: what each spell may take, cast by ``p`` (asked
+    again as it resolves from a chain, assumed:chain-reactions): recall, a unit
+    at a battlefield; stun, one in the combat not stunned yet; move into the
+    combat, one's own unit at base, where the combat's battlefield is a
+    destination for its player (valid_destination: past two players, only a
+    player of the combat with a unit there); play, one's own unit in hand."""
+    if kind == "recall":
+        return s.zone[u] >= FIRST_BATTLEFIELD
+    if kind == "stun":
+        return b.And(at_battlefield(t, s, u, s.combat_bf), b.Not(s.stunned[u]))
+    if kind == "move_to_combat":
+        owner = t.units[u].owner
+        enter = b.Or(*(b.And(s.combat_bf == x, book.answer("valid_destination", s, b, owner, x)) for x in range(t.battlefields)))
+        return b.And(s.zone[u] == BASE, in_the_combat(s, owner, b), enter)
+    return s.zone[u] == HAND
+
+
+def _effect(t: Table, book: RuleBook, s: Any, b: Backend, kind: str, u: int, p: Any, bf: int) -> dict[str, Any]:
+    """What a spell does as it resolves (assumed:showdown-spells)."""
+    if kind == "recall":
+        # keeps_role: whether the recalled unit keeps its role (assumed:showdown-spells: it does not).
+        return {"zone": b.store(s.zone, u, BASE),
+                "role": b.store(s.role, u, b.If(book.answer("keeps_role", s, b, u), s.role[u], NO_ROLE))}
+    if kind == "stun":
+        return {"stunned": b.store(s.stunned, u, True)}
+    if kind == "move_to_combat":
+        # counts_as_moved: a spell's move uses up the unit's move.
+        return {"zone": b.store(s.zone, u, FIRST_BATTLEFIELD + s.combat_bf),
+                "moved": b.store(s.moved, u, b.Or(s.moved[u], book.answer("counts_as_moved", s, b, u)))}
+    # combat.multiplayer.no-play, combat.multiplayer.play-to-base: with more than
+    # two players, a unit played where a combat it is not part of is pending or
+    # running goes to its controller's base instead (played_to_base).
+    owner = t.units[u].owner
+    outsider = book.answer("played_to_base", s, b, owner, bf)
+    effect = _when_played(t, book, s, u, owner, bf, b)
+    zone = effect.pop("zone", s.zone)
+    return {
+        **effect,
+        "zone": b.store(zone, u, b.If(outsider, BASE, FIRST_BATTLEFIELD + bf)),
+        "contested_by": b.store(s.contested_by, bf, b.If(outsider, s.contested_by[bf], _contest(book, s, owner, bf, b))),
+    }
+
+
+def _spell_rules(t: Table, kind: str, u: int) -> tuple[str, ...]:
+    unit = t.units[u]
+    if kind == "recall":
+        return ("assumed:showdown-spells", "combat.pending.dropped")
+    if kind == "stun":
+        return ("assumed:showdown-spells", "qa.both-survive")
+    if kind == "move_to_combat":
+        return ("assumed:showdown-spells", "showdown.late-roles", "combat.multiplayer.no-destination", "combat.third-player-invalid")
+    rules = ("assumed:showdown-spells", "assumed:contested", "combat.multiplayer.no-play", "combat.multiplayer.play-to-base", "showdown.late-roles")
+    if unit.when_played:
+        rules += ("assumed:here-trigger", "combat.multiplayer.here-is-base") + (
+            ("qa.both-survive", "assumed:immune-not-destroyed") if unit.when_played == "destroy"
+            else ("damage.undamageable", "qa.damage-cleared") if unit.when_played == "damage" else ("assumed:stun-lasts-turn",))
+    return rules
+
+
+SPELL_DOCS = {
+    "recall": "a spell returns {unit} from its battlefield to base",
+    "stun": "a spell stuns {unit} in the combat",
+    "move_to_combat": "a spell moves {unit} from base into the combat; it takes its role at the cleanup",
+    "play_unit": "a spell plays {unit} from hand to {bf}",
+}
 
 
 def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
@@ -369,99 +521,37 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
             doc="every player has passed in succession: the showdown closes and combat damage follows",
         ),
     ]
-    for u, unit in enumerate(t.units):
-        p = unit.owner
+    for i, (kind, u, bf) in enumerate(t.castable):
+        owner = t.units[u].owner
+
+        def guard(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
+            mine = (s.focus == owner,) if kind in OWN_UNIT_SPELLS else ()
+            return b.And(can_cast(s, b), *mine, _target_ok(t, book, s, b, kind, u, s.focus, bf))
+
+        if t.reacts:
+            # assumed:chain-reactions: the spell waits on the chain while players are asked to act on it.
+            def update(s: Any, b: Backend, i: int = i) -> dict[str, Any]:
+                changes = _spell(t, book, s, b, links=_push(s, t.link_code(i, s.focus)))
+                return _ask(t, book, s._replace(**changes), b, changes)
+        else:
+            # Nobody can act on the chain: the spell resolves at once.
+            def update(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf) -> dict[str, Any]:
+                return _spell(t, book, s, b, **_effect(t, book, s, b, kind, u, s.focus, bf))
+
+        name = f"{kind}[{t.units[u].name}" + (f" to {t.battlefield_name(bf)}]" if bf != NOBODY else "]")
         edges.append(
             Edge(
-                f"recall[{unit.name}]",
+                name,
                 "showdown",
-                "showdown_cleanup",
-                ("assumed:showdown-spells", "combat.pending.dropped"),
-                lambda s, b, u=u: b.And(can_cast(s, b), s.zone[u] >= FIRST_BATTLEFIELD),
-                # keeps_role: whether the recalled unit keeps its role (assumed:showdown-spells: it does not).
-                lambda s, b, u=u: _spell(t, book, s, b, zone=b.store(s.zone, u, BASE),
-                                         role=b.store(s.role, u, b.If(book.answer("keeps_role", s, b, u), s.role[u], NO_ROLE))),
+                "chain" if t.reacts else "showdown_cleanup",
+                _spell_rules(t, kind, u) + (("assumed:chain-reactions",) if t.reacts else ()),
+                guard,
+                update,
                 actor=focus,
                 tags=frozenset({"spell"}),
-                doc=f"a spell returns {unit.name} from its battlefield to base",
+                doc=SPELL_DOCS[kind].format(unit=t.units[u].name, bf=t.battlefield_name(bf)),
             )
         )
-        edges.append(
-            Edge(
-                f"stun[{unit.name}]",
-                "showdown",
-                "showdown_cleanup",
-                ("assumed:showdown-spells", "qa.both-survive"),
-                lambda s, b, u=u: b.And(can_cast(s, b), at_battlefield(t, s, u, s.combat_bf), b.Not(s.stunned[u])),
-                lambda s, b, u=u: _spell(t, book, s, b, stunned=b.store(s.stunned, u, True)),
-                actor=focus,
-                tags=frozenset({"spell"}),
-                doc=f"a spell stuns {unit.name} in the combat",
-            )
-        )
-
-        def moves_in(s: Any, b: Backend, u: int = u, p: int = p) -> Any:
-            # valid_destination: only a player of this combat (with a unit there, past two players) may move in.
-            enter = b.Or(*(b.And(s.combat_bf == bf, book.answer("valid_destination", s, b, p, bf)) for bf in range(t.battlefields)))
-            return b.And(can_cast(s, b), s.focus == p, s.zone[u] == BASE, in_the_combat(s, p, b), enter)
-
-        edges.append(
-            Edge(
-                f"move_to_combat[{unit.name}]",
-                "showdown",
-                "showdown_cleanup",
-                ("assumed:showdown-spells", "showdown.late-roles", "combat.multiplayer.no-destination", "combat.third-player-invalid"),
-                moves_in,
-                lambda s, b, u=u: _spell(t, book, s, b, zone=b.store(s.zone, u, FIRST_BATTLEFIELD + s.combat_bf),
-                                         moved=b.store(s.moved, u, b.Or(s.moved[u], book.answer("counts_as_moved", s, b, u)))),
-                actor=focus,
-                tags=frozenset({"spell"}),
-                doc=f"a spell moves {unit.name} from base into the combat; it takes its role at the cleanup",
-            )
-        )
-        if unit.start != HAND:
-            continue
-        for bf in range(t.battlefields):
-
-            def plays(s: Any, b: Backend, u: int = u, p: int = p) -> Any:
-                return b.And(can_cast(s, b), s.focus == p, s.zone[u] == HAND)
-
-            def lands(s: Any, b: Backend, u: int = u, p: int = p, bf: int = bf) -> dict[str, Any]:
-                # combat.multiplayer.no-play, combat.multiplayer.play-to-base: with
-                # more than two players, a unit played where a combat it is not part
-                # of is pending or running goes to its controller's base instead
-                # (played_to_base).
-                outsider = book.answer("played_to_base", s, b, p, bf)
-                effect = _when_played(t, book, s, u, p, bf, b)
-                zone = effect.pop("zone", s.zone)
-                return _spell(
-                    t,
-                    book,
-                    s,
-                    b,
-                    **effect,
-                    zone=b.store(zone, u, b.If(outsider, BASE, FIRST_BATTLEFIELD + bf)),
-                    contested_by=b.store(s.contested_by, bf, b.If(outsider, s.contested_by[bf], _contest(book, s, p, bf, b))),
-                )
-
-            rules = ("assumed:showdown-spells", "assumed:contested", "combat.multiplayer.no-play", "combat.multiplayer.play-to-base", "showdown.late-roles")
-            if unit.when_played:
-                rules += ("assumed:here-trigger", "combat.multiplayer.here-is-base") + (
-                    ("qa.both-survive", "assumed:immune-not-destroyed") if unit.when_played == "destroy"
-                    else ("damage.undamageable", "qa.damage-cleared") if unit.when_played == "damage" else ("assumed:stun-lasts-turn",))
-            edges.append(
-                Edge(
-                    f"play_unit[{unit.name} to {t.battlefield_name(bf)}]",
-                    "showdown",
-                    "showdown_cleanup",
-                    rules,
-                    plays,
-                    lands,
-                    actor=focus,
-                    tags=frozenset({"spell"}),
-                    doc=f"a spell plays {unit.name} from hand to {t.battlefield_name(bf)}",
-                )
-            )
 
     def late_roles(s: Any, b: Backend) -> dict[str, Any]:
         # assumed:destroy-lethal: damage a played unit dealt destroys first (destroyed_by_damage).
@@ -472,19 +562,35 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
             arrived = b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == NO_ROLE)
             role = b.If(s.attacker == unit.owner, ATTACKER, b.If(s.defender == unit.owner, DEFENDER, NO_ROLE))
             roles.append(b.If(arrived, role, s.role[u]))
-        return {**destroyed, "role": tuple(roles)}
+        changes = {**destroyed, "role": tuple(roles)}
+        return _ask(t, book, s._replace(**changes), b, changes)
 
+    rules = ("showdown.late-roles",) + (("assumed:destroy-lethal", "damage.lethal", "qa.both-survive") if t.plays_with("damage") else ())
+    doc = "the cleanup after a spell: " + ("units with lethal damage are destroyed, " if t.plays_with("damage") else "") \
+        + "units of attacker or defender that arrived take their roles"
     edges.append(
         Edge(
             "showdown_cleanup",
             "showdown_cleanup",
             "showdown",
-            ("showdown.late-roles",) + (("assumed:destroy-lethal", "damage.lethal", "qa.both-survive") if t.plays_with("damage") else ()),
+            rules + (("showdown.closed",) if t.reacts else ()),
+            (lambda s, b: chain_empty(t, s, b)) if t.reacts else (lambda s, b: True),
             update=late_roles,
-            doc="the cleanup after a spell: " + ("units with lethal damage are destroyed, " if t.plays_with("damage") else "")
-                + "units of attacker or defender that arrived take their roles",
+            doc=doc + ("; the chain is empty: the showdown is open" if t.reacts else ""),
         )
     )
+    if t.reacts:
+        edges.append(
+            Edge(
+                "showdown_cleanup_chain_waits",
+                "showdown_cleanup",
+                "chain",
+                rules + ("showdown.closed", "assumed:chain-reactions"),
+                lambda s, b: b.Not(chain_empty(t, s, b)),
+                update=late_roles,
+                doc=doc + "; links remain on the chain, which goes on resolving",
+            )
+        )
     return edges
 
 
@@ -572,7 +678,7 @@ def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[t
     most = t.most_might(q)
     # assumed:here-trigger: each Spark Sapper played may leave 1 damage on a unit
     # before the damage step, which lowers what is lethal to it (damage.lethal).
-    marks = range(sum(u.when_played == "damage" for u in t.units) + 1)
+    sappers = sum(u.when_played == "damage" for u in t.units)
     found: set[tuple[int, ...]] = set()
     for r in range(t.players):
         if r == q:
@@ -583,18 +689,20 @@ def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[t
             if not here:
                 continue
             rallying = [v for v in here if t.units[v].buffable]
-            for buffs, marked in itertools.product(itertools.product((0, 1), repeat=len(rallying)),
-                                                   itertools.product(marks, repeat=len(here))):
+            for buffs in itertools.product((0, 1), repeat=len(rallying)):
                 buff = dict(zip(rallying, buffs))
-                units = [
-                    DamageUnit(t.units[v].name, t.units[v].might + buff.get(v, 0), tank=t.units[v].tank,
-                               last=t.units[v].last, immune=t.units[v].immune, marked=0 if t.units[v].immune else m)
-                    for v, m in zip(here, marked)
-                ]
-                for total in range(most + 1):
-                    for split in legal_assignments(units, total):
-                        amounts = dict(zip(here, split))
-                        found.add(tuple(amounts.get(v, 0) for v in targets))
+                mights = [t.units[v].might + buff.get(v, 0) for v in here]
+                # A unit can carry no more marked damage than its might (damage.lethal): any more destroys it.
+                marks = [range(1) if t.units[v].immune else range(min(sappers, max(0, m)) + 1) for v, m in zip(here, mights)]
+                for marked in itertools.product(*marks):
+                    units = [
+                        DamageUnit(t.units[v].name, m, tank=t.units[v].tank, last=t.units[v].last, immune=t.units[v].immune, marked=d)
+                        for v, m, d in zip(here, mights, marked)
+                    ]
+                    for total in range(most + 1):
+                        for split in legal_assignments(units, total):
+                            amounts = dict(zip(here, split))
+                            found.add(tuple(amounts.get(v, 0) for v in targets))
     return tuple(sorted(found))
 
 
@@ -764,6 +872,7 @@ def build(
     turns: int = 2,
     spells: int = 1,
     victory_points: int = 2,
+    reactions: int = 0,
     table: Table | None = None,
     any_length: bool = False,
     reading: str | None = None,
@@ -774,7 +883,7 @@ def build(
     the victory total), so its state space is finite and the same as the
     game's: no abstraction is needed. ``reading`` names the source to read
     the rules by (``model/riftbound/rulings.py``); None: the model's own."""
-    t = table or default_table(players, battlefields, spells, turns, victory_points)
+    t = table or default_table(players, battlefields, spells, turns, victory_points, reactions)
     book = rulebook(t, reading)
     n, P, B = len(t.units), t.players, t.battlefields
     # A unit that cannot be destroyed keeps its damage; each played unit's trigger may add 1 (assumed:here-trigger).
@@ -802,12 +911,21 @@ def build(
         Var("passes", IntRange(0, P), (0,), doc="passes in succession in the showdown"),
         Var("stage", IntRange(0, 2), (ATTACKER_ASSIGNS,), doc="who assigns next: attacker, defender, or dealing"),
     ]
+    if t.reacts:
+        variables += [
+            Var("reactions", IntRange(0, max(t.reactions, *(t.reaction_budgets or (0,)))), (t.reactions,), length=P,
+                doc="reactions each player may still cast on a chain (assumed:chain-reactions)", start=t.reaction_budgets),
+            Var("links", IntRange(0, t.link_code(len(t.castable) - 1, P - 1)), (0,), length=t.chain_depth,
+                doc="the spells on the chain, the top first: Table.link_code of spell and caster, 0 for none"),
+            Var("asked", IntRange(NOBODY, P - 1), (NOBODY,), doc="the player asked to act on the chain (nobody: its top link resolves)"),
+        ]
     if not any_length:
         variables.insert(1, Var("turns_taken", IntRange(0, t.turns), (0,), doc="turns ended, for the turn bound"))
     locations = [
         Location("action_phase", ("assumed:standard-move",), "the turn player moves units or ends the turn"),
         Location("cleanup", ("combat.start",), "after a move or a combat: contests settle, pending combats begin"),
-        Location("initial_chain", ("showdown.initial-chain", "showdown.closed"), "the showdown begins; its initial chain resolves"),
+        Location("chain", ("showdown.initial-chain", "showdown.closed") + (("showdown.actions", "assumed:chain-reactions") if t.reacts else ()),
+                 "the showdown is closed while its chain resolves" + (", each player asked acting on it in turn" if t.reacts else "")),
         Location("showdown", ("showdown.actions",), "an open showdown: the player with focus acts"),
         Location("showdown_cleanup", ("showdown.late-roles",), "the cleanup after a spell in the showdown"),
         Location("combat_damage_step", ("damage.step",), "combat damage is assigned, then dealt"),
@@ -819,12 +937,14 @@ def build(
     edges = (
         _action_phase_edges(t, book, any_length)
         + _cleanup_edges(t, book)
-        + _initial_chain_edges(t, book)
+        + _chain_edges(t, book)
         + _showdown_edges(t, book)
         + _damage_edges(t, book)
         + [_resolution_edge(t, book)]
     )
     bounds = {"players": P, "battlefields": B, "turns": t.turns, "spells": t.spells, "victory_points": t.victory_points}
+    if t.reactions:
+        bounds["reactions"] = t.reactions
     return Machine("riftbound", variables, locations, "action_phase", edges, REGISTRY, bounds, describe, table=t, rulings=book)
 
 
@@ -846,6 +966,11 @@ def describe(m: Machine, s: Any) -> dict[str, str]:
         )
     else:
         aspects["combat"] = "none"
+    if t.reacts:
+        spells = [f"{t.player_name((code - 1) % t.players)}'s {t.spell_name((code - 1) // t.players)}" for code in s.links if code]
+        aspects["chain"] = ("spells, top first: " + "; ".join(spells) if spells else "no spell") + (
+            f"; {t.player_name(s.asked)} asked to act" if s.asked != NOBODY else "")
+        aspects["reactions"] = ", ".join(f"{t.player_name(p)} {s.reactions[p]}" for p in range(t.players))
     for p in range(t.players):
         units = []
         for u in t.units_of(p):

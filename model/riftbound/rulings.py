@@ -34,7 +34,8 @@ showdown, spell moves, scoring by holding, an emptied battlefield's control,
 marked damage and lethal, what contests a battlefield, who takes one without a
 fight and whether that scores, R4; where a spell plays a unit; in which order
 the initial chain resolves; the cards' own triggers, which only tables with
-those cards ask about) ``chainproof lint`` reports a gap.
+those cards ask about; who acts on a chain, first and next, which only tables
+with reactions ask about) ``chainproof lint`` reports a gap.
 """
 
 from __future__ import annotations
@@ -131,6 +132,60 @@ def sole_player_at(t: Table, s: Any, bf: Any, b: Backend) -> Any:
     for p in reversed(range(t.players)):
         who = b.If(has_units_at(t, s, p, bf, b), p, who)
     return who
+
+
+def link_order(t: Table, u: int, s: Any, b: Backend) -> Any:
+    """showdown.initial-chain: a trigger's height on the initial chain. The
+    attacker's go on first (bottom), then other non-defenders' in turn order,
+    the defender's last (top); a player's own in unit order. Past two
+    players, a player outside the combat has triggers only from afar
+    (assumed:afar-trigger)."""
+    owner, n = t.units[u].owner, len(t.units)
+    # Seats after the attacker in turn order, the defender's put last.
+    seat = b.If(owner > s.attacker, owner - s.attacker, owner - s.attacker + t.players) if t.players > 2 else 1
+    return b.If(s.attacker == owner, u, b.If(s.defender == owner, t.players * n + u, seat * n + u))
+
+
+def next_trigger(t: Table, s: Any, u: int, b: Backend, top_first: bool) -> Any:
+    """``u``'s trigger is the next of the initial chain to resolve: the top one
+    (last_link_resolves_first), or the bottom one under the other reading."""
+    return b.And(
+        s.trigger[u],
+        *(b.Implies(s.trigger[v], (link_order(t, v, s, b) < link_order(t, u, s, b)) if top_first
+                    else (link_order(t, v, s, b) > link_order(t, u, s, b)))
+          for v in range(len(t.units)) if v != u),
+    )
+
+
+def chain_empty(t: Table, s: Any, b: Backend) -> Any:
+    """No spell and no trigger waits on the chain (showdown.closed: the showdown may open)."""
+    return b.And(*((s.links[0] == 0,) if t.reacts else ()), b.Not(b.Or(*s.trigger)))
+
+
+def top_player(t: Table, s: Any, b: Backend, top_first: bool) -> Any:
+    """Who put the top link of the chain on: the caster of the top spell (links
+    are kept top first, a code naming spell and caster: Table.link_code), else
+    the owner of the next trigger; NOBODY with an empty chain."""
+    owner: Any = NOBODY
+    for u, unit in enumerate(t.units):
+        if unit.buffable:
+            owner = b.If(next_trigger(t, s, u, b, top_first), unit.owner, owner)
+    return b.If(s.links[0] != 0, (s.links[0] - 1) % t.players, owner)
+
+
+def reactor_after(t: Table, s: Any, b: Backend, top: Any, after: Any = None) -> Any:
+    """assumed:chain-reactions: the first player with a reaction left in turn
+    order from the seat after ``top`` (``top`` itself last), coming after
+    ``after`` in that order when given; NOBODY if there is none."""
+    def offset(p: Any) -> Any:  # 1 for the seat after top, players for top itself
+        return b.If(p > top, p - top, p - top + t.players)
+
+    who: Any = NOBODY
+    for k in reversed(range(1, t.players + 1)):
+        seat = b.If(top + k >= t.players, top + k - t.players, top + k)
+        ready = b.select(s.reactions, seat) > 0
+        who = b.If(ready if after is None else b.And(ready, k > offset(after)), seat, who)
+    return b.If(top == NOBODY, NOBODY, who)
 
 
 def after_recall(t: Table, s: Any, b: Backend) -> Any:
@@ -412,8 +467,10 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
 
     # -- the initial chain's order: asked once, as the edges are built ------------------------
     # Line 33 says in which order the triggers go on the initial chain, not in
-    # which order they resolve.  In the model no spell comes between them, so
-    # the order changes nothing but the steps.
+    # which order they resolve.  Without reactions no spell comes between
+    # them, so the order changes nothing but the steps; with reactions each
+    # trigger may be answered before it resolves. Spells put on the chain
+    # resolve last in first out (assumed:chain-reactions).
     chain_order = Question(
         "last_link_resolves_first",
         "does the trigger put on the initial chain last resolve first?",
@@ -422,9 +479,47 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "the chain resolves from its top: the defender's triggers, put on last, resolve first"),
         ),
         ((),),
-        asked_at=("initial_chain",),
+        asked_at=("chain",),
         fixed=True,
         show=lambda: "the initial chain",
+    )
+
+    # -- who acts on a chain (assumed:chain-reactions) --------------------------------------
+    # Line 36 lets players go on acting on the chain "as usual", and nothing in
+    # 003 says who may act on a chain, with what, or in which order. Asked only
+    # of a table with reactions: without them every chain resolves at once.
+    def top(s: Any, b: Backend) -> Any:
+        return top_player(t, s, b, book[0].fixed("last_link_resolves_first"))
+
+    on_chain = ((),) if t.reacts else ()
+    first_to_act = Question(
+        "first_to_act_on_chain",
+        "who is asked first to act on the chain, once a link has gone on it or the link above has resolved?",
+        (
+            Ruling("after-the-top", ("assumed:chain-reactions",), lambda s, b: reactor_after(t, s, b, top(s, b)), always,
+                   "the first player with a reaction left in turn order after the one who put the top link on, "
+                   "who is asked last; nobody if no player has one, and the top link resolves"),
+        ),
+        on_chain,
+        asked_at=("chain", "showdown", "showdown_cleanup"),
+        default=NOBODY,
+        show=lambda: "the chain",
+        show_answer=player,
+    )
+    next_to_act = Question(
+        "next_to_act_on_chain",
+        "who is asked to act on the chain after the player asked passes?",
+        (
+            Ruling("round-to-the-top", ("assumed:chain-reactions",), lambda s, b: reactor_after(t, s, b, top(s, b), s.asked),
+                   always,
+                   "the next player with a reaction left, until the turn order comes round past the one who put the "
+                   "top link on: then every player who could act has passed, nobody is asked, and the top link resolves"),
+        ),
+        on_chain,
+        asked_at=("chain",),
+        default=NOBODY,
+        show=lambda: "the chain",
+        show_answer=player,
     )
 
     # -- the combat damage step -----------------------------------------------------------
@@ -710,7 +805,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
     )
 
     questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, contests, played_to_base,
-                 rallies_from_afar, here, destroyed_by_effect, chain_order, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
+                 rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
                  exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
                  conquers_uncontested, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))

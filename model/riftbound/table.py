@@ -8,6 +8,8 @@ unit *is* never changes, so it lives here as constants the guards read.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 #: Zone codes of the ``zone`` variable; battlefield ``i`` is ``FIRST_BATTLEFIELD + i``.
 HAND, BASE, TRASH = 0, 1, 2
@@ -71,6 +73,21 @@ class Table:
     points: tuple[int, ...] | None = None
     scored: tuple[bool, ...] | None = None
     spell_budgets: tuple[int, ...] | None = None
+    #: Reactions, spells cast on a chain while it waits (assumed:chain-reactions):
+    #: each player's budget, or ``reaction_budgets`` per player for a table read
+    #: off a game. With none at the table every chain resolves at once.
+    reactions: int = 0
+    reaction_budgets: tuple[int, ...] | None = None
+
+    @property
+    def reacts(self) -> bool:
+        """Some player may cast a reaction: the model then holds chains that wait (assumed:chain-reactions)."""
+        return max(self.reaction_budgets or (self.reactions,)) > 0
+
+    @property
+    def chain_depth(self) -> int:
+        """The most spells on a chain at once: the focus holder's, then every reaction of the table."""
+        return 1 + (sum(self.reaction_budgets) if self.reaction_budgets else self.reactions * self.players)
 
     @property
     def zones(self) -> int:
@@ -95,6 +112,28 @@ class Table:
         of theirs at full might, with its +1 buff (damage.totals)."""
         return sum(max(0, self.units[u].might) + self.units[u].buffable for u in self.units_of(p))
 
+    @cached_property
+    def castable(self) -> tuple[tuple[str, int, int], ...]:
+        """Every showdown spell of this table as (kind, unit, battlefield; NOBODY
+        but for play_unit) (assumed:showdown-spells): recall, stun and move into
+        the combat for each unit, play to each battlefield for a unit that starts
+        in hand (a unit never goes back to hand)."""
+        out = []
+        for u, unit in enumerate(self.units):
+            out += [("recall", u, NOBODY), ("stun", u, NOBODY), ("move_to_combat", u, NOBODY)]
+            if unit.start == HAND:
+                out += [("play_unit", u, bf) for bf in range(self.battlefields)]
+        return tuple(out)
+
+    def spell_name(self, i: int) -> str:
+        """``castable[i]`` as edge names show it: "stun Caitlyn", "play_unit Recruit to bf2"."""
+        kind, u, bf = self.castable[i]
+        return f"{kind} {self.units[u].name}" + (f" to {self.battlefield_name(bf)}" if bf != NOBODY else "")
+
+    def link_code(self, i: int, caster: Any) -> Any:
+        """The code of a chain link: spell ``castable[i]`` cast by ``caster`` (0 is no link)."""
+        return 1 + caster + self.players * i
+
     def plays_with(self, effect: str) -> bool:
         """Some unit here has the when-played trigger ``effect`` (assumed:here-trigger)."""
         return any(u.when_played == effect for u in self.units)
@@ -104,7 +143,8 @@ class Table:
         return max(self.most_might(p) for p in range(self.players))
 
 
-def default_table(players: int = 2, battlefields: int = 2, spells: int = 1, turns: int = 2, victory_points: int = 2) -> Table:
+def default_table(players: int = 2, battlefields: int = 2, spells: int = 1, turns: int = 2, victory_points: int = 2,
+                  reactions: int = 0) -> Table:
     """The table the default bounds check: each player has a Tank or a
     Caitlyn, a second unit with a keyword, and one unit in hand for the
     play spell; P2 starts holding bf1 (so the first turn already has a combat).
@@ -124,4 +164,4 @@ def default_table(players: int = 2, battlefields: int = 2, spells: int = 1, turn
     if players == 3:
         units += [Unit("Raider", 2, 2), Unit("Scout", 2, 1, start=HAND)]
     controllers = (1,) + (NOBODY,) * (battlefields - 1)
-    return Table(players, battlefields, tuple(units), controllers, spells, turns, victory_points)
+    return Table(players, battlefields, tuple(units), controllers, spells, turns, victory_points, reactions=reactions)

@@ -355,9 +355,6 @@ class RiftboundSession(Session):
             raise ScenarioFileError(self.path, line, f"the engine can't set this situation up: {exc}") from None
         # Where every card is one the model abstracts, each step is checked against the model too.
         self.model = ModelFollower(self.st)
-        if any(self.st.reactions) and not self.model.not_covered:
-            # The model resolves every chain at once: nobody acts on one (assumed:chain-reactions).
-            self.model.not_covered = "reactions: the model has no spells cast on a chain"
 
     def _setup(self, s: Map, n_bf: int) -> tuple[dict, dict[str, int]]:
         """The engine's setup, and the line of each part (for the engine's errors)."""

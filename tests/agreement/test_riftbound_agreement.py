@@ -30,6 +30,9 @@ def test_builtin_engine_agrees_with_the_model_at_two_players():
     assert report.offered_tried > 0 and report.forbidden_tried > 0
     # Steering reaches every family the default model reaches.
     assert set(report.edges) >= set(report.reachable), sorted(set(report.reachable) - set(report.edges))
+    # Random tables hold reactions and the cards' triggers, and games use them.
+    assert report.edges["reaction"] > 0 and report.edges["pass_on_chain"] > 0, report.edges
+    assert report.rules["assumed:here-trigger"] > 0 and report.rules["assumed:afar-trigger"] > 0, report.rules
 
 
 def test_builtin_engine_agrees_with_the_model_at_three_players():
@@ -37,6 +40,7 @@ def test_builtin_engine_agrees_with_the_model_at_three_players():
     report = run(8, players=(3,))
     assert report.ok, f"{[str(f) for f in report.findings]}\n{report.transcript}"
     assert report.steps > 50 and report.edges["start_combat"] > 0 and report.edges["assign_damage"] > 0
+    assert report.edges["reaction"] > 0 and report.rules["assumed:afar-trigger"] > 0, (report.edges, report.rules)
 
 
 def test_the_models_table_is_the_engines():
