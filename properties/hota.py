@@ -18,10 +18,26 @@ from properties import Deadlock, Eventually, Invariant, StepProperty
 # Codes of the model's variables (model/hota/game.py), restated.
 NOT_YET = -1
 ACCEPT, REFUSE = 1, 0
-ECHO_WAITS = 2  # waiting codes 2 and 3: an echo for P1's or P2's token
 STARTING_LIFE = 30  # 103.3
 OPENING_HAND = 7  # 103.4
-PLAYERS = (0, 1)
+
+
+def _seats(s: Any) -> range:
+    """The players at the table (two to four): one ``won`` flag each."""
+    return range(len(s.won))
+
+
+def _echo_waits(s: Any) -> int:
+    """The waiting code of an echo for P1's token: after one Culling Field code per seat."""
+    return len(s.won)
+
+
+def _stays(s: Any, p: Any, b: Backend) -> Any:
+    """Player ``p`` (a seat or a term) is still in the game; at two players
+    always, where play goes on, since the first to leave ends it (104.2a)."""
+    if len(s.won) == 2:
+        return True
+    return b.Not(b.Or(*(b.select(x, p, False) for x in (s.won, s.lost, s.drew))))
 
 
 def _other(p: Any) -> Any:
@@ -42,16 +58,19 @@ def _protected(m: Machine, s: Any, p: int, b: Backend) -> Any:
 
 # 104.1, 104.2, 104.3, 104.4, 104.5: once the game is over, every player has
 # exactly one result, at most one player won, and a draw is everyone's; while
-# it goes on, nobody has a result yet (two players: the first to leave ends it).
+# it goes on, nobody has won or drawn and two players at least are still in it
+# (at two players: nobody has a result, since the first to leave ends it).
 def _outcome(m: Machine, s: Any, b: Backend) -> Any:
-    one_each = [b.count([s.won[p], s.lost[p], s.drew[p]]) == 1 for p in PLAYERS]
+    one_each = [b.count([s.won[p], s.lost[p], s.drew[p]]) == 1 for p in _seats(s)]
     over = b.And(
         *one_each,
         b.count(list(s.won)) <= 1,
-        b.Implies(b.Or(*s.drew), b.And(*s.drew)),
+        # 104.4a: a draw is every remaining player's (those who left before keep their loss).
+        b.Implies(b.Or(*s.drew), b.And(*(s.drew[p] if len(s.won) == 2 else b.Or(s.drew[p], s.lost[p])
+                                        for p in _seats(s)))),
         b.Implies(b.Or(*s.won), b.Or(*s.lost)),
     )
-    going_on = b.And(*(_playing(s, p, b) for p in PLAYERS))
+    going_on = b.And(b.Not(b.Or(*s.won, *s.drew)), b.count([_playing(s, p, b) for p in _seats(s)]) >= 2)
     return b.If(m.at(s, "game_over", b=b), over, going_on)
 
 
@@ -67,7 +86,7 @@ nobody_wins_and_loses = Invariant(
     "nobody_wins_and_loses",
     ("104.3e",),
     "no player has both won and lost",
-    holds=lambda m, s, b: b.And(*(b.Not(b.And(s.won[p], s.lost[p])) for p in PLAYERS)),
+    holds=lambda m, s, b: b.And(*(b.Not(b.And(s.won[p], s.lost[p])) for p in _seats(s))),
 )
 
 
@@ -84,7 +103,7 @@ losses_wait_for_priority_check = StepProperty(
     ("104.3b", "104.3c", "assumed:priority-check"),
     "no step but the priority check, a concession or an effect that says so makes a player lose",
     applies=_loses_only_there,
-    holds=lambda m, pre, post, b: b.And(*(post.lost[p] == pre.lost[p] for p in PLAYERS)),
+    holds=lambda m, pre, post, b: b.And(*(post.lost[p] == pre.lost[p] for p in _seats(pre))),
 )
 
 
@@ -93,11 +112,11 @@ losses_wait_for_priority_check = StepProperty(
 # them in (101.1), and no mark of a draw from an empty library is left over.
 def _checked(m: Machine, s: Any, b: Backend) -> Any:
     return b.And(*(
-        b.And(
+        b.Implies(_stays(s, p, b), b.And(
             b.Not(s.drew_from_empty[p]),
             b.Implies(s.damage[p] >= STARTING_LIFE, _protected(m, s, p, b)),
-        )
-        for p in PLAYERS
+        ))
+        for p in _seats(s)
     ))
 
 
@@ -116,7 +135,7 @@ tokens_only_on_battlefield_at_priority = Invariant(
     "tokens_only_on_battlefield_at_priority",
     ("109.5f", "109.5g"),
     "when a player holds priority, no token is in any zone but the battlefield",
-    holds=lambda m, s, b: b.And(*(s.tokens_elsewhere[p] == 0 for p in PLAYERS)),
+    holds=lambda m, s, b: b.And(*(s.tokens_elsewhere[p] == 0 for p in _seats(s))),
     premise=lambda m, s, b: m.at(s, "priority", b=b),
 )
 
@@ -127,7 +146,7 @@ tokens_never_return = StepProperty(
     ("109.5g", "109.5a"),
     "the tokens on the battlefield grow only when a token is created",
     applies=lambda e: not e.has("creates_token"),
-    holds=lambda m, pre, post, b: b.And(*(post.tokens[p] <= pre.tokens[p] for p in PLAYERS)),
+    holds=lambda m, pre, post, b: b.And(*(post.tokens[p] <= pre.tokens[p] for p in _seats(pre))),
 )
 
 
@@ -143,13 +162,14 @@ def _in_order(m: Machine, pre: Any, post: Any, b: Backend) -> Any:
         b.select(pre.picked, a) != NOT_YET, b.select(pre.answer, a) != NOT_YET, b.Not(pre.rechoosing)
     )
     card_first = b.Implies(
-        b.Or(*(b.And(chooser == p, post.answer[p] != pre.answer[p]) for p in PLAYERS)),
+        b.Or(*(b.And(chooser == p, post.answer[p] != pre.answer[p]) for p in _seats(pre))),
         b.select(pre.picked, chooser) != NOT_YET,
     )
-    council_order = b.And(b.Implies(chooser != a, active_done), card_first)
+    # At a larger table an active or first player who has left is passed over.
+    council_order = b.And(b.Implies(b.And(chooser != a, _stays(pre, a, b)), active_done), card_first)
     mulligan_order = b.Implies(
-        b.Or(*(b.And(p != pre.first, post.declared[p] != pre.declared[p]) for p in PLAYERS)),
-        b.select(pre.declared, pre.first) != NOT_YET,
+        b.Or(*(b.And(p != pre.first, post.declared[p] != pre.declared[p]) for p in _seats(pre))),
+        b.Or(b.select(pre.declared, pre.first) != NOT_YET, b.Not(_stays(pre, pre.first, b))),
     )
     return b.If(council, council_order, mulligan_order)
 
@@ -168,10 +188,10 @@ choices_active_player_first = StepProperty(
 def _restart(m: Machine, pre: Any, post: Any, b: Backend) -> Any:
     a = pre.active
     refused = b.Or(*(
-        b.And(pre.chooser == p, p != a, pre.answer[p] != REFUSE, post.answer[p] == REFUSE) for p in PLAYERS
+        b.And(pre.chooser == p, p != a, pre.answer[p] != REFUSE, post.answer[p] == REFUSE) for p in _seats(pre)
     ))
     return b.Implies(
-        b.And(refused, b.select(pre.answer, a) == ACCEPT),
+        b.And(refused, b.select(pre.answer, a) == ACCEPT, _stays(pre, a, b)),
         b.And(post.chooser == a, post.rechoosing),
     )
 
@@ -191,7 +211,8 @@ opening_hands = Invariant(
     "opening_hands",
     ("103.3", "103.4"),
     "while mulligans are declared every player holds seven cards and has no damage",
-    holds=lambda m, s, b: b.And(*(b.And(s.hand[p] == OPENING_HAND, s.damage[p] == 0) for p in PLAYERS)),
+    holds=lambda m, s, b: b.And(*(b.Implies(_stays(s, p, b), b.And(s.hand[p] == OPENING_HAND, s.damage[p] == 0))
+                                  for p in _seats(s))),
     premise=lambda m, s, b: m.at(s, "mulligan", b=b),
 )
 
@@ -202,9 +223,9 @@ def _mulligan(m: Machine, pre: Any, post: Any, b: Backend) -> Any:
     return b.And(
         b.Not(pre.mulligan_done),
         post.mulligan_done,
-        *(pre.declared[p] != NOT_YET for p in PLAYERS),
-        *(b.Implies(pre.declared[p] <= pre.library[p], post.hand[p] == pre.hand[p]) for p in PLAYERS),
-        *(post.hand[p] + post.library[p] == pre.hand[p] + pre.library[p] for p in PLAYERS),
+        *(b.Or(pre.declared[p] != NOT_YET, b.Not(_stays(pre, p, b))) for p in _seats(pre)),
+        *(b.Implies(pre.declared[p] <= pre.library[p], post.hand[p] == pre.hand[p]) for p in _seats(pre)),
+        *(post.hand[p] + post.library[p] == pre.hand[p] + pre.library[p] for p in _seats(pre)),
     )
 
 
@@ -224,8 +245,8 @@ first_player_skips_first_draw = StepProperty(
     "leaving the first turn's draw step, the first player's hand and library are unchanged",
     applies=lambda e: e.source == "draw_step" and not e.has("concedes"),
     holds=lambda m, pre, post, b: b.Implies(
-        pre.first_turn,
-        b.And(pre.active == pre.first, *(b.And(post.hand[p] == pre.hand[p], post.library[p] == pre.library[p]) for p in PLAYERS)),
+        b.And(pre.first_turn, len(pre.won) == 2),
+        b.And(pre.active == pre.first, *(b.And(post.hand[p] == pre.hand[p], post.library[p] == pre.library[p]) for p in _seats(pre))),
     ),
 )
 
@@ -237,7 +258,7 @@ first_player_skips_first_draw = StepProperty(
 def _mandatory(m: Machine, s: Any, b: Backend) -> Any:
     # A waiting Whispering Echo asks its controller: a decision, not a mandatory step.
     whisper = any(x.card == "Whispering Echo" for x in m.table.entities)
-    decision = b.And(s.waiting >= ECHO_WAITS, whisper)
+    decision = b.And(s.waiting >= _echo_waits(s), whisper)
     return b.Or(m.at(s, "check", b=b), b.And(m.at(s, "triggers", b=b), b.Not(decision)))
 
 

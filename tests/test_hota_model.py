@@ -334,3 +334,52 @@ def test_mutant_is_caught_by_the_property_citing_the_broken_rule(mutant: Mutant)
     assert by_solver.verdict == VIOLATED, by_solver.note
     assert by_solver.depth == found.depth, "search and BMC disagree on the shortest counterexample"
 
+
+
+# -- three and four players (102.1, 104.5, assumed:leaver-objects) ----------------------------------
+
+
+def test_the_default_table_seats_three_and_every_property_holds() -> None:
+    """``--players 3``: the default cards with a third player; the two-player
+    counts above are untouched by the seats a table can have."""
+    exploration = vector.explore(build(players=3))
+    assert exploration.complete and len(exploration.keys) == 11_542
+    for prop in CATALOGUE:
+        result = vector.check(exploration, prop)
+        assert result.verdict in ("holds-to-depth", "vacuous"), f"{prop.name}: {result.note}"
+
+
+def _three(cards: dict[int, list[str]], **changes) -> tuple[Machine, object]:  # noqa: ANN003
+    m = build(table=table_of(cards, 9, players=3))
+    state = next(s for s in reachable_states(vector.explore(m))
+                 if m.location_of(s) == "priority" and s.active == 0 and s.priority == 0 and s.passes == 0)
+    return m, state._replace(**changes)
+
+
+def test_a_leaver_takes_their_gatekeeper_and_the_others_play_on() -> None:
+    """104.5, assumed:leaver-objects: P1 concedes with Gatekeeper; P2's Pact of
+    Victory now wins (104.2b), where before the Gatekeeper stopped it (101.2)."""
+    m, state = _three({0: ["Gatekeeper"], 1: ["Pact of Victory"], 2: []}, priority=1)
+    assert [e.name for e, _ in m.successors(state) if e.name.startswith("p2_pact")] == ["p2_pact_of_victory_stopped"]
+    gone = m.apply(state, m.edge("p1_concedes_at_priority_turn_passes_on"))
+    assert gone.lost == (True, False, False) and m.location_of(gone) == "draw_step" and gone.active == 1
+    assert m.rulings.answer("leaves_with_its_player", gone, CONCRETE, 0)
+    held = gone._replace(location=m.location_index["priority"], priority=1)
+    assert [e.name for e, _ in m.successors(held) if e.name.startswith("p2_pact")] == ["p2_pact_of_victory"]
+
+
+def test_priority_goes_round_the_players_still_in_the_game() -> None:
+    """assumed:priority, assumed:seat-order: a pass goes to the next player still
+    in the game; the turn ends when all of them have passed in succession."""
+    m, state = _three({0: [], 1: [], 2: ["Ember Bolt"]})
+    after = m.apply(state, m.edge("pass_priority"))
+    assert (after.priority, after.passes) == (1, 1)
+    held = after._replace(location=m.location_index["priority"])
+    # P3 leaves before passing: P1's pass stands, and P2's now ends the turn.
+    left = m.apply(held, m.edge("p3_concedes_at_priority_and_play_goes_on"))
+    assert (left.priority, left.passes, left.lost) == (1, 1, (False, False, True))
+    end = m.apply(left, m.edge("pass_ends_turn"))
+    assert m.location_of(end) == "draw_step" and end.active == 1
+    # P1, who has passed, leaves while P2 holds priority: that pass no longer counts.
+    gone = m.apply(held._replace(active=2), m.edge("p1_concedes_at_priority_and_play_goes_on"))
+    assert (gone.priority, gone.passes) == (1, 0)

@@ -627,15 +627,15 @@ def _outcome_edges(r: HotaRules, name: str, c: int, edge: Callable[..., Edge], w
     tags = tuple(tag for tag, present in ((WIN_EFFECT, wins is not None), (LOSS_EFFECT, loses is not None)) if present)
     yield edge(name, rules, outcome, guard=lambda s, b: b.And(target(s, b), r.ends_the_game(s, b, outcome(s, b))),
                target="game_over", tags=tags, doc="the effect ends the game")
-    # At two players only a "can't" on the table stops the effect: Gatekeeper
-    # held by the winner's opponent, Aegis held by the loser (both, for Twin
-    # Fates on oneself).
+    # Play goes on where the win is stopped, by a Gatekeeper of the winner's
+    # opponent (or by 104.3e, for Twin Fates on oneself), and the loss is
+    # stopped, by the loser's Aegis, or leaves others in a game of more than two.
     t = r.t
-    if (loses is not None and t.players > PLAYERS) or (
-        (wins is None or any(t.controlled_by("Gatekeeper", q) for q in range(t.players) if q != wins))
-        and (loses is None or t.controlled_by("Aegis of Immortality", loses))
+    stopped_win = wins is None or any(t.controlled_by("Gatekeeper", q) for q in range(t.players) if q != wins)
+    larger = t.players > PLAYERS
+    if (stopped_win or (larger and wins == loses)) and (
+        loses is None or t.controlled_by("Aegis of Immortality", loses) or larger
     ):
-        larger = t.players > PLAYERS
         yield edge(f"{name}_stopped", (*rules, "104.5") if larger else rules, outcome,
                    guard=lambda s, b: b.And(target(s, b), b.Not(r.ends_the_game(s, b, outcome(s, b)))), tags=tags,
                    doc="the game goes on: a 'can't' stops the effect, or the loser leaves and others stay" if larger
