@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from checkers import explicit
+from checkers import explicit, vector
 from model import riftbound
 from model.riftbound.table import BASE, FIRST_BATTLEFIELD, NOBODY, Table, Unit
 from model.backend import CONCRETE
@@ -139,6 +139,14 @@ def test_a_spell_whose_target_is_gone_does_nothing():
 
 def test_backends_agree_with_reactions():
     assert_backends_agree(reacting())
+
+
+def test_the_vector_search_finds_the_same_states_with_reactions():
+    """The chain's edges run over whole frontiers too (no edge taken row by row)."""
+    e = reacting()
+    v = vector.explore(e.machine)
+    assert v.complete and not v.row_by_row, sorted(v.row_by_row)
+    assert [v.state(i) for i in range(v.states)] == e.nodes and v.transitions == e.transitions
 
 
 def test_who_acts_on_a_chain_is_an_assumption_asked_only_with_reactions():
