@@ -5,6 +5,7 @@ that follow them (409.6b, 102.1a), and Mocking Blow's "this turn" modifiers
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from engine.wowtcg.cards import load_pool
 from model import wowtcg
 from model.backend import CONCRETE
 from model.wowtcg.board import MOCKING_BLOW, Spell, default_board
+from scenarios import runner
 
 ARCANE_MISSILES = Spell("Arcane Missiles", 2)
 FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
@@ -201,3 +203,51 @@ def test_mocking_blow_s_damage_type_parts_the_texts_where_a_long_range_character
     (melee,) = [post for e, post in seed.successors(calm) if e.name == "resolve_instant[deal 1 and taunt][P2 hero]@action_phase"]
     (combat,) = [post for e, post in by_000.successors(calm) if e.name == "resolve_instant[deal 1 and taunt][P2 hero]@action_phase"]
     assert melee.damage == combat.damage and melee.damage[t.hero(1)] == 1
+
+
+SCENARIOS = Path(__file__).parent.parent / "scenarios" / "wowtcg"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "verdict"),
+    [
+        # Arcane Missiles destroys the proposed attacker; the proposal is interrupted (601.2f, 601.3).
+        ("rules/601.2f-601.3-proposed-attacker-leaves-play.yaml", "agrees over 7 steps and 0 refusals"),
+        # Frost Nova: a packet to each opposing character (404.4).
+        ("seed-000/404.4-frost-nova-makes-a-packet-per-character.yaml", "agrees over 3 steps and 0 refusals"),
+        # Mocking Blow binds the turn player (600.2); the pass it forbids is refused by the model too.
+        ("rules/600.2-must-attack-if-able.yaml [a ready ally binds until it has attacked]", "agrees over 11 steps and 1 refusals"),
+        # Sarmoth and Mocking Blow: two "can attack only" modifiers at once (601.2d).
+        ("seed-000/601.2d-mocking-blow-and-sarmoth.yaml", "agrees over 4 steps and 2 refusals"),
+        # Sarmoth alone: opposing characters can attack only it if able (601.2c).
+        ("rules/601.2c-sarmoth-draws-every-attack.yaml", "agrees over 8 steps and 2 refusals"),
+        # A second Sarmoth: the engine asks which to keep (412), which the model does not have.
+        ("seed-001/unique-limited-label-keeps-one.yaml",
+         "not covered (P1 chooses which card to keep: the model has no limit of copies in play (412)) after 2 agreeing steps"),
+    ],
+)
+def test_the_model_follows_scenarios_with_spells_and_sarmoth(scenario: str, verdict: str) -> None:
+    path, _, case = scenario.partition(" [")
+    (result,) = [r for r in runner.run_cases(SCENARIOS / path) if not case or r.scenario.endswith(f"[{case}")]
+    assert result.status == "pass", result.detail
+    assert result.model == verdict
+
+
+def test_sarmoth_gives_each_opposing_character_its_only_target():
+    """601.2c: the view puts Sarmoth's modifier on every character of the other parties, none of its own."""
+    from agreement.wowtcg import abstraction as ab
+    from agreement.wowtcg.builtin import BuiltinWowAdapter, Setup
+
+    adapter = BuiltinWowAdapter()
+    setup = Setup(("Bragvi Stormstein", "Maelen Frostweave"), (0, 0), (("Ashen Recruit",), ("Sarmoth", "Hill Archer")), ((), ()), ((), ()), (1, 1), 0)
+    obs = adapter.observe(adapter.new_game(setup))
+    binding = ab.Binding(2)
+    binding.seat(obs)
+    v = ab.view(binding, [obs])
+    t = v.table
+    sarmoth = next(c for c in range(t.count) if t.characters[c].name.startswith("Sarmoth#"))
+    assert t.owner[sarmoth] == 1
+    held = [c for c in range(t.count) if not t.characters[c].name.startswith("free slot")]
+    assert {t.characters[c].name.split("#")[0] for c in held} == {"Bragvi Stormstein", "Maelen Frostweave", "Ashen Recruit", "Sarmoth", "Hill Archer"}
+    for c in held:
+        assert t.attacks_only[c] == (sarmoth if t.owner[c] == 0 else t.none), t.characters[c].name

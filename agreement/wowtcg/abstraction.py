@@ -131,9 +131,11 @@ class View:
         return self.machine.table
 
 
-def _character(name: str, ident: Any, atk: int, health: int, keywords: Iterable[str] = ()) -> Character:
+def _character(
+    name: str, ident: Any, atk: int, health: int, keywords: Iterable[str] = (), attacks_only: tuple[int, int] | None = None
+) -> Character:
     # Names carry the id: two copies of a card are two characters with two sets of edges.
-    return Character(f"{name}#{ident}", atk=atk, health=health, keywords=frozenset(keywords))
+    return Character(f"{name}#{ident}", atk=atk, health=health, keywords=frozenset(keywords), attacks_only=attacks_only)
 
 
 @lru_cache(maxsize=256)
@@ -165,7 +167,7 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
         for i in range(width):
             held = row[i] if i < len(row) else None
             a = None if held is None else allies_seen[held]
-            slots.append(None if a is None else (held, a["name"], a["atk"], a["health"], frozenset(a["keywords"])))
+            slots.append(None if a is None else (held, a["name"], a["atk"], a["health"], frozenset(a["keywords"]), a.get("draws_attacks", False)))
         parties.append((
             (hero["id"], hero["name"], hero["health"], hero["dual_wield"]),
             tuple(slots),
@@ -187,14 +189,24 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
     board, number, weapon_slot, missing = [], {}, {}, set()
     weapons_most = max(len(weapons) for _, _, weapons, _, _ in parties)
     count = len(parties) * (width + 1)
+    # 601.2c: an ally that opposing characters can attack only, if able
+    # (Sarmoth), as (seat, slot); the model gives each opposing character that
+    # printed modifier, and has room for one such ally per game.
+    drawing = [(p, i + 1) for p, (_, slots, _, _, _) in enumerate(parties) for i, a in enumerate(slots) if a is not None and a[5]]
+    if len(drawing) > 1:
+        raise ObservationError("state.players: more than one ally that opposing characters can attack only; the model holds one")
+
+    def only(p: int) -> tuple[int, int] | None:
+        return next((((q - p) % len(parties), slot) for q, slot in drawing if q != p), None)
+
     for p, (hero, slots, weapons, armor_def, item) in enumerate(parties):
         allies = []
         for i, ally in enumerate(slots):
             if ally is None:
                 allies.append(Character(f"free slot {i + 1}", atk=0, health=1))
                 continue
-            ident, name, atk, health, keywords = ally
-            allies.append(_character(name, ident, atk, health, keywords))
+            ident, name, atk, health, keywords, _ = ally
+            allies.append(_character(name, ident, atk, health, keywords, only(p)))
             number[ident] = p * (width + 1) + i + 1
         hero_id, hero_name, hero_health, dual_wield = hero
         number[hero_id] = p * (width + 1)
@@ -206,7 +218,7 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
             number[item[0]] = count + p
         board.append(
             Party(
-                hero=_character(hero_name, hero_id, 0, hero_health),
+                hero=_character(hero_name, hero_id, 0, hero_health, attacks_only=only(p)),
                 allies=tuple(allies),
                 weapons=tuple(Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee) for ident, name, atk, cost, melee in weapons),
                 armor_def=armor_def,

@@ -48,6 +48,9 @@ FRAGMENT_ALLIES = (
     "Hill Archer",  # long-range
     "Stonehide Defender",  # protector
     "Tunnel Rat",  # sabotage
+    # Opposing characters can attack only it if able (601.2c): the model's
+    # printed "can attack only [X]", given to each of them where it is in play.
+    "Sarmoth",
 )
 FRAGMENT_INSTANTS = ("Hamstring", "Flash Heal", "Smoke Screen")
 FRAGMENT_QUESTS = ("Supplies for the Front", "Scout the Barrens")
@@ -329,6 +332,7 @@ def observe(st: GameState) -> dict[str, Any]:
                         "exhausted": o.exhausted,
                         "new": o.joined_turn == st.turn_number,
                         **({"taunted_by": taunted_by[o.id]} if o.id in taunted_by else {}),
+                        **({"draws_attacks": True} if "opponents_attack_only_this" in o.card.continuous_powers else {}),
                     }
                     for o in mine
                     if o.card.type == "ally" and not o.resource

@@ -71,6 +71,12 @@ class ModelFollower:
         """Check the step once the engine is at the next choice point; its findings."""
         if not self.following or self._pending is None:
             return []
+        if st.decision is not None and st.decision.kind == "uniqueness":
+            # Two cards under one label's limit (412): the model holds every
+            # card it is given and asks nobody to give one up.
+            self._pending = None
+            self.leaves_the_model(f"{st.pname(st.decision.player)} chooses which card to keep: the model has no limit of copies in play (412)")
+            return []
         post = observe(st)
         if not (st.is_terminal() or self.checker.waits_for_choice(post)):
             return []
