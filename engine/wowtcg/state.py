@@ -84,6 +84,9 @@ class GameState:
         # and what its label reads; an action is an immutable value, and
         # building one (its label above all) costs more than finding it.
         self._offers: dict[tuple, Action] = {}
+        # The priority actions `legal_actions` last returned, until the state
+        # next acts: each was built only once the rules allowed it (409.2).
+        self._offered: list[Action] | None = None
         for index, (hero, deck) in enumerate(zip(heroes, decks)):
             hero_obj = self._new_obj(pool[hero], index, "play")  # 101.1, 301.1
             self.play.append(hero_obj.id)
@@ -130,7 +133,8 @@ class GameState:
             return []
         if self.decision is not None:
             return list(self.decision.options)
-        return self._priority_actions()
+        offered = self._offered = self._priority_actions()
+        return offered[:]  # the caller's own list: what he adds to it was never offered
 
     def apply_action(self, action: Action) -> None:
         if not isinstance(action, Action):
@@ -142,15 +146,29 @@ class GameState:
                 raise IllegalAction(self.decision.rule, f"{self.pname(self.decision.player)} must {self.decision.kind}: "
                                     f"one of {[str(o) for o in self.decision.options]}", action, str(self))
             decision, self.decision = self.decision, None
+            self._offered = None
             self.history.append(str(decision.options[decision.options.index(action)]))
             self._answer(decision, action)
         else:
-            # The priority holder's pass is this state's own object, well formed
-            # (409.1) by construction: of the most frequent action only the rules are asked.
-            own_pass = self.priority is not None and action is self.pass_actions[self.priority]
-            problem = (None if own_pass else self._malformed(action)) or self._problem(action)
-            if problem is not None:
-                raise IllegalAction(problem[0], problem[1], action, str(self))
+            # An action from the list just offered, the very object, was built
+            # only once the rules allowed it (`_priority_actions`): asking
+            # `_problem` again would find nothing. Any other action is asked
+            # whether it is well formed (409.1), then what the rules say; the
+            # priority holder's pass is this state's own object, well formed
+            # by construction.
+            offered = self._offered
+            if offered is not None:
+                for a in offered:
+                    if a is action:
+                        break
+                else:
+                    offered = None
+            if offered is None:
+                own_pass = self.priority is not None and action is self.pass_actions[self.priority]
+                problem = (None if own_pass else self._malformed(action)) or self._problem(action)
+                if problem is not None:
+                    raise IllegalAction(problem[0], problem[1], action, str(self))
+            self._offered = None
             self.history.append(action.label or str(action))
             self._act(action)
         self._run()
@@ -217,6 +235,7 @@ class GameState:
         new.uniqueness_settled = list(self.uniqueness_settled)
         new.pass_actions = list(self.pass_actions)
         new._offers = dict(self._offers)
+        new._offered = None if self._offered is None else list(self._offered)  # offered in the same state
         return new
 
     def concede(self, player: int) -> None:
@@ -225,6 +244,7 @@ class GameState:
         a method, not one of the legal actions offered to the player to act."""
         if self.over or not self.players[player].in_game:
             raise IllegalAction("102.1b", f"{self.pname(player)} is not in the game", f"concede {player}", str(self))
+        self._offered = None
         self.history.append(f"{self.pname(player)} concedes")
         held_priority = self.priority == player
         if self.decision is not None and self.decision.player == player:

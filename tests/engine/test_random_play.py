@@ -38,7 +38,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from engine.wowtcg import WowTcgGame
+from engine.wowtcg import IllegalAction, WowTcgGame
 from engine.wowtcg.effects import can_be_destroyed, health_of
 
 GAMES = {n: WowTcgGame(players=n) for n in (2, 3, 4)}
@@ -372,7 +372,10 @@ def test_a_clone_plays_on_like_the_original(seed: int) -> None:
 def test_every_offered_action_applies(players: int, seed: int) -> None:
     """At every state of a game, each action in `legal_actions()` is applied to
     its own `clone()`: none raises (`IllegalAction` would name the rule), and each
-    result keeps the per-step invariants (409.1, 409.5, 413.2, 413.7a, 410.1)."""
+    result keeps the per-step invariants (409.1, 409.5, 413.2, 413.7a, 410.1).
+    `apply_action` does not ask the rules again about an action taken from the
+    list just offered, so each offered priority action is put to them here:
+    well formed (409.1) and allowed (`_problem`)."""
     st = GAMES[players].new_initial_state(seed)
     rng = random.Random(seed)
     referee = Referee(st, seed)
@@ -380,6 +383,9 @@ def test_every_offered_action_applies(players: int, seed: int) -> None:
     while not st.is_terminal():
         actions = st.legal_actions()
         for action in actions:
+            if st.decision is None:
+                assert st._malformed(action) is None and st._problem(action) is None, report(
+                    st, seed, referee.step, f"{action} was offered, but {st._malformed(action) or st._problem(action)}")
             branch = st.clone()
             try:
                 branch.apply_action(action)
@@ -391,3 +397,37 @@ def test_every_offered_action_applies(players: int, seed: int) -> None:
         st.apply_action(action)
         referee.observe(st, action)
     assert tried > referee.step, f"{tried} actions tried in {referee.step} steps"
+
+
+@pytest.mark.parametrize("seed", [4, 21])
+def test_an_action_offered_before_the_state_moved_on_is_asked_again(seed: int) -> None:
+    """Only the list `legal_actions()` returned for the state as it is now
+    spares an action the rules' second look. An action offered at an earlier
+    step and not offered now is refused, with the rule `_problem` names (409.1
+    when its player no longer holds priority); an action the caller adds to
+    the returned list was never offered, and is refused too."""
+    st = GAMES[2].new_initial_state(seed)
+    rng = random.Random(seed)
+    earlier: list = []
+    refused = 0
+    while not st.is_terminal():
+        actions = st.legal_actions()
+        if st.decision is None:
+            stale = [a for a in earlier if a.kind != "pass" and a not in actions]
+            for a in stale[:3]:
+                rule = (st._malformed(a) or st._problem(a))[0]
+                before = str(st)
+                with pytest.raises(IllegalAction) as refusal:
+                    st.apply_action(a)
+                assert refusal.value.rule == rule and str(st) == before
+                refused += 1
+            other = 1 - st.priority
+            added = st.pass_actions[other]
+            actions.append(added)
+            with pytest.raises(IllegalAction) as refusal:
+                st.apply_action(added)
+            assert refusal.value.rule == "409.1"
+            actions.pop()
+            earlier = actions
+        st.apply_action(rng.choice(actions))
+    assert refused > 50, f"only {refused} stale actions tried"
