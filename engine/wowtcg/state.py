@@ -538,9 +538,15 @@ class GameState:
         play). Equal facts give equal findings, so a check is skipped when
         nothing it reads changed since one found nothing; a new check there
         must add what it reads here, and the fields it reads to those whose
-        setting ticks BOARD_CLOCK (objects.py)."""
+        setting ticks BOARD_CLOCK (objects.py). A resource with no damage
+        and no host is left out: no check finds anything in it (uniqueness
+        and 409.6a-b read no resource, 402.4a, 410.1b; 409.6d and 409.6f
+        need a host or damage), and as a host it fits nothing, like a card
+        out of play (409.6d), so placing one, the most frequent change of
+        play, leaves the facts as they were."""
         return (
-            [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(self.objs.__getitem__, self.play)],
+            [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(self.objs.__getitem__, self.play)
+             if not o.resource or o.damage or o.attached_to is not None],
             [(p.in_game, p.drew_from_empty) for p in self.players],
         )
 
