@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .effects import can_be_destroyed, destroyed_triggers, health_of, is_character, leave_play
+from .effects import can_be_destroyed, destroyed_triggers, health_of, leave_play
 from .objects import Action, Decision
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def ppp_batch(st: GameState) -> bool:
     objs = st.objs
     doomed, misfits, scarred = [], [], []
     for o in map(objs.__getitem__, st.play):
-        if not o.resource and is_character(o):  # most of play is resources: no call for them
+        if not o.resource and o.card.is_character:  # `is_character`, written out: most of play is resources
             # 409.6a: total health 0 destroys (not lethal damage); 409.6b: lethal damage.
             health = health_of(st, o)
             if (health <= 0 or o.damage >= health) and can_be_destroyed(st, o):

@@ -67,7 +67,10 @@ def is_character(o: Obj) -> bool:
 
 
 def characters_in_play(st: GameState):
-    return [st.objs[oid] for oid in st.play if is_character(st.objs[oid])]
+    """300.1: the heroes and allies in play, not resources (410.1b), in the
+    order they entered; `is_character` written out, as this runs for every
+    targeted card offered."""
+    return [o for o in map(st.objs.__getitem__, st.play) if not o.resource and o.card.is_character]
 
 
 def opponents(st: GameState, player: int) -> list[int]:

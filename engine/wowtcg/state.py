@@ -450,6 +450,8 @@ class GameState:
             ]
         if kind == "ability_in_play":  # 413.3: an ability named without a zone is one in play
             return [o.id for o in self.cards_in_play() if o.card.type == "ability"]
+        if kind == "character":
+            return [o.id for o in effects.characters_in_play(self)]
         out = []
         for o in effects.characters_in_play(self):
             if kind == "hero" and o.card.type != "hero":
@@ -1155,7 +1157,7 @@ class GameState:
                     offer(a)
         if main:
             for a in mine:
-                if not effects.is_character(a) or combat.attacker_problem(self, a):
+                if not a.card.is_character or combat.attacker_problem(self, a):  # `mine` holds no resource
                     continue
                 only = combat.attack_only(self, a)
                 for d in theirs:
