@@ -311,6 +311,8 @@ def rows(value: Any, n: int) -> np.ndarray:
 #: A free slot of the hash table (state numbers are int32: 4 bytes a slot).
 EMPTY = np.iinfo(np.int32).max
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+#: Keys put back in a grown hash table at a time.
+REHASH_KEYS = 1 << 20
 
 
 class Visited:
@@ -401,9 +403,15 @@ class Visited:
         """Room for ``need`` keys, grown by half at least: fewer copies than
         growing by what is needed, less room unused than doubling."""
         if need > len(self.keys):
-            grown = np.empty((max(need, len(self.keys) * 3 // 2), self.keys.shape[1]), np.uint64)
-            grown[: self.count] = self.keys[: self.count]
-            self.keys = grown
+            shape = (max(need, len(self.keys) * 3 // 2), self.keys.shape[1])
+            try:
+                # In place: the system moves a large block's pages, not its bytes,
+                # and the old keys and the new are never held side by side.
+                self.keys.resize(shape)
+            except ValueError:  # a view of the keys is held elsewhere: copied instead
+                grown = np.empty(shape, np.uint64)
+                grown[: self.count] = self.keys[: self.count]
+                self.keys = grown
 
     def _reserve(self, need: int) -> None:
         if need >= EMPTY:
@@ -412,23 +420,27 @@ class Visited:
             size = len(self.slots)
             while 2 * need > size:
                 size *= 2
+            del self.slots  # the old table is not read again: given back before the new one is taken
             self.slots = np.full(size, EMPTY, np.int32)
             self._rehash()
 
     def _rehash(self) -> None:
-        """Put every number back in the (larger) table.  The keys are distinct,
-        so none is compared: of the numbers that reach one free slot together,
-        whichever is written keeps it, and the others probe on."""
-        numbers = np.arange(self.count, dtype=np.int32)
-        slot = self._home(self.keys[: self.count])
+        """Put every number back in the (larger) table, ``REHASH_KEYS`` at a
+        time (so that the arrays that place them stay small beside the table).
+        The keys are distinct, so none is compared: of the numbers that reach
+        one free slot together, whichever is written keeps it, and the others
+        probe on."""
         mask = len(self.slots) - 1
-        pending = np.arange(self.count)
-        while pending.size:
-            at = slot[pending]
-            free = self.slots[at] == EMPTY
-            self.slots[at[free]] = numbers[pending[free]]
-            pending = pending[self.slots[at] != numbers[pending]]
-            slot[pending] = (slot[pending] + 1) & mask
+        for first in range(0, self.count, REHASH_KEYS):
+            numbers = np.arange(first, min(first + REHASH_KEYS, self.count), dtype=np.int32)
+            slot = self._home(self.keys[first : first + len(numbers)])
+            pending = np.arange(len(numbers))
+            while pending.size:
+                at = slot[pending]
+                free = self.slots[at] == EMPTY
+                self.slots[at[free]] = numbers[pending[free]]
+                pending = pending[self.slots[at] != numbers[pending]]
+                slot[pending] = (slot[pending] + 1) & mask
 
 
 # --------------------------------------------------------------------------
@@ -621,10 +633,16 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         peak = max(peak, held + keys.nbytes + parent.nbytes + edge.nbytes + number.nbytes + first.nbytes)
     if complete:
         starts.pop()  # the empty level that ended the search
+    stored, count = visited.keys, visited.count
+    del visited  # its hash table given back before the transitions are joined
+    try:
+        stored.resize((count, layout.words))  # the room for keys to come given back in place
+    except ValueError:  # a view of the keys is held elsewhere (a debugger's): copied instead
+        stored = stored[:count].copy()
     return VectorExploration(
         machine,
         layout,
-        visited.keys[: visited.count].copy(),
+        stored,
         tuple(starts),
         transitions,
         time.perf_counter() - started,
@@ -637,7 +655,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         np.packbits(np.concatenate([np.unpackbits(step[1], count=len(step[0])) for step in steps])) if steps else np.empty(0, np.uint8),
         np.concatenate([step[2] for step in steps]) if steps else np.empty(0, np.int32),
         # The states of a level left unexpanded are the source of no transition.
-        np.concatenate([step[3] for step in steps] + [np.zeros(visited.count - starts[len(steps)], degree_type)]),
+        np.concatenate([step[3] for step in steps] + [np.zeros(count - starts[len(steps)], degree_type)]),
         peak,
         stopped,
     )

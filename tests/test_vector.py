@@ -164,6 +164,20 @@ def test_visited_numbers_each_new_key_once_in_order(batches):  # noqa: ANN001
     assert [tuple(map(int, key)) for key in visited.keys[: visited.count]] == [(k % 7, k) for k in first_seen]
 
 
+def test_a_table_grown_a_few_keys_at_a_time_finds_every_key_it_holds(monkeypatch):  # noqa: ANN001
+    """A grown table takes its numbers back a slice of keys at a time (and its
+    keys grow in place): every key added is then found under its number."""
+    monkeypatch.setattr(vector, "REHASH_KEYS", 5)
+    visited = vector.Visited(words=2)
+    keys = np.array([(k % 3, k * 7919) for k in range(5000)], np.uint64)
+    for batch in np.array_split(keys, 7):
+        visited.add(batch)
+    new, number = visited.add(keys[::-1])
+    assert visited.count == len(keys) and not new.size
+    assert number.tolist() == list(range(len(keys)))[::-1]
+    assert (visited.keys[: visited.count] == keys).all()
+
+
 # -- the backends agree -------------------------------------------------------------
 
 #: Instances whose reachable states the agreement is checked on: between them
