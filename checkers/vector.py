@@ -201,7 +201,7 @@ class Layout:
         for j, part, owner in self._written(pre, changes, location, wrong):
             d = self.digits[j]
             kept[d.word] &= ~self._cleared[j]
-            if isinstance(part, (int, np.integer)):  # a bool is an int
+            if isinstance(part, (int, np.integer, np.bool_)):
                 value = int(part) - d.lo
                 if 0 <= value <= d.hi - d.lo:
                     fixed[d.word] |= value << d.shift
