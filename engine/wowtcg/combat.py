@@ -32,9 +32,10 @@ def attack_only(st: GameState, attacker: Obj) -> set[int]:
     Sarmoth's for his opponents, Mocking Blow's caster's hero this turn."""
     # Loops, not comprehensions: every proposal asks, and mostly nothing is found.
     allowed = set()
-    for s in sources_in_play(st, "opponents_attack_only_this"):
-        if s.controller != attacker.controller:
-            allowed.add(s.id)
+    if "opponents_attack_only_this" in st.powers_in_game:
+        for s in sources_in_play(st, "opponents_attack_only_this"):
+            if s.controller != attacker.controller:
+                allowed.add(s.id)
     for what, oid, hero in st.turn_modifiers:
         if what == "attack_only_your_hero" and oid == attacker.id:
             allowed.add(hero)

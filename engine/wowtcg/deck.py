@@ -109,22 +109,33 @@ def _check_format(format: str) -> None:
         raise ValueError(f"unknown deck format {format!r}: expected one of {', '.join(FORMATS)}")
 
 
-def _hero_problems(card: Card, hero: Card, where: str, n: int) -> list[DeckViolation]:
-    """100.2a and 100.2b for one card against a valid hero."""
-    found = []
+def _hero_rules_broken(card: Card, hero: Card) -> tuple[str, ...]:
+    """The rules of 100.2a and 100.2b that one card breaks against a valid
+    hero, without saying how: a random deck asks this of every card of the
+    pool, and most break one."""
     # 100.2a: an icon-bearing card needs an icon in common with the hero;
     # icon-free (neutral) cards fit any hero.
-    if card.traits and not (card.traits & hero.traits):
+    icons = bool(card.traits) and not (card.traits & hero.traits)
+    # 100.2b: "[Trait] Hero Required" needs a hero with that trait: its
+    # talent, an icon, or a race/class on its type line.
+    need = card.hero_required
+    required = need is not None and need != hero.talent and need not in hero.traits and need not in hero.subtypes
+    return ("100.2a",) * icons + ("100.2b",) * required
+
+
+def _hero_problems(card: Card, hero: Card, where: str, n: int) -> list[DeckViolation]:
+    """100.2a and 100.2b for one card against a valid hero, each with what it lacks."""
+    found = []
+    broken = _hero_rules_broken(card, hero)
+    if "100.2a" in broken:
         found.append(DeckViolation(
             "100.2a",
             f"{where} card {_copies(card.name, n)} has trait icons "
             f"{', '.join(sorted(card.traits))}, none shared with hero {hero.name!r} "
             f"({', '.join(sorted(hero.traits)) or 'no icons'})",
         ))
-    # 100.2b: "[Trait] Hero Required" needs a hero with that trait: its
-    # talent, an icon, or a race/class on its type line.
-    need = card.hero_required
-    if need is not None and need != hero.talent and need not in hero.traits and need not in hero.subtypes:
+    if "100.2b" in broken:
+        need = card.hero_required
         found.append(DeckViolation(
             "100.2b",
             f"{where} card {_copies(card.name, n)} requires a {need} hero; "
@@ -210,7 +221,7 @@ def validate_deck(deck: Deck, pool: Pool, *, format: str = "constructed") -> lis
 
 
 def _legal_for(card: Card, hero: Card) -> bool:
-    return card.type != "hero" and not _hero_problems(card, hero, "deck", 1)
+    return card.type != "hero" and not _hero_rules_broken(card, hero)
 
 
 def random_legal_deck(

@@ -33,8 +33,9 @@ def health_of(st: GameState, o: Obj) -> int:
     """Total health (302.1), with Ironforge Guards' +1 for each other ally of
     its name in its controller's party. A resource is in no party, and face
     down it has no name at all (410.1b), so resources never count."""
-    health = o.card.health or 0
-    bonus = o.card.continuous_arg("health_per_other_named")
+    card = o.card  # read for every character before every grant of priority (409.6b)
+    health = card.health or 0
+    bonus = card.continuous_powers.get("health_per_other_named")
     if bonus:
         others = sum(
             1 for other in map(st.objs.__getitem__, st.play)

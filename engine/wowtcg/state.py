@@ -1162,7 +1162,7 @@ class GameState:
                 only = combat.attack_only(self, a)
                 for d in theirs:
                     sabotage = d.card.type == "item"
-                    if combat.defender_problem(self, a, d, sabotage) or combat.attack_only_problem(self, a, d, only):
+                    if combat.defender_problem(self, a, d, sabotage) or (only and combat.attack_only_problem(self, a, d, only)):
                         continue
                     proposal = offers.get(key := ("propose", p, a.id, d.id, sabotage, d.controller))
                     if proposal is None:
@@ -1183,8 +1183,8 @@ class GameState:
         """Add the link (CR7.4 707): pay, put it on top, and its controller
         gets priority again (409.1, CR7.4 707.1f) after the pre-priority checks."""
         self.priority = None
-        self.passes += 1 if a.kind == "pass" else 0
         if a.kind == "pass":
+            self.passes += 1
             if self.passes >= self.in_game_count():
                 self.passes = 0
                 if self.chain:  # 409.4a-b
