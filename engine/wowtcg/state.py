@@ -19,6 +19,7 @@ from .objects import BOARD_CLOCK, Action, Combat, Decision, IllegalAction, Link,
 
 HAND_SIZE = 7  # 101.1: opening hand
 HAND_LIMIT = 7  # 413.5b, 503.2a
+PILES = frozenset({"deck", "hand", "graveyard", "removed"})  # the zones each player has a list of (413.1)
 
 
 #: The fields each kind of priority action takes (409.2): a card played or
@@ -349,17 +350,19 @@ class GameState:
         return [o for o in map(self.objs.__getitem__, self.play) if not o.resource]
 
     def move(self, o: Obj, zone: str) -> None:
-        """Move a card out of its zone into `zone` of its owner (413.2)."""
+        """Move a card out of its zone into `zone` of its owner (413.2). Its
+        id is in no list but the one its zone names (`Obj.zone`), so only that
+        one is searched; it may be in none (a card made for the move, or one
+        `leave_play` has already taken out of play)."""
         owner = self.players[o.owner]
-        for pile in (owner.deck, owner.hand, owner.graveyard, owner.removed):
-            if o.id in pile:
-                pile.remove(o.id)
-        if o.id in self.play:
-            self.play.remove(o.id)
+        where = o.zone
+        pile = self.play if where == "play" else getattr(owner, where) if where in PILES else None
+        if pile is not None and o.id in pile:
+            pile.remove(o.id)
         o.zone = zone
         if zone == "play":
             self.play.append(o.id)
-        elif zone in ("deck", "hand", "graveyard", "removed"):
+        elif zone in PILES:
             getattr(owner, zone).append(o.id)
 
     def enter_play(self, o: Obj, controller: int, attached_to: int | None = None) -> None:
