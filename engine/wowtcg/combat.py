@@ -168,7 +168,9 @@ def begin_defending(st: GameState) -> None:
 
 # --- Strikes (303.2, 405.3, 602.3a) ----------------------------------------------
 
-def strike_problem(st: GameState, player: int, weapon: Obj) -> Problem:
+def strike_problem(st: GameState, player: int, weapon: Obj, ready: int | None = None) -> Problem:
+    """303.2, 405.3, 602.3a: whether this player may strike with this weapon
+    now; `ready`: his ready resources (402.4a), when the caller has counted them."""
     c = st.combat
     hero = st.players[player].hero
     # 602.3c: a hero is in combat only while it has an opponent in it.
@@ -179,7 +181,7 @@ def strike_problem(st: GameState, player: int, weapon: Obj) -> Problem:
         return ("303.2", f"{weapon.name} is not a weapon {st.pname(player)} controls")
     if weapon.exhausted:
         return ("303.2", f"{weapon.name} is exhausted")
-    if st.ready_resources(player) < (weapon.card.strike_cost or 0):
+    if (st.ready_resources(player) if ready is None else ready) < (weapon.card.strike_cost or 0):
         return ("402.1", f"{st.pname(player)} can't pay the strike cost {weapon.card.strike_cost}")
     struck = c.struck.get(player, [])
     if weapon.id in struck or not struck:

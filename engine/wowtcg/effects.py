@@ -210,6 +210,8 @@ def combat_damage_triggers(st: GameState, packet: Packet) -> None:
 
 def trigger_event(st: GameState, when: str, test, **event) -> None:
     """Trigger every power watching `when` whose source passes `test`."""
+    if when not in st.powers_in_game:
+        return  # no card of the game watches for it: nothing to gather
     for source, power in list(powers_watching(st, when)):
         if test(source):
             _trigger(st, source, power, **event)

@@ -1175,7 +1175,7 @@ class GameState:
                     offer(proposal)
         if defend:
             for w in mine:
-                if w.card.type == "weapon" and combat.strike_problem(self, p, w) is None:
+                if w.card.type == "weapon" and combat.strike_problem(self, p, w, budget) is None:
                     a = offers.get(key := ("strike", p, w.id))
                     if a is None:
                         a = offers[key] = Action("strike", p, w.id, label=f"{self.pname(p)} strikes with {w.name}")
