@@ -221,6 +221,8 @@ SCENARIOS = Path(__file__).parent.parent / "scenarios" / "wowtcg"
         ("seed-000/601.2d-mocking-blow-and-sarmoth.yaml", "agrees over 4 steps and 2 refusals"),
         # Sarmoth alone: opposing characters can attack only it if able (601.2c).
         ("rules/601.2c-sarmoth-draws-every-attack.yaml", "agrees over 8 steps and 2 refusals"),
+        # Annihilator: the struck hero's packet can't be prevented, so no armor is offered (407.3c).
+        ("seed-000/407.3c-annihilator-combat-damage-cannot-be-prevented.yaml", "agrees over 10 steps and 0 refusals"),
         # A second Sarmoth: the engine asks which to keep (412), which the model does not have.
         ("seed-001/unique-limited-label-keeps-one.yaml",
          "not covered (P1 chooses which card to keep: the model has no limit of copies in play (412)) after 2 agreeing steps"),
@@ -251,3 +253,21 @@ def test_sarmoth_gives_each_opposing_character_its_only_target():
     assert {t.characters[c].name.split("#")[0] for c in held} == {"Bragvi Stormstein", "Maelen Frostweave", "Ashen Recruit", "Sarmoth", "Hill Archer"}
     for c in held:
         assert t.attacks_only[c] == (sarmoth if t.owner[c] == 0 else t.none), t.characters[c].name
+
+
+def test_armor_cannot_prevent_a_packet_dealt_with_an_unpreventable_weapon():
+    """407.3c, 407.3d: P1's hero struck with an Annihilator-like weapon, so its
+    packet to P2's hero can't be prevented and 304.2's armor is not offered;
+    without the strike it is."""
+    board = default_board(2, 0)
+    first = board.parties[0]
+    board = replace(board, parties=(replace(first, weapons=(replace(first.weapons[0], unpreventable=True), first.weapons[1])), board.parties[1]))
+    machine = wowtcg.build(board=board, allies=0, turns=1)
+    t = machine.table
+    s = next(machine.initial_states())._replace(
+        location=machine.location_index["combat_conclusion"], attacker=t.hero(0), defender=t.hero(1), priority_holder=t.nobody,
+    )
+    struck = s._replace(struck=tuple(i == t.weapon(0, 0) for i in range(len(s.struck))))
+    other = s._replace(struck=tuple(i == t.weapon(0, 1) for i in range(len(s.struck))))
+    assert "combat_damage[defender's armor]" not in {e.name for e, _ in machine.successors(struck)}
+    assert "combat_damage[defender's armor]" in {e.name for e, _ in machine.successors(other)}

@@ -171,7 +171,7 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
         parties.append((
             (hero["id"], hero["name"], hero["health"], hero["dual_wield"]),
             tuple(slots),
-            tuple((wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"]) for wp in pl["weapons"]),
+            tuple((wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"], wp.get("unpreventable", False)) for wp in pl["weapons"]),
             pl["armor"]["defense"] if pl.get("armor") else 0,
             None if item is None else (item["id"], item["name"]),
         ))
@@ -220,7 +220,10 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
             Party(
                 hero=_character(hero_name, hero_id, 0, hero_health, attacks_only=only(p)),
                 allies=tuple(allies),
-                weapons=tuple(Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee) for ident, name, atk, cost, melee in weapons),
+                weapons=tuple(
+                    Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee, unpreventable=sure)
+                    for ident, name, atk, cost, melee, sure in weapons
+                ),
                 armor_def=armor_def,
                 dual_wield=dual_wield,
                 object_name=f"{item[1]}#{item[0]}" if item else "no object",

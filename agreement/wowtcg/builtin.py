@@ -67,11 +67,13 @@ FRAGMENT_HEROES = (
     "Elaria Moonwhisper",
 )
 ARMORS = ("Leather Jerkin", "Chain Hauberk")
+#: A weapon whose combat damage can't be prevented (407.3c): the board's Weapon.unpreventable.
+UNPREVENTABLE_WEAPONS = ("Annihilator",)
 ITEM = "Lucky Charm"
 WEAPONS = ("Viking Warhammer", "Hunting Longbow")
 #: Every card the model abstracts faithfully: a game made only of these can be
 #: checked against it step by step (face-down resources may be any card).
-FRAGMENT = frozenset(FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRAGMENT_HEROES + ARMORS + WEAPONS + (ITEM,))
+FRAGMENT = frozenset(FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRAGMENT_HEROES + ARMORS + WEAPONS + UNPREVENTABLE_WEAPONS + (ITEM,))
 
 
 #: Where a card's only effect sends its damage: the model's two aims.
@@ -346,6 +348,7 @@ def observe(st: GameState) -> dict[str, Any]:
                         "melee": "Melee" in o.card.limited_labels,
                         "exhausted": o.exhausted,
                         "struck": o.id in struck,
+                        **({"unpreventable": True} if "combat_damage_unpreventable" in o.card.continuous_powers else {}),
                     }
                     for o in mine
                     if o.card.type == "weapon" and not o.resource

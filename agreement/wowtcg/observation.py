@@ -116,6 +116,8 @@ def check_state(obs: Any) -> None:
             _fail(f"{where}.weapons", "expected a list")
         for j, w in enumerate(pl["weapons"]):
             _object(w, f"{where}.weapons[{j}]", {"id": "id", "name": "str", "atk": "int", "strike_cost": "int", "melee": "bool", "exhausted": "bool", "struck": "bool"})
+            if not isinstance(w.get("unpreventable", False), bool):
+                _fail(f"{where}.weapons[{j}].unpreventable", f"expected true or false, got {w['unpreventable']!r}")
         if pl.get("armor") is not None:
             _object(pl["armor"], f"{where}.armor", {"id": "id", "defense": "int", "exhausted": "bool"})
         if pl.get("item") is not None:

@@ -54,6 +54,7 @@ class Weapon:
     atk: int
     strike_cost: int  # resources exhausted to strike (303.2)
     melee: bool = True  # dual wield pairs two melee weapons, ranged dual wield two ranged ones (405.3)
+    unpreventable: bool = False  # 407.3c: the combat damage its hero deals with it can't be prevented (Annihilator)
 
 
 @dataclass(frozen=True)

@@ -344,8 +344,17 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
         to_attacker = b.If(b.select(long_range, s.attacker, False), 0, t.combat_atk(s, b, s.defender))
         return {"defender": to_defender, "attacker": to_attacker}
 
+    # 407.3c, 407.3d: a hero's packet is tied to every weapon it struck with, and one
+    # that can't be prevented makes the whole packet unpreventable.
+    unpreventable = [(p, t.weapon(p, w)) for p, party in enumerate(t.board.parties) for w, weapon in enumerate(party.weapons) if weapon.unpreventable]
+
+    def preventable(s: Any, b: Backend, source: str) -> Any:
+        """304.2 takes only a preventable packet: not one a hero deals having struck with such a weapon."""
+        c = getattr(s, source)
+        return b.Not(b.Or(*(b.And(c == t.hero(p), s.struck[i]) for p, i in unpreventable))) if unpreventable else True
+
     def armor_usable(s: Any, b: Backend, role: str) -> Any:
-        """304.2: the recipient is a hero about to take damage whose armor is ready (DEF 1 or more)."""
+        """304.2: the recipient is a hero about to take a preventable packet whose armor is ready (DEF 1 or more)."""
         c = getattr(s, role)
         p = b.select(t.owner, c, t.nobody)
         return b.And(
@@ -353,6 +362,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             packets(s, b)[role] > 0,
             b.select(t.armor_def, p, 0) > 0,
             b.Not(b.select(s.armor_exhausted, p, True)),
+            preventable(s, b, "defender" if role == "attacker" else "attacker"),
         )
 
     for suffix, armored in ARMOR_CHOICES.items():
