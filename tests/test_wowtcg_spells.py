@@ -223,6 +223,8 @@ SCENARIOS = Path(__file__).parent.parent / "scenarios" / "wowtcg"
         ("rules/601.2c-sarmoth-draws-every-attack.yaml", "agrees over 8 steps and 2 refusals"),
         # Annihilator: the struck hero's packet can't be prevented, so no armor is offered (407.3c).
         ("seed-000/407.3c-annihilator-combat-damage-cannot-be-prevented.yaml", "agrees over 10 steps and 0 refusals"),
+        # Nethrak the Bound strikes with two bows: ranged dual wield pairs ranged weapons (405.2, CR7.4 406.6).
+        ("rules/405.3-ranged-dual-wield-strikes-with-two-bows.yaml", "agrees over 14 steps and 1 refusals"),
         # A second Sarmoth: the engine asks which to keep (412), which the model does not have.
         ("seed-001/unique-limited-label-keeps-one.yaml",
          "not covered (P1 chooses which card to keep: the model has no limit of copies in play (412)) after 2 agreeing steps"),

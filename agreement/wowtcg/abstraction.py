@@ -169,7 +169,7 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
             a = None if held is None else allies_seen[held]
             slots.append(None if a is None else (held, a["name"], a["atk"], a["health"], frozenset(a["keywords"]), a.get("draws_attacks", False)))
         parties.append((
-            (hero["id"], hero["name"], hero["health"], hero["dual_wield"]),
+            (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False)),
             tuple(slots),
             tuple((wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"], wp.get("unpreventable", False)) for wp in pl["weapons"]),
             pl["armor"]["defense"] if pl.get("armor") else 0,
@@ -208,7 +208,7 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
             ident, name, atk, health, keywords, _ = ally
             allies.append(_character(name, ident, atk, health, keywords, only(p)))
             number[ident] = p * (width + 1) + i + 1
-        hero_id, hero_name, hero_health, dual_wield = hero
+        hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield = hero
         number[hero_id] = p * (width + 1)
         for w, (ident, *_) in enumerate(weapons):
             weapon_slot[ident] = p * weapons_most + w
@@ -226,6 +226,7 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
                 ),
                 armor_def=armor_def,
                 dual_wield=dual_wield,
+                ranged_dual_wield=ranged_dual_wield,
                 object_name=f"{item[1]}#{item[0]}" if item else "no object",
             )
         )

@@ -48,15 +48,10 @@ FRAGMENT_ALLIES = (
     "Hill Archer",  # long-range
     "Stonehide Defender",  # protector
     "Tunnel Rat",  # sabotage
-    # Opposing characters can attack only it if able (601.2c): the model's
-    # printed "can attack only [X]", given to each of them where it is in play.
-    "Sarmoth",
 )
 FRAGMENT_INSTANTS = ("Hamstring", "Flash Heal", "Smoke Screen")
 FRAGMENT_QUESTS = ("Supplies for the Front", "Scout the Barrens")
-# Heroes without powers.  Nethrak the Bound is left out on purpose: his ranged
-# dual wield is read differently by the engine (two ranged weapons, 405.2) and
-# by the model, which follows 405.3's text only for melee dual wield.
+# Heroes without powers.
 FRAGMENT_HEROES = (
     "Baxxel Geartooth",
     "Bragvi Stormstein",
@@ -66,6 +61,13 @@ FRAGMENT_HEROES = (
     "Maelen Frostweave",
     "Elaria Moonwhisper",
 )
+#: Cards the model follows in a scripted game that random setups leave out, so
+#: that a seed plays the game it always has: Sarmoth (opposing characters can
+#: attack only it if able, 601.2c: the model's printed "can attack only [X]",
+#: given to each of them where it is in play) and Nethrak the Bound (ranged dual
+#: wield pairs two ranged weapons in the engine, 405.2, and in the model's
+#: reading, CR7.4 406.6 first).
+SCRIPTED_ONLY = ("Sarmoth", "Nethrak the Bound")
 ARMORS = ("Leather Jerkin", "Chain Hauberk")
 #: A weapon whose combat damage can't be prevented (407.3c): the board's Weapon.unpreventable.
 UNPREVENTABLE_WEAPONS = ("Annihilator",)
@@ -73,7 +75,9 @@ ITEM = "Lucky Charm"
 WEAPONS = ("Viking Warhammer", "Hunting Longbow")
 #: Every card the model abstracts faithfully: a game made only of these can be
 #: checked against it step by step (face-down resources may be any card).
-FRAGMENT = frozenset(FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRAGMENT_HEROES + ARMORS + WEAPONS + UNPREVENTABLE_WEAPONS + (ITEM,))
+FRAGMENT = frozenset(
+    FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRAGMENT_HEROES + SCRIPTED_ONLY + ARMORS + WEAPONS + UNPREVENTABLE_WEAPONS + (ITEM,)
+)
 
 
 #: Where a card's only effect sends its damage: the model's two aims.
@@ -321,6 +325,7 @@ def observe(st: GameState) -> dict[str, Any]:
                     "exhausted": hero.exhausted,
                     "in_play": hero.zone == "play",
                     "dual_wield": "dual_wield" in hero.card.keywords,
+                    **({"ranged_dual_wield": True} if "ranged_dual_wield" in hero.card.keywords else {}),
                     **({"taunted_by": taunted_by[hero.id]} if hero.id in taunted_by else {}),
                 },
                 "allies": [
