@@ -1051,9 +1051,10 @@ class GameState:
         targets, listed by `legal_targets` itself (CR7.4 707.1d), the power's
         source (CR7.4 701), the attacker (601.2a), the defender (601.2b) and
         what it may attack only (601.2c), a strike (303.2, 405.3). Asking
-        `_problem` again would read all of it twice; `apply_action` still asks
-        it of the action chosen. Outside his main phase he can do no more
-        than pass, play an instant (408.1), use a payment power (CR7.4 701)
+        `_problem` again would read all of it twice, so `apply_action` does
+        not ask it of an action taken from this list (the random-play tests
+        ask it of every action offered). Outside his main phase he can do no
+        more than pass, play an instant (408.1), use a payment power (CR7.4 701)
         or, in the defend window, strike (602.3a); with none of those at
         hand, as at most choices, only his pass is asked about and play is
         not read. An action offered again is the one made the first time
