@@ -174,3 +174,18 @@ def test_backends_agree_on_the_cards_triggers():
     assert_backends_agree(explored(drummer_table()))
     assert_backends_agree(explored(reaper_table()))
     assert_backends_agree(explored(marked_table()))
+
+
+def test_two_sappers_mark_no_unit_past_its_might():
+    """assumed:here-trigger, damage.lethal: with two Spark Sappers at the table
+    (as a random game may draw), the assignments the model prepares count at
+    most a unit's might of marked damage on it, more being lethal: the model
+    of such a table builds, and a 1-might unit is offered every legal amount."""
+    units = (
+        Unit("Page", 0, 1, start=BF1),
+        Unit("Sapper", 1, 1, start=HAND, when_played="damage"),
+        Unit("Sapper #2", 1, 1, start=HAND, when_played="damage"),
+        Unit("Raider", 1, 3),
+    )
+    m = riftbound.build(table=Table(2, 1, units, (0,), 2, 1, 2))
+    assert {"assign_damage[P2: Page 1]", "assign_damage[P2: Page 3]"} <= {e.name for e in m.edges}

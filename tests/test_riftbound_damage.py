@@ -10,6 +10,7 @@ to fail; and the requirement patterns that damage.exclusive settles.
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 import z3
@@ -454,3 +455,18 @@ def test_the_exclusive_patterns_against_the_brute_force_up_to_3_units():
                     brute.add(pattern)
                     break
     assert found == brute
+
+
+def test_every_total_at_once_finds_each_totals_splits():
+    """legal_assignments(up_to=True), which builds the model's assignment
+    edges, finds the splits of every total from 0 to the bound, and no other."""
+    rng = random.Random(1)
+    for _ in range(40):
+        units = []
+        for i in range(rng.randint(1, 4)):
+            might = rng.randint(0, 4)
+            units.append(DamageUnit(f"u{i}", might, tank=rng.random() < 0.3, last=rng.random() < 0.3,
+                                    immune=rng.random() < 0.2, marked=rng.randint(0, might)))
+        most = rng.randint(0, 7)
+        each = sorted(split for total in range(most + 1) for split in legal_assignments(units, total))
+        assert legal_assignments(units, most, up_to=True) == each, (units, most)

@@ -695,15 +695,22 @@ def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[t
                 # A unit can carry no more marked damage than its might (damage.lethal): any more destroys it.
                 marks = [range(1) if t.units[v].immune else range(min(sappers, max(0, m)) + 1) for v, m in zip(here, mights)]
                 for marked in itertools.product(*marks):
-                    units = [
-                        DamageUnit(t.units[v].name, m, tank=t.units[v].tank, last=t.units[v].last, immune=t.units[v].immune, marked=d)
-                        for v, m, d in zip(here, mights, marked)
-                    ]
-                    for total in range(most + 1):
-                        for split in legal_assignments(units, total):
-                            amounts = dict(zip(here, split))
-                            found.add(tuple(amounts.get(v, 0) for v in targets))
+                    units = tuple(
+                        DamageUnit(f"#{k}", m, tank=t.units[v].tank, last=t.units[v].last, immune=t.units[v].immune, marked=d)
+                        for k, (v, m, d) in enumerate(zip(here, mights, marked))
+                    )
+                    for split in _legal_splits(units, most):
+                        amounts = dict(zip(here, split))
+                        found.add(tuple(amounts.get(v, 0) for v in targets))
     return tuple(sorted(found))
+
+
+@functools.lru_cache(maxsize=None)
+def _legal_splits(units: tuple[DamageUnit, ...], most: int) -> tuple[tuple[int, ...], ...]:
+    """The legal splits of every total up to ``most`` (``legal_assignments``),
+    remembered by configuration (units named by position): the tables read
+    off many games meet the same ones again."""
+    return tuple(legal_assignments(units, most, up_to=True))
 
 
 def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:

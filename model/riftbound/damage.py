@@ -564,13 +564,19 @@ def check_assignment(units: Sequence[DamageUnit], total: int, amounts: Sequence[
     return Check(False, amounts, broken_ids, tuple(reasons), None, f"{head}: breaks {', '.join(broken_ids)}: {'; '.join(reasons)}")
 
 
-def legal_assignments(units: Sequence[DamageUnit], total: int) -> list[tuple[int, ...]]:
+def legal_assignments(units: Sequence[DamageUnit], total: int, up_to: bool = False) -> list[tuple[int, ...]]:
     """Every legal split of ``total`` among ``units``, sorted: Z3 models of
-    ``is_legal`` over symbolic amounts, each blocked once found."""
+    ``is_legal`` over symbolic amounts, each blocked once found. ``up_to``:
+    of every total from 0 to ``total``, in one enumeration (the amounts of a
+    legal split add up to its total, so they tell the totals apart)."""
     _validate(units, total)
     amounts = [z3.Int(f"amount:{i}") for i in range(len(units))]
     solver = z3.Solver()
-    solver.add(is_legal(units, total, amounts, SYMBOLIC))
+    if up_to:
+        spent = z3.Int("total")
+        solver.add(spent >= 0, spent <= total, is_legal(units, spent, amounts, SYMBOLIC))
+    else:
+        solver.add(is_legal(units, total, amounts, SYMBOLIC))
     found = []
     while _decide(solver) == z3.sat:
         model = solver.model()
