@@ -209,6 +209,8 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
     battlefields = range(t.battlefields)
     units = range(len(t.units))
     player = Table.player_name
+    # Where a spell takes effect: as it is cast, or, with reactions, as it resolves from the chain.
+    spells_at = ("showdown", "chain") if t.reacts else ("showdown",)
 
     # -- valid_destination(p, bf): where a move may take a player's unit ----------------
     def fight(s: Any, b: Backend, bf: int) -> Any:
@@ -236,7 +238,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    texts={SOURCE: "30-31"}),
         ),
         tuple((p, bf) for p in players for bf in battlefields),
-        asked_at=("action_phase", "showdown"),
+        asked_at=("action_phase", *spells_at),
         # assumed:standard-move: with no combat in the way, a unit may go to any battlefield.
         default=True,
         show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
@@ -341,7 +343,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "a unit that leaves the battlefield leaves its role there; it takes it again if it comes back"),
         ),
         tuple((u,) for u in units),
-        asked_at=("showdown",),
+        asked_at=spells_at,
         show=lambda u: t.units[u].name,
     )
 
@@ -355,7 +357,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "a move by a spell uses up the unit's move this turn"),
         ),
         tuple((u,) for u in units),
-        asked_at=("showdown",),
+        asked_at=spells_at,
         show=lambda u: t.units[u].name,
     )
 
@@ -371,7 +373,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "a unit arriving where its player does not hold the battlefield, not yet contested, contests it"),
         ),
         tuple((p, bf) for p in players for bf in battlefields),
-        asked_at=("action_phase", "showdown"),
+        asked_at=("action_phase", *spells_at),
         show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
     )
 
@@ -399,7 +401,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "the spell plays the unit to the battlefield it names"),
         ),
         tuple((p, bf) for p in players for bf in battlefields),
-        asked_at=("showdown",),
+        asked_at=spells_at,
         show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
     )
 
@@ -440,7 +442,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "played to its controller's base instead, 'here' is that base", texts={SOURCE: "18"}),
         ),
         tuple((p, bf) for p in players if any(t.units[u].when_played for u in t.units_of(p)) for bf in battlefields),
-        asked_at=("showdown",),
+        asked_at=spells_at,
         default=0,
         show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
         show_answer=lambda z: t.zone_name(z),
@@ -461,7 +463,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    lambda s, b, v: t.units[v].immune, "a unit that cannot be damaged cannot be destroyed either"),
         ),
         tuple((v,) for v in units) if t.plays_with("destroy") else (),
-        asked_at=("showdown",),
+        asked_at=spells_at,
         show=lambda v: t.units[v].name,
     )
 
