@@ -1,9 +1,11 @@
-"""The cards on the table: the fixed stats and keywords of every character.
+"""The cards on the table: the fixed stats and keywords of every character,
+and the abilities of the game that deal damage (spells).
 
 A model instance plays one board.  Stats and keywords never change during a
 game here (no modifier in the model changes them), so they are constants of
-the build rather than state variables: only what combat changes (readiness,
-damage, being in play, roles) is state.  Health is scaled down from the
+the build rather than state variables: only what combat and spells change
+(readiness, damage, being in play, roles, and Mocking Blow's "this turn" taunt)
+is state.  Health is scaled down from the
 printed values (heroes have about 25, 301.1) so that small instances reach
 lethal damage; what matters to the rules is the comparison with damage.
 """

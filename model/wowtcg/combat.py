@@ -4,10 +4,11 @@ A combat is proposed in the turn player's non-combat action phase as a link
 (601.1; the basic rules' declaration is no link, a reading the rulings
 build); as that link resolves, legality is checked again (601.3) and the combat
 step starts: the attack window, the protect point, the defend window (602),
-then the conclusion, where nobody has priority (603).  Combat damage is the only
-damage in this model, so pre-priority processing (409.5) is a location of its
-own after the conclusion: batches of checks run until one changes nothing, and
-only then does the turn player get priority back in the action phase.
+then the conclusion, where nobody has priority (603).  After combat damage,
+pre-priority processing (409.5) is a location of its own: batches of checks
+run until one changes nothing, and only then does the turn player get
+priority back in the action phase.  (A spell's damage and its checks are one
+step in windows.py.)
 
 Combat roles: ``attacker`` holds the proposed attacker while the proposal is
 on the chain and the attacker from 602.1 on; ``defender`` holds the proposed

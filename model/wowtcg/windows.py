@@ -5,6 +5,8 @@ pass clockwise, and the final pass of a succession, which either resolves the
 top link (409.4a) or, on an empty chain, closes the window (409.4b).  What a
 link does as it resolves depends on its kind; effects the model does not
 track (most instants, strikes, non-ally non-instants) just leave the chain.
+A board's spells deal damage as they resolve, and the pre-priority checks
+follow at once (``spell_edges``).
 """
 
 from __future__ import annotations
