@@ -123,7 +123,7 @@ def check_uniqueness(st: GameState) -> None:
         ids = uniqueness_violation(st.objs[st.players[p].hero].card, mine)
         if ids:
             options = [
-                Action("repair", p, oid, label=f"{st.pname(p)} keeps the others and destroys {st.describe(st.objs[oid])}")
+                Action.made("repair", p, oid, label=f"{st.pname(p)} keeps the others and destroys {st.describe(st.objs[oid])}")
                 for oid in ids
             ]
             st.decide(Decision("uniqueness", p, options, "412", {}))

@@ -114,7 +114,7 @@ def protect_options(st: GameState, player: int) -> list[Action]:
     if has(attacker, "stealth") or c.protected:
         return []
     return [
-        Action("protect", player, o.id, label=f"{st.pname(player)} protects with {st.describe(o)}")
+        Action.made("protect", player, o.id, label=f"{st.pname(player)} protects with {st.describe(o)}")
         for o in st.cards_in_play()
         if is_character(o) and o.controller == player and has(o, "protector")
         and not o.exhausted and o.id != c.defender
@@ -134,7 +134,7 @@ def protect_point(st: GameState, asked: tuple[int, ...] = ()) -> None:
             continue
         options = protect_options(st, p)
         if options:
-            options.append(Action("protect", p, None, label=f"{st.pname(p)} does not protect"))
+            options.append(Action.made("protect", p, None, label=f"{st.pname(p)} does not protect"))
             st.decide(Decision("protect", p, options, "602.2", {"asked": asked + (p,)}))
             return
 

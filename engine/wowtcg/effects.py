@@ -120,9 +120,9 @@ def deliver(st: GameState, packet: Packet) -> None:
         ]
         if armor:
             options = [
-                Action("prevent", target.controller, a.id, label=f"{st.pname(target.controller)} exhausts {a.name} (DEF {a.card.defense}) against {packet.amount} damage")
+                Action.made("prevent", target.controller, a.id, label=f"{st.pname(target.controller)} exhausts {a.name} (DEF {a.card.defense}) against {packet.amount} damage")
                 for a in armor
-            ] + [Action("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage")]
+            ] + [Action.made("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage")]
             st.decide(Decision("prevent", target.controller, options, "304.2", {"packet": packet}))
             return
     target.damage += packet.amount

@@ -5,7 +5,7 @@ for one. Plain data; the rules that change them live in the other modules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, make_dataclass
 from typing import Any
 
 from .cards import Card
@@ -215,6 +215,22 @@ class Action:
 
     def __str__(self) -> str:
         return self.label or f"P{self.player + 1} {self.kind}"
+
+    @classmethod
+    def made(cls, kind: str, player: int, subject: int | None = None, targets: tuple[int, ...] = (), x: int = 0,
+             option: Any = None, label: str = "") -> Action:
+        """The same action as `Action(...)`, built in less than half the time:
+        made as `ActionFields` (its fields, not frozen, so set as fast as
+        Python sets fields), then an `Action`, as `Obj.made` does. For the
+        actions built before a player's every choice."""
+        a = ActionFields(kind, player, subject, targets, x, option, label)
+        a.__class__ = cls
+        return a
+
+
+#: `Action`'s fields, in its order and slots, in a class that is not frozen (`Action.made`).
+ActionFields = make_dataclass(
+    "ActionFields", [(f.name, f.type, field(default=f.default, compare=f.compare)) for f in fields(Action)], slots=True)
 
 
 @dataclass(slots=True)

@@ -909,8 +909,8 @@ class GameState:
             return
         p = order[asked]
         self.decide(Decision("mulligan", p, [
-            Action("mulligan", p, option=False, label=f"{self.pname(p)} keeps his hand"),
-            Action("mulligan", p, option=True, label=f"{self.pname(p)} mulligans"),
+            Action.made("mulligan", p, option=False, label=f"{self.pname(p)} keeps his hand"),
+            Action.made("mulligan", p, option=True, label=f"{self.pname(p)} mulligans"),
         ], "101.2", {"asked": asked}))
 
     # --- priority actions (409.2) ------------------------------------------------------
@@ -1111,13 +1111,13 @@ class GameState:
             if place:
                 a = offers.get(key := ("resource", p, o.id, None))
                 if a is None:
-                    a = offers[key] = Action("resource", p, o.id, label=f"{self.pname(p)} places {card.name} as a resource")
+                    a = offers[key] = Action.made("resource", p, o.id, label=f"{self.pname(p)} places {card.name} as a resource")
                 offer(a)
             if card.type == "quest":
                 if place:
                     a = offers.get(key := ("resource", p, o.id, True))
                     if a is None:
-                        a = offers[key] = Action("resource", p, o.id, option=True, label=f"{self.pname(p)} places {card.name} face up as a resource")
+                        a = offers[key] = Action.made("resource", p, o.id, option=True, label=f"{self.pname(p)} places {card.name} face up as a resource")
                     offer(a)
                 continue
             if card.type == "hero" or card.cost > budget:
@@ -1129,18 +1129,18 @@ class GameState:
                     if card.cost + x <= budget:
                         a = offers.get(key := ("play", p, o.id, t, x, objs[t].controller))
                         if a is None:
-                            a = offers[key] = Action("play", p, o.id, (t,), x, label=f"{self.pname(p)} plays {card.name} (X={x}) on {self.describe(objs[t])}")
+                            a = offers[key] = Action.made("play", p, o.id, (t,), x, label=f"{self.pname(p)} plays {card.name} (X={x}) on {self.describe(objs[t])}")
                         offer(a)
             elif target:
                 for t in self.legal_targets(target, p):
                     a = offers.get(key := ("play", p, o.id, t, 0, None if target == "player" else objs[t].controller))
                     if a is None:
-                        a = offers[key] = Action("play", p, o.id, (t,), label=f"{self.pname(p)} plays {card.name} on {self._target_name(target, t)}")
+                        a = offers[key] = Action.made("play", p, o.id, (t,), label=f"{self.pname(p)} plays {card.name} on {self._target_name(target, t)}")
                     offer(a)
             else:
                 a = offers.get(key := ("play", p, o.id))
                 if a is None:
-                    a = offers[key] = Action("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
+                    a = offers[key] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
                 offer(a)
         for o, i, power in powers:
             # 402.1, CR7.4 707.1b: each X he can pay for on top of the resources.
@@ -1156,8 +1156,8 @@ class GameState:
                     a = offers.get(key := ("power", p, o.id, i, x, t, None if t is None or power.target == "player" else objs[t].controller))
                     if a is None:
                         tname = f" on {self._target_name(power.target, t)}" if t is not None else ""
-                        a = offers[key] = Action("power", p, o.id, () if t is None else (t,), x, i,
-                                                 label=f"{self.pname(p)} uses {o.name}'s power{f' (X={x})' if has_x else ''}{tname}")
+                        a = offers[key] = Action.made("power", p, o.id, () if t is None else (t,), x, i,
+                                                      label=f"{self.pname(p)} uses {o.name}'s power{f' (X={x})' if has_x else ''}{tname}")
                     offer(a)
         if main:
             for a in mine:
@@ -1171,15 +1171,15 @@ class GameState:
                     proposal = offers.get(key := ("propose", p, a.id, d.id, sabotage, d.controller))
                     if proposal is None:
                         word = "sabotages" if sabotage else "attacks"
-                        proposal = offers[key] = Action("propose", p, a.id, (d.id,), option=sabotage,
-                                                        label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
+                        proposal = offers[key] = Action.made("propose", p, a.id, (d.id,), option=sabotage,
+                                                             label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
                     offer(proposal)
         if defend:
             for w in mine:
                 if w.card.type == "weapon" and combat.strike_problem(self, p, w, budget) is None:
                     a = offers.get(key := ("strike", p, w.id))
                     if a is None:
-                        a = offers[key] = Action("strike", p, w.id, label=f"{self.pname(p)} strikes with {w.name}")
+                        a = offers[key] = Action.made("strike", p, w.id, label=f"{self.pname(p)} strikes with {w.name}")
                     offer(a)
         return out
 
