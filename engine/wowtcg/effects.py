@@ -126,7 +126,6 @@ def deliver(st: GameState, packet: Packet) -> None:
             st.decide(Decision("prevent", target.controller, options, "304.2", {"packet": packet}))
             return
     target.damage += packet.amount
-    st.damaged_since_priority.add(target.id)
     # The packet as dealt, so that scenarios see its source (407.2c), type (407.3a) and whether it is combat damage (407.3b).
     kind = " ".join(x for x in (packet.type, "combat" if packet.combat else "") if x)
     st.history.append(f"{_packet_source(st, packet)} deals {packet.amount} {kind + ' ' if kind else ''}damage to {st.describe(target)} (407.2)")

@@ -73,7 +73,6 @@ class GameState:
         self.turn_number = 0
         self.combat: Combat | None = None
         self.turn_modifiers: list[tuple] = []  # (what, character, the caster's hero) 600.2, 601.2c
-        self.damaged_since_priority: set[int] = set()
         self.resolving: Link | None = None
         self.over = False
         self.history: list[str] = []
@@ -225,7 +224,6 @@ class GameState:
         new.turn_number = self.turn_number
         new.combat = self.combat.copy() if self.combat is not None else None
         new.turn_modifiers = list(self.turn_modifiers)
-        new.damaged_since_priority = set(self.damaged_since_priority)
         new.resolving = copied(self.resolving)
         new.over = self.over
         new.history = list(self.history)
@@ -601,7 +599,6 @@ class GameState:
             player = self.next_clockwise(player)
         assert not self.tasks, f"tasks left when granting priority: {self.tasks}"
         self.priority = player
-        self.damaged_since_priority.clear()
 
     def _link_id(self) -> int:
         self._next_link += 1
