@@ -50,6 +50,11 @@ def _playing(s: Any, p: int, b: Backend) -> Any:
 
 def _protected(m: Machine, s: Any, p: int, b: Backend) -> Any:
     """Player ``p`` controls an Aegis of Immortality that is not silenced (101.1, 101.2a)."""
+    if m.table.control_moves:  # Mind Tether: the Aegis's "you" is whoever controls it now (108.4)
+        return b.Or(*(
+            b.And(s.controller[e] == p, b.Not(s.silenced[e])) for e, x in enumerate(m.table.entities)
+            if x.card == "Aegis of Immortality"
+        ))
     return b.Or(*(
         b.Not(s.silenced[e]) for e, x in enumerate(m.table.entities)
         if x.card == "Aegis of Immortality" and x.controller == p

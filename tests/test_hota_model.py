@@ -383,3 +383,26 @@ def test_priority_goes_round_the_players_still_in_the_game() -> None:
     # P1, who has passed, leaves while P2 holds priority: that pass no longer counts.
     gone = m.apply(held._replace(active=2), m.edge("p1_concedes_at_priority_and_play_goes_on"))
     assert (gone.priority, gone.passes) == (1, 0)
+
+
+# -- Mind Tether: control moves, ownership stays (107.1, 107.2, 108.4, 109.2) -------------------------
+
+
+def test_a_taken_aegis_protects_its_new_controller_and_only_they_activate_a_taken_bolt() -> None:
+    m = build(table=table_of({0: ["Mind Tether"], 1: ["Aegis of Immortality", "Ember Bolt"]}, 8))
+    exploration = vector.explore(m)
+    assert exploration.complete
+    for prop in CATALOGUE:
+        result = vector.check(exploration, prop)
+        assert result.verdict in ("holds-to-depth", "vacuous"), f"{prop.name}: {result.note}"
+    state = _priority_state(m, priority=0, active=0, damage=(30, 30))
+    assert m.rulings.answer("loses_game", state, CONCRETE, 0, DAMAGE)  # P2's Aegis is P2's
+    taken = m.apply(state, m.edge("p1_mind_tether_on_p2s_aegis_of_immortality"))
+    assert taken.controller == (0, 0, 1)  # the Aegis is P1's to control; P2 still owns it (107.1)
+    assert not m.rulings.answer("loses_game", taken, CONCRETE, 0, DAMAGE)  # 108.4: its "you" is P1 now
+    assert m.rulings.answer("loses_game", taken, CONCRETE, 1, DAMAGE)
+    # 109.2: the Bolt answers to its controller only.
+    bolt = m.apply(state, m.edge("p1_mind_tether_on_p2s_ember_bolt"))._replace(location=m.location_index["priority"])
+    assert {e.name for e, _ in m.successors(bolt) if "ember_bolt" in e.name} == {"p1_p2_s_ember_bolt_on_p1",
+                                                                              "p1_p2_s_ember_bolt_on_p2"}
+    assert not [e for e, _ in m.successors(bolt._replace(priority=1)) if "ember_bolt" in e.name]

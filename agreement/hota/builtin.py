@@ -1,5 +1,5 @@
 """The adapter of the built-in Heroes of Ancients engine (``engine/hota``):
-games set up from the part of its card pool the model holds, engine states
+games set up from its card pool (every entity card is the model's), engine states
 read as snapshots and actions as plain data (``agreement/hota/checker.py``).
 A concession is offered as an action of every player still in the game.
 
@@ -14,9 +14,10 @@ from typing import Any
 
 from engine.hota import Action, HotaGame, HotaState, IllegalAction, load_pool
 
-#: Cards the model does not hold: Mind Tether changes an entity's controller,
-#: and the model's entities keep theirs (107.2).
-OUTSIDE_THE_MODEL = ("Mind Tether",)
+#: Cards that come to a table only with a kit that names them: Mind Tether
+#: turns a game on who controls what, so it is tried with the entities whose
+#: control matters (tests/agreement/test_hota_agreement.py), not as a random extra.
+KIT_ONLY = ("Mind Tether",)
 #: One of each of these on a table at most (the model keeps one waiting trigger).
 ONE_PER_TABLE = (("Culling Field",), ("Echo Chamber", "Whispering Echo"))
 #: And at a table of more than two, one council, whose convener the model knows.
@@ -45,7 +46,7 @@ def random_setup(rng: random.Random, pool: Any = None, players: int = 2) -> Setu
     """``players`` seats: a kit split between them and up to four more
     entities each, from the model's part of the pool; equal decks."""
     pool = pool if pool is not None else load_pool()
-    names = [c.name for c in pool.entities() if c.name not in OUTSIDE_THE_MODEL]
+    names = [c.name for c in pool.entities() if c.name not in KIT_ONLY]
     seats = [f"P{p + 1}" for p in range(players)]
     once = ONE_PER_TABLE + (ONE_COUNCIL if players > 2 else ())
     table: dict[str, list[str]] = {s: [] for s in seats}

@@ -17,6 +17,7 @@ The observation format is ``HotaState.snapshot()`` of the reference engine
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -37,6 +38,7 @@ STATE_FIELDS = ("step", "players", "first_player", "active", "first_turn", "prio
                 "tokens_elsewhere", "entities", "waiting_triggers", "council")
 #: The engine's chance player.
 CHANCE_PLAYER = -1
+OWNED = re.compile(r"^P([1-9])'s (.+)$")
 
 
 def check_state(obs: Any) -> None:
@@ -82,7 +84,8 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
     # The entities still on the battlefield, by owner and card: those of a
     # player who left are gone (assumed:leaver-objects), marks and all.
     present = {(e["owner"], e["card"]): e for e in obs["entities"]}
-    marks = [present.get((x.controller, x.card), {"used": False, "silenced": False}) for x in m.table.entities]
+    marks = [present.get((x.owner, x.card), {"used": False, "silenced": False, "controller": x.owner})
+             for x in m.table.entities]
     n = obs["players"]
     fields: dict[str, Any] = {
         "location": m.location_index[LOCATIONS.get(step, step)],
@@ -112,6 +115,8 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
         "answer": tuple(_ANSWERS[x] for x in council["answers"]) if council else (NOT_YET,) * n,
         "rechoosing": bool(council.get("rechoosing", False)) if council else False,
     }
+    if m.table.control_moves:
+        fields["controller"] = tuple(e["controller"] for e in marks)
     if step == "game_over":
         # An ended game keeps its outcome and what decided it (model/hota/game.py).
         for v in variables(m.table):
@@ -144,7 +149,7 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
         # Ending the game or not, and at a larger table what goes on after it.
         base = f"{PLAYER_NAMES[p].lower()}_concedes_at_{m.location_of(s)}"
         return (base, *(e.name for e in m.edges if e.name.startswith(base + "_")))
-    # activate
+    # activate: an entity another player owns is named by its owner, as the engine names it
     base = f"{PLAYER_NAMES[p].lower()}_{slug(choice['source'])}"
     target, card = choice.get("target"), choice.get("target_card")
     if target is not None and card is None:
@@ -152,8 +157,16 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
     elif card == "Spirit" and choice["source"] == "Banishing Gale":
         base += f"_on_{PLAYER_NAMES[target].lower()}s_spirit"
     elif card is not None and card != "Spirit":
-        base += f"_on_{PLAYER_NAMES[target].lower()}s_{slug(card)}"
+        owner, name = _owned(card, target)
+        base += f"_on_{PLAYER_NAMES[owner].lower()}s_{slug(name)}"
     return (base, f"{base}_stopped")
+
+
+def _owned(ref: str, controller: int) -> tuple[int, str]:
+    """The owner and card of an entity as actions name it: "P2's Ember Bolt",
+    or its card alone while its controller owns it."""
+    found = OWNED.match(ref)
+    return (int(found.group(1)) - 1, found.group(2)) if found else (controller, ref)
 
 
 class HotaChecker(TableChecker):
@@ -194,7 +207,8 @@ class HotaChecker(TableChecker):
                 return part.strip("_")
         name = name.removesuffix("_stopped")
         if name[:1] == "p" and name[1:2].isdigit() and name[2:3] == "_":
-            return name[3:].split("_on_", 1)[0]
+            # An entity another player owns is named by its owner ("p1_p2_s_ember_bolt").
+            return re.sub(r"^p[0-9]_s_", "", name[3:].split("_on_", 1)[0])
         return name
 
     @staticmethod
@@ -219,7 +233,7 @@ class HotaChecker(TableChecker):
         for e in m.edges_leaving(s):
             if e in enabled or not e.name.startswith(f"{PLAYER_NAMES[holder].lower()}_") or e.has(CONCEDES):
                 continue
-            observed = _activation(m, e, holder)
+            observed = _activation(m, s, e, holder)
             # An action the model splits (an effect that ends the game or is
             # stopped) is forbidden only when no edge of it is enabled.
             if observed is not None and not any(self.stands_for(m, s, x, observed) for x in enabled):
@@ -227,17 +241,26 @@ class HotaChecker(TableChecker):
         return out
 
 
-def _activation(m: Machine, e: Edge, player: int) -> dict[str, Any] | None:
+def _activation(m: Machine, s: Any, e: Edge, player: int) -> dict[str, Any] | None:
     """The observed activation a model edge stands for, or None for an edge of another kind."""
     t: Table = m.table
+    controllers = s.controller if t.control_moves else tuple(x.owner for x in t.entities)
+
+    def ref(i: int) -> str:
+        # As the engine names an entity: by its owner while another controls it.
+        x = t.entities[i]
+        return x.card if controllers[i] == x.owner else f"{PLAYER_NAMES[x.owner]}'s {x.card}"
+
+    def named(owner: int, card: str) -> str:
+        return card if owner == player else f"{PLAYER_NAMES[owner]}'s {card}"
+
     for x in t.entities:
-        if x.controller != player:
-            continue
-        base = f"{PLAYER_NAMES[player].lower()}_{slug(x.card)}"
+        base = f"{PLAYER_NAMES[player].lower()}_{slug(named(x.owner, x.card))}"
         name = e.name.removesuffix("_stopped")
         if name != base and not name.startswith(base + "_on_"):
             continue
-        action = {"kind": "activate", "player": player, "source": x.card, "target": None, "target_card": None}
+        action = {"kind": "activate", "player": player, "source": named(x.owner, x.card), "target": None,
+                  "target_card": None}
         rest = name[len(base):].removeprefix("_on_")
         if not rest:
             if x.card == "Rewind Portal":
@@ -247,8 +270,8 @@ def _activation(m: Machine, e: Edge, player: int) -> dict[str, Any] | None:
         if rest.endswith("s_spirit"):
             action.update(target=seat, target_card="Spirit")
         elif len(rest) > 2:
-            card = next(y.card for y in t.entities if y.controller == seat and rest == f"p{seat + 1}s_{slug(y.card)}")
-            action.update(target=seat, target_card=card)
+            i = next(i for i, y in enumerate(t.entities) if y.owner == seat and rest == f"p{seat + 1}s_{slug(y.card)}")
+            action.update(target=controllers[i], target_card=ref(i))
         else:
             action.update(target=seat)
         return action

@@ -1,7 +1,7 @@
 """Follow one game of the built-in Heroes of Ancients engine against the
 model, action by action (for ``chainproof scenarios``; ``agreement/follow.py``).
-A game the model does not hold (Mind Tether, two Culling Fields) is not
-covered, with the reason; so are the steps from a card played from hand on."""
+A game the model does not hold (two Culling Fields) is not covered, with
+the reason; so are the steps from a card played from hand on."""
 
 from __future__ import annotations
 

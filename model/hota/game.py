@@ -38,6 +38,11 @@ choices go round the players still in the game in seat order
 Who may lose or win, and which entity has its ability, are the rule book's
 answers (``model/hota/rulings.py``), with the golden rules' precedence
 declared there.
+
+Where Mind Tether is on the table each entity's controller is part of the
+state: Mind Tether gives its controller an entity an opponent controls, whose
+owner stays (107.1, 107.2, 109.2); only the controller activates it, and its
+"you" is the controller (108.4).
 """
 
 from __future__ import annotations
@@ -50,7 +55,9 @@ from typing import Any, Callable, Iterator
 from model.backend import Backend
 from model.hota import REGISTRY
 from model.hota.counts import Counts
-from model.hota.rulings import CONCESSION, EFFECT, LAST_STANDING, entity_has_ability, loses_at_check, rulebook
+from model.hota.rulings import (
+    CONCESSION, EFFECT, LAST_STANDING, controls, entity_has_ability, loses_at_check, rulebook,
+)
 from model.hota.table import (
     ACCEPT, ACTIVATED, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, MAX_PLAYERS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND,
     PICKED, PLAYERS, REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, default_table,
@@ -228,12 +235,12 @@ class HotaRules:
     # -- assumed:leaver-objects ----------------------------------------------------------------
 
     @staticmethod
-    def trigger_of(t: Table, waiting: Any, p: int, b: Backend) -> Any:
+    def trigger_of(t: Table, s: Any, waiting: Any, p: int, b: Backend) -> Any:
         """The waiting trigger is player ``p``'s (its entity's controller, 108.4)
         or waits for ``p``'s token."""
         out = []
         for base, cards in ((CULLING_WAITS, ("Culling Field",)), (t.echo_waits, ("Echo Chamber", "Whispering Echo"))):
-            mine = any(t.entities[i].controller == p for c in cards for i in t.holding(c))
+            mine = b.Or(*(controls(t, s, i, p) for c in cards for i in t.holding(c)))
             out.append(b.And(waiting >= base, waiting < base + t.players, b.Or(waiting - base == p, mine)))
         return b.Or(*out)
 
@@ -502,13 +509,19 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
 
     def on_battlefield(x: int) -> Callable[..., Any] | None:
         return (lambda s, b: b.Not(r.book.answer("leaves_with_its_player", s, b, x))) if t.players > PLAYERS else None
-    for e in t.activated:
+
+    # 109.2: only an entity's controller activates it; where Mind Tether moves
+    # control, any player may come to control it, and its "you" is then that
+    # player (108.4). Edges name a taken entity by its owner.
+    for e, c in ((e, c) for e in t.activated for c in range(t.players) if t.control_moves or c == t.entities[e].owner):
         entity = t.entities[e]
-        c = entity.controller
-        base = f"{PLAYER_NAMES[c].lower()}_{slug(entity.card)}"
+        taken = c != entity.owner
+        ref = f"{PLAYER_NAMES[entity.owner]}'s {entity.card}" if taken else entity.card
+        base = f"{PLAYER_NAMES[c].lower()}_{slug(ref)}"
 
         def may_activate(s: Any, b: Backend, e: int = e, c: int = c) -> Any:
-            return b.And(s.priority == c, b.Not(s.used[e]), r.has_ability(s, b, e))
+            mine = (controls(t, s, e, c),) if t.control_moves else ()
+            return b.And(s.priority == c, *mine, b.Not(s.used[e]), r.has_ability(s, b, e))
 
         def resolved(s: Any, b: Backend, e: int = e, **changes: Any) -> dict[str, Any]:
             # After anything resolves the active player receives priority, after the check.
@@ -517,7 +530,8 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
         def edge(name: str, rules: tuple[str, ...], update: Callable[..., dict[str, Any]], guard: Callable[..., Any] = None,
                  target: str = "check", tags: tuple[str, ...] = (), doc: str = "",
                  may_activate: Callable[..., Any] = may_activate, resolved: Callable[..., Any] = resolved,
-                 label: str = entity.label, c: int = c) -> Edge:
+                 label: str = entity.label + (f" under {PLAYER_NAMES[c]}'s control" if taken else ""),
+                 c: int = c) -> Edge:
             extra = guard or (lambda s, b: True)
             return Edge(
                 name, "priority", target, (*rules, "assumed:once-per-turn", "assumed:resolve-at-once", "assumed:no-costs"),
@@ -600,6 +614,19 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
             yield edge(base, ("104.4c", "104.5"),
                        lambda s, b: {"drew": _each(s, lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
                        target="game_over", doc="the game is a draw")
+        elif card == "Mind Tether":
+            for x, other_entity in enumerate(t.entities):
+                if x == e:
+                    continue
+                present = on_battlefield(x) or always
+
+                def tether(s: Any, b: Backend, x: int = x, c: int = c) -> dict[str, Any]:
+                    return {"controller": b.store(s.controller, x, c)}
+
+                yield edge(f"{base}_on_{PLAYER_NAMES[other_entity.owner].lower()}s_{slug(other_entity.card)}",
+                           ("107.1", "107.2", "108.4", "109.2"), tether,
+                           guard=lambda s, b, x=x, c=c, present=present: b.And(s.controller[x] != c, present(s, b)),
+                           doc=f"gain control of {other_entity.label}, which an opponent controls; its owner stays")
         elif card == "Council of Elders":
             yield edge(base, ("101.4",),
                        lambda s, b: {"chooser": s.active, "picked": (NOT_YET,) * seats(s),
@@ -873,26 +900,31 @@ def _play_goes_on(r: HotaRules, loc: str, p: int, name: str, concede: Callable[.
                  "the holder keeps priority; a pass the leaver made no longer counts"),
         ]
     if loc == "council":
-        # With one Council of Elders at the table, its controller convened the council.
-        convener = r.t.entities[r.t.holding("Council of Elders")[0]].controller
-        if convener == p:
-            return [edge("council_ends", "check", ("assumed:resolve-at-once",), anyway,
-                         lambda s, b, ch: {"chooser": NOBODY, "picked": (NOT_YET,) * r.n, "answer": (NOT_YET,) * r.n,
-                                           "rechoosing": False, "priority": s.active, "passes": 0},
-                         "the council they convened ends with them, and the active player receives priority")]
+        # With one Council of Elders at the table, its controller convened the
+        # council (no one activates anything while it chooses).
+        council = r.t.holding("Council of Elders")[0]
+        convenes = lambda s, b: controls(r.t, s, council, p)  # noqa: E731
+        out = []
+        if r.t.control_moves or r.t.entities[council].owner == p:
+            out.append(edge("council_ends", "check", ("assumed:resolve-at-once",), convenes,
+                            lambda s, b, ch: {"chooser": NOBODY, "picked": (NOT_YET,) * r.n, "answer": (NOT_YET,) * r.n,
+                                              "rechoosing": False, "priority": s.active, "passes": 0},
+                            "the council they convened ends with them, and the active player receives priority"))
 
         def council_goes_on(s: Any, b: Backend, ch: dict[str, Any]) -> dict[str, Any]:
             chooser = r.next_chooser(s._replace(**ch), b, s.picked, s.answer)
             return {"chooser": b.If(s.chooser == p, chooser, s.chooser),
                     "rechoosing": b.And(s.rechoosing, s.chooser != p)}
-        return [edge("and_play_goes_on", "council", ("101.4", "assumed:seat-order"), anyway, council_goes_on,
-                     "the other players' choices go on")]
+        if r.t.control_moves or r.t.entities[council].owner != p:
+            out.append(edge("and_play_goes_on", "council", ("101.4", "assumed:seat-order"),
+                            lambda s, b: b.Not(convenes(s, b)), council_goes_on, "the other players' choices go on"))
+        return out
     # triggers: a trigger of the leaver's, or for the leaver's token, leaves with them.
     return [
         edge("trigger_leaves_with_them", "check", ("assumed:trigger-order",),
-             lambda s, b: r.trigger_of(r.t, s.waiting, p, b), unchanged, "the trigger waiting leaves with them"),
+             lambda s, b: r.trigger_of(r.t, s, s.waiting, p, b), unchanged, "the trigger waiting leaves with them"),
         edge("and_play_goes_on", "triggers", ("assumed:trigger-order",),
-             lambda s, b: b.Not(r.trigger_of(r.t, s.waiting, p, b)), unchanged, "the trigger still waits"),
+             lambda s, b: b.Not(r.trigger_of(r.t, s, s.waiting, p, b)), unchanged, "the trigger still waits"),
     ]
 
 
@@ -901,7 +933,7 @@ def _leavers_take_their_objects(e: Edge, t: Table) -> Edge:
     tokens, the entities' marks and the waiting trigger of every player who
     left on it go with them (104.5, assumed:leaver-objects). Their entities'
     abilities are gone with them too (``leaves_with_its_player``)."""
-    owners = [x.controller for x in t.entities]
+    owners = [x.owner for x in t.entities]
 
     def update(s: Any, b: Backend, inner: Callable[..., dict[str, Any]] = e.update) -> dict[str, Any]:
         after = dict(inner(s, b))
@@ -909,9 +941,14 @@ def _leavers_take_their_objects(e: Edge, t: Table) -> Edge:
         gone = [b.And(in_game(s, p, b), b.Not(in_game(post, p, b))) for p in range(t.players)]
         for name in ("tokens", "tokens_elsewhere"):
             after[name] = tuple(b.If(gone[p], 0, x) for p, x in enumerate(getattr(post, name)))
+        # An entity leaves with its owner or its controller; what it was left at, its start.
+        went = [b.Or(gone[owners[i]], *(b.And(gone[p], controls(t, post, i, p)) for p in range(t.players)))
+                for i in range(len(owners))]
         for name in ("used", "silenced"):
-            after[name] = tuple(b.If(gone[owners[i]], False, x) for i, x in enumerate(getattr(post, name)))
-        belongs = b.Or(*(b.And(gone[p], HotaRules.trigger_of(t, post.waiting, p, b)) for p in range(t.players)))
+            after[name] = tuple(b.If(went[i], False, x) for i, x in enumerate(getattr(post, name)))
+        if t.control_moves:
+            after["controller"] = tuple(b.If(went[i], owners[i], x) for i, x in enumerate(post.controller))
+        belongs = b.Or(*(b.And(gone[p], HotaRules.trigger_of(t, post, post.waiting, p, b)) for p in range(t.players)))
         after["waiting"] = b.If(belongs, NO_TRIGGER, post.waiting)
         return after
 
@@ -953,6 +990,10 @@ def variables(t: Table, life: int = STARTING_LIFE, counts: Counts = Counts.exact
         Var("picked", IntRange(-1, 1), (NOT_YET,), length=n, doc="council card choices"),
         Var("answer", IntRange(-1, 1), (NOT_YET,), length=n, doc="council answers"),
         Var("rechoosing", BOOL, (False,), doc="the active player answers again (101.4d)"),
+        # Only where Mind Tether moves control (107.2, 109.2); elsewhere each owner controls its entities.
+        *([Var("controller", IntRange(0, last), (), length=entities, start=tuple(x.owner for x in t.entities),
+               doc="who controls each entity (its owner unless an effect gave it to another)")]
+          if t.control_moves else []),
     ]
 
 
@@ -1039,6 +1080,8 @@ def describe(m: Machine, s: Any, counts: Counts = Counts.exact()) -> dict[str, s
         out["used"] = ", ".join(t.entities[e].label for e in range(len(t.entities)) if s.used[e])
     if any(s.silenced):
         out["silenced"] = ", ".join(t.entities[e].label for e in range(len(t.entities)) if s.silenced[e])
+    if t.control_moves and any(c != x.owner for c, x in zip(s.controller, t.entities)):
+        out["control"] = ", ".join(f"{x.label} under {seat(c)}" for c, x in zip(s.controller, t.entities) if c != x.owner)
     if any(d != NOT_YET for d in s.declared):
         out["declared"] = "/".join(map(str, s.declared))
     if s.chooser != NOBODY or any(x != NOT_YET for x in s.answer):

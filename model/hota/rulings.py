@@ -71,6 +71,12 @@ def left_the_game(s: Any, p: int, b: Backend) -> Any:
     return b.Or(s.lost[p], s.drew[p])
 
 
+def controls(t: Table, s: Any, e: int, p: Any) -> Any:
+    """Player ``p`` controls entity ``e``: its owner (107.2, 109.2), or whoever
+    took it where Mind Tether moves control."""
+    return s.controller[e] == p if t.control_moves else t.entities[e].controller == p
+
+
 def entity_has_ability(book: RuleBook, s: Any, b: Backend, e: int) -> Any:
     """Entity ``e`` is on the battlefield, not gone with a player who left
     (``leaves_with_its_player``), and has its ability (``has_ability``)."""
@@ -94,6 +100,8 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
 
     def holds(card: str, p: int):
         """Player ``p`` controls this card and it has its ability (108.4: 'you' is its controller)."""
+        if t.control_moves:
+            return lambda s, b: b.Or(*(b.And(controls(t, s, e, p), has_ability(s, b, e)) for e in t.controlled_by(card, p)))
         return lambda s, b: b.Or(*(has_ability(s, b, e) for e in t.controlled_by(card, p)))
 
     def works(card: str):
@@ -125,7 +133,10 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     # 100-109 says what becomes of the entities they own or control. At two
     # players the game ends as the first leaves, so only a larger table asks.
     def with_a_leaver(s: Any, b: Backend, e: int) -> Any:
-        return left_the_game(s, t.entities[e].controller, b)
+        owner = left_the_game(s, t.entities[e].owner, b)
+        if not t.control_moves:
+            return owner
+        return b.Or(owner, *(b.And(s.controller[e] == p, left_the_game(s, p, b)) for p in range(t.players)))
 
     leaves_q = Question(
         "leaves_with_its_player",
@@ -269,13 +280,17 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
 
     # -- token_returns(): Rewind Portal against 109.5g, H4 -----------------------------------
     portal = {e: t.entities[e].controller for e in t.holding("Rewind Portal")}
+
+    def mine(s: Any, b: Backend, e: int, owner: int) -> Any:
+        """The tokens of the Portal's controller (108.4)."""
+        return b.select(s.tokens, s.controller[e]) if t.control_moves else s.tokens[owner]
     returns_q = Question(
         "token_returns",
         "does a token exiled by Rewind Portal return to the battlefield?",
         (
             # Card text beats a rule it contradicts (101.1): one reading of the Portal.
             Ruling("rewind-portal", ("101.1", "108.4"), True,
-                   lambda s, b: b.Or(*(b.And(has_ability(s, b, e), s.tokens[c] >= 1) for e, c in portal.items())),
+                   lambda s, b: b.Or(*(b.And(has_ability(s, b, e), mine(s, b, e, c) >= 1) for e, c in portal.items())),
                    "Rewind Portal: return the exiled token to the battlefield", printed=True, texts={SEED: "90"}),
             # Not a "can't" of 101.2, which speaks of an effect's "can't": 109.5g is a rule.
             Ruling("109.5g", ("109.5g",), False, always,

@@ -48,6 +48,7 @@ ACTIVATED = {
     "Truce Banner": None,
     "Twin Fates": "player",
     "Council of Elders": None,
+    "Mind Tether": "opponent-entity",  # gain control of an entity an opponent controls (107.2, 109.2)
 }
 #: Static abilities: "you can't lose the game", "your opponents can't win the game",
 #: "Spirits can't enter the battlefield" (109.5d), "you have one more intelligence"
@@ -67,10 +68,15 @@ class TableError(ValueError):
 
 @dataclass(frozen=True)
 class Entity:
-    """A card on the battlefield from the start: its owner controls it (107.2, 109.2)."""
+    """A card on the battlefield from the start: its owner, who controls it
+    until an effect (Mind Tether) gives control to another (107.2, 109.2)."""
 
     card: str
     controller: int
+
+    @property
+    def owner(self) -> int:
+        return self.controller
 
     @property
     def label(self) -> str:
@@ -135,7 +141,14 @@ class Table:
         return tuple(i for i, e in enumerate(self.entities) if e.card == card)
 
     def controlled_by(self, card: str, p: int) -> tuple[int, ...]:
-        return tuple(i for i in self.holding(card) if self.entities[i].controller == p)
+        """The entities of this card ``p`` may control: those ``p`` owns, or any
+        at a table where Mind Tether moves control."""
+        return tuple(i for i in self.holding(card) if self.control_moves or self.entities[i].controller == p)
+
+    @property
+    def control_moves(self) -> bool:
+        """An entity may change controller (107.2): the model keeps each entity's controller."""
+        return bool(self.holding("Mind Tether"))
 
     @property
     def activated(self) -> tuple[int, ...]:

@@ -16,8 +16,8 @@ from agreement.hota.checker import HotaChecker, machine_for, model_state, table_
 from engine.hota.state import HotaState
 
 
-def run(examples: int):
-    return conform(BuiltinHotaAdapter(), HotaChecker(), examples=examples, shrink=False)
+def run(examples: int, players: tuple[int, ...] = (2,)):
+    return conform(BuiltinHotaAdapter(), HotaChecker(), examples=examples, shrink=False, players=players)
 
 
 def test_builtin_engine_agrees_with_the_model(monkeypatch):
@@ -36,6 +36,18 @@ def test_builtin_engine_agrees_with_the_model(monkeypatch):
     # the council's refusal (101.4d), concessions, the chance steps.
     exercised = set(report.edges) | set(tokens.edges)
     assert exercised >= set(report.reachable), sorted(set(report.reachable) - exercised)
+
+
+def test_games_of_three_and_four_and_mind_tether_agree_with_the_model(monkeypatch):
+    """Leavers who take their cards (assumed:leaver-objects), turns that pass
+    round the players still in (assumed:seat-order, assumed:active-player-leaves),
+    and Mind Tether moving control (107.2, 109.2, 108.4), at tables of two to four."""
+    monkeypatch.setattr(builtin, "KITS", (("Mind Tether", "Aegis of Immortality", "Gatekeeper", "Ember Bolt",
+                                           "Spirit Caller", "Council of Elders"),))
+    report = run(24, (2, 3, 4))
+    assert report.ok, f"{[str(f) for f in report.findings]}\n{report.transcript}"
+    assert report.games_played == 24 and report.games_finished + len(report.capped) == 24
+    assert {"mind_tether", "concedes_at", "pass_priority", "pass_ends_turn"} <= set(report.edges)
 
 
 def test_the_models_table_is_the_engines():
