@@ -213,7 +213,7 @@ def _hota() -> Game:
         # settles every safety property, and lint asks of it whether every
         # game can still end (``linting.unending``).
         exhaustive_states=1_200_000,
-        nearby_boards=lambda b: [NearbyBoard(k, label, {"table": table}) for k, label, table in nearby_tables(b["deck"])],
+        nearby_boards=lambda b: [NearbyBoard(k, label, {"table": table}) for k, label, table in nearby_tables(b["deck"], b["players"])],
     )
 
 
