@@ -274,6 +274,22 @@ def test_equipment_played_from_hand_is_not_covered_by_the_model() -> None:
                                           for card in ("Chain Hauberk", "Viking Warhammer", "Chain Hauberk")]
 
 
+def test_an_ally_whose_power_the_model_lacks_is_followed_until_the_power_acts() -> None:
+    """Goblin Sapper is an ally with sabotage to the model until its trigger goes
+    on the chain (603.1): a protection that ends the sabotage (602.2c) is followed
+    to the end, a sabotage that concludes is followed up to the trigger, then said
+    to be outside the model, naming the card.  Likewise Kaldels' inspire (501.1a)."""
+    folder = ROOT / "scenarios" / "wowtcg"
+    protected = runner.run_file(folder / "seed-002" / "602.2c-protecting-ends-a-sabotage.yaml")
+    assert protected.status == "pass" and protected.model.startswith("agrees over"), protected.model
+    concluded = runner.run_file(folder / "rules" / "603.1-sabotage-deals-no-damage.yaml")
+    assert concluded.status == "pass", concluded.detail
+    assert concluded.model.startswith("not covered (Goblin Sapper's power triggers: the model's chain holds no triggered effects (409.5)) after "), concluded.model
+    inspired = runner.run_file(folder / "seed-000" / "501.1a-two-kaldels-inspire-two-allies.yaml")
+    assert inspired.status == "pass", inspired.detail
+    assert inspired.model.startswith("not covered (P1 readies an ally by inspire: the model readies only the turn player's cards (501.1a))"), inspired.model
+
+
 def _edited(tmp_path: Path, shipped: Path, old: str, new: str, count: int = -1) -> Path:
     """A copy of a shipped WoW scenario with ``old`` replaced by ``new``, under a wowtcg folder."""
     text = shipped.read_text(encoding="utf-8")

@@ -68,6 +68,12 @@ FRAGMENT_HEROES = (
 #: wield pairs two ranged weapons in the engine, 405.2, and in the model's
 #: reading, CR7.4 406.6 first).
 SCRIPTED_ONLY = ("Sarmoth", "Nethrak the Bound")
+#: Allies with one power the model lacks, followed in a scripted game only
+#: until that power acts (``power_acting``): until then each is an ally with its
+#: keywords.  Goblin Sapper's trigger as it sabotages (603.1) and Vindicator
+#: Kaldels' inspire in another player's ready step (501.1a).  Left out of
+#: exported tables (scenarios/wowtcg/export.py), whose model must hold for every game.
+UNTIL_POWER = ("Goblin Sapper", "Vindicator Kaldels")
 ARMORS = ("Leather Jerkin", "Chain Hauberk")
 #: A weapon whose combat damage can't be prevented (407.3c): the board's Weapon.unpreventable.
 UNPREVENTABLE_WEAPONS = ("Annihilator",)
@@ -110,13 +116,30 @@ def spell(card: Card) -> dict[str, Any] | None:
     }
 
 
-def outside_fragment(st: GameState) -> list[str]:
-    """The cards of this game the model does not abstract, by name."""
+def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
+    """The cards of this game the model does not abstract, by name; with
+    ``until_power``, the UNTIL_POWER cards count as abstracted."""
+    known = FRAGMENT | frozenset(UNTIL_POWER) if until_power else FRAGMENT
     return sorted({
         o.card.name
         for o in st.objs
-        if o.card.name not in FRAGMENT and not (o.resource and not o.face_up) and spell(o.card) is None
+        if o.card.name not in known and not (o.resource and not o.face_up) and spell(o.card) is None
     })
+
+
+def power_acting(st: GameState) -> str:
+    """What the game does that the model has no edge for, if anything: a
+    triggered effect waiting or on the chain (409.5; the model's chain holds
+    none), or an inspire decision (501.1a; the model readies only the turn
+    player's cards).  "" when nothing of the kind happens."""
+    for link in st.chain:
+        if link.kind == "trigger":
+            return f"{st.objs[link.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
+    for w in st.waiting:
+        return f"{st.objs[w.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
+    if st.decision is not None and st.decision.kind == "inspire":
+        return f"{st.pname(st.decision.player)} readies an ally by inspire: the model readies only the turn player's cards (501.1a)"
+    return ""
 
 
 def spells_of(st: GameState) -> list[dict[str, Any]]:

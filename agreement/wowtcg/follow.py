@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from agreement.findings import Finding, follow_verdict
-from agreement.wowtcg.builtin import observe, observe_action, outside_fragment
+from agreement.wowtcg.builtin import observe, observe_action, outside_fragment, power_acting
 from agreement.wowtcg.checker import WowChecker
 from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
@@ -29,7 +29,7 @@ class ModelFollower:
         self.findings: list[Finding] = []
         self.not_covered = ""
         self._pending: tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]] | None = None
-        outside = outside_fragment(st)
+        outside = outside_fragment(st, until_power=True)
         if outside:
             # Semicolons: a name may hold a comma (Barnathrum, Lord of Pain).
             self.not_covered = "cards the model does not abstract: " + "; ".join(outside)
@@ -60,6 +60,10 @@ class ModelFollower:
             # goes to its hero's zone (303.1, 304.1): outside the model.
             self.not_covered = f"{action} from hand: the model's weapons, armor and items are those the game starts with"
             return
+        acting = power_acting(st)
+        if acting:
+            self.not_covered = acting
+            return
         obs = observe(st)
         if not self.checker.waits_for_choice(obs):
             self.not_covered = f"the engine waits for a {st.decision.kind if st.decision else 'choice'} where the model waits for no player"
@@ -76,6 +80,13 @@ class ModelFollower:
             # card it is given and asks nobody to give one up.
             self._pending = None
             self.leaves_the_model(f"{st.pname(st.decision.player)} chooses which card to keep: the model has no limit of copies in play (412)")
+            return []
+        acting = power_acting(st)
+        if acting:
+            # A power the model lacks acts (Goblin Sapper's, Kaldels'): the step
+            # that led here is one the model can't take.
+            self._pending = None
+            self.leaves_the_model(acting)
             return []
         post = observe(st)
         if not (st.is_terminal() or self.checker.waits_for_choice(post)):
