@@ -262,16 +262,45 @@ def test_the_shipped_scenarios_the_model_covers_agree_with_it() -> None:
 
 
 
-def test_equipment_played_from_hand_is_not_covered_by_the_model() -> None:
-    """303.1, 304.1: the model's equipment is fixed at the start and its non-instant
-    cards become allies, so an armor or weapon played from hand is outside it: said
-    so, not read as an ally entering play (a false disagreement) nor, for a weapon,
-    an ObservationError reported as a failed ruling. Each case names the card."""
-    results = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "304.1-armor-and-weapons-enter-the-hero-zone.yaml")
+def _enters_exhausted(original):
+    """105.1 broken: a card enters play exhausted."""
+    def enter_play(self, o, controller, attached_to=None):
+        original(self, o, controller, attached_to)
+        o.exhausted = True
+    return enter_play
+
+
+def test_equipment_played_from_hand_is_followed_into_the_hero_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """303.1, 304.1: an armor or weapon played from hand is on the step's board in
+    hand, and resolves into its hero zone (resolve_armor, resolve_weapon), not as
+    an ally entering the party; one entering exhausted (105.1 broken) is seen."""
+    path = ROOT / "scenarios" / "wowtcg" / "rules" / "304.1-armor-and-weapons-enter-the-hero-zone.yaml"
+    results = runner.run_cases(path)
     assert [r.status for r in results] == ["pass"] * 3, [r.detail for r in results]
-    why = "from hand: the model's weapons, armor and items are those the game starts with"
-    assert [r.model for r in results] == [f"not covered (P1 plays {card} {why})"
-                                          for card in ("Chain Hauberk", "Viking Warhammer", "Chain Hauberk")]
+    assert [r.model for r in results] == [f"agrees over {n} steps and 0 refusals" for n in (3, 3, 6)]
+    monkeypatch.setattr(GameState, "enter_play", _enters_exhausted(GameState.enter_play))
+    broken = runner.run_cases(path)
+    assert [r.status for r in broken] == ["fail"] * 3, [r.detail for r in broken]
+    for r, word in zip(broken, ("armor", "weapon", "armor")):
+        assert "the model's reading of 'P2 passes'" in r.detail and f"nearest model path resolve_{word}[P1" in r.detail, r.detail
+        assert f"{word}_exhausted: model" in r.detail and "105.1" in r.detail, r.detail
+
+
+def test_an_armor_for_a_hero_who_wears_one_is_not_covered(tmp_path: Path) -> None:
+    """The model's hero has one armor (304.2): a second played from hand is said to be outside it, naming the card."""
+    path = tmp_path / "wowtcg" / "second-armor.yaml"
+    path.parent.mkdir()
+    path.write_text(
+        "name: A second armor\nrules: [\"304.1\"]\nsource: \"own: 304.1\"\nsummary: A hero who wears armor plays another.\n"
+        "situation:\n  players: [Bragvi Stormstein, Maelen Frostweave]\n  play:\n    P1: [Leather Jerkin]\n"
+        "  hands:\n    P1: [Chain Hauberk]\n  resources: {P1: 3}\n"
+        "script:\n  - {player: P1, kind: play, card: Chain Hauberk}\nexpect:\n  hand: {P1: 0}\n",
+        encoding="utf-8",
+    )
+    result = runner.run_file(path)
+    assert result.status == "pass", result.detail
+    assert result.model == ("not covered (P1 plays Chain Hauberk from hand: the model's hero wears one armor, "
+                            "and his is already in play)"), result.model
 
 
 def test_an_ally_whose_power_the_model_lacks_is_followed_until_the_power_acts() -> None:

@@ -56,7 +56,7 @@ UNOBSERVED = ("passed", "combats")
 PER_CHARACTER = ("exhausted", "fresh", "damage", "taunted_by")
 #: Per-player variables that say nothing about a player who left the game:
 #: his cards left with him (102.2), which the model does not bother to count.
-PER_PLAYER = ("hand_instant", "hand_non_instant", "hand_quest", "deck", "resources", "resources_exhausted", "armor_exhausted")
+PER_PLAYER = ("hand_instant", "hand_non_instant", "hand_quest", "deck", "resources", "resources_exhausted", "armor_exhausted", "armor_in_play")
 
 
 @lru_cache(maxsize=KEPT)
@@ -163,6 +163,20 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
     parties = []
     for p, pl in enumerate(observations[0]["players"]):
         hero, item, row = pl["hero"], pl.get("item"), binding.slots[p]
+        # A weapon or armor first seen after the step's start was played from
+        # hand during it (303.1, 304.1): the board holds it in hand at the start.
+        later = [obs["players"][p] for obs in observations[1:]]
+        weapons = list(pl["weapons"])
+        known = {wp["id"] for wp in weapons}
+        for seen in later:
+            for wp in seen["weapons"]:
+                if wp["id"] not in known:
+                    known.add(wp["id"])
+                    weapons.append({**wp, "from_hand": True})
+        armor, armor_from_hand = pl.get("armor"), False
+        if armor is None:
+            armor = next((seen["armor"] for seen in later if seen.get("armor")), None)
+            armor_from_hand = armor is not None
         slots = []
         for i in range(width):
             held = row[i] if i < len(row) else None
@@ -171,8 +185,11 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
         parties.append((
             (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False)),
             tuple(slots),
-            tuple((wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"], wp.get("unpreventable", False)) for wp in pl["weapons"]),
-            pl["armor"]["defense"] if pl.get("armor") else 0,
+            tuple(
+                (wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"], wp.get("unpreventable", False), wp.get("from_hand", False))
+                for wp in weapons
+            ),
+            (armor["defense"] if armor else 0, armor_from_hand),
             None if item is None else (item["id"], item["name"]),
         ))
     depth = max(LEAST_DEPTH, max(len(obs["chain"]) for obs in observations) + 1)
@@ -199,7 +216,7 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
     def only(p: int) -> tuple[int, int] | None:
         return next((((q - p) % len(parties), slot) for q, slot in drawing if q != p), None)
 
-    for p, (hero, slots, weapons, armor_def, item) in enumerate(parties):
+    for p, (hero, slots, weapons, (armor_def, armor_from_hand), item) in enumerate(parties):
         allies = []
         for i, ally in enumerate(slots):
             if ally is None:
@@ -221,10 +238,11 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
                 hero=_character(hero_name, hero_id, 0, hero_health, attacks_only=only(p)),
                 allies=tuple(allies),
                 weapons=tuple(
-                    Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee, unpreventable=sure)
-                    for ident, name, atk, cost, melee, sure in weapons
+                    Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee, unpreventable=sure, from_hand=in_hand)
+                    for ident, name, atk, cost, melee, sure, in_hand in weapons
                 ),
                 armor_def=armor_def,
+                armor_from_hand=armor_from_hand,
                 dual_wield=dual_wield,
                 ranged_dual_wield=ranged_dual_wield,
                 object_name=f"{item[1]}#{item[0]}" if item else "no object",
@@ -289,6 +307,13 @@ def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
             i = v.weapon_slot[wp["id"]]
             weapon_exhausted[i], struck[i] = wp["exhausted"], wp["struck"]
     values.update(weapon_exhausted=tuple(weapon_exhausted), struck=tuple(struck))
+    if t.gear_from_hand:
+        # 303.1, 304.1: what is observed is in play; a weapon or armor of the board not observed is in hand.
+        weapon_in_play = [False] * (n * width)
+        for pl in players:
+            for wp in pl["weapons"]:
+                weapon_in_play[v.weapon_slot[wp["id"]]] = True
+        values.update(weapon_in_play=tuple(weapon_in_play), armor_in_play=tuple(bool(pl.get("armor")) for pl in players))
     combat = obs.get("combat") or {}
     values.update(
         attacker=_role(v, combat.get("attacker")),
@@ -332,7 +357,7 @@ def differences(v: View, predicted: Any, observed: Any, ignore: frozenset[str]) 
             # A character out of play carries nothing the rules read.
             a = tuple(x if observed.in_play[c] else None for c, x in enumerate(a))
             b = tuple(x if observed.in_play[c] else None for c, x in enumerate(b))
-        elif name in ("weapon_exhausted", "struck"):
+        elif name in ("weapon_exhausted", "struck", "weapon_in_play"):
             a = tuple(x if observed.in_game[i // t.weapons] else None for i, x in enumerate(a))
             b = tuple(x if observed.in_game[i // t.weapons] else None for i, x in enumerate(b))
         elif name in PER_PLAYER:

@@ -19,6 +19,17 @@ from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
 
 
+def gear_outside(st: GameState, action: Action) -> str:
+    """Why the model can't follow this weapon, armor or item played from hand ("" if it can)."""
+    card = st.objs[action.subject].card
+    if card.type == "weapon":
+        return ""
+    if card.type == "armor":
+        worn = any(st.objs[i].card.type == "armor" and st.objs[i].controller == action.player and not st.objs[i].resource for i in st.play)
+        return "the model's hero wears one armor, and his is already in play" if worn else ""
+    return "the model's items are those the game starts with"
+
+
 class ModelFollower:
     """The model's reading of one engine game, fed each action as it is applied."""
 
@@ -55,11 +66,13 @@ class ModelFollower:
         if not self.following or self._pending is not None:
             return
         if action.kind == "play" and st.objs[action.subject].card.is_equipment:
-            # The model's equipment is fixed at the start, and a non-instant
-            # card resolving becomes an ally (302.1), where a weapon or armor
-            # goes to its hero's zone (303.1, 304.1): outside the model.
-            self.not_covered = f"{action} from hand: the model's weapons, armor and items are those the game starts with"
-            return
+            # A weapon, or an armor for a hero without one, resolves into its
+            # hero zone on the board of that step (303.1, 304.1); the model has
+            # no items in hand, and one armor per hero (304.2).
+            why = gear_outside(st, action)
+            if why:
+                self.not_covered = f"{action} from hand: {why}"
+                return
         acting = power_acting(st)
         if acting:
             self.not_covered = acting

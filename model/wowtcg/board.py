@@ -57,6 +57,7 @@ class Weapon:
     strike_cost: int  # resources exhausted to strike (303.2)
     melee: bool = True  # dual wield pairs two melee weapons, ranged dual wield two ranged ones (405.3)
     unpreventable: bool = False  # 407.3c: the combat damage its hero deals with it can't be prevented (Annihilator)
+    from_hand: bool = False  # 303.1: starts in hand, enters its hero zone as a non-instant card of its controller resolves
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,11 @@ class Party:
     dual_wield: bool = False  # 405.1, 405.3
     ranged_dual_wield: bool = False  # 405.2, 405.3
     object_name: str = "item"  # a non-character [thing] a sabotage combat can target (601.2b)
+    armor_from_hand: bool = False  # 304.1: the armor starts in hand, as a weapon may (Weapon.from_hand)
+
+    def __post_init__(self) -> None:
+        if self.armor_from_hand and self.armor_def < 1:
+            raise ValueError("an armor played from hand needs its DEF (1 or more)")
 
     @property
     def characters(self) -> tuple[Character, ...]:

@@ -60,6 +60,12 @@ def variables(t: Table, combats: int | None) -> list[Var]:
     ] + ([] if combats is None else [Var("combats", IntRange(0, combats), (0,), doc="combats proposed this turn, for the combat bound")]) + (
         [Var("taunted_by", IntRange(0, n), (n,), length=count, doc="whose hero each character must attack this turn, if able (600.2, 601.2c); n: nobody's")]
         if t.taunting else []
+    ) + (
+        [
+            Var("weapon_in_play", BOOL, (True,), length=n * t.weapons, start=t.gear_at_start()[0], doc="each weapon is in its hero zone (303.1)"),
+            Var("armor_in_play", BOOL, (True,), length=n, start=t.gear_at_start()[1], doc="each hero's armor is in its hero zone (304.1)"),
+        ]
+        if t.gear_from_hand else []
     )
 
 
@@ -362,7 +368,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             b.select(t.is_hero, c, False),
             packets(s, b)[role] > 0,
             b.select(t.armor_def, p, 0) > 0,
-            b.Not(b.select(s.armor_exhausted, p, True)),
+            t.armor_ready_in_play(s, b, p),
             preventable(s, b, "defender" if role == "attacker" else "attacker"),
         )
 
@@ -544,7 +550,7 @@ def strike_edges(t: Table) -> list[Edge]:
                     guard=lambda s, b, p=p, slot=slot, exclusive=exclusive, cost=weapon.strike_cost: b.And(
                         s.priority_holder == p,
                         t.in_combat(s, b, t.hero(p)),
-                        b.Not(s.weapon_exhausted[slot]),
+                        t.weapon_ready_in_play(s, b, slot),
                         t.ready_resources(s, b, p) >= cost,
                         b.Not(chain.is_full(s)),
                         *(b.Not(s.struck[o]) for o in exclusive),
@@ -600,7 +606,7 @@ def strikes_with_roles(t: Table, edges: list[Edge]) -> list[Edge]:
                         e.guard(s, b),
                         lambda: b.And(
                             e.update(s, b).get(role, getattr(s, role)) == t.hero(p),
-                            *(b.Not(s.weapon_exhausted[i]) for i in slots),
+                            *(t.weapon_ready_in_play(s, b, i) for i in slots),
                             t.ready_resources(s, b, p) >= cost,
                         ),
                     )

@@ -110,6 +110,9 @@ class Table:
         #: Blow): the state then holds, per character, the player whose hero it
         #: must attack (``taunted_by``; ``nobody``: none).
         self.taunting = any(sp.taunts for sp in board.spells)
+        #: Some weapon or armor starts in its controller's hand (303.1, 304.1):
+        #: the state then says which are in play (``weapon_in_play``, ``armor_in_play``).
+        self.gear_from_hand = any(party.armor_from_hand or any(w.from_hand for w in party.weapons) for party in board.parties)
         #: Each player's hero by player number; ``none`` for ``nobody``.
         self.hero_of = tuple(self.hero(p) for p in range(players)) + (self.none,)
         #: Who may attack, be proposed, protect, and who is bound to attack, as
@@ -160,6 +163,23 @@ class Table:
     def weapon(self, p: int, w: int) -> int:
         """The index of weapon ``w`` of player ``p`` in the per-weapon tuples."""
         return p * self.weapons + w
+
+    def weapon_ready_in_play(self, s: Any, b: Backend, i: int) -> Any:
+        """Weapon slot ``i`` is in play (303.1) and ready: what a strike needs (303.2)."""
+        ready = b.Not(s.weapon_exhausted[i])
+        return b.And(s.weapon_in_play[i], ready) if self.gear_from_hand else ready
+
+    def armor_ready_in_play(self, s: Any, b: Backend, p: Any) -> Any:
+        """Player ``p``'s armor is in play (304.1) and ready (304.2); False for ``nobody``."""
+        ready = b.Not(b.select(s.armor_exhausted, p, True))
+        return b.And(b.select(s.armor_in_play, p, False), ready) if self.gear_from_hand else ready
+
+    def gear_at_start(self) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+        """Which weapon slots and armors are in play as the game starts: all but those in hand."""
+        weapons = tuple(
+            not (w < len(party.weapons) and party.weapons[w].from_hand) for party in self.board.parties for w in range(self.weapons)
+        )
+        return weapons, tuple(not party.armor_from_hand for party in self.board.parties)
 
     # -- seats and priority (409) ------------------------------------------------
 

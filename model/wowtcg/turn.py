@@ -531,6 +531,48 @@ def build(
             )
         )
 
+    # Weapons and armor that start in hand (boards built for a game that plays
+    # one): as the turn player's non-instant resolves, one of his not yet in
+    # play enters his hero zone ready (303.1, 304.1, 000:137, 000:146), and no
+    # ally joins the party.  Which card resolved the model does not know: each
+    # is a way the link may resolve.  The edges cite 105.1 (it enters ready):
+    # 303.1 and 304.1 stay not-modelled in the registry, as the default board's
+    # equipment is in play from the start.
+    for p, party in enumerate(t.board.parties):
+        for w, weapon in enumerate(party.weapons):
+            if not weapon.from_hand:
+                continue
+            i = t.weapon(p, w)
+            edges.append(
+                resolving(
+                    t,
+                    "action_phase",
+                    f"resolve_weapon[{t.player_name(p)} {weapon.name}]",
+                    ("105.1",),
+                    lambda s, b, p=p, i=i: b.And(top_link_is(t, s, b, NON_INSTANT_LINK), s.turn_player == p, b.Not(s.weapon_in_play[i])),
+                    lambda s, b, i=i: {
+                        "weapon_in_play": b.store(s.weapon_in_play, i, True),
+                        "weapon_exhausted": b.store(s.weapon_exhausted, i, False),
+                    },
+                    f"the weapon resolves and enters {t.player_name(p)}'s hero zone as {weapon.name}",
+                )
+            )
+        if party.armor_from_hand:
+            edges.append(
+                resolving(
+                    t,
+                    "action_phase",
+                    f"resolve_armor[{t.player_name(p)}]",
+                    ("105.1",),
+                    lambda s, b, p=p: b.And(top_link_is(t, s, b, NON_INSTANT_LINK), s.turn_player == p, b.Not(s.armor_in_play[p])),
+                    lambda s, b, p=p: {
+                        "armor_in_play": b.store(s.armor_in_play, p, True),
+                        "armor_exhausted": b.store(s.armor_exhausted, p, False),
+                    },
+                    f"the armor resolves and enters {t.player_name(p)}'s hero zone",
+                )
+            )
+
     # -- 503.2 end step -----------------------------------------------------------------
 
     def hand_size(s: Any, b: Backend, player: Any) -> Any:
@@ -632,10 +674,14 @@ def describe(t: Table, s: Any) -> dict[str, str]:
         gear = [f"resources {s.resources[p] - s.resources_exhausted[p]}/{s.resources[p]} ready"]
         for w, weapon in enumerate(t.board.parties[p].weapons):
             i = t.weapon(p, w)
+            if t.gear_from_hand and not s.weapon_in_play[i]:
+                gear.append(f"{weapon.name} in hand")
+                continue
             state = "exhausted" if s.weapon_exhausted[i] else "ready"
             gear.append(f"{weapon.name} {state}{', struck' if s.struck[i] else ''}")
         if t.board.parties[p].armor_def:
-            gear.append(f"armor {'exhausted' if s.armor_exhausted[p] else 'ready'}")
+            in_hand = t.gear_from_hand and not s.armor_in_play[p]
+            gear.append("armor in hand" if in_hand else f"armor {'exhausted' if s.armor_exhausted[p] else 'ready'}")
         aspects[f"{name} gear"] = ", ".join(gear)
     return aspects
 

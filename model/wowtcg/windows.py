@@ -327,7 +327,7 @@ def _dealing(
             conditions.append(s.in_play[targets[0]])
         for p in armored:
             # 304.2: only a ready armor with DEF 1 or more, against a packet to its hero in play.
-            conditions += [s.in_play[t.hero(p)], b.Not(s.armor_exhausted[p])]
+            conditions += [s.in_play[t.hero(p)], t.armor_ready_in_play(s, b, p)]
         if armored and held_back:
             conditions.append(b.Not(no_packet(s, b)))
         return b.And(*conditions)
