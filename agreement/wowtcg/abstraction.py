@@ -156,7 +156,8 @@ def _machine(players: int, allies: int, depth: int, board: Board) -> Machine:
 
 def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
     """The model for a step whose observations (before and after) are given;
-    the first observation's players fix the equipment of the board."""
+    the first observation's players fix the equipment of the board, and a
+    weapon or armor seen only later starts the step in hand."""
     allies_seen = {a["id"]: a for obs in observations for pl in obs["players"] for a in pl["allies"]}
     # One free slot more than any party uses: a resolving non-instant always finds one (302.1).
     width = max(len(row) for row in binding.slots) + 1

@@ -37,8 +37,9 @@ from engine.wowtcg.state import GameState
 # Left out, each for a reason the model gives: triggered powers (the model's
 # chain has no trigger links), payment powers (no power links), continuous
 # powers and other "this turn" modifiers (stats are constants), ongoing
-# abilities (no attachments), and other non-instant cards that are not allies
-# (the model's resolving non-instant becomes an ally when a slot is free).
+# abilities (no attachments), and other non-instant cards that are not allies,
+# weapons or armor (the model's resolving non-instant becomes an ally when a
+# slot is free, or a weapon or armor the step's board holds in hand).
 FRAGMENT_ALLIES = (
     "Ashen Recruit",
     "Scryer Arcanist",
