@@ -118,8 +118,12 @@ class Game:
     def cited_rules(self) -> set[str]:
         """Every rule that the default model, the any-length model or a property
         cites, with the default model on each board a variant brings (the
-        seed's reading of a keyword no default party has)."""
+        seed's reading of a keyword no default party has) and at a table of
+        one more player (rules of a game that goes on after a player leaves)."""
         machines = [self.machine({})] + ([self.any_length_machine({})] if self.proves_any_length else [])
+        seats = next((b for b in self.bounds if b.name == "players"), None)
+        if seats is not None and seats.default < seats.hi:
+            machines.append(self.machine({"players": seats.default + 1}))
         for v in self.variants.values():
             if v.board is not None:
                 machines.append(self.machine({}, board=v.board(self.resolve({}))))

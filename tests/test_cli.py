@@ -250,10 +250,10 @@ def test_coverage_counts_the_rules_a_shipped_scenario_names() -> None:
     named = scenario_runner.rules_named("riftbound")
     entries = {e["id"]: e for e in table["entries"]}
     assert {rid for rid, e in entries.items() if e["scenario"]} == named & set(entries)
-    # A rule the model does not encode counts once a scenario names it: the reactions
-    # players cast on a chain, which only the engine implements (engine/riftbound/README.md).
-    assert entries["assumed:chain-reactions"]["status"] == "not-modelled"
-    assert entries["assumed:chain-reactions"]["scenario"] is True
+    # A rule the model does not encode counts once a scenario names it: the
+    # engine's cap on a game's length, which the model needs none of.
+    assert entries["assumed:turn-cap"]["status"] == "not-modelled"
+    assert entries["assumed:turn-cap"]["scenario"] is True
     assert table["scenario"] == len(named & set(entries)) == sum(s["scenario"] for s in table["sections"])
 
 
