@@ -62,6 +62,10 @@ class Game:
     #: bounds: where the default board alone keeps a ruling from applying,
     #: lint compares the texts on these (``linting.wake_dead_rulings``).
     nearby_boards: Callable[[Mapping[str, int]], Sequence[NearbyBoard]] | None = None
+    #: Given the resolved bounds, the build options of a board holding every
+    #: piece the model has but the default board lacks (WoW: gear in hand,
+    #: spells), whose rules ``cited_rules`` counts as cited.
+    option_board: Callable[[Mapping[str, int]], Mapping[str, Any]] | None = None
     #: Bounds a little past the default, given the resolved bounds: where the
     #: texts' rulings could clash on the default board but no game within its
     #: bounds gets there, lint searches these once (``linting.wake_quiet_clashes``).
@@ -118,9 +122,12 @@ class Game:
     def cited_rules(self) -> set[str]:
         """Every rule that the default model, the any-length model or a property
         cites, with the default model on each board a variant brings (the
-        seed's reading of a keyword no default party has) and at a table of
-        one more player (rules of a game that goes on after a player leaves)."""
+        seed's reading of a keyword no default party has), on the game's
+        board of every option, and at a table of one more player (rules of a
+        game that goes on after a player leaves)."""
         machines = [self.machine({})] + ([self.any_length_machine({})] if self.proves_any_length else [])
+        if self.option_board is not None:
+            machines.append(self.machine({}, **self.option_board(self.resolve({}))))
         seats = next((b for b in self.bounds if b.name == "players"), None)
         if seats is not None and seats.default < seats.hi:
             machines.append(self.machine({"players": seats.default + 1}))
@@ -134,7 +141,7 @@ class Game:
 
 def _wowtcg() -> Game:
     from model import wowtcg
-    from model.wowtcg.board import nearby_boards
+    from model.wowtcg.board import every_option_board, nearby_boards
     from properties.wowtcg import CATALOGUE, PLAYABLE_PROPERTIES
 
     return Game(
@@ -148,6 +155,7 @@ def _wowtcg() -> Game:
         length_bounds=("turns", "deck", "combats"),
         lemmas=PLAYABLE_PROPERTIES,
         nearby_boards=lambda b: [NearbyBoard(k, label, {"board": board}) for k, label, board in nearby_boards(b["players"], b["allies"])],
+        option_board=lambda b: {"board": every_option_board(b["players"], b["allies"])},
         # Who may protect (602.2, the basic rules' multiplayer section) tells
         # the texts apart only where a third player can protect; over one
         # turn that table has about 18,000 states.

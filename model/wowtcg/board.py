@@ -171,6 +171,21 @@ def default_board(players: int, allies: int) -> Board:
     return Board(tuple(_party_a(allies) if p % 2 == 0 else _party_b(allies) for p in range(players)))
 
 
+def every_option_board(players: int, allies: int) -> Board:
+    """The default board with each piece only a scenario's board otherwise
+    holds: P1's second warhammer in hand (303.1) and his first one's damage
+    unpreventable (407.3c), P2's armor in hand (304.1), Mocking Blow and an
+    ability that deals 1 to each opposing character.  The rules these
+    pieces bring are cited here (``Game.cited_rules``), as the registry's
+    ``encoded`` asks."""
+    board = default_board(players, allies)
+    first, second = board.parties[0], board.parties[1]
+    first = replace(first, weapons=(replace(first.weapons[0], unpreventable=True), replace(first.weapons[1], from_hand=True)))
+    second = replace(second, armor_from_hand=True)
+    ring = Spell("each opposing character", 1, each_opposing=True)
+    return replace(_with_party(_with_party(board, 0, first), 1, second), spells=(MOCKING_BLOW, ring))
+
+
 def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
     """The default board with one change each: one character gains one keyword
     it lacks, or one hero gains dual wield or ranged dual wield (405.1, 405.2).

@@ -408,7 +408,10 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                 f"combat_damage{suffix}",
                 "combat_conclusion",
                 "pre_priority_checks",
-                ("603.1", "603.1a", "603.2", "404.4", "407.1", "407.2a") + (("304.2",) if armored else ()) + checks_in_combat,
+                ("603.1", "603.1a", "603.2", "404.4", "407.1", "407.2a")
+                + (("304.2",) if armored else ())
+                + (("407.3c",) if armored and unpreventable else ())
+                + checks_in_combat,
                 guard=damage_guard,
                 update=damage_update,
                 tags=frozenset({"concludes_combat", "deals_combat_damage"}),

@@ -535,9 +535,7 @@ def build(
     # one): as the turn player's non-instant resolves, one of his not yet in
     # play enters his hero zone ready (303.1, 304.1, 000:137, 000:146), and no
     # ally joins the party.  Which card resolved the model does not know: each
-    # is a way the link may resolve.  The edges cite 105.1 (it enters ready):
-    # 303.1 and 304.1 stay not-modelled in the registry, as the default board's
-    # equipment is in play from the start.
+    # is a way the link may resolve; it enters ready (105.1).
     for p, party in enumerate(t.board.parties):
         for w, weapon in enumerate(party.weapons):
             if not weapon.from_hand:
@@ -548,7 +546,7 @@ def build(
                     t,
                     "action_phase",
                     f"resolve_weapon[{t.player_name(p)} {weapon.name}]",
-                    ("105.1",),
+                    ("303.1", "105.1"),
                     lambda s, b, p=p, i=i: b.And(top_link_is(t, s, b, NON_INSTANT_LINK), s.turn_player == p, b.Not(s.weapon_in_play[i])),
                     lambda s, b, i=i: {
                         "weapon_in_play": b.store(s.weapon_in_play, i, True),
@@ -563,7 +561,7 @@ def build(
                     t,
                     "action_phase",
                     f"resolve_armor[{t.player_name(p)}]",
-                    ("105.1",),
+                    ("304.1", "105.1"),
                     lambda s, b, p=p: b.And(top_link_is(t, s, b, NON_INSTANT_LINK), s.turn_player == p, b.Not(s.armor_in_play[p])),
                     lambda s, b, p=p: {
                         "armor_in_play": b.store(s.armor_in_play, p, True),
