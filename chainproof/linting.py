@@ -169,6 +169,9 @@ class KnownFile:
     intro: str = ""
     documented: tuple[Documented, ...] = ()
     not_confirmed: str = ""
+    #: Key -> the bounds, beyond the defaults, at which lint finds it (``bounds:``
+    #: of its entry: a finding of a larger table, known there); absent: the defaults.
+    bounds: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def load_known(path: Path) -> KnownFile:
@@ -182,11 +185,20 @@ def load_known(path: Path) -> KnownFile:
     if stray:
         raise KnownFileError(f"{path}: unknown key {stray[0]!r} (a known-findings file holds {', '.join(FILE_KEYS)})")
     known: dict[str, str] = {}
+    at: dict[str, dict[str, int]] = {}
     for i, entry in enumerate(data["known"], start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("key"), str) or not isinstance(entry.get("note"), str):
             raise KnownFileError(f"{path}: entry {i} of 'known' needs a string 'key' and a string 'note', got {entry!r}")
+        stray = [k for k in entry if k not in ("key", "note", "bounds")]
+        if stray:
+            raise KnownFileError(f"{path}: entry {i} of 'known': unknown key {stray[0]!r} (an entry holds key, note and, optionally, bounds)")
         if entry["key"] in known:
             raise KnownFileError(f"{path}: entry {i}: the key {entry['key']!r} is listed twice")
+        if "bounds" in entry:
+            given = entry["bounds"]
+            if not isinstance(given, dict) or not given or not all(isinstance(k, str) and type(v) is int for k, v in given.items()):
+                raise KnownFileError(f"{path}: entry {i}: 'bounds' must map bound names to whole numbers, got {given!r}")
+            at[entry["key"]] = dict(given)
         known[entry["key"]] = entry["note"]
     for k in ("title", "intro", "not_confirmed"):
         if not isinstance(data.get(k, ""), str):
@@ -201,7 +213,7 @@ def load_known(path: Path) -> KnownFile:
             raise KnownFileError(f"{path}: documented item {i} ({entry.id}): the id {entry.id!r} is listed twice")
         documented.append(entry)
     return KnownFile(
-        path, known, data.get("title", ""), data.get("intro", ""), tuple(documented), data.get("not_confirmed", "")
+        path, known, data.get("title", ""), data.get("intro", ""), tuple(documented), data.get("not_confirmed", ""), at
     )
 
 
