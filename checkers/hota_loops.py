@@ -39,7 +39,7 @@ from checkers.vector import explore
 from model import limits
 from model.backend import CONCRETE, SYMBOLIC, Backend
 from model.hota import BOUNDS
-from model.hota.game import ECHO_WAITS, LOOP_DRAW, NO_TRIGGER, NOT_YET, PLAYERS, build
+from model.hota.game import LOOP_DRAW, NO_TRIGGER, NOT_YET, build, in_game
 from model.hota.table import Table, default_table
 from model.machine import Machine
 from properties.contradictions import Contradiction, RuleQuery
@@ -153,9 +153,17 @@ LOCATION_RANK = {
 def rank(m: Machine, s: Any, b: Backend = SYMBOLIC) -> Any:
     """A number that every mandatory step lowers.
 
-    Ten times the weight of the waiting trigger, plus the location's rank,
-    plus, in the council, the card choices not yet made (an empty hand's
-    choice is skipped by a mandatory step). A waiting Culling Field weighs
+    A thousand times the players still in the game, plus a hundred times the
+    weight of the waiting trigger, plus ten times the location's rank, plus,
+    in the council, the card choices not yet made (an empty hand's choice is
+    skipped by a mandatory step), plus fifteen while the active player has
+    left (the turn then passes on by a mandatory step from the check to the
+    next player's draw step, assumed:active-player-leaves, which is ranked
+    above the check).  At
+    three seats or more a check may take a player out while the others play
+    on, and the tokens that leave with him (104.5, assumed:leaver-objects)
+    may wake an echo: the trigger's weight then grows, and only the players'
+    count goes down. A waiting Culling Field weighs
     one, and one more if Echo Chamber works (its echo will follow); a waiting
     Echo Chamber one, and one more if Culling Field works and the echo's
     Spirit will enter (no Warding Sigil works, 109.5d); Whispering Echo
@@ -169,15 +177,18 @@ def rank(m: Machine, s: Any, b: Backend = SYMBOLIC) -> Any:
 
     culling, chamber = works("Culling Field"), works("Echo Chamber")
     spirits_enter = b.Not(works("Warding Sigil"))
-    waiting_culling = b.And(s.waiting != NO_TRIGGER, s.waiting < ECHO_WAITS)
-    waiting_echo = b.And(s.waiting >= ECHO_WAITS, bool(t.holding("Echo Chamber")))
+    # The echo's codes follow the Culling Field's, one per seat (``Table.echo_waits``).
+    waiting_culling = b.And(s.waiting != NO_TRIGGER, s.waiting < t.echo_waits)
+    waiting_echo = b.And(s.waiting >= t.echo_waits, bool(t.holding("Echo Chamber")))
     weight = (b.If(waiting_culling, 1 + b.If(chamber, 1, 0), 0)
               + b.If(waiting_echo, 1 + b.If(b.And(culling, spirits_enter), 1, 0), 0))
     location = 0
     for name, r in LOCATION_RANK.items():
         location = b.If(s.location == m.location_index[name], r, location)
-    unpicked = b.If(m.at(s, "council", b=b), b.count([s.picked[p] == NOT_YET for p in range(PLAYERS)]), 0)
-    return 10 * weight + location + unpicked
+    unpicked = b.If(m.at(s, "council", b=b), b.count([s.picked[p] == NOT_YET for p in range(t.players)]), 0)
+    playing = b.count([in_game(s, p, b) for p in range(t.players)])
+    turn_passes = b.If(b.And(s.active != -1, b.Not(in_game(s, s.active, b))), 15, 0)
+    return 1000 * playing + 100 * weight + 10 * location + unpicked + turn_passes
 
 
 @dataclass(frozen=True)

@@ -197,6 +197,11 @@ def test_a_loop_with_an_optional_action_is_no_draw() -> None:
 def test_z3_proves_mandatory_steps_end_and_finds_the_loop_without_104_4b() -> None:
     for table in (default_table(7), LOOP, WHISPER, WARDED):
         assert prove_mandatory_steps_end(build(table=table)).verdict == PROVED
+    # At three and four seats a check may take a player out while the others
+    # play on (his tokens leaving may wake an echo) and hand the turn on.
+    for players in (3, 4):
+        assert prove_mandatory_steps_end(build(players=players)).verdict == PROVED
+        assert prove_mandatory_steps_end(build(players=players, loop_rule=False)).edge == "culling_field_destroys"
     without = prove_mandatory_steps_end(build(table=LOOP, loop_rule=False))
     assert without.verdict == VIOLATED
     assert without.edge in ("culling_field_destroys", "echo_chamber_creates")
