@@ -117,16 +117,17 @@ def loop_report(table: Table, mulligan: int = 1) -> LoopReport:
     report.missed = [describe(n) for n in sorted(asked - fires)]
     if loops and draw is None:
         report.missed = [describe(min(c)) for c in loops]
+    # The states where play can stop or a player decides (a concession aside):
+    # the end, or a state with an optional step, read off the transitions.
+    m_raw = raw.machine
+    optional = np.array([not is_mandatory(e) and not e.has("concedes") for e in m_raw.edges], bool)
+    terminal = np.array([m_raw.locations[name].terminal is not None for name in m_raw.location_names], bool)
+    stops = set(np.flatnonzero(terminal[raw.locations()]).tolist()) | set(np.unique(raw.step_pre[optional[raw.step_edge]]).tolist())
     for n in sorted(fires):
         reach = nx.descendants(mandatory, n) | {n}
         # By mandatory steps alone it must stay among states that are not a
         # player's decision or the end, and come to a loop.
-        escapes = any(
-            raw.machine.is_terminal(raw.state(m))
-            or any(not is_mandatory(e) and not e.has("concedes") for e, _ in raw.machine.successors(raw.state(m)))
-            for m in reach
-        )
-        if escapes or not (reach & on_loop):
+        if reach & stops or not (reach & on_loop):
             report.false_draws.append(describe(n))
 
     # The model with 104.4b.
