@@ -26,6 +26,7 @@ A finding is *known* when a known-findings file lists its key
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -865,7 +866,7 @@ def clash_possible(machine: Machine, kind: str, question: str, source: str, time
     q = book.declared[question]
     if book.questions[question].valued:
         return None
-    s = machine.symbolic_state("anywhere")
+    s, domain = _anywhere(machine)
     if kind == "self-clash":
         alone = book.only(source)
         holds = [alone.clashes(question, s, SYMBOLIC, *args) for args in q.arguments]
@@ -873,10 +874,24 @@ def clash_possible(machine: Machine, kind: str, question: str, source: str, time
         theirs = book.under(source)
         holds = [theirs.answer(question, s, SYMBOLIC, *args) != book.answer(question, s, SYMBOLIC, *args) for args in q.arguments]
     solver = limits.limit(z3.Solver(), timeout_ms)
-    solver.add(machine.domain_constraint(s), machine.at(s, *q.asked_at, b=SYMBOLIC))
+    solver.add(domain, machine.at(s, *q.asked_at, b=SYMBOLIC))
     solver.add(z3.Or(*(_term(h) for h in holds), z3.BoolVal(False)))
     answer = solver.check()
     return True if answer == z3.sat else False if answer == z3.unsat else None
+
+
+_ANYWHERE: "weakref.WeakKeyDictionary[Machine, tuple[Any, Any]]" = weakref.WeakKeyDictionary()
+
+
+def _anywhere(machine: Machine) -> tuple[Any, Any]:
+    """One symbolic state of ``machine`` and its domain constraint, kept per
+    machine: the rule book keeps the answers it built for a state it is asked
+    again (``RuleBook._terms_memo``), so the model's own answer to a question
+    is built once for all the sources compared with it."""
+    if machine not in _ANYWHERE:
+        s = machine.symbolic_state("anywhere")
+        _ANYWHERE[machine] = (s, machine.domain_constraint(s))
+    return _ANYWHERE[machine]
 
 
 def _quiet_key(kind: str, question: str, source: str) -> str:
