@@ -39,7 +39,7 @@ from checkers.vector import explore
 from model import limits
 from model.backend import CONCRETE, SYMBOLIC, Backend
 from model.hota import BOUNDS
-from model.hota.game import LOOP_DRAW, NO_TRIGGER, NOT_YET, build, in_game
+from model.hota.game import LOOP_DRAW, NO_TRIGGER, NOBODY, NOT_YET, build, in_game
 from model.hota.table import Table, default_table
 from model.machine import Machine
 from properties.contradictions import Contradiction, RuleQuery
@@ -188,7 +188,7 @@ def rank(m: Machine, s: Any, b: Backend = SYMBOLIC) -> Any:
         location = b.If(s.location == m.location_index[name], r, location)
     unpicked = b.If(m.at(s, "council", b=b), b.count([s.picked[p] == NOT_YET for p in range(t.players)]), 0)
     playing = b.count([in_game(s, p, b) for p in range(t.players)])
-    turn_passes = b.If(b.And(s.active != -1, b.Not(in_game(s, s.active, b))), 15, 0)
+    turn_passes = b.If(b.And(s.active != NOBODY, b.Not(in_game(s, s.active, b))), 15, 0)
     return 1000 * playing + 100 * weight + 10 * location + unpicked + turn_passes
 
 
