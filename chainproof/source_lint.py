@@ -223,8 +223,10 @@ def lint_sources(
             hit = found_clash.get((name, x))
             # Where the answers agree in every state the model reaches, the two
             # readings take the same steps from each: play cannot part at these
-            # bounds, and only the bounds the question names can show more.
-            if build_reading is not None and (hit is not None or q.bounds):
+            # bounds, and only the bounds the question names can show more.  A
+            # question of this board asked of nothing (no spell to ask about)
+            # builds the same edges under both.
+            if build_reading is not None and (hit is not None or (q.bounds and q.arguments)):
                 comparison = compare(
                     build_reading(None, q.bounds), build_reading(spec, q.bounds), ("model", spec), max_pairs, one_judge=True
                 )

@@ -15,11 +15,10 @@ from checkers import explicit
 from engine.wowtcg.cards import load_pool
 from model import wowtcg
 from model.backend import CONCRETE
-from model.wowtcg.board import MOCKING_BLOW, Spell, default_board
+from model.wowtcg.board import FROST_NOVA, MOCKING_BLOW, Spell, default_board
 from scenarios import runner
 
 ARCANE_MISSILES = Spell("Arcane Missiles", 2)
-FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
 #: One turn played out (P2 decks at the next draw), one card of each kind in every hand.
 SMALL = {"players": 2, "allies": 1, "hand": 1, "turns": 2, "chain_depth": 1, "deck": 0, "combats": 0}
 
@@ -203,6 +202,53 @@ def test_mocking_blow_s_damage_type_parts_the_texts_where_a_long_range_character
     (melee,) = [post for e, post in seed.successors(calm) if e.name == "resolve_instant[deal 1 and taunt][P2 hero]@action_phase"]
     (combat,) = [post for e, post in by_000.successors(calm) if e.name == "resolve_instant[deal 1 and taunt][P2 hero]@action_phase"]
     assert melee.damage == combat.damage and melee.damage[t.hero(1)] == 1
+
+
+def test_frost_nova_s_text_parts_the_texts_where_its_caster_s_opponent_would_attack():
+    """V7: CR7.4 prints Frost Nova with "a character dealt damage this way can't
+    attack this turn" (921-923); 000 quotes the card as damage only (000:244),
+    and the model follows 000.  P2's Frost Nova resolves in P1's action phase:
+    by CR7.4 P1's hero, dealt 1, can't be proposed as an attacker (103.2) and
+    his guard, destroyed, holds nothing; by the model's reading he attacks.
+    Where armor prevents the whole packet the hero was dealt no damage, and
+    attacks under either reading."""
+    board = replace(default_board(2, 2), spells=(FROST_NOVA,))
+    seed = wowtcg.build(board=board)
+    by_cr74 = wowtcg.build(board=board, reading="CR7.4@spell_stops_attacks")
+    assert seed.rulings.fixed("spell_stops_attacks", "Frost Nova") is False
+    assert by_cr74.rulings.fixed("spell_stops_attacks", "Frost Nova") is True
+    assert seed.State._fields == by_cr74.State._fields and "cant_attack" in seed.State._fields
+    t = seed.table
+    hero = t.hero(0)
+    s = next(seed.initial_states())._replace(
+        location=seed.location_index["action_phase"], first_turn=False, priority_holder=0, passes=1,
+        chain_len=1, chain_controller=(1, t.n), chain_kind=(1, 0),
+    )
+    resolve = "resolve_instant[deal 1 to each opposing character][P2]{}@action_phase"
+
+    def after(machine, name):
+        (post,) = [post for e, post in machine.successors(s) if e.name == name]
+        return post, {e.name for e, _ in machine.successors(post)}
+
+    post, moves = after(seed, resolve.format(""))
+    assert post.damage[hero] == 1 and not any(post.cant_attack)
+    assert "propose_combat[P1 hero -> P2 hero]" in moves
+    post, moves = after(by_cr74, resolve.format(""))
+    assert post.damage[hero] == 1 and post.cant_attack[hero]
+    assert not by_cr74.rulings.answer("may_attack", post, CONCRETE, hero)
+    assert not any(m.startswith("propose_combat[P1 hero") for m in moves)
+    # The next turn's "this turn" is over.
+    assert not any(t.next_turn(post, CONCRETE)["cant_attack"])
+    post, moves = after(by_cr74, resolve.format("[armor of P1]"))
+    assert post.damage[hero] == 0 and not post.cant_attack[hero]
+    assert "propose_combat[P1 hero -> P2 hero]" in moves
+
+
+def test_only_a_board_that_some_text_lets_stop_attacks_tracks_who_can_t():
+    """The default board and one with Mocking Blow alone build no ``cant_attack``."""
+    assert "cant_attack" not in wowtcg.build().State._fields
+    board = replace(default_board(2, 2), spells=(MOCKING_BLOW, ARCANE_MISSILES))
+    assert "cant_attack" not in wowtcg.build(board=board).State._fields
 
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios" / "wowtcg"

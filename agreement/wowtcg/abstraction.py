@@ -53,7 +53,7 @@ LEAST_DEPTH = 3
 #: carried over from the model's own successor.
 UNOBSERVED = ("passed", "combats")
 #: Per-character variables that say nothing about a character out of play.
-PER_CHARACTER = ("exhausted", "fresh", "damage", "taunted_by")
+PER_CHARACTER = ("exhausted", "fresh", "damage", "taunted_by", "cant_attack")
 #: Per-player variables that say nothing about a player who left the game:
 #: his cards left with him (102.2), which the model does not bother to count.
 PER_PLAYER = ("hand_instant", "hand_non_instant", "hand_quest", "deck", "resources", "resources_exhausted", "armor_exhausted", "armor_in_play")
@@ -298,6 +298,9 @@ def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
         values["taunted_by"] = tuple(taunted_by)
     elif any(x != t.nobody for x in taunted_by):
         raise ObservationError("a character must attack whose hero this turn, but no spell of the game says so (state.spells)")
+    if t.stopping:
+        # The engine's Frost Nova is the seed's, which stops no attack (as in the model's reading).
+        values["cant_attack"] = (False,) * t.count
     width = t.weapons
     weapon_exhausted = [False] * (n * width)
     struck = [False] * (n * width)

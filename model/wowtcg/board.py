@@ -108,6 +108,10 @@ class Spell:
 #: The 601.2d example's instant: 1 damage, then this turn its target must
 #: attack if able and can attack only the caster's hero if able.
 MOCKING_BLOW = Spell("Mocking Blow", 1, taunts=True)
+#: The 404.4 example's instant: 1 damage to each opposing hero and ally.  What
+#: else its text says (CR7.4 prints "can't attack this turn", 000 does not) is
+#: a question of the rulings (``spell_stops_attacks``).
+FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
 
 
 @dataclass(frozen=True)
@@ -208,8 +212,9 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         for flag, words in (("dual_wield", "dual wield"), ("ranged_dual_wield", "ranged dual wield")):
             if not getattr(party, flag):
                 out.append((f"P{p + 1}-hero+{flag}", f"P{p + 1}'s hero gains {words}", _with_party(board, p, replace(party, **{flag: True}))))
-    # The default board has no spell, so what a spell's text says (T4) is compared only where one is in the game.
+    # The default board has no spell, so what a spell's text says (T4, V7) is compared only where one is in the game.
     out.append(("spell+mocking-blow", "Mocking Blow is in the game", replace(board, spells=(MOCKING_BLOW,))))
+    out.append(("spell+frost-nova", "Frost Nova is in the game", replace(board, spells=(FROST_NOVA,))))
     return out
 
 

@@ -61,6 +61,9 @@ def variables(t: Table, combats: int | None) -> list[Var]:
         [Var("taunted_by", IntRange(0, n), (n,), length=count, doc="whose hero each character must attack this turn, if able (600.2, 601.2c); n: nobody's")]
         if t.taunting else []
     ) + (
+        [Var("cant_attack", BOOL, (False,), length=count, doc="a modifier says each character can't attack this turn (103.2; CR7.4's Frost Nova)")]
+        if t.stopping else []
+    ) + (
         [
             Var("weapon_in_play", BOOL, (True,), length=n * t.weapons, start=t.gear_at_start()[0], doc="each weapon is in its hero zone (303.1)"),
             Var("armor_in_play", BOOL, (True,), length=n, start=t.gear_at_start()[1], doc="each hero's armor is in its hero zone (304.1)"),

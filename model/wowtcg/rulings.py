@@ -3,10 +3,10 @@ and whether as a link, in which window a non-instant is played, whether an
 instant is played where no window is open, in which window a resource is
 placed and whether as a link, whose cards ready, who is bound to attack, who
 ends the action phase, who acts first after a link resolves, which weapons
-strike together and when, and when combat roles end: the rules of 303, 405,
-408-410, 501-503 and 600-603 as rulings with explicit precedence
-(``model/rulings.py``), each citing the texts that state it.  Twelve
-questions read the board alone (``Question.fixed``): the model asks them as it
+strike together and when, when combat roles end, and what a spell's printed
+text does: the rules of 303, 404-410, 501-503 and 600-603 as rulings with
+explicit precedence (``model/rulings.py``), each citing the texts that state
+it.  Fourteen questions read the board alone (``Question.fixed``): the model asks them as it
 builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from model.backend import Backend
+from model.backend import CONCRETE, Backend
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
 from model.wowtcg import setup
 
@@ -59,6 +59,41 @@ READING = Reading(
         ),
     },
 )
+
+# -- 404.4: what a spell's printed text does besides its damage ---------------------------
+
+#: Whether a spell stops the characters it damages from attacking this turn,
+#: as each text prints the card.  They read the spell's name alone, so the
+#: table knows before its rule book is built whether its state must say who
+#: can't attack this turn (``some_text_stops_attacks``).
+SPELL_STOPS_ATTACKS = (
+    Ruling(
+        "404.4:frost-nova",
+        ("404.4", "103.2"),
+        True,
+        lambda s, b, name: name == "Frost Nova",
+        "Frost Nova: a character dealt damage by it can't attack this turn",
+        printed=True,
+        texts={"CR7.4": "921-923"},
+    ),
+    # 000 quotes the card's whole text in its 404.4 example (and again in
+    # 407.2c and 407.3d): damage to each opposing character, nothing more.
+    Ruling(
+        "404.4:frost-nova",
+        ("404.4",),
+        False,
+        lambda s, b, name: name == "Frost Nova",
+        "Frost Nova only deals 1 frost damage to each opposing hero and ally",
+        printed=True,
+        texts={"000": "244"},
+    ),
+)
+
+
+def some_text_stops_attacks(name: str) -> bool:
+    """Does some text print the spell ``name`` as stopping the characters it damages from attacking?"""
+    return any(r.says is True and r.applies(None, CONCRETE, name) for r in SPELL_STOPS_ATTACKS)
+
 
 #: The answers to when_weapons_strike: the seed's strike link, CR7.4's strike as a role begins.
 STRIKE_LINK = "with a strike link, in the defend window"
@@ -168,6 +203,22 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 printed=True,
                 overrides={"601.2a:new": "103.1"},
                 texts={"000": "451", "001": "201", "002en": "30", "002zh": "34", "CR7.4": "1838-1840"},
+            ),
+            *(
+                # Only where a spell of the board may say so (``spell_stops_attacks``).
+                (
+                    Ruling(
+                        "103.2:cant-attack",
+                        ("103.2", "601.2a"),
+                        False,
+                        lambda s, b, a: b.select(s.cant_attack, a, False),
+                        "a character a modifier says can't attack this turn can't attack",
+                        cant=True,
+                        texts={"000": "109", "CR7.4": "155-158"},
+                    ),
+                )
+                if t.stopping
+                else ()
             ),
         ),
         tuple((a,) for a in characters),
@@ -1125,13 +1176,26 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         default_texts={"000": "310", "CR7.4": "1139-1140"},
     )
 
+    # -- 404.4: whether a spell stops the characters it damages from attacking ------------
+    spell_stops_attacks = Question(
+        "spell_stops_attacks",
+        "does this spell's text stop each character it deals damage to from attacking this turn (404.4 example)?",
+        SPELL_STOPS_ATTACKS,
+        tuple((sp.name,) for sp in t.board.spells),
+        asked_at=PRIORITY_WINDOWS,
+        fixed=True,
+        show=lambda name: name,
+        # An instant in a starting hand: the caster's opponent is the one who would attack.
+        bounds={"hand": 1},
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
         bound_to_attack, may_protect,
         ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
-        leaving_play_ends_role, spell_deals_combat_damage,
+        leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

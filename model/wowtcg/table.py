@@ -110,6 +110,11 @@ class Table:
         #: Blow): the state then holds, per character, the player whose hero it
         #: must attack (``taunted_by``; ``nobody``: none).
         self.taunting = any(sp.taunts for sp in board.spells)
+        #: Some text prints a spell of the board as stopping the characters it
+        #: damages from attacking this turn (CR7.4's Frost Nova): the state then
+        #: says which characters can't attack this turn (``cant_attack``),
+        #: whether the reading followed lets the spell say so or not.
+        self.stopping = any(rulings.some_text_stops_attacks(sp.name) for sp in board.spells)
         #: Some weapon or armor starts in its controller's hand (303.1, 304.1):
         #: the state then says which are in play (``weapon_in_play``, ``armor_in_play``).
         self.gear_from_hand = any(party.armor_from_hand or any(w.from_hand for w in party.weapons) for party in board.parties)
@@ -228,6 +233,8 @@ class Table:
         if self.taunting:
             # 503.2a: "this turn" modifiers end with the turn.
             counters["taunted_by"] = (self.nobody,) * self.count
+        if self.stopping:
+            counters["cant_attack"] = (False,) * self.count
         return {
             "turn_player": self.next_clockwise(s, b, s.turn_player),
             "first_turn": False,

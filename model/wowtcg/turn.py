@@ -526,6 +526,7 @@ def build(
                     "damage": b.store(s.damage, c, 0),
                     # A card entering play is a new object, under no modifier yet.
                     **({"taunted_by": b.store(s.taunted_by, c, t.nobody)} if t.taunting else {}),
+                    **({"cant_attack": b.store(s.cant_attack, c, False)} if t.stopping else {}),
                 },
                 f"the ally resolves and enters play as {t.name(c)}, new to the party",
             )

@@ -240,22 +240,28 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
     if not t.board.spells:
         return []
     may_resolve_here = window == "action_phase" or abilities_only
-    # Whether a spell's packets are combat damage is a question of the rulings (407.3b, T4).
+    # Whether a spell's packets are combat damage (407.3b, T4), and whether its
+    # text stops the characters it damages from attacking (V7), are questions
+    # of the rulings.
     effects = dict.fromkeys(
-        (sp.amount, sp.each_opposing, sp.instant, sp.taunts, t.rulings.fixed("spell_deals_combat_damage", sp.name))
+        (
+            sp.amount, sp.each_opposing, sp.instant, sp.taunts,
+            t.rulings.fixed("spell_deals_combat_damage", sp.name), t.rulings.fixed("spell_stops_attacks", sp.name),
+        )
         for sp in t.board.spells
         if sp.instant or may_resolve_here
     )
     edges = []
-    for amount, each_opposing, instant, taunts, combat in effects:
+    for amount, each_opposing, instant, taunts, combat, stops in effects:
         kind = INSTANT_LINK if instant else NON_INSTANT_LINK
-        # Readings that part only on the damage type keep one name per edge, so
-        # that a rules diff compares what the edges do; the type is named only
-        # where two spells of the board differ in nothing else.
-        twin = (amount, each_opposing, instant, taunts, not combat) in effects
+        # Readings that part only on what the text adds keep one name per edge,
+        # so that a rules diff compares what the edges do; the damage type and
+        # the stop are named only where two spells of the board differ in nothing else.
+        twin = (amount, each_opposing, instant, taunts, not combat, stops) in effects
+        stop_twin = (amount, each_opposing, instant, taunts, combat, not stops) in effects
         label = f"resolve_{'instant' if instant else 'ability'}[deal {amount}{' combat damage' if combat and twin else ''}" + (
-            " to each opposing character]" if each_opposing else " and taunt]" if taunts else "]"
-        )
+            " to each opposing character" if each_opposing else " and taunt" if taunts else ""
+        ) + (" and stop attacks]" if stops and stop_twin else "]")
         if each_opposing:
             # One edge per controller: the opposing characters are those outside his party.
             aims = [(f"[{t.player_name(p)}]", p, tuple(c for c in range(t.count) if t.owner[c] != p)) for p in range(t.n)]
@@ -265,7 +271,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             armored_players = [t.owner[c] for c in targets if t.is_hero[c] and t.armor_def[t.owner[c]] > 0]
             for k in range(len(armored_players) + 1):
                 for armored in itertools.combinations(armored_players, k):
-                    edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored, taunts, combat)
+                    edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored, taunts, combat, stops)
     return edges
 
 
@@ -280,6 +286,7 @@ def _dealing(
     armored: tuple[int, ...],
     taunts: bool = False,
     combat: bool = False,
+    stops: bool = False,
 ) -> list[Edge]:
     """The two outcomes of one resolution: the game goes on in ``window``, or
     at most one player is left and it ends (102.1).  Neither lets a turn
@@ -291,7 +298,7 @@ def _dealing(
     name = label + "".join(f"[armor of {t.player_name(p)}]" for p in armored)
     rules = ("404.4", "407.1", "407.2a", "409.5", "409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (
         ("304.2",) if armored else ()
-    ) + (("600.2", "601.2c") if taunts else ()) + (("407.3b", "603.1a") if held_back else ())
+    ) + (("600.2", "601.2c") if taunts else ()) + (("407.3b", "603.1a") if held_back else ()) + (("103.2",) if stops else ())
 
     def dealt(c: int) -> int:
         # 304.2: exhausted armor prevents as much of the packet to its hero as its DEF.
@@ -348,6 +355,13 @@ def _dealing(
         for p in armored:
             armor = b.store(armor, p, True)
         taunted = {}
+        if stops:
+            # The spell's text (CR7.4's Frost Nova): a character still in play
+            # that a packet dealt damage to can't attack this turn.
+            taunted["cant_attack"] = tuple(
+                b.Or(s.cant_attack[c], b.And(in_play[c], damage[c] > s.damage[c])) if c in targets else s.cant_attack[c]
+                for c in range(t.count)
+            )
         if taunts:
             # 600.2, 601.2c: a target still in play must attack the caster's hero this turn, if able.
             (c,) = targets
