@@ -18,6 +18,7 @@ def arrange(
     decks: dict[int, list[str]] | None = None,
     resources: dict[int, int] | None = None,
     exhausted_resources: dict[int, int] | None = None,
+    graveyards: dict[int, list[str]] | None = None,
     turn_player: int = 0,
     step: str = "action_phase",
     turn: int = 3,
@@ -33,7 +34,8 @@ def arrange(
     name that a card of the pool creates (403.2), `owner` makes it another
     player's card that p put into play and controls (401.1, 401.2). `resources[p]` face-down resources are
     put in play ready, then `exhausted_resources[p]` exhausted, as if spent on
-    a cost earlier this turn (402.4a); both made from Supplies for the Front. Decks default to ten
+    a cost earlier this turn (402.4a); both made from Supplies for the Front. `graveyards[p]`
+    are p's cards in his graveyard, oldest first (413.6a). Decks default to ten
     Ashen Recruits, so nobody is decked by accident."""
     pool = pool if pool is not None else default_pool()
     if step not in STEPS:
@@ -73,6 +75,9 @@ def arrange(
             o.joined_turn = turn if spec.get("new") else 0
             o.damage = spec.get("damage", 0)
             o.exhausted = spec.get("exhausted", False)
+    for p, names in (graveyards or {}).items():
+        for name in names:
+            st.move(st._new_obj(pool[name], p, "hand"), "graveyard")  # 413.6a
     st.push(("open_window", step))
     st._run()
     return st

@@ -51,6 +51,11 @@ TARGETS = {
     # 413.3 example (Kryton Barleybeard): "target ability" means one in play.
     "ability_in_play": "target ability in play",
     "player": "target player",
+    # 000 306.3a example (Resurrection): an ally card in the caster's own
+    # graveyard; a totem there is an ability, not an ally, so never one.
+    "ally_in_your_graveyard": "target ally in your graveyard",
+    # Highborne Soul Mirror: an ally of the power's controller.
+    "ally_you_control": "target ally you control",
 }
 
 # The operations a step of a card's text may perform, each with the parameters
@@ -80,7 +85,19 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     # 400.4a: move an attachment to another host that fits its description.
     "reattach_target": (frozenset(), "400.4a 400.4c 400.4d"),
     # Kryton Barleybeard: a card in play goes to its owner's hand (413.2).
-    "return_to_owners_hand": (frozenset({"what"}), "413.2"),
+    "return_to_owners_hand": (frozenset({"what", "if_done"}), "413.2"),
+    # 413.4a: the link's controller draws from the top of his deck; from an
+    # empty deck he loses at the next check (409.6c). Charge.
+    "draw": (frozenset({"count"}), "413.4a 409.6c"),
+    # 000 306.3a example (Resurrection): a card from a graveyard enters play
+    # under the link's controller, if its cost is at most the resources he controls.
+    "put_into_play_if_cost_at_most_resources": (frozenset({"what"}), "CR7.4 710.1 413.2"),
+    # Green Whelp Armor: "you may pay (N). If you do, ..." (CR7.4 709.2f).
+    "may_pay": (frozenset({"amount"}), "402.1 CR7.4 709.2f"),
+    # Highborne Soul Mirror: a token copy of a card enters play (403.2).
+    "create_token_copy": (frozenset({"what"}), "403.2"),
+    # Highborne Soul Mirror: every other ally of the event's name its controller controls.
+    "destroy_others_of_event_name": (frozenset(), "413.6a"),
 }
 
 # Continuous powers (CR7.4 704) the engine implements.
@@ -94,6 +111,12 @@ CONTINUOUS = {
     "control_attached": "401.3",  # Mind Control
     "enters_play_exhausted": "CR7.4 710.1b",  # Observer's Shield
     "inspire_ally": "501.1a",  # Vindicator Kaldels
+    "hero_atk_while_attacking": "407.3c",  # Mason's Fraternity Ring: +N ATK while its controller's hero attacks
+    "atk_per_ally_you_control": "CR7.4 704",  # Tracker Gallen: +N ATK for each ally its controller controls
+    "attack_tax": "600.3",  # can't attack unless its controller pays (N)
+    "keywords_by_hero_trait": "601.2b 601.2a",  # Thunderhead Hippogryph: [Alliance] Hero: Elusive, [Horde] Hero: Ferocity
+    "may_return_to_prevent_hero_damage": "407.1 CR7.4 709.2f",  # Blessed Life: a conditional prevention
+    "own_allies_removed_instead_of_graveyard": "413.8a CR7.4 709.2f",  # Dramla Lifebender: a replacement
 }
 
 # Events that triggered powers (CR7.4 703) watch for.
@@ -109,11 +132,17 @@ TRIGGERS = {
     "start_of_your_turn": "501.1a",  # Fireball while attached
     "this_sabotages": "603.1",  # a saboteur's reward
     "you_play_a_card": "408.1",  # Mind Control
+    "opposing_character_attacks": "602.1",  # Donna Calister: when an opposing hero or ally attacks
+    "attacking_ally_combat_damage_to_your_hero": "407.3b",  # Green Whelp Armor
+    "ally_you_control_destroyed": "CR7.4 703.1 CR7.4 703.4",  # Highborne Soul Mirror
 }
 
 # Costs a payment power (CR7.4 701) may ask for.
 # destroy_this: Kryton Barleybeard destroys himself to pay (CR7.4 709.2d example).
 PAYMENT_COSTS = ("resources", "x", "exhaust_this", "flip_hero", "destroy_this")
+
+#: 306.3a: the word on a card's type line that makes an ability a totem.
+TOTEM = "Totem"
 
 
 class CardFileError(ValueError):
@@ -196,9 +225,20 @@ class Card:
     # is immutable, so each is worked out once, on first reading.
 
     @cached_property
+    def is_totem(self) -> bool:
+        """306.3a: an ability whose type line says Totem."""
+        return self.type == "ability" and TOTEM in self.subtypes
+
+    @cached_property
     def is_character(self) -> bool:
-        """300.1: heroes and allies are characters."""
-        return self.type in CHARACTER_TYPES
+        """300.1: heroes, allies and totems (306.3a) are characters."""
+        return self.type in CHARACTER_TYPES or self.is_totem
+
+    @cached_property
+    def targetable_as_ally(self) -> bool:
+        """306.3a: an ally, or a totem, which in play may be targeted as if it
+        were an ally (it still is not one for any choice that does not target)."""
+        return self.type == "ally" or self.is_totem
 
     @cached_property
     def is_equipment(self) -> bool:
@@ -328,6 +368,11 @@ def card_from_dict(raw: dict) -> Card:
         key, value = (next(iter(entry.items())) if isinstance(entry, dict) else (entry, True))
         if key not in CONTINUOUS:
             raise UnsupportedCardText(name, f"continuous power {key!r}")
+        if key == "keywords_by_hero_trait":
+            # {trait: [keywords]}: kept as pairs, so that the card stays hashable.
+            if not isinstance(value, dict) or any(w not in KEYWORDS for words in value.values() for w in words):
+                raise UnsupportedCardText(name, f"{key} maps a hero trait to known keywords, not {value!r}")
+            value = tuple((trait, frozenset(words)) for trait, words in value.items())
         continuous.append((key, value))
     effect = None
     if "effect" in raw or "target" in raw:
@@ -348,6 +393,10 @@ def card_from_dict(raw: dict) -> Card:
         raise UnsupportedCardText(name, "a weapon needs ATK and a strike cost (303.1)")
     if kind == "armor" and raw.get("defense") is None:
         raise UnsupportedCardText(name, "armor needs DEF (304.1)")
+    if kind == "ability" and TOTEM in raw.get("subtypes", []):
+        # 306.3a: a totem has total health and no ATK; it stays in play, so it is ongoing.
+        if raw.get("health") is None or raw.get("atk") is not None or not raw.get("ongoing"):
+            raise UnsupportedCardText(name, "a totem is an ongoing ability with health and no ATK (306.3a)")
     return Card(
         name=name,
         type=kind,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .effects import can_be_destroyed, destroyed_triggers, health_of, leave_play
+from .effects import can_be_destroyed, destroyed_triggers, graveyard_from_play, health_of, leave_play
 from .objects import Action, Decision
 
 if TYPE_CHECKING:
@@ -42,12 +42,19 @@ def ppp_batch(st: GameState) -> bool:
     strays = [objs[tid] for tid in st.tokens if objs[tid].zone not in ("play", "gone")]
     if not (doomed or losers or misfits or strays or scarred):
         return False
-    if doomed:
-        st.history.append("pre-priority checks destroy " + ", ".join(st.describe(o) for o in doomed) + " (409.6)")
+    # Where each goes is read before any leaves: they leave at once (409.6).
+    zones = [graveyard_from_play(st, o) for o in doomed]
+    destroyed = [o for o, zone in zip(doomed, zones) if zone == "graveyard"]
+    removed = [o for o, zone in zip(doomed, zones) if zone == "removed"]
+    if destroyed:
+        st.history.append("pre-priority checks destroy " + ", ".join(st.describe(o) for o in destroyed) + " (409.6)")
+    if removed:
+        st.history.append("pre-priority checks remove " + ", ".join(st.describe(o) for o in removed)
+                          + " from the game instead of destroying them (409.6, 413.8a)")
     watchers = [st.objs[oid] for oid in st.play]
-    for o in doomed:
-        leave_play(st, o, "graveyard")
-    destroyed_triggers(st, doomed, watchers)
+    for o, zone in zip(doomed, zones):
+        leave_play(st, o, zone)
+    destroyed_triggers(st, destroyed, watchers)
     for a in misfits:
         if a.id in st.play:
             leave_play(st, a, "graveyard")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .effects import is_ally, is_character, make_packet, sources_in_play, trigger_event
+from .effects import atk_of, is_ally, is_character, keywords_of, make_packet, sources_in_play, trigger_event
 from .objects import Action, Decision, Packet
 
 if TYPE_CHECKING:
@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 Problem = "tuple[str, str] | None"
 
 
-def has(o: Obj, keyword: str) -> bool:
-    return keyword in o.card.keywords
+def has(st: GameState, o: Obj, keyword: str) -> bool:
+    """A printed keyword, or one the card gains (Thunderhead Hippogryph)."""
+    return keyword in o.card.keywords or (
+        "keywords_by_hero_trait" in st.powers_in_game and keyword in keywords_of(st, o))
 
 
 def in_party_since_turn_start(st: GameState, o: Obj) -> bool:
@@ -47,9 +49,11 @@ def attacker_problem(st: GameState, a: Obj) -> Problem:
     it since his turn began, or has ferocity (302.2)."""
     if a.zone != "play" or not is_character(a) or a.controller != st.turn_player:
         return ("601.2", f"{a.name} is not a character in {st.pname(st.turn_player)}'s party")
+    if a.card.is_totem:
+        return ("306.3a", f"{a.name} is a totem, which can't be proposed as an attacker")
     if a.exhausted:
         return ("601.2a", f"{a.name} is exhausted")
-    if not in_party_since_turn_start(st, a) and not has(a, "ferocity"):
+    if not in_party_since_turn_start(st, a) and not has(st, a, "ferocity"):
         return ("302.2", f"{a.name} joined the party this turn and has no ferocity")
     return None
 
@@ -59,11 +63,11 @@ def defender_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:
     a sabotage's is a non-friendly item that the saboteur can sabotage."""
     if d.zone != "play" or d.controller == a.controller:
         return ("601.2b", f"{d.name} is not an opposing card in play")
-    if has(d, "elusive"):
+    if has(st, d, "elusive"):
         return ("601.2b", f"{d.name} has elusive")
     if sabotage:
         # Reading: the pool's only saboteur sabotages items (its card says so).
-        if not has(a, "sabotage"):
+        if not has(st, a, "sabotage"):
             return ("601.2b", f"{a.name} has no sabotage")
         if d.card.type != "item" or d.resource:
             return ("601.2b", f"{a.name} can sabotage only items, not {d.name}")
@@ -89,14 +93,20 @@ def attack_only_problem(st: GameState, a: Obj, d: Obj, only: set[int]) -> Proble
     return None
 
 
+def attack_tax(o: Obj) -> int:
+    """600.3: what its controller must pay to propose it as an attacker."""
+    return o.card.continuous_powers.get("attack_tax", 0)
+
+
 def must_attack_pending(st: GameState) -> str | None:
     """600.2: the name of a turn player's character that must attack if able
-    and could be proposed now, or None."""
+    and could be proposed now, or None. 600.3: one that can't attack unless
+    its controller pays is unable to attack, and so need not, until he pays."""
     for what, oid, _ in st.turn_modifiers:
         if what != "must_attack" or oid not in st.play:
             continue
         a = st.objs[oid]
-        if a.controller != st.turn_player:
+        if a.controller != st.turn_player or attack_tax(a):
             continue
         for d in st.cards_in_play():
             if d.controller != a.controller and proposal_problem(st, a, d, False) is None:
@@ -111,12 +121,12 @@ def protect_options(st: GameState, player: int) -> list[Action]:
     proposed defender, and never while the attacker has stealth."""
     c = st.combat
     attacker = st.objs[c.attacker]
-    if has(attacker, "stealth") or c.protected:
+    if has(st, attacker, "stealth") or c.protected:
         return []
     return [
         Action.made("protect", player, o.id, label=f"{st.pname(player)} protects with {st.describe(o)}")
         for o in st.cards_in_play()
-        if is_character(o) and o.controller == player and has(o, "protector")
+        if is_character(o) and o.controller == player and has(st, o, "protector")
         and not o.exhausted and o.id != c.defender
     ]
 
@@ -209,11 +219,15 @@ def _weapon_kind(weapon: Obj) -> str:
 
 def atk_in_combat(st: GameState, o: Obj) -> tuple[int, str | None, tuple[int, ...]]:
     """A character's ATK, damage type and the weapons its damage is dealt with:
-    an ally's printed ATK; a hero's strike modifiers (303.2a, 407.3d)."""
+    an ally's ATK (`atk_of`); a hero's strike modifiers (303.2a, 407.3d) and,
+    while it attacks, Mason's Fraternity Ring's +N (000 407.3c example)."""
     if o.card.type != "hero":
-        return o.card.atk or 0, o.card.damage_type or "melee", ()
+        return atk_of(st, o), o.card.damage_type or "melee", ()
     strikes = [s for s in st.combat.strikes if s[0] == o.controller]
     atk = sum(s[2] for s in strikes)
+    if st.combat.attacker == o.id and "hero_atk_while_attacking" in st.powers_in_game:
+        atk += sum(ring.card.continuous_powers["hero_atk_while_attacking"]
+                   for ring in sources_in_play(st, "hero_atk_while_attacking", o.controller))
     kind = strikes[-1][3] if strikes else "melee"
     return atk, kind, tuple(dict.fromkeys(s[1] for s in strikes))
 
@@ -235,7 +249,7 @@ def conclude(st: GameState) -> None:
     # packet by packet, which changes nothing since no trigger fires between.
     packets = []
     for source, target in ((a, d), (d, a)):
-        if source is d and has(a, "long_range"):
+        if source is d and has(st, a, "long_range"):
             continue
         atk, kind, weapons = atk_in_combat(st, source)
         unpreventable = any(

@@ -74,6 +74,34 @@ def characters_in_play(st: GameState):
     return [o for o in map(st.objs.__getitem__, st.play) if not o.resource and o.card.is_character]
 
 
+def heroes_and_allies_in_play(st: GameState):
+    """The heroes and allies in play, for a text that names "hero or ally"
+    without targeting: a totem is not an ally, though it may be targeted as
+    one (000 306.3a example: Chain Lightning's further packets)."""
+    return [o for o in characters_in_play(st) if not o.card.is_totem]
+
+
+def atk_of(st: GameState, o: Obj) -> int:
+    """An ally's ATK: printed (a totem has none, 306.3a), with Tracker Gallen's
+    +N for each ally its controller controls, itself included (CR7.4 704)."""
+    atk = o.card.atk or 0
+    bonus = o.card.continuous_powers.get("atk_per_ally_you_control")
+    if bonus:
+        atk += bonus * sum(1 for other in characters_in_play(st) if is_ally(other) and other.controller == o.controller)
+    return atk
+
+
+def keywords_of(st: GameState, o: Obj) -> frozenset[str]:
+    """Its printed keywords, and those it gains by its controller's hero's
+    faction (Thunderhead Hippogryph: [Alliance] Hero: Elusive, [Horde] Hero: Ferocity)."""
+    by_trait = o.card.continuous_powers.get("keywords_by_hero_trait")
+    if not by_trait:
+        return o.card.keywords
+    hero = st.objs[st.players[o.controller].hero].card
+    gained = {word for trait, words in by_trait if trait in hero.traits for word in words}
+    return o.card.keywords | gained
+
+
 def opponents(st: GameState, player: int) -> list[int]:
     """Every other player still in the game is an opponent.
     Reading: the engine seats no teams, so "friendly" means only oneself."""
@@ -101,9 +129,13 @@ def make_packet(st: GameState, packet: Packet) -> Packet | None:
 
 
 def deliver(st: GameState, packet: Packet) -> None:
-    """Deal or heal one packet. Before a preventable packet reaches a hero, its
-    controller may exhaust armor to prevent up to its DEF (304.2), one armor
-    at a time; that choice is a Decision."""
+    """Deal or heal one packet. Before a packet reaches a hero, its controller
+    may replace it, one modifier at a time, in the order he chooses
+    (CR7.4 717.4b): exhaust armor to prevent up to its DEF (304.2), only against a
+    preventable packet, or put Blessed Life from play into its owner's hand
+    to prevent it all (CR7.4 717.3: he may do so even against an
+    unpreventable packet, which is then dealt all the same). That choice is a
+    Decision."""
     target = st.objs[packet.target]
     if target.id not in st.play:
         return
@@ -112,18 +144,24 @@ def deliver(st: GameState, packet: Packet) -> None:
         target.damage -= healed
         st.history.append(f"{_packet_source(st, packet)} heals {healed} damage from {st.describe(target)} (406.1)")
         return
-    if packet.preventable and target.card.type == "hero":
-        armor = [
-            o for o in st.cards_in_play()
-            if o.card.type == "armor" and o.controller == target.controller
-            and not o.exhausted and (o.card.defense or 0) >= 1
-        ]
-        if armor:
-            options = [
+    if not packet.settled and target.card.type == "hero":
+        options = []
+        if packet.preventable:
+            options += [
                 Action.made("prevent", target.controller, a.id, label=f"{st.pname(target.controller)} exhausts {a.name} (DEF {a.card.defense}) against {packet.amount} damage")
-                for a in armor
-            ] + [Action.made("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage")]
-            st.decide(Decision("prevent", target.controller, options, "304.2", {"packet": packet}))
+                for a in st.cards_in_play()
+                if a.card.type == "armor" and a.controller == target.controller
+                and not a.exhausted and (a.card.defense or 0) >= 1
+            ]
+        if "may_return_to_prevent_hero_damage" in st.powers_in_game:
+            options += [
+                Action.made("prevent", target.controller, b.id, option="return", label=f"{st.pname(target.controller)} returns {b.name} to its owner's hand against {packet.amount} damage")
+                for b in sources_in_play(st, "may_return_to_prevent_hero_damage", target.controller)
+            ]
+        if options:
+            options.append(Action.made("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage"))
+            armor = any(o.option is None and o.subject is not None for o in options)
+            st.decide(Decision("prevent", target.controller, options, "304.2" if armor else "407.1", {"packet": packet}))
             return
     target.damage += packet.amount
     # The packet as dealt, so that scenarios see its source (407.2c), type (407.3a) and whether it is combat damage (407.3b).
@@ -140,15 +178,24 @@ def _packet_source(st: GameState, packet: Packet) -> str:
 
 def answer_prevent(st: GameState, action: Action, packet: Packet) -> None:
     """304.2: exhausting armor prevents up to its DEF; a packet brought below 1
-    disappears (407.2a); otherwise the controller may exhaust another."""
-    if action.subject is not None:
+    disappears (407.2a); otherwise the controller may replace it again.
+    Blessed Life goes to its owner's hand, and if it did, the whole packet is
+    prevented unless it can't be (CR7.4 709.2f, CR7.4 717.3)."""
+    if action.subject is None:
+        packet.settled = True  # he declined: the packet is dealt as it is
+    elif action.option == "return":
+        blessing = st.objs[action.subject]
+        leave_play(st, blessing, "hand")
+        st.history.append(f"{st.pname(action.player)} returns {blessing.name} to its owner's hand (413.2)")
+        if packet.preventable:
+            st.history.append(f"{blessing.name} prevents {packet.amount} damage to {st.describe(st.objs[packet.target])} (407.2a)")
+            return
+    else:
         armor = st.objs[action.subject]
         armor.exhausted = True
         packet.amount -= armor.card.defense or 0
         if packet.amount < 1:
             return
-    else:
-        packet.preventable = False  # he declined: the packet is dealt as it is
     st.push(("deliver", packet))
 
 
@@ -181,6 +228,9 @@ def destroyed_triggers(st: GameState, destroyed: list[Obj], watchers: list[Obj])
         for source, power in powers_watching(st, "friendly_race_destroyed", watchers):
             if o.controller == source.controller and power.race in o.card.subtypes and is_character(o):
                 _trigger(st, source, power, destroyed=o.id)
+        for source, power in powers_watching(st, "ally_you_control_destroyed", watchers):
+            if o.controller == source.controller and is_ally(o):
+                _trigger(st, source, power, destroyed=o.id)
 
 
 def combat_damage_triggers(st: GameState, packet: Packet) -> None:
@@ -205,6 +255,14 @@ def combat_damage_triggers(st: GameState, packet: Packet) -> None:
         for source, power in powers_watching(st, "hero_combat_damage_with_weapon_to_ally"):
             if source.controller == packet.controller:
                 _trigger(st, source, power, amount=packet.amount, ally=target.id)
+    # Green Whelp Armor: an attacking ally's combat damage to its controller's
+    # hero (a packet prevented completely was never dealt, CR7.4 717.2b example).
+    c = st.combat
+    if target.card.type == "hero" and c is not None and packet.source is not None and packet.source == c.attacker \
+            and is_ally(st.objs[packet.source]):
+        for source, power in powers_watching(st, "attacking_ally_combat_damage_to_your_hero"):
+            if source.controller == target.controller:
+                _trigger(st, source, power, amount=packet.amount, ally=packet.source)
 
 
 def trigger_event(st: GameState, when: str, test, **event) -> None:
@@ -238,16 +296,33 @@ def leave_play(st: GameState, o: Obj, zone: str) -> None:
         st.recompute_control(host)  # 401.3b: control goes back
 
 
+def graveyard_from_play(st: GameState, o: Obj) -> str:
+    """Where a card in play that would go to its owner's graveyard goes:
+    while Dramla Lifebender is in play, her controller's allies are removed
+    from the game instead (413.8a; a replacement, so the card is not
+    destroyed, CR7.4 709.2f example). Reading: she is still in play as she
+    herself would go, so she replaces her own destruction too. Asked before
+    any card of a batch leaves (409.6)."""
+    if is_ally(o) and any(True for _ in sources_in_play(st, "own_allies_removed_instead_of_graveyard", o.owner)):
+        return "removed"
+    return "graveyard"
+
+
 def destroy(st: GameState, o: Obj, *, by_rule_over_cant: bool = False) -> bool:
     """Destroy a card in play (it goes to its owner's graveyard). Returns whether
     it was destroyed: a "can't be destroyed" power stops it (103.2) unless the
-    rules destroy it anyway (103.3: uniqueness)."""
+    rules destroy it anyway (103.3: uniqueness), and a card removed from the
+    game instead was not destroyed (CR7.4 709.2f)."""
     if o.id not in st.play:
         return False
     if not by_rule_over_cant and not can_be_destroyed(st, o):
         return False
+    zone = graveyard_from_play(st, o)
     watchers = [st.objs[oid] for oid in st.play]
-    leave_play(st, o, "graveyard")
+    leave_play(st, o, zone)
+    if zone == "removed":
+        st.history.append(f"{st.describe(o)} is removed from the game instead of being destroyed (413.8a)")
+        return False
     destroyed_triggers(st, [o], watchers)
     return True
 
@@ -276,7 +351,9 @@ def _who(st: GameState, link: Link, what: str) -> list[int]:
         c = st.combat
         return [c.attacker] if c is not None and c.attacker is not None and is_ally(st.objs[c.attacker]) else []
     if what == "each_opposing_character":
-        return [o.id for o in characters_in_play(st) if o.controller != link.controller]
+        # "Each opposing hero and ally" (Frost Nova) chooses without targeting:
+        # a totem is not an ally (000 306.3a example).
+        return [o.id for o in heroes_and_allies_in_play(st) if o.controller != link.controller]
     if what == "each_friendly_hero":
         return [st.players[link.controller].hero]
     raise ValueError(f"step names {what!r}")  # the loader admits no other
@@ -330,7 +407,7 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
         chosen = set(link.targets) | {c for c in link.choices if isinstance(c, int)}
         options = [
             Action("choose", controller, o.id, option=o.id, label=f"{st.pname(controller)} deals {step.arg('amount')} to {st.describe(o)}")
-            for o in characters_in_play(st) if o.id not in chosen
+            for o in heroes_and_allies_in_play(st) if o.id not in chosen
         ] + [Action("choose", controller, None, option=None, label=f"{st.pname(controller)} deals no more")]
         st.decide(Decision("choose_another", controller, options, "404.4", {"link": link, "step": step}))
     elif op == "double_damage_on_each_character":
@@ -376,8 +453,46 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
     elif op == "return_to_owners_hand":
         # 413.2: to its owner's hand, whoever controls it; leaving play takes
         # its attachments off and ends any control it gave (400.3, 401.3b).
+        # "If you do" (CR7.4 709.2f): only if the step before was done.
+        if step.arg("if_done") and not (link.done and link.done[-1]):
+            return
         for oid in _who(st, link, step.arg("what")):
-            leave_play(st, st.objs[oid], "hand")
+            if oid in st.play:
+                leave_play(st, st.objs[oid], "hand")
+                st.history.append(f"{st.describe(st.objs[oid])} returns to its owner's hand (413.2)")
+    elif op == "draw":
+        for _ in range(step.arg("count", 1)):  # 413.4a; an empty deck loses at the next check (409.6c)
+            st.draw(controller)
+    elif op == "put_into_play_if_cost_at_most_resources":
+        # 000 306.3a example (Resurrection): counted as it resolves, every
+        # resource he controls, ready or exhausted; it enters play under him (CR7.4 710.1).
+        resources = sum(1 for oid in st.play if st.objs[oid].resource and st.objs[oid].controller == controller)
+        for oid in _who(st, link, step.arg("what")):
+            o = st.objs[oid]
+            if o.card.cost <= resources:
+                st.enter_play(o, controller)
+                st.history.append(f"{st.describe(o)} enters play from the graveyard (CR7.4 710.1)")
+    elif op == "may_pay":
+        # "You may pay (N). If you do, ..." (CR7.4 709.2f): chosen as it
+        # resolves (CR7.4 708.3), only if he can pay (402.1).
+        amount = step.arg("amount")
+        if answer is None and st.ready_resources(controller) >= amount:
+            options = [Action("choose", controller, option=True, label=f"{st.pname(controller)} pays {amount}"),
+                       Action("choose", controller, option=False, label=f"{st.pname(controller)} does not pay")]
+            st.decide(Decision("choose", controller, options, "CR7.4 708.3", {"link": link, "step": step}))
+            return
+        if answer:
+            st.pay(controller, amount)
+        link.done.append(bool(answer))
+    elif op == "create_token_copy":
+        # 403.2: Highborne Soul Mirror's token has the card's printed facts.
+        for oid in _who(st, link, step.arg("what")):
+            st.create_token_copy(controller, st.objs[oid].card)
+    elif op == "destroy_others_of_event_name":
+        # Highborne Soul Mirror: every other ally of the destroyed ally's name under the mirror's controller.
+        name = st.objs[link.event["destroyed"]].card.name
+        for o in [o for o in characters_in_play(st) if is_ally(o) and o.controller == controller and o.card.name == name]:
+            destroy(st, o)
     else:
         raise ValueError(f"operation {op!r}")  # the loader admits no other
 

@@ -165,10 +165,11 @@ class Packet:
     preventable: bool = True  # 407.3c
     weapons: tuple[int, ...] = ()  # 407.3d: weapons struck with
     card: int | None = None  # 407.3d: the card it is dealt with
+    settled: bool = False  # its destination's controller declined to replace it further (304.2, 407.1)
 
     def copy(self) -> Packet:
         return Packet(self.amount, self.target, self.source, self.controller, self.heal, self.type, self.combat,
-                      self.preventable, self.weapons, self.card)
+                      self.preventable, self.weapons, self.card, self.settled)
 
 
 @dataclass(slots=True)

@@ -11,6 +11,7 @@ resolves). Everything is data, so a state can be copied with `clone()`.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from operator import attrgetter
 
 from . import checks, combat, effects
@@ -229,7 +230,7 @@ class GameState:
         new.history = list(self.history)
         new._next_link = self._next_link
         # Compared, never changed in place; copied anyway so that no list is shared.
-        new._settled = None if self._settled is None else (list(self._settled[0]), list(self._settled[1]))
+        new._settled = None if self._settled is None else tuple(list(facts) for facts in self._settled)
         new._settled_at = self._settled_at  # the copy reads the same facts as this state
         new.uniqueness_settled = list(self.uniqueness_settled)
         new.pass_actions = list(self.pass_actions)
@@ -380,6 +381,14 @@ class GameState:
         o.zone = "chain"  # not yet anywhere; enter_play moves it
         self.enter_play(o, controller)
 
+    def create_token_copy(self, controller: int, card: Card) -> None:
+        """403.2: a token copy of a card (Highborne Soul Mirror) enters play
+        under the effect's controller, with the card's printed facts but a
+        cost of 0, as every token's (CR7.4 402.4)."""
+        o = self._new_obj(replace(card, cost=0), controller, "play", token=True)
+        o.zone = "chain"  # not yet anywhere; enter_play moves it
+        self.enter_play(o, controller)
+
     def set_controller(self, o: Obj, player: int) -> None:
         """401.3: a card whose controller changes moves to his party, leaves
         combat (602.4) and is new to that party (302.2)."""
@@ -437,7 +446,9 @@ class GameState:
             return host.card.type == "ally"
         if kind == "ally_cost_x":
             return host.card.type == "ally" and (in_play or host.card.cost == 0)
-        return kind == "character"
+        # "Hero or ally": a totem, though targeted as if an ally, is neither
+        # (000 306.3a and 409.6d examples).
+        return kind == "character" and not host.card.is_totem
 
     # --- targets (CR7.4 706, CR7.4 707.1d, CR7.4 709.2a) ----------------------------------
 
@@ -451,13 +462,19 @@ class GameState:
             ]
         if kind == "ability_in_play":  # 413.3: an ability named without a zone is one in play
             return [o.id for o in self.cards_in_play() if o.card.type == "ability"]
-        if kind == "character":
+        if kind == "character":  # hero or ally; a totem in play is targeted as if an ally (306.3a)
             return [o.id for o in effects.characters_in_play(self)]
+        if kind == "ally_in_your_graveyard":
+            # 413.3: a card named in another zone; a totem card there is an
+            # ability, not an ally (000 306.3a example: Resurrection).
+            return [oid for oid in self.players[controller].graveyard if self.objs[oid].card.type == "ally"]
         out = []
         for o in effects.characters_in_play(self):
             if kind == "hero" and o.card.type != "hero":
                 continue
-            if kind in ("ally", "ally_cost_x") and o.card.type != "ally":
+            if kind in ("ally", "ally_cost_x", "ally_you_control") and not o.card.targetable_as_ally:
+                continue
+            if kind == "ally_you_control" and o.controller != controller:
                 continue
             if kind == "ally_cost_x" and x is not None and o.card.cost != x:
                 continue
@@ -546,11 +563,16 @@ class GameState:
         and 409.6a-b read no resource, 402.4a, 410.1b; 409.6d and 409.6f
         need a host or damage), and as a host it fits nothing, like a card
         out of play (409.6d), so placing one, the most frequent change of
-        play, leaves the facts as they were."""
+        play, leaves the facts as they were. A token that entered and left
+        play between two checks (a token copy destroyed by uniqueness, 412)
+        leaves the cards in play as they were, so the tokens outside play
+        are read too (409.6e)."""
+        objs = self.objs
         return (
-            [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(self.objs.__getitem__, self.play)
+            [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(objs.__getitem__, self.play)
              if not o.resource or o.damage or o.attached_to is not None],
             [(p.in_game, p.drew_from_empty) for p in self.players],
+            [tid for tid in self.tokens if objs[tid].zone not in ("play", "gone")],
         )
 
     def _t_add_triggers(self) -> None:
@@ -592,7 +614,11 @@ class GameState:
         self.chain.append(link)
 
     def _target_name(self, kind: str, t: int) -> str:
-        return self.pname(t) if kind == "player" else self.describe(self.objs[t])
+        if kind == "player":
+            return self.pname(t)
+        if kind == "ally_in_your_graveyard":
+            return f"{self.objs[t].name} in {self.pname(self.objs[t].owner)}'s graveyard"
+        return self.describe(self.objs[t])
 
     def _t_grant(self, player: int) -> None:
         if not self.players[player].in_game:
@@ -713,6 +739,8 @@ class GameState:
             # 601.3 / 602.1: the window closes; the attacker exhausts and attacks.
             self.combat = Combat(link.attacker, link.defender, link.sabotage)
             a.exhausted = True
+            # Donna Calister: "when an opposing hero or ally attacks" (602.1).
+            effects.trigger_event(self, "opposing_character_attacks", lambda s: s.controller != a.controller)
             self.resolving = None
             self._t_open_window("attack_window")
             return
@@ -999,7 +1027,11 @@ class GameState:
                 return problem
             if len(a.targets) != 1:  # 601.2: one attacker against one defender
                 return ("601.2", f"a proposal names exactly one defender, not {len(a.targets)}")
-            return combat.proposal_problem(self, self.objs[a.subject], self.objs[a.targets[0]], bool(a.option))
+            problem = combat.proposal_problem(self, self.objs[a.subject], self.objs[a.targets[0]], bool(a.option))
+            tax = combat.attack_tax(self.objs[a.subject])
+            if problem is None and self.ready_resources(a.player) < tax:
+                return ("600.3", f"{self.objs[a.subject].name} can't attack unless {self.pname(a.player)} pays {tax}")
+            return problem
         if a.kind == "strike":
             return combat.strike_problem(self, a.player, self.objs[a.subject])
         return ("409.2", f"{a.kind} is not something a player does with priority")
@@ -1160,6 +1192,8 @@ class GameState:
             for a in mine:
                 if not a.card.is_character or combat.attacker_problem(self, a):  # `mine` holds no resource
                     continue
+                if "attack_tax" in self.powers_in_game and budget < combat.attack_tax(a):  # 600.3: he can't pay to propose it
+                    continue
                 only = combat.attack_only(self, a)
                 for d in theirs:
                     sabotage = d.card.type == "item"
@@ -1223,6 +1257,7 @@ class GameState:
                 effects.destroy(self, source)  # the link stays on the chain without its source (CR7.4 709.2d example)
             self.chain.append(Link(self._link_id(), "payment", a.player, a.subject, a.targets, a.x, power=power))
         elif a.kind == "propose":
+            self.pay(a.player, combat.attack_tax(self.objs[a.subject]))  # 600.3: an additional cost
             self.chain.append(Link(self._link_id(), "proposal", a.player, None, attacker=a.subject,
                                    defender=a.targets[0], sabotage=bool(a.option)))
         elif a.kind == "strike":

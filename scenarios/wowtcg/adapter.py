@@ -49,8 +49,8 @@ PLAY_FIELDS = ("card", "token", "owner", "damage", "exhausted", "new", "on", "as
 HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
 #: A player's resources in the situation: a count of ready ones, or both counts.
 RESOURCE_STATES = ("ready", "exhausted")
-SITUATION_FIELDS = ("players", "turn_player", "turn", "step", "play", "hands", "decks", "deck_tops", "resources",
-                    "seed", "prelude", "start")
+SITUATION_FIELDS = ("players", "turn_player", "turn", "step", "play", "hands", "graveyards", "decks", "deck_tops",
+                    "resources", "seed", "prelude", "start")
 # A game played from its real start (101.1-101.2) has only its heroes, decks and seed.
 START_FIELDS = ("players", "start", "decks", "seed", "prelude")
 ACTION_FIELDS = ("player", "kind", "card", "target", "targets", "x", "option", "sabotage", "face_up")
@@ -135,7 +135,7 @@ class WowAdapter(GameAdapter):
                 raise c.error(s.at("step"), f"unknown step {step!r}: a situation starts in one of {', '.join(ARRANGE_STEPS)}"
                               + _suggest(step, list(ARRANGE_STEPS)))
         aliases: dict[str, int] = {}
-        for key in ("play", "hands", "decks", "deck_tops", "resources"):
+        for key in ("play", "hands", "graveyards", "decks", "deck_tops", "resources"):
             if key not in s:
                 continue
             per = c.fields(s[key], s.at(key), f"'{key}'", (), [f"P{i + 1}" for i in range(n)])
@@ -165,7 +165,7 @@ class WowAdapter(GameAdapter):
             self._card(c, e, line)
             return
         if isinstance(e, str):
-            self._card(c, e, line, kind=None if key == "hands" else "in_play")
+            self._card(c, e, line, kind="in_play" if key == "play" else None)
             return
         allowed = PLAY_FIELDS if key == "play" else ("card", "as")
         if key == "play" and "token" in e:
@@ -177,7 +177,7 @@ class WowAdapter(GameAdapter):
                               + _suggest(name, sorted(token_names())))
         else:
             c.fields(e, line, f"an entry of {p}'s {key}", ("card",), tuple(f for f in allowed if f != "token"))
-            self._card(c, e["card"], e.at("card"), kind=None if key == "hands" else "in_play")
+            self._card(c, e["card"], e.at("card"), kind="in_play" if key == "play" else None)
             if "owner" in e:
                 self._player(c, e["owner"], e.at("owner"), n, "'owner' (the player whose card it is)")
         self._count(c, e, "damage")
@@ -508,6 +508,7 @@ class WowSession(Session):
         """A game set up in its middle with the engine's `arrange`."""
         play = {p: [self._arrange_entry(e) for e in es] for p, es in per_player("play").items()}
         hands = {p: [e if isinstance(e, str) else e["card"] for e in es] for p, es in per_player("hands").items()}
+        graveyards = {p: [e if isinstance(e, str) else e["card"] for e in es] for p, es in per_player("graveyards").items()}
         decks = {p: [FILLER] * MID_GAME_DECK for p in range(self.n)}
         decks.update({p: list(es) for p, es in per_player("decks").items()})
         tops = per_player("deck_tops")
@@ -521,6 +522,7 @@ class WowSession(Session):
                 names, play=play, hands=hands, decks=decks,
                 resources={p: v.get("ready", 0) for p, v in resources.items()},
                 exhausted_resources={p: v.get("exhausted", 0) for p, v in resources.items()},
+                graveyards=graveyards,
                 turn_player=int(s.get("turn_player", "P1")[1:]) - 1, step=s.get("step", "action_phase"),
                 turn=s.get("turn", 3), pool=pool(), seed=s.get("seed", 0),
             )
@@ -572,9 +574,10 @@ class WowSession(Session):
             for e in entries:
                 take(e)
         next_id += sum(v if isinstance(v, int) else sum(v.values()) for v in per_player("resources").values())
-        for _, entries in per_player("play").items():
-            for e in entries:
-                take(e)
+        for key in ("play", "graveyards"):  # arrange makes the graveyards' cards last
+            for _, entries in per_player(key).items():
+                for e in entries:
+                    take(e)
         return aliases
 
     # names -----------------------------------------------------------------

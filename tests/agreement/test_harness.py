@@ -60,7 +60,7 @@ def _stealth_ignored(st, player):
     return [
         engine_combat.Action("protect", player, o.id, label=f"{st.pname(player)} protects with {st.describe(o)}")
         for o in st.cards_in_play()
-        if engine_combat.is_character(o) and o.controller == player and engine_combat.has(o, "protector")
+        if engine_combat.is_character(o) and o.controller == player and engine_combat.has(st, o, "protector")
         and not o.exhausted and o.id != c.defender and not c.protected
     ]
 

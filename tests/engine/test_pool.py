@@ -18,6 +18,7 @@ SEED_NAMED = [
     "Viking Warhammer", "Blade Flurry", "Entangling Roots", "Mind Control", "Boris Brightbeard",
     "Hide of the Wild", "Shelter the Flock", "Barnathrum, Lord of Pain", "Vexra Darkfall",
     "High Priestess Tyrande Whisperwind", "Vindicator Kaldels", "Inventor's Focal Sword",
+    "Resurrection", "Mason's Fraternity Ring", "Searing Totem",
 ]
 
 
@@ -46,6 +47,11 @@ def test_every_card_says_where_it_comes_from_and_what_it_does():
     ({"name": "Blade", "type": "weapon", "atk": 1}, "strike cost"),
     ({"name": "Nobody", "type": "ally"}, "needs health"),
     ({"name": "Odd", "type": "ability", "effect": [{"deal": {"amount": 1, "splash": 2}}]}, "deal with ['splash']"),
+    # 306.3a: a totem has health and no ATK, and stays in play.
+    ({"name": "Post", "type": "ability", "subtypes": ["Totem"], "ongoing": True}, "a totem is an ongoing ability"),
+    ({"name": "Post", "type": "ability", "subtypes": ["Totem"], "ongoing": True, "health": 2, "atk": 1}, "no ATK"),
+    ({"name": "Griffin", "type": "ally", "health": 2, "continuous": [{"keywords_by_hero_trait": {"Horde": ["flying"]}}]},
+     "keywords_by_hero_trait maps"),
 ])
 def test_unsupported_text_is_refused_with_the_card_and_the_part(raw, part):
     with pytest.raises(UnsupportedCardText) as info:
