@@ -56,6 +56,8 @@ from checkers.results import Result
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 
 WORD_BITS = 64
+#: Frontiers of more rows than this have each location's digits read on their own.
+GROUP_READS = 1 << 16
 #: The type of a field over arrays: every declared domain is small, and a
 #: guard reads and writes half the bytes it would with 64 bits.
 FIELD = np.int32
@@ -166,14 +168,25 @@ class Layout:
 
     def reader(self, keys: np.ndarray) -> Callable[[int], np.ndarray]:
         """Digit ``j`` of every key, as its value, for any ``j``: each read once, when first asked."""
-        words = [np.ascontiguousarray(keys[:, w]) for w in range(self.words)]
+        # A digit inside one half of its word is read from that half as 32
+        # bits: half the bytes of each pass, and no conversion after it.
+        halves: dict[tuple[int, int], np.ndarray] = {}
         read: dict[int, np.ndarray] = {}
+
+        def half(w: int, upper: int) -> np.ndarray:
+            if (w, upper) not in halves:
+                halves[w, upper] = (keys[:, w] >> np.uint64(32) if upper else keys[:, w]).astype(np.uint32)
+            return halves[w, upper]
 
         def digit(j: int) -> np.ndarray:
             if j not in read:
                 d = self.digits[j]
-                x = words[d.word] >> np.uint64(d.shift) if d.shift else words[d.word]
-                x = (x & d.mask).astype(FIELD)
+                upper = d.shift >= 32
+                if d.bits < 32 and (upper or d.shift + d.bits <= 32):
+                    x, shift = half(d.word, upper), d.shift - 32 * upper
+                    x = ((x >> np.uint32(shift) if shift else x) & np.uint32(d.mask)).view(FIELD)
+                else:
+                    x = ((keys[:, d.word] >> np.uint64(d.shift)) & d.mask).astype(FIELD)
                 read[j] = x + FIELD(d.lo) if d.lo else x
             return read[j]
 
@@ -311,6 +324,7 @@ def rows(value: Any, n: int) -> np.ndarray:
 #: A free slot of the hash table (state numbers are int32: 4 bytes a slot).
 EMPTY = np.iinfo(np.int32).max
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_MIX_WORD = np.uint64(0xC2B2AE3D27D4EB4F)
 #: Keys put back in a grown hash table at a time.
 REHASH_KEYS = 1 << 20
 
@@ -344,56 +358,65 @@ class Visited:
         pending = np.arange(n)
         taken = np.full(n, -1)
         number = np.empty(n, np.int64)
+        # (``take`` and ``compress``, not indexing: the same rows in about
+        # half the time, on the arrays of a large level.)
+        at = slot
         while pending.size:
-            at = slot[pending]
-            holder = self.slots[at]
+            holder = self.slots.take(at)
             free = np.flatnonzero(holder == EMPTY)
             if free.size:
                 # Candidates racing for one free slot: the first in order wins it.
-                claimed = at[free]
-                np.minimum.at(self.slots, claimed, (base + pending[free]).astype(np.int32))
-                holder[free] = self.slots[claimed]
+                claimed = at.take(free)
+                np.minimum.at(self.slots, claimed, (base + pending.take(free)).astype(np.int32))
+                holder[free] = self.slots.take(claimed)
             found = holder == base + pending
-            taken[pending[found]] = at[found]
+            won = np.flatnonzero(found)
+            taken[pending.take(won)] = at.take(won)
             # A winner holds its own key; the others' keys are compared with the holder's.
             others = np.flatnonzero(~found)
-            found[others] = self._same(holder[others], keys, pending[others], base)
-            number[pending[found]] = holder[found]
-            pending = pending[~found]
-            slot[pending] = (slot[pending] + 1) & mask
+            found[others] = self._same(holder.take(others), keys, pending.take(others), base)
+            known = np.flatnonzero(found)
+            number[pending.take(known)] = holder.take(known)
+            pending = pending.compress(~found)
+            at = (slot.take(pending) + 1) & mask
+            slot[pending] = at
         new = np.flatnonzero(taken >= 0)
-        self.slots[taken[new]] = base + np.arange(len(new))
+        self.slots[taken.take(new)] = base + np.arange(len(new))
         self._make_room(base + len(new))
-        self.keys[base : base + len(new)] = keys[new]
+        np.take(keys, new, axis=0, out=self.keys[base : base + len(new)])
         self.count += len(new)
         # A new key's provisional number becomes its place among the new ones.
-        provisional = number >= base
+        provisional = np.flatnonzero(number >= base)
         place = np.empty(n, np.int64)
         place[new] = base + np.arange(len(new))
-        number[provisional] = place[number[provisional] - base]
+        number[provisional] = place.take(number.take(provisional) - base)
         return new, number
 
     def _same(self, holder: np.ndarray, keys: np.ndarray, pending: np.ndarray, base: int) -> np.ndarray:
         """Is the key numbered ``holder`` (a provisional number from ``base``
         on: the key at that place of ``keys``) the key at ``pending``, for
-        each pair?  Word by word: cheaper than comparing rows."""
+        each pair?"""
         same = np.empty(len(holder), bool)
         for held, where in ((self.keys, holder < base), (keys, holder >= base)):
             at = np.flatnonzero(where)
-            rows, theirs = holder[at] - (0 if held is self.keys else base), pending[at]
-            equal = held[rows, 0] == keys[theirs, 0]
+            rows = holder.take(at) - (0 if held is self.keys else base)
+            # Whole rows at once: a held key's words lie side by side.
+            mine, theirs = held.take(rows, axis=0), keys.take(pending.take(at), axis=0)
+            equal = mine[:, 0] == theirs[:, 0]
             for w in range(1, keys.shape[1]):
-                equal &= held[rows, w] == keys[theirs, w]
+                equal &= mine[:, w] == theirs[:, w]
             same[at] = equal
         return same
 
     def _home(self, keys: np.ndarray) -> np.ndarray:
-        h = np.zeros(len(keys), np.uint64)
-        for w in range(keys.shape[1]):
-            h = (h ^ keys[:, w]) * _MIX
-            h ^= h >> np.uint64(29)
-        bits = len(self.slots).bit_length() - 1
-        return ((h * _MIX) >> np.uint64(64 - bits)).astype(np.int64)
+        """Each key's first slot: the top bits of a product of its words
+        (Fibonacci hashing), in place on one array."""
+        h = keys[:, 0] * _MIX
+        for w in range(1, keys.shape[1]):
+            h ^= keys[:, w] * _MIX_WORD
+            h *= _MIX
+        h >>= np.uint64(64 - (len(self.slots).bit_length() - 1))
+        return h.astype(np.int64)
 
     def shrink(self) -> None:
         """Give back the room kept for keys to come."""
@@ -682,8 +705,11 @@ class Expander:
         # (As the smallest unsigned type, which NumPy sorts stably by radix.)
         by_location = np.argsort(location.astype(self.location_type), kind="stable")
         keys, location = keys[by_location], location[by_location]
-        frontier = self.layout.reader(keys)
         ends = np.flatnonzero(np.diff(location)) + 1
+        # A large frontier's groups read their own digits (no digit is read
+        # for a location whose edges never ask it); a small one's are read
+        # once for the whole frontier, in fewer NumPy calls.
+        frontier = None if len(keys) > GROUP_READS else self.layout.reader(keys)
         # Each successor's rank among its predecessor's, counted as they come:
         # a group's edges are taken in the machine's order (sorted, should one
         # go row by row), so its place in explicit search's order is its
@@ -691,7 +717,8 @@ class Expander:
         degree = np.zeros(len(keys), np.int64)
         found = []
         for a, b in zip([0, *ends], [*ends, len(keys)]):
-            group = Group(self.layout, keys[a:b], lambda j, a=a, b=b: frontier(j)[a:b])
+            digit = self.layout.reader(keys[a:b]) if frontier is None else lambda j, a=a, b=b: frontier(j)[a:b]
+            group = Group(self.layout, keys[a:b], digit)
             steps = [(self.machine.edge_index[edge.name], a + taken, moved) for edge, taken, moved in self._steps(self.leaving[int(location[a])], group)]
             for edge, rows, moved in sorted(steps, key=lambda step: step[0]):
                 found.append((edge, rows, degree[rows], moved))
