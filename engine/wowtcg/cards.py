@@ -56,6 +56,8 @@ TARGETS = {
     "ally_in_your_graveyard": "target ally in your graveyard",
     # Highborne Soul Mirror: an ally of the power's controller.
     "ally_you_control": "target ally you control",
+    # Blessing of Freedom: a character of the card's controller.
+    "character_you_control": "target hero or ally you control",
 }
 
 # The operations a step of a card's text may perform, each with the parameters
@@ -117,6 +119,10 @@ CONTINUOUS = {
     "keywords_by_hero_trait": "601.2b 601.2a",  # Thunderhead Hippogryph: [Alliance] Hero: Elusive, [Horde] Hero: Ferocity
     "may_return_to_prevent_hero_damage": "407.1 CR7.4 709.2f",  # Blessed Life: a conditional prevention
     "own_allies_removed_instead_of_graveyard": "413.8a CR7.4 709.2f",  # Dramla Lifebender: a replacement
+    "opposing_allies_health_minus": "302.1 409.6a",  # Withering Shout: opposing allies have -N health
+    "attached_untargetable": "CR7.4 706.1",  # Blessing of Freedom: its host can't be targeted
+    "attached_cant_attack_or_protect": "103.2 601.2a 602.2",  # Polymorph
+    "attached_powerless": "CR7.4 700.3",  # Polymorph: its host loses and can't have powers
 }
 
 # Events that triggered powers (CR7.4 703) watch for.
@@ -135,6 +141,7 @@ TRIGGERS = {
     "opposing_character_attacks": "602.1",  # Donna Calister: when an opposing hero or ally attacks
     "attacking_ally_combat_damage_to_your_hero": "407.3b",  # Green Whelp Armor
     "ally_you_control_destroyed": "CR7.4 703.1 CR7.4 703.4",  # Highborne Soul Mirror
+    "end_of_turn": "503.2a",  # Blessing of Freedom; on the chain at the next ready step
 }
 
 # Costs a payment power (CR7.4 701) may ask for.

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .effects import atk_of, is_ally, is_character, keywords_of, make_packet, sources_in_play, trigger_event
+from .effects import (
+    atk_of, hosts_of, is_ally, is_character, keywords_of, make_packet, powerless, sources_in_play, trigger_event,
+)
 from .objects import Action, Decision, Packet
 
 if TYPE_CHECKING:
@@ -18,9 +20,11 @@ Problem = "tuple[str, str] | None"
 
 
 def has(st: GameState, o: Obj, keyword: str) -> bool:
-    """A printed keyword, or one the card gains (Thunderhead Hippogryph)."""
-    return keyword in o.card.keywords or (
-        "keywords_by_hero_trait" in st.powers_in_game and keyword in keywords_of(st, o))
+    """A printed keyword, or one the card gains (Thunderhead Hippogryph),
+    unless it has lost its powers (Polymorph, CR7.4 700.3)."""
+    if keyword in o.card.keywords or ("keywords_by_hero_trait" in st.powers_in_game and keyword in keywords_of(st, o)):
+        return "attached_powerless" not in st.powers_in_game or o.id not in powerless(st)
+    return False
 
 
 def in_party_since_turn_start(st: GameState, o: Obj) -> bool:
@@ -51,6 +55,8 @@ def attacker_problem(st: GameState, a: Obj) -> Problem:
         return ("601.2", f"{a.name} is not a character in {st.pname(st.turn_player)}'s party")
     if a.card.is_totem:
         return ("306.3a", f"{a.name} is a totem, which can't be proposed as an attacker")
+    if a.id in hosts_of(st, "attached_cant_attack_or_protect"):
+        return ("103.2", f"{a.name} can't attack (Polymorph)")
     if a.exhausted:
         return ("601.2a", f"{a.name} is exhausted")
     if not in_party_since_turn_start(st, a) and not has(st, a, "ferocity"):
@@ -123,11 +129,12 @@ def protect_options(st: GameState, player: int) -> list[Action]:
     attacker = st.objs[c.attacker]
     if has(st, attacker, "stealth") or c.protected:
         return []
+    held = hosts_of(st, "attached_cant_attack_or_protect")  # Polymorph (103.2: "can't" beats "can")
     return [
         Action.made("protect", player, o.id, label=f"{st.pname(player)} protects with {st.describe(o)}")
         for o in st.cards_in_play()
         if is_character(o) and o.controller == player and has(st, o, "protector")
-        and not o.exhausted and o.id != c.defender
+        and not o.exhausted and o.id != c.defender and o.id not in held
     ]
 
 

@@ -20,13 +20,33 @@ if TYPE_CHECKING:
 
 # --- Continuous powers (CR7.4 704) --------------------------------------------------
 
+NONE: frozenset[int] = frozenset()  # no card is such a host: the common case, with nothing to build
+
 def sources_in_play(st: GameState, power: str, controller: int | None = None):
-    """Cards in play with a continuous power, optionally of one controller."""
+    """Cards in play with a continuous power, optionally of one controller;
+    not one that has lost its powers (CR7.4 700.3)."""
     if power not in st.powers_in_game:
         return
+    lost = powerless(st) if "attached_powerless" in st.powers_in_game else NONE
     for o in map(st.objs.__getitem__, st.play):
-        if power in o.card.continuous_powers and not o.resource and (controller is None or o.controller == controller):
+        if power in o.card.continuous_powers and not o.resource and (controller is None or o.controller == controller) \
+                and o.id not in lost:
             yield o
+
+
+def hosts_of(st: GameState, power: str) -> set[int]:
+    """The cards in play to which a card with this continuous power is
+    attached (Polymorph, Blessing of Freedom)."""
+    if power not in st.powers_in_game:
+        return NONE
+    return {o.attached_to for o in map(st.objs.__getitem__, st.play)
+            if o.attached_to is not None and power in o.card.continuous_powers}
+
+
+def powerless(st: GameState) -> set[int]:
+    """Polymorph's hosts, which lose and can't have powers (CR7.4 700.3):
+    their keywords, continuous, triggered and payment powers."""
+    return hosts_of(st, "attached_powerless")
 
 
 def health_of(st: GameState, o: Obj) -> int:
@@ -35,8 +55,13 @@ def health_of(st: GameState, o: Obj) -> int:
     down it has no name at all (410.1b), so resources never count."""
     card = o.card  # read for every character before every grant of priority (409.6b)
     health = card.health or 0
+    if "opposing_allies_health_minus" in st.powers_in_game and card.type == "ally":
+        # Withering Shout: -N health to each ally of its controller's opponents.
+        for shout in sources_in_play(st, "opposing_allies_health_minus"):
+            if shout.controller != o.controller:
+                health -= shout.card.continuous_powers["opposing_allies_health_minus"]
     bonus = card.continuous_powers.get("health_per_other_named")
-    if bonus:
+    if bonus and not ("attached_powerless" in st.powers_in_game and o.id in powerless(st)):
         others = sum(
             1 for other in map(st.objs.__getitem__, st.play)
             if other.id != o.id and is_ally(other) and not other.resource
@@ -86,7 +111,7 @@ def atk_of(st: GameState, o: Obj) -> int:
     +N for each ally its controller controls, itself included (CR7.4 704)."""
     atk = o.card.atk or 0
     bonus = o.card.continuous_powers.get("atk_per_ally_you_control")
-    if bonus:
+    if bonus and o.id not in powerless(st):
         atk += bonus * sum(1 for other in characters_in_play(st) if is_ally(other) and other.controller == o.controller)
     return atk
 
@@ -210,9 +235,10 @@ def powers_watching(st: GameState, when: str, objs=None):
     that watch for `when`."""
     if when not in st.powers_in_game:
         return
+    lost = powerless(st) if "attached_powerless" in st.powers_in_game else NONE
     for o in objs if objs is not None else [st.objs[oid] for oid in st.play]:
-        if o.resource:
-            continue  # 402.4a: a resource only pays; face down it is blank (410.1b)
+        if o.resource or o.id in lost:
+            continue  # 402.4a: a resource only pays; face down it is blank (410.1b); CR7.4 700.3
         for power in o.card.triggers:
             if power.when == when:
                 yield o, power

@@ -448,11 +448,24 @@ class GameState:
             return host.card.type == "ally" and (in_play or host.card.cost == 0)
         # "Hero or ally": a totem, though targeted as if an ally, is neither
         # (000 306.3a and 409.6d examples).
-        return kind == "character" and not host.card.is_totem
+        if host.card.is_totem:
+            return False
+        if kind == "character_you_control":
+            return host.controller == attachment.controller
+        return kind == "character"
 
     # --- targets (CR7.4 706, CR7.4 707.1d, CR7.4 709.2a) ----------------------------------
 
     def legal_targets(self, kind: str, controller: int, x: int | None = None) -> list[int]:
+        targets = self._described(kind, controller, x)
+        if kind != "player" and "attached_untargetable" in self.powers_in_game:
+            # CR7.4 706.1: an untargetable card in play can't be chosen (Blessing of Freedom's host).
+            shielded = effects.hosts_of(self, "attached_untargetable")
+            targets = [t for t in targets if t not in shielded]
+        return targets
+
+    def _described(self, kind: str, controller: int, x: int | None) -> list[int]:
+        """What meets a target description (CR7.4 706.1)."""
         if kind == "player":
             return [p.index for p in self.players if p.in_game]
         if kind == "attached_ability":
@@ -464,6 +477,8 @@ class GameState:
             return [o.id for o in self.cards_in_play() if o.card.type == "ability"]
         if kind == "character":  # hero or ally; a totem in play is targeted as if an ally (306.3a)
             return [o.id for o in effects.characters_in_play(self)]
+        if kind == "character_you_control":
+            return [o.id for o in effects.characters_in_play(self) if o.controller == controller]
         if kind == "ally_in_your_graveyard":
             # 413.3: a card named in another zone; a totem card there is an
             # ability, not an ally (000 306.3a example: Resurrection).
@@ -719,6 +734,9 @@ class GameState:
                 Action("discard", p.index, oid, label=f"{p.name} discards {self.objs[oid].name}") for oid in p.hand
             ], "503.2a"))
             return
+        # "At end of turn" powers trigger; with no window in the end step, their
+        # effects go on the chain as the next turn's ready step begins (503.2a).
+        effects.trigger_event(self, "end_of_turn", lambda s: True)
         self.turn_modifiers.clear()
         self._t_begin_turn(self.next_clockwise(self.turn_player))
 
@@ -1041,6 +1059,8 @@ class GameState:
         payment power of this card now, whatever X and target he would choose."""
         if source.zone != "play" or source.resource or source.controller != player:
             return ("CR7.4 701.2", f"{source.name} is not in play under {self.pname(player)}'s control")
+        if "attached_powerless" in self.powers_in_game and source.id in effects.powerless(self):
+            return ("CR7.4 700.3", f"{source.name} has lost its powers")
         if power.own_turn_only and self.turn_player != player:
             return ("CR7.4 701.1", f"{source.name}'s power is used only on its controller's turn")
         if power.cost_of("exhaust_this"):

@@ -9,7 +9,7 @@ import pytest
 from engine.wowtcg import Action, IllegalAction
 from engine.wowtcg.arrange import arrange
 from engine.wowtcg.combat import atk_in_combat, attack_tax, has, must_attack_pending
-from engine.wowtcg.effects import atk_of, heroes_and_allies_in_play, keywords_of
+from engine.wowtcg.effects import atk_of, health_of, heroes_and_allies_in_play, keywords_of, powerless
 
 
 def labels(st) -> list[str]:
@@ -17,8 +17,8 @@ def labels(st) -> list[str]:
 
 
 def act(st, label: str) -> None:
-    (action,) = [a for a in st.legal_actions() if str(a) == label]
-    st.apply_action(action)
+    """Apply the action of that label (two copies of a card in hand offer it twice, alike)."""
+    st.apply_action(next(a for a in st.legal_actions() if str(a) == label))
 
 
 def everyone_passes(st) -> None:
@@ -117,3 +117,39 @@ def test_a_token_copy_costs_nothing_and_vanishes_once_out_of_play():
     # 409.6e: the destroyed copy vanishes before anyone gets priority, though play
     # holds the same cards as before it entered.
     assert copy.zone == "gone"
+
+
+def test_polymorph_takes_every_kind_of_power_away():
+    # CR7.4 700.3: keywords, continuous and payment powers alike.
+    st = arrange(["Gorrak Bloodfist", "Boris Brightbeard"], turn_player=1,
+                 play={0: ["Kryton Barleybeard", "Ironforge Guards", "Ironforge Guards"]},
+                 hands={1: ["Polymorph", "Polymorph"]}, resources={0: 2, 1: 4})
+    kryton = st.find("Kryton Barleybeard")
+    guards = [o for o in st.cards_in_play() if o.name == "Ironforge Guards"]
+    act(st, "P2 plays Polymorph on P1's Kryton Barleybeard")
+    everyone_passes(st)
+    st.apply_action(next(a for a in st.legal_actions() if a.kind == "play" and a.targets == (guards[0].id,)))
+    everyone_passes(st)
+    assert powerless(st) == {kryton.id, guards[0].id}
+    assert [health_of(st, g) for g in guards] == [1, 2]  # the polymorphed one lost its bonus; the other still counts it
+    assert st._power_source_problem(0, kryton, kryton.card.payments[0])[0] == "CR7.4 700.3"
+
+
+def test_an_untargetable_host_is_no_target_of_any_kind():
+    st = arrange(["Gorrak Bloodfist", "Maelen Frostweave"], play={1: ["Ashen Recruit"]},
+                 hands={1: ["Blessing of Freedom"]}, resources={1: 1}, turn_player=1)
+    recruit = st.find("Ashen Recruit")
+    act(st, "P2 plays Blessing of Freedom on P2's Ashen Recruit")
+    everyone_passes(st)
+    for kind in ("character", "ally", "ally_cost_x", "character_you_control", "ally_you_control"):
+        assert recruit.id not in st.legal_targets(kind, 1), kind
+    assert st.objs[st.players[1].hero].id in st.legal_targets("character", 0)
+
+
+def test_withering_shout_lowers_only_opposing_allies():
+    st = arrange(["Gorrak Bloodfist", "Maelen Frostweave"], play={0: ["Withering Shout", "Ashen Recruit"],
+                                                                  1: ["Scryer Arcanist", "Searing Totem"]})
+    assert health_of(st, st.find("Ashen Recruit")) == 2
+    assert health_of(st, st.find("Scryer Arcanist")) == 1
+    assert health_of(st, st.find("Searing Totem")) == 2  # a totem is not an ally (306.3a)
+    assert health_of(st, st.objs[st.players[1].hero]) == 27
