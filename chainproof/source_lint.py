@@ -90,6 +90,17 @@ def _apart(ours: Question, theirs: Question) -> tuple[Ruling, ...]:
     return tuple(r for r in theirs.rulings if _signature(r) not in mine) + tuple(r for r in ours.rulings if _signature(r) not in other)
 
 
+def _ranked(book: RuleBook, q: Question) -> bool:
+    """Can ``q``'s rulings in ``book`` never clash, whatever the state?  So
+    where one of each pair of a "yes" and a "no" ruling beats the other: the
+    two are never live at once (a live winner leaves its loser dead)."""
+    if q.valued:
+        return False
+    yes = [r for r in q.rulings if r.says is True]
+    no = [r for r in q.rulings if r.says is False]
+    return all(book.beats(a, b) or book.beats(b, a) for a in yes for b in no)
+
+
 def _texts(rulings: Iterable[Ruling]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     places: dict[str, None] = {}
     sources: dict[str, None] = {}
@@ -143,6 +154,8 @@ def lint_sources(
     differing: dict[tuple[str, str], tuple[Ruling, ...]] = {}
     own_clash: dict[str, list[str]] = {}
     covered: set[tuple[str, str]] = set()
+    #: Sources whose own rulings of a question can never clash, in any state.
+    ranked: set[tuple[str, str]] = set()
     #: Sources that state the very same rulings of a question share their clashes.
     same_as: dict[tuple[str, str], str] = {}
     for name, q in asked.items():
@@ -163,6 +176,9 @@ def lint_sources(
             if sig == model_own and alone[x].in_force == book.in_force:
                 # The model's own rulings: lint's conflict query (rulings_agree) covers them, for games of any length.
                 covered.add((name, x))
+                continue
+            if _ranked(alone[x], alone[x].questions[name]):
+                ranked.add((name, x))
                 continue
             if sig in first_with:
                 same_as[(name, x)] = first_with[sig]
@@ -259,6 +275,9 @@ def lint_sources(
         for x in q.sources:
             if (name, x) in covered:
                 out.checks.append((f"self_clash[{name}: {x}]", "the model's own rulings: see rulings_agree"))
+                continue
+            if (name, x) in ranked:
+                out.checks.append((f"self_clash[{name}: {x}]", "never: a precedence ranks each of its 'yes' rulings against each 'no'"))
                 continue
             if x not in own_clash[name] and (name, x) not in same_as:
                 continue

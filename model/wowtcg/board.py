@@ -38,6 +38,8 @@ class Character:
     #: 601.2c: "can attack only [X] if able", as (seats clockwise from the
     #: controller, slot in that party: 0 the hero, 1.. the allies).
     attacks_only: tuple[int, int] | None = None
+    #: CR7.4 600.2a: "must attack [X] if able", X given as in ``attacks_only``.
+    must_attack_target: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         unknown = set(self.keywords) - set(KEYWORDS)
@@ -212,6 +214,17 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         for flag, words in (("dual_wield", "dual wield"), ("ranged_dual_wield", "ranged dual wield")):
             if not getattr(party, flag):
                 out.append((f"P{p + 1}-hero+{flag}", f"P{p + 1}'s hero gains {words}", _with_party(board, p, replace(party, **{flag: True}))))
+    # A character that must attack if able and can attack only [Y]: where its
+    # obligation names a character instead (must attack the hero of Y's
+    # player, as Vigilant Guard says), CR7.4's 600.2b lets it decline (V12).
+    for p, party in enumerate(board.parties):
+        for i, a in enumerate(party.allies):
+            if a.must_attack and a.attacks_only is not None:
+                named = replace(a, must_attack=False, must_attack_target=(a.attacks_only[0], 0))
+                who = f"P{(p + a.attacks_only[0]) % players + 1}"
+                allies_now = tuple(named if j == i else x for j, x in enumerate(party.allies))
+                out.append((f"P{p + 1}-{a.name}+must-attack-{who}-hero", f"P{p + 1}'s {a.name} must attack {who}'s hero if able, not any character",
+                            _with_party(board, p, replace(party, allies=allies_now))))
     # The default board has no spell, so what a spell's text says (T4, V7) is compared only where one is in the game.
     out.append(("spell+mocking-blow", "Mocking Blow is in the game", replace(board, spells=(MOCKING_BLOW,))))
     out.append(("spell+frost-nova", "Frost Nova is in the game", replace(board, spells=(FROST_NOVA,))))

@@ -111,6 +111,7 @@ PRINCIPLES = (
     Principle("601.2a", ("601.2a",), "601.2a itself denies attacking to a character new to its party"),
     Principle("602.2b", ("602.2b",), "602.2b itself allows one protector per combat"),
     Principle("600.3", ("600.3",), "600.3's last clause: a character that can't attack unless its controller pays need not attack"),
+    Principle("CR7.4 600.2b", ("CR7.4 600.2b",), "CR7.4 600.2b says itself that it is an exception to 600.2a"),
 )
 
 
@@ -331,6 +332,30 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
             b.AndThen(x == t.none, lambda: narrowed_to(s, b, a, d, y)),
         )
 
+    def only_targets(s: Any, b: Backend, a: Any) -> tuple[Any, ...]:
+        """The characters ``a`` can attack only, if able: printed, and a spell's this turn."""
+        return (printed_only(s, b, a), taunt_only(s, b, a)) if t.taunting else (printed_only(s, b, a),)
+
+    #: Some character of the board must attack a named character if able (CR7.4 600.2a).
+    named_targets = any(x != t.none for x in t.must_attack_target)
+
+    def must_narrow(s: Any, b: Backend, a: Any, d: Any) -> Any:
+        """CR7.4 600.2a: ``a`` must attack only X if able, ``d`` is another, and X can be proposed."""
+        return named_targets and narrowed_to(s, b, a, d, b.select(t.must_attack_target, a, t.none))
+
+    def must_and_only(s: Any, b: Backend, a: Any, d: Any) -> Any:
+        """CR7.4 600.2b: ``a`` must attack X and can attack only [Y] if able."""
+        return named_targets and b.And(
+            b.select(t.must_attack_target, a, t.none) != t.none, b.Or(*(y != t.none for y in only_targets(s, b, a)))
+        )
+
+    def must_among_only(s: Any, b: Backend, a: Any, d: Any) -> Any:
+        """CR7.4 600.2b's last sentence: X is also one of the [Y]s, ``d`` is not X, and X can be proposed."""
+        if not named_targets:
+            return False
+        x = b.select(t.must_attack_target, a, t.none)
+        return b.AndThen(b.Or(*(y == x for y in only_targets(s, b, a))), lambda: narrowed_to(s, b, a, d, x))
+
     def two_targets(s: Any, b: Backend, a: Any, d: Any) -> Any:
         """601.2d: ``a`` can attack only ``x`` and only ``y`` (two of them), ``d`` is neither, and one can be proposed."""
         x, y = printed_only(s, b, a), taunt_only(s, b, a)
@@ -380,6 +405,41 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 )
                 if t.taunting
                 else ()
+            ),
+            # The seed has no rule for "must attack [X] if able" (Vigilant
+            # Guard); the model's reading takes CR7.4's, which narrows the
+            # proposal to X as 601.2c does, unless "can attack only" modifiers
+            # decide instead (600.2b).  Whether such a character is bound is
+            # bound_to_attack's question, where the texts part (V12).
+            Ruling(
+                "600.2a",
+                ("CR7.4 600.2a",),
+                False,
+                must_narrow,
+                "a character that must attack [X] if able can't be proposed against another while X can",
+                printed=True,
+                overrides={"601.2": "103.1"},
+                texts={"CR7.4": "1787-1792"},
+            ),
+            Ruling(
+                "600.2b",
+                ("CR7.4 600.2b",),
+                None,
+                must_and_only,
+                "a character that must attack [X] and can attack only [Y] if able is narrowed by the 'can attack only' modifiers (601.2c-d), not by 600.2a",
+                printed=True,
+                overrides={"600.2a": "CR7.4 600.2b"},
+                texts={"CR7.4": "1794-1800"},
+            ),
+            Ruling(
+                "600.2b:both",
+                ("CR7.4 600.2b",),
+                False,
+                must_among_only,
+                "a character that must attack [X] and can attack only X among others can't be proposed against another while X can",
+                printed=True,
+                overrides={"601.2": "103.1"},
+                texts={"CR7.4": "1798-1800"},
             ),
         ),
         proposals,
@@ -592,28 +652,50 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
 
     # -- 600.2, 600.3: who is bound to attack --------------------------------------------
     # Where a spell makes characters attack (Mocking Blow), any of them may be bound.
-    bound = tuple(c for c in characters if t.characters[c].must_attack or t.taunting)
+    bound = tuple(c for c in characters if t.characters[c].must_attack or t.must_attack_target[c] != t.none or t.taunting)
+
+    def could_propose(s: Any, b: Backend, a: int, defenders: Any) -> Any:
+        """On an empty chain, in his priority, the turn player could legally propose ``a`` against one of ``defenders``.
+        "Able" includes paying the attack's tax, since a proposal whose tax
+        can't be paid can't be made (402.1, 600.3)."""
+        return b.AndThen(
+            b.And(s.priority_holder == s.turn_player, s.chain_len == 0, t.ready_resources(s, b, s.turn_player) >= t.attack_tax[a]),
+            lambda: b.Or(*(rulebook.answer("may_propose", s, b, a, d) for d in defenders)),
+        )
+
+    def must_attack_any(s: Any, b: Backend, a: int) -> Any:
+        return b.AndThen(t.must_attack(s, b, a), lambda: could_propose(s, b, a, t.defenders(a)))
+
+    def must_attack_named(s: Any, b: Backend, a: int) -> Any:
+        x = t.must_attack_target[a]
+        return False if x == t.none else could_propose(s, b, a, (x,))
+
     bound_to_attack = Question(
         "bound_to_attack",
         "does this character's 'must attack if able' forbid its controller to pass (600.2)?",
         (
-            # "Able" includes paying the attack's tax, since a proposal whose
-            # tax can't be paid can't be made (402.1, 600.3).
+            # The seed has no rule for "must attack [X] if able": its 600.2 is
+            # the one sentence on a modifier that makes a character attack, so
+            # such a character binds while it could be proposed at all.
             Ruling(
                 "600.2",
                 ("600.2",),
                 True,
-                lambda s, b, a: b.AndThen(
-                    b.And(
-                        t.must_attack(s, b, a),
-                        s.priority_holder == s.turn_player,
-                        s.chain_len == 0,
-                        t.ready_resources(s, b, s.turn_player) >= t.attack_tax[a],
-                    ),
-                    lambda: b.Or(*(rulebook.answer("may_propose", s, b, a, d) for d in t.defenders(a))),
-                ),
-                "a character that must attack if able and could be legally proposed binds its controller",
-                texts=MUST_ATTACK,
+                lambda s, b, a: b.Or(must_attack_any(s, b, a), False if t.must_attack_target[a] == t.none else could_propose(s, b, a, t.defenders(a))),
+                "a character that must attack if able, or must attack [X] if able, and could be legally proposed binds its controller",
+                texts={"000": "446", "002en": "9-11", "002zh": "12"},
+            ),
+            # CR7.4's 600.2a binds a character that must attack [X] only while
+            # it could be proposed against X; under a "can attack only [Y]"
+            # modifier too, 600.2b lets it be proposed only against Y (as
+            # may_propose asks), so it need not attack (V12, 600.2b's example).
+            Ruling(
+                "600.2",
+                ("600.2", "CR7.4 600.2a", "CR7.4 600.2b"),
+                True,
+                lambda s, b, a: b.Or(must_attack_any(s, b, a), must_attack_named(s, b, a)),
+                "a character that must attack if able binds while it could be legally proposed; one that must attack [X] if able, while it could be legally proposed against X",
+                texts={"CR7.4": "1778-1800"},
             ),
             # "Can't attack unless its controller pays" is no 103.2 "can't":
             # the attack can happen once paid.  Only 600.3's last clause says

@@ -105,7 +105,9 @@ class Table:
         self.attack_tax = tuple(c.attack_tax for c in self.characters)
         self.armor_def = tuple(party.armor_def for party in board.parties)
         self._keywords = {word: tuple(c.has(word) for c in self.characters) for word in KEYWORDS}
-        self.attacks_only = tuple(self._resolve_target(c, ch) for c, ch in enumerate(self.characters))
+        self.attacks_only = tuple(self._resolve_target(c, ch.attacks_only) for c, ch in enumerate(self.characters))
+        #: CR7.4 600.2a: the character each must attack if able (``none``: no such modifier).
+        self.must_attack_target = tuple(self._resolve_target(c, ch.must_attack_target) for c, ch in enumerate(self.characters))
         #: Some spell of the board makes its target attack this turn (Mocking
         #: Blow): the state then holds, per character, the player whose hero it
         #: must attack (``taunted_by``; ``nobody``: none).
@@ -134,10 +136,11 @@ class Table:
             max(c.attack_tax for party in self.board.parties for c in party.characters),
         )
 
-    def _resolve_target(self, c: int, character: Character) -> int:
-        if character.attacks_only is None:
+    def _resolve_target(self, c: int, named: tuple[int, int] | None) -> int:
+        """The character number of a target named from character ``c``'s seat (``Character.attacks_only``)."""
+        if named is None:
             return self.none
-        seats, slot = character.attacks_only
+        seats, slot = named
         return ((c // self.slots + seats) % self.n) * self.slots + slot if slot < self.slots else self.none
 
     # -- naming ----------------------------------------------------------------
