@@ -123,6 +123,7 @@ CONTINUOUS = {
     "attached_untargetable": "CR7.4 706.1",  # Blessing of Freedom: its host can't be targeted
     "attached_cant_attack_or_protect": "103.2 601.2a 602.2",  # Polymorph
     "attached_powerless": "CR7.4 700.3",  # Polymorph: its host loses and can't have powers
+    "cant_be_dealt_damage_of_type": "404.5 407.2b",  # no packet of that damage type is made for it
 }
 
 # Events that triggered powers (CR7.4 703) watch for.

@@ -141,6 +141,10 @@ def make_packet(st: GameState, packet: Packet) -> Packet | None:
     target = st.objs[packet.target]
     if packet.amount < 1 or target.id not in st.play or not is_character(target):
         return None
+    if not packet.heal and "cant_be_dealt_damage_of_type" in st.powers_in_game \
+            and target.card.continuous_powers.get("cant_be_dealt_damage_of_type") == packet.type \
+            and target.id not in powerless(st):
+        return None  # 404.5: the link resolves, but makes no packet for it
     if packet.heal:
         if target.damage == 0:
             return None
