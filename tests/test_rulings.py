@@ -270,3 +270,32 @@ def test_7_4_has_a_player_lose_in_the_batch_that_destroys_his_hero():
 
     assert hero_gone_in_game(wowtcg.build(turns=2, deck=0))
     assert not hero_gone_in_game(wowtcg.build(turns=2, deck=0, reading="CR7.4@loses_as_hero_is_destroyed"))
+
+
+def test_a_character_that_must_attack_x_and_can_attack_only_y_need_not_attack_by_7_4():
+    """V12: P2's taunted can attack only P1's guard if able and must attack P1's
+    hero if able.  Both readings let it be proposed only against the guard
+    (601.2c, CR7.4 600.2b); the seed's 600.2 (000:446) binds P2 while that
+    proposal is legal, CR7.4's 600.2a only while one against P1's hero is."""
+    from model.wowtcg.board import nearby_boards
+
+    (board,) = [b for key, _, b in nearby_boards(2, 2) if key == "P2-taunted+must-attack-P1-hero"]
+    seed = wowtcg.build(board=board)
+    by_cr74 = wowtcg.build(board=board, reading="CR7.4@bound_to_attack")
+    t = seed.table
+    taunted, guard, hero = t.party(1)[2], t.party(0)[1], t.hero(0)
+    assert t.must_attack_target[taunted] == hero and t.attacks_only[taunted] == guard
+    s = next(seed.initial_states())._replace(
+        location=seed.location_index["action_phase"], turn_player=1, first_turn=False, priority_holder=1,
+    )
+    for machine in (seed, by_cr74):
+        assert machine.rulings.answer("may_propose", s, CONCRETE, taunted, guard)
+        assert not machine.rulings.answer("may_propose", s, CONCRETE, taunted, hero)
+    assert seed.rulings.answer("bound_to_attack", s, CONCRETE, taunted)
+    assert not by_cr74.rulings.answer("bound_to_attack", s, CONCRETE, taunted)
+    # With the guard gone, 601.2c lets any defender be proposed, and 600.2a then binds it to P1's hero.
+    gone = s._replace(in_play=tuple(c != guard for c in range(t.count)))
+    for machine in (seed, by_cr74):
+        assert machine.rulings.answer("may_propose", gone, CONCRETE, taunted, hero)
+        assert not machine.rulings.answer("may_propose", gone, CONCRETE, taunted, t.party(0)[2])
+        assert machine.rulings.answer("bound_to_attack", gone, CONCRETE, taunted)

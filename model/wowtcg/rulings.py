@@ -344,9 +344,11 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         return named_targets and narrowed_to(s, b, a, d, b.select(t.must_attack_target, a, t.none))
 
     def must_and_only(s: Any, b: Backend, a: Any, d: Any) -> Any:
-        """CR7.4 600.2b: ``a`` must attack X and can attack only [Y] if able."""
-        return named_targets and b.And(
-            b.select(t.must_attack_target, a, t.none) != t.none, b.Or(*(y != t.none for y in only_targets(s, b, a)))
+        """CR7.4 600.2b: ``a`` must attack X and can attack only [Y] if able, and
+        some Y can be proposed (else, as its example says, 600.2a binds it to X)."""
+        return named_targets and b.AndThen(
+            b.select(t.must_attack_target, a, t.none) != t.none,
+            lambda: b.Or(*(b.AndThen(y != t.none, lambda y=y: rulebook.answer("may_be_proposed", s, b, a, y)) for y in only_targets(s, b, a))),
         )
 
     def must_among_only(s: Any, b: Backend, a: Any, d: Any) -> Any:
@@ -426,7 +428,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 ("CR7.4 600.2b",),
                 None,
                 must_and_only,
-                "a character that must attack [X] and can attack only [Y] if able is narrowed by the 'can attack only' modifiers (601.2c-d), not by 600.2a",
+                "a character that must attack [X] and can attack only [Y] if able, while a Y can be proposed, is narrowed by the 'can attack only' modifiers (601.2c-d), not by 600.2a",
                 printed=True,
                 overrides={"600.2a": "CR7.4 600.2b"},
                 texts={"CR7.4": "1794-1800"},
