@@ -147,8 +147,7 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
         return ("whispering_echo_creates",) if choice["choice"] == "create" else ("whispering_echo_declines",)
     if kind == "concede":
         # Ending the game or not, and at a larger table what goes on after it.
-        base = f"{PLAYER_NAMES[p].lower()}_concedes_at_{m.location_of(s)}"
-        return (base, *(e.name for e in m.edges if e.name.startswith(base + "_")))
+        return _concessions(m, f"{PLAYER_NAMES[p].lower()}_concedes_at_{m.location_of(s)}")
     # activate: an entity another player owns is named by its owner, as the engine names it
     base = f"{PLAYER_NAMES[p].lower()}_{slug(choice['source'])}"
     target, card = choice.get("target"), choice.get("target_card")
@@ -162,11 +161,42 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
     return (base, f"{base}_stopped")
 
 
+def _taken_by(m: Machine, s: Any, e: Edge, names: tuple[str, ...], player: int) -> bool:
+    """Edge ``e`` is one of ``names`` and ``player``'s to take (chance's, for the engine's chance player)."""
+    actor = m.actor(e, s)
+    return e.name in names and (actor == player or (actor is None and player == CHANCE_PLAYER))
+
+
+@lru_cache(maxsize=256)
+def _concessions(m: Machine, base: str) -> tuple[str, ...]:
+    """A concession's edges at one location: ending the game, or each way play goes on."""
+    return (base, *(e.name for e in m.edges if e.name.startswith(base + "_")))
+
+
 def _owned(ref: str, controller: int) -> tuple[int, str]:
     """The owner and card of an entity as actions name it: "P2's Ember Bolt",
     or its card alone while its controller owns it."""
     found = OWNED.match(ref)
     return (int(found.group(1)) - 1, found.group(2)) if found else (controller, ref)
+
+
+def family(name: str) -> str:
+    """Edges of one kind whatever their seat, target or location: an
+    activation is its card's (``ember_bolt``), a concession ``concedes_at``."""
+    for part in ("_concedes_at_", "_goes_first", "declare_mulligan_"):
+        if part in name:
+            return part.strip("_")
+    name = name.removesuffix("_stopped")
+    if name[:1] == "p" and name[1:2].isdigit() and name[2:3] == "_":
+        # An entity another player owns is named by its owner ("p1_p2_s_ember_bolt").
+        return re.sub(r"^p[0-9]_s_", "", name[3:].split("_on_", 1)[0])
+    return name
+
+
+@lru_cache(maxsize=32)
+def families_of(m: Machine) -> frozenset[str]:
+    """The edge families of ``m``: those a game at its table may take."""
+    return frozenset(family(e.name) for e in m.edges)
 
 
 class HotaChecker(TableChecker):
@@ -195,25 +225,24 @@ class HotaChecker(TableChecker):
         return edge_names(m, s, choice)[0]
 
     def stands_for(self, m: Machine, s: Any, e: Edge, choice: dict[str, Any]) -> bool:
-        actor = m.actor(e, s)
-        player = choice["player"]
-        return e.name in edge_names(m, s, choice) and (actor == player or (actor is None and player == CHANCE_PLAYER))
+        return _taken_by(m, s, e, edge_names(m, s, choice), choice["player"])
 
     def family(self, name: str) -> str:
-        """Edges of one kind whatever their seat, target or location: an
-        activation is its card's (``ember_bolt``), a concession ``concedes_at``."""
-        for part in ("_concedes_at_", "_goes_first", "declare_mulligan_"):
-            if part in name:
-                return part.strip("_")
-        name = name.removesuffix("_stopped")
-        if name[:1] == "p" and name[1:2].isdigit() and name[2:3] == "_":
-            # An entity another player owns is named by its owner ("p1_p2_s_ember_bolt").
-            return re.sub(r"^p[0-9]_s_", "", name[3:].split("_on_", 1)[0])
-        return name
+        return family(name)
 
     @staticmethod
     def reference_machine() -> Machine:
         return build()
+
+    def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str],
+              budget: int = 300) -> list[int]:
+        """Steering toward only the target families this table's model has an
+        edge of: a family whose card is not on the table (the council's, where
+        nobody has Council of Elders) can never be reached, and searching for
+        it would cost the whole budget at every step."""
+        m = self._m()
+        within = targets & families_of(m)
+        return super().steer(pre, offered, within, budget) if within else []
 
     @staticmethod
     def waits_for_choice(obs: dict[str, Any]) -> bool:
@@ -234,9 +263,12 @@ class HotaChecker(TableChecker):
             if e in enabled or not e.name.startswith(f"{PLAYER_NAMES[holder].lower()}_") or e.has(CONCEDES):
                 continue
             observed = _activation(m, s, e, holder)
+            if observed is None:
+                continue
             # An action the model splits (an effect that ends the game or is
             # stopped) is forbidden only when no edge of it is enabled.
-            if observed is not None and not any(self.stands_for(m, s, x, observed) for x in enabled):
+            names = edge_names(m, s, observed)
+            if not any(_taken_by(m, s, x, names, holder) for x in enabled):
                 out.append((e.rules, observed))
         return out
 

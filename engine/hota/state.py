@@ -123,6 +123,14 @@ class HotaState:
         """An independent deep copy; the pool and its cards (immutable) are shared."""
         memo: dict[int, Any] = {id(self.pool): self.pool}
         memo.update((id(c), c) for c in self.pool.values())
+        # Lists of names and the RNG are copied whole rather than item by item:
+        # a deep copy walks every string of a long history and every word of
+        # the RNG's state, most of a copy's cost.
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        memo[id(self.rng)] = rng
+        for names in (self.history, *self.libraries, *self.hands, *self.discards):
+            memo[id(names)] = list(names)
         return copy.deepcopy(self, memo)
 
     def legal_actions(self) -> list[Action]:

@@ -49,10 +49,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Callable, Iterator
 
-from model.backend import Backend
+from model.backend import CONCRETE, Backend
 from model.hota import REGISTRY
 from model.hota.counts import Counts
 from model.hota.rulings import (
@@ -102,6 +102,7 @@ def other(p: Any) -> Any:
     return 1 - p
 
 
+@lru_cache(maxsize=1024)
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
@@ -823,12 +824,22 @@ CONCESSION_RULES = ("104.3a", "101.1", "104.5", "104.2a")
 
 def _concession_edges(r: HotaRules, locations: tuple[str, ...]) -> list[Edge]:
     edges = []
+    # A concession's outcome in the last concrete state asked, per seat: at a
+    # table of more than two, each of a seat's concession edges asks it in its
+    # guard and its update. The state is held, so its identity is not reused.
+    kept: dict[int, tuple[Any, dict[str, Any]]] = {}
     for loc in LOCATIONS:
         if loc.terminal or loc.name not in locations or (r.n > PLAYERS and loc.name not in DECIDING):
             continue
         for p in range(r.n):
             def concede(s: Any, b: Backend, p: int = p) -> dict[str, Any]:
-                return r.settle(s, b, loses=_each(s, lambda q: r.may_lose(s, b, q, CONCESSION) if q == p else False))
+                held = kept.get(p) if b is CONCRETE else None
+                if held is not None and held[0] is s:
+                    return held[1]
+                out = r.settle(s, b, loses=_each(s, lambda q: r.may_lose(s, b, q, CONCESSION) if q == p else False))
+                if b is CONCRETE:
+                    kept[p] = (s, out)
+                return out
 
             def guard(s: Any, b: Backend, p: int = p) -> Any:
                 if r.n == PLAYERS:  # two players: the game ends (104.2a)
