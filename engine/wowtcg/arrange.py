@@ -78,6 +78,7 @@ def arrange(
     for p, names in (graveyards or {}).items():
         for name in names:
             st.move(st._new_obj(pool[name], p, "hand"), "graveyard")  # 413.6a
+    st.waiting.clear()  # cards set in play were there already: none has just entered it
     st.push(("open_window", step))
     st._run()
     return st

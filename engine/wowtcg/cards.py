@@ -58,6 +58,8 @@ TARGETS = {
     "ally_you_control": "target ally you control",
     # Blessing of Freedom: a character of the card's controller.
     "character_you_control": "target hero or ally you control",
+    # Hur Shieldsmasher: armor in play.
+    "armor": "target armor",
 }
 
 # The operations a step of a card's text may perform, each with the parameters
@@ -72,9 +74,9 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     "may_deal_another": (frozenset({"amount", "type"}), "404.4 CR7.4 709.2b"),
     # 404.3: damage put on a character, not dealt; can't be prevented.
     "double_damage_on_each_character": (frozenset(), "404.3"),
-    "exhaust": (frozenset({"what"}), "105.1"),
+    "exhaust": (frozenset({"what", "optional"}), "105.1"),
     "ready": (frozenset({"what"}), "105.1"),
-    "destroy": (frozenset({"what"}), "413.6a"),
+    "destroy": (frozenset({"what", "optional"}), "413.6a"),
     "remove_from_combat": (frozenset({"what"}), "602.4"),
     # CR7.4 709.2f: "If you do" checks that the previous destroy happened.
     "if_done_destroy": (frozenset({"what"}), "CR7.4 709.2f"),
@@ -143,6 +145,9 @@ TRIGGERS = {
     "attacking_ally_combat_damage_to_your_hero": "407.3b",  # Green Whelp Armor
     "ally_you_control_destroyed": "CR7.4 703.1 CR7.4 703.4",  # Highborne Soul Mirror
     "end_of_turn": "503.2a",  # Blessing of Freedom; on the chain at the next ready step
+    "this_attacks": "602.1",  # Voss Treebender
+    "this_enters_play": "CR7.4 710.1 CR7.4 703.4",  # Hur Shieldsmasher: judged just after it entered
+    "this_deals_combat_damage_to_damaged_ally": "407.3b CR7.4 703.4",  # Brigg: judged just before the damage
 }
 
 # Costs a payment power (CR7.4 701) may ask for.

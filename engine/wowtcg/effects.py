@@ -192,12 +192,13 @@ def deliver(st: GameState, packet: Packet) -> None:
             armor = any(o.option is None and o.subject is not None for o in options)
             st.decide(Decision("prevent", target.controller, options, "304.2" if armor else "407.1", {"packet": packet}))
             return
+    was_damaged = target.damage > 0  # the state just before the damage, for the powers watching it (CR7.4 703.4)
     target.damage += packet.amount
     # The packet as dealt, so that scenarios see its source (407.2c), type (407.3a) and whether it is combat damage (407.3b).
     kind = " ".join(x for x in (packet.type, "combat" if packet.combat else "") if x)
     st.history.append(f"{_packet_source(st, packet)} deals {packet.amount} {kind + ' ' if kind else ''}damage to {st.describe(target)} (407.2)")
     if packet.combat:
-        combat_damage_triggers(st, packet)
+        combat_damage_triggers(st, packet, was_damaged)
 
 
 def _packet_source(st: GameState, packet: Packet) -> str:
@@ -263,11 +264,17 @@ def destroyed_triggers(st: GameState, destroyed: list[Obj], watchers: list[Obj])
                 _trigger(st, source, power, destroyed=o.id)
 
 
-def combat_damage_triggers(st: GameState, packet: Packet) -> None:
+def combat_damage_triggers(st: GameState, packet: Packet, was_damaged: bool) -> None:
     """407.3d: a hero's combat damage is dealt with every weapon it struck with;
-    each "deals combat damage with this weapon" power triggers once per packet."""
+    each "deals combat damage with this weapon" power triggers once per packet.
+    Brigg's power watches his own combat damage to an ally that was damaged
+    before it (`was_damaged`, CR7.4 703.4 example)."""
     target = st.objs[packet.target]
     to_ally = is_ally(target)
+    if to_ally and was_damaged:
+        for source, power in powers_watching(st, "this_deals_combat_damage_to_damaged_ally"):
+            if source.id == packet.source:
+                _trigger(st, source, power, ally=target.id)
     for wid in packet.weapons:
         weapon = st.objs[wid]
         if wid not in st.play:
@@ -409,14 +416,16 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
     op = step.op
     controller = link.controller
     hero = st.players[controller].hero
-    if op in ("deal", "heal"):
-        if step.arg("optional") and answer is None:
+    if step.arg("optional"):  # "you may": chosen as it resolves (CR7.4 708.3)
+        if answer is None:
             options = [Action("choose", controller, option=True, label=f"{st.pname(controller)} does it"),
                        Action("choose", controller, option=False, label=f"{st.pname(controller)} declines")]
             st.decide(Decision("choose", controller, options, "CR7.4 708.3", {"link": link, "step": step}))
             return
         if answer is False:
+            link.done.append(False)
             return
+    if op in ("deal", "heal"):
         source = link.source if step.arg("source") == "this" else hero
         src_obj = st.objs[link.source] if link.source is not None else None
         packets = []

@@ -371,9 +371,12 @@ class GameState:
         o.controller = o.entered_by = controller
         o.joined_turn = self.turn_number
         o.attached_to = attached_to
-        o.exhausted = o.card.has_continuous("enters_play_exhausted")
+        # A face-down resource is blank (410.1b): no power of its card applies as it enters.
+        o.exhausted = not o.resource and o.card.has_continuous("enters_play_exhausted")
         if attached_to is not None and o.card.has_continuous("control_attached"):
             self.recompute_control(self.objs[attached_to])
+        if not o.resource:
+            effects.trigger_event(self, "this_enters_play", lambda s: s.id == o.id)
 
     def create_token(self, controller: int, step) -> None:
         """403.2: a token ally enters play under the effect's controller."""
@@ -479,6 +482,8 @@ class GameState:
             return [o.id for o in effects.characters_in_play(self)]
         if kind == "character_you_control":
             return [o.id for o in effects.characters_in_play(self) if o.controller == controller]
+        if kind == "armor":
+            return [o.id for o in self.cards_in_play() if o.card.type == "armor"]
         if kind == "ally_in_your_graveyard":
             # 413.3: a card named in another zone; a totem card there is an
             # ability, not an ally (000 306.3a example: Resurrection).
@@ -757,8 +762,9 @@ class GameState:
             # 601.3 / 602.1: the window closes; the attacker exhausts and attacks.
             self.combat = Combat(link.attacker, link.defender, link.sabotage)
             a.exhausted = True
-            # Donna Calister: "when an opposing hero or ally attacks" (602.1).
+            # Donna Calister: "when an opposing hero or ally attacks"; Voss Treebender: "when this ally attacks" (602.1).
             effects.trigger_event(self, "opposing_character_attacks", lambda s: s.controller != a.controller)
+            effects.trigger_event(self, "this_attacks", lambda s: s.id == a.id)
             self.resolving = None
             self._t_open_window("attack_window")
             return
@@ -798,9 +804,9 @@ class GameState:
         self.resolving = None
         if link.kind == "resource":
             o = self.objs[link.source]
+            o.resource = True  # it enters play as a resource, blank if face down (410.1b)
+            o.face_up = bool(link.event.get("face_up"))
             self.enter_play(o, link.controller)
-            o.resource = True
-            o.face_up = bool(link.event.get("face_up"))  # 410.1b
         elif link.kind == "strike":
             weapon = self.objs[link.source]
             # 303.2a-b: the strike modifier uses the weapon's ATK now, and lasts
