@@ -10,8 +10,10 @@ The same breadth-first search as ``checkers/explicit.py``, level by level:
   location has its guard evaluated over the ``VECTOR`` backend on every row
   of the group at once (unless its prefilter, asked once for the edges that
   share it, holds on no row), and its update on the rows that enable it.
-  A digit is unpacked, for the whole frontier at once, only when a guard or
-  an update first reads its variable (``Fields``), as 32-bit integers.  A
+  A digit is unpacked only when a guard or an update first reads its
+  variable (``Fields``), as 32-bit integers: for a small frontier, on all
+  of it at once (fewer NumPy calls); for a large one, on the group that
+  asks (fewer rows).  A
   successor's key is its predecessor's with the digits the update sets
   cleared and written, so the variables an edge leaves alone cost nothing;
 - each successor takes its place in the order explicit search meets them
@@ -20,6 +22,8 @@ The same breadth-first search as ``checkers/explicit.py``, level by level:
   kept, so states are numbered as ``explicit.explore`` numbers them;
 - the states seen are an open-addressing hash table of state numbers over
   the keys (``Visited``), given back when the search is over;
+- once the search is over, a key is kept as its first word and the number
+  of its other words' row among the few distinct such rows (``_compact``);
 - every transition is kept in order of its source, as its edge and, unless
   it is the first to reach its target (a bit says which), its target, with
   each state's count of transitions, so that
@@ -327,6 +331,8 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX_WORD = np.uint64(0xC2B2AE3D27D4EB4F)
 #: Keys put back in a grown hash table at a time.
 REHASH_KEYS = 1 << 20
+#: Keys whose later words are numbered at a time (``_compact``).
+TAIL_KEYS = 1 << 16
 
 
 class Visited:
@@ -391,6 +397,20 @@ class Visited:
         place[new] = base + np.arange(len(new))
         number[provisional] = place.take(number.take(provisional) - base)
         return new, number
+
+    def find(self, keys: np.ndarray) -> np.ndarray:
+        """The number of each key whose first slot holds it, -1 for the others
+        (keys not seen, or whose probing goes further): one look a key, for a
+        table that already holds nearly every key asked."""
+        if not self.count:
+            return np.full(len(keys), -1)
+        holder = self.slots.take(self._home(keys))
+        # An empty slot is looked up as state 0, and never found.
+        held = self.keys.take(np.minimum(holder, self.count - 1), axis=0)
+        same = holder != EMPTY
+        for w in range(keys.shape[1]):
+            same &= held[:, w] == keys[:, w]
+        return np.where(same, holder, -1)
 
     def _same(self, holder: np.ndarray, keys: np.ndarray, pending: np.ndarray, base: int) -> np.ndarray:
         """Is the key numbered ``holder`` (a provisional number from ``base``
@@ -478,11 +498,18 @@ class VectorExploration:
     ``parent[i]`` by edge ``machine.edges[edge[i]]`` (-1 for an initial
     state).  Level ``d`` holds states ``level_starts[d]`` up to
     ``level_starts[d + 1]``.
+
+    A key is held as its first word (``low``) and, where it has more, the
+    number of the row its other words make among the distinct such rows
+    (``tail`` into ``tails``): the later words hold the slow-moving
+    variables, and a few thousand rows of them serve millions of states
+    (WoW's ``--hand 1``: 10 bytes a key, not 16).  ``key_rows`` puts keys
+    back together; ``keys``, all of them.
     """
 
     machine: Machine
     layout: Layout
-    keys: np.ndarray
+    low: np.ndarray
     level_starts: tuple[int, ...]
     transitions: int  # edges taken from expanded states, as explicit search counts them
     seconds: float
@@ -510,10 +537,27 @@ class VectorExploration:
     #: keys to come (both given back at the end), and the level's successors.
     peak_bytes: int
     stopped: str = ""  # why the search stopped short, in words ("" when complete)
+    tail: np.ndarray | None = None  # None: a key of one word
+    tails: np.ndarray | None = None
 
     @property
     def states(self) -> int:
-        return len(self.keys)
+        return len(self.low)
+
+    def key_rows(self, numbers: Any) -> np.ndarray:
+        """The keys of the states ``numbers`` (an array of state numbers, or a slice)."""
+        low = self.low[numbers]
+        if self.tails is None:
+            return low[:, None]
+        out = np.empty((len(low), self.layout.words), np.uint64)
+        out[:, 0] = low
+        out[:, 1:] = self.tails.take(self.tail[numbers], axis=0)
+        return out
+
+    @property
+    def keys(self) -> np.ndarray:
+        """Every state's key, put together when asked (``key_rows``: only some)."""
+        return self.key_rows(slice(None))
 
     @property
     def levels(self) -> int:
@@ -523,7 +567,8 @@ class VectorExploration:
     @property
     def nbytes(self) -> int:
         """Bytes held once the search is over: the keys and the transitions."""
-        return self.keys.nbytes + self.out_degree.nbytes + self.step_edge.nbytes + self.step_first.nbytes + self.step_seen.nbytes
+        keys = self.low.nbytes + (0 if self.tails is None else self.tail.nbytes + self.tails.nbytes)
+        return keys + self.out_degree.nbytes + self.step_edge.nbytes + self.step_first.nbytes + self.step_seen.nbytes
 
     @property
     def _reaches_first(self) -> np.ndarray:
@@ -581,11 +626,11 @@ class VectorExploration:
 
     def locations(self) -> np.ndarray:
         """The location number of every state."""
-        return self.layout.digit(self.keys, 0)
+        return self.layout.digit(self.low[:, None], 0)  # the location is the first digit of the first word
 
     def state(self, node: int) -> Any:
         """The concrete state numbered ``node``."""
-        return self.layout.concrete(self.keys[node])
+        return self.layout.concrete(self.key_rows([node])[0])
 
     def path_to(self, node: int) -> tuple[Any, list[tuple[Edge, Any]]]:
         """The initial state and a shortest path from it to state number
@@ -598,7 +643,7 @@ class VectorExploration:
         path = []
         for edge, number in reversed(chain):
             state = self.machine.apply(state, edge)
-            if self.layout.pack(state) != tuple(int(w) for w in self.keys[number]):
+            if self.layout.pack(state) != tuple(int(w) for w in self.key_rows([number])[0]):
                 raise ModelError(f"edge {edge.name!r} replayed over plain values does not reach state {number}")
             path.append((edge, state))
         return start, path
@@ -650,7 +695,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         # A state's parent and edge are not kept: the transitions tell them (``parent``).
         first = np.zeros(len(keys), bool)
         first[new] = True
-        steps.append((edge, np.packbits(first), number[~first].astype(np.int32), degree))
+        steps.append((edge, np.packbits(first), number.compress(~first).astype(np.int32), degree))
         starts.append(visited.count)
         held = visited.nbytes + sum(a.nbytes for step in steps for a in step)
         peak = max(peak, held + keys.nbytes + parent.nbytes + edge.nbytes + number.nbytes + first.nbytes)
@@ -662,10 +707,17 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         stored.resize((count, layout.words))  # the room for keys to come given back in place
     except ValueError:  # a view of the keys is held elsewhere (a debugger's): copied instead
         stored = stored[:count].copy()
+    low, tail, tails = _compact(stored)
+    if tail is not None:
+        # Both forms of the keys, and the rows' numbers as int32, are held at
+        # once while one form is made from the other.
+        transition_bytes = sum(a.nbytes for step in steps for a in step)
+        peak = max(peak, transition_bytes + stored.nbytes + low.nbytes + 4 * count + tail.nbytes + tails.nbytes)
+    del stored
     return VectorExploration(
         machine,
         layout,
-        stored,
+        low,
         tuple(starts),
         transitions,
         time.perf_counter() - started,
@@ -681,7 +733,32 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         np.concatenate([step[3] for step in steps] + [np.zeros(count - starts[len(steps)], degree_type)]),
         peak,
         stopped,
+        tail,
+        tails,
     )
+
+
+def _compact(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Each key's first word; and for keys of more words, the number of the
+    row of its other words among their distinct rows, numbered as first met,
+    and those rows.  The rows are numbered by a hash table of their own, a
+    block of keys at a time (``TAIL_KEYS``: small blocks keep the table small
+    while it fills, and its arrays in the cache)."""
+    if keys.shape[1] == 1:
+        return keys[:, 0], None, None
+    low = keys[:, 0].copy()
+    table = Visited(keys.shape[1] - 1)
+    numbers = np.empty(len(keys), np.int32)
+    for first in range(0, len(keys), TAIL_KEYS):
+        rows = np.ascontiguousarray(keys[first : first + TAIL_KEYS, 1:])
+        # Most rows are in the table already, and found at one look.
+        number = table.find(rows)
+        missed = np.flatnonzero(number < 0)
+        if missed.size:
+            number[missed] = table.add(rows.take(missed, axis=0))[1]
+        numbers[first : first + len(rows)] = number
+    tail = numbers.astype(np.min_scalar_type(max(table.count - 1, 0)))
+    return low, tail, table.keys[: table.count].copy()
 
 
 class Expander:
@@ -704,7 +781,7 @@ class Expander:
         location = self.layout.digit(keys, 0)
         # (As the smallest unsigned type, which NumPy sorts stably by radix.)
         by_location = np.argsort(location.astype(self.location_type), kind="stable")
-        keys, location = keys[by_location], location[by_location]
+        keys, location = keys.take(by_location, axis=0), location.take(by_location)
         ends = np.flatnonzero(np.diff(location)) + 1
         # A large frontier's groups read their own digits (no digit is read
         # for a location whose edges never ask it); a small one's are read
@@ -772,7 +849,7 @@ class Expander:
         taken = np.flatnonzero(rows(edge.guard(group.state, VECTOR), n))
         if not taken.size:
             return taken, np.empty((0, self.layout.words), np.uint64)
-        pre, keys = (group.state, group.keys) if taken.size == n else (group.subset(taken), group.keys[taken])
+        pre, keys = (group.state, group.keys) if taken.size == n else (group.subset(taken), group.keys.take(taken, axis=0))
         changes = edge.update(pre, VECTOR)
         unknown = set(changes) - set(self.layout.span)
         if unknown:
@@ -822,7 +899,7 @@ class Group:
     def subset(self, taken: np.ndarray) -> Fields:
         """The state over the rows ``taken`` only."""
         digit = self.state._digit
-        return Fields(self.layout, lambda j: digit(j)[taken])
+        return Fields(self.layout, lambda j: digit(j).take(taken))
 
     def holds(self, prefilter: Guard | None) -> np.ndarray | None:
         """The rows where ``prefilter`` holds, or None (no prefilter, or one that fails on arrays: every row)."""
@@ -863,14 +940,13 @@ def _over(
     for a in range(0, n, CHUNK):
         parts = [x[a : a + CHUNK] for x in numbers]
         try:
-            states = [layout.state(layout.unpack(exploration.keys[part])) for part in parts]
+            states = [layout.state(layout.unpack(exploration.key_rows(part))) for part in parts]
             out[a : a + len(parts[0])] = rows(predicate(*states, VECTOR), len(parts[0]))
         except ModelError:
             raise
         except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
-            keys = exploration.keys
             out[a : a + len(parts[0])] = [
-                bool(predicate(*(layout.concrete(keys[x]) for x in row), CONCRETE)) for row in zip(*parts)
+                bool(predicate(*(exploration.state(x) for x in row), CONCRETE)) for row in zip(*parts)
             ]
     return out
 

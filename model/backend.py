@@ -198,6 +198,21 @@ class Vector:
             # side of them, for an index clipped to that table.
             table = np.array([default, *seq, default])
             return table[np.clip(index, -1, len(seq)) + 1]
+        if all(type(x) is _ARRAY and x.shape == index.shape for x in seq):
+            # Arrays: the chosen one by arithmetic on the rows where it is
+            # chosen (exact in integers, and wrapping alike), not by ``where``,
+            # which branches on every row and pays for each misprediction.
+            kind = np.result_type(*seq, default)
+            if kind == _BOOL:
+                out = np.logical_or(index < 0, index >= len(seq)) if default else np.zeros(index.shape, bool)
+                for i, x in enumerate(seq):
+                    out |= (index == i) & x
+                return out
+            if kind.kind in "iu":
+                out = np.full(index.shape, default, kind)
+                for i, x in enumerate(seq):
+                    out += (index == i) * (x - default if default else x)
+                return out
         result = default
         for i, x in enumerate(seq):
             result = np.where(index == i, x, result)
@@ -207,7 +222,18 @@ class Vector:
     def store(seq: Sequence[Any], index: Any, value: Any) -> tuple:
         if not isinstance(index, np.ndarray) or not index.ndim:
             return Concrete.store(seq, index, value)
-        return tuple(np.where(index == i, value, x) for i, x in enumerate(seq))
+        out = []
+        for i, x in enumerate(seq):
+            here = index == i
+            if type(x) is _ARRAY and x.shape == index.shape and np.result_type(value, x) == x.dtype:
+                if not here.any():
+                    out.append(x)  # no row writes this slot: it is handed back as it was
+                    continue
+                if x.dtype.kind in "iu":
+                    out.append(x + here * (value - x))  # as ``select``: no branch a row
+                    continue
+            out.append(np.where(here, value, x))
+        return tuple(out)
 
     @staticmethod
     def count(flags: Sequence[Any]) -> Any:

@@ -139,7 +139,7 @@ def test_a_finished_search_holds_its_keys_and_transitions_and_counted_more_at_it
     """Once over, the search gives back its hash table and keeps no parents:
     they are the first transitions to reach each state, as explicit search's are."""
     v = explored("wowtcg", tuple(SMALL.items()))
-    assert v.nbytes == v.keys.nbytes + v.step_first.nbytes + v.step_seen.nbytes + v.step_edge.nbytes + v.out_degree.nbytes
+    assert v.nbytes == v.low.nbytes + v.tail.nbytes + v.tails.nbytes + v.step_first.nbytes + v.step_seen.nbytes + v.step_edge.nbytes + v.out_degree.nbytes
     # A target is kept only for a transition that is not the first to reach it.
     assert len(v.step_seen) == v.transitions - (v.states - v.level_starts[1])
     assert v.peak_bytes > v.nbytes + 4 * v.states  # a hash slot a state at least, besides
