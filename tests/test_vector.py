@@ -184,6 +184,44 @@ def test_a_table_grown_a_few_keys_at_a_time_finds_every_key_it_holds(monkeypatch
     assert (visited.keys[: visited.count] == keys).all()
 
 
+
+def test_keys_kept_compact_are_put_back_together_as_they_were(monkeypatch):  # noqa: ANN001
+    """Once over, a key is held as its first word and the number of its
+    other words' row, numbered as first met, a few keys at a time."""
+    monkeypatch.setattr(vector, "TAIL_KEYS", 4)
+    keys = np.array([(k, k % 5, k % 3) for k in range(40)], np.uint64)
+    low, tail, tails = vector._compact(keys)
+    assert tail.dtype == np.uint8 and len(tails) == 15
+    assert (low == keys[:, 0]).all() and (tails[tail] == keys[:, 1:]).all()
+    assert list(dict.fromkeys(tail.tolist())) == list(range(15))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    index=st.lists(st.integers(-2, 4), min_size=1, max_size=12),
+    seed=st.integers(0, 2**16),
+    default=st.sampled_from([0, 3, False, True]),
+    booleans=st.booleans(),
+)
+def test_select_and_store_over_arrays_agree_with_plain_values(index, seed, default, booleans):  # noqa: ANN001
+    """Over arrays, ``select`` and ``store`` choose by arithmetic on the rows,
+    out-of-range positions included; a slot no row writes is handed back."""
+    rng = np.random.default_rng(seed)
+    seq = [rng.integers(0, 2 if booleans else 6, len(index)) for _ in range(3)]
+    seq = [x.astype(bool) if booleans else x.astype(np.int32) for x in seq]
+    at = np.array(index, np.int32)
+    chosen = VECTOR.select(seq, at, default)
+    assert chosen.tolist() == [CONCRETE.select([int(x[r]) for x in seq], i, default) for r, i in enumerate(index)]
+    value = seq[0] if booleans else np.int32(5) + seq[0]
+    stored = VECTOR.store(seq, at, value)
+    for r, i in enumerate(index):
+        plain = CONCRETE.store([int(x[r]) for x in seq], i, int(value[r]))
+        assert [int(x[r]) for x in stored] == list(plain)
+    for slot, x in enumerate(seq):
+        if slot not in index:
+            assert stored[slot] is x
+
+
 # -- the backends agree -------------------------------------------------------------
 
 #: Instances whose reachable states the agreement is checked on: between them
