@@ -102,6 +102,9 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     "create_token_copy": (frozenset({"what"}), "403.2"),
     # Highborne Soul Mirror: every other ally of the event's name its controller controls.
     "destroy_others_of_event_name": (frozenset(), "413.6a"),
+    # Kaal Soulreaper: every player puts every ally card of his graveyard into
+    # play at once (CR7.4 710.1), and the powers watching that see them all (CR7.4 703.3c).
+    "players_put_graveyard_allies_into_play": (frozenset(), "CR7.4 710.1 CR7.4 703.3c"),
 }
 
 # Continuous powers (CR7.4 704) the engine implements.
@@ -148,11 +151,13 @@ TRIGGERS = {
     "this_attacks": "602.1",  # Voss Treebender
     "this_enters_play": "CR7.4 710.1 CR7.4 703.4",  # Hur Shieldsmasher: judged just after it entered
     "this_deals_combat_damage_to_damaged_ally": "407.3b CR7.4 703.4",  # Brigg: judged just before the damage
+    "opposing_ally_enters_play": "CR7.4 710.1 CR7.4 703.3c",  # Watcher Mal'wi
 }
 
 # Costs a payment power (CR7.4 701) may ask for.
-# destroy_this: Kryton Barleybeard destroys himself to pay (CR7.4 709.2d example).
-PAYMENT_COSTS = ("resources", "x", "exhaust_this", "flip_hero", "destroy_this")
+# destroy_this: Kryton Barleybeard destroys himself to pay (CR7.4 709.2d example);
+# remove_this: Kaal Soulreaper removes himself from the game (413.8a).
+PAYMENT_COSTS = ("resources", "x", "exhaust_this", "flip_hero", "destroy_this", "remove_this")
 
 #: 306.3a: the word on a card's type line that makes an ability a totem.
 TOTEM = "Totem"

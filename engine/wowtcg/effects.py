@@ -527,6 +527,16 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
         # 403.2: Highborne Soul Mirror's token has the card's printed facts.
         for oid in _who(st, link, step.arg("what")):
             st.create_token_copy(controller, st.objs[oid].card)
+    elif op == "players_put_graveyard_allies_into_play":
+        # Each player's, under his control, all at once (CR7.4 710.1): a power
+        # of a card among them sees the others enter (CR7.4 703.3c example).
+        entering = [(p.index, oid) for p in st.players if p.in_game for oid in list(p.graveyard)
+                    if st.objs[oid].card.type == "ally"]
+        for owner, oid in entering:
+            st.enter_play(st.objs[oid], owner, watched=False)
+            st.history.append(f"{st.describe(st.objs[oid])} enters play from the graveyard (CR7.4 710.1)")
+        for _, oid in entering:
+            st.entered_play(st.objs[oid])
     elif op == "destroy_others_of_event_name":
         # Highborne Soul Mirror: every other ally of the destroyed ally's name under the mirror's controller.
         name = st.objs[link.event["destroyed"]].card.name

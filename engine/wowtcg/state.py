@@ -364,9 +364,11 @@ class GameState:
         elif zone in PILES:
             getattr(owner, zone).append(o.id)
 
-    def enter_play(self, o: Obj, controller: int, attached_to: int | None = None) -> None:
+    def enter_play(self, o: Obj, controller: int, attached_to: int | None = None, watched: bool = True) -> None:
         """CR7.4 710.1: enters play under its controller, new to his party,
-        exhausted if it says so (CR7.4 710.1b); then uniqueness is checked (CR7.4 710.1f)."""
+        exhausted if it says so (CR7.4 710.1b); then uniqueness is checked (CR7.4 710.1f).
+        `watched`: the powers watching it enter trigger now; cards that enter
+        together are watched once all of them are in (`entered_play`)."""
         self.move(o, "play")
         o.controller = o.entered_by = controller
         o.joined_turn = self.turn_number
@@ -375,8 +377,17 @@ class GameState:
         o.exhausted = not o.resource and o.card.has_continuous("enters_play_exhausted")
         if attached_to is not None and o.card.has_continuous("control_attached"):
             self.recompute_control(self.objs[attached_to])
-        if not o.resource:
-            effects.trigger_event(self, "this_enters_play", lambda s: s.id == o.id)
+        if watched:
+            self.entered_play(o)
+
+    def entered_play(self, o: Obj) -> None:
+        """The powers watching a card enter play trigger, judged just after it
+        entered (CR7.4 703.4); a face-down resource is blank (410.1b)."""
+        if o.resource:
+            return
+        effects.trigger_event(self, "this_enters_play", lambda s: s.id == o.id)
+        if o.card.type == "ally":
+            effects.trigger_event(self, "opposing_ally_enters_play", lambda s: s.controller != o.controller, ally=o.id)
 
     def create_token(self, controller: int, step) -> None:
         """403.2: a token ally enters play under the effect's controller."""
@@ -1281,6 +1292,9 @@ class GameState:
                 source.flipped = True
             if power.cost_of("destroy_this"):
                 effects.destroy(self, source)  # the link stays on the chain without its source (CR7.4 709.2d example)
+            if power.cost_of("remove_this"):
+                effects.leave_play(self, source, "removed")  # 413.8a: not destroyed
+                self.history.append(f"{self.describe(source)} is removed from the game to pay (413.8a)")
             self.chain.append(Link(self._link_id(), "payment", a.player, a.subject, a.targets, a.x, power=power))
         elif a.kind == "propose":
             self.pay(a.player, combat.attack_tax(self.objs[a.subject]))  # 600.3: an additional cost

@@ -29,18 +29,18 @@ STEP_CAP = 20_000
 # when the first player's first turn lost its draw step window (501.2b):
 # the random choices shift from the first turn on; and renewed again when
 # Kryton Barleybeard joined the pool, so that random decks draw other cards;
-# renewed again when twenty cards joined it (totems, modifiers, prevention,
+# renewed again when twenty-two cards joined it (totems, modifiers, prevention,
 # zone moves), after checking that the old pool still gives the old rows (the
 # 3- and 4-player ones changed with the fix that a face-down resource enters
 # play without its card's powers, 410.1b: Observer's Shield placed there).
 PINNED = [
-    (2, 0, 343, ["drew", "drew"], "ab27ac2d22d4aa8997409a9e29f1b578"),
-    (2, 1, 578, ["lost", "won"], "70138c096e3667f77841e67d519bdedc"),
+    (2, 0, 830, ["drew", "drew"], "88b39e568ef03e8aab3029669628e69f"),
+    (2, 1, 457, ["lost", "won"], "ff4f5f9e9641cfb2d2b24e00fbe8f3cd"),
     (2, 2, 952, ["lost", "won"], "ac68360ea3878c5824b252d158d7ab8f"),
-    (2, 3, 510, ["won", "lost"], "d5ba839546208298008a5faa4621df09"),
-    (2, 4, 531, ["won", "lost"], "b5b13963f37159638736b6e26ff06be9"),
-    (3, 0, 1878, ["lost", "lost", "won"], "fbd851ce123ed843fadab2ca19cb31ea"),
-    (4, 0, 1209, ["won", "lost", "lost", "lost"], "25d42a7b0f65fa9a92eaec1e6cc435bf"),
+    (2, 3, 689, ["won", "lost"], "ba1651f6edd6f50ca0e20dd208b75320"),
+    (2, 4, 979, ["lost", "won"], "a6d0efc316b362c9d3aff6c58278382b"),
+    (3, 0, 1329, ["lost", "won", "lost"], "4d633695f3c6a3edc7e174cc97045b89"),
+    (4, 0, 2840, ["lost", "lost", "won", "lost"], "724fbd6827501fe9dfce102f2e8046b7"),
 ]
 
 
