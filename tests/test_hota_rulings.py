@@ -97,7 +97,7 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
             if r.assumption:
                 assert all(x.startswith("assumed:") and REGISTRY[x].status == "assumed" for x in r.rules), r.id
     chosen = {p.id for p in PRINCIPLES if all(is_assumed_rule(x) for x in p.rules)}
-    assert chosen == {"return-impossible", "game-over", "draw-replaces-loss"}
+    assert chosen == {"return-impossible", "game-over", "draw-replaces-loss", "last-opponent"}
 
 
 @pytest.mark.parametrize("texts, message", [
@@ -414,3 +414,29 @@ def test_lint_reports_the_new_clash_and_gap_of_004(default: vector.VectorExplora
     # Its shortest game ends at a check where both players lose at once.
     last = clash.transcript.replay(default.machine)[-1]
     assert all(loses_at_check(default.machine.rulings, last, CONCRETE, p) for p in (0, 1))
+
+
+# -- 104.2a at a table of more than two ------------------------------------------------------------------
+
+
+def test_104_2a_read_word_for_word_clashes_with_play_going_on_at_three_players(default: vector.VectorExploration) -> None:
+    """104.2a makes a player win once "their opponent" has left; 104.4a and
+    104.5 let play go on after a player leaves. At two players they never meet;
+    at three, 004 alone clashes wherever one player has left and two play on,
+    and the model declares that the win waits for the last opponent."""
+    assert not _clashes(default.machine.rulings.only(SEED), default).get("wins_game")
+    m = build(table=table_of({0: ["Ember Bolt"]}, 7, 3))
+    book = m.rulings
+    alone = book.only(SEED)
+    assert "last-opponent" in book.in_force and "last-opponent" not in alone.in_force
+    states = [s for s in reachable_states(vector.explore(m)) if m.location_of(s) in ("check", "priority")]
+    one_left = [(s, p) for s in states for p in range(3)
+                if not (s.lost[p] or s.drew[p]) and sum(s.lost[q] or s.drew[q] for q in range(3)) == 1]
+    assert one_left
+    for s, p in one_left:
+        assert alone.clashes("wins_game", s, CONCRETE, p, LAST_STANDING)
+        assert not book.answer("wins_game", s, CONCRETE, p, LAST_STANDING)
+    assert set(alone.explain("wins_game", one_left[0][0], one_left[0][1], LAST_STANDING).core) == {"104.2a", "game-goes-on"}
+    # Where nobody has left, neither ruling speaks of a win; the game has not ended.
+    assert not any(alone.clashes("wins_game", s, CONCRETE, p, LAST_STANDING)
+                   for s in states if not any(s.lost) and not any(s.drew) for p in range(3))

@@ -1069,7 +1069,9 @@ class HotaState:
 
     def _last_standing(self) -> None:
         """104.2a: a player whose opponents have all left wins at once, whatever
-        would prevent it (Gatekeeper included)."""
+        would prevent it (Gatekeeper included). At a table of more than two the
+        win waits for the last opponent to leave (assumed:last-opponent-leaves:
+        104.2a's "their opponent" is one, and 104.4a-104.5 let play go on)."""
         left = self.in_game()
         if len(left) == 1 and self.step != "game_over":
             self._win(left[0], "104.2a: every opponent has left the game")

@@ -58,6 +58,8 @@ PRINCIPLES = (
               "a game someone has won is over for everyone in it, whatever would stop them losing"),
     Principle("draw-replaces-loss", ("assumed:draw-replaces-loss",),
               "the draw of 104.4a is the result of the players whose losses made it, in place of those losses"),
+    Principle("last-opponent", ("assumed:last-opponent-leaves",),
+              "at a table of more than two, 104.2a's win comes as the last opponent leaves, since play goes on after one leaves"),
 )
 
 
@@ -197,11 +199,22 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         "wins_game",
         "does this player win the game?",
         (
+            # 104.2a speaks of "their opponent", one: read word for word at a
+            # larger table, a player wins as soon as any opponent has left.
             Ruling("104.2a", ("104.2a",), True,
-                   lambda s, b, p, why: b.And(why == LAST_STANDING,
-                                              *(left_the_game(s, q, b) for q in _opponents(p, t.players))),
-                   "every opponent has left the game", overrides={"gatekeeper": "104.2a-override"},
+                   lambda s, b, p, why: b.And(why == LAST_STANDING, b.Not(left_the_game(s, p, b)),
+                                              b.Or(*(left_the_game(s, q, b) for q in _opponents(p, t.players)))),
+                   "the player is still in the game and an opponent has left it", overrides={"gatekeeper": "104.2a-override"},
                    texts={SEED: "131"}),
+            # 104.4a ("every player still in the game") and 104.5 (a player who
+            # lost or drew leaves) describe games that go on after a player
+            # leaves: nobody has won while an opponent is still playing. At two
+            # players the two never meet; at three they clash (lint --players 3).
+            Ruling("game-goes-on", ("104.4a", "104.5"), False,
+                   lambda s, b, p, why: b.And(why == LAST_STANDING, b.Not(left_the_game(s, p, b)),
+                                              b.Or(*(b.Not(left_the_game(s, q, b)) for q in _opponents(p, t.players)))),
+                   "an opponent is still in the game too, which goes on after a player leaves it",
+                   overrides={"104.2a": "last-opponent"}, texts={SEED: "150-156"}),
             Ruling("104.2b", ("104.2b",), True, lambda s, b, p, why: why == EFFECT,
                    "an effect says the player wins", texts={SEED: "133"}),
             Ruling("gatekeeper", ("101.2", "108.4"), False, lambda s, b, p, why: gatekeeper[p](s, b),
