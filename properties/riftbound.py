@@ -12,6 +12,7 @@ from typing import Any
 
 from model.backend import Backend
 from model.machine import Machine
+from model.riftbound.rulings import cannot_be_damaged
 from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 from properties.contradictions import Contradiction, RuleQuery
 
@@ -182,7 +183,7 @@ damage_dealt_as_assigned = StepProperty(
     holds=lambda m, pre, post, b: b.And(
         *(
             b.And(
-                post.damage[u] == pre.damage[u] + (0 if m.table.units[u].immune else pre.assigned[u]),
+                post.damage[u] == pre.damage[u] + b.If(cannot_be_damaged(m.table, pre, u, b), 0, pre.assigned[u]),
                 post.assigned[u] == 0,
             )
             for u in _units(m)

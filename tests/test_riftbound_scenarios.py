@@ -105,16 +105,18 @@ def test_a_model_without_the_cards_triggers_is_caught(name: str, monkeypatch: py
 
 
 def test_kayn_is_followed_across_the_move_that_makes_him_immune(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The follower reads the table afresh when Kayn's immunity changes; held to the
-    table it began with, the model would see him destroyed by the defender's damage."""
+    """The model counts Kayn's moves (damage.undamageable, 003:79): his spell's move
+    into the combat, his second of the turn, makes him immune. Read as a unit
+    without his ability, the model would see him destroyed by the defender's damage."""
     path = ROOT / "rules" / "damage.undamageable-kayn-after-a-move-and-a-move-into-combat.yaml"
     (result,) = runner.run_cases(path)
     assert result.status == "pass" and result.model.startswith("agrees over "), result.model
-    from agreement.table_checker import TableChecker
+    from agreement.riftbound import checker
 
-    first = TableChecker.begin
-    monkeypatch.setattr(TableChecker, "begin", lambda self, obs: self.machine or first(self, obs))
+    monkeypatch.setattr(checker, "kayn", lambda u: False)
+    checker.machine_for.cache_clear()
     (result,) = runner.run_cases(path)
+    checker.machine_for.cache_clear()
     assert result.status == "fail" and "P2 assigns Kayn 5" in result.detail and "P1:Kayn (trash)" in result.detail, result.detail
 
 

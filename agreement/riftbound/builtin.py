@@ -26,8 +26,8 @@ WHEN_PLAYED = {
 }
 #: Distant Drummer's trigger when a showdown it is not in begins (Unit.afar, assumed:afar-trigger).
 AFAR = "rallies_from_afar"
-#: Kayn's immunity after two moves, which the model holds as a keyword, fixed
-#: for a table: the scenarios' follower reads the table afresh when it changes.
+#: Kayn's immunity once he has moved twice this turn (Unit.immune_after_two_moves,
+#: damage.undamageable), which the model counts his moves for.
 KAYN = "immune_if_moved_twice"
 #: Every card ability the model abstracts; a card with another is not followed.
 ABSTRACTED = (*WHEN_PLAYED, AFAR, KAYN)
@@ -35,7 +35,7 @@ ABSTRACTED = (*WHEN_PLAYED, AFAR, KAYN)
 
 def triggers(ability: str | None) -> dict[str, Any]:
     """A card's ability as the observation's unit fields give it to the model's units."""
-    return {"when_played": WHEN_PLAYED.get(ability, ""), "afar": ability == AFAR}
+    return {"when_played": WHEN_PLAYED.get(ability, ""), "afar": ability == AFAR, "immune_after_two_moves": ability == KAYN}
 
 
 #: Victory comes at this many points in harness games: low enough for games to end.
@@ -49,30 +49,29 @@ class Setup(dict):
         return dict(self)
 
 
-def fragment_pool() -> Pool:
-    """The cards of random tables: every card but Kayn, whose immunity soon
-    changes with his moves while the model's units keep fixed keywords, with
-    no count of moves (the scenarios' follower reads his table afresh)."""
-    return Pool((c.name, c) for c in load_pool() if c.ability != KAYN)
-
-
 class BuiltinRiftboundAdapter:
     game = "riftbound"
 
     def __init__(self) -> None:
-        self.pool = fragment_pool()
+        self.pool = load_pool()
 
     def random_setup(self, rng: random.Random, players: int) -> Setup:
         """A random table (``random_setup``) with reactions, and one more unit
         drawn from the cards with a trigger, for a player given a spell to cast:
         in hand for a trigger when played (assumed:here-trigger), at base for
         one from afar (assumed:afar-trigger). Uniform draws alone seldom bring
-        such a card into play where its trigger counts."""
+        such a card into play where its trigger counts. Kayn is drawn with them,
+        at base and moved once this turn or not: one spell moving him into a
+        combat then makes him immune (damage.undamageable)."""
         setup = random_setup(rng, players=players, battlefields=2, victory_points=VICTORY_POINTS, pool=self.pool,
                              reactions=True)
-        card = rng.choice([c for c in self.pool.names() if self.pool[c].ability in (*WHEN_PLAYED, AFAR)])
+        card = rng.choice([c for c in self.pool.names() if self.pool[c].ability in (*WHEN_PLAYED, AFAR, KAYN)])
         p = rng.randrange(players)
-        setup["units"].append({"card": card, "owner": p, "zone": "base" if self.pool[card].ability == AFAR else "hand"})
+        ability = self.pool[card].ability
+        extra = {"card": card, "owner": p, "zone": "hand" if ability in WHEN_PLAYED else "base"}
+        if ability == KAYN:
+            extra.update(moved=rng.randrange(2), name=f"{card} of {'P' + str(p + 1)}")
+        setup["units"].append(extra)
         setup["spells"][p] = max(1, setup["spells"][p])
         return Setup(setup, players=players)
 

@@ -16,7 +16,9 @@ The observation format is ``RiftboundState.to_dict()`` of the reference
 engine (``engine/riftbound``) plus ``victory_points``, ``asked`` (the player
 asked to act on the chain, at step ``chain``) and, optionally, each unit's
 card trigger: ``when_played`` ("stun", "damage", "destroy" or "":
-assumed:here-trigger) and ``afar`` (assumed:afar-trigger); an action is
+assumed:here-trigger) and ``afar`` (assumed:afar-trigger), and Kayn's
+ability, ``immune_after_two_moves``, with ``moves``, the unit's moves this
+turn (damage.undamageable: his ``immune`` is then what they make it); an action is
 ``{"kind", "player", "unit", "battlefield", "assignment": {unit id: amount}}``,
 a spell cast on a chain being a reaction (assumed:chain-reactions).
 """
@@ -72,7 +74,9 @@ def table_of(obs: dict[str, Any]) -> Table:
             _zone(u),
             tank=u["tank"],
             last=u["last"],
-            immune=u["immune"],
+            # Kayn's immunity comes and goes with his moves: only a unit always immune is so by keyword.
+            immune=u["immune"] and not (kayn(u) and _moves(u) >= 2),
+            immune_after_two_moves=kayn(u),
             rallying=u["rallying"],
             # Optional in an observation: an engine whose units are all destructible,
             # or whose cards have no trigger, may leave them out.
@@ -104,6 +108,16 @@ def table_of(obs: dict[str, Any]) -> Table:
 @lru_cache(maxsize=32)
 def machine_for(table: Table) -> Machine:
     return build(table=table, any_length=True)
+
+
+def kayn(u: dict[str, Any]) -> bool:
+    """The unit has Kayn's ability (immune this turn once moved twice this turn, damage.undamageable)."""
+    return bool(u.get("immune_after_two_moves", False))
+
+
+def _moves(u: dict[str, Any]) -> int:
+    """The unit's moves this turn, as far as Kayn's immunity counts them (two or more: two)."""
+    return min(2, u.get("moves", int(bool(u["moved"]))))
 
 
 def _zone(u: dict[str, Any]) -> int:
@@ -141,6 +155,8 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
         "stage": 0,
     }
     t: Table = m.table
+    if t.counts_moves:
+        fields["moves"] = tuple(_moves(u) if unit.immune_after_two_moves else 0 for u, unit in zip(units, t.units))
     if t.reacts:
         spells = [k for k in obs["chain"] if k["kind"] != "trigger"]
         codes = [t.link_code(_spell_index(t, k), k["player"]) for k in reversed(spells)]

@@ -4,8 +4,9 @@ model's table is the one read off the game's first observation, each unit
 with its card's trigger (the adapter's ``observe``): Snare Warden's, Spark
 Sapper's and Grave Reaper's when played (assumed:here-trigger) and Distant
 Drummer's when a showdown it is not in begins (assumed:afar-trigger), and
-each player's reactions (assumed:chain-reactions). Kayn is
-followed as a unit whose immunity is a keyword. A situation with a card
+each player's reactions (assumed:chain-reactions), and Kayn's immunity once
+he has moved twice this turn (damage.undamageable), for which the model counts
+his moves. A situation with a card
 ability the model does not abstract, or with no unit at all, is not covered;
 so is the step at which the engine's own turn cap ends a game."""
 
@@ -22,9 +23,6 @@ class ModelFollower(follow.ModelFollower):
     def __init__(self, st: RiftboundState) -> None:
         outside = sorted({u.card.name for u in st.units if u.card.ability and u.card.ability not in ABSTRACTED})
         not_covered = f"cards the model does not abstract: {', '.join(outside)}" if outside else ""
-        # The model's table reads each unit's immunity as a fixed keyword: Kayn
-        # is held as immune or not, as he is when the table is read.
-        self._immune = {u.id: st.immune(u) for u in st.units}
         if not st.units:
             # The model's table is its units: it bounds damage by their might and has nothing to hold.
             not_covered = "a table with no unit: the model's tables hold at least one"
@@ -38,17 +36,7 @@ class ModelFollower(follow.ModelFollower):
             self._pending = None
             self.not_covered = f"the engine's own length limit ended the game ({limit}); the model has none"
             return []
-        findings = super().after(st)
-        # The step that changes a unit's immunity (Kayn's second move, or the turn
-        # end that takes it away) is judged by the table it began with; the steps
-        # after it by the model of a table read afresh, with the keyword as it is
-        # now. The model thus never judges when his immunity begins or ends: the
-        # scenarios' own expectations do.
-        now = {u.id: st.immune(u) for u in st.units}
-        if self.following and now != self._immune:
-            self._immune = now
-            self.checker.begin(self.adapter.observe(st))
-        return findings
+        return super().after(st)
 
     def asks_about(self, action: Action) -> bool:
         # Assignments are compared whole by completeness; a refused one names no edge.

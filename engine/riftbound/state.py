@@ -926,6 +926,7 @@ class RiftboundState:
                 "rallying": u.has("rallying"), "indestructible": u.has("indestructible"),
                 "zone": u.zone, "battlefield": u.battlefield,
                 "damage": u.damage, "role": u.role, "stunned": u.stunned, "moved": u.moves > 0,
+                "moves": u.moves,
                 "buffed": u.buffed,
             } for u in self.units],
             "combat": None if c is None else {

@@ -35,9 +35,9 @@ from typing import Any, Callable
 from model.backend import CONCRETE, Backend
 from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, Machine, Var
 from model.riftbound import REGISTRY
-from model.riftbound.damage import DamageUnit, is_legal, legal_assignments
+from model.riftbound.damage import DamageUnit, is_legal
 from model.riftbound.rulings import (
-    after_recall, at_battlefield, chain_empty, in_the_combat, is_pending, needs_settling, next_seat, next_trigger, rulebook,
+    after_recall, at_battlefield, cannot_be_damaged, chain_empty, in_the_combat, is_pending, needs_settling, next_seat, next_trigger, rulebook,
 )
 from model.riftbound.table import (
     ATTACKER, ATTACKER_ASSIGNS, BASE, DEALING, DEFENDER, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY,
@@ -93,6 +93,15 @@ def _conquest(t: Table, s: Any, bf: int, conquest: tuple[Any, ...], b: Backend) 
     return {"points": tuple(points), "scored": tuple(scored)}
 
 
+def _count_move(t: Table, s: Any, u: int, counts: Any, b: Backend) -> dict[str, Any]:
+    """damage.undamageable (003:79): a move of the seed's Kayn, where ``counts``
+    holds, adds to his moves this turn (two make him immune; more change
+    nothing). Nothing for any other unit: only his immunity reads the count."""
+    if not t.units[u].immune_after_two_moves:
+        return {}
+    return {"moves": b.store(s.moves, u, b.If(b.And(counts, s.moves[u] < 2), s.moves[u] + 1, s.moves[u]))}
+
+
 # ---------------------------------------------------------------------------
 # Edges
 
@@ -111,6 +120,7 @@ def _action_phase_edges(t: Table, book: RuleBook, any_length: bool) -> list[Edge
                     "zone": b.store(s.zone, u, FIRST_BATTLEFIELD + bf),
                     "moved": b.store(s.moved, u, True),
                     "contested_by": b.store(s.contested_by, bf, _contest(book, s, p, bf, b)),
+                    **_count_move(t, s, u, True, b),
                 }
 
             edges.append(
@@ -118,7 +128,8 @@ def _action_phase_edges(t: Table, book: RuleBook, any_length: bool) -> list[Edge
                     f"move[{unit.name} to {t.battlefield_name(bf)}]",
                     "action_phase",
                     "cleanup",
-                    ("assumed:standard-move", "assumed:contested", "combat.multiplayer.no-destination", "combat.third-player-invalid", "combat.start"),
+                    ("assumed:standard-move", "assumed:contested", "combat.multiplayer.no-destination", "combat.third-player-invalid", "combat.start")
+                    + (("damage.undamageable",) if unit.immune_after_two_moves else ()),
                     guard,
                     update,
                     actor=lambda s, b: s.turn_player,
@@ -142,6 +153,7 @@ def _action_phase_edges(t: Table, book: RuleBook, any_length: bool) -> list[Edge
             "moved": (False,) * n,
             "stunned": (False,) * n,
             "damage": (0,) * n,
+            **({"moves": (0,) * n} if t.counts_moves else {}),
             "scored": tuple(holds[p][bf] for p in range(t.players) for bf in range(t.battlefields)),
             "points": tuple(s.points[p] + b.count(holds[p]) for p in range(t.players)),
         }
@@ -151,7 +163,8 @@ def _action_phase_edges(t: Table, book: RuleBook, any_length: bool) -> list[Edge
             "end_turn",
             "action_phase",
             "cleanup",
-            ("assumed:turn-end", "qa.damage-cleared", "assumed:stun-lasts-turn", "assumed:hold"),
+            ("assumed:turn-end", "qa.damage-cleared", "assumed:stun-lasts-turn", "assumed:hold")
+            + (("damage.undamageable",) if t.counts_moves else ()),
             (lambda s, b: True) if any_length else (lambda s, b: s.turns_taken + 1 < t.turns),
             end_turn,
             actor=lambda s, b: s.turn_player,
@@ -449,13 +462,15 @@ def _effect(t: Table, book: RuleBook, s: Any, b: Backend, kind: str, u: int, p: 
     if kind == "recall":
         # keeps_role: whether the recalled unit keeps its role (assumed:showdown-spells: it does not).
         return {"zone": b.store(s.zone, u, BASE),
-                "role": b.store(s.role, u, b.If(book.answer("keeps_role", s, b, u), s.role[u], NO_ROLE))}
+                "role": b.store(s.role, u, b.If(book.answer("keeps_role", s, b, u), s.role[u], NO_ROLE)),
+                **_count_move(t, s, u, book.answer("is_a_move", s, b, "recall"), b)}
     if kind == "stun":
         return {"stunned": b.store(s.stunned, u, True)}
     if kind == "move_to_combat":
         # counts_as_moved: a spell's move uses up the unit's move.
         return {"zone": b.store(s.zone, u, FIRST_BATTLEFIELD + s.combat_bf),
-                "moved": b.store(s.moved, u, b.Or(s.moved[u], book.answer("counts_as_moved", s, b, u)))}
+                "moved": b.store(s.moved, u, b.Or(s.moved[u], book.answer("counts_as_moved", s, b, u))),
+                **_count_move(t, s, u, book.answer("is_a_move", s, b, "move_to_combat"), b)}
     # combat.multiplayer.no-play, combat.multiplayer.play-to-base: with more than
     # two players, a unit played where a combat it is not part of is pending or
     # running goes to its controller's base instead (played_to_base).
@@ -472,12 +487,13 @@ def _effect(t: Table, book: RuleBook, s: Any, b: Backend, kind: str, u: int, p: 
 
 def _spell_rules(t: Table, kind: str, u: int) -> tuple[str, ...]:
     unit = t.units[u]
+    kayn = ("damage.undamageable",) if unit.immune_after_two_moves else ()
     if kind == "recall":
-        return ("assumed:showdown-spells", "combat.pending.dropped")
+        return ("assumed:showdown-spells", "combat.pending.dropped") + kayn
     if kind == "stun":
         return ("assumed:showdown-spells", "qa.both-survive")
     if kind == "move_to_combat":
-        return ("assumed:showdown-spells", "showdown.late-roles", "combat.multiplayer.no-destination", "combat.third-player-invalid")
+        return ("assumed:showdown-spells", "showdown.late-roles", "combat.multiplayer.no-destination", "combat.third-player-invalid") + kayn
     rules = ("assumed:showdown-spells", "assumed:contested", "combat.multiplayer.no-play", "combat.multiplayer.play-to-base", "showdown.late-roles")
     if unit.when_played:
         rules += ("assumed:here-trigger", "combat.multiplayer.here-is-base") + (
@@ -601,7 +617,10 @@ def _to_trash(t: Table, s: Any, gone: dict[int, Any], b: Backend, clear_damage: 
     (resolution.clear-damage)."""
     zone, damage, role = list(s.zone), list(s.damage), list(s.role)
     buffed, moved, stunned = list(s.buffed), list(s.moved), list(s.stunned)
+    moves = list(s.moves) if t.counts_moves else []
     for u, lethal in gone.items():
+        if moves:
+            moves[u] = b.If(lethal, 0, s.moves[u])
         zone[u] = b.If(lethal, TRASH, s.zone[u])
         role[u] = b.If(lethal, NO_ROLE, s.role[u])
         buffed[u] = b.And(b.Not(lethal), s.buffed[u])
@@ -610,7 +629,8 @@ def _to_trash(t: Table, s: Any, gone: dict[int, Any], b: Backend, clear_damage: 
         if clear_damage:
             damage[u] = b.If(lethal, 0, s.damage[u])
     return {"zone": tuple(zone), "damage": tuple(damage), "role": tuple(role),
-            "buffed": tuple(buffed), "moved": tuple(moved), "stunned": tuple(stunned)}
+            "buffed": tuple(buffed), "moved": tuple(moved), "stunned": tuple(stunned),
+            **({"moves": tuple(moves)} if moves else {})}
 
 
 def _destroy_lethal(t: Table, book: RuleBook, s: Any, b: Backend) -> dict[str, Any]:
@@ -618,7 +638,7 @@ def _destroy_lethal(t: Table, book: RuleBook, s: Any, b: Backend) -> dict[str, A
     whose damage is lethal goes to the trash (destroyed_by_damage; one that
     cannot be damaged never has any)."""
     in_play = lambda u: b.Or(s.zone[u] == BASE, s.zone[u] >= FIRST_BATTLEFIELD)  # noqa: E731
-    return _to_trash(t, s, {u: b.And(in_play(u), book.answer("destroyed_by_damage", s, b, u))
+    return _to_trash(t, s, {u: b.And(in_play(u), b.Not(cannot_be_damaged(t, s, u, b)), book.answer("destroyed_by_damage", s, b, u))
                             for u, unit in enumerate(t.units) if not unit.immune}, b)
 
 
@@ -638,8 +658,8 @@ def _when_played(t: Table, book: RuleBook, s: Any, u: int, p: int, bf: int, b: B
     if effect == "stun":
         return {"stunned": tuple(b.Or(s.stunned[v], hit[v]) if v in hit else s.stunned[v] for v in range(len(t.units)))}
     if effect == "damage":
-        return {"damage": tuple(s.damage[v] + b.If(hit[v], 1, 0) if v in hit and not t.units[v].immune else s.damage[v]
-                                for v in range(len(t.units)))}
+        return {"damage": tuple(s.damage[v] + b.If(b.And(hit[v], b.Not(cannot_be_damaged(t, s, v, b))), 1, 0)
+                                if v in hit and not t.units[v].immune else s.damage[v] for v in range(len(t.units)))}
     return _to_trash(t, s, {v: b.And(hit[v], book.answer("destroyed_by_effect", s, b, v)) for v in hit}, b)
 
 
@@ -652,10 +672,10 @@ def _damage_units(t: Table, book: RuleBook, s: Any, assigner: int, targets: tupl
             might(book, s, v, b),
             tank=t.units[v].tank,
             last=t.units[v].last,
-            immune=t.units[v].immune,
+            immune=cannot_be_damaged(t, s, v, b),
             marked=s.damage[v],
             present=b.And(book.answer("opposing_unit", s, b, v), s.role[v] == opposing),
-            exempt=book.answer("exempt_from_assignment", s, b, v) if t.units[v].immune else True,
+            exempt=book.answer("exempt_from_assignment", s, b, v) if t.units[v].may_be_immune else True,
         )
         for v in targets
     ]
@@ -694,10 +714,12 @@ def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[t
                 mights = [t.units[v].might + buff.get(v, 0) for v in here]
                 # A unit can carry no more marked damage than its might (damage.lethal): any more destroys it.
                 marks = [range(1) if t.units[v].immune else range(min(sappers, max(0, m)) + 1) for v, m in zip(here, mights)]
-                for marked in itertools.product(*marks):
+                # Kayn may or may not be immune (damage.undamageable): both are met.
+                shields = [(False, True) if t.units[v].immune_after_two_moves else (t.units[v].immune,) for v in here]
+                for marked, immune in itertools.product(itertools.product(*marks), itertools.product(*shields)):
                     units = tuple(
-                        DamageUnit(f"#{k}", m, tank=t.units[v].tank, last=t.units[v].last, immune=t.units[v].immune, marked=d)
-                        for k, (v, m, d) in enumerate(zip(here, mights, marked))
+                        DamageUnit(f"#{k}", m, tank=t.units[v].tank, last=t.units[v].last, immune=i, marked=d)
+                        for k, (v, m, d, i) in enumerate(zip(here, mights, marked, immune))
                     )
                     for split in _legal_splits(units, most):
                         amounts = dict(zip(here, split))
@@ -709,8 +731,35 @@ def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[t
 def _legal_splits(units: tuple[DamageUnit, ...], most: int) -> tuple[tuple[int, ...], ...]:
     """The legal splits of every total up to ``most`` (``legal_assignments``),
     remembered by configuration (units named by position): the tables read
-    off many games meet the same ones again."""
-    return tuple(legal_assignments(units, most, up_to=True))
+    off many games meet the same ones again.
+
+    A unit that cannot be damaged is bound by no assignment rule and binds
+    none (damage.undamageable, the model's reading: ``DamageUnit.exempt``), so
+    the splits with it are those of the others, with any amount left over put
+    on it: asking Z3 for each of them would cost one check per split, many
+    more than the others have. The others' splits follow damage.no-overkill:
+    below the sum of their lethal amounts no unit gets more than its own, so
+    each candidate under those caps is decided on plain values (``is_legal``);
+    from that sum on, the legal splits give each unit at least its lethal
+    amount and the excess anywhere. tests/test_riftbound_kayn.py compares
+    these splits with Z3's enumeration (``legal_assignments``)."""
+    shielded = next((i for i, u in enumerate(units) if u.immune is True and u.exempt is True), None)
+    if shielded is not None:
+        rest = _legal_splits(units[:shielded] + units[shielded + 1:], most)
+        return tuple(sorted(s[:shielded] + (k,) + s[shielded:] for s in rest for k in range(most - sum(s) + 1)))
+    lethal = tuple(u.lethal for u in units)
+    below = [a for a in itertools.product(*(range(x + 1) for x in lethal))
+             if sum(a) < min(most + 1, sum(lethal)) and is_legal(units, sum(a), a, CONCRETE)]
+    above = [tuple(x + y for x, y in zip(lethal, extra))
+             for excess in range(most - sum(lethal) + 1) for extra in _compositions(excess, len(units))]
+    return tuple(sorted(below + above))
+
+
+def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    """Every way to split ``total`` into ``parts`` amounts of zero or more, in order."""
+    if parts == 0:
+        return [()] if total == 0 else []
+    return [(k,) + rest for k in range(total + 1) for rest in _compositions(total - k, parts - 1)]
 
 
 def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
@@ -801,7 +850,8 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
         # the combat cleanup clears (resolution.clear-damage); one that cannot
         # be destroyed (qa.both-survive) keeps its damage till then. No damage
         # is lethal to a unit that cannot be damaged (damage.undamageable).
-        gone = {u: book.answer("destroyed_by_damage", s, b, u) for u, unit in enumerate(t.units) if not unit.immune}
+        gone = {u: b.And(b.Not(cannot_be_damaged(t, s, u, b)), book.answer("destroyed_by_damage", s, b, u))
+                for u, unit in enumerate(t.units) if not unit.immune}
         return {**_to_trash(t, dealt, gone, b, clear_damage=False), "assigned": (0,) * len(t.units)}
 
     edges.append(
@@ -902,6 +952,8 @@ def build(
         Var("role", IntRange(0, 2), (NO_ROLE,), length=n, doc="each unit's combat role (showdown.unit-roles)"),
         Var("stunned", BOOL, (False,), length=n, doc="stunned units deal no combat damage (qa.both-survive)"),
         Var("moved", BOOL, (False,), length=n, doc="units that made their standard move this turn"),
+        *([Var("moves", IntRange(0, 2), (0,), length=n, doc="Kayn's moves this turn, up to the two that make him immune (damage.undamageable)")]
+          if t.counts_moves else []),
         Var("buffed", BOOL, (False,), length=n, doc="the rallying +1 might, until the end of the combat"),
         Var("trigger", BOOL, (False,), length=n, doc="rallying triggers on the initial chain (showdown.initial-chain)"),
         Var("assigned", IntRange(0, t.most_damage), (0,), length=n, doc="combat damage assigned, not yet dealt"),
@@ -984,7 +1036,9 @@ def describe(m: Machine, s: Any) -> dict[str, str]:
             marks = [t.zone_name(s.zone[u])]
             if s.role[u] != NO_ROLE:
                 marks.append(ROLE_NAMES[s.role[u]])
-            for flag, label in ((s.stunned[u], "stunned"), (s.moved[u], "moved"), (s.buffed[u], "+1"), (s.trigger[u], "trigger on chain")):
+            immune = t.units[u].immune_after_two_moves and s.moves[u] >= 2
+            for flag, label in ((s.stunned[u], "stunned"), (s.moved[u], "moved"), (immune, "moved twice, immune"), (s.buffed[u], "+1"),
+                                (s.trigger[u], "trigger on chain")):
                 if flag:
                     marks.append(label)
             if s.damage[u]:

@@ -30,8 +30,8 @@ them, and the clash they settle shows):
 
 Where only an assumption answers (who attacks and defends once the contesting
 player has left, R5; focus after a pass, the role of a unit sent away in the
-showdown, spell moves, scoring by holding, an emptied battlefield's control,
-marked damage and lethal, what contests a battlefield, who takes one without a
+showdown, spell moves, whether a recall is a move, scoring by holding, an
+emptied battlefield's control, marked damage and lethal, what contests a battlefield, who takes one without a
 fight and whether that scores, R4; where a spell plays a unit; in which order
 the initial chain resolves; the cards' own triggers, which only tables with
 those cards ask about; who acts on a chain, first and next, which only tables
@@ -186,6 +186,16 @@ def reactor_after(t: Table, s: Any, b: Backend, top: Any, after: Any = None) -> 
         ready = b.select(s.reactions, seat) > 0
         who = b.If(ready if after is None else b.And(ready, k > offset(after)), seat, who)
     return b.If(top == NOBODY, NOBODY, who)
+
+
+def cannot_be_damaged(t: Table, s: Any, u: int, b: Backend) -> Any:
+    """damage.undamageable: ``u`` cannot be dealt damage now. A plain bool for
+    a unit that always or never can; for the seed's Kayn (003:79), whether he
+    has moved twice this turn (the ``moves`` the model counts for him)."""
+    unit = t.units[u]
+    if unit.immune or not unit.immune_after_two_moves:
+        return unit.immune
+    return s.moves[u] >= 2
 
 
 def after_recall(t: Table, s: Any, b: Backend) -> Any:
@@ -352,13 +362,33 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         "counts_as_moved",
         "has a unit that a spell moved made its move for the turn?",
         (
-            # A spell's move is a move: Kayn's "moved twice" needs it to count.
             Ruling("spell-move", ("assumed:standard-move",), True, lambda s, b, u: True,
                    "a move by a spell uses up the unit's move this turn"),
         ),
         tuple((u,) for u in units),
         asked_at=spells_at,
         show=lambda u: t.units[u].name,
+    )
+
+    # -- is_a_move(kind): which spells move a unit ----------------------------------------
+    # Line 15 speaks of "every kind of move, standard or not", so a move may come
+    # from elsewhere than the standard move; 003 never says whether a recall,
+    # which takes a unit from its battlefield to its base, is one. Only Kayn's
+    # "moved twice" (line 79) counts moves, so only a table with him reads the answer.
+    is_a_move = Question(
+        "is_a_move",
+        "is a unit that this spell takes elsewhere moved by it (a move that counts towards Kayn's two)?",
+        (
+            Ruling("non-standard-move", ("combat.multiplayer.no-destination",), True,
+                   lambda s, b, kind: kind == "move_to_combat",
+                   "a spell that moves a unit into the combat moves it: line 15 counts moves other than the standard one",
+                   texts={SOURCE: "15"}),
+            Ruling("recall-not-a-move", ("assumed:showdown-spells",), False, lambda s, b, kind: kind == "recall",
+                   "a recall sends a unit home; it is not a move"),
+        ),
+        (("move_to_combat",), ("recall",)),
+        asked_at=spells_at,
+        show=lambda kind: kind,
     )
 
     # -- contests(p, bf): who makes a battlefield contested -------------------------------
@@ -453,14 +483,14 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         "is this unit destroyed by an effect that destroys it?",
         (
             Ruling("destroyed", ("assumed:here-trigger",), True,
-                   lambda s, b, v: not (t.units[v].indestructible or t.units[v].immune),
+                   lambda s, b, v: b.And(not t.units[v].indestructible, b.Not(cannot_be_damaged(t, s, v, b))),
                    "an effect that destroys sends the unit to its owner's trash"),
             Ruling("cannot-be-destroyed", ("qa.both-survive",), False, lambda s, b, v: t.units[v].indestructible,
                    "a unit that cannot be destroyed stays in play", texts={SOURCE: "106"}),
             # Line 106 gives Kayn's ability as its example of a unit that cannot be
             # destroyed; line 77 gives it as immunity to damage.
             Ruling("immune", ("assumed:immune-not-destroyed",), False,
-                   lambda s, b, v: t.units[v].immune, "a unit that cannot be damaged cannot be destroyed either"),
+                   lambda s, b, v: cannot_be_damaged(t, s, v, b), "a unit that cannot be damaged cannot be destroyed either"),
         ),
         tuple((v,) for v in units) if t.plays_with("destroy") else (),
         asked_at=spells_at,
@@ -660,7 +690,8 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         """``v`` is in the combat beside another unit of its side that can be damaged."""
         side = [w for w in t.units_of(t.units[v].owner) if w != v and not t.units[w].immune]
         return b.And(in_combat(s, b, v), s.role[v] != NO_ROLE,
-                     b.Or(*(b.And(at_battlefield(t, s, w, s.combat_bf), s.role[w] == s.role[v]) for w in side)))
+                     b.Or(*(b.And(at_battlefield(t, s, w, s.combat_bf), s.role[w] == s.role[v],
+                                  b.Not(cannot_be_damaged(t, s, w, b))) for w in side)))
 
     exempt_from_assignment = Question(
         "exempt_from_assignment",
@@ -672,7 +703,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
             Ruling("no-overkill", ("damage.no-overkill",), False, beside_damageable,
                    "no unit gets more than its lethal amount while other units remain to be assigned", texts={SOURCE: "59"}),
         ),
-        tuple((v,) for v in units if t.units[v].immune),
+        tuple((v,) for v in units if t.units[v].may_be_immune),
         asked_at=("combat_damage_step",),
         show=lambda v: t.units[v].name,
     )
@@ -686,7 +717,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         (
             Ruling("as-assigned", ("damage.deal",), lambda s, b, u: s.assigned[u], always,
                    "each unit is dealt as much damage as was assigned to it", texts={SOURCE: "81"}),
-            Ruling("undamageable", ("damage.undamageable",), lambda s, b, u: 0, lambda s, b, u: t.units[u].immune,
+            Ruling("undamageable", ("damage.undamageable",), lambda s, b, u: 0, lambda s, b, u: cannot_be_damaged(t, s, u, b),
                    "a unit that cannot be damaged is dealt none", texts={SOURCE: "77-79"},
                    overrides={"as-assigned": "undamageable-takes-none"}),
         ),
@@ -806,7 +837,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
     )
 
-    questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, contests, played_to_base,
+    questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, is_a_move, contests, played_to_base,
                  rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
                  exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
                  conquers_uncontested, scores_by_holding)

@@ -45,10 +45,16 @@ class Unit:
     tank: bool = False
     last: bool = False
     immune: bool = False
+    immune_after_two_moves: bool = False
     rallying: bool = False
     indestructible: bool = False
     afar: bool = False
     when_played: str = ""
+
+    @property
+    def may_be_immune(self) -> bool:
+        """It cannot be damaged, always or in some state of the game (damage.undamageable)."""
+        return self.immune or self.immune_after_two_moves
 
     @property
     def buffable(self) -> bool:
@@ -133,6 +139,11 @@ class Table:
     def link_code(self, i: int, caster: Any) -> Any:
         """The code of a chain link: spell ``castable[i]`` cast by ``caster`` (0 is no link)."""
         return 1 + caster + self.players * i
+
+    @property
+    def counts_moves(self) -> bool:
+        """Some unit's immunity depends on its moves this turn: the model then counts them (Kayn)."""
+        return any(u.immune_after_two_moves for u in self.units)
 
     def plays_with(self, effect: str) -> bool:
         """Some unit here has the when-played trigger ``effect`` (assumed:here-trigger)."""

@@ -406,7 +406,7 @@ def test_observation_shape_and_clone():
     assert d["pending_combats"] == [0]
     assert set(d["units"][0]) == {"id", "card", "owner", "might", "tank", "last", "immune", "rallying",
                                   "indestructible", "zone",
-                                  "battlefield", "damage", "role", "stunned", "moved", "buffed"}
+                                  "battlefield", "damage", "role", "stunned", "moved", "moves", "buffed"}
     assert d["units"][0]["tank"] and d["units"][0]["last"] and d["units"][1]["immune"]
     twin = st.clone()
     act(twin, "P1 starts combat at bf1")
