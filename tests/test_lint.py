@@ -558,3 +558,17 @@ def test_a_game_nobody_can_win_is_an_unending_finding_with_its_game():
     assert "nobody can ever win" in found[0].summary and len(found[0].transcript) == 0
     # The seed's model itself: every state can still end.
     assert unending(game, game.any_length_machine({}), []) == []
+
+
+def test_a_source_whose_precedence_ranks_each_yes_against_each_no_is_never_searched_for_its_own_clashes():
+    """000's rulings of who may be proposed can't clash (elusive's 'can't'
+    beats every grant, 103.2), so source lint asks no state of them; the
+    basic rules' two rulings on the ready step rank neither above the other (B17)."""
+    from chainproof.games import get_game
+    from chainproof.source_lint import _ranked
+
+    book = get_game("wowtcg").machine({}).rulings
+    alone = book.only("000")
+    assert _ranked(alone, alone.questions["may_be_proposed"])
+    alone = book.only("001")
+    assert not _ranked(alone, alone.questions["ready_step_readies_all"])
