@@ -29,7 +29,9 @@ class ModelFollower(follow.ModelFollower):
         # The model has no card plays (assumed:play-from-hand, 106.1, 106.3): the
         # steps up to the first one are followed, that one and the rest are not.
         if self.following and action.kind == "play":
-            self.not_covered = f"{st.action_label(action)}: the model has no plays from hand (attributes, 105-106)"
+            self.not_covered = (f"{st.action_label(action)}: the model has no plays from hand: its hands are counts of "
+                                "cards without names (abstracted:anonymous-cards), so it knows neither which card a "
+                                "player may play (106.3) nor their attribute values (106.1-106.2a)")
             return
         super().before(st, action)
 

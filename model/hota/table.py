@@ -109,7 +109,7 @@ class Table:
         # One waiting trigger at a time: a token's entering triggers one
         # Culling Field at most, its leaving one echo at most.
         if len(self.holding("Culling Field")) > 1:
-            raise TableError("the model holds one Culling Field at most")
+            raise TableError("the model holds one Culling Field at most: a token entering would trigger two, and one trigger waits at a time")
         if len(self.holding("Echo Chamber") + self.holding("Whispering Echo")) > 1:
             raise TableError("the model holds one Echo Chamber or Whispering Echo at most")
         # A council ends when the player who convened it leaves (assumed:leaver-objects):
