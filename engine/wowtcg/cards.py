@@ -105,6 +105,8 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     # Kaal Soulreaper: every player puts every ally card of his graveyard into
     # play at once (CR7.4 710.1), and the powers watching that see them all (CR7.4 703.3c).
     "players_put_graveyard_allies_into_play": (frozenset(), "CR7.4 710.1 CR7.4 703.3c"),
+    # Mind Spike: the target's controller discards a card per damage the link dealt it.
+    "discard_per_damage_dealt": (frozenset(), "413.6a"),
 }
 
 # Continuous powers (CR7.4 704) the engine implements.
@@ -129,6 +131,7 @@ CONTINUOUS = {
     "attached_cant_attack_or_protect": "103.2 601.2a 602.2",  # Polymorph
     "attached_powerless": "CR7.4 700.3",  # Polymorph: its host loses and can't have powers
     "cant_be_dealt_damage_of_type": "404.5 407.2b",  # no packet of that damage type is made for it
+    "hero_ability_damage_plus": "407.4",  # Chromatic Cloak: a replacement that raises the amount
 }
 
 # Events that triggered powers (CR7.4 703) watch for.

@@ -154,6 +154,12 @@ def make_packet(st: GameState, packet: Packet) -> Packet | None:
         if source is not None and source.card.type == "hero":
             for armor in sources_in_play(st, "heal_plus", source.controller):
                 packet.amount += int(armor.card.continuous_arg("heal_plus"))
+    elif "hero_ability_damage_plus" in st.powers_in_game and packet.card is not None \
+            and st.objs[packet.card].card.type == "ability" and packet.source == st.players[packet.controller].hero:
+        # Chromatic Cloak replaces a packet its controller's hero deals with an
+        # ability by one of N more; nothing else about it changes (407.4).
+        for cloak in sources_in_play(st, "hero_ability_damage_plus", packet.controller):
+            packet.amount += int(cloak.card.continuous_arg("hero_ability_damage_plus"))
     return packet
 
 
@@ -429,7 +435,12 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
         source = link.source if step.arg("source") == "this" else hero
         src_obj = st.objs[link.source] if link.source is not None else None
         packets = []
-        for tid in _who(st, link, step.arg("to")):
+        targets = _who(st, link, step.arg("to"))
+        # What is on each now, to count the damage dealt this way (Mind Spike): no
+        # check runs, and nothing heals, while a link resolves (409.5).
+        # Pairs, not a mapping: a link's event is copied shallowly with the state (`Link.copy`).
+        link.event["damage_before"] = tuple((tid, st.objs[tid].damage) for tid in targets)
+        for tid in targets:
             p = make_packet(st, Packet(
                 amount=_amount(st, link, step.arg("amount")), target=tid, source=source,
                 controller=controller, heal=op == "heal", type=step.arg("type"),
@@ -527,6 +538,14 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
         # 403.2: Highborne Soul Mirror's token has the card's printed facts.
         for oid in _who(st, link, step.arg("what")):
             st.create_token_copy(controller, st.objs[oid].card)
+    elif op == "discard_per_damage_dealt":
+        # Mind Spike: the target's controller discards a card for each damage
+        # the step before dealt it (413.6a), choosing which, one at a time.
+        for tid, before in link.event.get("damage_before", ()):
+            target = st.objs[tid]
+            dealt = target.damage - before if target.id in st.play else 0
+            if dealt > 0:
+                st.push(("discard_for_effect", target.controller, dealt))
     elif op == "players_put_graveyard_allies_into_play":
         # Each player's, under his control, all at once (CR7.4 710.1): a power
         # of a card among them sees the others enter (CR7.4 703.3c example).

@@ -739,6 +739,17 @@ class GameState:
             return
         self.move(self.objs[p.deck[-1]], "hand")
 
+    def _t_discard_for_effect(self, player: int, count: int) -> None:
+        """A card's text makes a player discard `count` cards: he chooses
+        each from his hand, one at a time (413.6a); an empty hand ends it."""
+        p = self.players[player]
+        if count < 1 or not p.in_game or not p.hand:
+            return
+        self.push(("discard_for_effect", player, count - 1))
+        self.decide(Decision("discard_for_effect", player, [
+            Action("discard", player, oid, label=f"{p.name} discards {self.objs[oid].name}") for oid in p.hand
+        ], "413.6a"))
+
     def _t_end_step(self) -> None:
         """503.2a: no priority. Discard to the hand limit, end "this turn"
         effects, and the next player clockwise begins."""
@@ -958,7 +969,7 @@ class GameState:
         elif kind == "inspire":
             if action.subject is not None:
                 self.objs[action.subject].exhausted = False
-        elif kind == "discard":
+        elif kind in ("discard", "discard_for_effect"):
             self.move(self.objs[action.subject], "graveyard")
 
     def _ask_mulligan(self, asked: int) -> None:

@@ -31,7 +31,7 @@ ENGINE_STEPS = ("ready_step", "draw_step", "action_phase", "attack_window", "pro
 KINDS = ("pass", "play", "resource", "power", "propose", "strike", "prevent", "choose", "protect", "repair",
          "order_trigger", "trigger_target", "inspire", "discard", "mulligan", "first_player")
 DECISIONS = ("first_player", "mulligan", "prevent", "order_trigger", "trigger_target", "protect", "choose",
-             "choose_another", "ready_resources", "reattach", "uniqueness", "inspire", "discard")
+             "choose_another", "ready_resources", "reattach", "uniqueness", "inspire", "discard", "discard_for_effect")
 RESULTS = {"won": "won", "lost": "lost", "drew": "drew", "playing": None}
 TERMINAL = "terminal"  # `current_player` once the game is over
 TERMINAL_ID = -4  # OpenSpiel's id for it, as `state.current_player()` returns it

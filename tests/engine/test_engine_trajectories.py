@@ -29,18 +29,18 @@ STEP_CAP = 20_000
 # when the first player's first turn lost its draw step window (501.2b):
 # the random choices shift from the first turn on; and renewed again when
 # Kryton Barleybeard joined the pool, so that random decks draw other cards;
-# renewed again when twenty-two cards joined it (totems, modifiers, prevention,
+# renewed again when twenty-four cards joined it (totems, modifiers, prevention,
 # zone moves), after checking that the old pool still gives the old rows (the
 # 3- and 4-player ones changed with the fix that a face-down resource enters
 # play without its card's powers, 410.1b: Observer's Shield placed there).
 PINNED = [
-    (2, 0, 830, ["drew", "drew"], "88b39e568ef03e8aab3029669628e69f"),
-    (2, 1, 457, ["lost", "won"], "ff4f5f9e9641cfb2d2b24e00fbe8f3cd"),
-    (2, 2, 952, ["lost", "won"], "ac68360ea3878c5824b252d158d7ab8f"),
-    (2, 3, 689, ["won", "lost"], "ba1651f6edd6f50ca0e20dd208b75320"),
-    (2, 4, 979, ["lost", "won"], "a6d0efc316b362c9d3aff6c58278382b"),
-    (3, 0, 1329, ["lost", "won", "lost"], "4d633695f3c6a3edc7e174cc97045b89"),
-    (4, 0, 2840, ["lost", "lost", "won", "lost"], "724fbd6827501fe9dfce102f2e8046b7"),
+    (2, 0, 667, ["won", "lost"], "168c6c0e1ee4046c09e8a63842434726"),
+    (2, 1, 947, ["won", "lost"], "81a10a4c2ec44aafcb7c63688076d684"),
+    (2, 2, 767, ["drew", "drew"], "a733390125b4728d551f283687616afc"),
+    (2, 3, 641, ["won", "lost"], "1e10c96a6f95658329c91534b956b5e6"),
+    (2, 4, 904, ["lost", "won"], "f1fe7c40e410ba09326222cdaab373e1"),
+    (3, 0, 1662, ["lost", "won", "lost"], "589691c2c6fe6dd3d69c8d7ba6e1d2f6"),
+    (4, 0, 1582, ["lost", "lost", "won", "lost"], "f26a0bc6217745cf3941fc840832868a"),
 ]
 
 
