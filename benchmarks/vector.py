@@ -10,10 +10,12 @@ them, the vectorized search runs again to the end.  Seconds are CPU seconds
 (``time.process_time``): the machine is shared, and waiting for a core is
 not the search's time.  Bytes held per stored state: explicit search holds a
 namedtuple per state, a dict numbering them while it runs and a networkx
-graph of the transitions; the vectorized search, once over, holds a key per
-state, each transition's edge and a bit, the target of each transition but
-the first to reach it, and each state's count of transitions, and at its peak also a hash table of state numbers, room
-for the keys to come and the level's successors.  Bytes are counted object
+graph of the transitions; the vectorized search, once over, holds each
+state's key (its first word, and the number of its other words' row among
+their distinct rows), each transition's edge and a bit, the target of each
+transition but the first to reach it, and each state's count of
+transitions, and at its peak also the whole keys, a hash table of state
+numbers, room for the keys to come and the level's successors.  Bytes are counted object
 by object (``sys.getsizeof``, shared objects once) and array by array.
 Then the two design choices of checkers/vector.py, on the keys of the
 largest instance both searches finish: digits of power-of-two radix
@@ -112,7 +114,8 @@ def packing(v: vector.VectorExploration) -> dict:
     each needs.  Each way runs once untimed first, so that neither pays for
     the other's first use of the memory."""
     layout = v.layout
-    levels = [v.keys[a:b] for a, b in zip(v.level_starts, v.level_starts[1:])]
+    keys = v.keys  # put back together once (the search keeps them compact)
+    levels = [keys[a:b] for a, b in zip(v.level_starts, v.level_starts[1:])]
     radices = [d.hi - d.lo + 1 for d in layout.digits]
     lo = np.array([d.lo for d in layout.digits], np.int64)[:, None]
     words, weight, places = 1, 1, []
@@ -150,15 +153,16 @@ def packing(v: vector.VectorExploration) -> dict:
 def dedup(v: vector.VectorExploration) -> dict:
     """Every key added a level at a time: to the hash table, and to a Python set of ints."""
     levels = list(zip(v.level_starts, v.level_starts[1:]))
+    keys = v.keys  # put back together once, untimed (the search keeps them compact)
     started = time.perf_counter()
     table = vector.Visited(v.layout.words)
     for a, b in levels:
-        table.add(v.keys[a:b])
+        table.add(keys[a:b])
     table_s = time.perf_counter() - started
     started = time.perf_counter()
     seen: set[int] = set()
     for a, b in levels:
-        ints = sum(v.keys[a:b, w].astype(object) << (64 * w) for w in range(v.layout.words))
+        ints = sum(keys[a:b, w].astype(object) << (64 * w) for w in range(v.layout.words))
         for k in ints.tolist():
             if k not in seen:
                 seen.add(k)
@@ -166,6 +170,8 @@ def dedup(v: vector.VectorExploration) -> dict:
     table.shrink()
     return {
         "states": v.states,
+        "compact_bytes": (v.low.nbytes + (0 if v.tails is None else v.tail.nbytes + v.tails.nbytes)) / v.states,
+        "tails": 0 if v.tails is None else len(v.tails),
         "table_s": table_s,
         "table_bytes": table.nbytes / v.states,
         "set_s": set_s,
@@ -245,6 +251,8 @@ def render(m: dict) -> str:
         f"| exact mixed radix: {p['bits_exact']:.1f} bits, {p['words_exact']} words, unpacked in {p['divide_s']:.2f} s |",
         f"| states seen | hash table of int32 state numbers, keys added level by level: {d['table_s']:.2f} s, {d['table_bytes']:.0f} bytes/state (keys included) "
         f"| Python set of ints: {d['set_s']:.2f} s, {d['set_bytes']:.0f} bytes/state besides the keys (16 bytes a state) |",
+        f"| keys once over | the first word and the number of the row of the others among their {d['tails']:,} distinct rows: {d['compact_bytes']:.1f} bytes a key "
+        f"| every word: {8 * p['words_power_of_two']} bytes a key |",
     ]
     return "\n".join([BEGIN, *lines, END])
 

@@ -198,7 +198,7 @@ class Vector:
             # side of them, for an index clipped to that table.
             table = np.array([default, *seq, default])
             return table[np.clip(index, -1, len(seq)) + 1]
-        if all(type(x) is _ARRAY and x.shape == index.shape for x in seq):
+        if index.size >= _BRANCHLESS_ROWS and all(type(x) is _ARRAY and x.shape == index.shape for x in seq):
             # Arrays: the chosen one by arithmetic on the rows where it is
             # chosen (exact in integers, and wrapping alike), not by ``where``,
             # which branches on every row and pays for each misprediction.
@@ -229,7 +229,7 @@ class Vector:
                 if not here.any():
                     out.append(x)  # no row writes this slot: it is handed back as it was
                     continue
-                if x.dtype.kind in "iu":
+                if index.size >= _BRANCHLESS_ROWS and x.dtype.kind in "iu":
                     out.append(x + here * (value - x))  # as ``select``: no branch a row
                     continue
             out.append(np.where(here, value, x))
@@ -272,6 +272,9 @@ def _all(connective: np.ufunc, arrays: list[np.ndarray]) -> np.ndarray:
 
 _ARRAY = np.ndarray
 _BOOL = np.dtype(bool)
+#: Rows from which ``select`` and ``store`` choose by arithmetic: on fewer,
+#: ``where`` takes fewer NumPy calls, and its mispredictions cost little.
+_BRANCHLESS_ROWS = 1 << 12
 
 
 #: The columns ``_distinct_rows`` last split, held (so that no other array

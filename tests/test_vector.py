@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from model import hota, riftbound, wowtcg
 from checkers import explicit, vector
+from model import backend
 from model.backend import CONCRETE, VECTOR
 from model.machine import Machine, ModelError
 from tests.conftest import SMALL, perft_case_id
@@ -204,8 +205,16 @@ def test_keys_kept_compact_are_put_back_together_as_they_were(monkeypatch):  # n
     booleans=st.booleans(),
 )
 def test_select_and_store_over_arrays_agree_with_plain_values(index, seed, default, booleans):  # noqa: ANN001
-    """Over arrays, ``select`` and ``store`` choose by arithmetic on the rows,
-    out-of-range positions included; a slot no row writes is handed back."""
+    """Over arrays, ``select`` and ``store`` choose by arithmetic on the rows
+    (on many rows; here on any number) or by ``where``, out-of-range
+    positions included; a slot no row writes is handed back."""
+    for branchless_rows in (0, 2**62):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(backend, "_BRANCHLESS_ROWS", branchless_rows)
+            _select_and_store_agree(index, seed, default, booleans)
+
+
+def _select_and_store_agree(index: list[int], seed: int, default: object, booleans: bool) -> None:
     rng = np.random.default_rng(seed)
     seq = [rng.integers(0, 2 if booleans else 6, len(index)) for _ in range(3)]
     seq = [x.astype(bool) if booleans else x.astype(np.int32) for x in seq]
