@@ -445,7 +445,8 @@ def _target_ok(t: Table, book: RuleBook, s: Any, b: Backend, kind: str, u: int, 
     at a battlefield; stun, one in the combat not stunned yet; move into the
     combat, one's own unit at base, where the combat's battlefield is a
     destination for its player (valid_destination: past two players, only a
-    player of the combat with a unit there); play, one's own unit in hand."""
+    player of the combat with a unit there); play, one's own unit in hand, to
+    a battlefield its player may name (may_play_to)."""
     if kind == "recall":
         return s.zone[u] >= FIRST_BATTLEFIELD
     if kind == "stun":
@@ -454,7 +455,8 @@ def _target_ok(t: Table, book: RuleBook, s: Any, b: Backend, kind: str, u: int, 
         owner = t.units[u].owner
         enter = b.Or(*(b.And(s.combat_bf == x, book.answer("valid_destination", s, b, owner, x)) for x in range(t.battlefields)))
         return b.And(s.zone[u] == BASE, in_the_combat(s, owner, b), enter)
-    return s.zone[u] == HAND
+    # may_play_to: whether its player may name that battlefield (003 lines 16-17).
+    return b.And(s.zone[u] == HAND, book.answer("may_play_to", s, b, t.units[u].owner, bf))
 
 
 def _effect(t: Table, book: RuleBook, s: Any, b: Backend, kind: str, u: int, p: Any, bf: int) -> dict[str, Any]:
@@ -494,7 +496,8 @@ def _spell_rules(t: Table, kind: str, u: int) -> tuple[str, ...]:
         return ("assumed:showdown-spells", "qa.both-survive")
     if kind == "move_to_combat":
         return ("assumed:showdown-spells", "showdown.late-roles", "combat.multiplayer.no-destination", "combat.third-player-invalid") + kayn
-    rules = ("assumed:showdown-spells", "assumed:contested", "combat.multiplayer.no-play", "combat.multiplayer.play-to-base", "showdown.late-roles")
+    rules = ("assumed:showdown-spells", "assumed:contested", "combat.multiplayer.no-play", "combat.multiplayer.play-to-base",
+             "assumed:play-redirected", "showdown.late-roles")
     if unit.when_played:
         rules += ("assumed:here-trigger", "combat.multiplayer.here-is-base") + (
             ("qa.both-survive", "assumed:immune-not-destroyed") if unit.when_played == "destroy"

@@ -64,6 +64,8 @@ PRINCIPLES = (
               "line 106's stunned unit deals no damage, so its might is left out of the total lines 45-47 sum"),
     Principle("equal-might-as-dealt", ("assumed:equal-might-as-dealt",),
               "line 102 tells what equal totals usually come to; the damage dealt decides who survives (line 106)"),
+    Principle("play-redirected", ("assumed:play-redirected",),
+              "line 17 redirects a play that line 16 calls impossible: a player may name the battlefield, the unit goes to base"),
     Principle("defender-already-held", ("assumed:qa-defender-held",),
               "line 106 speaks of a defender who already holds the battlefield: one who takes it conquers by lines 95-97"),
 )
@@ -429,6 +431,30 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
             Ruling("as-cast", ("assumed:showdown-spells",), False,
                    lambda s, b, p, bf: b.Not(plays_outside_combat(s, b, p, bf)),
                    "the spell plays the unit to the battlefield it names"),
+        ),
+        tuple((p, bf) for p in players for bf in battlefields),
+        asked_at=spells_at,
+        show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
+    )
+
+    # -- may_play_to(p, bf): where a player may play a unit ------------------------------------
+    # Line 16 makes a battlefield with a combat an invalid place for a player
+    # outside that combat: no unit can be played there by any means. Line 17
+    # has a unit an effect plays there go to its controller's base instead.
+    # The showdown's play spell lets its caster name the battlefield: by line
+    # 16 he may not name that one, by line 17 the play goes ahead, to base.
+    may_play_to = Question(
+        "may_play_to",
+        "may this player cast a spell that plays a unit of theirs to this battlefield?",
+        (
+            Ruling("invalid-location", ("combat.multiplayer.no-play",), False, plays_outside_combat,
+                   "past two players, no unit can be played by any means where a combat its player takes no part in is",
+                   cant=True, texts={SOURCE: "16"}),
+            Ruling("redirected", ("combat.multiplayer.play-to-base",), True, plays_outside_combat,
+                   "the play goes ahead, and the unit goes to its controller's base instead", texts={SOURCE: "17"},
+                   overrides={"invalid-location": "play-redirected"}),
+            Ruling("ordinary", ("assumed:showdown-spells",), True, lambda s, b, p, bf: b.Not(plays_outside_combat(s, b, p, bf)),
+                   "the play spell may name any battlefield"),
         ),
         tuple((p, bf) for p in players for bf in battlefields),
         asked_at=spells_at,
@@ -837,7 +863,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
     )
 
-    questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, is_a_move, contests, played_to_base,
+    questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, is_a_move, contests, played_to_base, may_play_to,
                  rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
                  exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
                  conquers_uncontested, scores_by_holding)
