@@ -209,6 +209,23 @@ def test_marked_damage_never_reaches_the_damage_step(explored: Exploration) -> N
         assert all(book.speaks("lethal_damage", s, CONCRETE, v) for v in range(len(s.damage)))
 
 
+def test_r10_lines_16_and_17_answer_a_play_outside_the_combat_differently(explored: Exploration) -> None:
+    """Line 16: no unit can be played where a combat its player is not in is;
+    line 17: a unit played there goes to its player's base. Read alone, 003
+    both forbids and allows the spell; the model allows it and redirects the
+    unit (assumed:play-redirected), and only there do the two lines speak."""
+    book = explored.machine.rulings
+    alone = book.only("003")
+    asked = [(s, args) for s in states_at(explored, "may_play_to")[::7] for args in book.declared["may_play_to"].arguments]
+    outside = [(s, args) for s, args in asked if book.answer("played_to_base", s, CONCRETE, *args)]
+    assert outside
+    for s, args in outside[:12]:
+        assert alone.clashes("may_play_to", s, CONCRETE, *args)
+        assert set(alone.explain("may_play_to", s, *args).core) == {"invalid-location", "redirected"}
+        assert book.answer("may_play_to", s, CONCRETE, *args) is True
+    assert not any(book.speaks("may_play_to", s, CONCRETE, *args) for s, args in asked[:300] if (s, args) not in outside)
+
+
 # -- questions read off the seed section by section ----------------------------------------------
 
 
