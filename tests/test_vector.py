@@ -29,7 +29,7 @@ from checkers import explicit, vector
 from model import backend
 from model.backend import CONCRETE, VECTOR
 from model.machine import Machine, ModelError
-from tests.conftest import SMALL, perft_case_id
+from tests.conftest import SMALL, perft_case_id, reachable_states
 from tests.test_hota_model import TABLES
 
 DATA = Path(__file__).parent / "data"
@@ -358,14 +358,23 @@ def test_whether_a_goal_may_be_missed_forever_is_decided_as_the_graph_search_dec
         "draw_step_opens", ("501.2a",), "a deliberately false claim: once a turn reaches its draw, the draw step's window opens",
         premise=lambda m, s, b: m.at(s, "draw_step_start", b=b), goal=lambda m, s, b: m.at(s, "draw_step", b=b),
     )
-    cases = [(small_machine, closes(w)) for w in WINDOWS]
-    cases += [(endless_passing(small_machine), closes("action_phase")), (small_machine, draw_opens)]
+    # The searches of SMALL are the ones test_states_are_numbered_as_explicit_search_numbers_them makes (cached).
+    small = tuple(SMALL.items())
+    assert explored("wowtcg", small).machine.bounds == small_machine.bounds
+    passing = endless_passing(small_machine)
+    searches = {
+        "small": (explored("wowtcg", small), explored_by_state("wowtcg", small)),
+        "passing": (vector.explore(passing), explicit.explore(passing)),
+    }
+    # Each search's states as plain values, listed once for all the properties asked of it.
+    states = {name: [reachable_states(v), e.nodes] for name, (v, e) in searches.items()}
+    cases = [("small", closes(w)) for w in WINDOWS] + [("passing", closes("action_phase")), ("small", draw_opens)]
     answers = []
-    for machine, prop in cases:
-        for exploration in (vector.explore(machine), explicit.explore(machine)):
-            states = [exploration.state(i) for i in range(exploration.states)] if isinstance(exploration, vector.VectorExploration) else exploration.nodes
-            premise = np.array([bool(prop.premise(machine, s, CONCRETE)) for s in states])
-            missed = np.array([not prop.goal(machine, s, CONCRETE) for s in states])
+    for name, prop in cases:
+        for exploration, listed in zip(searches[name], states[name]):
+            machine = exploration.machine
+            premise = np.array([bool(prop.premise(machine, s, CONCRETE)) for s in listed])
+            missed = np.array([not prop.goal(machine, s, CONCRETE) for s in listed])
             fast = explicit._goal_may_be_missed_forever(exploration, premise, missed)
             assert fast == (explicit._shortest_run_missing_the_goal(exploration, premise, missed)[0] is not None), prop.name
         answers.append(fast)
