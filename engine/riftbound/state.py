@@ -631,7 +631,8 @@ class RiftboundState:
         """assumed:showdown-spells; combat.multiplayer.play-to-base (and
         combat.multiplayer.no-play): with more than two players, a unit played to a
         battlefield with a pending or running combat its player is not part of goes
-        to his base instead. Reading: a unit played to its own combat's battlefield
+        to his base instead; the spell may name that battlefield all the same
+        (assumed:play-redirected, where line 16 would forbid the play). Reading: a unit played to its own combat's battlefield
         takes its role at the cleanup (showdown.late-roles)."""
         bf = link.battlefield
         players = self.combat_players(bf)
