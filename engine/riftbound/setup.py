@@ -16,7 +16,8 @@ which are otherwise numbered "Border Scout #1", "Border Scout #2"); `might`
 (0 to 6) is the might an effect in force gives a unit in play instead of its
 printed one, until it leaves play. `spells` are cast in an open showdown by the
 focus holder; `reactions` are the same spells cast on a chain, while it waits
-to resolve (assumed:chain-reactions).
+to resolve (assumed:chain-reactions); `action_spells` are recalls and plays the
+turn player casts outside a showdown, in his action phase (assumed:action-spells).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 from .cards import KEYWORDS, Pool
 from .objects import ZONES, Battlefield, EngineSetupError, Unit
 
-SETUP_FIELDS = ("turn_player", "turn", "battlefields", "units", "points", "scored", "spells", "reactions")
+SETUP_FIELDS = ("turn_player", "turn", "battlefields", "units", "points", "scored", "spells", "reactions", "action_spells")
 UNIT_FIELDS = ("card", "owner", "zone", "battlefield", "damage", "moved", "stunned", "grant", "name", "might")
 BATTLEFIELD_FIELDS = ("controller", "contested_by")
 
@@ -140,6 +141,7 @@ def read_setup(setup: dict | None, players: int, battlefields: int, victory_poin
     points = per_player("points", 0, lambda v, w: _int(v, w, 0, victory_points - 1))
     spells = per_player("spells", 0, lambda v, w: _int(v, w))
     reactions = per_player("reactions", 0, lambda v, w: _int(v, w))
+    action_spells = per_player("action_spells", 0, lambda v, w: _int(v, w))
 
     def scored_row(v: Any, w: str) -> list[bool]:
         if not isinstance(v, list) or len(v) != battlefields:
@@ -148,7 +150,7 @@ def read_setup(setup: dict | None, players: int, battlefields: int, victory_poin
 
     scored = per_player("scored", [False] * battlefields, scored_row)
     return dict(turn_player=turn_player, turn=turn, battlefields=bfs, units=units, points=points,
-                scored=scored, spells=spells, reactions=reactions)
+                scored=scored, spells=spells, reactions=reactions, action_spells=action_spells)
 
 
 def _name_units(entries: list[dict]) -> list[Unit]:

@@ -63,6 +63,8 @@ class RiftboundState:
         self.scored: list[list[bool]] = table["scored"]
         self.spells: list[int] = table["spells"]
         self.reactions: list[int] = table["reactions"]
+        # Spells the turn player casts outside a showdown (assumed:action-spells).
+        self.action_spells: list[int] = table["action_spells"]
         # The chain, bottom first; who acts on it now, and how many have passed
         # in succession since its top link came (assumed:chain-reactions).
         self.chain: list[Link] = []
@@ -175,17 +177,11 @@ class RiftboundState:
         if self.step == "action":
             out = [Action("move", p, u.id, bf) for u in self.units if u.owner == p and u.zone == "base"
                    for bf in range(self.num_battlefields)]
-            return out + [Action("end_turn", p)]
+            return out + self._spell_candidates(p) + [Action("end_turn", p)]
         if self.step == "cleanup":
             return [Action("start_combat", p, battlefield=bf) for bf in self.to_choose]
         if self.step in ("showdown", "chain"):
-            out = [Action("pass", p)]
-            out += [Action("recall", p, u.id) for u in self.units if u.zone == "battlefield"]
-            out += [Action("stun", p, u.id) for u in self.at(self.combat.battlefield)]
-            out += [Action("move_to_combat", p, u.id) for u in self.units if u.owner == p and u.zone == "base"]
-            out += [Action("play", p, u.id, bf) for u in self.units if u.owner == p and u.zone == "hand"
-                    for bf in range(self.num_battlefields)]
-            return out
+            return [Action("pass", p)] + self._spell_candidates(p)
         if self.step == "damage":
             # Reading: assigning is a choice even when only one assignment is legal
             # (a total of 0, or one opposing unit), as a single pending combat is.
@@ -199,6 +195,16 @@ class RiftboundState:
                 out.append(Action("assign", p, assignment=tuple((targets[i].id, amounts[i]) for i in order)))
             return out
         return []
+
+    def _spell_candidates(self, p: int) -> list[Action]:
+        """The spells ``p`` might cast now (assumed:showdown-spells); stun and
+        move into the combat only while a combat runs (assumed:action-spells)."""
+        out = [Action("recall", p, u.id) for u in self.units if u.zone == "battlefield"]
+        if self.combat is not None:
+            out += [Action("stun", p, u.id) for u in self.at(self.combat.battlefield)]
+            out += [Action("move_to_combat", p, u.id) for u in self.units if u.owner == p and u.zone == "base"]
+        return out + [Action("play", p, u.id, bf) for u in self.units if u.owner == p and u.zone == "hand"
+                      for bf in range(self.num_battlefields)]
 
     def _malformed(self, a: Any) -> Problem | None:
         """What the value lacks to be an action at all: its kind, a player at
@@ -329,6 +335,8 @@ class RiftboundState:
             problem = self._chain_turn(a)
             if not problem and self.reactions[a.player] <= 0:
                 problem = ("assumed:chain-reactions",), f"{pname(a.player)} has no reaction left"
+        elif self.step == "action":
+            problem = self._action_spell_turn(a)
         else:
             problem = self._showdown_turn(a)
             if not problem and self.spells[a.player] <= 0:
@@ -341,6 +349,18 @@ class RiftboundState:
         if a.kind == "play":
             problem = self._need_bf(a, "assumed:showdown-spells")
         return u, problem or self._target_problem(a.kind, a.player, u)
+
+    def _action_spell_turn(self, a: Action) -> Problem | None:
+        """assumed:action-spells: outside a showdown, the turn player casts a recall
+        or a play in his action phase, within his budget of such spells."""
+        rule = ("assumed:action-spells",)
+        if a.player != self.turn_player:
+            return rule, f"{pname(self.turn_player)} acts in the action phase"
+        if a.kind not in ("recall", "play"):
+            return rule, f"no combat is running: a {a.kind.replace('_', ' ')} needs one"
+        if self.action_spells[a.player] <= 0:
+            return rule, f"{pname(a.player)} has no spell left to cast outside a showdown"
+        return None
 
     def _target_problem(self, kind: str, player: int, u: Unit) -> Problem | None:
         """assumed:showdown-spells: what each spell takes, asked when it is cast
@@ -359,6 +379,8 @@ class RiftboundState:
             return rule, f"{self._ref(u)} is not at a battlefield"
         if kind == "play" and u.zone != "hand":
             return rule, f"{self._ref(u)} is not in hand (it is in {self._where(u)})"
+        if kind in ("stun", "move_to_combat") and self.combat is None:
+            return rule, "no combat is running"
         if kind == "stun" and (u.zone != "battlefield" or u.battlefield != self.combat.battlefield):
             return rule, f"{self._ref(u)} is not at the combat's battlefield"
         if kind == "stun" and u.stunned:
@@ -530,10 +552,13 @@ class RiftboundState:
         """assumed:showdown-spells, assumed:showdown-focus: a spell in the open
         showdown costs one of the caster's spell budget, moves the focus on and
         restarts the count of passes; assumed:chain-reactions: one cast on a
-        chain costs a reaction and moves no focus. Either goes on the chain
-        (showdown.actions), on top, and resolves when its turn comes."""
+        chain costs a reaction and moves no focus; assumed:action-spells: one cast
+        in the action phase costs one of the caster's spells for it. Each goes on
+        the chain (showdown.actions), on top, and resolves when its turn comes."""
         if self.step == "chain":
             self.reactions[a.player] -= 1
+        elif self.step == "action":
+            self.action_spells[a.player] -= 1
         else:
             self.spells[a.player] -= 1
             self.combat.focus = (self.combat.focus + 1) % self.num_players
@@ -558,7 +583,8 @@ class RiftboundState:
         reaction left is asked in turn (step "chain"); once each has passed in
         succession, or when nobody has a reaction left, the top link resolves,
         followed by a cleanup, and the asking starts again for the next.
-        Chains arise only in a showdown: from its initial chain and its spells."""
+        Chains arise in a showdown (its initial chain and its spells) and in
+        the action phase (assumed:action-spells)."""
         while self.chain:
             reactors = self._reactors()
             if self.chain_passes < len(reactors):
@@ -598,10 +624,13 @@ class RiftboundState:
     def _chain_done(self) -> None:
         """The chain is empty: the showdown is open again (showdown.closed);
         after the initial chain the attacker keeps the focus
-        (showdown.focus-kept). Chains arise only in a showdown, where no link
-        scores a point, so the game goes on."""
+        (showdown.focus-kept). Outside a showdown (assumed:action-spells) the
+        cleanup after the last link has already said what comes next: a pending
+        combat, or the action phase (combat.start)."""
         self.chain_waited = False
         c = self.combat
+        if c is None or self.step == "game_over":
+            return
         self.step = "showdown"
         if c.initial_chain:
             c.initial_chain = False
@@ -807,9 +836,9 @@ class RiftboundState:
         """A cleanup, after every move, every spell and every combat:
         a. assumed:destroy-lethal; b. showdown.late-roles during a combat;
         c. assumed:uncontested-control outside combat; then assumed:victory;
-        d. combat.start, combat.pending, combat.pending.order outside combat
-        (combat.start asks for an empty chain: outside a showdown the engine
-        never has one, see README)."""
+        d. combat.start, combat.pending, combat.pending.order outside combat,
+        only once the chain is empty (003:7: a chain cast in the action phase,
+        assumed:action-spells, holds pending combats back until it has resolved)."""
         self._destroy_lethal()
         c = self.combat
         if c is not None:
@@ -835,6 +864,9 @@ class RiftboundState:
             return
         if c is not None:
             return  # the showdown goes on
+        if self.chain:
+            self.to_choose = []
+            return  # combat.start: links are still waiting on the chain
         self.to_choose = [bf for bf in range(self.num_battlefields) if self.is_pending(bf)]
         self.step = "cleanup" if self.to_choose else "action"
 
@@ -949,6 +981,7 @@ class RiftboundState:
             "scored": [list(row) for row in self.scored],
             "spells": list(self.spells),
             "reactions": list(self.reactions),
+            "action_spells": list(self.action_spells),
             "winner": self.winner,
         }
 

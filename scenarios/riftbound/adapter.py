@@ -17,6 +17,7 @@ the engine's legal actions by its label, and reads the expectations.
       scored: {P1: [bf1]}
       spells: {P2: 1}
       reactions: {P1: 1}                  # spells cast on a chain (assumed:chain-reactions)
+      action_spells: {P1: 1}              # recalls and plays in the action phase (assumed:action-spells)
     script:
       - P1 starts combat at bf1           # a label, as state.action_label reads it
       - everyone passes                   # each player passes once, from the focus holder
@@ -48,7 +49,7 @@ from scenarios.runner import (
 
 RULES_FILE = Path(__file__).resolve().parents[2] / "model" / "riftbound" / "rules.yaml"
 SITUATION_FIELDS = ("players", "battlefields", "turn_player", "turn", "victory_points", "units", "points", "scored",
-                    "spells", "reactions")
+                    "spells", "reactions", "action_spells")
 UNIT_FIELDS = ("card", "as", "damage", "stunned", "moved", "grant", "might")
 ZONES = ("hand", "base", "trash")
 STEPS = ("action", "cleanup", "showdown", "chain", "damage", "game_over")
@@ -57,8 +58,8 @@ UNIT_STATE = ("zone", "damage", "role", "might", "stunned", "moved", "buffed", "
               "indestructible")
 EXPECT_FIELDS = ("step", "turn", "turn_player", "current_player", "winner", "terminal", "returns", "combat",
                  "focus", "passes", "attacker", "defender", "assigning", "assigned", "to_choose", "pending_combats", "roles", "zones",
-                 "damage", "units", "controllers", "contested", "points", "scored", "spells", "reactions", "chain",
-                 "legal", "not_legal", "legal_exactly", "assignments", "illegal", "events")
+                 "damage", "units", "controllers", "contested", "points", "scored", "spells", "reactions", "action_spells",
+                 "chain", "legal", "not_legal", "legal_exactly", "assignments", "illegal", "events")
 PLAYER = re.compile(r"^P([1-9])$")
 OWNED = re.compile(r"^P([1-9])'s (.+)$")
 BF = re.compile(r"^bf([1-9])$")
@@ -123,7 +124,7 @@ class RiftboundAdapter(GameAdapter):
                 entries = c.seq(entries, zones.at(zone), f"{p_name}'s {zone}")
                 for j, e in enumerate(entries):
                     self._unit_entry(c, e, entries.at(j), p)
-        for key in ("points", "spells", "reactions"):
+        for key in ("points", "spells", "reactions", "action_spells"):
             if key in s:
                 m = c.fields(s[key], s.at(key), f"'{key}'", (), self._players())
                 for p_name in m:
@@ -276,7 +277,7 @@ class RiftboundAdapter(GameAdapter):
                 vs = c.seq(v, line, "'chain'")
                 for i, x in enumerate(vs):
                     c.type(x, str, vs.at(i), "a link of the chain (\"P1's Drum Herald's trigger\", \"P2's stun of P1's Kayn\")")
-            elif key in ("points", "spells", "reactions"):
+            elif key in ("points", "spells", "reactions", "action_spells"):
                 m = c.fields(v, line, f"'{key}'", (), self._players())
                 for p, x in m.items():
                     c.type(x, int, m.at(p), f"{p}'s {key}")
@@ -387,13 +388,14 @@ class RiftboundSession(Session):
                     else:
                         unit["name"] = card
                     units.append(unit)
-        per = {k: s.get(k, Map()) for k in ("points", "spells", "reactions", "scored")}
+        per = {k: s.get(k, Map()) for k in ("points", "spells", "reactions", "action_spells", "scored")}
         setup = {
             "turn_player": seat(s.get("turn_player", "P1")), "turn": s.get("turn", 1), "battlefields": bfs,
             "units": units,
             "points": [per["points"].get(f"P{p + 1}", 0) for p in range(self.n)],
             "spells": [per["spells"].get(f"P{p + 1}", 0) for p in range(self.n)],
             "reactions": [per["reactions"].get(f"P{p + 1}", 0) for p in range(self.n)],
+            "action_spells": [per["action_spells"].get(f"P{p + 1}", 0) for p in range(self.n)],
             "scored": [[f"bf{b + 1}" in per["scored"].get(f"P{p + 1}", []) for b in range(n_bf)] for p in range(self.n)],
         }
         return setup, lines
@@ -599,7 +601,7 @@ class RiftboundSession(Session):
                 field = "controller" if key == "controllers" else "contested_by"
                 for b, x in v.items():
                     check(f"{b} {field}", exp_who(x), who(d["battlefields"][int(b[2:]) - 1][field]), v.at(b))
-            elif key in ("points", "spells", "reactions"):
+            elif key in ("points", "spells", "reactions", "action_spells"):
                 for p, x in v.items():
                     check(f"{p}'s {key}", x, d[key][int(p[1:]) - 1], v.at(p))
             elif key == "chain":

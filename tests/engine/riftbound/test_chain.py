@@ -132,3 +132,31 @@ def test_a_setup_checks_the_reaction_budgets():
     with pytest.raises(EngineSetupError) as bad:
         game.new_initial_state({"units": [], "reactions": [1]})
     assert bad.value.field == "reactions"
+
+
+# --- a chain outside a showdown (assumed:action-spells) ----------------------------------------
+
+def test_a_chain_in_the_action_phase_holds_a_pending_combat_back_until_it_is_empty():
+    """003:7, combat.start: a combat begins at a cleanup only when the chain
+    holds no effect. P2's reaction lands at bf2, where P1's Raider stands, while
+    P1's play still waits under it: bf2 is pending, nothing is offered yet."""
+    st = table([unit("Hill Raider", 0, "bf2"), unit("Border Scout", 0, "hand"),
+                unit("Quarry Brute", 1, "bf1"), unit("Lantern Page", 1, "hand")],
+               battlefields=[{"controller": 1}, {"controller": 0}], reactions=[1, 1], action_spells=[1, 0])
+    act(st, "P1 plays Border Scout to bf1", "P2 plays Lantern Page to bf2", "P1 passes")
+    d = st.to_dict()
+    assert (d["step"], st.current_player(), d["combat"]) == ("chain", 0, None)
+    assert d["pending_combats"] == [1] and d["to_choose"] == [] and len(d["chain"]) == 1
+    act(st, "P1 passes")
+    assert st.to_dict()["to_choose"] == [0, 1] and st.to_dict()["action_spells"] == [0, 0]
+
+
+def test_outside_a_showdown_only_the_turn_players_recall_and_play_within_budget():
+    st = table([unit("Hill Raider", 0, "bf1"), unit("Quarry Brute", 1, "bf2"), unit("Border Scout", 0, "hand")],
+               battlefields=[{"controller": 0}, {"controller": 1}], action_spells=[1, 1])
+    assert not any(a.kind in ("stun", "move_to_combat") for a in st.legal_actions())
+    for action in (Action("stun", 0, "P2:Quarry Brute"), Action("recall", 1, "P1:Hill Raider")):
+        assert refused(st, action).rule == "assumed:action-spells"
+    act(st, "P1 recalls P2's Quarry Brute")
+    assert st.to_dict()["step"] == "action" and u(st, "P2:Quarry Brute")["zone"] == "base"
+    assert refused(st, Action("play", 0, "P1:Border Scout", 0)).rule == "assumed:action-spells"  # budget spent

@@ -316,7 +316,7 @@ def test_refusals_name_their_rule():
         (Action("move", 0, "P1:Lantern Page", 1), "assumed:standard-move"),  # not at base
         (Action("move", 0, "P1:Border Scout", 5), "assumed:standard-move"),  # no such battlefield
         (Action("pass", 0), "assumed:showdown-focus"),
-        (Action("recall", 0, "P1:Lantern Page"), "assumed:showdown-focus"),
+        (Action("recall", 0, "P1:Lantern Page"), "assumed:action-spells"),  # no spell outside a showdown
         (Action("start_combat", 0, battlefield=0), "combat.start"),
         (Action("assign", 0, assignment=()), "damage.assign"),
         (Action("dance", 0), "assumed:showdown-focus"),
@@ -401,7 +401,7 @@ def test_observation_shape_and_clone():
     st = fight([unit("Caitlyn", 0, "bf1", grant=["tank"])], [unit("Mist Phantom", 1, "bf1")])
     d = st.to_dict()
     assert set(d) == {"players", "turn", "turn_player", "step", "battlefields", "units", "combat", "to_choose",
-                      "pending_combats", "points", "scored", "spells", "reactions", "chain", "winner"}
+                      "pending_combats", "points", "scored", "spells", "reactions", "action_spells", "chain", "winner"}
     # A fight set up on bf1 waits there as a pending combat until it starts (combat.pending).
     assert d["pending_combats"] == [0]
     assert set(d["units"][0]) == {"id", "card", "owner", "might", "tank", "last", "immune", "rallying",
