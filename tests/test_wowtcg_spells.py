@@ -244,6 +244,32 @@ def test_frost_nova_s_text_parts_the_texts_where_its_caster_s_opponent_would_att
     assert "propose_combat[P1 hero -> P2 hero]" in moves
 
 
+def test_barnathrum_s_power_doubles_a_hero_s_damage_by_000_and_only_allies_by_7_4():
+    """V6: 000 prints Barnathrum's power as doubling the damage on each
+    character (000:239-241), CR7.4 on each ally (903-907).  With P1's hero and
+    P2's skirmisher at 1 damage each, P2's use of it ends the game by 000 (P1's
+    hero has lethal damage, 102.1a); by CR7.4 only the skirmisher is doubled,
+    to lethal.  The damage is put on, so no armor is offered (404.3)."""
+    from model.wowtcg.board import BARNATHRUM
+
+    board = replace(default_board(2, 2), spells=(BARNATHRUM,))
+    seed = wowtcg.build(board=board)
+    by_cr74 = wowtcg.build(board=board, reading="CR7.4@doubling_reaches_heroes")
+    t = seed.table
+    hero, skirmisher = t.hero(0), t.party(1)[1]
+    damage = tuple(1 if c in (hero, skirmisher) else 0 for c in range(t.count))
+    s = next(seed.initial_states())._replace(
+        location=seed.location_index["draw_step"], turn_player=1, first_turn=False, priority_holder=0, passes=1,
+        chain_len=1, chain_controller=(1, t.n), chain_kind=(1, 0), damage=damage,
+    )
+    assert not any("armor" in e.name for e, _ in seed.successors(s))
+    (ended,) = [post for e, post in seed.successors(s) if e.name == "resolve_instant[double the damage]@draw_step->game_over"]
+    assert not ended.in_game[0] and seed.location_of(ended) == "game_over"
+    (post,) = [post for e, post in by_cr74.successors(s) if e.name.startswith("resolve_instant[double the damage]")]
+    assert by_cr74.location_of(post) == "draw_step" and post.damage[hero] == 1
+    assert not post.in_play[skirmisher] and post.in_play[t.party(1)[2]]
+
+
 def test_only_a_board_that_some_text_lets_stop_attacks_tracks_who_can_t():
     """The default board and one with Mocking Blow alone build no ``cant_attack``."""
     assert "cant_attack" not in wowtcg.build().State._fields

@@ -92,16 +92,23 @@ class Spell:
     in any window with priority (408.1); else a non-instant one, played only
     on an empty chain in the turn player's action phase (409.2b).  ``taunts``:
     this turn the target must attack if able (600.2) and can attack only the
-    caster's hero if able (601.2c), as Mocking Blow says (601.2d example)."""
+    caster's hero if able (601.2c), as Mocking Blow says (601.2d example).
+    ``doubles``: instead of a packet, it doubles the damage on the characters
+    its text names, the extra put on them, not dealt (404.3 example,
+    Barnathrum's power; ``amount`` 0)."""
 
     name: str
     amount: int
     each_opposing: bool = False
     instant: bool = True
     taunts: bool = False
+    doubles: bool = False
 
     def __post_init__(self) -> None:
-        if self.amount < 1:
+        if self.doubles:
+            if self.amount or self.each_opposing or self.taunts:
+                raise ValueError(f"{self.name}: a power that doubles damage deals none and makes nobody attack")
+        elif self.amount < 1:
             raise ValueError(f"{self.name}: an ability that deals damage deals at least 1")
         if self.taunts and self.each_opposing:
             raise ValueError(f"{self.name}: only a targeted character can be made to attack")
@@ -114,6 +121,13 @@ MOCKING_BLOW = Spell("Mocking Blow", 1, taunts=True)
 #: else its text says (CR7.4 prints "can't attack this turn", 000 does not) is
 #: a question of the rulings (``spell_stops_attacks``).
 FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
+#: The 404.3 example's power: (1), exhaust: double the damage on each
+#: character (000) or ally (CR7.4), a question of the rulings
+#: (``doubling_reaches_heroes``).  Used by a player with priority (409.2).
+#: Abstraction: the model has no power links, so an instant in hand stands
+#: for the one use of the power its controller has, as a link resolving as
+#: any spell of the board does.
+BARNATHRUM = Spell("Barnathrum, Lord of Pain", 0, doubles=True)
 
 
 @dataclass(frozen=True)
@@ -225,9 +239,10 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
                 allies_now = tuple(named if j == i else x for j, x in enumerate(party.allies))
                 out.append((f"P{p + 1}-{a.name}+must-attack-{who}-hero", f"P{p + 1}'s {a.name} must attack {who}'s hero if able, not any character",
                             _with_party(board, p, replace(party, allies=allies_now))))
-    # The default board has no spell, so what a spell's text says (T4, V7) is compared only where one is in the game.
+    # The default board has no spell, so what a spell's text says (T4, V6, V7) is compared only where one is in the game.
     out.append(("spell+mocking-blow", "Mocking Blow is in the game", replace(board, spells=(MOCKING_BLOW,))))
     out.append(("spell+frost-nova", "Frost Nova is in the game", replace(board, spells=(FROST_NOVA,))))
+    out.append(("spell+barnathrum", "Barnathrum's power is in the game", replace(board, spells=(BARNATHRUM,))))
     return out
 
 

@@ -6,7 +6,7 @@ ends the action phase, who acts first after a link resolves, which weapons
 strike together and when, when combat roles end, and what a spell's printed
 text does: the rules of 303, 404-410, 501-503 and 600-603 as rulings with
 explicit precedence (``model/rulings.py``), each citing the texts that state
-it.  Fourteen questions read the board alone (``Question.fixed``): the model asks them as it
+it.  Fifteen questions read the board alone (``Question.fixed``): the model asks them as it
 builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
@@ -86,6 +86,31 @@ SPELL_STOPS_ATTACKS = (
         "Frost Nova only deals 1 frost damage to each opposing hero and ally",
         printed=True,
         texts={"000": "244"},
+    ),
+)
+
+
+#: Whether a power that doubles damage doubles it on heroes too, as each
+#: text prints Barnathrum's power (404.3 example).
+DOUBLING_REACHES_HEROES = (
+    Ruling(
+        "404.3:barnathrum",
+        ("404.3",),
+        True,
+        lambda s, b, name: name == "Barnathrum, Lord of Pain",
+        "Barnathrum doubles the damage on each character, heroes included",
+        printed=True,
+        texts={"000": "239-241"},
+    ),
+    # CR7.4's copy of the example (its 405.3) prints the power on allies only.
+    Ruling(
+        "404.3:barnathrum",
+        ("404.3",),
+        False,
+        lambda s, b, name: name == "Barnathrum, Lord of Pain",
+        "Barnathrum doubles the damage on each ally; heroes keep theirs",
+        printed=True,
+        texts={"CR7.4": "903-907"},
     ),
 )
 
@@ -1273,13 +1298,24 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         bounds={"hand": 1},
     )
 
+    # -- 404.3: whom a power that doubles damage reaches ------------------------------
+    doubling_reaches_heroes = Question(
+        "doubling_reaches_heroes",
+        "does this power double the damage on heroes as well as on allies (404.3 example)?",
+        DOUBLING_REACHES_HEROES,
+        tuple((sp.name,) for sp in t.board.spells if sp.doubles),
+        asked_at=PRIORITY_WINDOWS,
+        fixed=True,
+        show=lambda name: name,
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
         bound_to_attack, may_protect,
         ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
-        leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks,
+        leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks, doubling_reaches_heroes,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

@@ -249,9 +249,21 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             t.rulings.fixed("spell_deals_combat_damage", sp.name), t.rulings.fixed("spell_stops_attacks", sp.name),
         )
         for sp in t.board.spells
-        if sp.instant or may_resolve_here
+        if (sp.instant or may_resolve_here) and not sp.doubles
     )
     edges = []
+    # Powers that double damage (404.3): whom they reach is a question of the
+    # rulings (V6), and the edge keeps one name under every reading, so that a
+    # rules diff compares the damage it leaves.
+    doubling = dict.fromkeys(
+        (sp.instant, t.rulings.fixed("doubling_reaches_heroes", sp.name))
+        for sp in t.board.spells
+        if sp.doubles and (sp.instant or may_resolve_here)
+    )
+    for instant, heroes in doubling:
+        targets = tuple(c for c in range(t.count) if heroes or not t.is_hero[c])
+        label = f"resolve_{'instant' if instant else 'ability'}[double the damage{' on allies' if (instant, not heroes) in doubling else ''}]"
+        edges += _dealing(t, window, label, INSTANT_LINK if instant else NON_INSTANT_LINK, None, targets, 0, (), doubles=True)
     for amount, each_opposing, instant, taunts, combat, stops in effects:
         kind = INSTANT_LINK if instant else NON_INSTANT_LINK
         # Readings that part only on what the text adds keep one name per edge,
@@ -287,6 +299,7 @@ def _dealing(
     taunts: bool = False,
     combat: bool = False,
     stops: bool = False,
+    doubles: bool = False,
 ) -> list[Edge]:
     """The two outcomes of one resolution: the game goes on in ``window``, or
     at most one player is left and it ends (102.1).  Neither lets a turn
@@ -296,7 +309,10 @@ def _dealing(
     # Only in the defend window is a hero a defender (602.3) while a spell resolves.
     held_back = combat and window == "defend_window"
     name = label + "".join(f"[armor of {t.player_name(p)}]" for p in armored)
-    rules = ("404.4", "407.1", "407.2a", "409.5", "409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (
+    # A doubling puts its damage on (404.3): no packet, nothing to prevent.
+    made = ("404.3",) if doubles else ("404.4", "407.1", "407.2a")
+    what = "doubles the damage on " + ("each character" if len(targets) == t.count else "each ally") if doubles else f"deals {amount} damage"
+    rules = made + ("409.5", "409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (
         ("304.2",) if armored else ()
     ) + (("600.2", "601.2c") if taunts else ()) + (("407.3b", "603.1a") if held_back else ()) + (("103.2",) if stops else ())
 
@@ -317,7 +333,8 @@ def _dealing(
         """Damage after the packets, the characters it destroys (409.6b), and the players who leave (102.1a)."""
         held = no_packet(s, b) if held_back else False
         damage = tuple(
-            b.If(b.And(s.in_play[c], b.Not(held)), s.damage[c] + dealt(c), s.damage[c]) if c in targets else s.damage[c]
+            b.If(b.And(s.in_play[c], b.Not(held)), s.damage[c] + (s.damage[c] if doubles else dealt(c)), s.damage[c])
+            if c in targets else s.damage[c]
             for c in range(t.count)
         )
         destroyed = tuple(
@@ -330,7 +347,7 @@ def _dealing(
         conditions = [top_link_is(t, s, b, kind)]
         if controller is not None:
             conditions.append(t.chain.top(s, b, "controller") == controller)
-        else:
+        elif not doubles:
             conditions.append(s.in_play[targets[0]])
         for p in armored:
             # 304.2: only a ready armor with DEF 1 or more, against a packet to its hero in play.
@@ -389,7 +406,7 @@ def _dealing(
         update=lambda s, b: {**update(s, b), **t.give_priority_after_resolution(s, b)},
         actor=holder,
         tags=frozenset({"passes", "resolves", "deals_damage"}),
-        doc=f"every player passed in succession: the top link resolves and deals {amount} damage; characters with lethal damage are destroyed before priority",
+        doc=f"every player passed in succession: the top link resolves and {what}; characters with lethal damage are destroyed before priority",
     )
     ends = Edge(
         f"{name}@{window}->game_over",
@@ -400,7 +417,7 @@ def _dealing(
         update=lambda s, b: {**update(s, b), "priority_holder": t.nobody, **t.fresh_succession()},
         actor=holder,
         tags=frozenset({"passes", "resolves", "deals_damage", "loses"}),
-        doc=f"the top link resolves and deals {amount} damage; a destroyed hero's player loses and at most one player is left",
+        doc=f"the top link resolves and {what}; a destroyed hero's player loses and at most one player is left",
     )
     return [goes_on, ends]
 
