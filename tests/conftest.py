@@ -53,12 +53,6 @@ def small_machine(small_exploration: explicit.Exploration) -> Machine:
     return small_exploration.machine
 
 
-@pytest.fixture(scope="session")
-def combat_exploration() -> explicit.Exploration:
-    """COMBAT explored whole (132,992 states): the catalogue check, the perft count and the combat mutants' faithful model."""
-    return explored(**COMBAT)
-
-
 def states_of(machine: Machine) -> st.SearchStrategy:
     """Any state whose variables lie in their declared domains (reachable or not)."""
 
