@@ -1,9 +1,11 @@
 """Heroes of Ancients' rulings against their one text, seed 004: every citation
 points at the rule it names, the seed's reading is the model's, the clashes the
 text leaves (Rewind Portal against 109.5g, 104.4a's draw against the losses of
-104.3b-c) and its silences (the turn's draw, when a player would receive
-priority, who loses when another wins, what damage dealt to a player does)
-occur in reachable states, and a malformed citation is refused."""
+104.3b-c, 104.2a's one opponent against play going on at three players) and
+its silences (101.4's order of several defending players, the turn's draw,
+when a player would receive priority, who loses when another wins, what
+damage dealt to a player does) occur in reachable states, and a malformed
+citation is refused."""
 
 from __future__ import annotations
 
@@ -90,7 +92,7 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
     assert book.sources() == (SEED,)
     assumptions = {r.id for q in book.declared.values() for r in q.rulings if r.assumption}
     assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life", "damage-markers",
-                           "leaver-objects"}
+                           "leaver-objects", "seat-order", "seat-order-later"}
     for q in book.declared.values():
         for r in q.rulings:
             assert set(r.texts) <= {SEED}
@@ -419,12 +421,19 @@ def test_lint_reports_the_new_clash_and_gap_of_004(default: vector.VectorExplora
 # -- 104.2a at a table of more than two ------------------------------------------------------------------
 
 
-def test_104_2a_read_word_for_word_clashes_with_play_going_on_at_three_players(default: vector.VectorExploration) -> None:
+def _wins_clash(m) -> list[tuple[object, int]]:  # noqa: ANN001
+    """Where 004 alone clashes on whether a player wins as the last one standing."""
+    alone = m.rulings.only(SEED)
+    return [(s, p) for s in reachable_states(vector.explore(m)) if m.location_of(s) in ("check", "priority", "game_over")
+            for p in range(len(s.won)) if alone.clashes("wins_game", s, CONCRETE, p, LAST_STANDING)]
+
+
+def test_104_2a_read_word_for_word_clashes_with_play_going_on_at_three_players() -> None:
     """104.2a makes a player win once "their opponent" has left; 104.4a and
     104.5 let play go on after a player leaves. At two players they never meet;
     at three, 004 alone clashes wherever one player has left and two play on,
     and the model declares that the win waits for the last opponent."""
-    assert not _clashes(default.machine.rulings.only(SEED), default).get("wins_game")
+    assert not _wins_clash(build(table=table_of({0: ["Ember Bolt", "Gatekeeper"]}, 7)))
     m = build(table=table_of({0: ["Ember Bolt"]}, 7, 3))
     book = m.rulings
     alone = book.only(SEED)
@@ -440,3 +449,27 @@ def test_104_2a_read_word_for_word_clashes_with_play_going_on_at_three_players(d
     # Where nobody has left, neither ruling speaks of a win; the game has not ended.
     assert not any(alone.clashes("wins_game", s, CONCRETE, p, LAST_STANDING)
                    for s in states if not any(s.lost) and not any(s.drew) for p in range(3))
+
+
+def test_004_says_who_chooses_after_the_active_player_only_with_one_defending_player() -> None:
+    """101.4: the active player chooses, then "the defending player". With two
+    defending players still to choose, 004 names neither: the model's seat
+    order answers alone (a gap at three players); with one left, 004 names it."""
+    m = build(table=table_of({0: ["Council of Elders"]}, 8, 3), mulligan=0)
+    book = m.rulings
+    start = next(m.initial_states())
+    council = start._replace(location=m.location_index["council"], first=0, active=0, priority=0, library=(0, 1, 1),
+                             hand=(8, 7, 7), used=(True,), chooser=1, picked=(1, -1, -1), answer=(1, -1, -1))
+    assert not any(book.speaks("chooses_next", council, CONCRETE, p) for p in (1, 2))
+    assert [book.answer("chooses_next", council, CONCRETE, p) for p in range(3)] == [False, True, False]
+    # P2 accepts after choosing a card: P3, the one defending player left to choose, is named by 004.
+    chosen = council._replace(picked=(1, 1, -1))
+    [after] = [t for e, t in m.successors(chosen) if e.name == "council_accepts"]
+    assert after.chooser == 2 and all(book.speaks("chooses_next", after, CONCRETE, p) for p in range(3))
+    # At two players 004 names every chooser: the active player, then the other.
+    two = build(table=table_of({0: ["Council of Elders"]}, 8), mulligan=0)
+    first = next(two.initial_states())._replace(location=two.location_index["council"], first=0, active=0,
+                                                priority=0, hand=(8, 7), used=(True,), chooser=0)
+    for picked, answer in (((-1, -1), (-1, -1)), ((1, -1), (1, -1)), ((1, 1), (1, -1))):
+        s = first._replace(picked=picked, answer=answer)
+        assert all(two.rulings.speaks("chooses_next", s, CONCRETE, p) for p in range(2))

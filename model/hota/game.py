@@ -309,9 +309,11 @@ class HotaRules:
     # -- 101.4: the council's order ----------------------------------------------------------
 
     def next_chooser(self, s: Any, b: Backend, picked: Any, answer: Any) -> Any:
-        """The next player to choose, active player first: the first, in seat
-        order from the active player (assumed:seat-order), still in the game,
-        whose choices are not all made; NOBODY when every choice stands."""
+        """The next player to choose, active player first, then the defending
+        player (101.4); at a larger table the question ``chooses_next`` (the
+        first, in seat order from the active player, still in the game, whose
+        choices are not all made: assumed:seat-order); NOBODY when every
+        choice stands."""
         a = s.active
         unfinished = lambda p: b.Or(picked[p] == NOT_YET, answer[p] == NOT_YET)  # noqa: E731
         if self.n == PLAYERS:
@@ -320,7 +322,11 @@ class HotaRules:
                 a,
                 b.If(unfinished_at(other(a), unfinished, b), other(a), NOBODY),
             )
-        return first_from(s, a, lambda p: b.And(in_game(s, p, b), unfinished(p)), b)
+        made = s._replace(picked=picked, answer=answer)
+        out = NOBODY
+        for p in range(self.n - 1, -1, -1):
+            out = b.If(self.book.answer("chooses_next", made, b, p), p, out)
+        return out
 
 
 def unfinished_at(p: Any, unfinished: Callable[[int], Any], b: Backend) -> Any:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from model.backend import Backend
-from model.hota.table import ACCEPT, NO_TRIGGER, NOBODY, PLAYERS, REFUSE, STARTING_LIFE, Table
+from model.hota.table import ACCEPT, NO_TRIGGER, NOBODY, NOT_YET, PLAYERS, REFUSE, STARTING_LIFE, Table
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
 
 #: Why a player would lose or win: the rule's answer depends on it.
@@ -291,6 +291,54 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "107"},
     )
 
+    # -- chooses_next(p): the council's order after the active player, 101.4 ------------------------
+    # 101.4: the active player chooses first, then "the defending player" (one,
+    # as a two-player text says it). At a larger table 004 does not say which of
+    # several defending players chooses next; the model goes round in seat
+    # order (assumed:seat-order). Asked of the choices made so far.
+    def unfinished(s: Any, b: Backend, p: int) -> Any:
+        return b.And(b.Not(left_the_game(s, p, b)), b.Or(s.picked[p] == NOT_YET, s.answer[p] == NOT_YET))
+
+    def active_done(s: Any, b: Backend) -> Any:
+        return b.Not(b.Or(*(b.And(s.active == q, unfinished(s, b, q)) for q in range(t.players))))
+
+    def first_unfinished(s: Any, b: Backend, p: int) -> Any:
+        """``p`` is the first player with a choice to make, in seat order from the active player."""
+        def before(a: int) -> tuple[int, ...]:
+            return tuple((a + k) % t.players for k in range((p - a) % t.players))
+        return b.And(unfinished(s, b, p), b.Or(*(b.And(s.active == a, *(b.Not(unfinished(s, b, q)) for q in before(a)))
+                                               for a in range(t.players))))
+
+    def lone_defender(s: Any, b: Backend, p: int) -> Any:
+        """``p`` is the one defending player with a choice still to make."""
+        return b.And(s.active != p, unfinished(s, b, p),
+                     *(b.Or(s.active == q, b.Not(unfinished(s, b, q))) for q in _opponents(p, t.players)))
+
+    next_q = Question(
+        "chooses_next",
+        "is this player the next in the council to make a choice?",
+        (
+            Ruling("101.4-active", ("101.4",), True, lambda s, b, p: b.And(s.active == p, unfinished(s, b, p)),
+                   "the active player chooses first", texts={SEED: "99"}),
+            Ruling("101.4-defender-waits", ("101.4",), False,
+                   lambda s, b, p: b.And(s.active != p, b.Not(active_done(s, b))),
+                   "a defending player chooses after the active player", texts={SEED: "99"}),
+            Ruling("101.4-defender", ("101.4",), True,
+                   lambda s, b, p: b.And(lone_defender(s, b, p), active_done(s, b)),
+                   "then the defending player chooses (the one with a choice left)", texts={SEED: "99"}),
+            Ruling("101.4-done", ("101.4", "104.5"), False, lambda s, b, p: b.Not(unfinished(s, b, p)),
+                   "a player whose choices are made, or who has left the game, makes none", texts={SEED: "99"}),
+            Ruling("seat-order", ("assumed:seat-order",), True, first_unfinished,
+                   "the first player with a choice to make, in seat order from the active player"),
+            Ruling("seat-order-later", ("assumed:seat-order",), False,
+                   lambda s, b, p: b.And(unfinished(s, b, p), b.Not(first_unfinished(s, b, p))),
+                   "another player before this one in seat order from the active player has a choice to make"),
+        ),
+        tuple((p,) for p in range(t.players)),
+        asked_at=("council",),
+        show=lambda p: f"P{p + 1}",
+    )
+
     # -- token_returns(): Rewind Portal against 109.5g, H4 -----------------------------------
     portal = {e: t.entities[e].controller for e in t.holding("Rewind Portal")}
 
@@ -488,7 +536,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "152"},
     )
 
-    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, returns_q, draws_q, priority_q,
+    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, returns_q, draws_q, priority_q,
                  waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
