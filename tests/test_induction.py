@@ -298,13 +298,12 @@ def test_a_violation_at_a_terminal_state_two_steps_away_is_found() -> None:
 # -- 3. mutants of the bounded model: the base case is bounded model checking -------------
 
 #: The mutants whose shortest counterexample is short and quick to find (up to
-#: 12 steps, at most a few seconds each); the longer ones (14 to 26 steps) are
+#: 12 steps, at most a few seconds each); the longer ones (15 to 24 steps) are
 #: left to tests/test_mutants.py, which holds BMC to explicit search on all.
 #: max_k is the explicit length itself, so the base case just reaches it.
 FAST_MUTANTS = [
     "passing skips the next player",
     "the first player draws on the first turn",
-    "the player who adds a link loses priority",
     "the bottom link resolves first",
     "a protection leaves a sabotage a sabotage",
 ]
