@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 import agreement.wowtcg.follow
 import engine.wowtcg.checks
+import engine.wowtcg.combat
 from chainproof.scenarios_cli import scenarios as scenarios_command
 from model import wowtcg
 from engine.wowtcg.state import GameState
@@ -257,7 +258,7 @@ def test_a_covered_scenario_is_checked_in_the_model_beyond_its_expectations(monk
 def test_the_shipped_scenarios_the_model_covers_agree_with_it() -> None:
     results = [r for p in SHIPPED for r in runner.run_cases(p)]
     covered = [r for r in results if r.model.startswith("agrees")]
-    assert len(covered) >= 30, f"only {len(covered)} scenarios are covered by the model"
+    assert len(covered) >= 95, f"only {len(covered)} scenarios are covered by the model"
     assert all(r.model.startswith(("agrees over", "not covered (", "covered, with nothing")) for r in results), {r.scenario: r.model for r in results}
 
 
@@ -428,3 +429,58 @@ def test_a_crash_in_the_engine_fails_the_ruling(monkeypatch: pytest.MonkeyPatch)
     result = runner.run_file(FOLLOWED)
     assert result.status == "fail", result.detail
     assert "the engine raised TypeError" in result.detail, result.detail
+
+
+def _scenario(tmp_path: Path, name: str, body: str) -> Path:
+    path = tmp_path / "wowtcg" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def test_a_tax_on_attacking_is_the_models_printed_tax_and_a_proposal_that_skips_it_is_caught(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """600.3: Reluctant Conscript is the model's character with attack_tax 1, so
+    the model exhausts a resource as it is proposed; an engine that forgets the
+    tax (and its own expectation says nothing of resources) is caught by the model."""
+    path = _scenario(tmp_path, "taxed.yaml", (
+        "name: A taxed attack\nrules: [\"600.3\"]\nsource: \"own: 600.3\"\nsummary: The taxed ally attacks the hero.\n"
+        "situation:\n  players: [Gorrak Bloodfist, Bragvi Stormstein]\n  turn_player: P2\n"
+        "  play:\n    P2: [Reluctant Conscript]\n  resources: {P1: 1, P2: 1}\n"
+        "script:\n  - P2 proposes Reluctant Conscript attacks P1's Gorrak Bloodfist\n"
+        "  - everyone passes\n  - everyone passes\n  - everyone passes\n"
+        "expect:\n  damage: {P1's Gorrak Bloodfist: 2}\n"))
+    agreed = runner.run_file(path)
+    assert agreed.status == "pass" and agreed.model.startswith("agrees over"), (agreed.detail, agreed.model)
+    monkeypatch.setattr(engine.wowtcg.combat, "attack_tax", lambda o: 0)
+    broken = runner.run_file(path)
+    assert broken.status == "fail", broken.detail
+    assert "the model's reading of \"P2 proposes" in broken.detail and "resources_exhausted: model (0, 1), engine (0, 0)" in broken.detail, broken.detail
+    assert "600.3" in broken.detail, broken.detail
+
+
+def test_an_ally_whose_atk_changes_during_a_step_ends_the_following(tmp_path: Path) -> None:
+    """Tracker Gallen's ATK counts his controller's allies (CR7.4 704): each step is
+    checked on a board with the ATK he has, and a step in which it changes (an ally
+    joins) is one the model, whose stats are constants, does not follow."""
+    path = _scenario(tmp_path, "gallen.yaml", (
+        "name: Gallen gains a friend\nrules: [\"CR7.4 704\"]\nsource: \"own: CR7.4 704\"\nsummary: An ally joins Gallen.\n"
+        "situation:\n  players: [Bragvi Stormstein, Gorrak Bloodfist]\n  play:\n    P1: [Tracker Gallen]\n"
+        "  hands:\n    P1: [Ashen Recruit]\n  resources: {P1: 3}\n"
+        "script:\n  - {player: P1, kind: play, card: Ashen Recruit}\n  - everyone passes\n"
+        "expect:\n  cards: {P1's Tracker Gallen: {atk: 0}}\n"))
+    result = runner.run_file(path)
+    assert result.status == "pass", result.detail
+    assert result.model == ("not covered (Tracker Gallen's atk changes from 1 to 2 during a step: "
+                            "the model's stats are constants of its board) after 2 agreeing steps"), result.model
+
+
+def test_a_card_whose_one_power_is_triggered_is_followed_until_it_triggers() -> None:
+    """Brigg is an ally with his stats to the model until his trigger waits (409.5):
+    against an undamaged ally it never does, and the game is followed to the end;
+    against a damaged one the model stops there, naming him."""
+    results = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "CR7.4-703.4-brigg-judges-the-ally-before-his-damage.yaml")
+    assert [r.status for r in results] == ["pass", "pass"], [r.detail for r in results]
+    undamaged, damaged = (r.model for r in results)
+    assert undamaged.startswith("agrees over"), undamaged
+    assert damaged.startswith("not covered (Brigg's power triggers: the model's chain holds no triggered effects (409.5)) after "), damaged

@@ -14,6 +14,8 @@ from typing import Any
 
 from engine.wowtcg.arrange import arrange
 from engine.wowtcg.cards import Card, Pool, load_pool
+from engine.wowtcg.combat import attack_tax
+from engine.wowtcg.effects import atk_of, health_of, keywords_of
 from engine.wowtcg.objects import Action, IllegalAction
 from engine.wowtcg.state import GameState
 
@@ -68,13 +70,44 @@ FRAGMENT_HEROES = (
 #: given to each of them where it is in play) and Nethrak the Bound (ranged dual
 #: wield pairs two ranged weapons in the engine, 405.2, and in the model's
 #: reading, CR7.4 406.6 first).
-SCRIPTED_ONLY = ("Sarmoth", "Nethrak the Bound")
+SCRIPTED_ONLY = (
+    "Sarmoth",
+    "Nethrak the Bound",
+    "Golem Skull Helm",  # armor with DEF 3 and no powers (304.2)
+    "Reluctant Conscript",  # can't attack unless its controller pays (1): the model's printed tax (600.3)
+)
 #: Allies with one power the model lacks, followed in a scripted game only
 #: until that power acts (``power_acting``): until then each is an ally with its
 #: keywords.  Goblin Sapper's trigger as it sabotages (603.1) and Vindicator
 #: Kaldels' inspire in another player's ready step (501.1a).  Left out of
 #: exported tables (scenarios/wowtcg/export.py), whose model must hold for every game.
 UNTIL_POWER = ("Goblin Sapper", "Vindicator Kaldels")
+#: Cards whose one power is triggered (409.5), followed the same way until it
+#: triggers: allies with their stats and keywords, weapons, and one armor.
+UNTIL_TRIGGER = (
+    "Grunt Baranka",  # when she defends against an ally
+    "High Overlord Saurfang",  # when an ally enters combat with him
+    "Brigg",  # when he deals combat damage to a damaged ally
+    "Donna Calister",  # when an opposing character attacks
+    "Voss Treebender",  # when he attacks
+    "Vexra Darkfall",  # when she is destroyed
+    "High Priestess Tyrande Whisperwind",  # when a Night Elf of hers is destroyed
+    "Watcher Mal'wi",  # when an opposing ally enters play
+    "Hur Shieldsmasher",  # when he enters play
+    "Thrash Blade",  # when his hero deals combat damage with it
+    "Deathbringer",  # when his hero deals combat damage with it to an ally
+    "Sword of Zeal",  # when his hero deals combat damage with it
+    "Green Whelp Armor",  # DEF 1; when an attacking ally deals combat damage to its hero
+)
+#: Allies whose continuous power sets only their own ATK, health or keywords:
+#: Tracker Gallen's ATK counts his controller's allies (CR7.4 704), Ironforge
+#: Guards' health the other Guards (409.6b example), Thunderhead Hippogryph's
+#: keywords follow his hero's faction (CR7.4 206.1c example).  Observed with
+#: those stats as they stand (``observe``), each step is checked on a board
+#: with the stats it had; a stat that changes during a step ends the following
+#: (``changed_stats``), as the model's stats are constants of its board.  Left
+#: out of exported tables, whose model is one board for the whole game.
+STEPWISE_STATS = ("Tracker Gallen", "Ironforge Guards", "Thunderhead Hippogryph")
 ARMORS = ("Leather Jerkin", "Chain Hauberk")
 #: A weapon whose combat damage can't be prevented (407.3c): the board's Weapon.unpreventable.
 UNPREVENTABLE_WEAPONS = ("Annihilator",)
@@ -119,8 +152,9 @@ def spell(card: Card) -> dict[str, Any] | None:
 
 def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     """The cards of this game the model does not abstract, by name; with
-    ``until_power``, the UNTIL_POWER cards count as abstracted."""
-    known = FRAGMENT | frozenset(UNTIL_POWER) if until_power else FRAGMENT
+    ``until_power`` (a game followed step by step), the UNTIL_POWER,
+    UNTIL_TRIGGER and STEPWISE_STATS cards count as abstracted."""
+    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS) if until_power else FRAGMENT
     return sorted({
         o.card.name
         for o in st.objs
@@ -293,8 +327,8 @@ def card_kind(card: Card) -> str:
     return "instant" if card.instant else "non_instant"
 
 
-def _keywords(card: Card) -> list[str]:
-    return sorted(k for k in card.keywords if k in ("protector", "stealth", "elusive", "ferocity", "long_range", "sabotage"))
+def _keywords(words: frozenset[str]) -> list[str]:
+    return sorted(k for k in words if k in ("protector", "stealth", "elusive", "ferocity", "long_range", "sabotage"))
 
 
 def observe(st: GameState) -> dict[str, Any]:
@@ -356,14 +390,16 @@ def observe(st: GameState) -> dict[str, Any]:
                     {
                         "id": o.id,
                         "name": o.card.name,
-                        "atk": o.card.atk or 0,
-                        "health": o.card.health,
-                        "keywords": _keywords(o.card),
+                        # As they stand: printed, or set by the ally's own continuous power (STEPWISE_STATS).
+                        "atk": atk_of(st, o),
+                        "health": health_of(st, o),
+                        "keywords": _keywords(keywords_of(st, o)),
                         "damage": o.damage,
                         "exhausted": o.exhausted,
                         "new": o.joined_turn == st.turn_number,
                         **({"taunted_by": taunted_by[o.id]} if o.id in taunted_by else {}),
                         **({"draws_attacks": True} if "opponents_attack_only_this" in o.card.continuous_powers else {}),
+                        **({"attack_tax": attack_tax(o)} if attack_tax(o) else {}),
                     }
                     for o in mine
                     if o.card.type == "ally" and not o.resource

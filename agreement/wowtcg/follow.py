@@ -30,6 +30,25 @@ def gear_outside(st: GameState, action: Action) -> str:
     return "the model's items are those the game starts with"
 
 
+#: What the model's board fixes of an ally for a whole step (board.py: stats are constants).
+STATS = ("atk", "health", "keywords", "attack_tax")
+
+
+def changed_stats(pre: dict[str, Any], post: dict[str, Any]) -> str:
+    """Why the model can't check a step from ``pre`` to ``post`` because an ally's
+    stats changed during it (a continuous power, as Tracker Gallen's ATK counts
+    allies); "" when every ally in play at both ends kept its stats."""
+    before = {a["id"]: a for pl in pre["players"] for a in pl["allies"]}
+    for pl in post["players"]:
+        for a in pl["allies"]:
+            was = before.get(a["id"])
+            for stat in STATS if was is not None else ():
+                if was.get(stat) != a.get(stat):
+                    return (f"{a['name']}'s {stat.replace('_', ' ')} changes from {was.get(stat)} to {a.get(stat)} during a step: "
+                            "the model's stats are constants of its board")
+    return ""
+
+
 class ModelFollower:
     """The model's reading of one engine game, fed each action as it is applied."""
 
@@ -106,6 +125,10 @@ class ModelFollower:
             return []
         pre, choice, offered = self._pending
         self._pending = None
+        changed = changed_stats(pre, post)
+        if changed:
+            self.leaves_the_model(changed)
+            return []
         self.findings = self.checker.step(pre, choice, post, offered)
         self.steps += 1
         return self.findings

@@ -111,6 +111,8 @@ def check_state(obs: Any) -> None:
             _object(ally, f"{where}.allies[{j}]", {"id": "id", "name": "str", "atk": "int", "health": "health", "keywords": "", "damage": "int", "exhausted": "bool", "new": "bool"})
             if not isinstance(ally.get("draws_attacks", False), bool):
                 _fail(f"{where}.allies[{j}].draws_attacks", f"expected true or false, got {ally['draws_attacks']!r}")
+            if "attack_tax" in ally:
+                _int(ally["attack_tax"], f"{where}.allies[{j}].attack_tax")
             bad = [k for k in ally["keywords"] if k not in KEYWORDS] if isinstance(ally["keywords"], list) else ["(not a list)"]
             if bad:
                 _fail(f"{where}.allies[{j}].keywords", f"unknown keyword(s) {bad}; the model knows {', '.join(KEYWORDS)}")
