@@ -144,12 +144,15 @@ def _states(machine, location):
 
 
 @pytest.fixture(scope="module")
-def second_turn(combat_exploration):  # noqa: ANN001
-    """The model through P2's first turn, where the taunted ally and the skirmisher act:
-    tests/conftest.py's COMBAT (the default bounds with one link on the chain),
-    explored once per session."""
-    machine = combat_exploration.machine
-    return machine, [s for s in combat_exploration.nodes if machine.location_of(s) == "action_phase"]
+def second_turn():
+    """P2's first action phase on the default board, where the taunted ally and
+    the skirmisher act: every character in play and ready, P2 holding
+    priority on an empty chain (a state every game that passes turn 1 reaches)."""
+    machine = wowtcg.build()
+    s = next(machine.initial_states())._replace(
+        location=machine.location_index["action_phase"], turn_player=1, first_turn=False, turn_number=2, priority_holder=1,
+    )
+    return machine, [s]
 
 
 def test_without_103_2_stealth_and_protector_clash_at_the_protect_point():
