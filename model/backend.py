@@ -198,10 +198,16 @@ class Vector:
             # side of them, for an index clipped to that table.
             table = np.array([default, *seq, default])
             return table[np.clip(index, -1, len(seq)) + 1]
-        if index.size >= _BRANCHLESS_ROWS and all(type(x) is _ARRAY and x.shape == index.shape for x in seq):
+        if (
+            index.size >= _BRANCHLESS_ROWS
+            and type(default) in (int, bool)
+            and all(type(x) is _ARRAY and x.shape == index.shape for x in seq)
+        ):
             # Arrays: the chosen one by arithmetic on the rows where it is
             # chosen (exact in integers, and wrapping alike), not by ``where``,
             # which branches on every row and pays for each misprediction.
+            # The default must be a constant (an array default, such as the
+            # turn player, is taken row by row below).
             kind = np.result_type(*seq, default)
             if kind == _BOOL:
                 out = np.logical_or(index < 0, index >= len(seq)) if default else np.zeros(index.shape, bool)
