@@ -484,3 +484,39 @@ def test_a_card_whose_one_power_is_triggered_is_followed_until_it_triggers() -> 
     undamaged, damaged = (r.model for r in results)
     assert undamaged.startswith("agrees over"), undamaged
     assert damaged.startswith("not covered (Brigg's power triggers: the model's chain holds no triggered effects (409.5)) after "), damaged
+
+
+def test_a_card_the_model_lacks_stops_the_following_only_once_it_is_played() -> None:
+    """The model counts cards in hand by kind and cost (408): Fireball held in hand
+    leaves an Arcane Missiles game followed to its end; played, it is named.
+    Emberward Sentinel (no fire damage, 404.5) is followed while no damage the
+    model deals is fire: Fireball is no spell of the model's board."""
+    fire, arcane = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "404.5-no-fire-packet-for-a-fire-immune-ally.yaml")
+    assert (fire.status, arcane.status) == ("pass", "pass"), (fire.detail, arcane.detail)
+    assert fire.model == "not covered (cards the model does not abstract are played or enter play: Fireball)", fire.model
+    assert arcane.model.startswith("agrees over"), arcane.model
+
+
+def test_an_ally_immune_to_a_damage_type_is_not_covered_beside_damage_of_that_type(tmp_path: Path) -> None:
+    """Goblin Sapper deals fire combat damage: the model, whose damage has no type,
+    would deal it to Emberward Sentinel, so the game is not covered, naming her."""
+    path = _scenario(tmp_path, "fire.yaml", (
+        "name: Fire beside a fire-immune ally\nrules: [\"404.5\"]\nsource: \"own: 404.5\"\nsummary: Sapper against Sentinel.\n"
+        "situation:\n  players: [Gorrak Bloodfist, Bragvi Stormstein]\n  play:\n    P1: [Goblin Sapper]\n    P2: [Emberward Sentinel]\n"
+        "script:\n  - P1 passes\n"
+        "expect:\n  priority: P2\n"))
+    result = runner.run_file(path)
+    assert result.status == "pass", result.detail
+    assert result.model == "not covered (cards the model does not abstract: Emberward Sentinel)", result.model
+
+
+def test_a_prelude_is_followed_where_the_model_waits_before_it() -> None:
+    """Green Whelp Armor's prelude stops at the armor's choice, which the model
+    folds into combat (304.2): the model follows from before the prelude, and its
+    trigger (409.5) is named where it acts."""
+    results = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "407.3b-green-whelp-armor-sends-the-attacker-home.yaml")
+    assert [r.status for r in results] == ["pass"] * 3, [r.detail for r in results]
+    paid, unpaid, prevented = (r.model for r in results)
+    for m in (paid, unpaid):
+        assert m.startswith("not covered (Green Whelp Armor's power triggers: the model's chain holds no triggered effects (409.5)) after "), m
+    assert prevented.startswith("agrees over"), prevented

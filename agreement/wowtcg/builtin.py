@@ -75,6 +75,11 @@ SCRIPTED_ONLY = (
     "Nethrak the Bound",
     "Golem Skull Helm",  # armor with DEF 3 and no powers (304.2)
     "Reluctant Conscript",  # can't attack unless its controller pays (1): the model's printed tax (600.3)
+    "Wisp",  # Tyrande's token: a 0 ATK / 1 health ally without powers (403.2)
+    "Greataxe of the Vale",  # a two-handed weapon: its label matters only to uniqueness (412), where the following ends
+    # Armor with DEF 0 (no armor to the model, 304.2) whose power adds 1 to
+    # what its hero heals (407.4): the model leaves heals untracked (``frame``).
+    "Hide of the Wild",
 )
 #: Allies with one power the model lacks, followed in a scripted game only
 #: until that power acts (``power_acting``): until then each is an ally with its
@@ -99,6 +104,11 @@ UNTIL_TRIGGER = (
     "Sword of Zeal",  # when his hero deals combat damage with it
     "Green Whelp Armor",  # DEF 1; when an attacking ally deals combat damage to its hero
 )
+#: Allies that can't be dealt damage of one type (404.5, 407.2b): the model's
+#: damage has no type, so each is followed while no damage the model deals in
+#: the game (a spell of the board, or the combat damage of a character or
+#: weapon in play) is of that type (``untyped``).
+IMMUNE_TO_A_TYPE = ("Emberward Sentinel",)
 #: Allies whose continuous power sets only their own ATK, health or keywords:
 #: Tracker Gallen's ATK counts his controller's allies (CR7.4 704), Ironforge
 #: Guards' health the other Guards (409.6b example), Thunderhead Hippogryph's
@@ -153,13 +163,28 @@ def spell(card: Card) -> dict[str, Any] | None:
 def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     """The cards of this game the model does not abstract, by name; with
     ``until_power`` (a game followed step by step), the UNTIL_POWER,
-    UNTIL_TRIGGER and STEPWISE_STATS cards count as abstracted."""
+    UNTIL_TRIGGER and STEPWISE_STATS cards count as abstracted, and only cards
+    in play or played onto the chain count: the model counts the cards in hand
+    by kind and cost (408), and one outside it that stays in hand, or is placed
+    face down as a resource (410.1b), is a card like any other to it."""
     known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS) if until_power else FRAGMENT
+    if until_power and untyped(st):
+        known |= frozenset(IMMUNE_TO_A_TYPE)
+    placed = {link.source for link in st.chain if link.kind == "resource"}
     return sorted({
         o.card.name
         for o in st.objs
         if o.card.name not in known and not (o.resource and not o.face_up) and spell(o.card) is None
+        and not (until_power and (o.zone not in ("play", "chain") or o.id in placed))
     })
+
+
+def untyped(st: GameState) -> bool:
+    """Does no damage the model deals in this game have a type some IMMUNE_TO_A_TYPE card can't be dealt?"""
+    immune = {o.card.continuous_powers.get("cant_be_dealt_damage_of_type") for o in st.objs if o.card.name in IMMUNE_TO_A_TYPE}
+    dealt = {o.card.effect.steps[0].arg("type") for o in st.objs if o.card.type == "ability" and spell(o.card) is not None}
+    dealt |= {o.card.damage_type for o in map(st.objs.__getitem__, st.play) if o.card.type in ("ally", "weapon") and not o.resource}
+    return not immune & dealt
 
 
 def power_acting(st: GameState) -> str:

@@ -120,6 +120,12 @@ class ModelFollower:
             self._pending = None
             self.leaves_the_model(acting)
             return []
+        outside = outside_fragment(st, until_power=True)
+        if outside:
+            # A card from hand (or elsewhere) the model does not abstract is played or enters play.
+            self._pending = None
+            self.leaves_the_model("cards the model does not abstract are played or enter play: " + "; ".join(outside))
+            return []
         post = observe(st)
         if not (st.is_terminal() or self.checker.waits_for_choice(post)):
             return []

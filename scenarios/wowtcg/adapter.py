@@ -485,12 +485,19 @@ class WowSession(Session):
                 hero.damage = h.get("damage", 0)
                 hero.exhausted = h.get("exhausted", False)
                 hero.flipped = h.get("flipped", False)
-        for j, step in enumerate(s.get("prelude", Seq())):
+        # The script's steps are checked in the model too, where it covers the
+        # situation; a prelude's steps as well, where the model waits for a
+        # player before them (a prelude may stop where it does not: Green Whelp
+        # Armor's at the armor's choice, which the model folds into combat, 304.2).
+        prelude = s.get("prelude", Seq())
+        if prelude:
+            self.model = ModelFollower(self.st)
+        for j, step in enumerate(prelude):
             self.act(step, s["prelude"].at(j))
         self.resolved.clear()
         self.interrupted.clear()
-        # The script's steps are checked in the model too, where it covers the situation.
-        self.model = ModelFollower(self.st)
+        if self.model is None or not self.model.following:
+            self.model = ModelFollower(self.st)
 
     def _start(self, s: Map, names: list[str], per_player) -> None:
         """The real start of the game (101.1-101.2): the engine's game with these
