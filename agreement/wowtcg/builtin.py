@@ -80,6 +80,9 @@ SCRIPTED_ONLY = (
     # Armor with DEF 0 (no armor to the model, 304.2) whose power adds 1 to
     # what its hero heals (407.4): the model leaves heals untracked (``frame``).
     "Hide of the Wild",
+    # Her allies that would go to the graveyard are removed from the game
+    # instead (CR7.4 709.2f): the model follows no zone but play.
+    "Dramla Lifebender",
 )
 #: Allies with one power the model lacks, followed in a scripted game only
 #: until that power acts (``power_acting``): until then each is an ally with its

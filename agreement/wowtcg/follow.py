@@ -1,11 +1,14 @@
 """Follow one game of the built-in engine against the model, action by action.
 
 ``chainproof scenarios`` plays each ruling in the engine; where the model
-covers the situation (every card is one the model abstracts, and the game is
-at a point where the model too waits for a player), the same steps are checked
+covers the situation (every card in play is one the model abstracts, and the
+game is at a point where the model too waits for a player), the same steps are checked
 against the model as the agreement harness checks them: soundness of each
 step and completeness of what the engine offers.  A situation the model does
 not cover is said to be so, with the reason; it is never counted as agreeing.
+A game the model follows stops being followed, with the reason, where it
+leaves the model: a card the model lacks is played or enters play, a power
+it lacks acts, or an ally's stats change during a step.
 """
 
 from __future__ import annotations
