@@ -257,6 +257,24 @@ def test_a_stunned_units_might_is_summed_by_lines_45_47_and_deals_nothing_by_lin
     assert all(book.speaks("counts_in_total", s, CONCRETE, u) for s in calm for u in units)
 
 
+def test_r11_line_102_has_each_side_deal_the_might_of_all_units_there(one_fight: Exploration) -> None:
+    """Lines 45-49: each player assigns their own units' might; line 102, at equal
+    totals, the might of all units there. Read alone 003 gives both; the model
+    assigns each side's own (assumed:equal-might-own-side)."""
+    book = one_fight.machine.rulings
+    alone = book.only("003")
+    asked = [(s, p) for s in states_at(one_fight, "damage_total") for p in (P1, P2)]
+    clashes = [(s, p) for s, p in asked if alone.clashes("damage_total", s, CONCRETE, p)]
+    assert clashes
+    for s, p in clashes[:10]:
+        assert set(alone.explain("damage_total", s, p).core) == {"own-units", "all-units-there"}
+        own = sum(book.answer("current_might", s, CONCRETE, u) for u in range(len(s.zone))
+                  if s.role[u] and s.zone[u] == FIRST_BATTLEFIELD + s.combat_bf and (s.attacker == p) == (s.role[u] == 1))
+        assert book.answer("damage_total", s, CONCRETE, p) == own > 0
+    assert any(book.speaks("damage_total", s, CONCRETE, p) and not alone.clashes("damage_total", s, CONCRETE, p)
+               for s, p in asked)
+
+
 def test_line_106_destroys_a_unit_whose_damage_reaches_its_might(one_fight: Exploration) -> None:
     m, book = one_fight.machine, one_fight.machine.rulings
     dealing = [s for s in states_at(one_fight, "destroyed_by_damage") if s.stage == DEALING]

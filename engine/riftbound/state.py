@@ -731,7 +731,9 @@ class RiftboundState:
     def _total(self, player: int) -> int:
         """damage.totals, qa.both-survive: the summed might of the player's units in
         the combat that are not stunned (might below 0 counts as 0); leaving the
-        stunned out is assumed:stunned-out-of-total."""
+        stunned out is assumed:stunned-out-of-total. At equal totals too, each side
+        assigns its own total, not the might of all units there
+        (assumed:equal-might-own-side)."""
         role = "attacker" if player == self.combat.attacker else "defender"
         return sum(max(0, self.might(u)) for u in self.in_combat(role) if not u.stunned)
 

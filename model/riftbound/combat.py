@@ -63,19 +63,6 @@ def might(book: RuleBook, s: Any, u: int, b: Backend) -> Any:
     return book.answer("current_might", s, b, u)
 
 
-def total_might(t: Table, book: RuleBook, s: Any, p: int, role: int, b: Backend) -> Any:
-    """damage.totals, qa.both-survive: the might of ``p``'s units in the
-    combat with ``role`` that count in the total (counts_in_total: a stunned
-    unit counts nothing)."""
-    return b.total(
-        [
-            b.If(b.And(at_battlefield(t, s, u, s.combat_bf), s.role[u] == role, book.answer("counts_in_total", s, b, u)),
-                 might(book, s, u, b), 0)
-            for u in t.units_of(p)
-        ]
-    )
-
-
 def _contest(book: RuleBook, s: Any, p: int, bf: int, b: Backend) -> Any:
     """contests (assumed:contested): who contests ``bf`` once a unit of ``p`` arrives there."""
     return b.If(book.answer("contests", s, b, p, bf), p, s.contested_by[bf])
@@ -873,7 +860,8 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
 
 
 def _assigner_total(t: Table, book: RuleBook, s: Any, q: int, b: Backend) -> Any:
-    return total_might(t, book, s, q, b.If(s.attacker == q, ATTACKER, DEFENDER), b)
+    """damage.totals: the damage ``q`` assigns (damage_total)."""
+    return book.answer("damage_total", s, b, q)
 
 
 def _resolution_edge(t: Table, book: RuleBook) -> Edge:

@@ -66,6 +66,8 @@ PRINCIPLES = (
               "line 102 tells what equal totals usually come to; the damage dealt decides who survives (line 106)"),
     Principle("play-redirected", ("assumed:play-redirected",),
               "line 17 redirects a play that line 16 calls impossible: a player may name the battlefield, the unit goes to base"),
+    Principle("equal-might-own-side", ("assumed:equal-might-own-side",),
+              "line 102's 'all units there' leaves out whose units: each side's own, as lines 45-49 say"),
     Principle("defender-already-held", ("assumed:qa-defender-held",),
               "line 106 speaks of a defender who already holds the battlefield: one who takes it conquers by lines 95-97"),
 )
@@ -665,6 +667,34 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         return b.And(s.stage == DEALING, in_combat(s, b, u), s.role[u] != NO_ROLE,
                      side_total(s, b, ATTACKER) == side_total(s, b, DEFENDER))
 
+    # Lines 45-49 have each player assign damage equal to the might of their own
+    # units in the combat; line 102, on equal totals, has each side deal damage
+    # equal to the total might of "all units there", naming no side.
+    def own_total(s: Any, b: Backend, p: int) -> Any:
+        return side_total(s, b, b.If(s.attacker == p, ATTACKER, DEFENDER))
+
+    def fights_at_equal_totals(s: Any, b: Backend, p: int) -> Any:
+        return b.And(in_the_combat(s, p, b), side_total(s, b, ATTACKER) == side_total(s, b, DEFENDER))
+
+    damage_total = Question(
+        "damage_total",
+        "how much combat damage does this player assign?",
+        (
+            Ruling("own-units", ("damage.totals", "damage.assign"), own_total, lambda s, b, p: in_the_combat(s, p, b),
+                   "the total might of the player's own attacking or defending units", texts={SOURCE: "45-49"},
+                   overrides={"all-units-there": "equal-might-own-side"}),
+            Ruling("all-units-there", ("qa.equal-might",),
+                   lambda s, b, p: side_total(s, b, ATTACKER) + side_total(s, b, DEFENDER), fights_at_equal_totals,
+                   "with equal totals, the total might of all units there", texts={SOURCE: "102"}),
+        ),
+        tuple((p,) for p in players),
+        asked_at=("combat_damage_step",),
+        default=0,
+        # Line 13: a combat is between two players; nobody else assigns its damage.
+        default_texts={SOURCE: "13"},
+        show=player,
+    )
+
     # Asked of the units that can be damaged: one that cannot takes no damage (line 77).
     destroyed_by_damage = Question(
         "destroyed_by_damage",
@@ -864,7 +894,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
     )
 
     questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, is_a_move, contests, played_to_base, may_play_to,
-                 rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, destroyed_by_damage, lethal_damage,
+                 rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, damage_total, destroyed_by_damage, lethal_damage,
                  exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
                  conquers_uncontested, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))
