@@ -90,8 +90,10 @@ SCRIPTED_ONLY = (
 #: Kaldels' inspire in another player's ready step (501.1a).  Left out of
 #: exported tables (scenarios/wowtcg/export.py), whose model must hold for every game.
 UNTIL_POWER = ("Goblin Sapper", "Vindicator Kaldels")
-#: Cards whose one power is triggered (409.5), followed the same way until it
-#: triggers: allies with their stats and keywords, weapons, and one armor.
+#: Cards whose one power is triggered (409.5), followed the same way until its
+#: effect waits or goes on the chain (``power_acting``): allies with their
+#: stats and keywords, weapons, and one armor.  One whose target is missing
+#: ceases to exist unseen (CR7.4 708.2), having changed nothing.
 UNTIL_TRIGGER = (
     "Grunt Baranka",  # when she defends against an ally
     "High Overlord Saurfang",  # when an ally enters combat with him
