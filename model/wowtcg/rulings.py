@@ -693,6 +693,10 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     def must_attack_any(s: Any, b: Backend, a: int) -> Any:
         return b.AndThen(t.must_attack(s, b, a), lambda: could_propose(s, b, a, t.defenders(a)))
 
+    def must_attack_at_all(s: Any, b: Backend, a: int) -> Any:
+        """``a`` must attack if able, or must attack [X] if able, and could be proposed against anyone."""
+        return b.AndThen(b.Or(t.must_attack(s, b, a), t.must_attack_target[a] != t.none), lambda: could_propose(s, b, a, t.defenders(a)))
+
     def must_attack_named(s: Any, b: Backend, a: int) -> Any:
         x = t.must_attack_target[a]
         return False if x == t.none else could_propose(s, b, a, (x,))
@@ -708,7 +712,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "600.2",
                 ("600.2",),
                 True,
-                lambda s, b, a: b.Or(must_attack_any(s, b, a), False if t.must_attack_target[a] == t.none else could_propose(s, b, a, t.defenders(a))),
+                must_attack_at_all,
                 "a character that must attack if able, or must attack [X] if able, and could be legally proposed binds its controller",
                 texts={"000": "446", "002en": "9-11", "002zh": "12"},
             ),
