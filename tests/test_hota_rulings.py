@@ -92,7 +92,8 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
     assert book.sources() == (SEED,)
     assumptions = {r.id for q in book.declared.values() for r in q.rulings if r.assumption}
     assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life", "damage-markers",
-                           "leaver-objects", "seat-order", "seat-order-later"}
+                           "leaver-objects", "seat-order", "seat-order-later", "declares-in-seat-order",
+                           "declares-later-in-seat-order"}
     for q in book.declared.values():
         for r in q.rulings:
             assert set(r.texts) <= {SEED}
@@ -473,3 +474,20 @@ def test_004_says_who_chooses_after_the_active_player_only_with_one_defending_pl
     for picked, answer in (((-1, -1), (-1, -1)), ((1, -1), (1, -1)), ((1, 1), (1, -1))):
         s = first._replace(picked=picked, answer=answer)
         assert all(two.rulings.speaks("chooses_next", s, CONCRETE, p) for p in range(2))
+
+
+def test_004_says_who_declares_a_mulligan_after_the_first_player_only_with_one_opponent() -> None:
+    """103.4: the first player declares, then "their opponent". With two
+    opponents yet to declare, 004 names neither (a gap at three players); the
+    model goes on in seat order from the first player."""
+    m = build(table=table_of({0: ["Ember Bolt"]}, 8, 3), mulligan=0)
+    book = m.rulings
+    start = next(m.initial_states())._replace(location=m.location_index["mulligan"], first=1, library=(1, 1, 1),
+                                              hand=(7, 7, 7))
+    assert [book.answer("declares_next", start, CONCRETE, p) for p in range(3)] == [False, True, False]
+    assert all(book.speaks("declares_next", start, CONCRETE, p) for p in range(3))
+    [after] = [t for e, t in m.successors(start) if e.name == "declare_mulligan_0"]
+    assert after.declared == (-1, 0, -1)
+    assert not any(book.speaks("declares_next", after, CONCRETE, p) for p in (0, 2))
+    [last] = [t for e, t in m.successors(after) if e.name == "declare_mulligan_0"]
+    assert last.declared == (-1, 0, 0) and all(book.speaks("declares_next", last, CONCRETE, p) for p in range(3))

@@ -337,7 +337,7 @@ def unfinished_at(p: Any, unfinished: Callable[[int], Any], b: Backend) -> Any:
 # The start of the game (103)
 
 
-def _start_edges(t: Table, mulligan: int, counts: Counts) -> list[Edge]:
+def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> list[Edge]:
     edges = [
         Edge("shuffle_decks", "shuffle", "first_player", ("103.1",), tags=frozenset({MANDATORY, CHANCE}),
              doc="chance: each deck is shuffled; the counts stay as they are"),
@@ -364,11 +364,15 @@ def _start_edges(t: Table, mulligan: int, counts: Counts) -> list[Edge]:
     )
 
     # 103.4: the first player declares, then the opponent (at a larger table
-    # the others still in the game, in seat order: assumed:seat-order).
+    # the question ``declares_next``: the others still in the game, in seat
+    # order, assumed:seat-order).
     def declarer(s: Any, b: Backend) -> Any:
         if t.players == PLAYERS:
             return b.If(b.select(s.declared, s.first) == NOT_YET, s.first, other(s.first))
-        return first_from(s, s.first, lambda p: b.And(in_game(s, p, b), s.declared[p] == NOT_YET), b)
+        out = NOBODY
+        for p in range(t.players - 1, -1, -1):
+            out = b.If(book.answer("declares_next", s, b, p), p, out)
+        return out
 
     def everyone_declared(s: Any, b: Backend) -> Any:
         if t.players == PLAYERS:
@@ -1036,7 +1040,7 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
     counts = Counts.any_length(t, mulligan) if any_length else Counts.exact()
     r = HotaRules(t, book, loop_rule, counts)
     edges = [
-        *_start_edges(t, mulligan, counts),
+        *_start_edges(t, mulligan, counts, book),
         *_turn_edges(r),
         *_activations(r),
         *(_council_edges(r) if t.holding("Council of Elders") else ()),

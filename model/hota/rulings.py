@@ -339,6 +339,46 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda p: f"P{p + 1}",
     )
 
+    # -- declares_next(p): the mulligan's order after the first player, 103.4 ----------------------
+    # 103.4: the first player declares, then "their opponent" (one). At a
+    # larger table 004 does not say which of several opponents declares next.
+    def undeclared(s: Any, b: Backend, p: int) -> Any:
+        return b.And(b.Not(left_the_game(s, p, b)), s.declared[p] == NOT_YET)
+
+    def first_undeclared(s: Any, b: Backend, p: int) -> Any:
+        """``p`` is the first player yet to declare, in seat order from the first player."""
+        def before(f: int) -> tuple[int, ...]:
+            return tuple((f + k) % t.players for k in range((p - f) % t.players))
+        return b.And(undeclared(s, b, p), b.Or(*(b.And(s.first == f, *(b.Not(undeclared(s, b, q)) for q in before(f)))
+                                               for f in range(t.players))))
+
+    first_done = lambda s, b: b.Not(b.Or(*(b.And(s.first == q, undeclared(s, b, q)) for q in range(t.players))))  # noqa: E731
+    declares_q = Question(
+        "declares_next",
+        "is this player the next to declare a mulligan count?",
+        (
+            Ruling("103.4-first", ("103.4",), True, lambda s, b, p: b.And(s.first == p, undeclared(s, b, p)),
+                   "the first player declares first", texts={SEED: "119"}),
+            Ruling("103.4-opponent-waits", ("103.4",), False,
+                   lambda s, b, p: b.And(s.first != p, b.Not(first_done(s, b))),
+                   "an opponent declares after the first player", texts={SEED: "119"}),
+            Ruling("103.4-opponent", ("103.4",), True,
+                   lambda s, b, p: b.And(s.first != p, undeclared(s, b, p), first_done(s, b),
+                                         *(b.Or(s.first == q, b.Not(undeclared(s, b, q))) for q in _opponents(p, t.players))),
+                   "then their opponent declares (the one yet to)", texts={SEED: "119"}),
+            Ruling("103.4-done", ("103.4", "104.5"), False, lambda s, b, p: b.Not(undeclared(s, b, p)),
+                   "a player who has declared, or has left the game, declares no more", texts={SEED: "119"}),
+            Ruling("declares-in-seat-order", ("assumed:seat-order",), True, first_undeclared,
+                   "the first player yet to declare, in seat order from the first player"),
+            Ruling("declares-later-in-seat-order", ("assumed:seat-order",), False,
+                   lambda s, b, p: b.And(undeclared(s, b, p), b.Not(first_undeclared(s, b, p))),
+                   "another player before this one in seat order from the first player has yet to declare"),
+        ),
+        tuple((p,) for p in range(t.players)),
+        asked_at=("mulligan",),
+        show=lambda p: f"P{p + 1}",
+    )
+
     # -- token_returns(): Rewind Portal against 109.5g, H4 -----------------------------------
     portal = {e: t.entities[e].controller for e in t.holding("Rewind Portal")}
 
@@ -536,7 +576,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "152"},
     )
 
-    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, returns_q, draws_q, priority_q,
+    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, returns_q, draws_q, priority_q,
                  waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
