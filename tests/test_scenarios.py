@@ -520,3 +520,18 @@ def test_a_prelude_is_followed_where_the_model_waits_before_it() -> None:
     for m in (paid, unpaid):
         assert m.startswith("not covered (Green Whelp Armor's power triggers: the model's chain holds no triggered effects (409.5)) after "), m
     assert prevented.startswith("agrees over"), prevented
+
+
+def test_a_card_in_hand_the_model_lacks_that_cannot_be_played_is_no_disagreement(tmp_path: Path) -> None:
+    """The model owes a play of any kind of card its player can pay for (408); with
+    Polymorph (no ally to target, 400.1a) the only such card, the engine rightly
+    offers none, and the model says it can't tell rather than disagree."""
+    path = _scenario(tmp_path, "polymorph.yaml", (
+        "name: Polymorph with no ally to aim at\nrules: [\"409.2\"]\nsource: \"own: 409.2\"\nsummary: Nobody to polymorph.\n"
+        "situation:\n  players: [Gorrak Bloodfist, Bragvi Stormstein]\n  hands:\n    P1: [Polymorph]\n  resources: {P1: 3}\n"
+        "script:\n  - P1 passes\n"
+        "expect:\n  priority: P2\n"))
+    result = runner.run_file(path)
+    assert result.status == "pass", result.detail
+    assert result.model == ("not covered (P1 holds Polymorph, which the model does not abstract, and may play no non-instant "
+                            "card here: the model plays any card of a kind he can pay for)"), result.model

@@ -172,9 +172,7 @@ def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     in play or played onto the chain count: the model counts the cards in hand
     by kind and cost (408), and one outside it that stays in hand, or is placed
     face down as a resource (410.1b), is a card like any other to it."""
-    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS) if until_power else FRAGMENT
-    if until_power and untyped(st):
-        known |= frozenset(IMMUNE_TO_A_TYPE)
+    known = abstracted(st, until_power)
     placed = {link.source for link in st.chain if link.kind == "resource"}
     return sorted({
         o.card.name
@@ -182,6 +180,48 @@ def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
         if o.card.name not in known and not (o.resource and not o.face_up) and spell(o.card) is None
         and not (until_power and (o.zone not in ("play", "chain") or o.id in placed))
     })
+
+
+def abstracted(st: GameState, until_power: bool = False) -> frozenset[str]:
+    """The names of the cards the model abstracts in this game (spells aside); ``until_power`` as in ``outside_fragment``."""
+    if not until_power:
+        return FRAGMENT
+    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS)
+    return known | frozenset(IMMUNE_TO_A_TYPE) if untyped(st) else known
+
+
+def unplayable_in_hand(st: GameState) -> dict[str, str]:
+    """The kinds of card (408) whose play the model may owe the priority holder
+    only for cards of his hand it does not abstract, with why it can't tell: the
+    engine offers no play of that kind, he can pay for such a card, and no card
+    of that kind the model abstracts is one he can pay for; the targets
+    (400.1a) the model does not know may be what keeps them in hand."""
+    p = st.priority
+    if p is None:
+        return {}
+    known = abstracted(st, until_power=True)
+    offered = {card_kind(st.objs[a.subject].card) for a in st.legal_actions() if a.kind == "play"}
+    ready = st.ready_resources(p)
+    hand = [st.objs[i].card for i in st.players[p].hand]
+    out = {}
+    for kind in ("instant", "non_instant"):
+        payable = [c for c in hand if card_kind(c) == kind and (c.cost or 0) <= ready]
+        lacking = sorted({c.name for c in payable if c.name not in known and spell(c) is None})
+        if kind not in offered and lacking and len(lacking) == len({c.name for c in payable}):
+            out[kind] = (f"{st.pname(p)} holds {'; '.join(lacking)}, which the model does not abstract, and may play no "
+                         f"{kind.replace('_', '-')} card here: the model plays any card of a kind he can pay for")
+    return out
+    known = abstracted(st, until_power=True)
+    offered = {card_kind(st.objs[a.subject].card) for a in st.legal_actions() if a.kind == "play"}
+    ready = st.ready_resources(p)
+    hand = [st.objs[i].card for i in st.players[p].hand]
+    for kind in ("instant", "non_instant"):
+        payable = [c for c in hand if card_kind(c) == kind and (c.cost or 0) <= ready]
+        lacking = sorted({c.name for c in payable if c.name not in known and spell(c) is None})
+        if kind not in offered and lacking and len(lacking) == len({c.name for c in payable}):
+            return (f"{st.pname(p)} holds {'; '.join(lacking)}, which the model does not abstract, and may play no "
+                    f"{kind.replace('_', '-')} card here: the model plays any card of a kind he can pay for")
+    return ""
 
 
 def untyped(st: GameState) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from agreement.findings import Finding, follow_verdict
-from agreement.wowtcg.builtin import observe, observe_action, outside_fragment, power_acting
+from agreement.wowtcg.builtin import observe, observe_action, outside_fragment, power_acting, unplayable_in_hand
 from agreement.wowtcg.checker import WowChecker
 from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
@@ -61,7 +61,7 @@ class ModelFollower:
         self.refusals_checked = 0
         self.findings: list[Finding] = []
         self.not_covered = ""
-        self._pending: tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]] | None = None
+        self._pending: tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], dict[str, str]] | None = None
         outside = outside_fragment(st, until_power=True)
         if outside:
             # Semicolons: a name may hold a comma (Barnathrum, Lord of Pain).
@@ -104,7 +104,7 @@ class ModelFollower:
             self.not_covered = f"the engine waits for a {st.decision.kind if st.decision else 'choice'} where the model waits for no player"
             return
         offered = [observe_action(st, a) for a in st.legal_actions()]
-        self._pending = (obs, observe_action(st, action), offered)
+        self._pending = (obs, observe_action(st, action), offered, unplayable_in_hand(st))
 
     def after(self, st: GameState) -> list[Finding]:
         """Check the step once the engine is at the next choice point; its findings."""
@@ -132,13 +132,20 @@ class ModelFollower:
         post = observe(st)
         if not (st.is_terminal() or self.checker.waits_for_choice(post)):
             return []
-        pre, choice, offered = self._pending
+        pre, choice, offered, unplayable = self._pending
         self._pending = None
         changed = changed_stats(pre, post)
         if changed:
             self.leaves_the_model(changed)
             return []
-        self.findings = self.checker.step(pre, choice, post, offered)
+        findings = self.checker.step(pre, choice, post, offered)
+        excused = [why for f in findings for kind, why in unplayable.items()
+                   if f.kind == "incomplete" and f.detail.startswith(f"the model enables play_{kind}")]
+        if findings and len(excused) == len(findings):
+            # The model owes a play only of cards in hand it does not abstract: it can't tell.
+            self.leaves_the_model(excused[0])
+            return []
+        self.findings = findings
         self.steps += 1
         return self.findings
 
