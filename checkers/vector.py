@@ -405,7 +405,7 @@ class Visited:
         if not self.count:
             return np.full(len(keys), -1)
         holder = self.slots.take(self._home(keys))
-        # An empty slot is looked up as state 0, and never found.
+        # An empty slot reads the last key (any held one would do): it is never found.
         held = self.keys.take(np.minimum(holder, self.count - 1), axis=0)
         same = holder != EMPTY
         for w in range(keys.shape[1]):
@@ -534,7 +534,8 @@ class VectorExploration:
     out_degree: np.ndarray
     #: The most bytes the search held, counted at the end of each level: the
     #: transitions so far, the hash table of the states seen and its room for
-    #: keys to come (both given back at the end), and the level's successors.
+    #: keys to come (both given back at the end), and the level's successors;
+    #: and once over, while the keys are made compact.
     peak_bytes: int
     stopped: str = ""  # why the search stopped short, in words ("" when complete)
     tail: np.ndarray | None = None  # None: a key of one word
