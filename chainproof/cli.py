@@ -128,6 +128,10 @@ def verify(
             # A pattern need only match in one of the games checked.
             chosen = select(game.properties, pattern)
             if chosen:
+                if method == "portfolio" and not fresh_proofs and game.proves_any_length:
+                    # A malformed kept-invariants file is bad input: refuse it
+                    # before any search, not after the explicit search is done.
+                    invariants.load(game.name)
                 jobs.append((game, game.machine(bounds, variant, reading), chosen))
         if not jobs:
             known = ", ".join(p.name for g in candidates for p in g.properties)
