@@ -302,3 +302,43 @@ def test_a_character_that_must_attack_x_and_can_attack_only_y_need_not_attack_by
         assert machine.rulings.answer("may_propose", gone, CONCRETE, taunted, hero)
         assert not machine.rulings.answer("may_propose", gone, CONCRETE, taunted, t.party(0)[2])
         assert machine.rulings.answer("bound_to_attack", gone, CONCRETE, taunted)
+
+
+def test_a_totem_never_attacks_and_the_texts_part_on_what_it_is():
+    """V15: a totem can't be proposed as an attacker (306.3a; 000 and CR7.4
+    agree).  A combat against one is a sabotage by 002's Chinese 602.2c
+    example (002:95) only, not by 000 (127, 158); Frost Nova's 'each opposing
+    hero and ally' reaches it by CR7.4 305.3a only, not by 000's 306.3a."""
+    from model.wowtcg.board import nearby_boards
+
+    boards = {key: b for key, _, b in nearby_boards(2, 2)}
+    seed = wowtcg.build(board=boards["P2-searing-totem"])
+    by_zh = wowtcg.build(board=boards["P2-searing-totem"], reading="002zh@totem_combat_is_sabotage")
+    t = seed.table
+    totem = t.party(1)[1]
+    assert t.totem[totem] and t.characters[totem].name == "Searing Totem"
+    # P2's own action phase, the totem ready and in its party since before the turn.
+    own_turn = next(seed.initial_states())._replace(
+        location=seed.location_index["action_phase"], turn_player=1, first_turn=False, priority_holder=1,
+    )
+    assert not seed.rulings.answer("may_attack", own_turn, CONCRETE, totem)
+    assert seed.rulings.answer("may_attack", own_turn, CONCRETE, t.party(1)[2])
+    # P1's first action phase: his guard proposed against the totem.
+    s = next(seed.initial_states())._replace(location=seed.location_index["action_phase"], priority_holder=0)
+    proposal = "propose_combat[P1 guard -> P2 Searing Totem]"
+    (ordinary,) = [post for e, post in seed.successors(s) if e.name == proposal]
+    (sabotage,) = [post for e, post in by_zh.successors(s) if e.name == proposal]
+    assert not ordinary.sabotage and sabotage.sabotage and ordinary.defender == sabotage.defender == totem
+
+    frost = boards["P2-searing-totem+frost-nova"]
+    seed, by_cr74 = wowtcg.build(board=frost), wowtcg.build(board=frost, reading="CR7.4@totem_is_ally")
+    # P1's instant on the chain, P2 passing: it resolves as Frost Nova.
+    s = next(seed.initial_states())._replace(
+        location=seed.location_index["action_phase"], priority_holder=1, passes=1,
+        chain_len=1, chain_controller=(0, t.n), chain_kind=(1, 0),
+    )
+    resolves = "resolve_instant[deal 1 to each opposing character][P1]@action_phase"  # P2's armor not exhausted
+    (spared,) = [post for e, post in seed.successors(s) if e.name == resolves]
+    (hit,) = [post for e, post in by_cr74.successors(s) if e.name == resolves]
+    assert spared.in_play[totem] and not hit.in_play[totem]
+    assert spared.damage[t.hero(1)] == hit.damage[t.hero(1)] == 1

@@ -40,6 +40,10 @@ class Character:
     attacks_only: tuple[int, int] | None = None
     #: CR7.4 600.2a: "must attack [X] if able", X given as in ``attacks_only``.
     must_attack_target: tuple[int, int] | None = None
+    #: 306.3a: a totem, in an ally slot: it may defend but never attacks.
+    #: Whether it is an ally, and whether a combat against it is a sabotage,
+    #: the texts answer differently (questions of the rulings, V15).
+    totem: bool = False
 
     def __post_init__(self) -> None:
         unknown = set(self.keywords) - set(KEYWORDS)
@@ -47,6 +51,10 @@ class Character:
             raise ValueError(f"{self.name}: unknown keyword(s) {sorted(unknown)}; known: {', '.join(KEYWORDS)}")
         if self.health < 1 or self.atk < 0 or self.attack_tax < 0:
             raise ValueError(f"{self.name}: health must be at least 1 and ATK and tax at least 0")
+        # 000's 306.3a prints no ATK on a totem and lets it gain none; CR7.4's
+        # 305.3a gives it one.  0 is a value both readings share.
+        if self.totem and self.atk:
+            raise ValueError(f"{self.name}: a totem has no ATK (306.3a)")
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
@@ -128,6 +136,9 @@ FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
 #: for the one use of the power its controller has, as a link resolving as
 #: any spell of the board does.
 BARNATHRUM = Spell("Barnathrum, Lord of Pain", 0, doubles=True)
+
+#: The totem of 002's Chinese 602.2c example (306.3a): 1 health, no ATK.
+SEARING_TOTEM = Character("Searing Totem", atk=0, health=1, totem=True)
 
 
 @dataclass(frozen=True)
@@ -243,6 +254,16 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
     out.append(("spell+mocking-blow", "Mocking Blow is in the game", replace(board, spells=(MOCKING_BLOW,))))
     out.append(("spell+frost-nova", "Frost Nova is in the game", replace(board, spells=(FROST_NOVA,))))
     out.append(("spell+barnathrum", "Barnathrum's power is in the game", replace(board, spells=(BARNATHRUM,))))
+    # The default board has no totem (V15): where P2's first ally is one, the
+    # texts part on whether a combat against it is a sabotage, and with Frost
+    # Nova in the game too, on whether its "each opposing hero and ally" hits it.
+    if len(board.parties) > 1 and board.parties[1].allies:
+        second = board.parties[1]
+        with_totem = _with_party(board, 1, replace(second, allies=(SEARING_TOTEM, *second.allies[1:])))
+        was = second.allies[0].name
+        out.append(("P2-searing-totem", f"P2's {was} is Searing Totem", with_totem))
+        out.append(("P2-searing-totem+frost-nova", f"P2's {was} is Searing Totem and Frost Nova is in the game",
+                    replace(with_totem, spells=(FROST_NOVA,))))
     return out
 
 

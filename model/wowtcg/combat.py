@@ -115,7 +115,10 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
         for a in range(t.count):
             for d in t.defenders(a):
                 tax = t.attack_tax[a]
-                sabotage = d >= t.count
+                # A combat against an object is a sabotage (601.2b); against a
+                # totem, the texts part (V15, ``totem_combat_is_sabotage``).
+                totem = d < t.count and t.totem[d]
+                sabotage = d >= t.count or (totem and t.rulings.fixed("totem_combat_is_sabotage", d))
                 guard = lambda s, b, a=a, d=d, tax=tax: b.AndThen(  # noqa: E731
                     b.And(
                         below_combat_bound(s),
@@ -129,7 +132,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                 what = f"{'a sabotage' if sabotage else 'a combat'}: {t.name(a)} against {t.name(d)}" + (
                     f", in the {window.replace('_', ' ')} window" if elsewhere else ""
                 )
-                taxed = ("600.3", "402.1") if tax else ()
+                also_cited = (("600.3", "402.1") if tax else ()) + (("306.3a",) if totem else ())
                 # Only the basic rules declare off the chain (B7), only 000's
                 # 601.2b admits a defender of the proposer's own party
                 # (may_be_proposed), and only 002's Chinese 601.1 another window:
@@ -141,7 +144,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                             name,
                             window,
                             "attack_window",
-                            ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "602.1", "409.4", "302.2") + taxed,
+                            ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e", "602.1", "409.4", "302.2") + also_cited,
                             guard=guard,
                             prefilter=may_propose_here,
                             update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {
@@ -167,7 +170,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                         ("600.1", "601.1", "601.2", "601.2a", "601.2b", "601.2c", "601.2e")
                         + (() if elsewhere else ("409.2b",))
                         + ("409.3", "413.7a", "302.2")
-                        + taxed,
+                        + also_cited,
                         guard=guard,
                         prefilter=may_propose_here,
                         update=lambda s, b, a=a, d=d, tax=tax, sabotage=sabotage: {

@@ -6,7 +6,7 @@ ends the action phase, who acts first after a link resolves, which weapons
 strike together and when, when combat roles end, and what a spell's printed
 text does: the rules of 303, 404-410, 501-503 and 600-603 as rulings with
 explicit precedence (``model/rulings.py``), each citing the texts that state
-it.  Fifteen questions read the board alone (``Question.fixed``): the model asks them as it
+it.  Seventeen questions read the board alone (``Question.fixed``): the model asks them as it
 builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
@@ -229,6 +229,22 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 printed=True,
                 overrides={"601.2a:new": "103.1"},
                 texts={"000": "451", "001": "201", "002en": "30", "002zh": "34", "CR7.4": "1838-1840"},
+            ),
+            *(
+                # Only where the board holds a totem; the texts agree here (V15).
+                (
+                    Ruling(
+                        "306.3a:totem",
+                        ("306.3a", "601.2a"),
+                        False,
+                        lambda s, b, a: b.select(t.totem, a, False),
+                        "a totem can't be proposed as an attacker",
+                        cant=True,
+                        texts={"000": "158", "CR7.4": "552"},
+                    ),
+                )
+                if any(t.totem)
+                else ()
             ),
             *(
                 # Only where a spell of the board may say so (``spell_stops_attacks``).
@@ -1313,6 +1329,78 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda name: name,
     )
 
+    # -- 306.3a: what a totem is (V15) ------------------------------------------------------
+    totems = tuple((c,) for c in characters if t.totem[c])
+    totem_combat_is_sabotage = Question(
+        "totem_combat_is_sabotage",
+        "is a combat proposed against this totem a sabotage (306.3a, 601.2b)?",
+        (
+            # 000 counts totems among the characters (300.1, line 127) and
+            # lets one be proposed as a defender (306.3a); CR7.4 makes it an
+            # ally.  A character proposed as the defender makes a combat, not
+            # a sabotage (601.2b).
+            Ruling(
+                "306.3a:totem-defender",
+                ("306.3a", "601.2b"),
+                False,
+                always,
+                "a totem proposed as the defender is a character: the combat is no sabotage",
+                texts={"000": "158", "CR7.4": "551-552"},
+            ),
+            # 002's Chinese 602.2c example calls a combat against Searing
+            # Totem a sabotage until a protector steps in; the English 602.2c
+            # has no example, and 002 says nothing else of what a totem is.
+            Ruling(
+                "306.3a:totem-defender",
+                ("306.3a", "601.2b", "602.2c"),
+                True,
+                always,
+                "a combat against a totem is a sabotage, as against an object",
+                texts={"002zh": "95"},
+            ),
+        ),
+        totems,
+        asked_at=("action_phase",),
+        fixed=True,
+        show=t.name,
+    )
+
+    # Asked only where some effect of the board names each opposing hero and
+    # ally without targeting them (Frost Nova): targeting a totem, every text
+    # allows (000 as if it were an ally, CR7.4 because it is one).
+    totem_is_ally = Question(
+        "totem_is_ally",
+        "is this totem an ally for a text that names each hero and ally without targeting it (306.3a)?",
+        (
+            # 000's Chain Lightning example: the further packets, chosen
+            # without targeting, can't go to a totem, for it is no ally.
+            Ruling(
+                "306.3a:totem-ally",
+                ("306.3a",),
+                False,
+                always,
+                "a totem is targeted as if it were an ally but is none: 'each hero and ally' passes it by",
+                texts={"000": "158-159"},
+            ),
+            # CR7.4's 305.3a: totems are ability allies in every zone, and its
+            # Arcane Burst example deals damage to an opposing totem.
+            Ruling(
+                "306.3a:totem-ally",
+                ("306.3a",),
+                True,
+                always,
+                "a totem is an ability ally in every zone: 'each hero and ally' reaches it",
+                texts={"CR7.4": "551-557"},
+            ),
+        ),
+        totems if any(sp.each_opposing for sp in t.board.spells) else (),
+        asked_at=PRIORITY_WINDOWS,
+        fixed=True,
+        show=t.name,
+        # An instant in a starting hand: Frost Nova is played at all.
+        bounds={"hand": 1},
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
@@ -1320,6 +1408,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks, doubling_reaches_heroes,
+        totem_combat_is_sabotage, totem_is_ally,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

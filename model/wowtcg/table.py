@@ -108,6 +108,8 @@ class Table:
         self.attacks_only = tuple(self._resolve_target(c, ch.attacks_only) for c, ch in enumerate(self.characters))
         #: CR7.4 600.2a: the character each must attack if able (``none``: no such modifier).
         self.must_attack_target = tuple(self._resolve_target(c, ch.must_attack_target) for c, ch in enumerate(self.characters))
+        #: 306.3a: the totems, by character number.
+        self.totem = tuple(c.totem for c in self.characters)
         #: Some spell of the board makes its target attack this turn (Mocking
         #: Blow): the state then holds, per character, the player whose hero it
         #: must attack (``taunted_by``; ``nobody``: none).

@@ -275,8 +275,11 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             " to each opposing character" if each_opposing else " and taunt" if taunts else ""
         ) + (" and stop attacks]" if stops and stop_twin else "]")
         if each_opposing:
-            # One edge per controller: the opposing characters are those outside his party.
-            aims = [(f"[{t.player_name(p)}]", p, tuple(c for c in range(t.count) if t.owner[c] != p)) for p in range(t.n)]
+            # One edge per controller: the opposing characters are those
+            # outside his party; a totem among them only where it counts as
+            # an ally (V15, ``totem_is_ally``).
+            reached = tuple(c for c in range(t.count) if not t.totem[c] or t.rulings.fixed("totem_is_ally", c))
+            aims = [(f"[{t.player_name(p)}]", p, tuple(c for c in reached if t.owner[c] != p)) for p in range(t.n)]
         else:
             aims = [(f"[{t.name(c)}]", None, (c,)) for c in range(t.count)]
         for aim, controller, targets in aims:
