@@ -137,7 +137,8 @@ FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
 #: any spell of the board does.
 BARNATHRUM = Spell("Barnathrum, Lord of Pain", 0, doubles=True)
 
-#: The totem of 002's Chinese 602.2c example (306.3a): 1 health, no ATK.
+#: The totem of 002's Chinese 602.2c example (306.3a): no ATK, and its health
+#: scaled down as every health of the board is.
 SEARING_TOTEM = Character("Searing Totem", atk=0, health=1, totem=True)
 
 
