@@ -214,6 +214,19 @@ def test_select_and_store_over_arrays_agree_with_plain_values(index, seed, defau
             _select_and_store_agree(index, seed, default, booleans)
 
 
+
+def test_select_with_a_default_per_row_over_many_rows():
+    """A default that is itself an array (one per row, as the turn player) is
+    chosen where the position is out of range, past the branchless threshold too."""
+    rng = np.random.default_rng(7)
+    rows_ = backend._BRANCHLESS_ROWS + 5
+    index = rng.integers(-1, 4, rows_).astype(np.int32)
+    seq = [rng.integers(0, 5, rows_).astype(np.int32) for _ in range(3)]
+    default = rng.integers(0, 5, rows_).astype(np.int32)
+    chosen = VECTOR.select(seq, index, default)
+    expected = [CONCRETE.select([int(x[r]) for x in seq], int(i), int(default[r])) for r, i in enumerate(index)]
+    assert chosen.tolist() == expected
+
 def _select_and_store_agree(index: list[int], seed: int, default: object, booleans: bool) -> None:
     rng = np.random.default_rng(seed)
     seq = [rng.integers(0, 2 if booleans else 6, len(index)) for _ in range(3)]
