@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import agreement.wowtcg.abstraction
 import agreement.wowtcg.follow
 import engine.wowtcg.checks
 import engine.wowtcg.combat
@@ -535,3 +536,23 @@ def test_a_card_in_hand_the_model_lacks_that_cannot_be_played_is_no_disagreement
     assert result.status == "pass", result.detail
     assert result.model == ("not covered (P1 holds Polymorph, which the model does not abstract, and may play no non-instant "
                             "card here: the model plays any card of a kind he can pay for)"), result.model
+
+
+def test_a_totem_is_the_models_totem_that_defends_and_never_attacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """306.3a: Searing Totem is observed among the allies as a totem, and the model's
+    character for it is one: its proposal as an attacker is refused in both, and its
+    combat as a defender is followed step by step.  Read as a plain 0-ATK ally, the
+    model would let it attack, and the refusal is caught."""
+    path = ROOT / "scenarios" / "wowtcg" / "rules" / "306.3a-a-totem-defends-but-never-attacks.yaml"
+    refused, attacked = runner.run_cases(path)
+    assert (refused.status, attacked.status) == ("pass", "pass"), (refused.detail, attacked.detail)
+    assert refused.model == "agrees over 0 steps and 1 refusals", refused.model
+    assert attacked.model.startswith("agrees over"), attacked.model
+    plain = agreement.wowtcg.abstraction._character
+    monkeypatch.setattr(agreement.wowtcg.abstraction, "_character", lambda *a, **k: plain(*a[:7]))
+    agreement.wowtcg.abstraction._view.cache_clear()
+    try:
+        (wrong, _) = runner.run_cases(path)
+    finally:
+        agreement.wowtcg.abstraction._view.cache_clear()
+    assert wrong.status != "pass" and "propose_combat[" in wrong.detail, (wrong.status, wrong.detail, wrong.model)

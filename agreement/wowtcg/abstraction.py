@@ -133,10 +133,11 @@ class View:
 
 def _character(
     name: str, ident: Any, atk: int, health: int, keywords: Iterable[str] = (), attacks_only: tuple[int, int] | None = None,
-    attack_tax: int = 0,
+    attack_tax: int = 0, totem: bool = False,
 ) -> Character:
     # Names carry the id: two copies of a card are two characters with two sets of edges.
-    return Character(f"{name}#{ident}", atk=atk, health=health, keywords=frozenset(keywords), attacks_only=attacks_only, attack_tax=attack_tax)
+    return Character(f"{name}#{ident}", atk=atk, health=health, keywords=frozenset(keywords), attacks_only=attacks_only, attack_tax=attack_tax,
+                     totem=totem)
 
 
 @lru_cache(maxsize=256)
@@ -184,7 +185,8 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
             held = row[i] if i < len(row) else None
             a = None if held is None else allies_seen[held]
             slots.append(None if a is None else (
-                held, a["name"], a["atk"], a["health"], frozenset(a["keywords"]), a.get("draws_attacks", False), a.get("attack_tax", 0)))
+                held, a["name"], a["atk"], a["health"], frozenset(a["keywords"]), a.get("draws_attacks", False), a.get("attack_tax", 0),
+                a.get("totem", False)))
         parties.append((
             (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False)),
             tuple(slots),
@@ -225,8 +227,8 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
             if ally is None:
                 allies.append(Character(f"free slot {i + 1}", atk=0, health=1))
                 continue
-            ident, name, atk, health, keywords, _, tax = ally
-            allies.append(_character(name, ident, atk, health, keywords, only(p), tax))
+            ident, name, atk, health, keywords, _, tax, totem = ally
+            allies.append(_character(name, ident, atk, health, keywords, only(p), tax, totem))
             number[ident] = p * (width + 1) + i + 1
         hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield = hero
         number[hero_id] = p * (width + 1)

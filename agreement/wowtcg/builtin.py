@@ -114,6 +114,11 @@ UNTIL_TRIGGER = (
 #: the game (a spell of the board, or the combat damage of a character or
 #: weapon in play) is of that type (``untyped``).
 IMMUNE_TO_A_TYPE = ("Emberward Sentinel",)
+#: Totems (306.3a): characters in an ally slot with health and no ATK, which
+#: may defend but never attack (the board's Character.totem).  Searing Totem's
+#: only other text is its Fire Totem (1) label, where the following ends (412).
+#: Scripted games only: exported tables keep the cards they always had.
+TOTEMS = ("Searing Totem",)
 #: Allies whose continuous power sets only their own ATK, health or keywords:
 #: Tracker Gallen's ATK counts his controller's allies (CR7.4 704), Ironforge
 #: Guards' health the other Guards (409.6b example), Thunderhead Hippogryph's
@@ -168,7 +173,7 @@ def spell(card: Card) -> dict[str, Any] | None:
 def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     """The cards of this game the model does not abstract, by name; with
     ``until_power`` (a game followed step by step), the UNTIL_POWER,
-    UNTIL_TRIGGER and STEPWISE_STATS cards count as abstracted, and only cards
+    UNTIL_TRIGGER, STEPWISE_STATS and TOTEMS cards count as abstracted, and only cards
     in play or played onto the chain count: the model counts the cards in hand
     by kind and cost (408), and one outside it that stays in hand, or is placed
     face down as a resource (410.1b), is a card like any other to it."""
@@ -186,7 +191,7 @@ def abstracted(st: GameState, until_power: bool = False) -> frozenset[str]:
     """The names of the cards the model abstracts in this game (spells aside); ``until_power`` as in ``outside_fragment``."""
     if not until_power:
         return FRAGMENT
-    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS)
+    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS + TOTEMS)
     return known | frozenset(IMMUNE_TO_A_TYPE) if untyped(st) else known
 
 
@@ -470,9 +475,11 @@ def observe(st: GameState) -> dict[str, Any]:
                         **({"taunted_by": taunted_by[o.id]} if o.id in taunted_by else {}),
                         **({"draws_attacks": True} if "opponents_attack_only_this" in o.card.continuous_powers else {}),
                         **({"attack_tax": attack_tax(o)} if attack_tax(o) else {}),
+                        **({"totem": True} if o.card.is_totem else {}),
                     }
                     for o in mine
-                    if o.card.type == "ally" and not o.resource
+                    # 306.3a: a totem in play sits among the allies as a character.
+                    if (o.card.type == "ally" or o.card.is_totem) and not o.resource
                 ],
                 "weapons": [
                     {

@@ -111,6 +111,10 @@ def check_state(obs: Any) -> None:
             _object(ally, f"{where}.allies[{j}]", {"id": "id", "name": "str", "atk": "int", "health": "health", "keywords": "", "damage": "int", "exhausted": "bool", "new": "bool"})
             if not isinstance(ally.get("draws_attacks", False), bool):
                 _fail(f"{where}.allies[{j}].draws_attacks", f"expected true or false, got {ally['draws_attacks']!r}")
+            if not isinstance(ally.get("totem", False), bool):
+                _fail(f"{where}.allies[{j}].totem", f"expected true or false, got {ally['totem']!r}")
+            if ally.get("totem") and ally["atk"]:
+                _fail(f"{where}.allies[{j}].atk", f"a totem has no ATK (306.3a), got {ally['atk']}")
             if "attack_tax" in ally:
                 _int(ally["attack_tax"], f"{where}.allies[{j}].attack_tax")
             bad = [k for k in ally["keywords"] if k not in KEYWORDS] if isinstance(ally["keywords"], list) else ["(not a list)"]
