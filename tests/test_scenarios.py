@@ -190,9 +190,10 @@ def test_cli_json_shape_and_exit_0_when_all_pass() -> None:
 
 
 def test_not_covered_keeps_each_card_name_whole() -> None:
-    result = runner.run_file(ROOT / "scenarios" / "wowtcg" / "rules" / "302.2-only-an-ally-is-held-back-the-turn-it-joins.yaml")
-    assert result.model == ("not covered (cards the model does not abstract: "
-                            "Barnathrum, Lord of Pain; Entangling Roots; Inventor's Focal Sword)")
+    # Semicolons between names: a name may hold a comma (Barnathrum, Lord of Pain,
+    # whose name the payment-power test below reads whole).
+    result = runner.run_file(ROOT / "scenarios" / "wowtcg" / "seed-000" / "400.4c-entangling-roots-may-move-to-an-untargetable-ally.yaml")
+    assert result.model == "not covered (cards the model does not abstract: Blessing of Freedom; Entangling Roots)", result.model
 
 
 def test_cli_exit_1_on_a_wrong_ruling() -> None:
@@ -556,3 +557,15 @@ def test_a_totem_is_the_models_totem_that_defends_and_never_attacks(monkeypatch:
     finally:
         agreement.wowtcg.abstraction._view.cache_clear()
     assert wrong.status != "pass" and "propose_combat[" in wrong.detail, (wrong.status, wrong.detail, wrong.model)
+
+
+def test_a_card_whose_one_power_is_a_payment_power_is_followed_until_it_is_used() -> None:
+    """CR7.4 701: the model's chain holds no power links.  Barnathrum is an ally with
+    his stats to it while his power is only offered (the offer is no choice the model
+    reads); where a player uses it, the following stops, naming him."""
+    rules = ROOT / "scenarios" / "wowtcg" / "rules"
+    (offered,) = runner.run_cases(rules / "CR7.4-701.2-a-power-is-used-from-play-by-its-controller.yaml")
+    assert offered.status == "pass" and offered.model.startswith("agrees over 1 steps"), (offered.detail, offered.model)
+    (used,) = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "seed-000" / "404.3-barnathrum-puts-damage-on.yaml")
+    assert used.status == "pass", used.detail
+    assert used.model.startswith("not covered (Barnathrum, Lord of Pain's payment power is used: the model's chain holds no power links (CR7.4 701))"), used.model

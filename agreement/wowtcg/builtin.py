@@ -114,6 +114,11 @@ UNTIL_TRIGGER = (
 #: the game (a spell of the board, or the combat damage of a character or
 #: weapon in play) is of that type (``untyped``).
 IMMUNE_TO_A_TYPE = ("Emberward Sentinel",)
+#: Cards whose one power is a payment power (CR7.4 701), followed until a
+#: player uses it (the model's chain holds no power links): a hero, allies with
+#: their stats and keywords, and a weapon.  Until then the engine's offer to
+#: use it is a choice the model does not read (``ModelFollower.before``).
+UNTIL_PAYMENT = ("Boris Brightbeard", "Barnathrum, Lord of Pain", "Kaal Soulreaper", "Inventor's Focal Sword")
 #: Totems (306.3a): characters in an ally slot with health and no ATK, which
 #: may defend but never attack (the board's Character.totem).  Searing Totem's
 #: only other text is its Fire Totem (1) label, where the following ends (412).
@@ -173,7 +178,7 @@ def spell(card: Card) -> dict[str, Any] | None:
 def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     """The cards of this game the model does not abstract, by name; with
     ``until_power`` (a game followed step by step), the UNTIL_POWER,
-    UNTIL_TRIGGER, STEPWISE_STATS and TOTEMS cards count as abstracted, and only cards
+    UNTIL_TRIGGER, UNTIL_PAYMENT, STEPWISE_STATS and TOTEMS cards count as abstracted, and only cards
     in play or played onto the chain count: the model counts the cards in hand
     by kind and cost (408), and one outside it that stays in hand, or is placed
     face down as a resource (410.1b), is a card like any other to it."""
@@ -191,7 +196,7 @@ def abstracted(st: GameState, until_power: bool = False) -> frozenset[str]:
     """The names of the cards the model abstracts in this game (spells aside); ``until_power`` as in ``outside_fragment``."""
     if not until_power:
         return FRAGMENT
-    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS + TOTEMS)
+    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS + TOTEMS + UNTIL_PAYMENT)
     return known | frozenset(IMMUNE_TO_A_TYPE) if untyped(st) else known
 
 
@@ -240,16 +245,23 @@ def untyped(st: GameState) -> bool:
 def power_acting(st: GameState) -> str:
     """What the game does that the model has no edge for, if anything: a
     triggered effect waiting or on the chain (409.5; the model's chain holds
-    none), or an inspire decision (501.1a; the model readies only the turn
+    none), a payment power's effect on the chain (CR7.4 701), or an inspire decision (501.1a; the model readies only the turn
     player's cards).  "" when nothing of the kind happens."""
     for link in st.chain:
         if link.kind == "trigger":
             return f"{st.objs[link.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
+        if link.kind == "payment":
+            return payment_used(st.objs[link.source].card.name)
     for w in st.waiting:
         return f"{st.objs[w.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
     if st.decision is not None and st.decision.kind == "inspire":
         return f"{st.pname(st.decision.player)} readies an ally by inspire: the model readies only the turn player's cards (501.1a)"
     return ""
+
+
+def payment_used(name: str) -> str:
+    """Why the model stops following where a payment power is used."""
+    return f"{name}'s payment power is used: the model's chain holds no power links (CR7.4 701)"
 
 
 def spells_of(st: GameState) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ step and completeness of what the engine offers.  A situation the model does
 not cover is said to be so, with the reason; it is never counted as agreeing.
 A game the model follows stops being followed, with the reason, where it
 leaves the model: a card the model lacks is played or enters play, a power
-it lacks acts, or an ally's stats change during a step.
+it lacks acts or is used, or an ally's stats change during a step.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from agreement.findings import Finding, follow_verdict
-from agreement.wowtcg.builtin import observe, observe_action, outside_fragment, power_acting, unplayable_in_hand
+from agreement.wowtcg.builtin import observe, observe_action, outside_fragment, payment_used, power_acting, unplayable_in_hand
 from agreement.wowtcg.checker import WowChecker
 from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
@@ -95,6 +95,9 @@ class ModelFollower:
             if why:
                 self.not_covered = f"{action} from hand: {why}"
                 return
+        if action.kind == "power":
+            self.not_covered = payment_used(st.objs[action.subject].card.name)
+            return
         acting = power_acting(st)
         if acting:
             self.not_covered = acting
@@ -103,7 +106,9 @@ class ModelFollower:
         if not self.checker.waits_for_choice(obs):
             self.not_covered = f"the engine waits for a {st.decision.kind if st.decision else 'choice'} where the model waits for no player"
             return
-        offered = [observe_action(st, a) for a in st.legal_actions()]
+        # The model has no payment powers (CR7.4 701): an offer to use one
+        # (UNTIL_PAYMENT) is a choice it does not read, and using one ends the following.
+        offered = [observe_action(st, a) for a in st.legal_actions() if a.kind != "power"]
         self._pending = (obs, observe_action(st, action), offered, unplayable_in_hand(st))
 
     def after(self, st: GameState) -> list[Finding]:
