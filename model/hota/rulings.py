@@ -31,7 +31,7 @@ that 004 read alone shows the clash.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from model.backend import Backend
 from model.hota.table import ACCEPT, NO_TRIGGER, NOBODY, NOT_YET, PLAYERS, REFUSE, STARTING_LIFE, Table
@@ -296,23 +296,31 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     # as a two-player text says it). At a larger table 004 does not say which of
     # several defending players chooses next; the model goes round in seat
     # order (assumed:seat-order). Asked of the choices made so far.
+    def in_turn_order(pending: Callable[[Any, Backend, int], Any], leader: Callable[[Any], Any]):
+        """For an order that starts with one player (``leader``: the active
+        player, the first player) and goes on to "their opponent", over the
+        players for whom ``pending`` holds: whether the leader is done, whether
+        ``p`` is the first pending player in seat order from the leader, and
+        whether ``p`` is the one other player still pending."""
+        def leader_done(s: Any, b: Backend) -> Any:
+            return b.Not(b.Or(*(b.And(leader(s) == q, pending(s, b, q)) for q in range(t.players))))
+
+        def first_in_seat_order(s: Any, b: Backend, p: int) -> Any:
+            def before(a: int) -> tuple[int, ...]:
+                return tuple((a + k) % t.players for k in range((p - a) % t.players))
+            return b.And(pending(s, b, p), b.Or(*(b.And(leader(s) == a, *(b.Not(pending(s, b, q)) for q in before(a)))
+                                                  for a in range(t.players))))
+
+        def lone_other(s: Any, b: Backend, p: int) -> Any:
+            return b.And(leader(s) != p, pending(s, b, p),
+                         *(b.Or(leader(s) == q, b.Not(pending(s, b, q))) for q in _opponents(p, t.players)))
+
+        return leader_done, first_in_seat_order, lone_other
+
     def unfinished(s: Any, b: Backend, p: int) -> Any:
         return b.And(b.Not(left_the_game(s, p, b)), b.Or(s.picked[p] == NOT_YET, s.answer[p] == NOT_YET))
 
-    def active_done(s: Any, b: Backend) -> Any:
-        return b.Not(b.Or(*(b.And(s.active == q, unfinished(s, b, q)) for q in range(t.players))))
-
-    def first_unfinished(s: Any, b: Backend, p: int) -> Any:
-        """``p`` is the first player with a choice to make, in seat order from the active player."""
-        def before(a: int) -> tuple[int, ...]:
-            return tuple((a + k) % t.players for k in range((p - a) % t.players))
-        return b.And(unfinished(s, b, p), b.Or(*(b.And(s.active == a, *(b.Not(unfinished(s, b, q)) for q in before(a)))
-                                               for a in range(t.players))))
-
-    def lone_defender(s: Any, b: Backend, p: int) -> Any:
-        """``p`` is the one defending player with a choice still to make."""
-        return b.And(s.active != p, unfinished(s, b, p),
-                     *(b.Or(s.active == q, b.Not(unfinished(s, b, q))) for q in _opponents(p, t.players)))
+    active_done, first_unfinished, lone_defender = in_turn_order(unfinished, lambda s: s.active)
 
     next_q = Question(
         "chooses_next",
@@ -345,14 +353,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     def undeclared(s: Any, b: Backend, p: int) -> Any:
         return b.And(b.Not(left_the_game(s, p, b)), s.declared[p] == NOT_YET)
 
-    def first_undeclared(s: Any, b: Backend, p: int) -> Any:
-        """``p`` is the first player yet to declare, in seat order from the first player."""
-        def before(f: int) -> tuple[int, ...]:
-            return tuple((f + k) % t.players for k in range((p - f) % t.players))
-        return b.And(undeclared(s, b, p), b.Or(*(b.And(s.first == f, *(b.Not(undeclared(s, b, q)) for q in before(f)))
-                                               for f in range(t.players))))
-
-    first_done = lambda s, b: b.Not(b.Or(*(b.And(s.first == q, undeclared(s, b, q)) for q in range(t.players))))  # noqa: E731
+    first_done, first_undeclared, lone_opponent = in_turn_order(undeclared, lambda s: s.first)
     declares_q = Question(
         "declares_next",
         "is this player the next to declare a mulligan count?",
@@ -363,8 +364,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
                    lambda s, b, p: b.And(s.first != p, b.Not(first_done(s, b))),
                    "an opponent declares after the first player", texts={SEED: "119"}),
             Ruling("103.4-opponent", ("103.4",), True,
-                   lambda s, b, p: b.And(s.first != p, undeclared(s, b, p), first_done(s, b),
-                                         *(b.Or(s.first == q, b.Not(undeclared(s, b, q))) for q in _opponents(p, t.players))),
+                   lambda s, b, p: b.And(lone_opponent(s, b, p), first_done(s, b)),
                    "then their opponent declares (the one yet to)", texts={SEED: "119"}),
             Ruling("103.4-done", ("103.4", "104.5"), False, lambda s, b, p: b.Not(undeclared(s, b, p)),
                    "a player who has declared, or has left the game, declares no more", texts={SEED: "119"}),
