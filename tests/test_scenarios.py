@@ -569,3 +569,17 @@ def test_a_card_whose_one_power_is_a_payment_power_is_followed_until_it_is_used(
     (used,) = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "seed-000" / "404.3-barnathrum-puts-damage-on.yaml")
     assert used.status == "pass", used.detail
     assert used.model.startswith("not covered (Barnathrum, Lord of Pain's payment power is used: the model's chain holds no power links (CR7.4 701))"), used.model
+
+
+def test_a_ring_that_adds_to_an_attacking_hero_is_followed_until_he_attacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """407.3c: Mason's Fraternity Ring is an item to the model while its hero defends;
+    proposed as an attacker, his +1 ATK is one the model's hero lacks, so the
+    following stops there, and without that stop the model disagrees on the damage."""
+    path = ROOT / "scenarios" / "wowtcg" / "seed-000" / "407.3c-mason-ring-and-annihilator-deal-four-unpreventable.yaml"
+    attacking, defending = runner.run_cases(path)
+    assert (attacking.status, defending.status) == ("pass", "pass"), (attacking.detail, defending.detail)
+    assert attacking.model.startswith("not covered (P1's hero attacks with Mason's Fraternity Ring in play"), attacking.model
+    assert defending.model.startswith("agrees over"), defending.model
+    monkeypatch.setattr(agreement.wowtcg.follow, "ring_attacks", lambda st, action: "")
+    unstopped, _ = runner.run_cases(path)
+    assert unstopped.status != "pass" and "damage: model" in unstopped.detail, (unstopped.status, unstopped.detail)

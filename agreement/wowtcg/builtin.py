@@ -119,6 +119,11 @@ IMMUNE_TO_A_TYPE = ("Emberward Sentinel",)
 #: their stats and keywords, and a weapon.  Until then the engine's offer to
 #: use it is a choice the model does not read (``ModelFollower.before``).
 UNTIL_PAYMENT = ("Boris Brightbeard", "Barnathrum, Lord of Pain", "Kaal Soulreaper", "Inventor's Focal Sword")
+#: Items whose one power gives their hero ATK while he attacks (407.3c, CR7.4
+#: 704), followed until that hero is proposed as an attacker (``ring_attacks``):
+#: the model's hero deals his weapons' ATK only.  Until then each is an item a
+#: sabotage may take.
+UNTIL_HERO_ATTACKS = ("Mason's Fraternity Ring",)
 #: Totems (306.3a): characters in an ally slot with health and no ATK, which
 #: may defend but never attack (the board's Character.totem).  Searing Totem's
 #: only other text is its Fire Totem (1) label, where the following ends (412).
@@ -178,7 +183,7 @@ def spell(card: Card) -> dict[str, Any] | None:
 def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     """The cards of this game the model does not abstract, by name; with
     ``until_power`` (a game followed step by step), the UNTIL_POWER,
-    UNTIL_TRIGGER, UNTIL_PAYMENT, STEPWISE_STATS and TOTEMS cards count as abstracted, and only cards
+    UNTIL_TRIGGER, UNTIL_PAYMENT, UNTIL_HERO_ATTACKS, STEPWISE_STATS and TOTEMS cards count as abstracted, and only cards
     in play or played onto the chain count: the model counts the cards in hand
     by kind and cost (408), and one outside it that stays in hand, or is placed
     face down as a resource (410.1b), is a card like any other to it."""
@@ -196,7 +201,7 @@ def abstracted(st: GameState, until_power: bool = False) -> frozenset[str]:
     """The names of the cards the model abstracts in this game (spells aside); ``until_power`` as in ``outside_fragment``."""
     if not until_power:
         return FRAGMENT
-    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS + TOTEMS + UNTIL_PAYMENT)
+    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS + TOTEMS + UNTIL_PAYMENT + UNTIL_HERO_ATTACKS)
     return known | frozenset(IMMUNE_TO_A_TYPE) if untyped(st) else known
 
 
@@ -262,6 +267,18 @@ def power_acting(st: GameState) -> str:
 def payment_used(name: str) -> str:
     """Why the model stops following where a payment power is used."""
     return f"{name}'s payment power is used: the model's chain holds no power links (CR7.4 701)"
+
+
+def ring_attacks(st: GameState, action: Action) -> str:
+    """Why the model can't follow this proposal: its attacker is a hero whose
+    controller has an UNTIL_HERO_ATTACKS item in play ("" otherwise)."""
+    if action.kind != "propose" or action.subject != st.players[action.player].hero:
+        return ""
+    rings = sorted({o.card.name for o in map(st.objs.__getitem__, st.play)
+                    if o.card.name in UNTIL_HERO_ATTACKS and o.controller == action.player and not o.resource})
+    if not rings:
+        return ""
+    return f"{st.pname(action.player)}'s hero attacks with {'; '.join(rings)} in play: the model's hero has no ATK of his own beside his weapons' (407.3c, CR7.4 704)"
 
 
 def spells_of(st: GameState) -> list[dict[str, Any]]:

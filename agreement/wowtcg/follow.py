@@ -16,7 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from agreement.findings import Finding, follow_verdict
-from agreement.wowtcg.builtin import observe, observe_action, outside_fragment, payment_used, power_acting, unplayable_in_hand
+from agreement.wowtcg.builtin import (
+    observe, observe_action, outside_fragment, payment_used, power_acting, ring_attacks, unplayable_in_hand,
+)
 from agreement.wowtcg.checker import WowChecker
 from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
@@ -97,6 +99,10 @@ class ModelFollower:
                 return
         if action.kind == "power":
             self.not_covered = payment_used(st.objs[action.subject].card.name)
+            return
+        ring = ring_attacks(st, action)
+        if ring:
+            self.not_covered = ring
             return
         acting = power_acting(st)
         if acting:
