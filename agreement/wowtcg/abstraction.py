@@ -31,7 +31,7 @@ from typing import Any, Iterable
 from model.backend import CONCRETE
 from model.machine import Edge, Machine
 from model.wowtcg import build
-from model.wowtcg.board import Board, Character, Party, Spell, Weapon
+from model.wowtcg.board import Ability, Board, Character, Party, Spell, Weapon
 from model.wowtcg.table import LINK_KINDS
 
 from agreement.model_steps import KEPT, successors
@@ -74,10 +74,14 @@ def frame(edge: Edge, pre: Any, machine: Machine) -> frozenset[str]:
     - An instant resolving with an effect the model leaves untracked
       (``resolve_top_link``) may exhaust, ready or heal a character; in the
       harness's part of the pool that is all an instant does (see builtin.py).
+    - A non-instant ability that heals (``resolve_ability[heal]``) changes
+      damage, which the model does not track (406.2).
     """
     name = family(edge.name)
     if name.startswith(("play_instant", "play_non_instant")):
         return frozenset({"resources_exhausted"})
+    if name.startswith("resolve_ability[heal]"):
+        return frozenset({"damage"})
     if name.startswith("resolve_top_link") and machine.table.chain.top(pre, CONCRETE, "kind") == LINK_KINDS.index("instant"):
         return frozenset({"exhausted", "damage"})
     return frozenset()
@@ -201,11 +205,14 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
     spells = tuple(
         (sp["name"], sp["amount"], sp["each_opposing"], sp["instant"], sp.get("taunts", False)) for sp in observations[0].get("spells", ())
     )
-    return _view(tuple(parties), width, depth, spells)
+    abilities = tuple((ab["name"], ab["effect"]) for ab in observations[0].get("abilities", ()))
+    return _view(tuple(parties), width, depth, spells, abilities)
 
 
 @lru_cache(maxsize=KEPT)
-def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[Any, ...], ...] = ()) -> View:
+def _view(
+    parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[Any, ...], ...] = (), abilities: tuple[tuple[str, str], ...] = (),
+) -> View:
     """The view of a board read off the observations (kept: a board stands for
     many steps, and building its characters is most of the cost of a view)."""
     board, number, weapon_slot, missing = [], {}, {}, set()
@@ -253,7 +260,9 @@ def _view(parties: tuple[Any, ...], width: int, depth: int, spells: tuple[tuple[
                 object_name=f"{item[1]}#{item[0]}" if item else "no object",
             )
         )
-    machine = _machine(len(parties), width, depth, Board(tuple(board), spells=tuple(Spell(*sp) for sp in spells)))
+    machine = _machine(len(parties), width, depth, Board(
+        tuple(board), spells=tuple(Spell(*sp) for sp in spells), abilities=tuple(Ability(*ab) for ab in abilities),
+    ))
     return View(machine, number, weapon_slot, frozenset(missing))
 
 

@@ -180,6 +180,29 @@ def spell(card: Card) -> dict[str, Any] | None:
     }
 
 
+#: The steps of a non-instant ability that exhausts a targeted hero or ally and draws a card (Charge).
+EXHAUST_AND_DRAW = (("exhaust", "target", None), ("draw", None, 1))
+
+
+def ability(card: Card) -> dict[str, Any] | None:
+    """The card as a non-instant ability of the model's board that deals no
+    damage (409.2b): one whose whole effect is to heal (406.2), or to exhaust a
+    targeted hero or ally and then draw a card (105.1, 413.4a); None for any
+    other card.  Instant heals (Flash Heal) are instants the model leaves
+    untracked (``frame`` in abstraction.py)."""
+    effect = card.effect
+    if card.type != "ability" or card.instant or card.ongoing or card.attach or card.triggers or card.payments or card.continuous:
+        return None
+    if effect is None or not effect.steps:
+        return None
+    if all(step.op == "heal" for step in effect.steps):
+        return {"name": card.name, "effect": "heal"}
+    steps = tuple((step.op, step.arg("what"), step.arg("count")) for step in effect.steps)
+    if steps == EXHAUST_AND_DRAW and effect.target == "character":
+        return {"name": card.name, "effect": "exhaust and draw"}
+    return None
+
+
 def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     """The cards of this game the model does not abstract, by name; with
     ``until_power`` (a game followed step by step), the UNTIL_POWER,
@@ -192,7 +215,7 @@ def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     return sorted({
         o.card.name
         for o in st.objs
-        if o.card.name not in known and not (o.resource and not o.face_up) and spell(o.card) is None
+        if o.card.name not in known and not (o.resource and not o.face_up) and spell(o.card) is None and ability(o.card) is None
         and not (until_power and (o.zone not in ("play", "chain") or o.id in placed))
     })
 
@@ -221,7 +244,7 @@ def unplayable_in_hand(st: GameState) -> dict[str, str]:
     out = {}
     for kind in ("instant", "non_instant"):
         payable = [c for c in hand if card_kind(c) == kind and (c.cost or 0) <= ready]
-        lacking = sorted({c.name for c in payable if c.name not in known and spell(c) is None})
+        lacking = sorted({c.name for c in payable if c.name not in known and spell(c) is None and ability(c) is None})
         if kind not in offered and lacking and len(lacking) == len({c.name for c in payable}):
             out[kind] = (f"{st.pname(p)} holds {'; '.join(lacking)}, which the model does not abstract, and may play no "
                          f"{kind.replace('_', '-')} card here: the model plays any card of a kind he can pay for")
@@ -284,6 +307,12 @@ def ring_attacks(st: GameState, action: Action) -> str:
 def spells_of(st: GameState) -> list[dict[str, Any]]:
     """The spells among this game's cards, one per name, in name order."""
     found = {o.card.name: spell(o.card) for o in st.objs if o.card.type == "ability"}
+    return [found[name] for name in sorted(found) if found[name] is not None]
+
+
+def abilities_of(st: GameState) -> list[dict[str, Any]]:
+    """The non-instant abilities that deal no damage among this game's cards, one per name, in name order."""
+    found = {o.card.name: ability(o.card) for o in st.objs if o.card.type == "ability"}
     return [found[name] for name in sorted(found) if found[name] is not None]
 
 
@@ -529,9 +558,10 @@ def observe(st: GameState) -> dict[str, Any]:
             }
         )
     step = st.step
-    spells = spells_of(st)
+    spells, abilities = spells_of(st), abilities_of(st)
     return {
         **({"spells": spells} if spells else {}),
+        **({"abilities": abilities} if abilities else {}),
         "step": step,
         "turn_player": st.turn_player,
         "turn": st.turn_number,

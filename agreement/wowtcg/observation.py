@@ -20,6 +20,8 @@ STEPS = ("ready_step", "draw_step", "action_phase", "attack_window", "protect_po
 CARD_KINDS = ("instant", "non_instant", "quest")
 LINK_KINDS = ("instant", "non_instant", "resource", "proposal", "strike")
 KEYWORDS = ("protector", "stealth", "elusive", "ferocity", "long_range", "sabotage")
+#: What a non-instant ability that deals no damage does (state.abilities).
+ABILITY_EFFECTS = ("heal", "exhaust and draw")
 ACTION_KINDS = ("pass", "play", "resource", "propose", "strike", "protect", "discard", "prevent")
 
 
@@ -140,6 +142,14 @@ def check_state(obs: Any) -> None:
                 _fail(f"state.spells[{i}].amount", f"expected at least 1, got {sp['amount']}")
             if not isinstance(sp.get("taunts", False), bool):
                 _fail(f"state.spells[{i}].taunts", f"expected true or false, got {sp['taunts']!r}")
+    abilities = obs.get("abilities")
+    if abilities is not None:
+        if not isinstance(abilities, list):
+            _fail("state.abilities", "expected a list of the non-instant abilities that deal no damage")
+        for i, ab in enumerate(abilities):
+            _object(ab, f"state.abilities[{i}]", {"name": "str", "effect": "str"})
+            if ab["effect"] not in ABILITY_EFFECTS:
+                _fail(f"state.abilities[{i}].effect", f"expected one of {', '.join(ABILITY_EFFECTS)}, got {ab['effect']!r}")
     for p, pl in enumerate(players):
         for where, ch in [(f"state.players[{p}].hero", pl["hero"])] + [(f"state.players[{p}].allies[{j}]", a) for j, a in enumerate(pl["allies"])]:
             taunt = ch.get("taunted_by")

@@ -44,6 +44,11 @@ class Character:
     #: Whether it is an ally, and whether a combat against it is a sabotage,
     #: the texts answer differently (questions of the rulings, V15).
     totem: bool = False
+    #: Valthak Spiritdrinker's text (103.4 example): "your hero can't be
+    #: destroyed", while this ally is in play.  Whether that keeps a hero with
+    #: lethal damage in play the texts answer differently (B1, a question of
+    #: the rulings).
+    keeps_hero: bool = False
 
     def __post_init__(self) -> None:
         unknown = set(self.keywords) - set(KEYWORDS)
@@ -103,7 +108,10 @@ class Spell:
     caster's hero if able (601.2c), as Mocking Blow says (601.2d example).
     ``doubles``: instead of a packet, it doubles the damage on the characters
     its text names, the extra put on them, not dealt (404.3 example,
-    Barnathrum's power; ``amount`` 0)."""
+    Barnathrum's power; ``amount`` 0).  ``heals``: instead of a packet of
+    damage, it heals ``amount`` damage from its target (406.1, Flash Heal);
+    whether it heals a character with lethal damage is a question of the
+    rulings (B1)."""
 
     name: str
     amount: int
@@ -111,8 +119,11 @@ class Spell:
     instant: bool = True
     taunts: bool = False
     doubles: bool = False
+    heals: bool = False
 
     def __post_init__(self) -> None:
+        if self.heals and (self.each_opposing or self.taunts or self.doubles):
+            raise ValueError(f"{self.name}: a healing ability heals its one target and does nothing else")
         if self.doubles:
             if self.amount or self.each_opposing or self.taunts:
                 raise ValueError(f"{self.name}: a power that doubles damage deals none and makes nobody attack")
@@ -120,6 +131,30 @@ class Spell:
             raise ValueError(f"{self.name}: an ability that deals damage deals at least 1")
         if self.taunts and self.each_opposing:
             raise ValueError(f"{self.name}: only a targeted character can be made to attack")
+
+
+#: What a board's non-instant ability that deals no damage does (``Ability.effect``).
+ABILITY_EFFECTS = ("heal", "exhaust and draw")
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A non-instant ability of the game that deals no damage (Board.spells
+    are those that do): played only on an empty chain in its controller's
+    action phase (409.2b), it resolves with its ``effect``.  ``heal``: it
+    heals (406.2), which the model does not track: its link just leaves the
+    chain.  ``exhaust and draw``: it exhausts a hero or ally (105.1), chosen
+    as it resolves as the spells' targets are, then its controller draws a
+    card, and loses at the next check if his deck is empty (409.6c); as links
+    carry no targets here, it may also be interrupted as it resolves, its
+    target gone (CR7.4 709.2a), and then nobody draws."""
+
+    name: str
+    effect: str
+
+    def __post_init__(self) -> None:
+        if self.effect not in ABILITY_EFFECTS:
+            raise ValueError(f"{self.name}: unknown effect {self.effect!r}; known: {', '.join(ABILITY_EFFECTS)}")
 
 
 #: The 601.2d example's instant: 1 damage, then this turn its target must
@@ -137,6 +172,10 @@ FROST_NOVA = Spell("Frost Nova", 1, each_opposing=True)
 #: any spell of the board does.
 BARNATHRUM = Spell("Barnathrum, Lord of Pain", 0, doubles=True)
 
+#: The 406.1 example's instant: heals 4 from a target hero or ally, scaled
+#: down as every health of the board is.
+FLASH_HEAL = Spell("Flash Heal", 1, heals=True)
+
 #: The totem of 002's Chinese 602.2c example (306.3a): no ATK, and its health
 #: scaled down as every health of the board is.
 SEARING_TOTEM = Character("Searing Totem", atk=0, health=1, totem=True)
@@ -148,6 +187,8 @@ class Board:
     #: The abilities of this game that deal damage as they resolve; none on the
     #: default board, whose instants only exhaust, remove from combat or destroy.
     spells: tuple[Spell, ...] = ()
+    #: Its non-instant abilities that deal no damage; none on the default board.
+    abilities: tuple[Ability, ...] = ()
 
 
 def _party_a(allies: int) -> Party:
@@ -206,8 +247,9 @@ def default_board(players: int, allies: int) -> Board:
 def every_option_board(players: int, allies: int) -> Board:
     """The default board with each piece only a scenario's board otherwise
     holds: P1's second warhammer in hand (303.1) and his first one's damage
-    unpreventable (407.3c), P2's armor in hand (304.1), Mocking Blow and an
-    ability that deals 1 to each opposing character.  The rules these
+    unpreventable (407.3c), P2's armor in hand (304.1), Mocking Blow, an
+    ability that deals 1 to each opposing character, and the non-instant
+    abilities that heal or exhaust and draw.  The rules these
     pieces bring are cited here (``Game.cited_rules``), as the registry's
     ``encoded`` asks."""
     board = default_board(players, allies)
@@ -215,7 +257,8 @@ def every_option_board(players: int, allies: int) -> Board:
     first = replace(first, weapons=(replace(first.weapons[0], unpreventable=True), replace(first.weapons[1], from_hand=True)))
     second = replace(second, armor_from_hand=True)
     ring = Spell("each opposing character", 1, each_opposing=True)
-    return replace(_with_party(_with_party(board, 0, first), 1, second), spells=(MOCKING_BLOW, ring))
+    abilities = tuple(Ability(effect, effect) for effect in ABILITY_EFFECTS)
+    return replace(_with_party(_with_party(board, 0, first), 1, second), spells=(MOCKING_BLOW, ring), abilities=abilities)
 
 
 def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
@@ -265,6 +308,17 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         out.append(("P2-searing-totem", f"P2's {was} is Searing Totem", with_totem))
         out.append(("P2-searing-totem+frost-nova", f"P2's {was} is Searing Totem and Frost Nova is in the game",
                     replace(with_totem, spells=(FROST_NOVA,))))
+    # No character of the default board says "your hero can't be destroyed"
+    # (Valthak Spiritdrinker's text, 103.4 example), so no hero ever keeps
+    # lethal damage while a player has priority, and healing never meets it
+    # (B1).  P2's elusive ally takes Valthak's text: its hero can be dealt
+    # lethal damage in P1's first combat, and it can't itself be a defender.
+    if len(board.parties) > 1 and board.parties[1].allies and board.parties[1].allies[0].has("elusive"):
+        second = board.parties[1]
+        keeper = replace(second.allies[0], keeps_hero=True)
+        who = keeper.name
+        out.append(("P2-keeps-hero+flash-heal", f"P2's {who} says 'your hero can't be destroyed' and Flash Heal is in the game",
+                    replace(_with_party(board, 1, replace(second, allies=(keeper, *second.allies[1:]))), spells=(FLASH_HEAL,))))
     return out
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from model.backend import Backend
 from model.machine import Edge
 from model.wowtcg.rulings import NO_PRIORITY_POINTS
-from model.wowtcg.table import INSTANT_LINK, NON_INSTANT_LINK, STRIKE_LINK, Table
+from model.wowtcg.table import CARD_KINDS, INSTANT_LINK, NON_INSTANT_LINK, STRIKE_LINK, Table
 
 #: Windows that belong to a combat step (602.1, 602.3), where removal from combat matters.
 COMBAT_WINDOWS = ("attack_window", "defend_window")
@@ -151,6 +151,7 @@ def window_edges(
             )
         edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
     edges += spell_edges(t, window, abilities_only)
+    edges += ability_edges(t, window, abilities_only)
     return edges
 
 
@@ -249,7 +250,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             t.rulings.fixed("spell_deals_combat_damage", sp.name), t.rulings.fixed("spell_stops_attacks", sp.name),
         )
         for sp in t.board.spells
-        if (sp.instant or may_resolve_here) and not sp.doubles
+        if (sp.instant or may_resolve_here) and not sp.doubles and not sp.heals
     )
     edges = []
     # Powers that double damage (404.3): whom they reach is a question of the
@@ -264,6 +265,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
         targets = tuple(c for c in range(t.count) if heroes or not t.is_hero[c])
         label = f"resolve_{'instant' if instant else 'ability'}[double the damage{' on allies' if (instant, not heroes) in doubling else ''}]"
         edges += _dealing(t, window, label, INSTANT_LINK if instant else NON_INSTANT_LINK, None, targets, 0, (), doubles=True)
+    edges += _healing(t, window, may_resolve_here)
     for amount, each_opposing, instant, taunts, combat, stops in effects:
         kind = INSTANT_LINK if instant else NON_INSTANT_LINK
         # Readings that part only on what the text adds keep one name per edge,
@@ -287,6 +289,102 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             for k in range(len(armored_players) + 1):
                 for armored in itertools.combinations(armored_players, k):
                     edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored, taunts, combat, stops)
+    return edges
+
+
+def ability_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
+    """The board's non-instant abilities that deal no damage (``Board.abilities``)
+    as their link resolves, where a non-instant may resolve (409.2b).
+
+    Abstraction, as for the spells: links carry no card, so any non-instant
+    link may resolve as any such ability of the board, its target chosen as
+    it resolves."""
+    abilities = t.board.abilities
+    if not abilities or not (window == "action_phase" or abilities_only):
+        return []
+    chain = t.chain
+    resolves = lambda s, b: top_link_is(t, s, b, NON_INSTANT_LINK)  # noqa: E731
+    controller = lambda s, b: chain.top(s, b, "controller")  # noqa: E731
+    effects = {a.effect for a in abilities}
+    edges = []
+    if "heal" in effects:
+        edges.append(resolving(
+            t, window, "resolve_ability[heal]", ("409.2b",), resolves, lambda s, b: {},
+            "every player passed in succession: the top link resolves and heals, which the model does not track",
+        ))
+    if "exhaust and draw" not in effects:
+        return edges
+    edges.append(resolving(
+        t, window, "resolve_ability[interrupted]", ("409.2b", "CR7.4 709.2a"), resolves, lambda s, b: {},
+        "every player passed in succession: the top link's target has left play, so it is interrupted and does nothing",
+    ))
+    for c in range(t.count):
+        for kind in CARD_KINDS:
+            def exhaust_and_draw(s: Any, b: Backend, c: int = c, kind: str = kind) -> dict[str, Any]:
+                p, field = controller(s, b), f"hand_{kind}"
+                return {
+                    "exhausted": b.store(s.exhausted, c, True),
+                    "deck": b.store(s.deck, p, b.select(s.deck, p) - 1),
+                    field: b.store(getattr(s, field), p, t.in_hand(s, b, kind, p) + 1),
+                }
+
+            # Which kind is drawn is chance, as in the draw step (501.2a); the pass that resolves the link is the choice.
+            edges.append(resolving(
+                t, window, f"resolve_ability[exhaust {t.name(c)} and draw {kind}]", ("409.2b", "105.1"),
+                lambda s, b, c=c: b.And(resolves(s, b), s.in_play[c], b.select(s.deck, controller(s, b)) > 0),
+                exhaust_and_draw,
+                f"every player passed in succession: the top link resolves, exhausts {t.name(c)}, and its controller draws a {kind} card",
+            ))
+        # 409.6c: drawing from an empty deck loses at the check that follows
+        # at once (409.5); with two players left the game ends.  With more the
+        # model has no edge: the turn player would leave mid-turn.
+        edges.append(Edge(
+            f"resolve_ability[exhaust {t.name(c)} and draw from an empty deck]@{window}->game_over",
+            window,
+            "game_over",
+            ("409.4", "409.4a", "CR7.4 709.1", "413.7a", "409.2b", "105.1", "409.5", "409.6", "409.6c", "102.1a", "102.1"),
+            guard=lambda s, b, c=c: b.And(resolves(s, b), s.in_play[c], b.select(s.deck, controller(s, b)) == 0, t.remaining(s, b) == 2),
+            update=lambda s, b, c=c: {
+                "exhausted": b.store(s.exhausted, c, True),
+                **t.leave_game(s, b, tuple(controller(s, b) == p for p in range(t.n))),
+                **chain.pop(s, b),
+                "priority_holder": t.nobody,
+                **t.fresh_succession(),
+            },
+            actor=holder,
+            tags=frozenset({"passes", "resolves", "loses"}),
+            doc="the top link resolves and its controller draws from an empty deck: he loses, and the last opponent wins",
+        ))
+    return edges
+
+
+def _healing(t: Table, window: str, may_resolve_here: bool) -> list[Edge]:
+    """The board's healing abilities as their link resolves: the target loses
+    up to ``amount`` damage (406.1; none to lose, nothing happens, 406.3).
+    Whether healing reaches a character with lethal damage is a question of
+    the rulings (``heals_lethal_damage``, B1): only a hero that can't be
+    destroyed (103.2) holds lethal damage while a player has priority."""
+    edges = []
+    for sp in t.board.spells:
+        if not sp.heals or not (sp.instant or may_resolve_here):
+            continue
+        kind = INSTANT_LINK if sp.instant else NON_INSTANT_LINK
+        reaches_lethal = t.rulings.fixed("heals_lethal_damage", sp.name)
+        for c in range(t.count):
+            def heal(s: Any, b: Backend, c: int = c, amount: int = sp.amount, reaches_lethal: bool = reaches_lethal) -> dict[str, Any]:
+                d = s.damage[c]
+                healed = b.If(d > amount, d - amount, 0)
+                if not reaches_lethal:
+                    healed = b.If(d >= t.health[c], d, healed)
+                return {"damage": b.store(s.damage, c, healed)}
+
+            edges.append(resolving(
+                t, window, f"resolve_{'instant' if sp.instant else 'ability'}[heal {sp.amount}][{t.name(c)}]",
+                ("406.1", "406.3") + (() if reaches_lethal else ("basic:healing",)),
+                lambda s, b, c=c, kind=kind: b.And(top_link_is(t, s, b, kind), s.in_play[c]),
+                heal,
+                f"every player passed in succession: the top link resolves and heals up to {sp.amount} damage from {t.name(c)}",
+            ))
     return edges
 
 
