@@ -49,9 +49,10 @@ from functools import cached_property
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import networkx as nx
+import numpy as np
 import z3
 
-from model.backend import CONCRETE, Backend
+from model.backend import CONCRETE, VECTOR, Backend
 from model.sources import SOURCES, SourceError, check_texts
 
 Applies = Callable[..., Any]  # (state, backend, *arguments) -> bool or a Z3 term
@@ -293,6 +294,8 @@ class RuleBook:
             name: tuple((r, r.id, tuple(w.id for w in self._winners[name][r.id])) for r in order)
             for name, order in self._order.items()
         }
+        # Over arrays: each question's verdicts and answer for every set of rulings that apply (``_truth``).
+        self._truths: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     # -- construction --------------------------------------------------------
 
@@ -504,6 +507,10 @@ class RuleBook:
         if b is CONCRETE:
             live = self.live_concrete(name, s, args)
             return any(r.says is True for r in live), any(r.says is False for r in live)
+        if b is VECTOR:
+            yes, no, _ = self._truth(name)
+            applying = self._applying(name, s, args)
+            return _looked_up(yes, applying), _looked_up(no, applying)
         memo = self._terms_memo(b, s, args)
         key = ("verdicts", name, *args)
         if memo is not None and key in memo:
@@ -526,12 +533,57 @@ class RuleBook:
         q = self.questions[name]
         if q.valued:
             return self._value(q, s, b, args)
+        if b is VECTOR:
+            return _looked_up(self._truth(name)[2], self._applying(name, s, args))
         yes, no = self.verdicts(name, s, b, *args)
         return b.Or(
             b.And(yes, b.Not(no)),
             b.And(yes, no) if q.on_clash else False,
             b.And(b.Not(yes), b.Not(no)) if q.default else False,
         )
+
+    def _truth(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Whether some live ruling says yes, whether some says no, and the
+        answer, for every set of rulings that apply: tables with one axis per
+        ruling in winners-first order (index 1: it applies).  Over arrays a
+        question is then its rulings' conditions and one look-up, not a NumPy
+        call for each ruling's liveness and each connective (``_applying``)."""
+        found = self._truths.get(name)
+        if found is None:
+            q, plan = self.questions[name], self._plan[name]
+            shape = (2,) * len(plan)
+            yes, no, answer = np.zeros(shape, bool), np.zeros(shape, bool), np.zeros(shape, bool)
+            for applying in np.ndindex(*shape):
+                live: dict[str, bool] = {}
+                for (r, rid, winners), applies in zip(plan, applying):
+                    live[rid] = bool(applies) and not any(live[w] for w in winners)
+                said = [r.says for r, rid, _ in plan if live[rid]]
+                y, n = True in said, False in said
+                yes[applying], no[applying] = y, n
+                answer[applying] = (y and not n) or (y and n and q.on_clash) or (not y and not n and bool(q.default))
+            found = self._truths[name] = (yes, no, answer)
+        return found
+
+    def _applying(self, name: str, s: Any, args: Sequence[Any]) -> tuple[Any, ...]:
+        """Over arrays: whether each ruling of ``name`` applies in ``s``, in
+        winners-first order, as the index of ``_truth``'s tables: 0 or 1 where
+        the condition is a constant, otherwise 0 or 1 a row.  Kept with the
+        state's other answers (``_terms_memo``)."""
+        memo = self._terms_memo(VECTOR, s, args)
+        key = ("applying", name, *args)
+        if memo is not None and key in memo:
+            return memo[key]
+        index = []
+        for r, _, _ in self._plan[name]:
+            x = r.applies(s, VECTOR, *args)
+            if isinstance(x, np.ndarray) and x.ndim:
+                index.append((x if x.dtype == bool else x != 0).view(np.uint8))
+            else:
+                index.append(int(bool(x)))
+        found = tuple(index)
+        if memo is not None:
+            memo[key] = found
+        return found
 
     def fixed(self, name: str, *args: Any) -> Any:
         """The answer to a question of the board alone (``Question.fixed``), as the edges are built."""
@@ -644,3 +696,10 @@ class RuleBook:
             for args in q.arguments
             if self.clashes(q.name, s, CONCRETE, *args)
         ]
+
+
+def _looked_up(table: np.ndarray, applying: tuple[Any, ...]) -> Any:
+    """``table`` at the index ``applying`` (``RuleBook._applying``): an array
+    of booleans, one a row, or a plain bool where no condition is an array."""
+    found = table[applying]
+    return found if isinstance(found, np.ndarray) else bool(found)
