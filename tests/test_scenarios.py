@@ -620,3 +620,22 @@ def test_a_non_instant_heal_is_followed_with_its_damage_left_untracked(monkeypat
                         lambda edge, pre, m: frozenset() if edge.name.startswith("resolve_ability[heal]") else framed(edge, pre, m))
     (unframed,) = runner.run_cases(seed / "406.2-hide-of-the-wild-adds-one-to-shelter-the-flock.yaml")
     assert unframed.status != "pass" and "damage: model" in unframed.detail, unframed.detail
+
+
+def test_chain_lightnings_further_packets_are_followed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chain Lightning is a spell with further packets chosen as it resolves, never
+    to a totem (306.3a example): both cases are followed to their end, and read as
+    a spell of one packet the model disagrees on the damage.  Where Ironforge
+    Guards, whose health counts the others, die in batches (409.6b example), the
+    following stops, naming why."""
+    seed = ROOT / "scenarios" / "wowtcg" / "seed-000"
+    path = seed / "306.3a-chain-lightning-targets-a-totem-but-chooses-no-totem.yaml"
+    results = runner.run_cases(path)
+    assert [r.status for r in results] == ["pass"] * 2, [r.detail for r in results]
+    assert all(r.model.startswith("agrees over") for r in results), [r.model for r in results]
+    (guards,) = runner.run_cases(seed / "409.6b-chain-lightning-kills-guards-in-three-batches.yaml")
+    assert guards.status == "pass" and guards.model.startswith("not covered (Ironforge Guards leaves play during a step"), guards.model
+    read = agreement.wowtcg.builtin.spell
+    monkeypatch.setattr(agreement.wowtcg.builtin, "spell", lambda card: read(card) and {k: v for k, v in read(card).items() if k != "further"})
+    single, _ = runner.run_cases(path)
+    assert single.status != "pass" and "damage: model" in single.detail, single.detail

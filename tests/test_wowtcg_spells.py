@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agreement.wowtcg.builtin import spell
+from agreement.wowtcg.builtin import ability, spell
 from agreement.wowtcg.observation import ObservationError, check_state
 from checkers import explicit
 from engine.wowtcg.cards import load_pool
@@ -150,11 +150,22 @@ def test_the_pool_s_spells_are_those_whose_whole_effect_the_model_has():
     pool = load_pool()
     found = {card.name: spell(card) for card in pool.cards.values()}
     spells = {name: sp for name, sp in found.items() if sp is not None}
-    assert set(spells) == {"Arcane Missiles", "Lightning Bolt", "Frost Nova", "Mocking Blow"}
+    assert set(spells) == {"Arcane Missiles", "Lightning Bolt", "Frost Nova", "Mocking Blow", "Chain Lightning"}
     assert spells["Frost Nova"]["each_opposing"] and not spells["Lightning Bolt"]["instant"]
     assert spells["Mocking Blow"] == {"name": "Mocking Blow", "amount": 1, "each_opposing": False, "instant": True, "taunts": True}
-    # An attachment that goes on dealing damage, and a chain of packets, are not spells.
-    assert found["Fireball"] is None and found["Chain Lightning"] is None
+    # A chain of packets is a spell with further packets (306.3a example).
+    assert spells["Chain Lightning"] == {"name": "Chain Lightning", "amount": 3, "each_opposing": False, "instant": False, "further": [2, 1]}
+    # An attachment that goes on dealing damage is not a spell.
+    assert found["Fireball"] is None
+
+
+def test_the_pool_s_abilities_are_the_non_instant_heals_and_charge():
+    """Non-instant abilities that deal no damage: those that only heal (406.2), and
+    Charge's exhaust and draw; an instant heal (Flash Heal) and an attachment
+    that exhausts (Entangling Roots) are not among them."""
+    found = {card.name: ability(card) for card in load_pool().cards.values()}
+    abilities = {name: ab["effect"] for name, ab in found.items() if ab is not None}
+    assert abilities == {"Soothing Touch": "heal", "Shelter the Flock": "heal", "Charge": "exhaust and draw"}
 
 
 def test_a_malformed_spell_is_named_by_its_path():
@@ -167,6 +178,10 @@ def test_a_malformed_spell_is_named_by_its_path():
     check_state(obs)
     with pytest.raises(ObservationError, match=r"state\.spells\[0\]\.amount"):
         check_state({**obs, "spells": [{"name": "Arcane Missiles", "amount": 0, "each_opposing": False, "instant": True}]})
+    with pytest.raises(ObservationError, match=r"state\.spells\[0\]\.further"):
+        check_state({**obs, "spells": [{"name": "Chain Lightning", "amount": 3, "each_opposing": False, "instant": False, "further": [0]}]})
+    with pytest.raises(ObservationError, match=r"state\.abilities\[0\]\.effect"):
+        check_state({**obs, "abilities": [{"name": "Charge", "effect": "draw"}]})
     with pytest.raises(ObservationError, match=r"state\.players\[0\]\.hero\.taunted_by"):
         bad = {**obs, "players": [{**obs["players"][0], "hero": {**obs["players"][0]["hero"], "taunted_by": 7}}, *obs["players"][1:]]}
         check_state(bad)
@@ -345,3 +360,49 @@ def test_armor_cannot_prevent_a_packet_dealt_with_an_unpreventable_weapon():
     other = s._replace(struck=tuple(i == t.weapon(0, 1) for i in range(len(s.struck))))
     assert "combat_damage[defender's armor]" not in {e.name for e, _ in machine.successors(struck)}
     assert "combat_damage[defender's armor]" in {e.name for e, _ in machine.successors(other)}
+
+
+def test_a_hero_that_can_t_be_destroyed_keeps_lethal_damage_and_is_healed_by_000_not_by_001():
+    """B1: where P2's skirmisher says "your hero can't be destroyed" (Valthak
+    Spiritdrinker, 103.4 example), P2's hero with lethal damage survives the
+    checks by 000 and CR7.4 (103.2) until the skirmisher leaves play; the basic
+    rules have its player lose (001:88).  Flash Heal then removes its damage by
+    406.1; the basic rules heal only non-lethal damage (001:244)."""
+    from model.wowtcg.board import nearby_boards
+
+    (board,) = [b for key, _, b in nearby_boards(2, 2) if key == "P2-keeps-hero+flash-heal"]
+    seed = wowtcg.build(board=board, hand=1)
+    t = seed.table
+    hero, keeper = t.hero(1), t.party(1)[1]
+    lethal = tuple(t.health[hero] if c == hero else 0 for c in range(t.count))
+    checks = next(seed.initial_states())._replace(location=seed.location_index["pre_priority_checks"], damage=lethal)
+    assert [e.name for e, _ in seed.successors(checks)] == ["open_action_window"]
+    keeper_gone = checks._replace(in_play=tuple(c != keeper for c in range(t.count)))
+    (batch,) = [post for e, post in seed.successors(keeper_gone) if e.name == "pre_priority_batch"]
+    assert not batch.in_play[hero]
+    basic = wowtcg.build(board=board, hand=1, reading="001@hero_cant_be_destroyed")
+    assert [e.name for e, _ in basic.successors(checks)] == ["pre_priority_batch"]
+    # P1's instant on the chain resolves as Flash Heal on P2's hero.
+    resolving = checks._replace(
+        location=seed.location_index["action_phase"], priority_holder=1, passes=1, chain_len=1, chain_controller=(0, t.n), chain_kind=(1, 0),
+    )
+    name = "resolve_instant[heal 1][P2 hero]@action_phase"
+    (healed,) = [post for e, post in seed.successors(resolving) if e.name == name]
+    assert healed.damage[hero] == t.health[hero] - 1 and healed.chain_len == 0
+    too_late = wowtcg.build(board=board, hand=1, reading="001@heals_lethal_damage")
+    (kept,) = [post for e, post in too_late.successors(resolving) if e.name == name]
+    assert kept.damage[hero] == t.health[hero] and kept.chain_len == 0
+
+
+def test_a_card_that_keeps_its_hero_is_refused_where_one_step_could_destroy_it():
+    """The checks after a spell's damage are one step (windows.py), so a
+    keeper is modelled only where no spell deals damage and it never defends."""
+    from model.wowtcg.board import nearby_boards
+
+    (board,) = [b for key, _, b in nearby_boards(2, 2) if key == "P2-keeps-hero+flash-heal"]
+    with pytest.raises(ValueError, match="spells deal no damage"):
+        wowtcg.build(board=replace(board, spells=(FROST_NOVA,)))
+    second = board.parties[1]
+    protecting = replace(second.allies[0], keywords=second.allies[0].keywords | {"protector"})
+    with pytest.raises(ValueError, match="never defends"):
+        wowtcg.build(board=replace(board, parties=(board.parties[0], replace(second, allies=(protecting, *second.allies[1:])))))

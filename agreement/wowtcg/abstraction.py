@@ -203,7 +203,8 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
         ))
     depth = max(LEAST_DEPTH, max(len(obs["chain"]) for obs in observations) + 1)
     spells = tuple(
-        (sp["name"], sp["amount"], sp["each_opposing"], sp["instant"], sp.get("taunts", False)) for sp in observations[0].get("spells", ())
+        (sp["name"], sp["amount"], sp["each_opposing"], sp["instant"], sp.get("taunts", False), tuple(sp.get("further", ())))
+        for sp in observations[0].get("spells", ())
     )
     abilities = tuple((ab["name"], ab["effect"]) for ab in observations[0].get("abilities", ()))
     return _view(tuple(parties), width, depth, spells, abilities)
@@ -261,7 +262,10 @@ def _view(
             )
         )
     machine = _machine(len(parties), width, depth, Board(
-        tuple(board), spells=tuple(Spell(*sp) for sp in spells), abilities=tuple(Ability(*ab) for ab in abilities),
+        tuple(board), spells=tuple(
+            Spell(name, amount, each_opposing=each, instant=instant, taunts=taunts, further=further)
+            for name, amount, each, instant, taunts, further in spells
+        ), abilities=tuple(Ability(*ab) for ab in abilities),
     ))
     return View(machine, number, weapon_slot, frozenset(missing))
 

@@ -160,7 +160,8 @@ def spell(card: Card) -> dict[str, Any] | None:
     """The card as a spell of the model's board (404.4): an ability that does
     nothing but deal damage as it resolves, to a targeted hero or ally or to
     each opposing one, and perhaps make its target attack the caster's hero
-    this turn; None for any other card."""
+    this turn, or deal further packets to others it chooses; None for any
+    other card."""
     effect = card.effect
     if card.type != "ability" or card.ongoing or card.attach or card.triggers or card.payments or card.continuous:
         return None
@@ -168,8 +169,10 @@ def spell(card: Card) -> dict[str, Any] | None:
         return None
     deal, *rest = effect.steps
     taunts = tuple((step.op, step.arg("what")) for step in rest) == TAUNT and all(step.arg("who") == "target" for step in rest)
+    # Chain Lightning's "then may deal N to another" (306.3a example): the further packets.
+    further = [step.arg("amount") for step in rest] if rest and all(step.op == "may_deal_another" for step in rest) else []
     to = deal.arg("to")
-    if rest and not taunts or to not in SPELL_AIMS or SPELL_AIMS[to] != effect.target:
+    if rest and not (taunts or further) or to not in SPELL_AIMS or SPELL_AIMS[to] != effect.target or further and to != "target":
         return None
     return {
         "name": card.name,
@@ -177,6 +180,7 @@ def spell(card: Card) -> dict[str, Any] | None:
         "each_opposing": to == "each_opposing_character",
         "instant": card.instant,
         **({"taunts": True} if taunts else {}),
+        **({"further": further} if further else {}),
     }
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from agreement.findings import Finding, follow_verdict
 from agreement.wowtcg.builtin import (
-    observe, observe_action, outside_fragment, payment_used, power_acting, ring_attacks, unplayable_in_hand,
+    STEPWISE_STATS, observe, observe_action, outside_fragment, payment_used, power_acting, ring_attacks, unplayable_in_hand,
 )
 from agreement.wowtcg.checker import WowChecker
 from engine.wowtcg.objects import Action
@@ -39,11 +39,27 @@ def gear_outside(st: GameState, action: Action) -> str:
 STATS = ("atk", "health", "keywords", "attack_tax")
 
 
-def changed_stats(pre: dict[str, Any], post: dict[str, Any]) -> str:
+def health_counts_others(st: GameState) -> frozenset[str]:
+    """The STEPWISE_STATS cards of this game whose health counts other cards (Ironforge Guards)."""
+    return frozenset(o.card.name for o in st.objs
+                     if o.card.name in STEPWISE_STATS and any(k.startswith("health") for k in o.card.continuous_powers))
+
+
+def changed_stats(pre: dict[str, Any], post: dict[str, Any], counting: frozenset[str] = frozenset()) -> str:
     """Why the model can't check a step from ``pre`` to ``post`` because an ally's
     stats changed during it (a continuous power, as Tracker Gallen's ATK counts
-    allies); "" when every ally in play at both ends kept its stats."""
+    allies); "" when every ally in play at both ends kept its stats, and no
+    ally whose health counts others (``counting``, by name) left play beside
+    another coming or going: its health may have dropped between two batches
+    of checks before it left (the Ironforge Guards that Chain Lightning
+    destroys in three batches, 409.6b example)."""
     before = {a["id"]: a for pl in pre["players"] for a in pl["allies"]}
+    after = {a["id"] for pl in post["players"] for a in pl["allies"]}
+    moved = set(before) ^ after
+    for a in before.values():
+        if a["id"] not in after and a["name"] in counting and len(moved) > 1:
+            return (f"{a['name']} leaves play during a step in which other allies come or go, and its health counts them: "
+                    "the model's stats are constants of its board")
     for pl in post["players"]:
         for a in pl["allies"]:
             was = before.get(a["id"])
@@ -145,7 +161,7 @@ class ModelFollower:
             return []
         pre, choice, offered, unplayable = self._pending
         self._pending = None
-        changed = changed_stats(pre, post)
+        changed = changed_stats(pre, post, health_counts_others(st))
         if changed:
             self.leaves_the_model(changed)
             return []

@@ -142,6 +142,9 @@ def check_state(obs: Any) -> None:
                 _fail(f"state.spells[{i}].amount", f"expected at least 1, got {sp['amount']}")
             if not isinstance(sp.get("taunts", False), bool):
                 _fail(f"state.spells[{i}].taunts", f"expected true or false, got {sp['taunts']!r}")
+            further = sp.get("further", [])
+            if not (isinstance(further, list) and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in further)):
+                _fail(f"state.spells[{i}].further", f"expected a list of amounts, each at least 1, got {further!r}")
     abilities = obs.get("abilities")
     if abilities is not None:
         if not isinstance(abilities, list):

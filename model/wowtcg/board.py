@@ -111,7 +111,11 @@ class Spell:
     Barnathrum's power; ``amount`` 0).  ``heals``: instead of a packet of
     damage, it heals ``amount`` damage from its target (406.1, Flash Heal);
     whether it heals a character with lethal damage is a question of the
-    rulings (B1)."""
+    rulings (B1).  ``further``: after its packet to its target, it may deal
+    each of these amounts in turn, one packet each, to another hero or ally
+    chosen as it resolves, never one it already dealt damage to; a totem
+    counts as an ally there only where the rulings say so (Chain Lightning,
+    306.3a example, V15)."""
 
     name: str
     amount: int
@@ -120,8 +124,11 @@ class Spell:
     taunts: bool = False
     doubles: bool = False
     heals: bool = False
+    further: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.further and (self.each_opposing or self.taunts or self.doubles or self.heals or min(self.further) < 1):
+            raise ValueError(f"{self.name}: further packets follow one targeted packet of damage, each of at least 1")
         if self.heals and (self.each_opposing or self.taunts or self.doubles):
             raise ValueError(f"{self.name}: a healing ability heals its one target and does nothing else")
         if self.doubles:

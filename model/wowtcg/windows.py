@@ -247,7 +247,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
     effects = dict.fromkeys(
         (
             sp.amount, sp.each_opposing, sp.instant, sp.taunts,
-            t.rulings.fixed("spell_deals_combat_damage", sp.name), t.rulings.fixed("spell_stops_attacks", sp.name),
+            t.rulings.fixed("spell_deals_combat_damage", sp.name), t.rulings.fixed("spell_stops_attacks", sp.name), sp.further,
         )
         for sp in t.board.spells
         if (sp.instant or may_resolve_here) and not sp.doubles and not sp.heals
@@ -266,16 +266,16 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
         label = f"resolve_{'instant' if instant else 'ability'}[double the damage{' on allies' if (instant, not heroes) in doubling else ''}]"
         edges += _dealing(t, window, label, INSTANT_LINK if instant else NON_INSTANT_LINK, None, targets, 0, (), doubles=True)
     edges += _healing(t, window, may_resolve_here)
-    for amount, each_opposing, instant, taunts, combat, stops in effects:
+    for amount, each_opposing, instant, taunts, combat, stops, further in effects:
         kind = INSTANT_LINK if instant else NON_INSTANT_LINK
         # Readings that part only on what the text adds keep one name per edge,
         # so that a rules diff compares what the edges do; the damage type and
         # the stop are named only where two spells of the board differ in nothing else.
-        twin = (amount, each_opposing, instant, taunts, not combat, stops) in effects
-        stop_twin = (amount, each_opposing, instant, taunts, combat, not stops) in effects
+        twin = (amount, each_opposing, instant, taunts, not combat, stops, further) in effects
+        stop_twin = (amount, each_opposing, instant, taunts, combat, not stops, further) in effects
         label = f"resolve_{'instant' if instant else 'ability'}[deal {amount}{' combat damage' if combat and twin else ''}" + (
             " to each opposing character" if each_opposing else " and taunt" if taunts else ""
-        ) + (" and stop attacks]" if stops and stop_twin else "]")
+        ) + "".join(f", then {more}" for more in further) + (" and stop attacks]" if stops and stop_twin else "]")
         if each_opposing:
             # One edge per controller: the opposing characters are those
             # outside his party; a totem among them only where it counts as
@@ -284,11 +284,23 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             aims = [(f"[{t.player_name(p)}]", p, tuple(c for c in reached if t.owner[c] != p)) for p in range(t.n)]
         else:
             aims = [(f"[{t.name(c)}]", None, (c,)) for c in range(t.count)]
+        if further:
+            # 306.3a example: each further packet goes to another hero or ally,
+            # chosen (not targeted) as it resolves; a totem only where it
+            # counts as an ally (V15).  The player may stop after any packet.
+            chosen = tuple(c for c in range(t.count) if not t.totem[c] or t.rulings.fixed("totem_is_ally", c))
+            aims = [
+                (aim + "".join(f"[{t.name(c)}]" for c in more), None, targets + more)
+                for aim, _, targets in aims
+                for k in range(len(further) + 1)
+                for more in itertools.permutations((c for c in chosen if c not in targets), k)
+            ]
         for aim, controller, targets in aims:
             armored_players = [t.owner[c] for c in targets if t.is_hero[c] and t.armor_def[t.owner[c]] > 0]
+            amounts = (amount, *further)[: len(targets)] if further else amount
             for k in range(len(armored_players) + 1):
                 for armored in itertools.combinations(armored_players, k):
-                    edges += _dealing(t, window, label + aim, kind, controller, targets, amount, armored, taunts, combat, stops)
+                    edges += _dealing(t, window, label + aim, kind, controller, targets, amounts, armored, taunts, combat, stops)
     return edges
 
 
@@ -360,7 +372,7 @@ def ability_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
 
 def _healing(t: Table, window: str, may_resolve_here: bool) -> list[Edge]:
     """The board's healing abilities as their link resolves: the target loses
-    up to ``amount`` damage (406.1; none to lose, nothing happens, 406.3).
+    up to ``amount`` damage (406.1; with none to lose, nothing happens).
     Whether healing reaches a character with lethal damage is a question of
     the rulings (``heals_lethal_damage``, B1): only a hero that can't be
     destroyed (103.2) holds lethal damage while a player has priority."""
@@ -380,7 +392,7 @@ def _healing(t: Table, window: str, may_resolve_here: bool) -> list[Edge]:
 
             edges.append(resolving(
                 t, window, f"resolve_{'instant' if sp.instant else 'ability'}[heal {sp.amount}][{t.name(c)}]",
-                ("406.1", "406.3") + (() if reaches_lethal else ("basic:healing",)),
+                ("406.1",) + (() if reaches_lethal else ("basic:healing",)),
                 lambda s, b, c=c, kind=kind: b.And(top_link_is(t, s, b, kind), s.in_play[c]),
                 heal,
                 f"every player passed in succession: the top link resolves and heals up to {sp.amount} damage from {t.name(c)}",
@@ -395,7 +407,7 @@ def _dealing(
     kind: int,
     controller: int | None,
     targets: tuple[int, ...],
-    amount: int,
+    amount: int | tuple[int, ...],
     armored: tuple[int, ...],
     taunts: bool = False,
     combat: bool = False,
@@ -405,14 +417,17 @@ def _dealing(
     """The two outcomes of one resolution: the game goes on in ``window``, or
     at most one player is left and it ends (102.1).  Neither lets a turn
     player leave while others stay: the model has no edge for that turn's
-    remainder, and the guards leave such a step out."""
+    remainder, and the guards leave such a step out.  ``amount`` is one for
+    every target, or one per target in their order (further packets)."""
     none = t.none
+    amounts = dict(zip(targets, amount)) if isinstance(amount, tuple) else dict.fromkeys(targets, amount)
     # Only in the defend window is a hero a defender (602.3) while a spell resolves.
     held_back = combat and window == "defend_window"
     name = label + "".join(f"[armor of {t.player_name(p)}]" for p in armored)
     # A doubling puts its damage on (404.3): no packet, nothing to prevent.
     made = ("404.3",) if doubles else ("404.4", "407.1", "407.2a")
-    what = "doubles the damage on " + ("each character" if len(targets) == t.count else "each ally") if doubles else f"deals {amount} damage"
+    dealing = ", then ".join(str(amounts[c]) for c in targets) if isinstance(amount, tuple) else str(amount)
+    what = "doubles the damage on " + ("each character" if len(targets) == t.count else "each ally") if doubles else f"deals {dealing} damage"
     rules = made + ("409.5", "409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (
         ("304.2",) if armored else ()
     ) + (("600.2", "601.2c") if taunts else ()) + (("407.3b", "603.1a") if held_back else ()) + (("103.2",) if stops else ())
@@ -420,8 +435,8 @@ def _dealing(
     def dealt(c: int) -> int:
         # 304.2: exhausted armor prevents as much of the packet to its hero as its DEF.
         if t.is_hero[c] and t.owner[c] in armored:
-            return max(amount - t.armor_def[t.owner[c]], 0)
-        return amount
+            return max(amounts[c] - t.armor_def[t.owner[c]], 0)
+        return amounts[c]
 
     def no_packet(s: Any, b: Backend) -> Any:
         """603.1a: while a long-range character attacks, defenders can't deal
@@ -449,7 +464,8 @@ def _dealing(
         if controller is not None:
             conditions.append(t.chain.top(s, b, "controller") == controller)
         elif not doubles:
-            conditions.append(s.in_play[targets[0]])
+            # Its target, and any hero or ally it chooses further, are in play.
+            conditions += [s.in_play[c] for c in targets]
         for p in armored:
             # 304.2: only a ready armor with DEF 1 or more, against a packet to its hero in play.
             conditions += [s.in_play[t.hero(p)], t.armor_ready_in_play(s, b, p)]
