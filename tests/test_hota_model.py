@@ -4,10 +4,11 @@ mutants each caught by the property citing the rule they break."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 import yaml
@@ -26,8 +27,8 @@ from model.machine import Machine
 from checkers.results import PROVED, VIOLATED
 from properties import Invariant, StepProperty
 from properties.hota import CATALOGUE
-from tests.conftest import perft_case_id, reachable_states, states_of
-from tests.test_backends import concrete_value, lowered
+from tests.conftest import perft_case_id, states_of
+from tests.test_backends import binding, bound
 
 PERFT = yaml.safe_load((Path(__file__).parent / "data" / "perft_hota.yaml").read_text())
 PROPERTIES = {p.name: p for p in CATALOGUE}
@@ -51,14 +52,37 @@ TABLES = {"default": default_table(7), "loop": LOOP, "whisper": WHISPER, "golden
 # tests/test_vector.py (numbering, verdicts and transcripts on the council
 # table; every pinned count of this game), and the reference search of the
 # default table alone costs about twenty times as much.
+@cache
+def explored(table: Table) -> vector.VectorExploration:
+    """The whole search of the seed's model on one table, done once for every test that reads it."""
+    return vector.explore(build(table=table))
+
+
 @pytest.fixture(scope="module")
 def default_exploration() -> vector.VectorExploration:
-    return vector.explore(build())
+    return explored(TABLES["default"])
 
 
 @pytest.fixture(scope="module")
 def explorations() -> dict[str, vector.VectorExploration]:
-    return {name: vector.explore(build(table=t)) for name, t in TABLES.items() if name != "default"}
+    return {name: explored(t) for name, t in TABLES.items() if name != "default"}
+
+
+def first_reached(m: Machine, wanted: Callable[[Any], bool]) -> Any:
+    """The first state, in breadth-first order from the start, for which
+    ``wanted`` holds: the search stops there rather than exploring the whole
+    table, for tests that need one state of a kind to begin from."""
+    seen = set(m.initial_states())
+    queue = deque(seen)
+    while queue:
+        state = queue.popleft()
+        if wanted(state):
+            return state
+        for _, post in m.successors(state):
+            if post not in seen:
+                seen.add(post)
+                queue.append(post)
+    raise AssertionError("no reachable state is the one wanted")
 
 
 @pytest.mark.parametrize("case", PERFT, ids=perft_case_id)
@@ -91,8 +115,8 @@ def test_every_edge_is_exercised_somewhere(default_exploration, explorations) ->
 def test_an_empty_hand_skips_the_council_card_choice() -> None:
     """101.3: the card choice from an empty hand is impossible, so it is skipped."""
     m = build(table=COUNCIL)
-    state = next(s for s in reachable_states(vector.explore(m))
-                 if m.location_of(s) == "council" and s.picked == (NOT_YET, NOT_YET) and s.chooser == s.active)
+    state = first_reached(m, lambda s: m.location_of(s) == "council" and s.picked == (NOT_YET, NOT_YET)
+                          and s.chooser == s.active)
     empty = state._replace(hand=tuple(0 if p == state.active else h for p, h in enumerate(state.hand)))
     assert [e.name for e, _ in m.successors(empty) if "concedes" not in e.name] == ["council_skips_the_card"]
     after = m.apply(empty, m.edge("council_skips_the_card"))
@@ -105,8 +129,7 @@ def test_an_empty_hand_skips_the_council_card_choice() -> None:
 
 
 def _priority_state(m: Machine, **changes) -> object:  # noqa: ANN003
-    state = next(s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority")
-    return state._replace(**changes)
+    return first_reached(m, lambda s: m.location_of(s) == "priority")._replace(**changes)
 
 
 def test_aegis_beats_the_rules_and_effects_but_not_a_concession() -> None:
@@ -252,27 +275,41 @@ SMALL = build(table=table_of({0: ["Ember Bolt", "Council of Elders", "Culling Fi
                                   "Silencing Rune"]}, 7))
 
 
+@cache
+def symbolic_terms() -> tuple[Any, Any, list[tuple[Any, dict]], list[Any]]:
+    """Each edge's guard and update and each property over states of fresh Z3
+    constants, as the solvers build them, once; an example binds the
+    constants to its states' values (as tests/test_backends.py does for WoW)."""
+    pre, post = SMALL.symbolic_state("pre"), SMALL.symbolic_state("post")
+    edges = [(e.guard(pre, SYMBOLIC), e.update(pre, SYMBOLIC)) for e in SMALL.edges]
+    props = [p.holds(SMALL, pre, SYMBOLIC) if isinstance(p, Invariant) else
+             p.holds(SMALL, pre, post, SYMBOLIC) if isinstance(p, StepProperty) else None for p in CATALOGUE]
+    return pre, post, edges, props
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_guards_updates_and_properties_agree_on_both_backends(data) -> None:  # noqa: ANN001
     m = SMALL
     state = data.draw(states_of(m))
     other = data.draw(states_of(m))
-    lifted = m.constant_state(state)
-    for edge in m.edges:
+    pre, post, edges, props = symbolic_terms()
+    model = binding(m, pre, state)
+    # A step property reads the second state too: its constants are replaced by that state's values.
+    to_other = list(zip(Machine.flatten((post,)), Machine.flatten((m.constant_state(other),))))
+    for edge, (guard, update) in zip(m.edges, edges):
         enabled = bool(edge.guard(state, CONCRETE))
-        assert enabled == concrete_value(z3.BoolVal(True) == edge.guard(lifted, SYMBOLIC)), edge.name
+        assert enabled == bound(guard, model), edge.name
         if enabled:
-            plain, symbolic = edge.update(state, CONCRETE), edge.update(lifted, SYMBOLIC)
+            plain = edge.update(state, CONCRETE)
+            assert set(plain) == set(update), edge.name
             for var, value in plain.items():
-                assert value == lowered(symbolic[var]), f"{edge.name} updates {var} differently"
-    for prop in CATALOGUE:
+                assert value == bound(update[var], model), f"{edge.name} updates {var} differently"
+    for prop, term in zip(CATALOGUE, props):
         if isinstance(prop, Invariant):
-            assert bool(prop.holds(m, state, CONCRETE)) == concrete_value(
-                z3.BoolVal(True) == prop.holds(m, lifted, SYMBOLIC)), prop.name
+            assert bool(prop.holds(m, state, CONCRETE)) == bound(term, model), prop.name
         elif isinstance(prop, StepProperty):
-            assert bool(prop.holds(m, state, other, CONCRETE)) == concrete_value(
-                z3.BoolVal(True) == prop.holds(m, lifted, m.constant_state(other), SYMBOLIC)), prop.name
+            assert bool(prop.holds(m, state, other, CONCRETE)) == bound(z3.substitute(term, *to_other), model), prop.name
 
 
 # -- mutants ---------------------------------------------------------------------------------
@@ -336,9 +373,9 @@ MUTANTS = [
 def test_mutant_is_caught_by_the_property_citing_the_broken_rule(mutant: Mutant) -> None:
     prop = PROPERTIES[mutant.caught_by]
     assert mutant.rule in prop.rules, f"{prop.name} does not cite {mutant.rule}"
-    faithful = build(table=mutant.table)
-    assert vector.check(vector.explore(faithful), prop).verdict == "holds-to-depth"
-    machine = mutant.mutate(faithful)
+    faithful = explored(mutant.table)  # the table's own search, shared with the pinned counts
+    assert vector.check(faithful, prop).verdict == "holds-to-depth"
+    machine = mutant.mutate(faithful.machine)
     found = vector.check(vector.explore(machine), prop)
     assert found.verdict == VIOLATED
     transcript = found.counterexample
@@ -364,8 +401,8 @@ def test_the_default_table_seats_three_and_every_property_holds() -> None:
 
 def _three(cards: dict[int, list[str]], **changes) -> tuple[Machine, object]:  # noqa: ANN003
     m = build(table=table_of(cards, 9, players=3))
-    state = next(s for s in reachable_states(vector.explore(m))
-                 if m.location_of(s) == "priority" and s.active == 0 and s.priority == 0 and s.passes == 0)
+    state = first_reached(m, lambda s: m.location_of(s) == "priority" and s.active == 0 and s.priority == 0
+                          and s.passes == 0)
     return m, state._replace(**changes)
 
 
