@@ -639,3 +639,18 @@ def test_chain_lightnings_further_packets_are_followed(monkeypatch: pytest.Monke
     monkeypatch.setattr(agreement.wowtcg.builtin, "spell", lambda card: read(card) and {k: v for k, v in read(card).items() if k != "further"})
     single, _ = runner.run_cases(path)
     assert single.status != "pass" and "damage: model" in single.detail, single.detail
+
+
+def test_an_ally_brought_back_from_the_graveyard_resolves_as_an_ally_entering_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resurrection (306.3a example): the ally it brings back enters play as the
+    model's resolve_ally puts one there, ready and new (302.1, 105.1); one it can't
+    pay for stays, and the link resolves with nothing entering.  An ally entering
+    exhausted (105.1 broken) is caught by the model at that step."""
+    path = ROOT / "scenarios" / "wowtcg" / "seed-000" / "306.3a-resurrection-targets-no-totem.yaml"
+    results = runner.run_cases(path)
+    assert [r.status for r in results] == ["pass"] * 2, [r.detail for r in results]
+    assert all(r.model.startswith("agrees over") for r in results), [r.model for r in results]
+    monkeypatch.setattr(GameState, "enter_play", _enters_exhausted(GameState.enter_play))
+    broken, _ = runner.run_cases(path)
+    assert broken.status == "fail" and "the model's reading of 'P2 passes'" in broken.detail, broken.detail
+    assert "nearest model path resolve_ally[P1 Ashen Recruit" in broken.detail and "exhausted: model" in broken.detail, broken.detail

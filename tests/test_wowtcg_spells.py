@@ -159,13 +159,14 @@ def test_the_pool_s_spells_are_those_whose_whole_effect_the_model_has():
     assert found["Fireball"] is None
 
 
-def test_the_pool_s_abilities_are_the_non_instant_heals_and_charge():
-    """Non-instant abilities that deal no damage: those that only heal (406.2), and
-    Charge's exhaust and draw; an instant heal (Flash Heal) and an attachment
-    that exhausts (Entangling Roots) are not among them."""
+def test_the_pool_s_abilities_are_the_non_instant_heals_charge_and_resurrection():
+    """Non-instant abilities that deal no damage: those that only heal (406.2),
+    Charge's exhaust and draw, and Resurrection's ally from the graveyard; an
+    instant heal (Flash Heal) and an attachment that exhausts (Entangling
+    Roots) are not among them."""
     found = {card.name: ability(card) for card in load_pool().cards.values()}
     abilities = {name: ab["effect"] for name, ab in found.items() if ab is not None}
-    assert abilities == {"Soothing Touch": "heal", "Shelter the Flock": "heal", "Charge": "exhaust and draw"}
+    assert abilities == {"Soothing Touch": "heal", "Shelter the Flock": "heal", "Charge": "exhaust and draw", "Resurrection": "ally from the graveyard"}
 
 
 def test_a_malformed_spell_is_named_by_its_path():

@@ -186,13 +186,16 @@ def spell(card: Card) -> dict[str, Any] | None:
 
 #: The steps of a non-instant ability that exhausts a targeted hero or ally and draws a card (Charge).
 EXHAUST_AND_DRAW = (("exhaust", "target", None), ("draw", None, 1))
+#: The steps of one that puts an ally card of its caster's graveyard into play if he can pay for it (Resurrection).
+RETURN_AN_ALLY = (("put_into_play_if_cost_at_most_resources", "target", None),)
 
 
 def ability(card: Card) -> dict[str, Any] | None:
     """The card as a non-instant ability of the model's board that deals no
-    damage (409.2b): one whose whole effect is to heal (406.2), or to exhaust a
-    targeted hero or ally and then draw a card (105.1, 413.4a); None for any
-    other card.  Instant heals (Flash Heal) are instants the model leaves
+    damage (409.2b): one whose whole effect is to heal (406.2), to exhaust a
+    targeted hero or ally and then draw a card (105.1, 413.4a), or to put an
+    ally card of its caster's graveyard into play (306.3a example); None for
+    any other card.  Instant heals (Flash Heal) are instants the model leaves
     untracked (``frame`` in abstraction.py)."""
     effect = card.effect
     if card.type != "ability" or card.instant or card.ongoing or card.attach or card.triggers or card.payments or card.continuous:
@@ -204,6 +207,8 @@ def ability(card: Card) -> dict[str, Any] | None:
     steps = tuple((step.op, step.arg("what"), step.arg("count")) for step in effect.steps)
     if steps == EXHAUST_AND_DRAW and effect.target == "character":
         return {"name": card.name, "effect": "exhaust and draw"}
+    if steps == RETURN_AN_ALLY and effect.target == "ally_in_your_graveyard":
+        return {"name": card.name, "effect": "ally from the graveyard"}
     return None
 
 

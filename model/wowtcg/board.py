@@ -141,7 +141,7 @@ class Spell:
 
 
 #: What a board's non-instant ability that deals no damage does (``Ability.effect``).
-ABILITY_EFFECTS = ("heal", "exhaust and draw")
+ABILITY_EFFECTS = ("heal", "exhaust and draw", "ally from the graveyard")
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,12 @@ class Ability:
     as it resolves as the spells' targets are, then its controller draws a
     card, and loses at the next check if his deck is empty (409.6c); as links
     carry no targets here, it may also be interrupted as it resolves, its
-    target gone (CR7.4 709.2a), and then nobody draws."""
+    target gone (CR7.4 709.2a), and then nobody draws.  ``ally from the
+    graveyard``: an ally card of its controller's graveyard enters play under
+    him, ready and new to his party, as an ally card resolving does (the
+    model's resolve_ally, 302.1: the model tracks no graveyard), or, where
+    it costs more than his resources, nothing happens (Resurrection, 306.3a
+    example)."""
 
     name: str
     effect: str

@@ -324,6 +324,12 @@ def ability_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             t, window, "resolve_ability[heal]", ("409.2b",), resolves, lambda s, b: {},
             "every player passed in succession: the top link resolves and heals, which the model does not track",
         ))
+    if "ally from the graveyard" in effects:
+        # Where the ally enters, the link resolves as resolve_ally does.
+        edges.append(resolving(
+            t, window, "resolve_ability[no ally enters]", ("409.2b",), resolves, lambda s, b: {},
+            "every player passed in succession: the top link resolves, and the ally it names costs more than its controller's resources",
+        ))
     if "exhaust and draw" not in effects:
         return edges
     edges.append(resolving(
