@@ -24,6 +24,7 @@ def arrange(
     turn: int = 3,
     pool: Pool | None = None,
     seed: int = 0,
+    teams: list[int] | None = None,
 ) -> GameState:
     """A state whose `step` window has just opened on `turn_player`'s turn
     number `turn` (pre-priority checks done, so he holds priority unless a
@@ -36,13 +37,14 @@ def arrange(
     put in play ready, then `exhausted_resources[p]` exhausted, as if spent on
     a cost earlier this turn (402.4a); both made from Supplies for the Front. `graveyards[p]`
     are p's cards in his graveyard, oldest first (413.6a). Decks default to ten
-    Ashen Recruits, so nobody is decked by accident."""
+    Ashen Recruits, so nobody is decked by accident. `teams` gives each seat's
+    team for a team game (basic rules, multiplayer); by default none."""
     pool = pool if pool is not None else default_pool()
     if step not in STEPS:
         raise ValueError(f"step {step!r}: arrange opens one of {', '.join(STEPS)}")
     n = len(heroes)
     decks = decks or {}
-    st = GameState(pool, heroes, [decks.get(p, ["Ashen Recruit"] * 10) for p in range(n)], seed, start=False)
+    st = GameState(pool, heroes, [decks.get(p, ["Ashen Recruit"] * 10) for p in range(n)], seed, start=False, teams=teams)
     st.first_player = 0
     st.turn_player = turn_player
     st.turn_number = turn

@@ -132,6 +132,8 @@ CONTINUOUS = {
     "attached_powerless": "CR7.4 700.3",  # Polymorph: its host loses and can't have powers
     "cant_be_dealt_damage_of_type": "404.5 407.2b",  # no packet of that damage type is made for it
     "hero_ability_damage_plus": "407.4",  # Chromatic Cloak: a replacement that raises the amount
+    "cant_be_destroyed": "103.2 103.3",  # the card itself can't be destroyed, but uniqueness still destroys it
+    "attached_loses_keyword": "405.1 405.2",  # its host loses a keyword (a hero losing dual wield)
 }
 
 # Events that triggered powers (CR7.4 703) watch for.
@@ -155,6 +157,8 @@ TRIGGERS = {
     "this_enters_play": "CR7.4 710.1 CR7.4 703.4",  # Hur Shieldsmasher: judged just after it entered
     "this_deals_combat_damage_to_damaged_ally": "407.3b CR7.4 703.4",  # Brigg: judged just before the damage
     "opposing_ally_enters_play": "CR7.4 710.1 CR7.4 703.3c",  # Watcher Mal'wi
+    "this_dealt_damage": "CR7.4 703.1 404.5 407.2",  # a packet dealt to it; none is made where it can't be dealt (404.5)
+    "you_discard": "CR7.4 703.1 413.6a",  # once for each card its controller discards, one at a time
 }
 
 # Costs a payment power (CR7.4 701) may ask for.
@@ -394,6 +398,8 @@ def card_from_dict(raw: dict) -> Card:
             if not isinstance(value, dict) or any(w not in KEYWORDS for words in value.values() for w in words):
                 raise UnsupportedCardText(name, f"{key} maps a hero trait to known keywords, not {value!r}")
             value = tuple((trait, frozenset(words)) for trait, words in value.items())
+        if key == "attached_loses_keyword" and value not in KEYWORDS:
+            raise UnsupportedCardText(name, f"{key} names a known keyword, not {value!r}")
         continuous.append((key, value))
     effect = None
     if "effect" in raw or "target" in raw:

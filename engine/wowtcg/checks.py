@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .effects import can_be_destroyed, destroyed_triggers, graveyard_from_play, health_of, leave_play
+from .effects import (
+    can_be_destroyed, destroyed_triggers, graveyard_from_play, health_of, keywords_of, leave_play, sources_in_play,
+)
 from .objects import Action, Decision
 
 if TYPE_CHECKING:
-    from .cards import Card
     from .objects import Obj
     from .state import GameState
 
@@ -69,10 +70,11 @@ def ppp_batch(st: GameState) -> bool:
 
 # --- Uniqueness (412; 405.1-405.2; basic rules "Unique") ------------------------
 
-def uniqueness_violation(hero: Card, mine: list[Obj]) -> list[int]:
+def uniqueness_violation(hero_keywords: frozenset[str], mine: list[Obj]) -> list[int]:
     """The cards of one uniqueness violation among `mine`, the cards bound by
     uniqueness that one player controls (not resources), in the order of play;
-    `hero` is his hero's card. [] when there is none."""
+    `hero_keywords` are his hero's keywords now (a hero that loses dual wield
+    may hold one melee weapon again, 405.1). [] when there is none."""
     by_name: dict[str, list[int]] = {}
     labels: dict[str, list[Obj]] = {}
     two_handed, off_hand, melee = [], [], []
@@ -95,9 +97,9 @@ def uniqueness_violation(hero: Card, mine: list[Obj]) -> list[int]:
         limit = cards[0].card.limited_labels[label]
         # 405.1: dual wield allows two one-handed melee weapons; 405.2: ranged
         # dual wield two ranged weapons.
-        if label == "Melee" and "dual_wield" in hero.keywords and not any("Two-Handed" in c.card.tags for c in cards):
+        if label == "Melee" and "dual_wield" in hero_keywords and not any("Two-Handed" in c.card.tags for c in cards):
             limit = 2
-        if label == "Ranged" and "ranged_dual_wield" in hero.keywords:
+        if label == "Ranged" and "ranged_dual_wield" in hero_keywords:
             limit = 2
         if len(cards) > limit:
             return [c.id for c in cards]
@@ -119,6 +121,9 @@ def check_uniqueness(st: GameState) -> None:
         if o.card.bound_by_uniqueness and not o.resource:
             bound.setdefault(o.controller, []).append(o)
             read += (o.id, o.controller)
+    if "attached_loses_keyword" in st.powers_in_game:
+        # A hero's keywords change only by these attachments (405.1): where they are is read too.
+        read.append(tuple(a.attached_to for a in sources_in_play(st, "attached_loses_keyword")))
     # A card's definition and a player's hero never change, so the same bound
     # cards under the same controllers as when nothing was found find nothing.
     if not bound or read == st.uniqueness_settled:
@@ -127,7 +132,7 @@ def check_uniqueness(st: GameState) -> None:
         mine = bound.get(p)
         if not mine:
             continue  # nothing of his is bound by uniqueness
-        ids = uniqueness_violation(st.objs[st.players[p].hero].card, mine)
+        ids = uniqueness_violation(keywords_of(st, st.objs[st.players[p].hero]), mine)
         if ids:
             options = [
                 Action.made("repair", p, oid, label=f"{st.pname(p)} keeps the others and destroys {st.describe(st.objs[oid])}")

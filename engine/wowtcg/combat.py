@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .effects import (
-    atk_of, hosts_of, is_ally, is_character, keywords_of, make_packet, powerless, sources_in_play, trigger_event,
+    atk_of, hosts_of, is_ally, is_character, keywords_lost, keywords_of, make_packet, powerless, sources_in_play, trigger_event,
 )
 from .objects import Action, Decision, Packet
 
@@ -20,11 +20,15 @@ Problem = "tuple[str, str] | None"
 
 
 def has(st: GameState, o: Obj, keyword: str) -> bool:
-    """A printed keyword, or one the card gains (Thunderhead Hippogryph),
-    unless it has lost its powers (Polymorph, CR7.4 700.3)."""
-    if keyword in o.card.keywords or ("keywords_by_hero_trait" in st.powers_in_game and keyword in keywords_of(st, o)):
-        return "attached_powerless" not in st.powers_in_game or o.id not in powerless(st)
-    return False
+    """A printed keyword, or one the card gains (Thunderhead Hippogryph), and
+    not one an attachment takes away (405.1), unless it has lost its powers
+    (Polymorph, CR7.4 700.3)."""
+    powers = st.powers_in_game
+    if keyword in o.card.keywords:
+        found = "attached_loses_keyword" not in powers or keyword not in keywords_lost(st, o)
+    else:
+        found = "keywords_by_hero_trait" in powers and keyword in keywords_of(st, o)
+    return found and ("attached_powerless" not in powers or o.id not in powerless(st))
 
 
 def in_party_since_turn_start(st: GameState, o: Obj) -> bool:
@@ -40,7 +44,7 @@ def attack_only(st: GameState, attacker: Obj) -> set[int]:
     allowed = set()
     if "opponents_attack_only_this" in st.powers_in_game:
         for s in sources_in_play(st, "opponents_attack_only_this"):
-            if s.controller != attacker.controller:
+            if not st.friendly(s.controller, attacker.controller):
                 allowed.add(s.id)
     for what, oid, hero in st.turn_modifiers:
         if what == "attack_only_your_hero" and oid == attacker.id:
@@ -67,7 +71,8 @@ def attacker_problem(st: GameState, a: Obj) -> Problem:
 def defender_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:
     """601.2b: a normal combat's defender is a non-elusive opposing character;
     a sabotage's is a non-friendly item that the saboteur can sabotage."""
-    if d.zone != "play" or d.controller == a.controller:
+    teams = st.teams
+    if d.zone != "play" or teams[d.controller] == teams[a.controller]:  # friendly: his own or a teammate's (CR7.4 glossary)
         return ("601.2b", f"{d.name} is not an opposing card in play")
     if has(st, d, "elusive"):
         return ("601.2b", f"{d.name} has elusive")
@@ -115,7 +120,7 @@ def must_attack_pending(st: GameState) -> str | None:
         if a.controller != st.turn_player or attack_tax(a):
             continue
         for d in st.cards_in_play():
-            if d.controller != a.controller and proposal_problem(st, a, d, False) is None:
+            if not st.friendly(d.controller, a.controller) and proposal_problem(st, a, d, False) is None:
                 return a.name
     return None
 
@@ -140,14 +145,17 @@ def protect_options(st: GameState, player: int) -> list[Action]:
 
 def protect_point(st: GameState, asked: tuple[int, ...] = ()) -> None:
     """Ask, clockwise from the turn player, each opponent of the attacker who
-    has a protector; the first to protect ends the protect point.
+    has a protector; the first to protect ends the protect point. The
+    attacker's teammates are not his opponents (basic rules, multiplayer (001):
+    a protector protects characters friendly to it).
     Reading: 602.2 lets any opponent protect but names no order; the turn
     order used for priority (409.1) is the natural one."""
     c = st.combat
     if c.attacker is None or c.defender is None:
         return
+    attacking = st.objs[c.attacker].controller
     for p in st.clockwise_from(st.turn_player):
-        if p in asked or p == st.objs[c.attacker].controller:
+        if p in asked or st.friendly(p, attacking):
             continue
         options = protect_options(st, p)
         if options:
@@ -203,16 +211,15 @@ def strike_problem(st: GameState, player: int, weapon: Obj, ready: int | None = 
     struck = c.struck.get(player, [])
     if weapon.id in struck or not struck:
         return None  # 303.2c: the same weapon again, if it was readied
-    hero_card = st.objs[hero].card
     kinds = {_weapon_kind(st.objs[w]) for w in struck} | {_weapon_kind(weapon)}
     if len(set(struck)) >= 2:
         return ("405.3", "at most two weapons strike in one combat")
     # 405.3: dual wield allows two melee weapons, ranged dual wield two ranged
     # ones, and never one of each. Reading: the seed's 405.3 gives ranged dual
     # wield two *melee* weapons; 405.2 and 303.2c make it two ranged ones.
-    if kinds == {"Melee"} and "dual_wield" in hero_card.keywords:
+    if kinds == {"Melee"} and has(st, st.objs[hero], "dual_wield"):
         return None
-    if kinds == {"Ranged"} and "ranged_dual_wield" in hero_card.keywords:
+    if kinds == {"Ranged"} and has(st, st.objs[hero], "ranged_dual_wield"):
         return None
     return ("303.2c", f"{st.pname(player)} already struck with another weapon this combat")
 

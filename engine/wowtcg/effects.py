@@ -58,7 +58,7 @@ def health_of(st: GameState, o: Obj) -> int:
     if "opposing_allies_health_minus" in st.powers_in_game and card.type == "ally":
         # Withering Shout: -N health to each ally of its controller's opponents.
         for shout in sources_in_play(st, "opposing_allies_health_minus"):
-            if shout.controller != o.controller:
+            if not st.friendly(shout.controller, o.controller):
                 health -= shout.card.continuous_powers["opposing_allies_health_minus"]
     bonus = card.continuous_powers.get("health_per_other_named")
     if bonus and not ("attached_powerless" in st.powers_in_game and o.id in powerless(st)):
@@ -78,9 +78,13 @@ def has_lethal_damage(st: GameState, o: Obj) -> bool:
 
 def can_be_destroyed(st: GameState, o: Obj) -> bool:
     """103.2: "can't" beats the rule that would destroy. Valthak Spiritdrinker:
-    his controller's hero can't be destroyed while he is in play."""
+    his controller's hero can't be destroyed while he is in play; a card that
+    says it can't be destroyed (unless it has lost its powers, CR7.4 700.3).
+    Uniqueness destroys either all the same (103.3: `destroy`'s caller says so)."""
     if o.card.type == "hero":
         return not any(True for _ in sources_in_play(st, "hero_cant_be_destroyed", o.controller))
+    if "cant_be_destroyed" in o.card.continuous_powers:
+        return "attached_powerless" in st.powers_in_game and o.id in powerless(st)
     return True
 
 
@@ -118,19 +122,30 @@ def atk_of(st: GameState, o: Obj) -> int:
 
 def keywords_of(st: GameState, o: Obj) -> frozenset[str]:
     """Its printed keywords, and those it gains by its controller's hero's
-    faction (Thunderhead Hippogryph: [Alliance] Hero: Elusive, [Horde] Hero: Ferocity)."""
+    faction (Thunderhead Hippogryph: [Alliance] Hero: Elusive, [Horde] Hero: Ferocity),
+    less those an attachment takes away (a hero losing dual wield, 405.1)."""
+    words = o.card.keywords
     by_trait = o.card.continuous_powers.get("keywords_by_hero_trait")
-    if not by_trait:
-        return o.card.keywords
-    hero = st.objs[st.players[o.controller].hero].card
-    gained = {word for trait, words in by_trait if trait in hero.traits for word in words}
-    return o.card.keywords | gained
+    if by_trait:
+        hero = st.objs[st.players[o.controller].hero].card
+        words = words | {word for trait, gained in by_trait if trait in hero.traits for word in gained}
+    if words and "attached_loses_keyword" in st.powers_in_game:
+        lost = keywords_lost(st, o)
+        if lost:
+            words = words - lost
+    return words
+
+
+def keywords_lost(st: GameState, o: Obj) -> set[str]:
+    """The keywords its attachments take away (Crippling Shackles: the hero loses dual wield, 405.1)."""
+    return {a.card.continuous_powers["attached_loses_keyword"] for a in sources_in_play(st, "attached_loses_keyword")
+            if a.attached_to == o.id}
 
 
 def opponents(st: GameState, player: int) -> list[int]:
-    """Every other player still in the game is an opponent.
-    Reading: the engine seats no teams, so "friendly" means only oneself."""
-    return [p.index for p in st.players if p.in_game and p.index != player]
+    """The players still in the game who are not on his team (102.1; CR7.4
+    glossary, "Friendly": oneself and one's teammates)."""
+    return [p.index for p in st.players if p.in_game and not st.friendly(p.index, player)]
 
 
 # --- Packets (404.4, 406.2, 407) ----------------------------------------------
@@ -205,6 +220,11 @@ def deliver(st: GameState, packet: Packet) -> None:
     st.history.append(f"{_packet_source(st, packet)} deals {packet.amount} {kind + ' ' if kind else ''}damage to {st.describe(target)} (407.2)")
     if packet.combat:
         combat_damage_triggers(st, packet, was_damaged)
+    if "this_dealt_damage" in st.powers_in_game:
+        # Only a packet actually dealt: one never made (404.5, 407.2a-b) or
+        # prevented completely (CR7.4 717.2b) never reaches here.
+        for source, power in powers_watching(st, "this_dealt_damage", (target,)):
+            _trigger(st, source, power, amount=packet.amount)
 
 
 def _packet_source(st: GameState, packet: Packet) -> str:
@@ -255,13 +275,19 @@ def powers_watching(st: GameState, when: str, objs=None):
                 yield o, power
 
 
-def destroyed_triggers(st: GameState, destroyed: list[Obj], watchers: list[Obj]) -> None:
+def destroyed_triggers(st: GameState, destroyed: list[Obj], watchers: list[Obj], hosts: dict[int, int] | None = None) -> None:
     """CR7.4 703.4: leaving play is judged on the state just before it, so a
-    card destroyed in the same batch still sees the others (and itself)."""
+    card destroyed in the same batch still sees the others (and itself). An
+    attachment's own "when destroyed" power knows the host it had (`hosts`,
+    by the attachment's id; CR7.4 709.2d: its last known information)."""
     for o in destroyed:
         for source, power in powers_watching(st, "this_destroyed", watchers):
             if source.id == o.id:
-                _trigger(st, source, power)
+                host = hosts.get(o.id) if hosts else None
+                if host is None:
+                    _trigger(st, source, power)
+                else:
+                    _trigger(st, source, power, attached=host)
         for source, power in powers_watching(st, "friendly_race_destroyed", watchers):
             if o.controller == source.controller and power.race in o.card.subtypes and is_character(o):
                 _trigger(st, source, power, destroyed=o.id)
@@ -362,11 +388,12 @@ def destroy(st: GameState, o: Obj, *, by_rule_over_cant: bool = False) -> bool:
         return False
     zone = graveyard_from_play(st, o)
     watchers = [st.objs[oid] for oid in st.play]
+    host = o.attached_to
     leave_play(st, o, zone)
     if zone == "removed":
         st.history.append(f"{st.describe(o)} is removed from the game instead of being destroyed (413.8a)")
         return False
-    destroyed_triggers(st, [o], watchers)
+    destroyed_triggers(st, [o], watchers, None if host is None else {o.id: host})
     return True
 
 
@@ -396,9 +423,10 @@ def _who(st: GameState, link: Link, what: str) -> list[int]:
     if what == "each_opposing_character":
         # "Each opposing hero and ally" (Frost Nova) chooses without targeting:
         # a totem is not an ally (000 306.3a example).
-        return [o.id for o in heroes_and_allies_in_play(st) if o.controller != link.controller]
+        return [o.id for o in heroes_and_allies_in_play(st) if not st.friendly(o.controller, link.controller)]
     if what == "each_friendly_hero":
-        return [st.players[link.controller].hero]
+        # 000 406.2 example (Shelter the Flock): his hero and each teammate's still in the game.
+        return [p.hero for p in st.players if p.in_game and st.friendly(p.index, link.controller)]
     raise ValueError(f"step names {what!r}")  # the loader admits no other
 
 

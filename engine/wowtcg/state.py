@@ -16,7 +16,7 @@ from operator import attrgetter
 
 from . import checks, combat, effects
 from .cards import Card, Pool, token_card
-from .objects import BOARD_CLOCK, Action, Combat, Decision, IllegalAction, Link, Obj, Packet, Player, Waiting
+from .objects import BOARD_CLOCK, Action, Combat, Decision, EngineSetupError, IllegalAction, Link, Obj, Packet, Player, Waiting
 
 HAND_SIZE = 7  # 101.1: opening hand
 HAND_LIMIT = 7  # 413.5b, 503.2a
@@ -50,9 +50,43 @@ UNTAKEN_UNSET = {
 }
 
 
+FACTIONS = ("Alliance", "Horde")  # 206: the faction traits
+
+
+def check_teams(pool: Pool, heroes: list[str], teams: list[int] | None) -> tuple[int, ...]:
+    """Each seat's team, checked against the basic rules' multiplayer part
+    (001): teammates' heroes share a faction, and teams sit alternately, so
+    that both neighbours of every player are opponents. None: no teams,
+    each player on his own."""
+    n = len(heroes)
+    if teams is None:
+        return tuple(range(n))
+    teams = tuple(teams)
+    if len(teams) != n or any(type(t) is not int for t in teams):
+        raise EngineSetupError(f"teams={list(teams)}: one team number for each of the {n} seats")
+    if len(set(teams)) < 2:
+        raise EngineSetupError(f"teams={list(teams)}: a game needs at least two teams (102.1)")
+    for seat in range(n):
+        if teams[seat] == teams[(seat + 1) % n]:
+            raise EngineSetupError(f"teams={list(teams)}: P{seat + 1} and P{(seat + 1) % n + 1} sit side by side on one team; "
+                                   "teams sit alternately (basic rules, multiplayer)")
+    faction: dict[int, set[str]] = {}
+    for seat, (hero, team) in enumerate(zip(heroes, teams)):
+        faction.setdefault(team, set()).update(t for t in pool[hero].traits if t in FACTIONS)
+    for team, found in faction.items():
+        if len(found) > 1:
+            raise EngineSetupError(f"teams={list(teams)}: team {team} mixes Alliance and Horde heroes; "
+                                   "teammates' heroes share a faction (basic rules, multiplayer)")
+    return teams
+
+
 class GameState:
-    def __init__(self, pool: Pool, heroes: list[str], decks: list[list[str]], seed: int, start: bool = True):
+    def __init__(self, pool: Pool, heroes: list[str], decks: list[list[str]], seed: int, start: bool = True,
+                 teams: list[int] | None = None):
         self.pool = pool
+        # Each seat's team; without teams every player is his own (each other
+        # player is an opponent). Friendly players are oneself and one's teammates.
+        self.teams: tuple[int, ...] = check_teams(pool, heroes, teams)
         self.rng = random.Random(seed)
         self.objs: list[Obj] = []
         self.tokens: list[int] = []  # ids of the tokens made so far (403.2), for 409.6e
@@ -205,6 +239,7 @@ class GameState:
         # Every field of __init__, each set here (tests/engine/test_clone.py checks none is missed).
         new = GameState.__new__(GameState)
         new.pool = self.pool
+        new.teams = self.teams
         new.rng = random.Random.__new__(random.Random)  # setstate seeds it: no need to seed it from the OS first
         new.rng.setstate(self.rng.getstate())
         new.objs = [o.copy() for o in self.objs]
@@ -309,6 +344,10 @@ class GameState:
 
     # --- seats ----------------------------------------------------------------
 
+    def friendly(self, player: int, other: int) -> bool:
+        """CR7.4 glossary, "Friendly": the same player or a teammate."""
+        return self.teams[player] == self.teams[other]
+
     def next_clockwise(self, player: int) -> int:
         """409.1: the next player clockwise still in the game."""
         players = self.players
@@ -387,7 +426,7 @@ class GameState:
             return
         effects.trigger_event(self, "this_enters_play", lambda s: s.id == o.id)
         if o.card.type == "ally":
-            effects.trigger_event(self, "opposing_ally_enters_play", lambda s: s.controller != o.controller, ally=o.id)
+            effects.trigger_event(self, "opposing_ally_enters_play", lambda s: not self.friendly(s.controller, o.controller), ally=o.id)
 
     def create_token(self, controller: int, step) -> None:
         """403.2: a token ally enters play under the effect's controller."""
@@ -460,6 +499,8 @@ class GameState:
             return host.card.type == "ally"
         if kind == "ally_cost_x":
             return host.card.type == "ally" and (in_play or host.card.cost == 0)
+        if kind == "hero":
+            return host.card.type == "hero"
         # "Hero or ally": a totem, though targeted as if an ally, is neither
         # (000 306.3a and 409.6d examples).
         if host.card.is_totem:
@@ -785,7 +826,7 @@ class GameState:
             self.combat = Combat(link.attacker, link.defender, link.sabotage)
             a.exhausted = True
             # Donna Calister: "when an opposing hero or ally attacks"; Voss Treebender: "when this ally attacks" (602.1).
-            effects.trigger_event(self, "opposing_character_attacks", lambda s: s.controller != a.controller)
+            effects.trigger_event(self, "opposing_character_attacks", lambda s: not self.friendly(s.controller, a.controller))
             effects.trigger_event(self, "this_attacks", lambda s: s.id == a.id)
             self.resolving = None
             self._t_open_window("attack_window")
@@ -881,14 +922,15 @@ class GameState:
 
     def players_lose(self, losers: list[int]) -> None:
         """102.1a-102.2: losers leave; when all remaining players lose at once
-        the game is a draw; the last player left wins."""
+        the game is a draw; the players left win once none of them has an
+        opponent left in the game (102.1): the last player, or the last team."""
         remaining = [p.index for p in self.players if p.in_game and p.index not in losers]
         self.history.append(", ".join(self.pname(i) for i in losers) + " leaves the game (102.1a, 102.2)")
         for i in losers:
             self.players[i].in_game = False
             self.players[i].result = "drew" if not remaining else "lost"
             checks.remove_player_cards(self, i)
-        if len(remaining) <= 1:
+        if not remaining or not effects.opponents(self, remaining[0]):
             for i in remaining:
                 self.players[i].result = "won"
             self.over = True
@@ -970,7 +1012,9 @@ class GameState:
             if action.subject is not None:
                 self.objs[action.subject].exhausted = False
         elif kind in ("discard", "discard_for_effect"):
+            # 413.6a: one card at a time, each its own discard event.
             self.move(self.objs[action.subject], "graveyard")
+            effects.trigger_event(self, "you_discard", lambda s: s.controller == action.player, discarded=action.subject)
 
     def _ask_mulligan(self, asked: int) -> None:
         """101.2: the first player decides first, then clockwise; once each."""

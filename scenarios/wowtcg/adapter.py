@@ -50,7 +50,7 @@ HERO_FIELDS = ("hero", "damage", "exhausted", "flipped")
 #: A player's resources in the situation: a count of ready ones, or both counts.
 RESOURCE_STATES = ("ready", "exhausted")
 SITUATION_FIELDS = ("players", "turn_player", "turn", "step", "play", "hands", "graveyards", "decks", "deck_tops",
-                    "resources", "seed", "prelude", "start")
+                    "resources", "seed", "prelude", "start", "teams")
 # A game played from its real start (101.1-101.2) has only its heroes, decks and seed.
 START_FIELDS = ("players", "start", "decks", "seed", "prelude")
 ACTION_FIELDS = ("player", "kind", "card", "target", "targets", "x", "option", "sabotage", "face_up")
@@ -121,6 +121,11 @@ class WowAdapter(GameAdapter):
             else:
                 self._card(c, h, line, kind="hero")
         n = len(heroes)
+        if "teams" in s:
+            # Basic rules, multiplayer: a team name for each seat, P1 first; the engine checks the seating.
+            teams = c.seq(s["teams"], s.at("teams"), "'teams'")
+            if len(teams) != n or not all(isinstance(t, str) and t for t in teams):
+                raise c.error(s.at("teams"), f"'teams' names a team for each of the {n} players, P1 first (like [A, B, A, B])")
         if "turn_player" in s:
             self._player(c, s["turn_player"], s.at("turn_player"), n)
         if "turn" in s:
@@ -491,13 +496,21 @@ class WowSession(Session):
         # Armor's at the armor's choice, which the model folds into combat, 304.2).
         prelude = s.get("prelude", Seq())
         if prelude:
-            self.model = ModelFollower(self.st)
+            self.model = self._follower(s)
         for j, step in enumerate(prelude):
             self.act(step, s["prelude"].at(j))
         self.resolved.clear()
         self.interrupted.clear()
         if self.model is None or not self.model.following:
-            self.model = ModelFollower(self.st)
+            self.model = self._follower(s)
+
+    def _follower(self, s: Map) -> ModelFollower:
+        """The model's reading of this game; a team game is beyond it (its
+        players are each on his own), so it does not follow one."""
+        model = ModelFollower(self.st)
+        if "teams" in s:
+            model.leaves_the_model("teams (basic rules, multiplayer): the model seats every player on his own")
+        return model
 
     def _start(self, s: Map, names: list[str], per_player) -> None:
         """The real start of the game (101.1-101.2): the engine's game with these
@@ -532,6 +545,7 @@ class WowSession(Session):
                 graveyards=graveyards,
                 turn_player=int(s.get("turn_player", "P1")[1:]) - 1, step=s.get("step", "action_phase"),
                 turn=s.get("turn", 3), pool=pool(), seed=s.get("seed", 0),
+                teams=[list(dict.fromkeys(s["teams"])).index(t) for t in s["teams"]] if "teams" in s else None,
             )
         except (KeyError, ValueError) as exc:
             raise ScenarioFileError(self.path, s.line, f"the engine can't set this situation up: {exc}") from None
