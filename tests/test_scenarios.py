@@ -654,3 +654,23 @@ def test_an_ally_brought_back_from_the_graveyard_resolves_as_an_ally_entering_pl
     broken, _ = runner.run_cases(path)
     assert broken.status == "fail" and "the model's reading of 'P2 passes'" in broken.detail, broken.detail
     assert "nearest model path resolve_ally[P1 Ashen Recruit" in broken.detail and "exhausted: model" in broken.detail, broken.detail
+
+
+def test_an_ally_held_by_entangling_roots_stays_exhausted_in_the_models_ready_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entangling Roots on an ally is that ally's "doesn't ready" to the model
+    (Character.held_exhausted; its text over 501.1a, 103.1): the ready step that
+    readies the rest of its controller's cards is followed.  Observed without the
+    hold, the model readies the ally and disagrees with the engine."""
+    path = ROOT / "scenarios" / "wowtcg" / "rules" / "501.1a-the-ready-step-readies-the-turn-players-cards.yaml"
+    (held,) = runner.run_cases(path)
+    assert held.status == "pass" and held.model.startswith("agrees over"), (held.detail, held.model)
+    observe = agreement.wowtcg.follow.observe
+
+    def unheld(st):
+        obs = observe(st)
+        return {**obs, "players": [{**pl, "allies": [{k: v for k, v in a.items() if k != "held_exhausted"} for a in pl["allies"]]}
+                                   for pl in obs["players"]]}
+
+    monkeypatch.setattr(agreement.wowtcg.follow, "observe", unheld)
+    (wrong,) = runner.run_cases(path)
+    assert wrong.status != "pass" and "exhausted: model" in wrong.detail and "501.1a" in wrong.detail, wrong.detail

@@ -137,11 +137,11 @@ class View:
 
 def _character(
     name: str, ident: Any, atk: int, health: int, keywords: Iterable[str] = (), attacks_only: tuple[int, int] | None = None,
-    attack_tax: int = 0, totem: bool = False,
+    attack_tax: int = 0, totem: bool = False, held_exhausted: bool = False,
 ) -> Character:
     # Names carry the id: two copies of a card are two characters with two sets of edges.
     return Character(f"{name}#{ident}", atk=atk, health=health, keywords=frozenset(keywords), attacks_only=attacks_only, attack_tax=attack_tax,
-                     totem=totem)
+                     totem=totem, held_exhausted=held_exhausted)
 
 
 @lru_cache(maxsize=256)
@@ -190,7 +190,7 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
             a = None if held is None else allies_seen[held]
             slots.append(None if a is None else (
                 held, a["name"], a["atk"], a["health"], frozenset(a["keywords"]), a.get("draws_attacks", False), a.get("attack_tax", 0),
-                a.get("totem", False)))
+                a.get("totem", False), a.get("held_exhausted", False)))
         parties.append((
             (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False)),
             tuple(slots),
@@ -235,8 +235,8 @@ def _view(
             if ally is None:
                 allies.append(Character(f"free slot {i + 1}", atk=0, health=1))
                 continue
-            ident, name, atk, health, keywords, _, tax, totem = ally
-            allies.append(_character(name, ident, atk, health, keywords, only(p), tax, totem))
+            ident, name, atk, health, keywords, _, tax, totem, held_exhausted = ally
+            allies.append(_character(name, ident, atk, health, keywords, only(p), tax, totem, held_exhausted))
             number[ident] = p * (width + 1) + i + 1
         hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield = hero
         number[hero_id] = p * (width + 1)

@@ -124,6 +124,12 @@ UNTIL_PAYMENT = ("Boris Brightbeard", "Barnathrum, Lord of Pain", "Kaal Soulreap
 #: the model's hero deals his weapons' ATK only.  Until then each is an item a
 #: sabotage may take.
 UNTIL_HERO_ATTACKS = ("Mason's Fraternity Ring",)
+#: Attachments the model abstracts only while attached in play: Entangling
+#: Roots is its host's printed "doesn't ready in the ready step" (the board's
+#: Character.held_exhausted, observed on the host); played, moved or falling
+#: off, it changes the host during a step, where the following ends
+#: (``changed_stats``), and its resolution is outside the model.
+ATTACHED_ONLY = ("Entangling Roots",)
 #: Totems (306.3a): characters in an ally slot with health and no ATK, which
 #: may defend but never attack (the board's Character.totem).  Searing Totem's
 #: only other text is its Fire Totem (1) label, where the following ends (412).
@@ -218,7 +224,8 @@ def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     UNTIL_TRIGGER, UNTIL_PAYMENT, UNTIL_HERO_ATTACKS, STEPWISE_STATS and TOTEMS cards count as abstracted, and only cards
     in play or played onto the chain count: the model counts the cards in hand
     by kind and cost (408), and one outside it that stays in hand, or is placed
-    face down as a resource (410.1b), is a card like any other to it."""
+    face down as a resource (410.1b), is a card like any other to it.  An
+    ATTACHED_ONLY card counts as abstracted while attached in play."""
     known = abstracted(st, until_power)
     placed = {link.source for link in st.chain if link.kind == "resource"}
     return sorted({
@@ -226,6 +233,7 @@ def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
         for o in st.objs
         if o.card.name not in known and not (o.resource and not o.face_up) and spell(o.card) is None and ability(o.card) is None
         and not (until_power and (o.zone not in ("play", "chain") or o.id in placed))
+        and not (until_power and o.card.name in ATTACHED_ONLY and o.zone == "play" and o.attached_to is not None)
     })
 
 
@@ -496,6 +504,8 @@ def observe(st: GameState) -> dict[str, Any]:
 
         combat = {"attacker": proposed(proposal.attacker), "defender": proposed(proposal.defender), "sabotage": proposal.sabotage, "protected": False}
     struck = {w for ws in (st.combat.struck.values() if st.combat else ()) for w in ws}
+    # Hosts of an attachment that keeps them from readying (Entangling Roots, 501.1a).
+    held = {o.attached_to for o in map(st.objs.__getitem__, st.play) if o.attached_to is not None and o.card.has_continuous("attached_cant_ready")}
     # 600.2, 601.2c: who must attack whose hero this turn (Mocking Blow).
     taunted_by = {oid: st.objs[hero].controller for what, oid, hero in st.turn_modifiers if what == "attack_only_your_hero"}
     players = []
@@ -543,6 +553,7 @@ def observe(st: GameState) -> dict[str, Any]:
                         **({"draws_attacks": True} if "opponents_attack_only_this" in o.card.continuous_powers else {}),
                         **({"attack_tax": attack_tax(o)} if attack_tax(o) else {}),
                         **({"totem": True} if o.card.is_totem else {}),
+                        **({"held_exhausted": True} if o.id in held else {}),
                     }
                     for o in mine
                     # 306.3a: a totem in play sits among the allies as a character.

@@ -36,7 +36,7 @@ def gear_outside(st: GameState, action: Action) -> str:
 
 
 #: What the model's board fixes of an ally for a whole step (board.py: stats are constants).
-STATS = ("atk", "health", "keywords", "attack_tax")
+STATS = ("atk", "health", "keywords", "attack_tax", "held_exhausted")
 
 
 def health_counts_others(st: GameState) -> frozenset[str]:

@@ -113,6 +113,8 @@ def check_state(obs: Any) -> None:
             _object(ally, f"{where}.allies[{j}]", {"id": "id", "name": "str", "atk": "int", "health": "health", "keywords": "", "damage": "int", "exhausted": "bool", "new": "bool"})
             if not isinstance(ally.get("draws_attacks", False), bool):
                 _fail(f"{where}.allies[{j}].draws_attacks", f"expected true or false, got {ally['draws_attacks']!r}")
+            if not isinstance(ally.get("held_exhausted", False), bool):
+                _fail(f"{where}.allies[{j}].held_exhausted", f"expected true or false, got {ally['held_exhausted']!r}")
             if not isinstance(ally.get("totem", False), bool):
                 _fail(f"{where}.allies[{j}].totem", f"expected true or false, got {ally['totem']!r}")
             if ally.get("totem") and ally["atk"]:

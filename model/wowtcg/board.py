@@ -44,6 +44,9 @@ class Character:
     #: Whether it is an ally, and whether a combat against it is a sabotage,
     #: the texts answer differently (questions of the rulings, V15).
     totem: bool = False
+    #: Doesn't ready in its controller's ready step: an attachment on it says
+    #: so (Entangling Roots, 400.4d example), its text over 501.1a (103.1).
+    held_exhausted: bool = False
     #: Valthak Spiritdrinker's text (103.4 example): "your hero can't be
     #: destroyed", while this ally is in play.  Whether that keeps a hero with
     #: lethal damage in play the texts answer differently (B1, a question of

@@ -194,18 +194,20 @@ def build(
     # Whether other players' cards ready too is a question of the rulings: the
     # basic rules' ready step readies every card in play (ready_step_readies_all).
     readies_all = t.rulings.fixed("ready_step_readies_all")
+    held = tuple(c.held_exhausted for c in t.characters)
 
     def ready_turn_players_cards(s: Any, b: Backend) -> dict[str, Any]:
-        """501.1a: the turn player readies his characters, equipment and resources."""
+        """501.1a: the turn player readies his characters, equipment and
+        resources; a character whose text holds it exhausted stays so (103.1)."""
         if readies_all:
             return {
-                "exhausted": (False,) * t.count,
+                "exhausted": tuple(s.exhausted[c] if held[c] else False for c in range(t.count)),
                 "weapon_exhausted": (False,) * (n * t.weapons),
                 "armor_exhausted": (False,) * n,
                 "resources_exhausted": (0,) * n,
             }
         return {
-            "exhausted": tuple(b.And(s.exhausted[c], s.turn_player != t.owner[c]) for c in range(t.count)),
+            "exhausted": tuple(s.exhausted[c] if held[c] else b.And(s.exhausted[c], s.turn_player != t.owner[c]) for c in range(t.count)),
             "weapon_exhausted": tuple(
                 b.And(s.weapon_exhausted[i], s.turn_player != i // t.weapons) for i in range(n * t.weapons)
             ),
@@ -218,7 +220,7 @@ def build(
             "ready_cards",
             "ready_step_start",
             "ready_step",
-            ("501.1a", "501.1b", "409.4") + (("abstracted:any-number-of-turns",) if any_length else ()),
+            ("501.1a", "501.1b", "409.4") + (("abstracted:any-number-of-turns",) if any_length else ()) + (("103.1",) if any(held) else ()),
             guard=(lambda s, b: True) if any_length else (lambda s, b: s.turn_number <= turns),
             update=lambda s, b: {**ready_turn_players_cards(s, b), **t.give_turn_player_priority(s, b)},
             tags=frozenset({"opens_window"}),
