@@ -427,10 +427,8 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
         )
 
     # -- 409.5-409.6 pre-priority processing, 102 winning and losing ------------------------
-    health = t.health
-
-    def lethal(s: Any, b: Backend, c: int) -> Any:
-        return b.And(s.in_play[c], s.damage[c] >= health[c])
+    # 409.6b, with what keeps a hero from being destroyed (103.2).
+    lethal = t.lethal
 
     def hero_gone(s: Any, b: Backend, p: int) -> Any:
         return b.And(s.in_game[p], b.Not(s.in_play[t.hero(p)]))

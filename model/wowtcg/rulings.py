@@ -1297,7 +1297,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 texts={"001": "286"},
             ),
         ),
-        tuple((sp.name,) for sp in t.board.spells),
+        tuple((sp.name,) for sp in t.board.spells if not sp.heals),
         asked_at=("defend_window",),
         fixed=True,
         show=lambda name: name,
@@ -1310,7 +1310,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         "spell_stops_attacks",
         "does this spell's text stop each character it deals damage to from attacking this turn (404.4 example)?",
         SPELL_STOPS_ATTACKS,
-        tuple((sp.name,) for sp in t.board.spells),
+        tuple((sp.name,) for sp in t.board.spells if not sp.heals),
         asked_at=PRIORITY_WINDOWS,
         fixed=True,
         show=lambda name: name,
@@ -1401,6 +1401,76 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         bounds={"hand": 1},
     )
 
+    # -- 103.2, 406.1: a hero that can't be destroyed, and healing it (B1) --------------------
+    # Asked of each hero whose party holds Valthak Spiritdrinker's text.
+    kept_heroes = tuple((c,) for c in characters if t.keepers[c])
+    hero_cant_be_destroyed = Question(
+        "hero_cant_be_destroyed",
+        "does 'your hero can't be destroyed' keep this hero in play through the checks while it has lethal damage (103.2, 409.6b)?",
+        (
+            # 103.2: the "can't" beats 409.6b's destruction; the 103.4 example
+            # (Valthak) says so of a hero with lethal damage in both editions.
+            # CR7.4's 103.3 lets nothing stop a destruction "by the game", and
+            # its 410.6a does not call lethal damage's destruction so.
+            Ruling(
+                "103.2:cant-be-destroyed",
+                ("103.2", "103.4", "409.6b"),
+                True,
+                always,
+                "the 'can't' beats 409.6b: the hero keeps its lethal damage and stays in play",
+                printed=True,
+                texts={"000": "109-114", "CR7.4": "155-174"},
+            ),
+            # The basic rules know no such card: a player whose hero has lethal
+            # damage loses (goal of the game, hero cards, glossary).
+            Ruling(
+                "103.2:cant-be-destroyed",
+                ("409.6b", "basic:losing"),
+                False,
+                always,
+                "a hero with lethal damage makes its player lose, whatever card says otherwise",
+                texts={"001": "88"},
+            ),
+        ),
+        kept_heroes,
+        asked_at=("pre_priority_checks",),
+        fixed=True,
+        show=t.name,
+    )
+
+    heals_lethal_damage = Question(
+        "heals_lethal_damage",
+        "does this healing remove damage from a character that already has lethal damage (406.1)?",
+        (
+            # 406.1 removes the damage counters, with no word of lethal damage;
+            # a character keeps lethal damage until the next check (404.2).
+            Ruling(
+                "406.1",
+                ("406.1",),
+                True,
+                always,
+                "healing removes damage counters, lethal damage or not",
+                texts={"000": "272", "CR7.4": "1034-1036"},
+            ),
+            # The basic rules: once a character has lethal damage, it is too
+            # late to heal it; only non-lethal damage can be healed.
+            Ruling(
+                "406.1",
+                ("406.1", "basic:healing"),
+                False,
+                always,
+                "only non-lethal damage can be healed: once damage is lethal, healing comes too late",
+                texts={"001": "244-245"},
+            ),
+        ),
+        tuple((sp.name,) for sp in t.board.spells if sp.heals),
+        asked_at=PRIORITY_WINDOWS,
+        fixed=True,
+        show=lambda name: name,
+        # An instant in a starting hand: the healing is played at all.
+        bounds={"hand": 1},
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
@@ -1408,7 +1478,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks, doubling_reaches_heroes,
-        totem_combat_is_sabotage, totem_is_ally,
+        totem_combat_is_sabotage, totem_is_ally, hero_cant_be_destroyed, heals_lethal_damage,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

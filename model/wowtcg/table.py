@@ -110,6 +110,23 @@ class Table:
         self.must_attack_target = tuple(self._resolve_target(c, ch.must_attack_target) for c, ch in enumerate(self.characters))
         #: 306.3a: the totems, by character number.
         self.totem = tuple(c.totem for c in self.characters)
+        #: For each hero, the allies of its party whose text says "your hero
+        #: can't be destroyed" (Valthak Spiritdrinker, 103.4 example); none
+        #: for an ally.
+        self.keepers = tuple(
+            tuple(k for k in self.party(self.owner[c]) if self.characters[k].keeps_hero) if self.is_hero[c] else ()
+            for c in range(self.count)
+        )
+        if any(self.keepers):
+            # Abstraction: a spell's damage and its checks, and an instant
+            # that destroys a defender, are one step (windows.py), with no
+            # second batch for a hero whose keeper that step destroys; so a
+            # keeper is only modelled where no such step can destroy it.
+            keeper_cards = [self.characters[k] for ks in self.keepers for k in ks]
+            if any(sp.amount and not sp.heals for sp in board.spells) or any(sp.doubles for sp in board.spells):
+                raise ValueError("a card that keeps its hero from being destroyed is modelled only on a board whose spells deal no damage")
+            if any(not k.has("elusive") or k.has("protector") for k in keeper_cards):
+                raise ValueError("a card that keeps its hero from being destroyed is modelled only on an elusive ally that can't protect (it never defends)")
         #: Some spell of the board makes its target attack this turn (Mocking
         #: Blow): the state then holds, per character, the player whose hero it
         #: must attack (``taunted_by``; ``nobody``: none).
@@ -128,6 +145,8 @@ class Table:
         #: rulings with explicit precedence; ``without`` names what a variant
         #: removes, ``reading`` the source read first (None: the model's reading).
         self.rulings = rulings.book(self, without, reading)
+        #: The heroes a keeper of their party keeps in play with lethal damage, as the rulings read it.
+        self.kept = tuple(bool(self.keepers[c]) and self.rulings.fixed("hero_cant_be_destroyed", c) for c in range(self.count))
         self._bound_arguments = self.rulings.questions["bound_to_attack"].arguments
 
     @property
@@ -283,6 +302,15 @@ class Table:
         if self.resource_cap is not None:
             amount = b.If(self.at_resource_cap(s, b, player), 0, amount)
         return {"resources_exhausted": b.store(s.resources_exhausted, player, exhausted + amount)}
+
+    def lethal(self, s: Any, b: Backend, c: int) -> Any:
+        """409.6b: character ``c`` is in play with lethal damage (404.2) and so
+        is destroyed at the next check, unless a keeper of its party is in
+        play and the rulings let its "can't" win (103.2, ``hero_cant_be_destroyed``)."""
+        lethal = b.And(s.in_play[c], s.damage[c] >= self.health[c])
+        if not self.kept[c]:
+            return lethal
+        return b.And(lethal, b.Not(b.Or(*(s.in_play[k] for k in self.keepers[c]))))
 
     def free_ally_slot(self, s: Any, b: Backend, player: int) -> Any:
         return b.Or(*(b.Not(s.in_play[c]) for c in self.party(player) if not self.is_hero[c]))
