@@ -62,7 +62,9 @@ class BuiltinRiftboundAdapter:
         one from afar (assumed:afar-trigger). Uniform draws alone seldom bring
         such a card into play where its trigger counts. Kayn is drawn with them,
         at base and moved once this turn or not: one spell moving him into a
-        combat then makes him immune (damage.undamageable)."""
+        combat then makes him immune (damage.undamageable). Each player may
+        also get a spell for his action phase (assumed:action-spells), which
+        waits on a chain outside the showdown where reactions are at the table."""
         setup = random_setup(rng, players=players, battlefields=2, victory_points=VICTORY_POINTS, pool=self.pool,
                              reactions=True)
         card = rng.choice([c for c in self.pool.names() if self.pool[c].ability in (*WHEN_PLAYED, AFAR, KAYN)])
@@ -73,6 +75,8 @@ class BuiltinRiftboundAdapter:
             extra.update(moved=rng.randrange(2), name=f"{card} of {'P' + str(p + 1)}")
         setup["units"].append(extra)
         setup["spells"][p] = max(1, setup["spells"][p])
+        # assumed:action-spells: a recall or a play for the action phase, drawn last.
+        setup["action_spells"] = [rng.randint(0, 1) for _ in range(players)]
         return Setup(setup, players=players)
 
     def new_game(self, setup: dict[str, Any]) -> RiftboundState:

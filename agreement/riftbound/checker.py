@@ -87,6 +87,7 @@ def table_of(obs: dict[str, Any]) -> Table:
         for u in obs["units"]
     )
     reactions = tuple(obs.get("reactions") or (0,) * obs["players"])
+    action_spells = tuple(obs.get("action_spells") or (0,) * obs["players"])
     players, battlefields = obs["players"], len(obs["battlefields"])
     return Table(
         players,
@@ -102,6 +103,8 @@ def table_of(obs: dict[str, Any]) -> Table:
         spell_budgets=tuple(obs["spells"]),
         reactions=max(reactions),
         reaction_budgets=reactions,
+        action_spells=max(action_spells),
+        action_spell_budgets=action_spells,
     )
 
 
@@ -132,8 +135,10 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
     """The model state an observation at a choice point stands for."""
     combat = obs["combat"]
     units = obs["units"]
+    # A chain outside a showdown (assumed:action-spells) is the model's action_chain.
+    where = "action_chain" if obs["step"] == "chain" and combat is None else LOCATIONS[obs["step"]]
     fields: dict[str, Any] = {
-        "location": m.location_index[LOCATIONS[obs["step"]]],
+        "location": m.location_index[where],
         "turn_player": obs["turn_player"],
         "zone": tuple(_zone(u) for u in units),
         "damage": tuple(u["damage"] for u in units),
@@ -155,6 +160,8 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
         "stage": 0,
     }
     t: Table = m.table
+    if t.casts_outside:
+        fields["action_spells"] = tuple(obs["action_spells"])
     if t.counts_moves:
         fields["moves"] = tuple(_moves(u) if unit.immune_after_two_moves else 0 for u, unit in zip(units, t.units))
     if t.reacts:
@@ -182,14 +189,20 @@ def _spell_index(t: Table, link: dict[str, Any]) -> int:
     return t.castable.index((LINK_KINDS.get(link["kind"], link["kind"]), unit, NOBODY if bf is None else bf))
 
 
-def edge_name(m: Machine, choice: dict[str, Any], on_chain: bool = False) -> str:
-    """The model edge an observed action stands for; ``on_chain``: taken by a
-    player asked to act on the chain, where a spell is a reaction."""
+#: The edge family of a spell cast at each location other than the showdown:
+#: a reaction on a showdown's chain or on one outside a showdown, or a spell of
+#: the action phase (assumed:chain-reactions, assumed:action-spells).
+CAST_AT = {"chain": "reaction", "action_chain": "action_reaction", "action_phase": "action_spell"}
+
+
+def edge_name(m: Machine, choice: dict[str, Any], location: str = "showdown") -> str:
+    """The model edge an observed action stands for, taken at ``location``:
+    on a chain a spell is a reaction, in the action phase an action spell."""
     t: Table = m.table
     kind, unit, bf = choice["kind"], choice.get("unit"), choice.get("battlefield")
     where = t.battlefield_name(bf) if bf is not None else ""
-    if on_chain and kind in LINK_KINDS.values():
-        return f"reaction[{t.spell_name(_spell_index(t, choice))}]"
+    if location in CAST_AT and kind in LINK_KINDS.values():
+        return f"{CAST_AT[location]}[{t.spell_name(_spell_index(t, choice))}]"
     if kind == "move":
         return f"move[{unit} to {where}]"
     if kind == "end_turn":
@@ -224,10 +237,10 @@ class RiftboundChecker(TableChecker):
         return model_state(m, obs)
 
     def action_name(self, m: Machine, s: Any, choice: dict[str, Any]) -> str:
-        return edge_name(m, choice, _on_chain(m, s))
+        return edge_name(m, choice, m.location_of(s))
 
     def stands_for(self, m: Machine, s: Any, e: Edge, choice: dict[str, Any]) -> bool:
-        return _stands_for(m, s, e, edge_name(m, choice, _on_chain(m, s)), choice["player"])
+        return _stands_for(m, s, e, edge_name(m, choice, m.location_of(s)), choice["player"])
 
     @staticmethod
     def reference_machine() -> Machine:
@@ -254,10 +267,6 @@ class RiftboundChecker(TableChecker):
         return out
 
 
-def _on_chain(m: Machine, s: Any) -> bool:
-    return m.location_of(s) == "chain"
-
-
 def _chooser(obs: dict[str, Any]) -> int:
     combat = obs["combat"] or {}
     if obs["step"] == "chain":
@@ -274,7 +283,7 @@ def _observed(e: Edge, player: int) -> dict[str, Any] | None:
     the engine offers every legal one, and completeness already compares them)."""
     kind = family(e.name)
     inner = e.name[len(kind) + 1 : -1]
-    if kind == "reaction":  # "reaction[stun P2:Brute]": the spell, cast on the chain
+    if kind in CAST_AT.values():  # "reaction[stun P2:Brute]": the spell, cast on a chain or in the action phase
         kind, _, inner = inner.partition(" ")
     if kind in ("recall", "stun", "move_to_combat"):
         return {"kind": kind, "player": player, "unit": inner}

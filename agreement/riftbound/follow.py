@@ -6,10 +6,10 @@ Sapper's and Grave Reaper's when played (assumed:here-trigger) and Distant
 Drummer's when a showdown it is not in begins (assumed:afar-trigger), and
 each player's reactions (assumed:chain-reactions), and Kayn's immunity once
 he has moved twice this turn (damage.undamageable), for which the model counts
-his moves. A situation with a card
-ability the model does not abstract, with spells to cast outside a showdown
-(assumed:action-spells), or with no unit at all, is not covered;
-so is the step at which the engine's own turn cap ends a game."""
+his moves, and each player's spells for the action phase with the chain
+they wait on (assumed:action-spells). A situation with a card ability the
+model does not abstract, or with no unit at all, is not covered; so is the
+step at which the engine's own turn cap ends a game."""
 
 from __future__ import annotations
 
@@ -24,10 +24,6 @@ class ModelFollower(follow.ModelFollower):
     def __init__(self, st: RiftboundState) -> None:
         outside = sorted({u.card.name for u in st.units if u.card.ability and u.card.ability not in ABSTRACTED})
         not_covered = f"cards the model does not abstract: {', '.join(outside)}" if outside else ""
-        if any(st.action_spells):
-            # assumed:action-spells: the model's chains are a showdown's (its
-            # initial chain, the spells cast in it and the reactions to them).
-            not_covered = "spells cast outside a showdown (assumed:action-spells): the model's chains are all a showdown's"
         if not st.units:
             # The model's table is its units: it bounds damage by their might and has nothing to hold.
             not_covered = "a table with no unit: the model's tables hold at least one"

@@ -584,8 +584,10 @@ class RiftboundState:
         succession, or when nobody has a reaction left, the top link resolves,
         followed by a cleanup, and the asking starts again for the next.
         Chains arise in a showdown (its initial chain and its spells) and in
-        the action phase (assumed:action-spells)."""
-        while self.chain:
+        the action phase (assumed:action-spells). A game won at the cleanup
+        after a link (assumed:victory: a conquest outside a showdown) is over:
+        the links left on the chain never resolve and nobody is asked."""
+        while self.chain and self.step != "game_over":
             reactors = self._reactors()
             if self.chain_passes < len(reactors):
                 self.step, self.chain_priority, self.chain_waited = "chain", reactors[self.chain_passes], True

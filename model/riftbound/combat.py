@@ -5,7 +5,12 @@ The seed has no rule numbers; each paragraph has an id ``section.topic`` in
 meets and the steps the game takes by itself:
 
 - ``action_phase``: the turn player moves a unit from base to a battlefield
-  (assumed:standard-move) or ends the turn (assumed:turn-end);
+  (assumed:standard-move) or ends the turn (assumed:turn-end); at a table
+  with action spells he may cast a recall or a play (assumed:action-spells);
+- ``action_chain``: with reactions at such a table, that spell waits on a
+  chain outside any showdown, every player with a reaction left asked in turn
+  as on a showdown's chain; each link resolves into a cleanup, which begins no
+  combat while links remain (combat.start, 003:7);
 - ``cleanup``: contests without a fight are settled, then every pending
   combat is offered to the turn player, who picks which begins
   (combat.start, combat.pending, combat.pending.order);
@@ -52,6 +57,7 @@ BOUNDS = (
     BoundSpec("spells", 1, 0, 2, "showdown spells each player may cast in the whole game"),
     BoundSpec("victory_points", 2, 1, 8, "points that win the game (assumed:victory), scaled down from the game's"),
     BoundSpec("reactions", 0, 0, 2, "spells each player may cast on a chain in the whole game (assumed:chain-reactions)"),
+    BoundSpec("action_spells", 0, 0, 1, "spells each player may cast in his action phase in the whole game (assumed:action-spells)"),
 )
 
 # ---------------------------------------------------------------------------
@@ -220,6 +226,10 @@ def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
         ),
     ]
     calm = lambda s, b: b.And(b.Not(any_settling(s, b)), b.Not(someone_won(s, b)))  # noqa: E731
+    # combat.start (003:7, combat_may_begin): a combat begins only at a cleanup
+    # where the chain holds no effect; only a chain outside a showdown is ever
+    # on the table here.
+    chain_clear = (lambda s, b: book.answer("combat_may_begin", s, b)) if t.chains_outside else (lambda s, b: True)
     for bf in bfs:
         edges.append(
             Edge(
@@ -228,7 +238,7 @@ def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
                 "chain",
                 ("combat.start", "combat.pending.order", "combat.two-players", "showdown.attacker", "assumed:attacker-gone", "showdown.defender",
                  "showdown.unit-roles", "showdown.focus", "showdown.initial-chain", "showdown.closed"),
-                lambda s, b, bf=bf: b.And(calm(s, b), is_pending(t, s, bf, b)),
+                lambda s, b, bf=bf: b.And(calm(s, b), chain_clear(s, b), is_pending(t, s, bf, b)),
                 lambda s, b, bf=bf: _begin_showdown(t, book, s, bf, b),
                 actor=lambda s, b: s.turn_player,
                 tags=frozenset({"starts_combat"}),
@@ -241,10 +251,22 @@ def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
             "cleanup",
             "action_phase",
             ("combat.pending.dropped", "combat.start"),
-            lambda s, b: b.And(calm(s, b), *(b.Not(is_pending(t, s, bf, b)) for bf in bfs)),
+            lambda s, b: b.And(calm(s, b), chain_clear(s, b), *(b.Not(is_pending(t, s, bf, b)) for bf in bfs)),
             doc="no combat is pending: play goes on (a combat that stopped being pending is not resolved)",
         )
     )
+    if t.chains_outside:
+        edges.append(
+            Edge(
+                "chain_goes_on",
+                "cleanup",
+                "action_chain",
+                ("combat.start", "assumed:action-spells", "assumed:chain-reactions"),
+                lambda s, b: b.And(calm(s, b), b.Not(chain_clear(s, b))),
+                lambda s, b: _ask(t, book, s, b, {}),
+                doc="links wait on the chain: no combat begins, and the players are asked to act on the next link",
+            )
+        )
     return edges
 
 
@@ -492,6 +514,134 @@ def _spell_rules(t: Table, kind: str, u: int) -> tuple[str, ...]:
     return rules
 
 
+#: The spells that need no combat: the only ones cast outside a showdown (assumed:action-spells).
+OUTSIDE_SPELLS = ("recall", "play_unit")
+
+
+def _resolve_outside(t: Table, book: RuleBook, s: Any, b: Backend, effect: dict[str, Any]) -> dict[str, Any]:
+    """assumed:action-spells: a spell's ``effect`` outside a showdown, with the
+    first part of the cleanup after it: a unit that a played unit's damage made
+    lethal is destroyed (assumed:destroy-lethal). The rest of that cleanup is
+    the ``cleanup`` location's."""
+    if not t.plays_with("damage"):
+        return effect
+    return {**effect, **_destroy_lethal(t, book, s._replace(**effect), b)}
+
+
+def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
+    """assumed:action-spells: in his action phase the turn player casts a recall
+    or a play within his budget of such spells. With no reaction at the table
+    it resolves at once; with reactions it waits on a chain outside any
+    showdown (``action_chain``), where every player with a reaction left is
+    asked in turn (first_to_act_on_chain, next_to_act_on_chain) to cast a
+    recall or a play on top or pass; each link resolves into a cleanup
+    (assumed:chain-reactions: a spell whose target has become one it cannot
+    take does nothing). Stun and a move into the combat need a combat."""
+    if not t.casts_outside:
+        return []
+    edges = []
+    spells = [(i, kind, u, bf) for i, (kind, u, bf) in enumerate(t.castable) if kind in OUTSIDE_SPELLS]
+    for i, kind, u, bf in spells:
+        owner = t.units[u].owner
+        rules = _spell_rules(t, kind, u) + ("assumed:action-spells",) + (("assumed:chain-reactions",) if t.reacts else ())
+
+        def guard(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
+            mine = (s.turn_player == owner,) if kind in OWN_UNIT_SPELLS else ()
+            return b.And(b.select(s.action_spells, s.turn_player) > 0, *mine, _target_ok(t, book, s, b, kind, u, s.turn_player, bf))
+
+        def spend(s: Any, b: Backend) -> dict[str, Any]:
+            return {"action_spells": b.store(s.action_spells, s.turn_player, b.select(s.action_spells, s.turn_player) - 1)}
+
+        if t.reacts:
+            def update(s: Any, b: Backend, i: int = i) -> dict[str, Any]:
+                changes = {**spend(s, b), "links": _push(s, t.link_code(i, s.turn_player))}
+                return _ask(t, book, s._replace(**changes), b, changes)
+        else:
+            def update(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf) -> dict[str, Any]:
+                return {**_resolve_outside(t, book, s, b, _effect(t, book, s, b, kind, u, s.turn_player, bf)), **spend(s, b)}
+
+        edges.append(
+            Edge(
+                f"action_spell[{t.spell_name(i)}]",
+                "action_phase",
+                "action_chain" if t.reacts else "cleanup",
+                rules,
+                guard,
+                update,
+                actor=lambda s, b: s.turn_player,
+                tags=frozenset({"spell"}),
+                doc="in the action phase, " + SPELL_DOCS[kind].format(unit=t.units[u].name, bf=t.battlefield_name(bf)),
+            )
+        )
+    if not t.reacts:
+        return edges
+    asked = lambda s, b: s.asked  # noqa: E731
+    edges.append(
+        Edge(
+            "pass_on_action_chain",
+            "action_chain",
+            "action_chain",
+            ("assumed:action-spells", "assumed:chain-reactions"),
+            lambda s, b: s.asked != NOBODY,
+            lambda s, b: {"asked": book.answer("next_to_act_on_chain", s, b)},
+            actor=asked,
+            tags=frozenset({"passes"}),
+            doc="the player asked to act on the chain passes; the next is asked, or the top link resolves",
+        )
+    )
+    for i, kind, u, bf in spells:
+        owner = t.units[u].owner
+        rules = _spell_rules(t, kind, u) + ("assumed:action-spells", "assumed:chain-reactions")
+
+        def react(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
+            mine = s.asked == owner if kind in OWN_UNIT_SPELLS else s.asked != NOBODY
+            return b.And(mine, b.select(s.reactions, s.asked) > 0, _target_ok(t, book, s, b, kind, u, s.asked, bf))
+
+        def cast(s: Any, b: Backend, i: int = i) -> dict[str, Any]:
+            changes = {"reactions": b.store(s.reactions, s.asked, b.select(s.reactions, s.asked) - 1),
+                       "links": _push(s, t.link_code(i, s.asked))}
+            return _ask(t, book, s._replace(**changes), b, changes)
+
+        edges.append(
+            Edge(
+                f"action_reaction[{t.spell_name(i)}]",
+                "action_chain",
+                "action_chain",
+                rules,
+                react,
+                cast,
+                actor=asked,
+                tags=frozenset({"spell", "reaction"}),
+                doc=f"the player asked casts a reaction on the chain outside a showdown: {t.spell_name(i)}",
+            )
+        )
+
+        def on_top(s: Any, b: Backend, i: int = i) -> Any:
+            return b.And(s.asked == NOBODY, b.Or(*(s.links[0] == t.link_code(i, p) for p in range(t.players))))
+
+        def resolve_spell(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf) -> dict[str, Any]:
+            caster = (s.links[0] - 1) % t.players
+            takes = _target_ok(t, book, s, b, kind, u, caster, bf)
+            effect = _effect(t, book, s, b, kind, u, caster, bf)
+            changes = {k: _if_each(b, takes, v, getattr(s, k)) for k, v in effect.items()}
+            return {**_resolve_outside(t, book, s, b, changes), "links": s.links[1:] + (0,)}
+
+        edges.append(
+            Edge(
+                f"resolve_action_link[{t.spell_name(i)}]",
+                "action_chain",
+                "cleanup",
+                rules + ("combat.start",),
+                on_top,
+                resolve_spell,
+                tags=frozenset({"resolves"}),
+                doc=f"every player asked has passed: the spell on top, {t.spell_name(i)}, resolves (or does nothing, "
+                    "its target gone); a cleanup follows",
+            )
+        )
+    return edges
+
+
 SPELL_DOCS = {
     "recall": "a spell returns {unit} from its battlefield to base",
     "stun": "a spell stuns {unit} in the combat",
@@ -509,7 +659,8 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
             "showdown",
             "showdown",
             ("showdown.actions", "assumed:showdown-focus"),
-            lambda s, b: s.passes + 1 < t.players,
+            # showdown_ends: a pass that does not end the showdown.
+            lambda s, b: b.Not(book.answer("showdown_ends", s, b)),
             lambda s, b: {"passes": s.passes + 1, "focus": book.answer("next_focus", s, b)},
             actor=focus,
             tags=frozenset({"passes"}),
@@ -520,7 +671,7 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
             "showdown",
             "combat_damage_step",
             ("assumed:showdown-focus", "damage.step"),
-            lambda s, b: s.passes + 1 >= t.players,
+            lambda s, b: book.answer("showdown_ends", s, b),
             lambda s, b: {"passes": s.passes + 1, "focus": NOBODY},
             actor=focus,
             tags=frozenset({"passes"}),
@@ -921,6 +1072,7 @@ def build(
     spells: int = 1,
     victory_points: int = 2,
     reactions: int = 0,
+    action_spells: int = 0,
     table: Table | None = None,
     any_length: bool = False,
     reading: str | None = None,
@@ -931,7 +1083,7 @@ def build(
     the victory total), so its state space is finite and the same as the
     game's: no abstraction is needed. ``reading`` names the source to read
     the rules by (``model/riftbound/rulings.py``); None: the model's own."""
-    t = table or default_table(players, battlefields, spells, turns, victory_points, reactions)
+    t = table or default_table(players, battlefields, spells, turns, victory_points, reactions, action_spells)
     book = rulebook(t, reading)
     n, P, B = len(t.units), t.players, t.battlefields
     # A unit that cannot be destroyed keeps its damage; each played unit's trigger may add 1 (assumed:here-trigger).
@@ -969,6 +1121,10 @@ def build(
                 doc="the spells on the chain, the top first: Table.link_code of spell and caster, 0 for none"),
             Var("asked", IntRange(NOBODY, P - 1), (NOBODY,), doc="the player asked to act on the chain (nobody: its top link resolves)"),
         ]
+    if t.casts_outside:
+        variables.append(Var("action_spells", IntRange(0, max(t.action_spells, *(t.action_spell_budgets or (0,)))), (t.action_spells,),
+                             length=P, doc="spells each player may still cast in his action phase (assumed:action-spells)",
+                             start=t.action_spell_budgets))
     if not any_length:
         variables.insert(1, Var("turns_taken", IntRange(0, t.turns), (0,), doc="turns ended, for the turn bound"))
     locations = [
@@ -976,6 +1132,9 @@ def build(
         Location("cleanup", ("combat.start",), "after a move or a combat: contests settle, pending combats begin"),
         Location("chain", ("showdown.initial-chain", "showdown.closed") + (("showdown.actions", "assumed:chain-reactions") if t.reacts else ()),
                  "the showdown is closed while its chain resolves" + (", each player asked acting on it in turn" if t.reacts else "")),
+        *([Location("action_chain", ("assumed:action-spells", "assumed:chain-reactions", "combat.start"),
+                    "a chain outside a showdown: each player asked acts on it in turn, and no combat begins while it holds a link")]
+          if t.chains_outside else []),
         Location("showdown", ("showdown.actions",), "an open showdown: the player with focus acts"),
         Location("showdown_cleanup", ("showdown.late-roles",), "the cleanup after a spell in the showdown"),
         Location("combat_damage_step", ("damage.step",), "combat damage is assigned, then dealt"),
@@ -987,6 +1146,7 @@ def build(
     edges = (
         _action_phase_edges(t, book, any_length)
         + _cleanup_edges(t, book)
+        + _action_spell_edges(t, book)
         + _chain_edges(t, book)
         + _showdown_edges(t, book)
         + _damage_edges(t, book)
@@ -995,6 +1155,8 @@ def build(
     bounds = {"players": P, "battlefields": B, "turns": t.turns, "spells": t.spells, "victory_points": t.victory_points}
     if t.reactions:
         bounds["reactions"] = t.reactions
+    if t.action_spells:
+        bounds["action_spells"] = t.action_spells
     return Machine("riftbound", variables, locations, "action_phase", edges, REGISTRY, bounds, describe, table=t, rulings=book)
 
 
@@ -1040,6 +1202,7 @@ def describe(m: Machine, s: Any) -> dict[str, str]:
         scored = [t.battlefield_name(bf) for bf in range(t.battlefields) if s.scored[p * t.battlefields + bf]]
         aspects[t.player_name(p)] = (
             f"{s.points[p]} points" + (f" (scored at {', '.join(scored)})" if scored else "")
-            + f", {s.spells[p]} spells; " + "; ".join(units)
+            + f", {s.spells[p]} spells"
+            + (f", {s.action_spells[p]} action spells" if t.casts_outside else "") + "; " + "; ".join(units)
         )
     return aspects

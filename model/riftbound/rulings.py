@@ -223,8 +223,12 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
     battlefields = range(t.battlefields)
     units = range(len(t.units))
     player = Table.player_name
-    # Where a spell takes effect: as it is cast, or, with reactions, as it resolves from the chain.
-    spells_at = ("showdown", "chain") if t.reacts else ("showdown",)
+    # Where a spell takes effect: as it is cast, or, with reactions, as it resolves from the chain;
+    # at a table with action spells, in the action phase or on its chain too (assumed:action-spells).
+    outside_at = (("action_chain",) if t.reacts else ("action_phase",)) if t.casts_outside else ()
+    spells_at = (("showdown", "chain") if t.reacts else ("showdown",)) + outside_at
+    # Where a chain is asked who acts on it: its locations, and where a link is put on it or resolves.
+    chains_at = ("chain",) + (("action_chain",) if t.chains_outside else ())
 
     # -- valid_destination(p, bf): where a move may take a player's unit ----------------
     def fight(s: Any, b: Backend, bf: int) -> Any:
@@ -252,7 +256,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    texts={SOURCE: "30-31"}),
         ),
         tuple((p, bf) for p in players for bf in battlefields),
-        asked_at=("action_phase", *spells_at),
+        asked_at=tuple(dict.fromkeys(("action_phase", *spells_at))),
         # assumed:standard-move: with no combat in the way, a unit may go to any battlefield.
         default=True,
         show=lambda p, bf: f"{player(p)} to {t.battlefield_name(bf)}",
@@ -345,6 +349,45 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show_answer=player,
     )
 
+    # -- showdown_ends(): what ends the open showdown ------------------------------------
+    # Line 41 deals combat damage "when the showdown closes"; line 34 calls the
+    # showdown closed while its initial chain is on the table, and lines 36-37
+    # have players act on that chain and the attacker keep the focus after it,
+    # so that closing does not end it. 003 never says what does.
+    showdown_ends = Question(
+        "showdown_ends",
+        "is the showdown over once the player with focus passes, so that combat damage follows?",
+        (
+            Ruling("all-passed", ("assumed:showdown-focus",), True, lambda s, b: s.passes + 1 >= t.players,
+                   "every player has now passed in succession since the last spell: the showdown is over"),
+            Ruling("passes-remain", ("assumed:showdown-focus",), False, lambda s, b: s.passes + 1 < t.players,
+                   "a player has not passed since the last spell: the focus moves on and the showdown goes on"),
+        ),
+        ((),),
+        asked_at=("showdown",),
+        show=lambda: "the showdown",
+    )
+
+    # -- combat_may_begin(): a cleanup with links on a chain outside a showdown -------------
+    # Line 7 begins a combat at a cleanup only if the chain holds no effect. Asked
+    # only of a table whose spells of the action phase wait on a chain
+    # (assumed:action-spells); at every other table no chain is ever on the
+    # table at a cleanup.
+    combat_may_begin = Question(
+        "combat_may_begin",
+        "may a pending combat begin at this cleanup, or does a link on the chain hold it back?",
+        (
+            Ruling("empty-chain", ("combat.start",), True, lambda s, b: s.links[0] == 0,
+                   "the chain holds no effect: a pending combat may begin", texts={SOURCE: "7"}),
+            Ruling("chain-holds-effect", ("combat.start",), False, lambda s, b: s.links[0] != 0,
+                   "an effect waits on the chain: no combat begins until it has resolved", texts={SOURCE: "7"}),
+        ),
+        ((),) if t.chains_outside else (),
+        asked_at=("cleanup",),
+        default=True,
+        show=lambda: "the cleanup",
+    )
+
     # -- keeps_role(u): a unit taken off the battlefield in the showdown --------------------
     # Lines 29-31 give roles to units at the battlefield and line 91 takes every
     # role away at the combat cleanup; 003 never says whether a unit sent away
@@ -407,7 +450,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "a unit arriving where its player does not hold the battlefield, not yet contested, contests it"),
         ),
         tuple((p, bf) for p in players for bf in battlefields),
-        asked_at=("action_phase", *spells_at),
+        asked_at=tuple(dict.fromkeys(("action_phase", *spells_at))),
         show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
     )
 
@@ -561,7 +604,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "who is asked last; nobody if no player has one, and the top link resolves"),
         ),
         on_chain,
-        asked_at=("chain", "showdown", "showdown_cleanup"),
+        asked_at=(*chains_at, "showdown", "showdown_cleanup") + (("action_phase", "cleanup") if t.chains_outside else ()),
         default=NOBODY,
         show=lambda: "the chain",
         show_answer=player,
@@ -576,7 +619,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    "top link on: then every player who could act has passed, nobody is asked, and the top link resolves"),
         ),
         on_chain,
-        asked_at=("chain",),
+        asked_at=chains_at,
         default=NOBODY,
         show=lambda: "the chain",
         show_answer=player,
@@ -718,7 +761,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         ),
         tuple((u,) for u in units if not t.units[u].immune),
         # Damage a played unit deals in the showdown destroys at the cleanup after its spell.
-        asked_at=("combat_damage_step",) + (("showdown_cleanup",) if t.plays_with("damage") else ()),
+        asked_at=("combat_damage_step",) + (("showdown_cleanup",) + outside_at if t.plays_with("damage") else ()),
         show=lambda u: t.units[u].name,
     )
 
@@ -893,7 +936,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
     )
 
-    questions = (valid_destination, attacker, defender, focus, next_focus, keeps_role, counts_as_moved, is_a_move, contests, played_to_base, may_play_to,
+    questions = (valid_destination, attacker, defender, focus, next_focus, showdown_ends, combat_may_begin, keeps_role, counts_as_moved, is_a_move, contests, played_to_base, may_play_to,
                  rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, damage_total, destroyed_by_damage, lethal_damage,
                  exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
                  conquers_uncontested, scores_by_holding)

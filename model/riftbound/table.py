@@ -84,6 +84,22 @@ class Table:
     #: off a game. With none at the table every chain resolves at once.
     reactions: int = 0
     reaction_budgets: tuple[int, ...] | None = None
+    #: Spells the turn player may cast in his action phase, outside a showdown
+    #: (assumed:action-spells): each player's budget, or ``action_spell_budgets``
+    #: per player for a table read off a game. None at the default tables.
+    action_spells: int = 0
+    action_spell_budgets: tuple[int, ...] | None = None
+
+    @property
+    def casts_outside(self) -> bool:
+        """Some player may cast a spell in his action phase (assumed:action-spells): the model then holds those spells."""
+        return max(self.action_spell_budgets or (self.action_spells,)) > 0
+
+    @property
+    def chains_outside(self) -> bool:
+        """A spell cast in the action phase may wait on a chain for reactions (assumed:action-spells,
+        assumed:chain-reactions): the model then holds a chain outside any showdown."""
+        return self.casts_outside and self.reacts
 
     @property
     def reacts(self) -> bool:
@@ -92,7 +108,8 @@ class Table:
 
     @property
     def chain_depth(self) -> int:
-        """The most spells on a chain at once: the focus holder's, then every reaction of the table."""
+        """The most spells on a chain at once: the one cast by the focus holder (or, outside a
+        showdown, by the turn player), then every reaction of the table."""
         return 1 + (sum(self.reaction_budgets) if self.reaction_budgets else self.reactions * self.players)
 
     @property
@@ -155,7 +172,7 @@ class Table:
 
 
 def default_table(players: int = 2, battlefields: int = 2, spells: int = 1, turns: int = 2, victory_points: int = 2,
-                  reactions: int = 0) -> Table:
+                  reactions: int = 0, action_spells: int = 0) -> Table:
     """The table the default bounds check: each player has a Tank or a
     Caitlyn, a second unit with a keyword, and one unit in hand for the
     play spell; P2 starts holding bf1 (so the first turn already has a combat).
@@ -175,4 +192,5 @@ def default_table(players: int = 2, battlefields: int = 2, spells: int = 1, turn
     if players == 3:
         units += [Unit("Raider", 2, 2), Unit("Scout", 2, 1, start=HAND)]
     controllers = (1,) + (NOBODY,) * (battlefields - 1)
-    return Table(players, battlefields, tuple(units), controllers, spells, turns, victory_points, reactions=reactions)
+    return Table(players, battlefields, tuple(units), controllers, spells, turns, victory_points, reactions=reactions,
+                 action_spells=action_spells)

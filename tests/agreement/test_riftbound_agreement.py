@@ -33,6 +33,8 @@ def test_builtin_engine_agrees_with_the_model_at_two_players():
     # Random tables hold reactions and the cards' triggers, and games use them.
     assert report.edges["reaction"] > 0 and report.edges["pass_on_chain"] > 0, report.edges
     assert report.rules["assumed:here-trigger"] > 0 and report.rules["assumed:afar-trigger"] > 0, report.rules
+    # Some players get a spell for the action phase, and its chain waits for reactions.
+    assert report.edges["action_spell"] > 0 and report.edges["resolve_action_link"] > 0, report.edges
 
 
 def test_builtin_engine_agrees_with_the_model_at_three_players():
@@ -53,7 +55,7 @@ def test_the_models_table_is_the_engines():
     # Every action the engine offers at the start names an edge the model enables.
     enabled = {e.name for e, _ in m.successors(s)}
     for a in state.legal_actions():
-        assert edge_name(m, adapter.observe_action(state, a)) in enabled
+        assert edge_name(m, adapter.observe_action(state, a), m.location_of(s)) in enabled
 
 
 def _total_counting_stunned(self, player):  # noqa: ANN001
