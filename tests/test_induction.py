@@ -298,7 +298,7 @@ def test_a_violation_at_a_terminal_state_two_steps_away_is_found() -> None:
 # -- 3. mutants of the bounded model: the base case is bounded model checking -------------
 
 #: The mutants whose shortest counterexample is short and quick to find (up to
-#: 12 steps, at most a few seconds each); the longer ones (15 to 24 steps) are
+#: 12 steps, at most a few seconds each); the longer ones (13 to 16 steps) are
 #: left to tests/test_mutants.py, which holds BMC to explicit search on all.
 #: max_k is the explicit length itself, so the base case just reaches it.
 FAST_MUTANTS = [

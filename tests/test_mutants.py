@@ -4,7 +4,7 @@ search and from bounded model checking."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Callable
@@ -14,6 +14,7 @@ import pytest
 from model import wowtcg
 from checkers import bmc, vector
 from model.machine import Machine
+from model.wowtcg.board import Board, default_board
 from checkers.results import VIOLATED, Result
 from properties.wowtcg import CATALOGUE
 
@@ -22,12 +23,21 @@ TWO = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_l
 THREE = {"players": 3, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
 #: P1's combat turn with the whole board and no cards.
 P1_COMBAT = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 0, "deck": 0, "hand_limit": 2, "allies": 2, "combats": 1}
-#: Both players' combat turns (P2 draws his one card), with no resources: the
-#: two mutants that need P2's turn (his long-range, must-attack ally) are caught
-#: there at the same length (24 and 16 steps) as with one resource each
-#: (tests/conftest.py COMBAT, where the faithful model's catalogue is checked in
-#: test_checkers), in a third of the states.
-BOTH_COMBATS = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "hand_limit": 2, "allies": 2, "resources": 0, "combats": 1}
+
+
+def p1_guard(*, keyword: str | None = None, must_attack: bool = False) -> Board:
+    """The default board with P1's guard given a long-range keyword or a
+    must-attack obligation that on the default board only P2's taunted carries:
+    a mutant of that rule is then caught on P1's own combat turn (P1_COMBAT), in
+    13 or 5 steps where P2's turn needs 24 or 16, and BMC's confirmation of the
+    shortest counterexample costs a fifth of what it costs at 24 steps."""
+    board = default_board(2, 2)
+    party = board.parties[0]
+    guard = party.allies[0]
+    guard = replace(guard, keywords=guard.keywords | ({keyword} if keyword else set()), must_attack=guard.must_attack or must_attack)
+    return replace(board, parties=(replace(party, allies=(guard, *party.allies[1:])), *board.parties[1:]))
+
+
 #: Heroes only, with an instant each, so a proposal can be made illegal before it resolves.
 HEROES_WITH_INSTANTS = {"players": 2, "chain_depth": 2, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 3, "allies": 0, "combats": 1}
 
@@ -298,7 +308,7 @@ MUTANTS = [
         "defenders deal combat damage to a long-range attacker",
         "603.1a",
         "long_range_attacker_takes_no_combat_damage",
-        BOTH_COMBATS,
+        {**P1_COMBAT, "board": p1_guard(keyword="long_range")},
         long_range_ignored,
         "combat_damage",
     ),
@@ -314,7 +324,7 @@ MUTANTS = [
         "the turn player passes while a character must attack",
         "600.2",
         "must_attack_if_able",
-        BOTH_COMBATS,
+        {**P1_COMBAT, "board": p1_guard(must_attack=True)},
         lambda m: m.replace_edge(
             "pass_priority@action_phase",
             guard=lambda s, b: b.And(s.priority_holder < 2, s.passes + 1 < b.count(s.in_game)),
