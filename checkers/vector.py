@@ -265,16 +265,22 @@ class Layout:
         variable: the location's first; a slot handed back as it was is left
         alone.  A tuple variable's value of the wrong shape goes to ``malformed``."""
         yield 0, location, None
+        # A field the guard and update never read cannot be handed back as it
+        # was: it is not unpacked to be compared.
+        known = pre.__dict__ if isinstance(pre, Fields) else pre._asdict()
         for name, value in changes.items():
             start, length = self.span[name]
+            was = known.get(name)
             if length is None:
-                if value is not getattr(pre, name):
+                if value is not was:
                     yield start, value, name
             elif not isinstance(value, tuple) or len(value) != length:
                 malformed.add(name)
+            elif was is None:
+                yield from ((j, part, name) for j, part in enumerate(value, start))
             else:
-                for j, (part, was) in enumerate(zip(value, getattr(pre, name)), start):
-                    if part is not was:
+                for j, (part, old) in enumerate(zip(value, was), start):
+                    if part is not old:
                         yield j, part, name
 
 
@@ -522,7 +528,8 @@ class VectorExploration:
     #: Every transition taken from an expanded state, in the order explicit
     #: search takes them (by source, then edge): its edge's index; a bit, set
     #: where it is the first to reach its target (packed eight to a byte);
-    #: and the target's number of each of the others.  The first to reach a
+    #: and the target's number of each of the others (in the smallest
+    #: unsigned type that holds every state's number).  The first to reach a
     #: state need not say which: states are numbered in the order first
     #: reached, so their targets count up from the last initial state's
     #: (``step_post``).  And how many transitions each state is the source
@@ -729,7 +736,9 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         np.concatenate([step[0] for step in steps]) if steps else np.empty(0, edge_type),
         # Each level's bits were packed on their own: a level need not end on a byte.
         np.packbits(np.concatenate([np.unpackbits(step[1], count=len(step[0])) for step in steps])) if steps else np.empty(0, np.uint8),
-        np.concatenate([step[2] for step in steps]) if steps else np.empty(0, np.int32),
+        # (State numbers fit the smallest unsigned type that holds the last: a
+        # small instance's targets in two bytes, not four.)
+        np.concatenate([step[2] for step in steps], dtype=np.min_scalar_type(count - 1), casting="unsafe") if steps else np.empty(0, np.int32),
         # The states of a level left unexpanded are the source of no transition.
         np.concatenate([step[3] for step in steps] + [np.zeros(count - starts[len(steps)], degree_type)]),
         peak,

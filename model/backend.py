@@ -195,9 +195,10 @@ class Vector:
             return Concrete.select(seq, index, default)
         if all(type(x) in (int, bool) for x in (*seq, default)):
             # Constants: one look-up in a table with the default on either
-            # side of them, for an index clipped to that table.
+            # side of them, for an index clipped to that table (``take``'s
+            # clipping: ``np.clip`` costs several times its work on a small frontier).
             table = np.array([default, *seq, default])
-            return table[np.clip(index, -1, len(seq)) + 1]
+            return table.take(index + 1, mode="clip")
         if (
             index.size >= _BRANCHLESS_ROWS
             and type(default) in (int, bool)

@@ -295,7 +295,7 @@ class RuleBook:
             for name, order in self._order.items()
         }
         # Over arrays: each question's verdicts and answer for every set of rulings that apply (``_truth``).
-        self._truths: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._truths: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
     # -- construction --------------------------------------------------------
 
@@ -542,17 +542,20 @@ class RuleBook:
             b.And(b.Not(yes), b.Not(no)) if q.default else False,
         )
 
-    def _truth(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Whether some live ruling says yes, whether some says no, and the
-        answer, for every set of rulings that apply: tables with one axis per
-        ruling in winners-first order (index 1: it applies).  Over arrays a
-        question is then its rulings' conditions and one look-up, not a NumPy
-        call for each ruling's liveness and each connective (``_applying``)."""
+    def _truth(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Whether some live ruling says yes, whether some says no, the
+        answer, and the place (winners-first) of the first live ruling that
+        says something (-1: none, the default answers), for every set of
+        rulings that apply: tables with one axis per ruling in winners-first
+        order (index 1: it applies).  Over arrays a question is then its
+        rulings' conditions and one look-up, not a NumPy call for each
+        ruling's liveness and each connective (``_applying``)."""
         found = self._truths.get(name)
         if found is None:
             q, plan = self.questions[name], self._plan[name]
             shape = (2,) * len(plan)
             yes, no, answer = np.zeros(shape, bool), np.zeros(shape, bool), np.zeros(shape, bool)
+            first = np.full(shape, -1, np.int8)
             for applying in np.ndindex(*shape):
                 live: dict[str, bool] = {}
                 for (r, rid, winners), applies in zip(plan, applying):
@@ -561,7 +564,8 @@ class RuleBook:
                 y, n = True in said, False in said
                 yes[applying], no[applying] = y, n
                 answer[applying] = (y and not n) or (y and n and q.on_clash) or (not y and not n and bool(q.default))
-            found = self._truths[name] = (yes, no, answer)
+                first[applying] = next((i for i, (r, rid, _) in enumerate(plan) if live[rid] and r.says is not None), -1)
+            found = self._truths[name] = (yes, no, answer, first)
         return found
 
     def _applying(self, name: str, s: Any, args: Sequence[Any]) -> tuple[Any, ...]:
@@ -615,6 +619,11 @@ class RuleBook:
         key = ("value", q.name, *args)
         if memo is not None and key in memo:
             return memo[key]
+        if b is VECTOR:
+            out = self._vector_value(q, s, args)
+            if memo is not None:
+                memo[key] = out
+            return out
         live = dict((r.id, x) for r, x in self._live(q, s, b, args))
         out = q.default_value(s, b, *args)
         for r in reversed(self._order[q.name]):
@@ -623,6 +632,16 @@ class RuleBook:
         if memo is not None:
             memo[key] = out
         return out
+
+    def _vector_value(self, q: Question, s: Any, args: Sequence[Any]) -> Any:
+        """``_value`` over arrays: the first live ruling's value (``_truth``);
+        where every row takes the same ruling's, only that value is asked."""
+        chosen = _looked_up(self._truth(q.name)[3], self._applying(q.name, s, args))
+        order = self._order[q.name]
+        if not isinstance(chosen, np.ndarray):
+            return q.default_value(s, VECTOR, *args) if chosen < 0 else order[chosen].value(s, VECTOR, *args)
+        default = q.default_value(s, VECTOR, *args)
+        return VECTOR.select([r.value(s, VECTOR, *args) if r.says is not None else default for r in order], chosen, default)
 
     def clashes(self, name: str, s: Any, b: Backend, *args: Any) -> Any:
         q = self.questions[name]
@@ -700,6 +719,6 @@ class RuleBook:
 
 def _looked_up(table: np.ndarray, applying: tuple[Any, ...]) -> Any:
     """``table`` at the index ``applying`` (``RuleBook._applying``): an array
-    of booleans, one a row, or a plain bool where no condition is an array."""
+    of values, one a row, or a plain value where no condition is an array."""
     found = table[applying]
-    return found if isinstance(found, np.ndarray) else bool(found)
+    return found if isinstance(found, np.ndarray) else found.item()
