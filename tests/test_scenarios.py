@@ -191,10 +191,9 @@ def test_cli_json_shape_and_exit_0_when_all_pass() -> None:
 
 
 def test_not_covered_keeps_each_card_name_whole() -> None:
-    # Semicolons between names: a name may hold a comma (Barnathrum, Lord of Pain,
-    # whose name the payment-power test below reads whole).
-    result = runner.run_file(ROOT / "scenarios" / "wowtcg" / "seed-000" / "400.4c-entangling-roots-may-move-to-an-untargetable-ally.yaml")
-    assert result.model == "not covered (cards the model does not abstract: Blessing of Freedom; Entangling Roots)", result.model
+    # Semicolons between names: a name may hold a comma (Barnathrum, Lord of Pain).
+    result = runner.run_file(ROOT / "scenarios" / "wowtcg" / "rules" / "CR7.4-709.2d-fireball-returned-to-hand-still-burns-its-last-host.yaml")
+    assert result.model == "not covered (cards the model does not abstract: Fireball; Kryton Barleybeard)", result.model
 
 
 def test_cli_exit_1_on_a_wrong_ruling() -> None:
@@ -563,16 +562,30 @@ def test_a_totem_is_the_models_totem_that_defends_and_never_attacks(monkeypatch:
     assert wrong.status != "pass" and "propose_combat[" in wrong.detail, (wrong.status, wrong.detail, wrong.model)
 
 
-def test_a_card_whose_one_power_is_a_payment_power_is_followed_until_it_is_used() -> None:
-    """CR7.4 701: the model's chain holds no power links.  Barnathrum is an ally with
-    his stats to it while his power is only offered (the offer is no choice the model
-    reads); where a player uses it, the following stops, naming him."""
-    rules = ROOT / "scenarios" / "wowtcg" / "rules"
-    (offered,) = runner.run_cases(rules / "CR7.4-701.2-a-power-is-used-from-play-by-its-controller.yaml")
-    assert offered.status == "pass" and offered.model.startswith("agrees over 1 steps"), (offered.detail, offered.model)
-    (used,) = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "seed-000" / "404.3-barnathrum-puts-damage-on.yaml")
+def test_a_card_whose_one_power_is_a_payment_power_the_model_lacks_is_followed_until_it_is_used() -> None:
+    """CR7.4 701: the model's power links only double damage.  Boris is a hero to it
+    while his flip is only offered (the offer is no choice the model reads); where
+    P1 uses it, the following stops, naming him."""
+    (used,) = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "406.2-boris-flips-for-an-x-he-can-pay.yaml")
     assert used.status == "pass", used.detail
-    assert used.model.startswith("not covered (Barnathrum, Lord of Pain's payment power is used: the model's chain holds no power links (CR7.4 701))"), used.model
+    assert used.model.startswith("not covered (Boris Brightbeard's payment power is used: the model's power links only double damage "
+                                 "(CR7.4 701.2)) after"), used.model
+
+
+def test_barnathrums_power_is_a_power_link_on_the_models_chain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CR7.4 701.2: Barnathrum's "(1), exhaust him" is the model's use_power, which
+    pays, exhausts him and puts a power link on the chain; as it resolves it doubles
+    the damage on each character (404.3 example).  Its offer is a choice the model
+    reads (the offer-only case agrees too); read with no cost, the payment is caught."""
+    rules, seed = ROOT / "scenarios" / "wowtcg" / "rules", ROOT / "scenarios" / "wowtcg" / "seed-000"
+    (offered,) = runner.run_cases(rules / "CR7.4-701.2-a-power-is-used-from-play-by-its-controller.yaml")
+    (used,) = runner.run_cases(seed / "404.3-barnathrum-puts-damage-on.yaml")
+    assert offered.status == used.status == "pass", (offered.detail, used.detail)
+    assert offered.model.startswith("agrees over 1 steps") and used.model.startswith("agrees over"), (offered.model, used.model)
+    read = agreement.wowtcg.builtin.payment_power
+    monkeypatch.setattr(agreement.wowtcg.builtin, "payment_power", lambda card: read(card) and {**read(card), "cost": 0})
+    (free,) = runner.run_cases(seed / "404.3-barnathrum-puts-damage-on.yaml")
+    assert free.status != "pass" and "resources_exhausted: model" in free.detail, free.detail
 
 
 def test_a_ring_that_adds_to_an_attacking_hero_is_followed_until_he_attacks(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,7 +32,7 @@ from model.backend import CONCRETE
 from model.machine import Edge, Machine
 from model.wowtcg import build
 from model.wowtcg.board import Ability, Board, Character, Party, Spell, Weapon
-from model.wowtcg.table import LINK_KINDS
+from model.wowtcg.table import LINK_KINDS, LINK_KINDS_WITH_POWERS
 
 from agreement.model_steps import KEPT, successors
 from agreement.wowtcg.observation import ObservationError
@@ -137,11 +137,11 @@ class View:
 
 def _character(
     name: str, ident: Any, atk: int, health: int, keywords: Iterable[str] = (), attacks_only: tuple[int, int] | None = None,
-    attack_tax: int = 0, totem: bool = False, held_exhausted: bool = False,
+    attack_tax: int = 0, totem: bool = False, held_exhausted: bool = False, power_cost: int | None = None,
 ) -> Character:
     # Names carry the id: two copies of a card are two characters with two sets of edges.
     return Character(f"{name}#{ident}", atk=atk, health=health, keywords=frozenset(keywords), attacks_only=attacks_only, attack_tax=attack_tax,
-                     totem=totem, held_exhausted=held_exhausted)
+                     totem=totem, held_exhausted=held_exhausted, power_cost=power_cost)
 
 
 @lru_cache(maxsize=256)
@@ -190,7 +190,7 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
             a = None if held is None else allies_seen[held]
             slots.append(None if a is None else (
                 held, a["name"], a["atk"], a["health"], frozenset(a["keywords"]), a.get("draws_attacks", False), a.get("attack_tax", 0),
-                a.get("totem", False), a.get("held_exhausted", False)))
+                a.get("totem", False), a.get("held_exhausted", False), a.get("power_cost")))
         parties.append((
             (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False)),
             tuple(slots),
@@ -203,7 +203,8 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
         ))
     depth = max(LEAST_DEPTH, max(len(obs["chain"]) for obs in observations) + 1)
     spells = tuple(
-        (sp["name"], sp["amount"], sp["each_opposing"], sp["instant"], sp.get("taunts", False), tuple(sp.get("further", ())))
+        (sp["name"], sp["amount"], sp["each_opposing"], sp["instant"], sp.get("taunts", False), tuple(sp.get("further", ())),
+         sp.get("doubles", False), sp.get("power", False))
         for sp in observations[0].get("spells", ())
     )
     abilities = tuple((ab["name"], ab["effect"]) for ab in observations[0].get("abilities", ()))
@@ -235,8 +236,8 @@ def _view(
             if ally is None:
                 allies.append(Character(f"free slot {i + 1}", atk=0, health=1))
                 continue
-            ident, name, atk, health, keywords, _, tax, totem, held_exhausted = ally
-            allies.append(_character(name, ident, atk, health, keywords, only(p), tax, totem, held_exhausted))
+            ident, name, atk, health, keywords, _, tax, totem, held_exhausted, power_cost = ally
+            allies.append(_character(name, ident, atk, health, keywords, only(p), tax, totem, held_exhausted, power_cost))
             number[ident] = p * (width + 1) + i + 1
         hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield = hero
         number[hero_id] = p * (width + 1)
@@ -263,8 +264,8 @@ def _view(
         )
     machine = _machine(len(parties), width, depth, Board(
         tuple(board), spells=tuple(
-            Spell(name, amount, each_opposing=each, instant=instant, taunts=taunts, further=further)
-            for name, amount, each, instant, taunts, further in spells
+            Spell(name, amount, each_opposing=each, instant=instant, taunts=taunts, further=further, doubles=doubles, power=power)
+            for name, amount, each, instant, taunts, further, doubles, power in spells
         ), abilities=tuple(Ability(*ab) for ab in abilities),
     ))
     return View(machine, number, weapon_slot, frozenset(missing))
@@ -347,7 +348,7 @@ def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
     values.update(
         chain_len=len(chain),
         chain_controller=tuple(link["controller"] for link in chain) + (n,) * (depth - len(chain)),
-        chain_kind=tuple(LINK_KINDS.index(link["kind"]) for link in chain) + (0,) * (depth - len(chain)),
+        chain_kind=tuple(LINK_KINDS_WITH_POWERS.index(link["kind"]) for link in chain) + (0,) * (depth - len(chain)),
     )
     values.update({name: carried[name] for name in UNOBSERVED})
     return m.State(location=m.location_index[step], **values)
@@ -445,6 +446,9 @@ def matches(v: View, edge: Edge, action: dict[str, Any], actor: int | None) -> b
     if kind == "strike":
         i = v.weapon_slot.get(action["weapon"])
         return i is not None and edge.name == strike_edge_name(t, i)
+    if kind == "power":
+        c = v.number.get(action["source"])
+        return c is not None and edge.name.startswith(f"use_power[{t.name(c)}]@") and actor == p
     if kind == "protect":
         if action.get("protector") is None:
             return edge.name == "no_protection"

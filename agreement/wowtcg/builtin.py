@@ -114,11 +114,15 @@ UNTIL_TRIGGER = (
 #: the game (a spell of the board, or the combat damage of a character or
 #: weapon in play) is of that type (``untyped``).
 IMMUNE_TO_A_TYPE = ("Emberward Sentinel",)
-#: Cards whose one power is a payment power (CR7.4 701), followed until a
-#: player uses it (the model's chain holds no power links): a hero, allies with
-#: their stats and keywords, and a weapon.  Until then the engine's offer to
-#: use it is a choice the model does not read (``ModelFollower.before``).
-UNTIL_PAYMENT = ("Boris Brightbeard", "Barnathrum, Lord of Pain", "Kaal Soulreaper", "Inventor's Focal Sword")
+#: Cards whose one power is a payment power (CR7.4 701) the model lacks,
+#: followed until a player uses it: a hero, an ally with its stats and
+#: keywords, and a weapon.  Until then the engine's offer to use it is a
+#: choice the model does not read (``ModelFollower.before``).
+UNTIL_PAYMENT = ("Boris Brightbeard", "Kaal Soulreaper", "Inventor's Focal Sword")
+#: Allies whose one power is a payment power the model has (``payment_power``):
+#: Barnathrum's "(1), exhaust him: double the damage on each character" (404.3
+#: example), a power link on the model's chain (CR7.4 701.2).  Scripted games only.
+PAYMENT_POWERS = ("Barnathrum, Lord of Pain",)
 #: Items whose one power gives their hero ATK while he attacks (407.3c, CR7.4
 #: 704), followed until that hero is proposed as an attacker (``ring_attacks``):
 #: the model's hero deals his weapons' ATK only.  Until then each is an item a
@@ -218,10 +222,26 @@ def ability(card: Card) -> dict[str, Any] | None:
     return None
 
 
+def payment_power(card: Card) -> dict[str, Any] | None:
+    """An ally's one payment power as the model has it (CR7.4 701.2): "(N),
+    exhaust this: double the damage on each character" (404.3 example), as
+    its cost N and the board's power spell; None for any other card."""
+    if card.type != "ally" or len(card.payments) != 1 or card.triggers or card.continuous:
+        return None
+    (power,) = card.payments
+    cost = dict(power.cost)
+    if set(cost) != {"resources", "exhaust_this"} or not cost["exhaust_this"] or power.own_turn_only or power.target:
+        return None
+    if tuple(step.op for step in power.steps) != ("double_damage_on_each_character",):
+        return None
+    return {"cost": cost["resources"],
+            "spell": {"name": card.name, "amount": 0, "each_opposing": False, "instant": True, "doubles": True, "power": True}}
+
+
 def outside_fragment(st: GameState, until_power: bool = False) -> list[str]:
     """The cards of this game the model does not abstract, by name; with
     ``until_power`` (a game followed step by step), the UNTIL_POWER,
-    UNTIL_TRIGGER, UNTIL_PAYMENT, UNTIL_HERO_ATTACKS, STEPWISE_STATS and TOTEMS cards count as abstracted, and only cards
+    UNTIL_TRIGGER, UNTIL_PAYMENT, PAYMENT_POWERS, UNTIL_HERO_ATTACKS, STEPWISE_STATS and TOTEMS cards count as abstracted, and only cards
     in play or played onto the chain count: the model counts the cards in hand
     by kind and cost (408), and one outside it that stays in hand, or is placed
     face down as a resource (410.1b), is a card like any other to it.  An
@@ -241,7 +261,7 @@ def abstracted(st: GameState, until_power: bool = False) -> frozenset[str]:
     """The names of the cards the model abstracts in this game (spells aside); ``until_power`` as in ``outside_fragment``."""
     if not until_power:
         return FRAGMENT
-    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS + TOTEMS + UNTIL_PAYMENT + UNTIL_HERO_ATTACKS)
+    known = FRAGMENT | frozenset(UNTIL_POWER + UNTIL_TRIGGER + STEPWISE_STATS + TOTEMS + UNTIL_PAYMENT + PAYMENT_POWERS + UNTIL_HERO_ATTACKS)
     return known | frozenset(IMMUNE_TO_A_TYPE) if untyped(st) else known
 
 
@@ -290,12 +310,12 @@ def untyped(st: GameState) -> bool:
 def power_acting(st: GameState) -> str:
     """What the game does that the model has no edge for, if anything: a
     triggered effect waiting or on the chain (409.5; the model's chain holds
-    none), a payment power's effect on the chain (CR7.4 701), or an inspire decision (501.1a; the model readies only the turn
+    none), the effect of a payment power it lacks on the chain (CR7.4 701), or an inspire decision (501.1a; the model readies only the turn
     player's cards).  "" when nothing of the kind happens."""
     for link in st.chain:
         if link.kind == "trigger":
             return f"{st.objs[link.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
-        if link.kind == "payment":
+        if link.kind == "payment" and payment_power(st.objs[link.source].card) is None:
             return payment_used(st.objs[link.source].card.name)
     for w in st.waiting:
         return f"{st.objs[w.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
@@ -306,7 +326,7 @@ def power_acting(st: GameState) -> str:
 
 def payment_used(name: str) -> str:
     """Why the model stops following where a payment power is used."""
-    return f"{name}'s payment power is used: the model's chain holds no power links (CR7.4 701)"
+    return f"{name}'s payment power is used: the model's power links only double damage (CR7.4 701.2)"
 
 
 def ring_attacks(st: GameState, action: Action) -> str:
@@ -322,8 +342,10 @@ def ring_attacks(st: GameState, action: Action) -> str:
 
 
 def spells_of(st: GameState) -> list[dict[str, Any]]:
-    """The spells among this game's cards, one per name, in name order."""
+    """The spells among this game's cards, one per name, in name order: the
+    abilities, and the effects of the payment powers the model has."""
     found = {o.card.name: spell(o.card) for o in st.objs if o.card.type == "ability"}
+    found.update((o.card.name, power["spell"]) for o in st.objs if (power := payment_power(o.card)) is not None)
     return [found[name] for name in sorted(found) if found[name] is not None]
 
 
@@ -554,6 +576,7 @@ def observe(st: GameState) -> dict[str, Any]:
                         **({"attack_tax": attack_tax(o)} if attack_tax(o) else {}),
                         **({"totem": True} if o.card.is_totem else {}),
                         **({"held_exhausted": True} if o.id in held else {}),
+                        **({"power_cost": power["cost"]} if (power := payment_power(o.card)) is not None else {}),
                     }
                     for o in mine
                     # 306.3a: a totem in play sits among the allies as a character.
@@ -598,7 +621,9 @@ def observe(st: GameState) -> dict[str, Any]:
 def _link_kind(st: GameState, link: Any) -> str:
     if link.kind == "card":
         return "instant" if st.objs[link.source].card.instant else "non_instant"
-    return link.kind  # resource, proposal, strike (payment and trigger links are outside the fragment)
+    if link.kind == "payment":
+        return "power"  # one the model has (``power_acting`` stops at others)
+    return link.kind  # resource, proposal, strike (trigger links are outside the fragment)
 
 
 def observe_action(st: GameState, a: Action) -> dict[str, Any]:
@@ -613,6 +638,8 @@ def observe_action(st: GameState, a: Action) -> dict[str, Any]:
         out.update(attacker=a.subject, defender=a.targets[0], sabotage=bool(a.option))
     elif a.kind == "strike":
         out["weapon"] = a.subject
+    elif a.kind == "power":
+        out["source"] = a.subject
     elif a.kind == "protect":
         out["protector"] = a.subject
     elif a.kind == "prevent":

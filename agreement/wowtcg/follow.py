@@ -17,7 +17,8 @@ from typing import Any
 
 from agreement.findings import Finding, follow_verdict
 from agreement.wowtcg.builtin import (
-    STEPWISE_STATS, observe, observe_action, outside_fragment, payment_used, power_acting, ring_attacks, unplayable_in_hand,
+    STEPWISE_STATS, observe, observe_action, outside_fragment, payment_power, payment_used, power_acting, ring_attacks,
+    unplayable_in_hand,
 )
 from agreement.wowtcg.checker import WowChecker
 from engine.wowtcg.objects import Action
@@ -113,7 +114,7 @@ class ModelFollower:
             if why:
                 self.not_covered = f"{action} from hand: {why}"
                 return
-        if action.kind == "power":
+        if action.kind == "power" and payment_power(st.objs[action.subject].card) is None:
             self.not_covered = payment_used(st.objs[action.subject].card.name)
             return
         ring = ring_attacks(st, action)
@@ -128,9 +129,9 @@ class ModelFollower:
         if not self.checker.waits_for_choice(obs):
             self.not_covered = f"the engine waits for a {st.decision.kind if st.decision else 'choice'} where the model waits for no player"
             return
-        # The model has no payment powers (CR7.4 701): an offer to use one
+        # The model lacks most payment powers (CR7.4 701): an offer to use one
         # (UNTIL_PAYMENT) is a choice it does not read, and using one ends the following.
-        offered = [observe_action(st, a) for a in st.legal_actions() if a.kind != "power"]
+        offered = [observe_action(st, a) for a in st.legal_actions() if a.kind != "power" or payment_power(st.objs[a.subject].card)]
         self._pending = (obs, observe_action(st, action), offered, unplayable_in_hand(st))
 
     def after(self, st: GameState) -> list[Finding]:

@@ -18,11 +18,11 @@ from typing import Any, NoReturn
 #: end of the game (102).
 STEPS = ("ready_step", "draw_step", "action_phase", "attack_window", "protect_point", "defend_window", "combat_conclusion", "end_phase", "end_step", "game_over")
 CARD_KINDS = ("instant", "non_instant", "quest")
-LINK_KINDS = ("instant", "non_instant", "resource", "proposal", "strike")
+LINK_KINDS = ("instant", "non_instant", "resource", "proposal", "strike", "power")
 KEYWORDS = ("protector", "stealth", "elusive", "ferocity", "long_range", "sabotage")
 #: What a non-instant ability that deals no damage does (state.abilities).
 ABILITY_EFFECTS = ("heal", "exhaust and draw", "ally from the graveyard")
-ACTION_KINDS = ("pass", "play", "resource", "propose", "strike", "protect", "discard", "prevent")
+ACTION_KINDS = ("pass", "play", "resource", "propose", "strike", "protect", "discard", "prevent", "power")
 
 
 class ObservationError(ValueError):
@@ -119,6 +119,8 @@ def check_state(obs: Any) -> None:
                 _fail(f"{where}.allies[{j}].totem", f"expected true or false, got {ally['totem']!r}")
             if ally.get("totem") and ally["atk"]:
                 _fail(f"{where}.allies[{j}].atk", f"a totem has no ATK (306.3a), got {ally['atk']}")
+            if "power_cost" in ally:
+                _int(ally["power_cost"], f"{where}.allies[{j}].power_cost")
             if "attack_tax" in ally:
                 _int(ally["attack_tax"], f"{where}.allies[{j}].attack_tax")
             bad = [k for k in ally["keywords"] if k not in KEYWORDS] if isinstance(ally["keywords"], list) else ["(not a list)"]
@@ -140,10 +142,11 @@ def check_state(obs: Any) -> None:
             _fail("state.spells", "expected a list of the abilities that deal damage as they resolve")
         for i, sp in enumerate(spells):
             _object(sp, f"state.spells[{i}]", {"name": "str", "amount": "int", "each_opposing": "bool", "instant": "bool"})
-            if sp["amount"] < 1:
+            for flag in ("taunts", "doubles", "power"):
+                if not isinstance(sp.get(flag, False), bool):
+                    _fail(f"state.spells[{i}].{flag}", f"expected true or false, got {sp[flag]!r}")
+            if sp["amount"] < 1 and not sp.get("doubles"):
                 _fail(f"state.spells[{i}].amount", f"expected at least 1, got {sp['amount']}")
-            if not isinstance(sp.get("taunts", False), bool):
-                _fail(f"state.spells[{i}].taunts", f"expected true or false, got {sp['taunts']!r}")
             further = sp.get("further", [])
             if not (isinstance(further, list) and all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in further)):
                 _fail(f"state.spells[{i}].further", f"expected a list of amounts, each at least 1, got {further!r}")
@@ -182,3 +185,5 @@ def check_action(obs: Any) -> None:
         _object(obs, "action", {"attacker": "id", "defender": "id", "sabotage": "bool"})
     if kind == "strike":
         _object(obs, "action", {"weapon": "id"})
+    if kind == "power":
+        _object(obs, "action", {"source": "id"})

@@ -47,6 +47,9 @@ class Character:
     #: Doesn't ready in its controller's ready step: an attachment on it says
     #: so (Entangling Roots, 400.4d example), its text over 501.1a (103.1).
     held_exhausted: bool = False
+    #: CR7.4 701.2: a payment power "(N), exhaust this: [effect]", its effect
+    #: the board's power spell (``Spell.power``; Barnathrum's doubling).
+    power_cost: int | None = None
     #: Valthak Spiritdrinker's text (103.4 example): "your hero can't be
     #: destroyed", while this ally is in play.  Whether that keeps a hero with
     #: lethal damage in play the texts answer differently (B1, a question of
@@ -118,7 +121,9 @@ class Spell:
     each of these amounts in turn, one packet each, to another hero or ally
     chosen as it resolves, never one it already dealt damage to; a totem
     counts as an ally there only where the rulings say so (Chain Lightning,
-    306.3a example, V15)."""
+    306.3a example, V15).  ``power``: the effect of a payment power
+    (``Character.power_cost``), which resolves from a power link, never from
+    a card (CR7.4 701.2); only a doubling is such an effect here."""
 
     name: str
     amount: int
@@ -128,8 +133,11 @@ class Spell:
     doubles: bool = False
     heals: bool = False
     further: tuple[int, ...] = ()
+    power: bool = False
 
     def __post_init__(self) -> None:
+        if self.power and not (self.doubles and self.instant):
+            raise ValueError(f"{self.name}: the power effect modelled is a doubling, usable with priority")
         if self.further and (self.each_opposing or self.taunts or self.doubles or self.heals or min(self.further) < 1):
             raise ValueError(f"{self.name}: further packets follow one targeted packet of damage, each of at least 1")
         if self.heals and (self.each_opposing or self.taunts or self.doubles):
@@ -206,6 +214,11 @@ class Board:
     abilities: tuple[Ability, ...] = ()
 
 
+def has_payment_powers(board: Board | None) -> bool:
+    """Does some character of the board have a payment power (its chain then has power links)?"""
+    return board is not None and any(c.power_cost is not None for party in board.parties for c in party.characters)
+
+
 def _party_a(allies: int) -> Party:
     # A dual-wielding hero with two melee weapons (the Viking Warhammer pair of
     # the 407.3d example), a protector that can sabotage (so a protection can
@@ -263,17 +276,20 @@ def every_option_board(players: int, allies: int) -> Board:
     """The default board with each piece only a scenario's board otherwise
     holds: P1's second warhammer in hand (303.1) and his first one's damage
     unpreventable (407.3c), P2's armor in hand (304.1), Mocking Blow, an
-    ability that deals 1 to each opposing character, and the non-instant
-    abilities that heal or exhaust and draw.  The rules these
+    ability that deals 1 to each opposing character, the non-instant
+    abilities that heal or exhaust and draw, and a payment power of P1's
+    hero that doubles damage (CR7.4 701.2).  The rules these
     pieces bring are cited here (``Game.cited_rules``), as the registry's
     ``encoded`` asks."""
     board = default_board(players, allies)
     first, second = board.parties[0], board.parties[1]
-    first = replace(first, weapons=(replace(first.weapons[0], unpreventable=True), replace(first.weapons[1], from_hand=True)))
+    first = replace(first, weapons=(replace(first.weapons[0], unpreventable=True), replace(first.weapons[1], from_hand=True)),
+                    hero=replace(first.hero, power_cost=1))
     second = replace(second, armor_from_hand=True)
     ring = Spell("each opposing character", 1, each_opposing=True)
+    doubling = Spell("doubling power", 0, doubles=True, power=True)
     abilities = tuple(Ability(effect, effect) for effect in ABILITY_EFFECTS)
-    return replace(_with_party(_with_party(board, 0, first), 1, second), spells=(MOCKING_BLOW, ring), abilities=abilities)
+    return replace(_with_party(_with_party(board, 0, first), 1, second), spells=(MOCKING_BLOW, ring, doubling), abilities=abilities)
 
 
 def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:

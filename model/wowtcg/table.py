@@ -25,6 +25,10 @@ CARD_KINDS = ("instant", "non_instant", "quest")
 #: What a link on the chain is.  ``empty`` marks a free slot of the bounded stack.
 LINK_KINDS = ("empty", "instant", "non_instant", "resource", "proposal", "strike")
 INSTANT_LINK, NON_INSTANT_LINK, RESOURCE_LINK, PROPOSAL_LINK, STRIKE_LINK = 1, 2, 3, 4, 5
+#: A payment power's effect on the chain (CR7.4 701.2): a kind of link only
+#: boards with a payment power have (``Character.power_cost``).
+LINK_KINDS_WITH_POWERS = (*LINK_KINDS, "power")
+POWER_LINK = len(LINK_KINDS)
 
 
 class Table:

@@ -30,9 +30,9 @@ from model.machine import (
     Var,
 )
 from model.wowtcg import REGISTRY, combat
-from model.wowtcg.board import Board, default_board
+from model.wowtcg.board import Board, default_board, has_payment_powers
 from model.wowtcg.variants import VARIANTS
-from model.wowtcg.table import CARD_KINDS, LINK_KINDS, NON_INSTANT_LINK, RESOURCE_LINK, Table
+from model.wowtcg.table import CARD_KINDS, LINK_KINDS, LINK_KINDS_WITH_POWERS, NON_INSTANT_LINK, RESOURCE_LINK, Table
 from model.wowtcg.windows import closing, instants_at_any_time, resolving, top_link_is, turn_player, window_edges
 
 BOUNDS = (
@@ -118,7 +118,7 @@ def build(
     chain = Stack(
         "chain",
         chain_depth,
-        (("controller", IntRange(0, n), n), ("kind", Enum(*LINK_KINDS), 0)),
+        (("controller", IntRange(0, n), n), ("kind", Enum(*(LINK_KINDS_WITH_POWERS if has_payment_powers(board) else LINK_KINDS)), 0)),
         doc="the chain (413.7a)",
     )
     t = Table(
@@ -642,7 +642,7 @@ def describe(t: Table, s: Any) -> dict[str, str]:
     """What a judge reads off a state: turn, priority, chain, combat, hands, decks, parties."""
     n = t.n
     chain = ", ".join(
-        f"{Table.player_name(link['controller'])} {LINK_KINDS[link['kind']].replace('_', '-')}" for link in t.chain.entries(s)
+        f"{Table.player_name(link['controller'])} {LINK_KINDS_WITH_POWERS[link['kind']].replace('_', '-')}" for link in t.chain.entries(s)
     )
     aspects = {
         "turn": Table.player_name(s.turn_player) + _turn_note(t, s),

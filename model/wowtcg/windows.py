@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from model.backend import Backend
 from model.machine import Edge
 from model.wowtcg.rulings import NO_PRIORITY_POINTS
-from model.wowtcg.table import CARD_KINDS, INSTANT_LINK, NON_INSTANT_LINK, STRIKE_LINK, Table
+from model.wowtcg.table import CARD_KINDS, INSTANT_LINK, NON_INSTANT_LINK, POWER_LINK, STRIKE_LINK, Table
 
 #: Windows that belong to a combat step (602.1, 602.3), where removal from combat matters.
 COMBAT_WINDOWS = ("attack_window", "defend_window")
@@ -152,6 +152,52 @@ def window_edges(
         edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
     edges += spell_edges(t, window, abilities_only)
     edges += ability_edges(t, window, abilities_only)
+    edges += power_edges(t, window, may_add)
+    return edges
+
+
+def power_edges(t: Table, window: str, may_add: Callable[[Any, Backend], Any] | None) -> list[Edge]:
+    """Payment powers (CR7.4 701.2, ``Character.power_cost``): the player with
+    priority whose character has one pays its cost (402.1) and exhausts it
+    (an ally new to the party can't, 302.2), and its effect goes on the
+    chain as a power link (409.3); he keeps priority, as after playing an
+    instant.  The link resolves as the board's power spell does
+    (``spell_edges``)."""
+    users = [c for c in range(t.count) if t.characters[c].power_cost is not None]
+    if not users:
+        return []
+    if not any(sp.power for sp in t.board.spells):
+        raise ValueError("a payment power needs its effect among the board's spells (Spell.power)")
+    chain = t.chain
+    edges = []
+    for c in users:
+        p, cost = t.owner[c], t.characters[c].power_cost
+
+        def guard(s: Any, b: Backend, c: int = c, p: int = p, cost: int = cost) -> Any:
+            return b.AndThen(
+                b.And(
+                    t.has_priority(s, b), s.priority_holder == p, s.in_play[c], b.Not(s.exhausted[c]),
+                    b.Not(s.fresh[c]) if not t.is_hero[c] else True, t.ready_resources(s, b, p) >= cost, b.Not(chain.is_full(s)),
+                ),
+                lambda: True if may_add is None else may_add(s, b),
+            )
+
+        edges.append(Edge(
+            f"use_power[{t.name(c)}]@{window}",
+            window,
+            window,
+            ("CR7.4 701.2", "402.1", "302.2", "409.3", "413.7a"),
+            guard=guard,
+            update=lambda s, b, c=c, p=p, cost=cost: {
+                "exhausted": b.store(s.exhausted, c, True),
+                **t.pay(s, b, p, cost),
+                **chain.push(s, b, controller=p, kind=POWER_LINK),
+                **t.fresh_succession(),
+            },
+            actor=holder,
+            tags=frozenset({"adds_link"}),
+            doc=f"the player with priority pays for {t.name(c)}'s power, exhausts it, and keeps priority",
+        ))
     return edges
 
 
@@ -257,14 +303,16 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
     # rulings (V6), and the edge keeps one name under every reading, so that a
     # rules diff compares the damage it leaves.
     doubling = dict.fromkeys(
-        (sp.instant, t.rulings.fixed("doubling_reaches_heroes", sp.name))
+        (sp.instant, sp.power, t.rulings.fixed("doubling_reaches_heroes", sp.name))
         for sp in t.board.spells
         if sp.doubles and (sp.instant or may_resolve_here)
     )
-    for instant, heroes in doubling:
+    for instant, power, heroes in doubling:
         targets = tuple(c for c in range(t.count) if heroes or not t.is_hero[c])
-        label = f"resolve_{'instant' if instant else 'ability'}[double the damage{' on allies' if (instant, not heroes) in doubling else ''}]"
-        edges += _dealing(t, window, label, INSTANT_LINK if instant else NON_INSTANT_LINK, None, targets, 0, (), doubles=True)
+        link = "power" if power else "instant" if instant else "ability"
+        label = f"resolve_{link}[double the damage{' on allies' if (instant, power, not heroes) in doubling else ''}]"
+        kind = POWER_LINK if power else INSTANT_LINK if instant else NON_INSTANT_LINK
+        edges += _dealing(t, window, label, kind, None, targets, 0, (), doubles=True)
     edges += _healing(t, window, may_resolve_here)
     for amount, each_opposing, instant, taunts, combat, stops, further in effects:
         kind = INSTANT_LINK if instant else NON_INSTANT_LINK
