@@ -508,7 +508,7 @@ class RuleBook:
             live = self.live_concrete(name, s, args)
             return any(r.says is True for r in live), any(r.says is False for r in live)
         if b is VECTOR:
-            yes, no, _ = self._truth(name)
+            yes, no, _, _ = self._truth(name)
             applying = self._applying(name, s, args)
             return _looked_up(yes, applying), _looked_up(no, applying)
         memo = self._terms_memo(b, s, args)
