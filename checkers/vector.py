@@ -118,6 +118,8 @@ class Layout:
         self._cleared = [((1 << d.bits) - 1) << d.shift for d in digits]
         self._span = (self._hi - self._lo).astype(np.uint64)
         self._is_bool = [False] + [v.domain.is_bool for v in machine.variables for _ in range(v.length or 1)]
+        #: By the digits an update writes as arrays: ``_writing``'s constants.
+        self._writes: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, list[int]]]]] = {}
 
     # -- one concrete state --------------------------------------------------
 
@@ -235,19 +237,16 @@ class Layout:
             out |= np.array(fixed, np.uint64)
         bad = None
         if arrays:
-            digits = np.array(at)
+            lo, span, shift, by_word = self._writing(tuple(at))
             # A digit's place value, its value less its lowest: out of the
             # domain exactly where, read as unsigned, it passes the highest.
-            place = np.array(arrays, np.int64) - self._lo[digits]
-            bad = place.view(np.uint64) > self._span[digits]
+            place = np.array(arrays, np.int64) - lo
+            bad = place.view(np.uint64) > span
             if not bad.any():
                 bad = None
             # (Shifted as int64, its bits are those of the uint64 it stands for.)
-            bits = (place << self._shift[digits]).view(np.uint64)
-            by_word: dict[int, list[int]] = {}
-            for i, j in enumerate(at):
-                by_word.setdefault(self.digits[j].word, []).append(i)
-            for w, mine in by_word.items():
+            bits = (place << shift).view(np.uint64)
+            for w, mine in by_word:
                 out[:, w] |= bits[mine[0]] if len(mine) == 1 else bits[mine].sum(axis=0, dtype=np.uint64)
         out_of_domain = []
         if wrong or bad is not None:
@@ -259,6 +258,19 @@ class Layout:
                     if mine and bad[mine].any():
                         out_of_domain.append((name, bad[mine].any(axis=0)))
         return out, out_of_domain
+
+    def _writing(self, at: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, list[int]]]]:
+        """For the digits ``at`` (an update's, written as arrays): their
+        lowest values, spans and shifts as columns, and which of them lie in
+        each word.  Found once: an edge writes the same digits at every level."""
+        found = self._writes.get(at)
+        if found is None:
+            digits = np.array(at)
+            by_word: dict[int, list[int]] = {}
+            for i, j in enumerate(at):
+                by_word.setdefault(self.digits[j].word, []).append(i)
+            found = self._writes[at] = (self._lo[digits], self._span[digits], self._shift[digits], list(by_word.items()))
+        return found
 
     def _written(self, pre: Any, changes: Mapping[str, Any], location: int, malformed: set[str]) -> Iterator[tuple[int, Any, str | None]]:
         """Each digit the update ``changes`` sets, its new value and its
