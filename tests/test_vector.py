@@ -392,3 +392,30 @@ def test_whether_a_goal_may_be_missed_forever_is_decided_as_the_graph_search_dec
             assert fast == (explicit._shortest_run_missing_the_goal(exploration, premise, missed)[0] is not None), prop.name
         answers.append(fast)
     assert answers == [False] * len(WINDOWS) + [True, True]
+
+
+@pytest.mark.parametrize("build", [wowtcg.build, riftbound.build, hota.build], ids=["wowtcg", "riftbound", "hota"])
+def test_the_rule_book_answers_over_arrays_as_state_by_state(build):
+    """Over arrays a question is its rulings' conditions and a look-up in a
+    table of which apply (``RuleBook._truth``): every answer, both verdicts
+    and every clash of each question the states ask, on 40 states spread over
+    the first levels, is the one CONCRETE gives state by state."""
+    machine = build()
+    book = machine.rulings
+    v = vector.explore(machine, max_states=3000)
+    numbers = np.linspace(0, v.states - 1, 40).astype(np.int64)
+    arrays = v.layout.state(v.layout.unpack(v.key_rows(numbers)))
+    plain = [v.state(int(i)) for i in numbers]
+    asked = 0
+    for q in book.questions.values():
+        if q.fixed:  # asked of the board as the model is built, never of a state
+            continue
+        for args in q.arguments:
+            ways = [lambda s, b: book.answer(q.name, s, b, *args), lambda s, b: book.clashes(q.name, s, b, *args)]
+            if not q.valued:
+                ways += [lambda s, b: book.verdicts(q.name, s, b, *args)[0], lambda s, b: book.verdicts(q.name, s, b, *args)[1]]
+            for way in ways:
+                over_arrays = np.broadcast_to(np.asarray(way(arrays, VECTOR)), numbers.shape)
+                assert [int(x) for x in over_arrays] == [int(way(s, CONCRETE)) for s in plain], (q.name, args)
+                asked += 1
+    assert asked > 200
