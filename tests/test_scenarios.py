@@ -563,13 +563,35 @@ def test_a_totem_is_the_models_totem_that_defends_and_never_attacks(monkeypatch:
 
 
 def test_a_card_whose_one_power_is_a_payment_power_the_model_lacks_is_followed_until_it_is_used() -> None:
-    """CR7.4 701: the model's power links only double damage.  Boris is a hero to it
-    while his flip is only offered (the offer is no choice the model reads); where
-    P1 uses it, the following stops, naming him."""
-    (used,) = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "406.2-boris-flips-for-an-x-he-can-pay.yaml")
+    """CR7.4 701: the model's power links are Barnathrum's doubling and Boris's flip.
+    Inventor's Focal Sword is a weapon to it while its power is only offered (the
+    offer is no choice the model reads); where P1 uses it, the following stops, naming it."""
+    (used,) = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "409.3-what-goes-on-the-chain.yaml")
     assert used.status == "pass", used.detail
-    assert used.model.startswith("not covered (Boris Brightbeard's payment power is used: the model's power links only double damage "
-                                 "(CR7.4 701.2)) after"), used.model
+    assert used.model.startswith("not covered (Inventor's Focal Sword's payment power is used: the model's power links are a doubling "
+                                 "and a hero's flip that heals (CR7.4 701.2)) after"), used.model
+
+
+def test_a_heros_flip_is_a_power_link_used_once_a_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """301.2, CR7.4 701.1: Boris flips on his own turn, once a game, for an X the
+    model does not count, and his link heals, which it does not track; both rulings
+    are followed to their end.  Observed as never flipped, the model would let him
+    flip again where the engine offers no such power, and says so."""
+    rules, seed = ROOT / "scenarios" / "wowtcg" / "rules", ROOT / "scenarios" / "wowtcg" / "seed-000"
+    (paid,) = runner.run_cases(rules / "406.2-boris-flips-for-an-x-he-can-pay.yaml")
+    (zero,) = runner.run_cases(seed / "406.2-boris-flipped-for-zero-heals-nothing.yaml")
+    assert paid.status == zero.status == "pass", (paid.detail, zero.detail)
+    assert paid.model.startswith("agrees over") and zero.model.startswith("agrees over"), (paid.model, zero.model)
+    observe = agreement.wowtcg.follow.observe
+
+    def unflipped(st):
+        obs = observe(st)
+        return {**obs, "players": [{**pl, "hero": {**pl["hero"], "flipped": False} if "flipped" in pl["hero"] else pl["hero"]}
+                                   for pl in obs["players"]]}
+
+    monkeypatch.setattr(agreement.wowtcg.follow, "observe", unflipped)
+    (again,) = runner.run_cases(rules / "406.2-boris-flips-for-an-x-he-can-pay.yaml")
+    assert again.status != "pass" and "use_power_x[P1 Boris Brightbeard" in again.detail, again.detail
 
 
 def test_barnathrums_power_is_a_power_link_on_the_models_chain(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Iterable
 
 from model.backend import CONCRETE
 from model.machine import Edge, Machine
 from model.wowtcg import build
-from model.wowtcg.board import Ability, Board, Character, Party, Spell, Weapon
+from model.wowtcg.board import Ability, Board, Character, Party, Spell, Weapon, has_flip_powers
 from model.wowtcg.table import LINK_KINDS, LINK_KINDS_WITH_POWERS
 
 from agreement.model_steps import KEPT, successors
@@ -53,7 +53,7 @@ LEAST_DEPTH = 3
 #: carried over from the model's own successor.
 UNOBSERVED = ("passed", "combats")
 #: Per-character variables that say nothing about a character out of play.
-PER_CHARACTER = ("exhausted", "fresh", "damage", "taunted_by", "cant_attack")
+PER_CHARACTER = ("exhausted", "fresh", "damage", "taunted_by", "cant_attack", "flipped")
 #: Per-player variables that say nothing about a player who left the game:
 #: his cards left with him (102.2), which the model does not bother to count.
 PER_PLAYER = ("hand_instant", "hand_non_instant", "hand_quest", "deck", "resources", "resources_exhausted", "armor_exhausted", "armor_in_play")
@@ -74,14 +74,17 @@ def frame(edge: Edge, pre: Any, machine: Machine) -> frozenset[str]:
     - An instant resolving with an effect the model leaves untracked
       (``resolve_top_link``) may exhaust, ready or heal a character; in the
       harness's part of the pool that is all an instant does (see builtin.py).
-    - A non-instant ability that heals (``resolve_ability[heal]``) changes
-      damage, which the model does not track (406.2).
+    - A non-instant ability or a flip power that heals (``resolve_ability[heal]``,
+      ``resolve_power[heal]``) changes damage, which the model does not track (406.2).
+    - A flip power's X (``use_power_x``) is a cost, which the model does not count.
     """
     name = family(edge.name)
     if name.startswith(("play_instant", "play_non_instant")):
         return frozenset({"resources_exhausted"})
-    if name.startswith("resolve_ability[heal]"):
+    if name.startswith(("resolve_ability[heal]", "resolve_power[heal]")):
         return frozenset({"damage"})
+    if name.startswith("use_power_x"):
+        return frozenset({"resources_exhausted"})
     if name.startswith("resolve_top_link") and machine.table.chain.top(pre, CONCRETE, "kind") == LINK_KINDS.index("instant"):
         return frozenset({"exhausted", "damage"})
     return frozenset()
@@ -192,7 +195,7 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
                 held, a["name"], a["atk"], a["health"], frozenset(a["keywords"]), a.get("draws_attacks", False), a.get("attack_tax", 0),
                 a.get("totem", False), a.get("held_exhausted", False), a.get("power_cost")))
         parties.append((
-            (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False)),
+            (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False), hero.get("flips_to_heal", False)),
             tuple(slots),
             tuple(
                 (wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"], wp.get("unpreventable", False), wp.get("from_hand", False))
@@ -239,7 +242,7 @@ def _view(
             ident, name, atk, health, keywords, _, tax, totem, held_exhausted, power_cost = ally
             allies.append(_character(name, ident, atk, health, keywords, only(p), tax, totem, held_exhausted, power_cost))
             number[ident] = p * (width + 1) + i + 1
-        hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield = hero
+        hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield, flips_to_heal = hero
         number[hero_id] = p * (width + 1)
         for w, (ident, *_) in enumerate(weapons):
             weapon_slot[ident] = p * weapons_most + w
@@ -249,7 +252,7 @@ def _view(
             number[item[0]] = count + p
         board.append(
             Party(
-                hero=_character(hero_name, hero_id, 0, hero_health, attacks_only=only(p)),
+                hero=replace(_character(hero_name, hero_id, 0, hero_health, attacks_only=only(p)), flips_to_heal=flips_to_heal),
                 allies=tuple(allies),
                 weapons=tuple(
                     Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee, unpreventable=sure, from_hand=in_hand)
@@ -316,6 +319,10 @@ def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
         values["taunted_by"] = tuple(taunted_by)
     elif any(x != t.nobody for x in taunted_by):
         raise ObservationError("a character must attack whose hero this turn, but no spell of the game says so (state.spells)")
+    if has_flip_powers(t.board):
+        values["flipped"] = tuple(
+            bool(players[t.owner[c]]["hero"].get("flipped", False)) if t.is_hero[c] else False for c in range(t.count)
+        )
     if t.stopping:
         # The engine's Frost Nova is the seed's, which stops no attack (as in the model's reading).
         values["cant_attack"] = (False,) * t.count
@@ -448,7 +455,7 @@ def matches(v: View, edge: Edge, action: dict[str, Any], actor: int | None) -> b
         return i is not None and edge.name == strike_edge_name(t, i)
     if kind == "power":
         c = v.number.get(action["source"])
-        return c is not None and edge.name.startswith(f"use_power[{t.name(c)}]@") and actor == p
+        return c is not None and edge.name.startswith((f"use_power[{t.name(c)}]@", f"use_power_x[{t.name(c)}]@")) and actor == p
     if kind == "protect":
         if action.get("protector") is None:
             return edge.name == "no_protection"

@@ -118,11 +118,14 @@ IMMUNE_TO_A_TYPE = ("Emberward Sentinel",)
 #: followed until a player uses it: a hero, an ally with its stats and
 #: keywords, and a weapon.  Until then the engine's offer to use it is a
 #: choice the model does not read (``ModelFollower.before``).
-UNTIL_PAYMENT = ("Boris Brightbeard", "Kaal Soulreaper", "Inventor's Focal Sword")
-#: Allies whose one power is a payment power the model has (``payment_power``):
-#: Barnathrum's "(1), exhaust him: double the damage on each character" (404.3
-#: example), a power link on the model's chain (CR7.4 701.2).  Scripted games only.
-PAYMENT_POWERS = ("Barnathrum, Lord of Pain",)
+UNTIL_PAYMENT = ("Kaal Soulreaper", "Inventor's Focal Sword")
+#: Cards whose one power is a payment power the model has (``payment_power``),
+#: a power link on its chain (CR7.4 701.2): Barnathrum's "(1), exhaust him:
+#: double the damage on each character" (404.3 example), and Boris
+#: Brightbeard's flip that heals X (406.2 example).  Scripted games only.
+PAYMENT_POWERS = ("Barnathrum, Lord of Pain", "Boris Brightbeard")
+#: A hero's flip that heals X from a targeted hero or ally, on his own turn (Boris).
+FLIP_TO_HEAL = ((("flip_hero", True), ("x", True)), True, "character", (("heal", (("amount", "x"), ("to", "target"))),))
 #: Items whose one power gives their hero ATK while he attacks (407.3c, CR7.4
 #: 704), followed until that hero is proposed as an attacker (``ring_attacks``):
 #: the model's hero deals his weapons' ATK only.  Until then each is an item a
@@ -223,12 +226,16 @@ def ability(card: Card) -> dict[str, Any] | None:
 
 
 def payment_power(card: Card) -> dict[str, Any] | None:
-    """An ally's one payment power as the model has it (CR7.4 701.2): "(N),
-    exhaust this: double the damage on each character" (404.3 example), as
-    its cost N and the board's power spell; None for any other card."""
-    if card.type != "ally" or len(card.payments) != 1 or card.triggers or card.continuous:
+    """A card's one payment power as the model has it (CR7.4 701.2): an
+    ally's "(N), exhaust this: double the damage on each character" (404.3
+    example), as its cost N and the board's power spell; a hero's flip that
+    heals X (``{"flips": True}``); None for any other card."""
+    if card.type not in ("ally", "hero") or len(card.payments) != 1 or card.triggers or card.continuous:
         return None
     (power,) = card.payments
+    shape = (tuple(sorted(power.cost)), power.own_turn_only, power.target, tuple((step.op, step.args) for step in power.steps))
+    if card.type == "hero":
+        return {"flips": True} if shape == FLIP_TO_HEAL else None
     cost = dict(power.cost)
     if set(cost) != {"resources", "exhaust_this"} or not cost["exhaust_this"] or power.own_turn_only or power.target:
         return None
@@ -326,7 +333,7 @@ def power_acting(st: GameState) -> str:
 
 def payment_used(name: str) -> str:
     """Why the model stops following where a payment power is used."""
-    return f"{name}'s payment power is used: the model's power links only double damage (CR7.4 701.2)"
+    return f"{name}'s payment power is used: the model's power links are a doubling and a hero's flip that heals (CR7.4 701.2)"
 
 
 def ring_attacks(st: GameState, action: Action) -> str:
@@ -345,7 +352,7 @@ def spells_of(st: GameState) -> list[dict[str, Any]]:
     """The spells among this game's cards, one per name, in name order: the
     abilities, and the effects of the payment powers the model has."""
     found = {o.card.name: spell(o.card) for o in st.objs if o.card.type == "ability"}
-    found.update((o.card.name, power["spell"]) for o in st.objs if (power := payment_power(o.card)) is not None)
+    found.update((o.card.name, power["spell"]) for o in st.objs if "spell" in (power := payment_power(o.card) or {}))
     return [found[name] for name in sorted(found) if found[name] is not None]
 
 
@@ -558,6 +565,7 @@ def observe(st: GameState) -> dict[str, Any]:
                     "in_play": hero.zone == "play",
                     "dual_wield": "dual_wield" in hero.card.keywords,
                     **({"ranged_dual_wield": True} if "ranged_dual_wield" in hero.card.keywords else {}),
+                    **({"flips_to_heal": True, "flipped": hero.flipped} if payment_power(hero.card) else {}),
                     **({"taunted_by": taunted_by[hero.id]} if hero.id in taunted_by else {}),
                 },
                 "allies": [

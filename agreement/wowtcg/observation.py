@@ -105,8 +105,9 @@ def check_state(obs: Any) -> None:
             for j, c in enumerate(costs):
                 _int(c, f"{where}.hand.{kind}[{j}]")
         _object(pl["hero"], f"{where}.hero", {"id": "id", "name": "str", "health": "health", "damage": "int", "exhausted": "bool", "in_play": "bool", "dual_wield": "bool"})
-        if not isinstance(pl["hero"].get("ranged_dual_wield", False), bool):
-            _fail(f"{where}.hero.ranged_dual_wield", f"expected true or false, got {pl['hero']['ranged_dual_wield']!r}")
+        for flag in ("ranged_dual_wield", "flips_to_heal", "flipped"):
+            if not isinstance(pl["hero"].get(flag, False), bool):
+                _fail(f"{where}.hero.{flag}", f"expected true or false, got {pl['hero'][flag]!r}")
         if not isinstance(pl["allies"], list):
             _fail(f"{where}.allies", "expected a list")
         for j, ally in enumerate(pl["allies"]):

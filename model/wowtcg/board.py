@@ -50,6 +50,11 @@ class Character:
     #: CR7.4 701.2: a payment power "(N), exhaust this: [effect]", its effect
     #: the board's power spell (``Spell.power``; Barnathrum's doubling).
     power_cost: int | None = None
+    #: 301.2, CR7.4 701.1: a hero's flip power, used only on his controller's
+    #: turn and once a game (flipping him is its cost, with an X the model
+    #: does not count, as it counts no card's cost): it heals X from a hero or
+    #: ally, which the model does not track (Boris Brightbeard, 406.2 example).
+    flips_to_heal: bool = False
     #: Valthak Spiritdrinker's text (103.4 example): "your hero can't be
     #: destroyed", while this ally is in play.  Whether that keeps a hero with
     #: lethal damage in play the texts answer differently (B1, a question of
@@ -216,7 +221,12 @@ class Board:
 
 def has_payment_powers(board: Board | None) -> bool:
     """Does some character of the board have a payment power (its chain then has power links)?"""
-    return board is not None and any(c.power_cost is not None for party in board.parties for c in party.characters)
+    return board is not None and any(c.power_cost is not None or c.flips_to_heal for party in board.parties for c in party.characters)
+
+
+def has_flip_powers(board: Board) -> bool:
+    """Does some hero of the board have a flip power (the state then says who has flipped)?"""
+    return any(party.hero.flips_to_heal for party in board.parties)
 
 
 def _party_a(allies: int) -> Party:
@@ -277,15 +287,16 @@ def every_option_board(players: int, allies: int) -> Board:
     holds: P1's second warhammer in hand (303.1) and his first one's damage
     unpreventable (407.3c), P2's armor in hand (304.1), Mocking Blow, an
     ability that deals 1 to each opposing character, the non-instant
-    abilities that heal or exhaust and draw, and a payment power of P1's
-    hero that doubles damage (CR7.4 701.2).  The rules these
+    abilities that heal or exhaust and draw, a payment power of P1's hero
+    that doubles damage (CR7.4 701.2), and P2's hero's flip that heals
+    (301.2).  The rules these
     pieces bring are cited here (``Game.cited_rules``), as the registry's
     ``encoded`` asks."""
     board = default_board(players, allies)
     first, second = board.parties[0], board.parties[1]
     first = replace(first, weapons=(replace(first.weapons[0], unpreventable=True), replace(first.weapons[1], from_hand=True)),
                     hero=replace(first.hero, power_cost=1))
-    second = replace(second, armor_from_hand=True)
+    second = replace(second, armor_from_hand=True, hero=replace(second.hero, flips_to_heal=True))
     ring = Spell("each opposing character", 1, each_opposing=True)
     doubling = Spell("doubling power", 0, doubles=True, power=True)
     abilities = tuple(Ability(effect, effect) for effect in ABILITY_EFFECTS)

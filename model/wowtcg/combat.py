@@ -24,6 +24,7 @@ from typing import Any, Callable
 from model.backend import Backend
 from model.machine import BOOL, Edge, IntRange, Location, Var
 from model.wowtcg import rulings
+from model.wowtcg.board import has_flip_powers
 from model.wowtcg.table import PROPOSAL_LINK, STRIKE_LINK, Table
 from model.wowtcg.windows import closing, holder, turn_player, window_edges
 
@@ -63,6 +64,9 @@ def variables(t: Table, combats: int | None) -> list[Var]:
     ) + (
         [Var("cant_attack", BOOL, (False,), length=count, doc="a modifier says each character can't attack this turn (103.2; CR7.4's Frost Nova)")]
         if t.stopping else []
+    ) + (
+        [Var("flipped", BOOL, (False,), length=count, doc="each hero has flipped, using his flip power (301.2)")]
+        if has_flip_powers(t.board) else []
     ) + (
         [
             Var("weapon_in_play", BOOL, (True,), length=n * t.weapons, start=t.gear_at_start()[0], doc="each weapon is in its hero zone (303.1)"),
@@ -462,6 +466,18 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             post["defender"] = b.If(gone(s.defender), none, s.defender)
         return post
 
+    # 102.1: a player wins once no opponent of his remains.  Only where a card
+    # keeps a hero from being destroyed can a batch leave one player in the
+    # game with a check still to make (his hero, whose keeper fell in that
+    # batch, 103.4); the game is over then, as the 103.4 example says (his
+    # hero is destroyed in the next batch only if other players remain).
+    # Elsewhere every lethal character goes in the first batch, and the
+    # guards stay as they were.
+    over_at_once = any(t.keepers)
+
+    def batch_guard(s: Any, b: Backend) -> Any:
+        return b.And(something_to_check(s, b), t.remaining(s, b) > 1) if over_at_once else something_to_check(s, b)
+
     out.append(
         Edge(
             "pre_priority_batch",
@@ -469,7 +485,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "pre_priority_checks",
             ("409.6", "409.6b", "404.1", "404.2", "102.1a", "102.2") + (() if roles_end_first else ("602.4",))
             + (("CR7.4 102.1a",) if loses_at_once else ()),
-            guard=something_to_check,
+            guard=batch_guard,
             update=batch,
             tags=frozenset({"pre_priority_batch"}),
             doc="one batch: characters with lethal damage are destroyed and players whose hero is gone lose, all at once",
@@ -482,7 +498,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "pre_priority_checks",
             "game_over",
             ("102.1", "102.1a") + roles_end_after_checks,
-            guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) <= 1),
+            guard=lambda s, b: t.remaining(s, b) <= 1 if over_at_once else b.And(settled(s, b), t.remaining(s, b) <= 1),
             update=after_checks(lambda s, b: {"priority_holder": t.nobody}),
             tags=frozenset({"ends_game"}),
             doc="at most one player remains: he wins, or with nobody left the game is a draw",

@@ -162,14 +162,47 @@ def power_edges(t: Table, window: str, may_add: Callable[[Any, Backend], Any] | 
     (an ally new to the party can't, 302.2), and its effect goes on the
     chain as a power link (409.3); he keeps priority, as after playing an
     instant.  The link resolves as the board's power spell does
-    (``spell_edges``)."""
+    (``spell_edges``).  A hero's flip (``Character.flips_to_heal``) is
+    used on his controller's turn, once a game (301.2, CR7.4 701.1); its X
+    is a cost the model does not count, and its link heals, which the model
+    does not track (``resolve_power[heal]``).
+
+    Abstraction, as for the spells: links carry no card, so any power link
+    may resolve as any power effect of the board."""
     users = [c for c in range(t.count) if t.characters[c].power_cost is not None]
-    if not users:
-        return []
-    if not any(sp.power for sp in t.board.spells):
+    flippers = [c for c in range(t.count) if t.characters[c].flips_to_heal]
+    if users and not any(sp.power for sp in t.board.spells):
         raise ValueError("a payment power needs its effect among the board's spells (Spell.power)")
     chain = t.chain
     edges = []
+    for c in flippers:
+        p = t.owner[c]
+        edges.append(Edge(
+            f"use_power_x[{t.name(c)}]@{window}",
+            window,
+            window,
+            ("CR7.4 701.2", "CR7.4 701.1", "301.2", "409.3", "413.7a"),
+            guard=lambda s, b, c=c, p=p: b.AndThen(
+                b.And(
+                    t.has_priority(s, b), s.priority_holder == p, s.turn_player == p, s.in_play[c], b.Not(s.flipped[c]),
+                    b.Not(chain.is_full(s)),
+                ),
+                lambda: True if may_add is None else may_add(s, b),
+            ),
+            update=lambda s, b, c=c, p=p: {
+                "flipped": b.store(s.flipped, c, True),
+                **chain.push(s, b, controller=p, kind=POWER_LINK),
+                **t.fresh_succession(),
+            },
+            actor=holder,
+            tags=frozenset({"adds_link"}),
+            doc=f"the player with priority flips {t.name(c)} for his power, paying an X the model does not count, and keeps priority",
+        ))
+    if flippers:
+        edges.append(resolving(
+            t, window, "resolve_power[heal]", ("CR7.4 701.2",), lambda s, b: top_link_is(t, s, b, POWER_LINK), lambda s, b: {},
+            "every player passed in succession: the top power link resolves and heals, which the model does not track",
+        ))
     for c in users:
         p, cost = t.owner[c], t.characters[c].power_cost
 
