@@ -563,13 +563,33 @@ def test_a_totem_is_the_models_totem_that_defends_and_never_attacks(monkeypatch:
 
 
 def test_a_card_whose_one_power_is_a_payment_power_the_model_lacks_is_followed_until_it_is_used() -> None:
-    """CR7.4 701: the model's power links are Barnathrum's doubling and Boris's flip.
-    Inventor's Focal Sword is a weapon to it while its power is only offered (the
-    offer is no choice the model reads); where P1 uses it, the following stops, naming it."""
-    (used,) = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "rules" / "409.3-what-goes-on-the-chain.yaml")
-    assert used.status == "pass", used.detail
-    assert used.model.startswith("not covered (Inventor's Focal Sword's payment power is used: the model's power links are a doubling "
-                                 "and a hero's flip that heals (CR7.4 701.2)) after"), used.model
+    """CR7.4 701: the model's power links are Barnathrum's doubling, Boris's flip and
+    Inventor's Focal Sword's move.  Kaal Soulreaper is an ally to it while his power
+    is only offered (the offer is no choice the model reads); where P1 uses it, the
+    following stops, naming him.  The Focal Sword's move of an Entangling Roots
+    changes which ally is held exhausted, and the following stops there instead."""
+    rules = ROOT / "scenarios" / "wowtcg" / "rules"
+    kaal = runner.run_cases(rules / "CR7.4-703.3c-kaal-soulreaper-and-watcher-mal-wi.yaml")
+    assert all(r.status == "pass" for r in kaal), [r.detail for r in kaal]
+    assert all(r.model.startswith("not covered (Kaal Soulreaper's payment power is used: the model's power links are a doubling, "
+                                  "a hero's flip that heals, and a weapon's move of an attachment (CR7.4 701.2))") for r in kaal), [r.model for r in kaal]
+    (moved,) = runner.run_cases(rules / "409.3-what-goes-on-the-chain.yaml")
+    assert moved.status == "pass" and moved.model.startswith(
+        "not covered (Ashen Recruit's held exhausted changes from True to False during a step"), moved.model
+
+
+def test_a_weapons_power_that_moves_an_attachment_is_a_power_link(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CR7.4 701.2: Inventor's Focal Sword's "(2), exhaust it" is the model's
+    use_power on the weapon; with no other ally for the Roots its link changes
+    nothing the model tracks (400.4a example), and the ruling is followed to its
+    end.  Read as costing nothing, the payment is caught."""
+    path = ROOT / "scenarios" / "wowtcg" / "seed-000" / "400.4a-entangling-roots-stays-without-another-ally.yaml"
+    (stays,) = runner.run_cases(path)
+    assert stays.status == "pass" and stays.model.startswith("agrees over"), (stays.detail, stays.model)
+    read = agreement.wowtcg.builtin.payment_power
+    monkeypatch.setattr(agreement.wowtcg.builtin, "payment_power", lambda card: read(card) and {**read(card), "cost": 0})
+    (free,) = runner.run_cases(path)
+    assert free.status != "pass" and "resources_exhausted: model" in free.detail, free.detail
 
 
 def test_a_heros_flip_is_a_power_link_used_once_a_game(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -198,7 +198,8 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
             (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False), hero.get("flips_to_heal", False)),
             tuple(slots),
             tuple(
-                (wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"], wp.get("unpreventable", False), wp.get("from_hand", False))
+                (wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"], wp.get("unpreventable", False), wp.get("from_hand", False),
+                 wp.get("power_cost"))
                 for wp in weapons
             ),
             (armor["defense"] if armor else 0, armor_from_hand),
@@ -255,8 +256,8 @@ def _view(
                 hero=replace(_character(hero_name, hero_id, 0, hero_health, attacks_only=only(p)), flips_to_heal=flips_to_heal),
                 allies=tuple(allies),
                 weapons=tuple(
-                    Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee, unpreventable=sure, from_hand=in_hand)
-                    for ident, name, atk, cost, melee, sure, in_hand in weapons
+                    Weapon(f"{name}#{ident}", atk=atk, strike_cost=cost, melee=melee, unpreventable=sure, from_hand=in_hand, power_cost=power)
+                    for ident, name, atk, cost, melee, sure, in_hand, power in weapons
                 ),
                 armor_def=armor_def,
                 armor_from_hand=armor_from_hand,
@@ -454,7 +455,10 @@ def matches(v: View, edge: Edge, action: dict[str, Any], actor: int | None) -> b
         i = v.weapon_slot.get(action["weapon"])
         return i is not None and edge.name == strike_edge_name(t, i)
     if kind == "power":
-        c = v.number.get(action["source"])
+        c, i = v.number.get(action["source"]), v.weapon_slot.get(action["source"])
+        if i is not None:
+            owner, w = divmod(i, t.weapons)
+            return edge.name.startswith(f"use_power[{t.player_name(owner)} {t.board.parties[owner].weapons[w].name}]@") and actor == p
         return c is not None and edge.name.startswith((f"use_power[{t.name(c)}]@", f"use_power_x[{t.name(c)}]@")) and actor == p
     if kind == "protect":
         if action.get("protector") is None:

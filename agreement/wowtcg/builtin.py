@@ -118,12 +118,15 @@ IMMUNE_TO_A_TYPE = ("Emberward Sentinel",)
 #: followed until a player uses it: a hero, an ally with its stats and
 #: keywords, and a weapon.  Until then the engine's offer to use it is a
 #: choice the model does not read (``ModelFollower.before``).
-UNTIL_PAYMENT = ("Kaal Soulreaper", "Inventor's Focal Sword")
+UNTIL_PAYMENT = ("Kaal Soulreaper",)
 #: Cards whose one power is a payment power the model has (``payment_power``),
 #: a power link on its chain (CR7.4 701.2): Barnathrum's "(1), exhaust him:
 #: double the damage on each character" (404.3 example), and Boris
-#: Brightbeard's flip that heals X (406.2 example).  Scripted games only.
-PAYMENT_POWERS = ("Barnathrum, Lord of Pain", "Boris Brightbeard")
+#: Brightbeard's flip that heals X (406.2 example), and Inventor's Focal
+#: Sword's "(2), exhaust it: move a targeted attachment" (400.4d examples),
+#: whose move the model does not see: where it changes a host's
+#: ``held_exhausted`` the following ends (``changed_stats``).  Scripted games only.
+PAYMENT_POWERS = ("Barnathrum, Lord of Pain", "Boris Brightbeard", "Inventor's Focal Sword")
 #: A hero's flip that heals X from a targeted hero or ally, on his own turn (Boris).
 FLIP_TO_HEAL = ((("flip_hero", True), ("x", True)), True, "character", (("heal", (("amount", "x"), ("to", "target"))),))
 #: Items whose one power gives their hero ATK while he attacks (407.3c, CR7.4
@@ -229,13 +232,17 @@ def payment_power(card: Card) -> dict[str, Any] | None:
     """A card's one payment power as the model has it (CR7.4 701.2): an
     ally's "(N), exhaust this: double the damage on each character" (404.3
     example), as its cost N and the board's power spell; a hero's flip that
-    heals X (``{"flips": True}``); None for any other card."""
-    if card.type not in ("ally", "hero") or len(card.payments) != 1 or card.triggers or card.continuous:
+    heals X (``{"flips": True}``); a weapon's "(N), exhaust it: move a
+    targeted attachment" (``{"cost": N, "moves": True}``); None for any other card."""
+    if card.type not in ("ally", "hero", "weapon") or len(card.payments) != 1 or card.triggers or card.continuous:
         return None
     (power,) = card.payments
     shape = (tuple(sorted(power.cost)), power.own_turn_only, power.target, tuple((step.op, step.args) for step in power.steps))
     if card.type == "hero":
         return {"flips": True} if shape == FLIP_TO_HEAL else None
+    if card.type == "weapon":
+        moves = shape[1:] == (False, "attached_ability", (("reattach_target", ()),)) and {key for key, _ in power.cost} == {"resources", "exhaust_this"}
+        return {"cost": dict(power.cost)["resources"], "moves": True} if moves else None
     cost = dict(power.cost)
     if set(cost) != {"resources", "exhaust_this"} or not cost["exhaust_this"] or power.own_turn_only or power.target:
         return None
@@ -333,7 +340,8 @@ def power_acting(st: GameState) -> str:
 
 def payment_used(name: str) -> str:
     """Why the model stops following where a payment power is used."""
-    return f"{name}'s payment power is used: the model's power links are a doubling and a hero's flip that heals (CR7.4 701.2)"
+    return (f"{name}'s payment power is used: the model's power links are a doubling, a hero's flip that heals, "
+            "and a weapon's move of an attachment (CR7.4 701.2)")
 
 
 def ring_attacks(st: GameState, action: Action) -> str:
@@ -600,6 +608,7 @@ def observe(st: GameState) -> dict[str, Any]:
                         "exhausted": o.exhausted,
                         "struck": o.id in struck,
                         **({"unpreventable": True} if "combat_damage_unpreventable" in o.card.continuous_powers else {}),
+                        **({"power_cost": power["cost"]} if (power := payment_power(o.card)) is not None else {}),
                     }
                     for o in mine
                     if o.card.type == "weapon" and not o.resource

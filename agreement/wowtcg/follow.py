@@ -37,7 +37,9 @@ def gear_outside(st: GameState, action: Action) -> str:
 
 
 #: What the model's board fixes of an ally for a whole step (board.py: stats are constants).
-STATS = ("atk", "health", "keywords", "attack_tax", "held_exhausted")
+#: What the model's board fixes of an ally for a whole step (board.py: stats
+#: are constants), with the value an observation that omits one stands for.
+STATS = {"atk": None, "health": None, "keywords": None, "attack_tax": 0, "held_exhausted": False}
 
 
 def health_counts_others(st: GameState) -> frozenset[str]:
@@ -64,9 +66,9 @@ def changed_stats(pre: dict[str, Any], post: dict[str, Any], counting: frozenset
     for pl in post["players"]:
         for a in pl["allies"]:
             was = before.get(a["id"])
-            for stat in STATS if was is not None else ():
-                if was.get(stat) != a.get(stat):
-                    return (f"{a['name']}'s {stat.replace('_', ' ')} changes from {was.get(stat)} to {a.get(stat)} during a step: "
+            for stat, omitted in STATS.items() if was is not None else ():
+                if was.get(stat, omitted) != a.get(stat, omitted):
+                    return (f"{a['name']}'s {stat.replace('_', ' ')} changes from {was.get(stat, omitted)} to {a.get(stat, omitted)} during a step: "
                             "the model's stats are constants of its board")
     return ""
 

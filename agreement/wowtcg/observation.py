@@ -133,6 +133,8 @@ def check_state(obs: Any) -> None:
             _object(w, f"{where}.weapons[{j}]", {"id": "id", "name": "str", "atk": "int", "strike_cost": "int", "melee": "bool", "exhausted": "bool", "struck": "bool"})
             if not isinstance(w.get("unpreventable", False), bool):
                 _fail(f"{where}.weapons[{j}].unpreventable", f"expected true or false, got {w['unpreventable']!r}")
+            if "power_cost" in w:
+                _int(w["power_cost"], f"{where}.weapons[{j}].power_cost")
         if pl.get("armor") is not None:
             _object(pl["armor"], f"{where}.armor", {"id": "id", "defense": "int", "exhausted": "bool"})
         if pl.get("item") is not None:

@@ -84,6 +84,10 @@ class Weapon:
     melee: bool = True  # dual wield pairs two melee weapons, ranged dual wield two ranged ones (405.3)
     unpreventable: bool = False  # 407.3c: the combat damage its hero deals with it can't be prevented (Annihilator)
     from_hand: bool = False  # 303.1: starts in hand, enters its hero zone as a non-instant card of its controller resolves
+    #: CR7.4 701.2: a payment power "(N), exhaust this: move a targeted
+    #: attachment" (Inventor's Focal Sword).  The model has no attachments:
+    #: its link resolves with no effect the model tracks.
+    power_cost: int | None = None
 
 
 @dataclass(frozen=True)
@@ -221,7 +225,10 @@ class Board:
 
 def has_payment_powers(board: Board | None) -> bool:
     """Does some character of the board have a payment power (its chain then has power links)?"""
-    return board is not None and any(c.power_cost is not None or c.flips_to_heal for party in board.parties for c in party.characters)
+    return board is not None and any(
+        any(c.power_cost is not None or c.flips_to_heal for c in party.characters) or any(w.power_cost is not None for w in party.weapons)
+        for party in board.parties
+    )
 
 
 def has_flip_powers(board: Board) -> bool:

@@ -203,6 +203,36 @@ def power_edges(t: Table, window: str, may_add: Callable[[Any, Backend], Any] | 
             t, window, "resolve_power[heal]", ("CR7.4 701.2",), lambda s, b: top_link_is(t, s, b, POWER_LINK), lambda s, b: {},
             "every player passed in succession: the top power link resolves and heals, which the model does not track",
         ))
+    movers = [(p, w, weapon) for p, party in enumerate(t.board.parties) for w, weapon in enumerate(party.weapons) if weapon.power_cost is not None]
+    for p, w, weapon in movers:
+        i, cost = t.weapon(p, w), weapon.power_cost
+        edges.append(Edge(
+            f"use_power[{t.player_name(p)} {weapon.name}]@{window}",
+            window,
+            window,
+            ("CR7.4 701.2", "402.1", "409.3", "413.7a"),
+            guard=lambda s, b, p=p, i=i, cost=cost: b.AndThen(
+                b.And(
+                    t.has_priority(s, b), s.priority_holder == p, t.weapon_ready_in_play(s, b, i), t.ready_resources(s, b, p) >= cost,
+                    b.Not(chain.is_full(s)),
+                ),
+                lambda: True if may_add is None else may_add(s, b),
+            ),
+            update=lambda s, b, p=p, i=i, cost=cost: {
+                "weapon_exhausted": b.store(s.weapon_exhausted, i, True),
+                **t.pay(s, b, p, cost),
+                **chain.push(s, b, controller=p, kind=POWER_LINK),
+                **t.fresh_succession(),
+            },
+            actor=holder,
+            tags=frozenset({"adds_link"}),
+            doc=f"the player with priority pays for {t.player_name(p)}'s {weapon.name}'s power, exhausts it, and keeps priority",
+        ))
+    if movers:
+        edges.append(resolving(
+            t, window, "resolve_power[move an attachment]", ("CR7.4 701.2",), lambda s, b: top_link_is(t, s, b, POWER_LINK), lambda s, b: {},
+            "every player passed in succession: the top power link resolves and moves an attachment, which the model does not have",
+        ))
     for c in users:
         p, cost = t.owner[c], t.characters[c].power_cost
 
