@@ -300,17 +300,6 @@ def unplayable_in_hand(st: GameState) -> dict[str, str]:
             out[kind] = (f"{st.pname(p)} holds {'; '.join(lacking)}, which the model does not abstract, and may play no "
                          f"{kind.replace('_', '-')} card here: the model plays any card of a kind he can pay for")
     return out
-    known = abstracted(st, until_power=True)
-    offered = {card_kind(st.objs[a.subject].card) for a in st.legal_actions() if a.kind == "play"}
-    ready = st.ready_resources(p)
-    hand = [st.objs[i].card for i in st.players[p].hand]
-    for kind in ("instant", "non_instant"):
-        payable = [c for c in hand if card_kind(c) == kind and (c.cost or 0) <= ready]
-        lacking = sorted({c.name for c in payable if c.name not in known and spell(c) is None})
-        if kind not in offered and lacking and len(lacking) == len({c.name for c in payable}):
-            return (f"{st.pname(p)} holds {'; '.join(lacking)}, which the model does not abstract, and may play no "
-                    f"{kind.replace('_', '-')} card here: the model plays any card of a kind he can pay for")
-    return ""
 
 
 def untyped(st: GameState) -> bool:
