@@ -55,6 +55,10 @@ import z3
 from model.backend import CONCRETE, VECTOR, Backend
 from model.sources import SOURCES, SourceError, check_texts
 
+#: The most rulings a question may have for its answers over arrays to be
+#: looked up in tables (``RuleBook._truth``: 2 ** n rows); the games' have at most 6.
+TABLED_RULINGS = 12
+
 Applies = Callable[..., Any]  # (state, backend, *arguments) -> bool or a Z3 term
 
 
@@ -507,7 +511,7 @@ class RuleBook:
         if b is CONCRETE:
             live = self.live_concrete(name, s, args)
             return any(r.says is True for r in live), any(r.says is False for r in live)
-        if b is VECTOR:
+        if b is VECTOR and self._tabled(name):
             yes, no, _, _ = self._truth(name)
             applying = self._applying(name, s, args)
             return _looked_up(yes, applying), _looked_up(no, applying)
@@ -533,7 +537,7 @@ class RuleBook:
         q = self.questions[name]
         if q.valued:
             return self._value(q, s, b, args)
-        if b is VECTOR:
+        if b is VECTOR and self._tabled(name):
             return _looked_up(self._truth(name)[2], self._applying(name, s, args))
         yes, no = self.verdicts(name, s, b, *args)
         return b.Or(
@@ -541,6 +545,12 @@ class RuleBook:
             b.And(yes, no) if q.on_clash else False,
             b.And(b.Not(yes), b.Not(no)) if q.default else False,
         )
+
+    def _tabled(self, name: str) -> bool:
+        """Are ``_truth``'s tables for ``name`` small enough to build (one row
+        for each set of its rulings that apply)?  Larger questions are asked
+        ruling by ruling."""
+        return len(self._plan[name]) <= TABLED_RULINGS
 
     def _truth(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Whether some live ruling says yes, whether some says no, the
@@ -619,7 +629,7 @@ class RuleBook:
         key = ("value", q.name, *args)
         if memo is not None and key in memo:
             return memo[key]
-        if b is VECTOR:
+        if b is VECTOR and self._tabled(q.name):
             out = self._vector_value(q, s, args)
             if memo is not None:
                 memo[key] = out

@@ -400,7 +400,19 @@ def test_the_rule_book_answers_over_arrays_as_state_by_state(build):
     table of which apply (``RuleBook._truth``): every answer, both verdicts
     and every clash of each question the states ask, on 40 states spread over
     the first levels, is the one CONCRETE gives state by state."""
-    machine = build()
+    _asks_alike(build())
+
+
+def test_a_question_of_too_many_rulings_for_a_table_is_asked_ruling_by_ruling(monkeypatch):
+    from model import rulings
+
+    monkeypatch.setattr(rulings, "TABLED_RULINGS", 0)
+    machine = hota.build()
+    assert not any(machine.rulings._tabled(name) for name in machine.rulings.questions)
+    _asks_alike(machine)
+
+
+def _asks_alike(machine: Machine) -> None:
     book = machine.rulings
     v = vector.explore(machine, max_states=3000)
     numbers = np.linspace(0, v.states - 1, 40).astype(np.int64)
