@@ -22,8 +22,10 @@ from properties.wowtcg import CATALOGUE
 SMALL = {"players": 2, "chain_depth": 2, "turns": 2, "hand": 1, "deck": 1, "hand_limit": 2, "allies": 0, "combats": 0}
 #: Combat with the whole default board, one turn each, no cards in hand (P2 draws one).
 COMBAT = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "hand_limit": 2, "allies": 2, "combats": 1}
-#: One turn, heroes only, one card: no run is longer than 25 steps, so BMC to 120 unrolls past the longest.
-ONE_TURN = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 1, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
+#: One turn, heroes only, no cards: no run is longer than 10 steps, so BMC to 120
+#: unrolls past the longest (with a card in hand runs reach 23 steps, and the
+#: unrolling costs five times as much).
+ONE_TURN = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 0, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
 
 
 #: Explorations of the seed's model on the default board, by bounds, shared by
