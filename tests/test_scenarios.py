@@ -729,3 +729,25 @@ def test_an_ally_held_by_entangling_roots_stays_exhausted_in_the_models_ready_st
     monkeypatch.setattr(agreement.wowtcg.follow, "observe", unheld)
     (wrong,) = runner.run_cases(path)
     assert wrong.status != "pass" and "exhausted: model" in wrong.detail and "501.1a" in wrong.detail, wrong.detail
+
+
+def test_mind_control_moves_the_ally_to_its_casters_party_new(monkeypatch: pytest.MonkeyPatch) -> None:
+    """401.3, 302.2: Mind Control moves the ally to its caster's party, the same
+    card in a slot of each party, new there; P2 then can't propose it (002's
+    601.2a note), in the model too.  On a totem, no ally, it falls off and the
+    totem comes back new (409.6d example).  Observed as not new after the move,
+    the model disagrees."""
+    path = ROOT / "scenarios" / "wowtcg" / "seed-002" / "601.2a-a-controlled-ally-cannot-attack-this-turn.yaml"
+    (taken,) = runner.run_cases(path)
+    (totem,) = runner.run_cases(ROOT / "scenarios" / "wowtcg" / "seed-000" / "409.6d-mind-control-on-a-totem-falls-off.yaml")
+    assert taken.status == totem.status == "pass", (taken.detail, totem.detail)
+    assert taken.model == "agrees over 3 steps and 1 refusals" and totem.model.startswith("agrees over"), (taken.model, totem.model)
+    observe = agreement.wowtcg.follow.observe
+
+    def never_new(st):
+        obs = observe(st)
+        return {**obs, "players": [{**pl, "allies": [{**a, "new": False} for a in pl["allies"]]} for pl in obs["players"]]}
+
+    monkeypatch.setattr(agreement.wowtcg.follow, "observe", never_new)
+    (wrong,) = runner.run_cases(path)
+    assert wrong.status != "pass" and "take control of P1 Stonehide Defender" in wrong.detail and "fresh: model" in wrong.detail, wrong.detail

@@ -159,14 +159,15 @@ def test_the_pool_s_spells_are_those_whose_whole_effect_the_model_has():
     assert found["Fireball"] is None
 
 
-def test_the_pool_s_abilities_are_the_non_instant_heals_charge_and_resurrection():
+def test_the_pool_s_abilities_are_the_non_instant_heals_charge_resurrection_and_mind_control():
     """Non-instant abilities that deal no damage: those that only heal (406.2),
-    Charge's exhaust and draw, and Resurrection's ally from the graveyard; an
-    instant heal (Flash Heal) and an attachment that exhausts (Entangling
-    Roots) are not among them."""
+    Charge's exhaust and draw, Resurrection's ally from the graveyard, and
+    Mind Control's change of control; an instant heal (Flash Heal) and an
+    attachment that exhausts (Entangling Roots) are not among them."""
     found = {card.name: ability(card) for card in load_pool().cards.values()}
     abilities = {name: ab["effect"] for name, ab in found.items() if ab is not None}
-    assert abilities == {"Soothing Touch": "heal", "Shelter the Flock": "heal", "Charge": "exhaust and draw", "Resurrection": "ally from the graveyard"}
+    assert abilities == {"Soothing Touch": "heal", "Shelter the Flock": "heal", "Charge": "exhaust and draw", "Resurrection": "ally from the graveyard",
+                         "Mind Control": "take control of an ally"}
 
 
 def test_a_malformed_spell_is_named_by_its_path():

@@ -132,6 +132,10 @@ class View:
     number: dict[Any, int]  # observed character or item id -> model object number
     weapon_slot: dict[Any, int]  # observed weapon id -> index in the per-weapon tuples
     missing_object: frozenset[int]  # players with no item a sabotage could take
+    #: (player, ally id) -> the ally's number in that player's party: an ally
+    #: whose control changes during a step has a slot in each (401.3), and
+    #: ``number`` gives the last.
+    seat_number: dict[tuple[int, Any], int] = field(default_factory=dict)
 
     @property
     def table(self) -> Any:
@@ -221,7 +225,7 @@ def _view(
 ) -> View:
     """The view of a board read off the observations (kept: a board stands for
     many steps, and building its characters is most of the cost of a view)."""
-    board, number, weapon_slot, missing = [], {}, {}, set()
+    board, number, weapon_slot, missing, seat_number = [], {}, {}, set(), {}
     weapons_most = max(len(weapons) for _, _, weapons, _, _ in parties)
     count = len(parties) * (width + 1)
     # 601.2c: an ally that opposing characters can attack only, if able
@@ -242,7 +246,7 @@ def _view(
                 continue
             ident, name, atk, health, keywords, _, tax, totem, held_exhausted, power_cost = ally
             allies.append(_character(name, ident, atk, health, keywords, only(p), tax, totem, held_exhausted, power_cost))
-            number[ident] = p * (width + 1) + i + 1
+            number[ident] = seat_number[p, ident] = p * (width + 1) + i + 1
         hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield, flips_to_heal = hero
         number[hero_id] = p * (width + 1)
         for w, (ident, *_) in enumerate(weapons):
@@ -272,7 +276,7 @@ def _view(
             for name, amount, each, instant, taunts, further, doubles, power in spells
         ), abilities=tuple(Ability(*ab) for ab in abilities),
     ))
-    return View(machine, number, weapon_slot, frozenset(missing))
+    return View(machine, number, weapon_slot, frozenset(missing), seat_number)
 
 
 # -- observation -> model state ------------------------------------------------------------
@@ -309,7 +313,7 @@ def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
         hero = pl["hero"]
         entries = [(hero, False)] + [(a, a["new"]) for a in pl["allies"]]
         for ch, new in entries:
-            c = v.number[ch["id"]]
+            c = v.seat_number.get((p, ch["id"]), v.number[ch["id"]])
             if ch is hero and not (hero["in_play"] and pl["in_game"]):
                 continue
             in_play[c], exhausted[c], fresh[c], damage[c] = True, ch["exhausted"], new, ch["damage"]

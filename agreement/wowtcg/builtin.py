@@ -209,11 +209,14 @@ RETURN_AN_ALLY = (("put_into_play_if_cost_at_most_resources", "target", None),)
 def ability(card: Card) -> dict[str, Any] | None:
     """The card as a non-instant ability of the model's board that deals no
     damage (409.2b): one whose whole effect is to heal (406.2), to exhaust a
-    targeted hero or ally and then draw a card (105.1, 413.4a), or to put an
-    ally card of its caster's graveyard into play (306.3a example); None for
-    any other card.  Instant heals (Flash Heal) are instants the model leaves
+    targeted hero or ally and then draw a card (105.1, 413.4a), to put an
+    ally card of its caster's graveyard into play (306.3a example), or to
+    take control of an ally (``taking_control``); None for any other card.  Instant heals (Flash Heal) are instants the model leaves
     untracked (``frame`` in abstraction.py)."""
     effect = card.effect
+    controlling = taking_control(card)
+    if controlling is not None:
+        return controlling
     if card.type != "ability" or card.instant or card.ongoing or card.attach or card.triggers or card.payments or card.continuous:
         return None
     if effect is None or not effect.steps:
@@ -226,6 +229,23 @@ def ability(card: Card) -> dict[str, Any] | None:
     if steps == RETURN_AN_ALLY and effect.target == "ally_in_your_graveyard":
         return {"name": card.name, "effect": "ally from the graveyard"}
     return None
+
+
+#: Mind Control's text as the engine's card data writes it: it attaches to a
+#: targeted ally whose cost is X and controls it, and is destroyed when its
+#: controller plays a card (a trigger, where the following ends: ``power_acting``).
+TAKE_CONTROL = (("control_attached", True),)
+
+
+def taking_control(card: Card) -> dict[str, Any] | None:
+    """The card as a non-instant ability of the model's board that takes
+    control of an opposing ally while attached to it (401.3, Mind Control);
+    None for any other card."""
+    if card.type != "ability" or card.instant or not card.ongoing or card.attach != "ally_cost_x" or card.continuous != TAKE_CONTROL:
+        return None
+    if card.payments or card.effect is None or card.effect.steps or tuple(tr.when for tr in card.triggers) != ("you_play_a_card",):
+        return None
+    return {"name": card.name, "effect": "take control of an ally"}
 
 
 def payment_power(card: Card) -> dict[str, Any] | None:

@@ -21,7 +21,7 @@ CARD_KINDS = ("instant", "non_instant", "quest")
 LINK_KINDS = ("instant", "non_instant", "resource", "proposal", "strike", "power")
 KEYWORDS = ("protector", "stealth", "elusive", "ferocity", "long_range", "sabotage")
 #: What a non-instant ability that deals no damage does (state.abilities).
-ABILITY_EFFECTS = ("heal", "exhaust and draw", "ally from the graveyard")
+ABILITY_EFFECTS = ("heal", "exhaust and draw", "ally from the graveyard", "take control of an ally")
 ACTION_KINDS = ("pass", "play", "resource", "propose", "strike", "protect", "discard", "prevent", "power")
 
 

@@ -161,7 +161,7 @@ class Spell:
 
 
 #: What a board's non-instant ability that deals no damage does (``Ability.effect``).
-ABILITY_EFFECTS = ("heal", "exhaust and draw", "ally from the graveyard")
+ABILITY_EFFECTS = ("heal", "exhaust and draw", "ally from the graveyard", "take control of an ally")
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,12 @@ class Ability:
     him, ready and new to his party, as an ally card resolving does (the
     model's resolve_ally, 302.1: the model tracks no graveyard), or, where
     it costs more than his resources, nothing happens (Resurrection, 306.3a
-    example)."""
+    example).  ``take control of an ally``: an opposing ally moves to its
+    controller's party, the same card with its damage and readiness, new to
+    that party (401.3, 302.2: Mind Control); the board holds the card in a
+    slot of each party, and the move empties one and fills the other.  On a
+    totem that the rulings count no ally, it falls off, and control comes
+    back with the totem new to its party (409.6d example, 401.3b)."""
 
     name: str
     effect: str
@@ -294,7 +299,8 @@ def every_option_board(players: int, allies: int) -> Board:
     holds: P1's second warhammer in hand (303.1) and his first one's damage
     unpreventable (407.3c), P2's armor in hand (304.1), Mocking Blow, an
     ability that deals 1 to each opposing character, the non-instant
-    abilities that heal or exhaust and draw, a payment power of P1's hero
+    abilities of every effect (P2's last ally then a second guard of P1's,
+    which may change sides), a payment power of P1's hero
     that doubles damage (CR7.4 701.2), and P2's hero's flip that heals
     (301.2).  The rules these
     pieces bring are cited here (``Game.cited_rules``), as the registry's
@@ -304,6 +310,9 @@ def every_option_board(players: int, allies: int) -> Board:
     first = replace(first, weapons=(replace(first.weapons[0], unpreventable=True), replace(first.weapons[1], from_hand=True)),
                     hero=replace(first.hero, power_cost=1))
     second = replace(second, armor_from_hand=True, hero=replace(second.hero, flips_to_heal=True))
+    if second.allies:
+        # A card in a slot of each party: P1's guard, which P2 may take control of.
+        second = replace(second, allies=(*second.allies[:-1], first.allies[0]))
     ring = Spell("each opposing character", 1, each_opposing=True)
     doubling = Spell("doubling power", 0, doubles=True, power=True)
     abilities = tuple(Ability(effect, effect) for effect in ABILITY_EFFECTS)

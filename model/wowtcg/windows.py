@@ -441,6 +441,8 @@ def ability_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             t, window, "resolve_ability[no ally enters]", ("409.2b",), resolves, lambda s, b: {},
             "every player passed in succession: the top link resolves, and the ally it names costs more than its controller's resources",
         ))
+    if "take control of an ally" in effects:
+        edges += _taking_control(t, window, resolves, controller)
     if "exhaust and draw" not in effects:
         return edges
     edges.append(resolving(
@@ -514,6 +516,58 @@ def _healing(t: Table, window: str, may_resolve_here: bool) -> list[Edge]:
                 heal,
                 f"every player passed in succession: the top link resolves and heals up to {sp.amount} damage from {t.name(c)}",
             ))
+    return edges
+
+
+def _taking_control(t: Table, window: str, resolves: Callable[[Any, Backend], Any], controller: Callable[[Any, Backend], Any]) -> list[Edge]:
+    """The top non-instant link takes control of an opposing ally (401.3):
+    the card leaves its slot and fills the lowest free slot of its new
+    controller's party that holds the same card, with its damage and
+    readiness, new to that party (302.2).  On a totem the rulings count no
+    ally, the attachment falls off at the next check (409.6d example, V15)
+    and control comes back, the totem new to its party again."""
+    edges = []
+    allies = [c for c in range(t.count) if not t.is_hero[c]]
+    for c in allies:
+        if t.totem[c] and not t.rulings.fixed("totem_is_ally", c):
+            continue
+        for d in allies:
+            if t.owner[d] == t.owner[c] or t.characters[d].name != t.characters[c].name:
+                continue
+            earlier = [x for x in t.party(t.owner[d]) if x < d and not t.is_hero[x]]
+
+            def move(s: Any, b: Backend, c: int = c, d: int = d) -> dict[str, Any]:
+                out = {
+                    "in_play": b.store(b.store(s.in_play, c, False), d, True),
+                    "fresh": b.store(b.store(s.fresh, c, False), d, True),
+                    "exhausted": b.store(b.store(s.exhausted, c, False), d, s.exhausted[c]),
+                    "damage": b.store(b.store(s.damage, c, 0), d, s.damage[c]),
+                }
+                # "This turn" modifiers stay with the card.
+                for name, off, held in (("taunted_by", t.nobody, t.taunting), ("cant_attack", False, t.stopping)):
+                    if held:
+                        out[name] = b.store(b.store(getattr(s, name), c, off), d, getattr(s, name)[c])
+                return out
+
+            edges.append(resolving(
+                t, window, f"resolve_ability[take control of {t.name(c)} as {t.name(d)}]", ("409.2b", "401.3", "302.2"),
+                lambda s, b, c=c, d=d, earlier=tuple(earlier): b.And(
+                    resolves(s, b), controller(s, b) == t.owner[d], s.in_play[c], b.Not(s.in_play[d]), *(s.in_play[x] for x in earlier),
+                ),
+                move,
+                f"every player passed in succession: the top link resolves, and {t.name(c)} joins {t.player_name(t.owner[d])}'s party as {t.name(d)}",
+            ))
+    for c in allies:
+        if not t.totem[c] or t.rulings.fixed("totem_is_ally", c):
+            continue
+        # Control passed to the caster as the link resolved and back as the
+        # attachment fell off (401.3b), so the totem is new to its party again (302.2).
+        edges.append(resolving(
+            t, window, f"resolve_ability[control of {t.name(c)} falls off]", ("409.2b", "306.3a", "401.3", "302.2"),
+            lambda s, b, c=c: b.And(resolves(s, b), s.in_play[c], controller(s, b) != t.owner[c]),
+            lambda s, b, c=c: {"fresh": b.store(s.fresh, c, True)},
+            f"every player passed in succession: the top link attaches to {t.name(c)}, no ally, and falls off; it comes back to its party new",
+        ))
     return edges
 
 
