@@ -157,110 +157,81 @@ def window_edges(
 
 
 def power_edges(t: Table, window: str, may_add: Callable[[Any, Backend], Any] | None) -> list[Edge]:
-    """Payment powers (CR7.4 701.2, ``Character.power_cost``): the player with
-    priority whose character has one pays its cost (402.1) and exhausts it
-    (an ally new to the party can't, 302.2), and its effect goes on the
-    chain as a power link (409.3); he keeps priority, as after playing an
-    instant.  The link resolves as the board's power spell does
-    (``spell_edges``).  A hero's flip (``Character.flips_to_heal``) is
-    used on his controller's turn, once a game (301.2, CR7.4 701.1); its X
-    is a cost the model does not count, and its link heals, which the model
-    does not track (``resolve_power[heal]``).
+    """Payment powers (CR7.4 701.2): the player with priority whose card has
+    one pays its cost (402.1), and its effect goes on the chain as a power
+    link (409.3); he keeps priority, as after playing an instant.
+
+    - A character's ``power_cost``: he pays it and exhausts the character
+      (an ally new to the party can't, 302.2); the link resolves as the
+      board's power spell does (``spell_edges``).
+    - A hero's flip (``Character.flips_to_heal``): on his controller's turn,
+      once a game (301.2, CR7.4 701.1), for an X the model does not count;
+      the link heals, which the model does not track.
+    - A weapon's ``power_cost``: he pays it and exhausts the weapon; the
+      link moves an attachment, which the model does not have.
 
     Abstraction, as for the spells: links carry no card, so any power link
     may resolve as any power effect of the board."""
-    users = [c for c in range(t.count) if t.characters[c].power_cost is not None]
-    flippers = [c for c in range(t.count) if t.characters[c].flips_to_heal]
-    if users and not any(sp.power for sp in t.board.spells):
-        raise ValueError("a payment power needs its effect among the board's spells (Spell.power)")
     chain = t.chain
     edges = []
-    for c in flippers:
-        p = t.owner[c]
+
+    def use(name: str, p: int, rules: tuple[str, ...], may: Callable[[Any, Backend], Any],
+            paid: Callable[[Any, Backend], dict[str, Any]], doc: str) -> None:
         edges.append(Edge(
-            f"use_power_x[{t.name(c)}]@{window}",
+            f"{name}@{window}",
             window,
             window,
-            ("CR7.4 701.2", "CR7.4 701.1", "301.2", "409.3", "413.7a"),
-            guard=lambda s, b, c=c, p=p: b.AndThen(
-                b.And(
-                    t.has_priority(s, b), s.priority_holder == p, s.turn_player == p, s.in_play[c], b.Not(s.flipped[c]),
-                    b.Not(chain.is_full(s)),
-                ),
+            ("CR7.4 701.2", "409.3", "413.7a", *rules),
+            guard=lambda s, b: b.AndThen(
+                b.And(t.has_priority(s, b), s.priority_holder == p, may(s, b), b.Not(chain.is_full(s))),
                 lambda: True if may_add is None else may_add(s, b),
             ),
-            update=lambda s, b, c=c, p=p: {
-                "flipped": b.store(s.flipped, c, True),
-                **chain.push(s, b, controller=p, kind=POWER_LINK),
-                **t.fresh_succession(),
-            },
+            update=lambda s, b: {**paid(s, b), **chain.push(s, b, controller=p, kind=POWER_LINK), **t.fresh_succession()},
             actor=holder,
             tags=frozenset({"adds_link"}),
-            doc=f"the player with priority flips {t.name(c)} for his power, paying an X the model does not count, and keeps priority",
+            doc=doc,
         ))
-    if flippers:
+
+    def untracked(effect: str, doc: str) -> None:
         edges.append(resolving(
-            t, window, "resolve_power[heal]", ("CR7.4 701.2",), lambda s, b: top_link_is(t, s, b, POWER_LINK), lambda s, b: {},
-            "every player passed in succession: the top power link resolves and heals, which the model does not track",
+            t, window, f"resolve_power[{effect}]", ("CR7.4 701.2",), lambda s, b: top_link_is(t, s, b, POWER_LINK), lambda s, b: {},
+            f"every player passed in succession: the top power link resolves and {doc}",
         ))
+
+    users = [c for c in range(t.count) if t.characters[c].power_cost is not None]
+    if users and not any(sp.power for sp in t.board.spells):
+        raise ValueError("a payment power needs its effect among the board's spells (Spell.power)")
+    for c in users:
+        p, cost = t.owner[c], t.characters[c].power_cost
+        use(
+            f"use_power[{t.name(c)}]", p, ("402.1", "302.2"),
+            lambda s, b, c=c, p=p, cost=cost: b.And(
+                s.in_play[c], b.Not(s.exhausted[c]), b.Not(s.fresh[c]) if not t.is_hero[c] else True, t.ready_resources(s, b, p) >= cost,
+            ),
+            lambda s, b, c=c, p=p, cost=cost: {"exhausted": b.store(s.exhausted, c, True), **t.pay(s, b, p, cost)},
+            f"the player with priority pays for {t.name(c)}'s power, exhausts it, and keeps priority",
+        )
+    flippers = [c for c in range(t.count) if t.characters[c].flips_to_heal]
+    for c in flippers:
+        use(
+            f"use_power_x[{t.name(c)}]", t.owner[c], ("CR7.4 701.1", "301.2"),
+            lambda s, b, c=c: b.And(s.turn_player == t.owner[c], s.in_play[c], b.Not(s.flipped[c])),
+            lambda s, b, c=c: {"flipped": b.store(s.flipped, c, True)},
+            f"the player with priority flips {t.name(c)} for his power, paying an X the model does not count, and keeps priority",
+        )
+    if flippers:
+        untracked("heal", "heals, which the model does not track")
     movers = [(p, w, weapon) for p, party in enumerate(t.board.parties) for w, weapon in enumerate(party.weapons) if weapon.power_cost is not None]
     for p, w, weapon in movers:
         i, cost = t.weapon(p, w), weapon.power_cost
-        edges.append(Edge(
-            f"use_power[{t.player_name(p)} {weapon.name}]@{window}",
-            window,
-            window,
-            ("CR7.4 701.2", "402.1", "409.3", "413.7a"),
-            guard=lambda s, b, p=p, i=i, cost=cost: b.AndThen(
-                b.And(
-                    t.has_priority(s, b), s.priority_holder == p, t.weapon_ready_in_play(s, b, i), t.ready_resources(s, b, p) >= cost,
-                    b.Not(chain.is_full(s)),
-                ),
-                lambda: True if may_add is None else may_add(s, b),
-            ),
-            update=lambda s, b, p=p, i=i, cost=cost: {
-                "weapon_exhausted": b.store(s.weapon_exhausted, i, True),
-                **t.pay(s, b, p, cost),
-                **chain.push(s, b, controller=p, kind=POWER_LINK),
-                **t.fresh_succession(),
-            },
-            actor=holder,
-            tags=frozenset({"adds_link"}),
-            doc=f"the player with priority pays for {t.player_name(p)}'s {weapon.name}'s power, exhausts it, and keeps priority",
-        ))
+        use(
+            f"use_power[{t.player_name(p)} {weapon.name}]", p, ("402.1",),
+            lambda s, b, p=p, i=i, cost=cost: b.And(t.weapon_ready_in_play(s, b, i), t.ready_resources(s, b, p) >= cost),
+            lambda s, b, p=p, i=i, cost=cost: {"weapon_exhausted": b.store(s.weapon_exhausted, i, True), **t.pay(s, b, p, cost)},
+            f"the player with priority pays for {t.player_name(p)}'s {weapon.name}'s power, exhausts it, and keeps priority",
+        )
     if movers:
-        edges.append(resolving(
-            t, window, "resolve_power[move an attachment]", ("CR7.4 701.2",), lambda s, b: top_link_is(t, s, b, POWER_LINK), lambda s, b: {},
-            "every player passed in succession: the top power link resolves and moves an attachment, which the model does not have",
-        ))
-    for c in users:
-        p, cost = t.owner[c], t.characters[c].power_cost
-
-        def guard(s: Any, b: Backend, c: int = c, p: int = p, cost: int = cost) -> Any:
-            return b.AndThen(
-                b.And(
-                    t.has_priority(s, b), s.priority_holder == p, s.in_play[c], b.Not(s.exhausted[c]),
-                    b.Not(s.fresh[c]) if not t.is_hero[c] else True, t.ready_resources(s, b, p) >= cost, b.Not(chain.is_full(s)),
-                ),
-                lambda: True if may_add is None else may_add(s, b),
-            )
-
-        edges.append(Edge(
-            f"use_power[{t.name(c)}]@{window}",
-            window,
-            window,
-            ("CR7.4 701.2", "402.1", "302.2", "409.3", "413.7a"),
-            guard=guard,
-            update=lambda s, b, c=c, p=p, cost=cost: {
-                "exhausted": b.store(s.exhausted, c, True),
-                **t.pay(s, b, p, cost),
-                **chain.push(s, b, controller=p, kind=POWER_LINK),
-                **t.fresh_succession(),
-            },
-            actor=holder,
-            tags=frozenset({"adds_link"}),
-            doc=f"the player with priority pays for {t.name(c)}'s power, exhausts it, and keeps priority",
-        ))
+        untracked("move an attachment", "moves an attachment, which the model does not have")
     return edges
 
 
