@@ -955,13 +955,16 @@ def wake_quiet_clashes(
             if clash_possible(machine, kind, name, x, budget.timeout_ms) is False:
                 continue
             searched.append(board.label)
+            if any(k.startswith(_quiet_key(kind, name, x)) and k.endswith("@" + board.key) for k in seen):
+                # A dead ruling's board already showed it here: the same search would find it again.
+                checks.append(Check(game.name, query, f"shows where {board.label}", "nearby boards", 0))
+                break
 
             def build_reading(spec: str | None, shows_with: Mapping[str, int], board: NearbyBoard = board) -> Machine:
                 return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
 
             there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions=(name,))
-            kept = keep(there.findings, [(kind, name, x)], board.key, board.label)
-            if kept or any(k.startswith(_quiet_key(kind, name, x)) and k.endswith("@" + board.key) for k in seen):
+            if keep(there.findings, [(kind, name, x)], board.key, board.label):
                 checks.append(Check(game.name, query, f"shows where {board.label}", "nearby boards", 0))
                 break
             if len(searched) == WAKE_SEARCHES:

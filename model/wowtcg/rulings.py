@@ -137,6 +137,10 @@ PRINCIPLES = (
     Principle("602.2b", ("602.2b",), "602.2b itself allows one protector per combat"),
     Principle("600.3", ("600.3",), "600.3's last clause: a character that can't attack unless its controller pays need not attack"),
     Principle("CR7.4 600.2b", ("CR7.4 600.2b",), "CR7.4 600.2b says itself that it is an exception to 600.2a"),
+    # Our choice, not a text's: a reading of 000 alone leaves it out, so the
+    # clash of a rule with an example under another rule still shows (I4).
+    Principle("assumed:rule-over-example", ("assumed:rule-over-example",),
+              "where a rule and an example printed under another rule disagree, the model follows the rule"),
 )
 
 
@@ -1234,6 +1238,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 False,
                 always,
                 "the loss is a pre-priority check: the batch after the one that destroys the hero finds it gone",
+                overrides={"103.4:example": "assumed:rule-over-example"},
                 texts={"000": "104"},
             ),
             Ruling(
@@ -1254,6 +1259,18 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 always,
                 "a player loses the moment his hero has lethal damage",
                 texts={"001": "301"},
+            ),
+            # The 103.4 example (Valthak) in both editions: the batch that
+            # destroys the opposing hero makes its player lose before the
+            # next batch, which destroys the kept hero only "if there are
+            # other players" left.  Asked where a card keeps a hero (I4).
+            Ruling(
+                "103.4:example",
+                ("103.4", "102.1a"),
+                True,
+                lambda s, b: any(t.keepers),
+                "the player whose hero a batch destroys has lost before the next batch",
+                texts={"000": "112", "CR7.4": "167-172"},
             ),
         ),
         ((),),
@@ -1467,8 +1484,6 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         asked_at=PRIORITY_WINDOWS,
         fixed=True,
         show=lambda name: name,
-        # An instant in a starting hand: the healing is played at all.
-        bounds={"hand": 1},
     )
 
     questions = (
