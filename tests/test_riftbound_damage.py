@@ -9,6 +9,7 @@ to fail; and the requirement patterns that damage.exclusive settles.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -316,6 +317,16 @@ def symbolic_copy(units):
     return out, fix
 
 
+@functools.cache
+def all_symbolic(n: int):
+    """The total, the amounts and is_legal over ``n`` units whose every field is
+    a Z3 constant (``symbolic_copy``'s names): one term for all configurations
+    of ``n`` units, which each example fixes by its own equations."""
+    sym, _ = symbolic_copy([DamageUnit(chr(ord("A") + i), 0) for i in range(n)])
+    t, a = z3.Int("total"), [z3.Int(f"a{i}") for i in range(n)]
+    return t, a, is_legal(sym, t, a, SYMBOLIC)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(configurations(), st.data())
 def test_concrete_and_symbolic_is_legal_agree(units, data):
@@ -325,9 +336,9 @@ def test_concrete_and_symbolic_is_legal_agree(units, data):
     assert concrete == brute_legal(units, total, amounts)
     # Everything symbolic, fixed by equations.
     sym, fix = symbolic_copy(units)
-    t, a = z3.Int("total"), [z3.Int(f"a{i}") for i in range(len(units))]
+    t, a, legal = all_symbolic(len(units))
     solver = z3.Solver()
-    solver.add(*fix, t == total, *(x == v for x, v in zip(a, amounts)), is_legal(sym, t, a, SYMBOLIC))
+    solver.add(*fix, t == total, *(x == v for x, v in zip(a, amounts)), legal)
     assert (solver.check() == z3.sat) == concrete
     # The state machine's mix: plain flags and amounts, symbolic might and presence.
     mixed = [DamageUnit(u.name, s.might, u.tank, u.last, u.immune, u.marked, s.present) for u, s in zip(units, sym)]

@@ -376,7 +376,8 @@ def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
         def react(s: Any, b: Backend, i: int = i, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
             # A reaction: the player asked casts one of the showdown's spells, his own units' where the spell needs one.
             mine = s.asked == owner if kind in OWN_UNIT_SPELLS else s.asked != NOBODY
-            return b.And(mine, b.select(s.reactions, s.asked) > 0, _target_ok(t, book, s, b, kind, u, s.asked, bf))
+            # The target, which asks the rule book, only where the player asked may cast at all.
+            return b.AndThen(b.And(mine, b.select(s.reactions, s.asked) > 0), lambda: _target_ok(t, book, s, b, kind, u, s.asked, bf))
 
         def cast(s: Any, b: Backend, i: int = i) -> dict[str, Any]:
             changes = {"reactions": b.store(s.reactions, s.asked, b.select(s.reactions, s.asked) - 1),
@@ -547,7 +548,8 @@ def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
 
         def guard(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
             mine = (s.turn_player == owner,) if kind in OWN_UNIT_SPELLS else ()
-            return b.And(b.select(s.action_spells, s.turn_player) > 0, *mine, _target_ok(t, book, s, b, kind, u, s.turn_player, bf))
+            return b.AndThen(b.And(b.select(s.action_spells, s.turn_player) > 0, *mine),
+                             lambda: _target_ok(t, book, s, b, kind, u, s.turn_player, bf))
 
         def spend(s: Any, b: Backend) -> dict[str, Any]:
             return {"action_spells": b.store(s.action_spells, s.turn_player, b.select(s.action_spells, s.turn_player) - 1)}
@@ -595,7 +597,8 @@ def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
 
         def react(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
             mine = s.asked == owner if kind in OWN_UNIT_SPELLS else s.asked != NOBODY
-            return b.And(mine, b.select(s.reactions, s.asked) > 0, _target_ok(t, book, s, b, kind, u, s.asked, bf))
+            # The target, which asks the rule book, only where the player asked may cast at all.
+            return b.AndThen(b.And(mine, b.select(s.reactions, s.asked) > 0), lambda: _target_ok(t, book, s, b, kind, u, s.asked, bf))
 
         def cast(s: Any, b: Backend, i: int = i) -> dict[str, Any]:
             changes = {"reactions": b.store(s.reactions, s.asked, b.select(s.reactions, s.asked) - 1),
@@ -683,7 +686,7 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
 
         def guard(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
             mine = (s.focus == owner,) if kind in OWN_UNIT_SPELLS else ()
-            return b.And(can_cast(s, b), *mine, _target_ok(t, book, s, b, kind, u, s.focus, bf))
+            return b.AndThen(b.And(can_cast(s, b), *mine), lambda: _target_ok(t, book, s, b, kind, u, s.focus, bf))
 
         if t.reacts:
             # assumed:chain-reactions: the spell waits on the chain while players are asked to act on it.

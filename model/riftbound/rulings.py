@@ -29,7 +29,7 @@ them, and the clash they settle shows):
   cannot score (needs units standing on an open battlefield before a combat).
 
 Where only an assumption answers (who attacks and defends once the contesting
-player has left, R5; focus after a pass, the role of a unit sent away in the
+player has left, R5; what ends the showdown, R12; focus after a pass, the role of a unit sent away in the
 showdown, spell moves, whether a recall is a move, scoring by holding, an
 emptied battlefield's control, marked damage and lethal, what contests a battlefield, who takes one without a
 fight and whether that scores, R4; where a spell plays a unit; in which order
@@ -707,8 +707,9 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
 
     def equal_totals(s: Any, b: Backend, u: int) -> Any:
         """Damage is about to be dealt in a combat whose two sides' totals are equal, and ``u`` fights in it."""
-        return b.And(s.stage == DEALING, in_combat(s, b, u), s.role[u] != NO_ROLE,
-                     side_total(s, b, ATTACKER) == side_total(s, b, DEFENDER))
+        # The totals only where damage is about to be dealt (cleanups outside it ask too).
+        return b.AndThen(b.And(s.stage == DEALING, in_combat(s, b, u), s.role[u] != NO_ROLE),
+                         lambda: side_total(s, b, ATTACKER) == side_total(s, b, DEFENDER))
 
     # Lines 45-49 have each player assign damage equal to the might of their own
     # units in the combat; line 102, on equal totals, has each side deal damage
@@ -717,7 +718,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         return side_total(s, b, b.If(s.attacker == p, ATTACKER, DEFENDER))
 
     def fights_at_equal_totals(s: Any, b: Backend, p: int) -> Any:
-        return b.And(in_the_combat(s, p, b), side_total(s, b, ATTACKER) == side_total(s, b, DEFENDER))
+        return b.AndThen(in_the_combat(s, p, b), lambda: side_total(s, b, ATTACKER) == side_total(s, b, DEFENDER))
 
     damage_total = Question(
         "damage_total",

@@ -127,8 +127,13 @@ class Table:
     def zone_name(self, z: int) -> str:
         return ("hand", "base", "trash")[z] if z < FIRST_BATTLEFIELD else self.battlefield_name(z - FIRST_BATTLEFIELD)
 
+    @cached_property
+    def _owned(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's units, read once: guards ask for them in every state."""
+        return tuple(tuple(u for u, unit in enumerate(self.units) if unit.owner == p) for p in range(self.players))
+
     def units_of(self, p: int) -> tuple[int, ...]:
-        return tuple(u for u, unit in enumerate(self.units) if unit.owner == p)
+        return self._owned[p] if 0 <= p < self.players else ()
 
     def most_might(self, p: int) -> int:
         """The most combat damage player ``p`` can have to assign: every unit
