@@ -395,6 +395,7 @@ def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
                 actor=asked,
                 tags=frozenset({"spell", "reaction"}),
                 doc=f"the player asked casts a reaction on the chain: {t.spell_name(i)}",
+                prefilter=_someone_asked,
             )
         )
 
@@ -419,9 +420,20 @@ def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
                 resolve_spell,
                 tags=frozenset({"resolves"}),
                 doc=f"every player asked has passed: the spell on top, {t.spell_name(i)}, resolves (or does nothing, its target gone)",
+                prefilter=_top_resolves,
             )
         )
     return edges
+
+
+def _someone_asked(s: Any, b: Backend) -> Any:
+    """A player is asked to act on the chain: the prefilter every reaction shares."""
+    return s.asked != NOBODY
+
+
+def _top_resolves(s: Any, b: Backend) -> Any:
+    """Nobody is asked and a spell tops the chain: the prefilter every spell link's resolution shares."""
+    return b.And(s.asked == NOBODY, s.links[0] != 0)
 
 
 def _push(s: Any, code: Any) -> tuple:
@@ -616,6 +628,7 @@ def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
                 actor=asked,
                 tags=frozenset({"spell", "reaction"}),
                 doc=f"the player asked casts a reaction on the chain outside a showdown: {t.spell_name(i)}",
+                prefilter=_someone_asked,
             )
         )
 
@@ -640,6 +653,7 @@ def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
                 tags=frozenset({"resolves"}),
                 doc=f"every player asked has passed: the spell on top, {t.spell_name(i)}, resolves (or does nothing, "
                     "its target gone); a cleanup follows",
+                prefilter=_top_resolves,
             )
         )
     return edges
