@@ -222,7 +222,8 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 lambda s, b, a: b.select(s.fresh, a, False),
                 "a character that joined its party this turn can't attack",
                 overrides={"601.2a:ready": "601.2a"},
-                texts={"000": "451", "002en": "29-30", "002zh": "33", "CR7.4": "1838-1840"},
+                # 001: only allies in the party as the turn began attack (its ferocity lifts it, 201).
+                texts={"000": "451", "001": "94", "002en": "29-30", "002zh": "33", "CR7.4": "1838-1840"},
             ),
             Ruling(
                 "ferocity",
@@ -316,6 +317,23 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 ),
                 "an opposing ally in play may be proposed; a hero may not",
                 texts={"002zh": "27"},
+            ),
+            # The basic rules' declaration names an opponent's hero or ally as
+            # the defender (001:181, again in the glossary, :324); they call
+            # heroes and allies the characters (:284) and list totems beside
+            # them, not among them (:301).  So no totem is declared.
+            Ruling(
+                "601.2b:character",
+                ("601.2", "601.2b", "basic:combat"),
+                True,
+                lambda s, b, a, d: b.And(
+                    t.is_character(d),
+                    b.Not(b.select(t.totem, d, False)),
+                    t.is_opponent(s, b, s.turn_player, owner(d, b)),
+                    b.select(s.in_play, d, False),
+                ),
+                "an opponent's hero or ally in play may be declared the defender; a totem is neither",
+                texts={"001": "181"},
             ),
             Ruling(
                 "sabotage",
