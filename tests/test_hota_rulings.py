@@ -24,6 +24,7 @@ from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
 from model.sources import SOURCES, SourceError, line_span, path_of
 from properties.hota import CATALOGUE
 from tests.conftest import reachable_states
+from tests.test_hota_model import first_reached
 
 PROPERTIES = {p.name: p for p in CATALOGUE}
 GOLDEN = table_of({0: ["Pact of Victory", "Curse of Ruin", "Truce Banner", "Aegis of Immortality", "Silencing Rune"],
@@ -38,15 +39,22 @@ def default() -> vector.VectorExploration:
 
 
 @pytest.fixture(scope="module")
+def default_states(default: vector.VectorExploration) -> list:
+    """The default table's states as plain values, converted once for every test that reads them."""
+    return reachable_states(default)
+
+
+@pytest.fixture(scope="module")
 def tokens() -> vector.VectorExploration:
     return vector.explore(build(table=TOKENS))
 
 
-def _clashes(book: RuleBook, exploration: vector.VectorExploration) -> dict[str, object]:
-    """Each question that clashes where the model asks it, with a state where it does."""
+def _clashes(book: RuleBook, exploration: vector.VectorExploration, states: list | None = None) -> dict[str, object]:
+    """Each question that clashes where the model asks it, with a state where it
+    does (among ``states``, converted already, where given)."""
     m = exploration.machine
     found: dict[str, object] = {}
-    for s in reachable_states(exploration):
+    for s in states if states is not None else reachable_states(exploration):
         for q in book.questions.values():
             if q.name not in found and m.location_of(s) in q.asked_at and any(
                 book.clashes(q.name, s, CONCRETE, *args) for args in q.arguments
@@ -100,7 +108,8 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
             if r.assumption:
                 assert all(x.startswith("assumed:") and REGISTRY[x].status == "assumed" for x in r.rules), r.id
     chosen = {p.id for p in PRINCIPLES if all(is_assumed_rule(x) for x in p.rules)}
-    assert chosen == {"return-impossible", "game-over", "draw-replaces-loss", "last-opponent"}
+    assert chosen == {"return-impossible", "game-over", "draw-replaces-loss", "last-opponent", "last-known-controller",
+                      "concession-outside-loops"}
 
 
 @pytest.mark.parametrize("texts, message", [
@@ -169,13 +178,16 @@ def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: vector
     assert not alone.clashes("token_returns", s._replace(tokens=(0, 0)), CONCRETE)
 
 
-def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vector.VectorExploration) -> None:
+def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vector.VectorExploration, default_states: list) -> None:
     """H1: Aegis against a concession (101.1's exception) and Gatekeeper against
     104.2a are decided by 004's own words; on the default table 004 alone clashes
-    only where both players lose at one check (draw_replaces_losses), never over them."""
-    assert set(_clashes(default.machine.rulings.only(SEED), default)) == {"draw_replaces_losses"}
+    only where both players lose at one check (draw_replaces_losses), over a loop
+    that a concession could leave (H6) and over the controller of a token that
+    left (H10), never over them."""
+    assert set(_clashes(default.machine.rulings.only(SEED), default, default_states)) == {
+        "draw_replaces_losses", "loop_is_a_draw", "left_token_has_controller"}
     m = build(table=GOLDEN)
-    lethal = next(s for s in reachable_states(vector.explore(m)) if m.location_of(s) == "priority")._replace(damage=(30, 0))
+    lethal = first_reached(m, lambda s: m.location_of(s) == "priority")._replace(damage=(30, 0))
     alone = m.rulings.only(SEED)
     assert alone.answer("loses_game", lethal, CONCRETE, 0, CONCESSION)
     assert not alone.answer("loses_game", lethal, CONCRETE, 0, DAMAGE)
@@ -185,9 +197,9 @@ def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vecto
 # -- the silences of 004: gaps ---------------------------------------------------------------------
 
 
-def test_the_seed_never_says_a_turn_begins_with_a_draw(default: vector.VectorExploration) -> None:
+def test_the_seed_never_says_a_turn_begins_with_a_draw(default: vector.VectorExploration, default_states: list) -> None:
     m, book = default.machine, default.machine.rulings
-    draws = [s for s in reachable_states(default) if m.location_of(s) == "draw_step"]
+    draws = [s for s in default_states if m.location_of(s) == "draw_step"]
     first = [s for s in draws if s.first_turn]
     later = [s for s in draws if not s.first_turn]
     assert first and later
@@ -196,21 +208,21 @@ def test_the_seed_never_says_a_turn_begins_with_a_draw(default: vector.VectorExp
     assert all(not book.speaks("draws_at_draw_step", s, CONCRETE) and book.answer("draws_at_draw_step", s, CONCRETE) for s in later)
 
 
-def test_the_seed_never_says_when_a_player_would_receive_priority(default: vector.VectorExploration) -> None:
+def test_the_seed_never_says_when_a_player_would_receive_priority(default: vector.VectorExploration, default_states: list) -> None:
     m, book = default.machine, default.machine.rulings
-    checks = [s for s in reachable_states(default) if m.location_of(s) == "check"]
+    checks = [s for s in default_states if m.location_of(s) == "check"]
     assert checks
     assert not any(book.speaks("would_receive_priority", s, CONCRETE) for s in checks)
     # Whereas the loss it times is the text's: 104.3c's mark lasts to that check only.
     assert all(book.speaks("empty_library_loss_waits", s, CONCRETE, p) for s in checks for p in (0, 1))
 
 
-def test_who_loses_when_another_wins_is_the_models_assumption(default: vector.VectorExploration) -> None:
+def test_who_loses_when_another_wins_is_the_models_assumption(default: vector.VectorExploration, default_states: list) -> None:
     """H2: a player who neither won nor drew loses when the other wins; 004 says
     only that the game ends (104.1), and Aegis, read alone, would keep its
     controller from losing even then."""
     m, book = default.machine, default.machine.rulings
-    ended = [s for s in reachable_states(default) if m.location_of(s) == "game_over"]
+    ended = [s for s in default_states if m.location_of(s) == "game_over"]
     # P2 (with Aegis) after P1's win, and P1 (without) after P2's.
     p2_loses = [s for s in ended if s.won == (True, False)]
     p1_loses = [s for s in ended if s.won == (False, True)]
@@ -252,6 +264,48 @@ def test_the_loop_draw_is_104_4b_and_a_silenced_piece_stops_it() -> None:
     assert drawn and len(drawn) < len(waiting)
     assert all(m.rulings.live_concrete("loop_is_a_draw", s, ())[0].id == "104.4b" for s in drawn)
     assert all(any(s.silenced) for s in waiting if s not in drawn)
+
+
+LOOP = table_of({0: ["Spirit Caller", "Culling Field"], 1: ["Echo Chamber", "Silencing Rune"]}, 7)
+
+
+def test_a_concession_at_any_time_would_make_every_loop_optional() -> None:
+    """H6: 104.4b's second sentence makes a loop with an optional action no
+    draw, and 104.3a lets a player concede at any time; 004 alone clashes
+    wherever the loop begins. The model takes the concession as leaving the
+    loop (assumed:concession-outside-loops); without that, the loop never ends."""
+    m = build(table=LOOP)
+    alone = m.rulings.only(SEED)
+    state = first_reached(m, lambda s: m.location_of(s) == "triggers" and m.rulings.answer("loop_is_a_draw", s, CONCRETE))
+    assert "concession-outside-loops" not in alone.in_force
+    assert set(alone.explain("loop_is_a_draw", state).core) == {"104.4b", "104.3a-optional"}
+    assert not m.rulings.clashes("loop_is_a_draw", state, CONCRETE)
+    without = build(table=LOOP, without=("concession-outside-loops",))
+    assert not without.rulings.answer("loop_is_a_draw", state, CONCRETE)
+    found = vector.check(vector.explore(without), PROPERTIES["mandatory_actions_end"])
+    assert found.verdict == "violated", found.note
+
+
+def test_the_echo_names_the_controller_of_a_token_that_107_3_says_has_none() -> None:
+    """H10: Echo Chamber gives the Spirit to "that token's controller", but the
+    token has left the battlefield and 107.3 gives a controller only to objects
+    on the stack or the battlefield. The model reads the controller it had as it
+    left (assumed:last-known-controller); by 107.3 alone the echo makes nothing
+    (101.3) and Culling Field with Echo Chamber makes no loop."""
+    m = build(table=LOOP)
+    alone = m.rulings.only(SEED)
+    # The card speaks wherever a trigger waits with the echo in play: the loop turns on the echo to come.
+    state = first_reached(m, lambda s: m.location_of(s) == "triggers")
+    assert set(alone.explain("left_token_has_controller", state).core) == {"echo", "107.3"}
+    assert m.rulings.answer("left_token_has_controller", state, CONCRETE) is True
+    # Where the Echo Chamber is silenced only 107.3 speaks: no clash.
+    chamber = m.table.holding("Echo Chamber")[0]
+    hushed = state._replace(silenced=tuple(e == chamber for e in range(len(m.table.entities))))
+    assert not alone.clashes("left_token_has_controller", hushed, CONCRETE)
+    without = vector.explore(build(table=LOOP, without=("last-known-controller",)))
+    taken = {without.machine.edges[k].name for k in set(without.step_edge.tolist())}
+    assert "echo_chamber_creates" in taken and "mandatory_loop_draw" not in taken
+    assert "mandatory_loop_draw" in {m.edges[k].name for k in set(vector.explore(m).step_edge.tolist())}
 
 
 def test_no_reading_comment_is_left_unnamed() -> None:
@@ -298,11 +352,11 @@ def test_without_its_principles_004_alone_clashes_over_aegis_and_gatekeeper() ->
     assert not model.rulings.clashes("wins_game", alone, CONCRETE, 0, LAST_STANDING)
 
 
-def test_104_3b_speaks_of_a_starting_life_limit_that_004_never_defines(default: vector.VectorExploration) -> None:
+def test_104_3b_speaks_of_a_starting_life_limit_that_004_never_defines(default: vector.VectorExploration, default_states: list) -> None:
     """H7: 104.3b's "starting life limit" is read as 103.3's starting life, 30: a gap."""
     m, book = default.machine, default.machine.rulings
     assert book.questions["starting_life_total"].fixed and book.fixed("starting_life_total") == 30
-    checks = [s for s in reachable_states(default) if m.location_of(s) == "check"]
+    checks = [s for s in default_states if m.location_of(s) == "check"]
     assert checks and not any(book.speaks("starting_life_total", s, CONCRETE) for s in checks)
     s = checks[0]
     # P2 holds Aegis on the default table: only P1 loses by damage at the limit.

@@ -611,7 +611,9 @@ class HotaState:
         priority goes to `give_to` (after a pass) or else to the active player, and
         the run of passes starts over (after a resolution or as a turn begins).
         104.4b: the state after each resolution without a decision in between is
-        fingerprinted; a repeat is a loop of mandatory actions, a draw."""
+        fingerprinted; a repeat is a loop of mandatory actions, a draw (the
+        concessions open all the while are no choice within it:
+        assumed:concession-outside-loops)."""
         seen: set[str] = set()
         if resolved:
             seen.add(self._fingerprint())
@@ -713,7 +715,9 @@ class HotaState:
     def _resolve_trigger(self, t: Trigger) -> None:
         """The mandatory triggers: Culling Field destroys the token that entered
         (101.3: if it has already left, nothing happens); Echo Chamber makes that
-        token's controller create a Spirit."""
+        token's controller create a Spirit: the controller it had as it left
+        (assumed:last-known-controller), since 107.3 gives none to a token off
+        the battlefield."""
         if t.ability == "destroy_entering_token":
             token = next((x for x in self.tokens if x.id == t.token and x.zone == "battlefield"), None)
             if token is None:

@@ -774,8 +774,14 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
         }
 
     def echo(s: Any, b: Backend) -> dict[str, Any]:
+        # "That token's controller" creates the Spirit, if the token that left
+        # still has one (the question ``left_token_has_controller``, 107.3);
+        # if not, 101.3 skips the instruction.
         p = whose(s, r.t.echo_waits)
-        return r.create_spirit(s, b, p, b.select(s.tokens, p))
+        made = r.create_spirit(s, b, p, b.select(s.tokens, p))
+        named = r.book.answer("left_token_has_controller", s, b)
+        return {"tokens": tuple(b.If(named, x, y) for x, y in zip(made["tokens"], s.tokens)),
+                "waiting": b.If(named, made["waiting"], NO_TRIGGER)}
 
     def waiting(kind: int, card: str) -> Callable[[Any, Backend], Any]:
         return lambda s, b: b.And(s.waiting >= kind, s.waiting < kind + r.n, r.card_works(s, b, card),
@@ -788,11 +794,11 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
               guard=waiting(CULLING_WAITS, "Culling Field"), update=culling, tags=frozenset({MANDATORY}),
               doc="Culling Field destroys the token that entered"),
          (("tokens", lambda s: whose(s, CULLING_WAITS), 1), "tokens_elsewhere")),
-        (Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.5d", "109.2a"),
+        (Edge("echo_chamber_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.5d", "109.2a", "107.3"),
               guard=waiting(r.t.echo_waits, "Echo Chamber"), update=echo, tags=frozenset({MANDATORY, CREATES_TOKEN}),
               doc="Echo Chamber: the controller of the token that left creates a Spirit"),
          ("tokens",)),
-        (Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.5d", "109.2a"),
+        (Edge("whispering_echo_creates", "triggers", "check", ("assumed:trigger-order", "109.5a", "109.5d", "109.2a", "107.3"),
               guard=waiting(r.t.echo_waits, "Whispering Echo"), update=echo, actor=echo_owner,
               tags=frozenset({CREATES_TOKEN}), doc="Whispering Echo: that player chooses to create a Spirit"),
          ("tokens",)),

@@ -60,6 +60,10 @@ PRINCIPLES = (
               "the draw of 104.4a is the result of the players whose losses made it, in place of those losses"),
     Principle("last-opponent", ("assumed:last-opponent-leaves",),
               "at a table of more than two, 104.2a's win comes as the last opponent leaves, since play goes on after one leaves"),
+    Principle("last-known-controller", ("assumed:last-known-controller",),
+              "an ability that triggers on a token leaving the battlefield reads the controller the token had as it left"),
+    Principle("concession-outside-loops", ("assumed:concession-outside-loops",),
+              "a concession, open at any time, leaves a loop rather than being an optional action within it"),
 )
 
 
@@ -550,13 +554,46 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda: "a player",
     )
 
+    # -- left_token_has_controller(): the echo's "that token's controller", H10 --------------------
+    # Echo Chamber and Whispering Echo trigger as a token leaves the battlefield
+    # (109.5f: before it vanishes) and give the new Spirit to "that token's
+    # controller"; by 107.3 only objects on the stack or the battlefield have a
+    # controller, and the token is now in a hand, a graveyard or exile. 004 says
+    # nothing of what an object that left keeps, and 101.3 skips an instruction
+    # nobody can carry out.
+    # Asked of any trigger waiting, since the loop of 104.4b turns on the echo
+    # to come; the card speaks wherever an echo has its ability.
+    any_echo = lambda s, b: b.Or(*(works(c)(s, b) for c in ("Echo Chamber", "Whispering Echo")))  # noqa: E731
+
+    left_q = Question(
+        "left_token_has_controller",
+        "does a token that has left the battlefield still have the controller an echo's 'that token's controller' names?",
+        (
+            Ruling("echo", ("101.1", "109.5f"), True, any_echo,
+                   "Echo Chamber, Whispering Echo: that token's controller creates a Spirit: the card names one",
+                   printed=True, overrides={"107.3": "last-known-controller"}, texts={SEED: "90"}),
+            Ruling("107.3", ("107.3", "101.3"), False, always,
+                   "only objects on the stack or the battlefield have a controller: the token that left has none, "
+                   "and an instruction for nobody is skipped", texts={SEED: "188"}),
+        ),
+        ((),),
+        asked_at=("triggers",),
+        show=lambda: "the token that left",
+    )
+
     # -- loop_is_a_draw(): 104.4b, H6 ----------------------------------------------------------
-    culling, chamber, loop_rules = works("Culling Field"), works("Echo Chamber"), ("104.4b",)
+    # The echo makes a Spirit only where the token that left still has a controller.
+    culling, loop_rules = works("Culling Field"), ("104.4b",)
+    chamber = lambda s, b: b.And(works("Echo Chamber")(s, b), book[0].answer("left_token_has_controller", s, b))  # noqa: E731
     if t.holding("Warding Sigil"):
         # 109.5d: while a Warding Sigil works the echo creates no Spirit, so
         # nothing enters for Culling Field and the loop stops by itself.
         echoes, warded, loop_rules = chamber, works("Warding Sigil"), ("104.4b", "109.5d")
         chamber = lambda s, b: b.And(echoes(s, b), b.Not(warded(s, b)))  # noqa: E731
+
+    def in_loop(s: Any, b: Backend) -> Any:
+        return b.And(s.waiting != NO_TRIGGER, culling(s, b), chamber(s, b))
+
     loop_q = Question(
         "loop_is_a_draw",
         "is the game a draw because the waiting trigger begins a loop of mandatory actions?",
@@ -565,9 +602,13 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
             # for each that leaves: with both working a waiting trigger of either
             # brings the other's, with no choice between. 104.4b speaks of a loop
             # that cannot stop, not of rounds gone: the draw comes on entering it.
-            Ruling("104.4b", loop_rules, True,
-                   lambda s, b: b.And(s.waiting != NO_TRIGGER, culling(s, b), chamber(s, b)),
+            Ruling("104.4b", loop_rules, True, in_loop,
                    "a trigger waits with Culling Field and Echo Chamber both working: the loop cannot stop",
+                   overrides={"104.3a-optional": "concession-outside-loops"}, texts={SEED: "152"}),
+            # 104.3a lets a player concede at any time, so every loop holds an
+            # optional action, and 104.4b's second sentence says such a loop is no draw.
+            Ruling("104.3a-optional", ("104.4b", "104.3a"), False, in_loop,
+                   "a player may concede at any time (104.3a): the loop holds an optional action, so it is no draw",
                    texts={SEED: "152"}),
         ),
         ((),),
@@ -577,7 +618,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     )
 
     questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, returns_q, draws_q, priority_q,
-                 waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, loop_q)
+                 waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
     book.append(made.without(without) if without else made)
