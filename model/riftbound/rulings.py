@@ -379,7 +379,8 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         (
             Ruling("empty-chain", ("combat.start",), True, lambda s, b: s.links[0] == 0,
                    "the chain holds no effect: a pending combat may begin", texts={SOURCE: "7"}),
-            Ruling("chain-holds-effect", ("combat.start",), False, lambda s, b: s.links[0] != 0,
+            # The only chain at a cleanup is one cast outside a showdown (assumed:action-spells).
+            Ruling("chain-holds-effect", ("combat.start", "assumed:action-spells"), False, lambda s, b: s.links[0] != 0,
                    "an effect waits on the chain: no combat begins until it has resolved", texts={SOURCE: "7"}),
         ),
         ((),) if t.chains_outside else (),
