@@ -101,7 +101,7 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
     assumptions = {r.id for q in book.declared.values() for r in q.rulings if r.assumption}
     assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life", "damage-markers",
                            "leaver-objects", "seat-order", "seat-order-later", "declares-in-seat-order",
-                           "declares-later-in-seat-order"}
+                           "declares-later-in-seat-order", "turn-ends", "priority-goes-on"}
     for q in book.declared.values():
         for r in q.rulings:
             assert set(r.texts) <= {SEED}
@@ -206,6 +206,20 @@ def test_the_seed_never_says_a_turn_begins_with_a_draw(default: vector.VectorExp
     # 103.5a speaks on the first turn; on every later one only the default does.
     assert all(book.speaks("draws_at_draw_step", s, CONCRETE) and not book.answer("draws_at_draw_step", s, CONCRETE) for s in first)
     assert all(not book.speaks("draws_at_draw_step", s, CONCRETE) and book.answer("draws_at_draw_step", s, CONCRETE) for s in later)
+
+
+def test_the_seed_never_says_how_a_turn_ends(default: vector.VectorExploration, default_states: list) -> None:
+    """004 begins the first turn (103.5) and ends none: whether a pass ends the
+    turn is the model's assumption in every state, and it ends the turn exactly
+    where every player has passed in succession (the edge pass_ends_turn)."""
+    m, book = default.machine, default.machine.rulings
+    held = [s for s in default_states if m.location_of(s) == "priority"]
+    assert held and not any(book.speaks("turn_ends_on_pass", s, CONCRETE) for s in held)
+    ends = {book.answer("turn_ends_on_pass", s, CONCRETE) for s in held}
+    assert ends == {True, False}
+    for s in held:
+        passing = {e.name for e, _ in m.successors(s)} & {"pass_priority", "pass_ends_turn"}
+        assert passing == {"pass_ends_turn" if book.answer("turn_ends_on_pass", s, CONCRETE) else "pass_priority"}
 
 
 def test_the_seed_never_says_when_a_player_would_receive_priority(default: vector.VectorExploration, default_states: list) -> None:

@@ -248,11 +248,10 @@ class HotaRules:
     # -- assumed:priority, assumed:turn-end ---------------------------------------------------
 
     def last_to_pass(self, s: Any, b: Backend, last: bool) -> Any:
-        """Is the holder's pass the last of a run by every player still in the game?"""
-        if self.n == PLAYERS:
-            return s.passes == (1 if last else 0)
-        everyone = s.passes + 1 == players_in_game(s, b)
-        return everyone if last else b.Not(everyone)
+        """Is the holder's pass the last of a run by every player still in the
+        game (the question ``turn_ends_on_pass``)?"""
+        ends = self.book.answer("turn_ends_on_pass", s, b)
+        return ends if last else b.Not(ends)
 
     def next_turn(self, s: Any, b: Backend) -> dict[str, Any]:
         """The turn ends (assumed:turn-end: silence and once-per-turn uses end) and

@@ -421,6 +421,30 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default=True,
     )
 
+    # -- turn_ends_on_pass(): how a turn ends ---------------------------------------------------
+    # 103.5 begins the first player's first turn and 103.5a speaks of its draw
+    # step, but 004 stops before the turn: nothing says how a turn ends or that
+    # another begins. The model ends it when every player still in the game has
+    # passed in succession; both answers are assumptions, so lint shows the gap.
+    def all_passed(s: Any, b: Backend) -> Any:
+        if t.players == PLAYERS:
+            return s.passes == 1
+        return s.passes + 1 == b.count([b.Not(b.Or(s.won[p], left_the_game(s, p, b))) for p in range(t.players)])
+
+    turn_q = Question(
+        "turn_ends_on_pass",
+        "does the turn end as the player holding priority passes?",
+        (
+            Ruling("turn-ends", ("assumed:priority", "assumed:turn-end"), True, all_passed,
+                   "every player still in the game has passed in succession: the turn ends"),
+            Ruling("priority-goes-on", ("assumed:priority",), False, lambda s, b: b.Not(all_passed(s, b)),
+                   "a player still in the game has yet to pass: priority goes on to them"),
+        ),
+        ((),),
+        asked_at=("priority",),
+        show=lambda: "the pass",
+    )
+
     # -- would_receive_priority(): when 104.3b-c's losses happen, H3 ---------------------------
     priority_q = Question(
         "would_receive_priority",
@@ -617,7 +641,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "152"},
     )
 
-    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, returns_q, draws_q, priority_q,
+    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, returns_q, draws_q, turn_q, priority_q,
                  waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
