@@ -25,17 +25,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from agreement.adapter import AdapterError, Guarded
 from agreement.findings import Finding
 
-#: The most Hypothesis steps one game may take (its setup is the first) before
-#: the harness stops it: a game the model would let go on, not a finding, but
-#: one the report names (``Report.capped``).
+#: The most steps one game may take (its setup is the first) before the
+#: harness stops it: a game the model would let go on, not a finding, but one
+#: the report names (``Report.capped``).
 MOST_STEPS = 600
 #: Offered actions tried on a copy at each step, and forbidden ones asked about.
 TRIED_PER_STEP = 1
@@ -155,7 +154,6 @@ def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, playe
     """
     players = players or getattr(checker, "players", (2, 3))
     guarded = Guarded(adapter, checker.check_state, checker.check_action)
-    reference = checker.reference_machine()
     reachable = checker.reachable_families()
     report = Report(adapter.game, examples, reachable=reachable, shrunk=shrink)
     targets: set[str] = set()
@@ -171,23 +169,19 @@ def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, playe
             continue
         targets = frozenset(set(reachable) - set(checker.edges))
         round_seed = seed * 7919 + r
-        machine_class = _state_machine(guarded, checker, targets, report, round_seed, players, most_steps)
+        play = settings(
+            max_examples=count,
+            deadline=None,
+            database=None,
+            derandomize=True,
+            phases=list(Phase) if shrink else [p for p in Phase if p is not Phase.shrink],
+            verbosity=Verbosity.quiet,
+            suppress_health_check=list(HealthCheck),
+        )(_games(guarded, checker, targets, report, round_seed, players, most_steps))
         try:
-            run_state_machine_as_test(
-                # Hypothesis draws from the round's seed, not from a digest of
-                # this module's source: an edit to the harness plays the same games.
-                hypothesis_seed(round_seed)(machine_class),
-                settings=settings(
-                    max_examples=count,
-                    stateful_step_count=most_steps,
-                    deadline=None,
-                    database=None,
-                    derandomize=True,
-                    phases=list(Phase) if shrink else [p for p in Phase if p is not Phase.shrink],
-                    verbosity=Verbosity.quiet,
-                    suppress_health_check=list(HealthCheck),
-                ),
-            )
+            # Hypothesis draws from the round's seed, not from a digest of this
+            # module's source: an edit to the harness plays the same games.
+            hypothesis_seed(round_seed)(play)()
         except AgreementFailure as failure:
             report.findings = failure.findings
             report.transcript = failure.transcript.as_yaml(failure.findings)
@@ -221,18 +215,33 @@ def _check_determinism(guarded: Guarded, checker: Any, seed: int, report: Report
         report.findings.append(Finding("nondeterministic", (), f"the same seed and choices gave another game from step {at + 1}"))
 
 
-def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], report: Report, round_seed: int,
-                   players: tuple[int, ...], most_steps: int) -> type:
-    class Agreement(RuleBasedStateMachine):
+def _games(guarded: Guarded, checker: Any, targets: frozenset[str], report: Report, round_seed: int,
+           players: tuple[int, ...], most_steps: int) -> Any:
+    """The round's test: one game from its setup to its end or the step cap.
+
+    A game is one Hypothesis example whose choices are drawn in a loop that
+    stops when the game ends (a state machine would go on drawing steps
+    that do nothing up to its step count), so a failing game still shrinks."""
+
+    @given(setup_seed=st.integers(0, 2**32 - 1), seats=st.sampled_from(players), data=st.data())
+    def play(setup_seed: int, seats: int, data: Any) -> None:
+        game = Agreement()
+        try:
+            game.start(setup_seed, seats)
+            while not game.over and game.calls + 1 < most_steps:
+                game.step(data)
+        finally:
+            game.stop()
+
+    class Agreement:
         #: Set once a game fails: the games Hypothesis plays after it replay the
         #: failing one while shrinking, and are neither counted nor named.
         failed = False
 
-        @initialize(setup_seed=st.integers(0, 2**32 - 1), seats=st.sampled_from(players))
         def start(self, setup_seed: int, seats: int) -> None:
             guarded.step = 0
             self.setup_seed = setup_seed ^ round_seed
-            self.calls = self.checked = 0  # Hypothesis steps run, and steps checked, in this game
+            self.calls = self.checked = 0  # steps run after the setup, and steps checked, in this game
             if not Agreement.failed:
                 report.games_played += 1
             self.number = report.games_played
@@ -245,11 +254,11 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
             if not checker.waits_for_choice(self.obs):
                 self._fail([Finding("adapter", (), "the game does not start at a point where a player chooses")])
 
-        def teardown(self) -> None:
+        def stop(self) -> None:
             if hasattr(self, "state") and not (self.over or Agreement.failed):
-                # The setup is the first of the game's Hypothesis steps.
-                cap = (f"the harness's step cap ({most_steps} Hypothesis steps)" if self.calls + 1 >= most_steps
-                       else "Hypothesis, which ends a game early at random (one step in 65,536) or when its choices fill its buffer")
+                # The setup is the first of the game's steps.
+                cap = (f"the harness's step cap ({most_steps} steps, the setup the first)" if self.calls + 1 >= most_steps
+                       else "Hypothesis, when the choices drawn for the game fill its buffer")
                 self._capped(cap)
 
         def _capped(self, cap: str) -> None:
@@ -268,11 +277,8 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
                     return fitting[data.draw(st.integers(0, len(fitting) - 1), label="steered action")]
             return data.draw(st.integers(0, len(actions) - 1), label="action")
 
-        @rule(data=st.data())
         def step(self, data: Any) -> None:
             self.calls += 1
-            if self.over:
-                return
             guarded.step += 1
             pre = self.obs
             actions = guarded.legal_actions(self.state)
@@ -346,7 +352,7 @@ def _state_machine(guarded: Guarded, checker: Any, targets: frozenset[str], repo
                         out.append(Finding("accepted-illegal", rules, f"the engine accepts {guarded.call('action_label', self.state, a)}, which the model forbids here"))
             return out
 
-    return Agreement
+    return play
 
 
 __all__ = ["AdapterError", "AgreementFailure", "CappedGame", "Report", "Transcript", "conform"]

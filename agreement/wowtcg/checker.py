@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from agreement import reachable
 from agreement.findings import Finding
+from agreement.model_steps import KEPT
 from agreement.wowtcg import abstraction as ab
 from agreement.wowtcg.observation import check_action, check_state
 from model.machine import Machine
@@ -27,13 +29,15 @@ INSTANT_AIMS = {
     "resolve_instant[remove attacker from combat]": "attacker",
     "resolve_instant[remove defender from combat]": "defender",
 }
-#: After a search that finds no way, the game's next search waits until this
-#: many more steps are checked: the searches between would cover nearly the
-#: same choice points (a step further on), and a search that finds nothing
-#: costs more than a checked step.  Measured on `chainproof conform --examples
-#: 60 --seed 0`: the same edge families exercised, about a third more steps
-#: per CPU second.
+#: After a search that finds no way, the game's next search waits this many
+#: more checked steps, doubled after each further search in a row that finds
+#: none, up to ``QUIET << MOST_DOUBLINGS``: the searches between would cover
+#: nearly the same choice points (a step further on), and a search that finds
+#: nothing costs more than a checked step.  A way is mostly missing for a
+#: stretch of the game (no instant in any hand, say), so the waits grow there
+#: and start again at ``QUIET`` once a search finds one.
 QUIET = 4
+MOST_DOUBLINGS = 2
 
 
 @dataclass(frozen=True)
@@ -65,11 +69,12 @@ class WowChecker:
         self._last_view: tuple[dict[str, Any], tuple[ab.View, Any, Any]] | None = None
         self._way: list[tuple[Machine, Any, frozenset[str], Plan]] = []  # the plans kept along a way found
         self._checked = self._quiet_until = 0  # steps checked in this game; no search before that many
+        self._misses = 0  # searches in a row that found no way
 
     def begin(self, obs: dict[str, Any]) -> None:
         self._last_view = None
         self._way = []
-        self._checked = self._quiet_until = 0
+        self._checked = self._quiet_until = self._misses = 0
         self.binding = ab.Binding(len(obs["players"]))
         self.binding.seat(obs)
         self.carried = ab.initial_carry(ab.view(self.binding, [obs]).machine)
@@ -175,15 +180,18 @@ class WowChecker:
         to an edge of a target family (``shortest_way``), or None.  The rest of
         a shortest way is a shortest way from where it has come to, so while a
         game follows the way it is steered along it without searching again.
-        After a search that finds no way, the next search waits ``QUIET`` steps."""
+        After searches that find no way, the next search waits (``QUIET``)."""
         v, start, _ = self.model_view(pre)
         if self._way and self._way[0][:3] == (v.machine, start, targets):
             return self._way.pop(0)[3]
         if self._checked < self._quiet_until:
             return None
         way = shortest_way(v.machine, start, targets, budget)
-        if not way:
-            self._quiet_until = self._checked + QUIET
+        if way:
+            self._misses = 0
+        else:
+            self._quiet_until = self._checked + (QUIET << min(self._misses, MOST_DOUBLINGS))
+            self._misses += 1
         self._way = [(v.machine, s, targets, plan) for s, plan in way[1:]]
         return way[0][1] if way else None
 
@@ -219,10 +227,13 @@ class WowChecker:
         return reachable.explore(WowChecker.reference_machine(), ab.family)
 
 
-def shortest_way(m: Machine, start: Any, targets: frozenset[str], budget: int = 150) -> list[tuple[Any, Plan]]:
+@lru_cache(maxsize=KEPT)
+def shortest_way(m: Machine, start: Any, targets: frozenset[str], budget: int = 150) -> tuple[tuple[Any, Plan], ...]:
     """A shortest way, in the model, from ``start`` to an edge of a target family
     (breadth-first over at most ``budget`` choice points), as the plan at each of
-    its choice points, first to last; empty when none is found."""
+    its choice points, first to last; empty when none is found.  Kept: a game
+    comes back to a state it searched from (after a turn that changed nothing
+    the model tracks, say), and the search is a function of its arguments."""
     # Instants are kept for the windows the targets are in: a way that
     # spends one elsewhere leaves none for the target (and widens the search).
     windows = {_window(f) for f in targets} - {""}
@@ -246,10 +257,10 @@ def shortest_way(m: Machine, start: Any, targets: frozenset[str], budget: int = 
                 if end not in seen:
                     seen.add(end)
                     queue.append((end, (here, e.name, (chosen, *families))))
-    return []
+    return ()
 
 
-def _plans_along(last: tuple[Any, Any], choice: str, families: tuple[str, ...]) -> list[tuple[Any, Plan]]:
+def _plans_along(last: tuple[Any, Any], choice: str, families: tuple[str, ...]) -> tuple[tuple[Any, Plan], ...]:
     """The plan at each point of the way the search found, first to last: the way
     ends with ``choice`` at the queued point ``last``, passing ``families``.  A
     plan's aim is the first tracked instant resolution from its point on."""
@@ -264,7 +275,7 @@ def _plans_along(last: tuple[Any, Any], choice: str, families: tuple[str, ...]) 
         aim = next((f for f in passed if _resolution(f) in INSTANT_AIMS), None) or aim
         plans.append((s, Plan(taken, aim)))
     plans.reverse()
-    return plans
+    return tuple(plans)
 
 
 def _resolution(family: str) -> str:

@@ -23,7 +23,7 @@ def test_games_the_step_cap_stops_are_counted_and_named():
     assert report.ok and report.games_finished == 0
     assert [c.game for c in report.capped] == [1, 2, 3] == list(range(1, report.games_played + 1))
     assert len({c.setup_seed for c in report.capped}) == 3
-    assert all("step cap (6 Hypothesis steps)" in c.cap and c.steps <= 5 for c in report.capped)
+    assert all("step cap (6 steps, the setup the first)" in c.cap and c.steps <= 5 for c in report.capped)
     assert sum(c.steps for c in report.capped) == report.steps
     shown = report.as_json()
     assert shown["status"] == "agree" and shown["games_capped"] == 3
