@@ -92,3 +92,18 @@ def test_after_a_search_that_finds_no_way_the_next_waits_quiet_steps(monkeypatch
         assert _step(checker, st, st.legal_actions()[0]) == []
         assert steer() == []
         assert len(searches) == (1 if checked < checker_module.QUIET else 2), f"after {checked} steps"
+
+
+def test_searches_in_a_row_that_find_no_way_double_the_wait(monkeypatch):
+    st, checker, _ = _proposal_answered_by_p2()
+    searched_at = []
+    search = checker_module.shortest_way
+    monkeypatch.setattr(checker_module, "shortest_way", lambda *args: searched_at.append(checker._checked) or search(*args))
+    nowhere = frozenset({"no such family"})
+    for _ in range(checker_module.QUIET * 12):
+        assert checker.steer(observe(st), [observe_action(st, a) for a in st.legal_actions()], nowhere) == []
+        assert _step(checker, st, st.legal_actions()[0]) == []
+    waits = [b - a for a, b in zip(searched_at, searched_at[1:])]
+    most = checker_module.QUIET << checker_module.MOST_DOUBLINGS
+    assert waits[:3] == [checker_module.QUIET, 2 * checker_module.QUIET, min(4 * checker_module.QUIET, most)]
+    assert waits[3] == most
