@@ -1234,6 +1234,18 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "a round of pre-priority checks runs while the roles still stand; only then do they end",
                 texts={"CR7.4": "1963-1969"},
             ),
+            # The basic rules' combat deals its damage (step 4) before it ends
+            # (step 5), and an ally with lethal damage is destroyed at once
+            # (001:100, 301), while still a defender, which only the combat's
+            # end or a removal stops it being (001:291): CR7.4's order.
+            Ruling(
+                "603.2",
+                ("603.2", "basic:combat"),
+                False,
+                always,
+                "a character dealt lethal combat damage is destroyed at once, in its role, before the combat ends",
+                texts={"001": "184-185"},
+            ),
         ),
         ((),),
         asked_at=("combat_conclusion",),
