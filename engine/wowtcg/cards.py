@@ -166,10 +166,6 @@ TRIGGERS = {
 # remove_this: Kaal Soulreaper removes himself from the game (413.8a).
 PAYMENT_COSTS = ("resources", "x", "exhaust_this", "flip_hero", "destroy_this", "remove_this")
 
-#: For each keyword, the name under which a power that takes it away counts
-#: among a game's powers (`Card.power_names`).
-LOSES = {word: f"attached_loses_keyword:{word}" for word in KEYWORDS}
-
 #: 306.3a: the word on a card's type line that makes an ability a totem.
 TOTEM = "Totem"
 
@@ -290,12 +286,8 @@ class Card:
     @cached_property
     def power_names(self) -> frozenset[str]:
         """Its continuous powers' names and the events its triggered powers
-        watch for (CR7.4 703, CR7.4 704), and for a power that takes a keyword
-        away, which one (`LOSES`): a keyword no card of the game takes away
-        is read off the card alone."""
-        names = frozenset(self.continuous_powers) | {t.when for t in self.triggers}
-        lost = self.continuous_powers.get("attached_loses_keyword")
-        return names | {LOSES[lost]} if lost else names
+        watch for (CR7.4 703, CR7.4 704)."""
+        return frozenset(self.continuous_powers) | {t.when for t in self.triggers}
 
     def has_continuous(self, name: str) -> bool:
         return name in self.continuous_powers

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from .effects import (
     can_be_destroyed, destroyed_triggers, graveyard_from_play, health_of, keywords_of, leave_play, sources_in_play,
 )
-from .cards import LOSES
 from .objects import Action, Decision
 
 if TYPE_CHECKING:
@@ -122,9 +121,8 @@ def check_uniqueness(st: GameState) -> None:
         if o.card.bound_by_uniqueness and not o.resource:
             bound.setdefault(o.controller, []).append(o)
             read += (o.id, o.controller)
-    if LOSES["dual_wield"] in st.powers_in_game or LOSES["ranged_dual_wield"] in st.powers_in_game:
-        # Uniqueness reads of a hero's keywords only these two, which only these
-        # attachments take away (405.1-405.2): where they are is read too.
+    if "attached_loses_keyword" in st.powers_in_game:
+        # A hero's keywords change only by these attachments (405.1): where they are is read too.
         read.append(tuple(a.attached_to for a in sources_in_play(st, "attached_loses_keyword")))
     # A card's definition and a player's hero never change, so the same bound
     # cards under the same controllers as when nothing was found find nothing.

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import LOSES
 from .effects import (
     atk_of, hosts_of, is_ally, is_character, keywords_lost, keywords_of, make_packet, powerless, sources_in_play, trigger_event,
 )
@@ -26,7 +25,7 @@ def has(st: GameState, o: Obj, keyword: str) -> bool:
     (Polymorph, CR7.4 700.3)."""
     powers = st.powers_in_game
     if keyword in o.card.keywords:
-        found = LOSES[keyword] not in powers or keyword not in keywords_lost(st, o)
+        found = "attached_loses_keyword" not in powers or keyword not in keywords_lost(st, o)
     else:
         found = "keywords_by_hero_trait" in powers and keyword in keywords_of(st, o)
     return found and ("attached_powerless" not in powers or o.id not in powerless(st))

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import LOSES
-from .objects import BOARD_CLOCK, Action, Decision, Link, Obj, Packet, Waiting
+from .objects import Action, Decision, Link, Obj, Packet, Waiting
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -23,46 +22,25 @@ if TYPE_CHECKING:
 
 NONE: frozenset[int] = frozenset()  # no card is such a host: the common case, with nothing to build
 
-
-def derived(st: GameState, key: tuple, make):
-    """`make()`, worked out once until BOARD_CLOCK next ticks: for a fact read
-    off which cards are in play, their controllers, resource flags and hosts
-    (and a card's powers, which never change), every one of which ticks the
-    clock when set. Such facts are asked many times between two ticks (each
-    proposal asks who is under Polymorph), and each asking scans play."""
-    clock = BOARD_CLOCK[0]
-    memo = st.derived
-    if st.derived_at != clock:
-        memo.clear()
-        st.derived_at = clock
-    value = memo.get(key)
-    if value is None:
-        value = memo[key] = make()
-    return value
-
-
-def sources_in_play(st: GameState, power: str, controller: int | None = None) -> tuple[Obj, ...]:
+def sources_in_play(st: GameState, power: str, controller: int | None = None):
     """Cards in play with a continuous power, optionally of one controller;
     not one that has lost its powers (CR7.4 700.3)."""
     if power not in st.powers_in_game:
-        return ()
-
-    def make() -> tuple[Obj, ...]:
-        lost = powerless(st) if "attached_powerless" in st.powers_in_game else NONE
-        return tuple(o for o in map(st.objs.__getitem__, st.play)
-                     if power in o.card.continuous_powers and not o.resource
-                     and (controller is None or o.controller == controller) and o.id not in lost)
-    return derived(st, ("sources", power, controller), make)
+        return
+    lost = powerless(st) if "attached_powerless" in st.powers_in_game else NONE
+    for o in map(st.objs.__getitem__, st.play):
+        if power in o.card.continuous_powers and not o.resource and (controller is None or o.controller == controller) \
+                and o.id not in lost:
+            yield o
 
 
-def hosts_of(st: GameState, power: str) -> frozenset[int]:
+def hosts_of(st: GameState, power: str) -> set[int]:
     """The cards in play to which a card with this continuous power is
     attached (Polymorph, Blessing of Freedom)."""
     if power not in st.powers_in_game:
         return NONE
-    return derived(st, ("hosts", power), lambda: frozenset(
-        o.attached_to for o in map(st.objs.__getitem__, st.play)
-        if o.attached_to is not None and power in o.card.continuous_powers))
+    return {o.attached_to for o in map(st.objs.__getitem__, st.play)
+            if o.attached_to is not None and power in o.card.continuous_powers}
 
 
 def powerless(st: GameState) -> set[int]:
@@ -151,7 +129,7 @@ def keywords_of(st: GameState, o: Obj) -> frozenset[str]:
     if by_trait:
         hero = st.objs[st.players[o.controller].hero].card
         words = words | {word for trait, gained in by_trait if trait in hero.traits for word in gained}
-    if words and any(LOSES[word] in st.powers_in_game for word in words):
+    if words and "attached_loses_keyword" in st.powers_in_game:
         lost = keywords_lost(st, o)
         if lost:
             words = words - lost

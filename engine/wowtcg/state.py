@@ -94,8 +94,6 @@ class GameState:
         # is searched for one only if some card has it (CR7.4 703, CR7.4 704).
         self.powers_in_game: set[str] = set()
         self.payment_sources: list[int] = []  # ids of the cards with a payment power (CR7.4 701), wherever they are
-        self.derived: dict = {}  # facts worked out from what ticks BOARD_CLOCK, as of `derived_at` (`effects.derived`)
-        self.derived_at = -1
         self.players: list[Player] = []
         self.play: list[int] = []  # ids in play, in the order they entered
         self.chain: list[Link] = []  # bottom first
@@ -248,10 +246,6 @@ class GameState:
         new.tokens = list(self.tokens)
         new.powers_in_game = set(self.powers_in_game)
         new.payment_sources = list(self.payment_sources)
-        # The same facts of the copy's own cards (tuples of cards; sets and tuples of ids, shared as they never change).
-        new.derived = {key: tuple(new.objs[o.id] for o in value) if key[0] == "sources" else value
-                       for key, value in self.derived.items()}
-        new.derived_at = self.derived_at
         new.players = [p.copy() for p in self.players]
         new.play = list(self.play)
         new.chain = [copied(link) for link in self.chain]
@@ -1200,12 +1194,9 @@ class GameState:
         play = self.play
         # His payment powers he may use now whatever he pays (CR7.4 701.1-2, 402.1, 302.2).
         powers = []
-        # Of the cards with one, those in play that are not resources (`effects.derived`).
-        payers = effects.derived(self, ("payers",), lambda: tuple(
-            oid for oid in self.payment_sources if objs[oid].zone == "play" and not objs[oid].resource))
-        for oid in payers:
+        for oid in self.payment_sources:
             o = objs[oid]
-            if o.controller == p:
+            if o.controller == p and not o.resource and o.zone == "play":
                 for i, power in enumerate(o.card.payments):
                     if not self._power_source_problem(p, o, power):
                         powers.append((o, i, power))
