@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from chainproof import source_lint
 from checkers import vector
-from model.backend import CONCRETE
+from model.backend import CONCRETE, VECTOR
 from model.hota import REGISTRY, build
 from model.hota.rulings import CONCESSION, DAMAGE, LAST_STANDING, PRINCIPLES, SEED, loses_at_check
 from model.hota.table import ACCEPT, REFUSE, default_table, table_of
@@ -49,17 +50,28 @@ def tokens() -> vector.VectorExploration:
     return vector.explore(build(table=TOKENS))
 
 
-def _clashes(book: RuleBook, exploration: vector.VectorExploration, states: list | None = None) -> dict[str, object]:
-    """Each question that clashes where the model asks it, with a state where it
-    does (among ``states``, converted already, where given)."""
+def _states(exploration: vector.VectorExploration, numbers: np.ndarray) -> object:
+    """The states of these numbers as one state of arrays (``VECTOR``)."""
+    layout = exploration.layout
+    return layout.state(layout.unpack(exploration.key_rows(numbers)))
+
+
+def _clashes(book: RuleBook, exploration: vector.VectorExploration) -> dict[str, object]:
+    """Each question that clashes where the model asks it, with the first state
+    where it does: every question asked of all the states at its locations at
+    once, as arrays."""
     m = exploration.machine
     found: dict[str, object] = {}
-    for s in states if states is not None else reachable_states(exploration):
-        for q in book.questions.values():
-            if q.name not in found and m.location_of(s) in q.asked_at and any(
-                book.clashes(q.name, s, CONCRETE, *args) for args in q.arguments
-            ):
-                found[q.name] = s
+    for q in book.questions.values():
+        where = np.flatnonzero(np.isin(exploration.locations(), [m.location_index[x] for x in q.asked_at]))
+        if not where.size:
+            continue
+        s = _states(exploration, where)
+        hits = np.zeros(where.size, bool)
+        for args in q.arguments:
+            hits |= vector.rows(book.clashes(q.name, s, VECTOR, *args), where.size)
+        if hits.any():
+            found[q.name] = exploration.state(int(where[np.flatnonzero(hits)[0]]))
     return found
 
 
@@ -178,13 +190,13 @@ def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: vector
     assert not alone.clashes("token_returns", s._replace(tokens=(0, 0)), CONCRETE)
 
 
-def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vector.VectorExploration, default_states: list) -> None:
+def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vector.VectorExploration) -> None:
     """H1: Aegis against a concession (101.1's exception) and Gatekeeper against
     104.2a are decided by 004's own words; on the default table 004 alone clashes
     only where both players lose at one check (draw_replaces_losses), over a loop
     that a concession could leave (H6) and over the controller of a token that
     left (H10), never over them."""
-    assert set(_clashes(default.machine.rulings.only(SEED), default, default_states)) == {
+    assert set(_clashes(default.machine.rulings.only(SEED), default)) == {
         "draw_replaces_losses", "loop_is_a_draw", "left_token_has_controller"}
     m = build(table=GOLDEN)
     lethal = first_reached(m, lambda s: m.location_of(s) == "priority")._replace(damage=(30, 0))
@@ -208,18 +220,18 @@ def test_the_seed_never_says_a_turn_begins_with_a_draw(default: vector.VectorExp
     assert all(not book.speaks("draws_at_draw_step", s, CONCRETE) and book.answer("draws_at_draw_step", s, CONCRETE) for s in later)
 
 
-def test_the_seed_never_says_how_a_turn_ends(default: vector.VectorExploration, default_states: list) -> None:
+def test_the_seed_never_says_how_a_turn_ends(default: vector.VectorExploration) -> None:
     """004 begins the first turn (103.5) and ends none: whether a pass ends the
-    turn is the model's assumption in every state, and it ends the turn exactly
-    where every player has passed in succession (the edge pass_ends_turn)."""
+    turn is the model's assumption in every state, and the turn ends exactly
+    where it says so (the edge pass_ends_turn; pass_priority elsewhere)."""
     m, book = default.machine, default.machine.rulings
-    held = [s for s in default_states if m.location_of(s) == "priority"]
-    assert held and not any(book.speaks("turn_ends_on_pass", s, CONCRETE) for s in held)
-    ends = {book.answer("turn_ends_on_pass", s, CONCRETE) for s in held}
-    assert ends == {True, False}
-    for s in held:
-        passing = {e.name for e, _ in m.successors(s)} & {"pass_priority", "pass_ends_turn"}
-        assert passing == {"pass_ends_turn" if book.answer("turn_ends_on_pass", s, CONCRETE) else "pass_priority"}
+    held = np.flatnonzero(default.locations() == m.location_index["priority"])
+    assert held.size and not vector.rows(book.speaks("turn_ends_on_pass", _states(default, held), VECTOR), held.size).any()
+    for edge, ends in (("pass_ends_turn", True), ("pass_priority", False)):
+        pre = default.step_pre[default.step_edge == m.edge_index[edge]]
+        assert pre.size
+        answers = vector.rows(book.answer("turn_ends_on_pass", _states(default, pre), VECTOR), pre.size)
+        assert (answers == ends).all(), edge
 
 
 def test_the_seed_never_says_when_a_player_would_receive_priority(default: vector.VectorExploration, default_states: list) -> None:
