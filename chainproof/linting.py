@@ -29,7 +29,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 import numpy as np
 import z3
@@ -613,9 +613,10 @@ def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfoli
             else:
                 f.summary += "; no game at these bounds reaches it (induction does not prove it)"
             out.checks.append(Check(game.name, r.property, r.verdict, r.method, r.depth))
-    woken = wake_dead_rulings(game, {**resolved, **user}, bounded, dead, budget, max_pairs, out.checks) if dead else []
+    boards = Boards(game, {**resolved, **user}, max_pairs)
+    woken = wake_dead_rulings(game, {**resolved, **user}, bounded, dead, budget, out.checks, boards) if dead else []
     seen = {f.key for f in [*found.findings, *woken]}
-    woken += wake_quiet_clashes(game, {**resolved, **user}, bounded, found.quiet, seen, budget, max_pairs, out.checks)
+    woken += wake_quiet_clashes(game, {**resolved, **user}, bounded, found.quiet, seen, budget, max_pairs, out.checks, boards)
     for f in [*found.findings, *woken]:
         t = f.transcript if f.transcript is not None else (f.parted[0] if f.parted else None)
         out.findings.append(
@@ -759,9 +760,9 @@ def board_rules_out(machine: Machine, question: str, k: int, timeout_ms: int) ->
     assert machine.rulings is not None
     q = machine.rulings.declared[question]
     r = q.rulings[k]
-    s = machine.symbolic_state("anywhere")
+    s, domain = _anywhere(machine)
     solver = limits.limit(z3.Solver(), timeout_ms)
-    solver.add(machine.domain_constraint(s), machine.at(s, *q.asked_at, b=SYMBOLIC))
+    solver.add(domain, machine.at(s, *q.asked_at, b=SYMBOLIC))
     solver.add(z3.Or(*(_term(r.applies(s, SYMBOLIC, *args)) for args in q.arguments), z3.BoolVal(False)))
     answer = solver.check()
     return True if answer == z3.unsat else False if answer == z3.sat else None
@@ -772,14 +773,43 @@ def _term(x: Any) -> Any:
     return x if z3.is_expr(x) else z3.BoolVal(bool(x))
 
 
+class Boards:
+    """The game's boards one change away as lint builds and searches them for
+    one game, each once: a board a dead ruling is woken on is often one a
+    quiet clash is looked for on too, and several clashes may ask one board."""
+
+    def __init__(self, game: Game, settings: Mapping[str, int], max_states: int) -> None:
+        self.game, self.settings, self.max_states = game, settings, max_states
+        self._machines: dict[str, Machine] = {}
+        self._searched: dict[str, vector.VectorExploration] = {}
+
+    def machine(self, board: NearbyBoard) -> Machine:
+        if board.key not in self._machines:
+            self._machines[board.key] = self.game.machine(self.settings, **board.extra)
+        return self._machines[board.key]
+
+    def lint_sources(self, board: NearbyBoard, questions: Collection[str]) -> source_lint.SourceLint:
+        """``source_lint.lint_sources`` on ``board`` for ``questions``."""
+
+        def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
+            return self.game.machine({**self.settings, **shows_with}, reading=spec, **board.extra)
+
+        machine = self.machine(board)
+        if board.key not in self._searched:
+            self._searched[board.key] = vector.explore(machine, self.max_states)
+        return source_lint.lint_sources(
+            machine, build_reading, self.max_states, self.max_states, questions=questions, exploration=self._searched[board.key]
+        )
+
+
 def wake_dead_rulings(
     game: Game,
     settings: Mapping[str, int],
     bounded: Machine,
     dead: Sequence[source_lint.SourceFinding],
     budget: portfolio.Budget,
-    max_pairs: int,
     checks: list[Check],
+    boards: Boards,
 ) -> list[source_lint.SourceFinding]:
     """For each ruling that applies nowhere because the board alone rules it
     out (no character has the keyword it needs, nobody holds the card, a rule
@@ -810,7 +840,7 @@ def wake_dead_rulings(
     for board in game.nearby_boards(settings):
         if all(f.key in woken or len(searched[f.key]) == WAKE_SEARCHES for f in asleep):
             break
-        machine = game.machine(settings, **board.extra)
+        machine = boards.machine(board)
         here = waiting(asleep, machine)
         if not here:
             continue
@@ -818,11 +848,7 @@ def wake_dead_rulings(
         # asleep too: a rule for more players than the default seats reads
         # the state, so Z3 alone does not rule it out on the default board.
         here += waiting(by_play, machine)
-
-        def build_reading(spec: str | None, shows_with: Mapping[str, int], board: NearbyBoard = board) -> Machine:
-            return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
-
-        there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions={f.question for f in here})
+        there = boards.lint_sources(board, {f.question for f in here})
         still_dead = {x.key for x in there.findings}
         for f in here:
             searched[f.key].append(board.label)
@@ -908,6 +934,7 @@ def wake_quiet_clashes(
     budget: portfolio.Budget,
     max_pairs: int,
     checks: list[Check],
+    boards: Boards,
 ) -> list[source_lint.SourceFinding]:
     """Clashes the texts' rulings allow that no state within the bounds shows
     (``SourceLint.quiet``), looked for one change away.
@@ -938,7 +965,6 @@ def wake_quiet_clashes(
 
     by_play: list[tuple[str, str, str]] = []
     nearby = game.nearby_boards(settings) if game.nearby_boards is not None else []
-    machines: dict[str, Machine] = {}
     for kind, name, x in quiet:
         query = f"wake[{_quiet_key(kind, name, x)}]"
         if clash_possible(bounded, kind, name, x, budget.timeout_ms) is not False:
@@ -949,21 +975,14 @@ def wake_quiet_clashes(
             continue
         searched: list[str] = []
         for board in nearby:
-            if board.key not in machines:
-                machines[board.key] = game.machine(settings, **board.extra)
-            machine = machines[board.key]
-            if clash_possible(machine, kind, name, x, budget.timeout_ms) is False:
+            if clash_possible(boards.machine(board), kind, name, x, budget.timeout_ms) is False:
                 continue
             searched.append(board.label)
             if any(k.startswith(_quiet_key(kind, name, x)) and k.endswith("@" + board.key) for k in seen):
                 # A dead ruling's board already showed it here: the same search would find it again.
                 checks.append(Check(game.name, query, f"shows where {board.label}", "nearby boards", 0))
                 break
-
-            def build_reading(spec: str | None, shows_with: Mapping[str, int], board: NearbyBoard = board) -> Machine:
-                return game.machine({**settings, **shows_with}, reading=spec, **board.extra)
-
-            there = source_lint.lint_sources(machine, build_reading, max_pairs, max_pairs, questions=(name,))
+            there = boards.lint_sources(board, (name,))
             if keep(there.findings, [(kind, name, x)], board.key, board.label):
                 checks.append(Check(game.name, query, f"shows where {board.label}", "nearby boards", 0))
                 break

@@ -125,6 +125,7 @@ def lint_sources(
     max_states: int,
     max_pairs: int,
     questions: Collection[str] | None = None,
+    exploration: vector.VectorExploration | None = None,
 ) -> SourceLint:
     """Every question of ``machine``'s rule book asked of every source.
 
@@ -132,14 +133,16 @@ def lint_sources(
     reading (``SOURCE@question``; None: the model's) at the lint bounds
     overlaid with ``bounds``, for the rules diff; None skips the diff.
     ``questions`` names the only questions to ask; the sources' whole
-    readings are then not searched for deadlocks."""
+    readings are then not searched for deadlocks.  ``exploration``:
+    ``machine``'s search to ``max_states``, where the caller already has it."""
     out = SourceLint()
     book = machine.rulings
     if book is None or book.reading is None:
         return out
     # A setup question is asked of no state: lint asks it over its setups (``linting.lint_setup``).
     asked = {name: q for name, q in book.declared.items() if (questions is None or name in questions) and not is_setup(q)}
-    exploration = vector.explore(machine, max_states)
+    if exploration is None:
+        exploration = vector.explore(machine, max_states)
     out.states, out.complete = exploration.states, exploration.complete
     scope = "within the bounds" if exploration.complete else f"within {exploration.expanded} steps"
 
