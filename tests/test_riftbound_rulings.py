@@ -207,6 +207,10 @@ def test_r4_the_assumptions_leave_gaps(explored: Exploration) -> None:
         return any(not book.speaks(question, s, CONCRETE, *args) for s in states_at(explored, question))
 
     assert gap("counts_as_moved", 0) and gap("next_focus") and gap("scores_by_holding", P2, BF1)
+    # R12: what ends the showdown (line 41's "closes") is ours: every player has passed in succession.
+    assert gap("showdown_ends")
+    players = explored.machine.table.players
+    assert all(book.answer("showdown_ends", s, CONCRETE) == (s.passes + 1 >= players) for s in states_at(explored, "showdown_ends"))
     assert gap("valid_destination", P1, BF2)  # a move with no combat in the way: outside the seed
     emptied = [s for s in states_at(explored, "controller_after_combat") if not book.speaks("controller_after_combat", s, CONCRETE)]
     assert emptied and all(s.stage != DEALING for s in emptied)  # nobody left, no damage dealt: not the Q&A's case
