@@ -132,7 +132,10 @@ class Spell:
     counts as an ally there only where the rulings say so (Chain Lightning,
     306.3a example, V15).  ``power``: the effect of a payment power
     (``Character.power_cost``), which resolves from a power link, never from
-    a card (CR7.4 701.2); only a doubling is such an effect here."""
+    a card (CR7.4 701.2); only a doubling is such an effect here.
+    ``destroys_weapon``: instead of damage, it destroys a target weapon,
+    which leaves play; whether a strike made with it still counts is a
+    question of the rulings (303.2b, V13)."""
 
     name: str
     amount: int
@@ -143,8 +146,11 @@ class Spell:
     heals: bool = False
     further: tuple[int, ...] = ()
     power: bool = False
+    destroys_weapon: bool = False
 
     def __post_init__(self) -> None:
+        if self.destroys_weapon and (self.amount or self.each_opposing or self.taunts or self.doubles or self.heals or self.further or self.power):
+            raise ValueError(f"{self.name}: an ability that destroys a weapon deals no damage and does nothing else")
         if self.power and not (self.doubles and self.instant):
             raise ValueError(f"{self.name}: the power effect modelled is a doubling, usable with priority")
         if self.further and (self.each_opposing or self.taunts or self.doubles or self.heals or min(self.further) < 1):
@@ -154,7 +160,7 @@ class Spell:
         if self.doubles:
             if self.amount or self.each_opposing or self.taunts:
                 raise ValueError(f"{self.name}: a power that doubles damage deals none and makes nobody attack")
-        elif self.amount < 1:
+        elif self.amount < 1 and not self.destroys_weapon:
             raise ValueError(f"{self.name}: an ability that deals damage deals at least 1")
         if self.taunts and self.each_opposing:
             raise ValueError(f"{self.name}: only a targeted character can be made to attack")
@@ -366,6 +372,11 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         out.append(("P2-searing-totem", f"P2's {was} is Searing Totem", with_totem))
         out.append(("P2-searing-totem+frost-nova", f"P2's {was} is Searing Totem and Frost Nova is in the game",
                     replace(with_totem, spells=(FROST_NOVA,))))
+    # Nothing on the default board makes a weapon leave play, so whether a
+    # strike's bonus outlasts its weapon (303.2b, V13) is asked only where an
+    # instant that destroys a weapon is in the game.
+    out.append(("spell+destroy-weapon", "an instant that destroys a weapon is in the game",
+                replace(board, spells=(Spell("destroy target weapon", 0, destroys_weapon=True),))))
     # No character of the default board says "your hero can't be destroyed"
     # (Valthak Spiritdrinker's text, 103.4 example), so no hero ever keeps
     # lethal damage while a player has priority, and healing never meets it

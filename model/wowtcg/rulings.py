@@ -1344,7 +1344,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 texts={"001": "286"},
             ),
         ),
-        tuple((sp.name,) for sp in t.board.spells if not sp.heals),
+        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon),
         asked_at=("defend_window",),
         fixed=True,
         show=lambda name: name,
@@ -1357,7 +1357,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         "spell_stops_attacks",
         "does this spell's text stop each character it deals damage to from attacking this turn (404.4 example)?",
         SPELL_STOPS_ATTACKS,
-        tuple((sp.name,) for sp in t.board.spells if not sp.heals),
+        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon),
         asked_at=PRIORITY_WINDOWS,
         fixed=True,
         show=lambda name: name,
@@ -1516,6 +1516,38 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda name: name,
     )
 
+    # -- 303.2b: whether a strike's bonus outlasts its weapon (V13) ------------------------
+    strike_lasts_without_weapon = Question(
+        "strike_lasts_without_weapon",
+        "does a strike's bonus last through the combat step after its weapon leaves play (303.2b)?",
+        (
+            # 000: once made, the strike effect and modifier stand apart from
+            # the weapon; the basic rules say the same of a weapon that leaves play.
+            Ruling(
+                "303.2b",
+                ("303.2b",),
+                True,
+                always,
+                "once made, the strike modifier stands apart from its weapon and lasts the combat step",
+                texts={"000": "142", "001": "105"},
+            ),
+            # CR7.4: the bonus lasts while the weapon stays associated with
+            # its wielder, which ends as it becomes a different card (leaves play).
+            Ruling(
+                "303.2b",
+                ("303.2b", "CR7.4 303.2a"),
+                False,
+                always,
+                "the bonus lasts only while the weapon stays associated with its wielder, which ends as it leaves play",
+                texts={"CR7.4": "489-498"},
+            ),
+        ),
+        ((),) if any(sp.destroys_weapon for sp in t.board.spells) else (),
+        asked_at=("defend_window",),
+        fixed=True,
+        show=lambda: "a strike whose weapon left play",
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
@@ -1524,6 +1556,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks, doubling_reaches_heroes,
         totem_combat_is_sabotage, totem_is_ally, hero_cant_be_destroyed, heals_lethal_damage,
+        strike_lasts_without_weapon,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

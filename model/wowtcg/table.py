@@ -142,7 +142,10 @@ class Table:
         self.stopping = any(rulings.some_text_stops_attacks(sp.name) for sp in board.spells)
         #: Some weapon or armor starts in its controller's hand (303.1, 304.1):
         #: the state then says which are in play (``weapon_in_play``, ``armor_in_play``).
-        self.gear_from_hand = any(party.armor_from_hand or any(w.from_hand for w in party.weapons) for party in board.parties)
+        #: Or some spell destroys a weapon, which then leaves play (303.2b).
+        self.gear_from_hand = any(party.armor_from_hand or any(w.from_hand for w in party.weapons) for party in board.parties) or any(
+            sp.destroys_weapon for sp in board.spells
+        )
         #: Each player's hero by player number; ``none`` for ``nobody``.
         self.hero_of = tuple(self.hero(p) for p in range(players)) + (self.none,)
         #: Who may attack, be proposed, protect, and who is bound to attack, as
@@ -151,6 +154,11 @@ class Table:
         self.rulings = rulings.book(self, without, reading)
         #: The heroes a keeper of their party keeps in play with lethal damage, as the rulings read it.
         self.kept = tuple(bool(self.keepers[c]) and self.rulings.fixed("hero_cant_be_destroyed", c) for c in range(self.count))
+        #: A strike's bonus counts only while its weapon is in play, as the
+        #: rulings read 303.2b where a weapon can leave play (V13).
+        self.strike_needs_weapon = bool(self.rulings.questions["strike_lasts_without_weapon"].arguments) and not self.rulings.fixed(
+            "strike_lasts_without_weapon"
+        )
         self._bound_arguments = self.rulings.questions["bound_to_attack"].arguments
 
     @property
@@ -406,7 +414,10 @@ class Table:
                 p = self.owner[x]
                 party = self.board.parties[p]
                 bonus = b.total(
-                    tuple(b.If(s.struck[self.weapon(p, w)], weapon.atk, 0) for w, weapon in enumerate(party.weapons))
+                    tuple(
+                        b.If(b.And(s.struck[i], s.weapon_in_play[i]) if self.strike_needs_weapon else s.struck[i], weapon.atk, 0)
+                        for i, weapon in ((self.weapon(p, w), weapon) for w, weapon in enumerate(party.weapons))
+                    )
                 )
             values.append(self.atk[x] + bonus)
         return b.select(tuple(values), c, 0)

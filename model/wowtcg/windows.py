@@ -330,7 +330,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             t.rulings.fixed("spell_deals_combat_damage", sp.name), t.rulings.fixed("spell_stops_attacks", sp.name), sp.further,
         )
         for sp in t.board.spells
-        if (sp.instant or may_resolve_here) and not sp.doubles and not sp.heals
+        if (sp.instant or may_resolve_here) and not sp.doubles and not sp.heals and not sp.destroys_weapon
     )
     edges = []
     # Powers that double damage (404.3): whom they reach is a question of the
@@ -348,6 +348,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
         kind = POWER_LINK if power else INSTANT_LINK if instant else NON_INSTANT_LINK
         edges += _dealing(t, window, label, kind, None, targets, 0, (), doubles=True)
     edges += _healing(t, window, may_resolve_here)
+    edges += _destroying_weapons(t, window, may_resolve_here)
     for amount, each_opposing, instant, taunts, combat, stops, further in effects:
         kind = INSTANT_LINK if instant else NON_INSTANT_LINK
         # Readings that part only on what the text adds keep one name per edge,
@@ -457,6 +458,29 @@ def ability_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             tags=frozenset({"passes", "resolves", "loses"}),
             doc="the top link resolves and its controller draws from an empty deck: he loses, and the last opponent wins",
         ))
+    return edges
+
+
+def _destroying_weapons(t: Table, window: str, may_resolve_here: bool) -> list[Edge]:
+    """The board's abilities that destroy a weapon as their link resolves:
+    the target weapon leaves play (404.1's counterpart for gear: no more
+    strikes with it).  Whether a strike already made with it still adds its
+    ATK is a question of the rulings (``strike_lasts_without_weapon``, V13),
+    read as the hero's combat ATK is (``Table.combat_atk``)."""
+    edges = []
+    for sp in t.board.spells:
+        if not sp.destroys_weapon or not (sp.instant or may_resolve_here):
+            continue
+        kind = INSTANT_LINK if sp.instant else NON_INSTANT_LINK
+        for p, party in enumerate(t.board.parties):
+            for w, weapon in enumerate(party.weapons):
+                i = t.weapon(p, w)
+                edges.append(resolving(
+                    t, window, f"resolve_{'instant' if sp.instant else 'ability'}[destroy {t.player_name(p)} {weapon.name}]", ("303.2b",),
+                    lambda s, b, i=i, kind=kind: b.And(top_link_is(t, s, b, kind), s.weapon_in_play[i]),
+                    lambda s, b, i=i: {"weapon_in_play": b.store(s.weapon_in_play, i, False), "weapon_exhausted": b.store(s.weapon_exhausted, i, False)},
+                    f"every player passed in succession: the top link resolves and destroys {t.player_name(p)}'s {weapon.name}",
+                ))
     return edges
 
 
