@@ -952,21 +952,32 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
     def assigner_total(s: Any, q: int, b: Backend) -> Any:
         return remembered(s, ("total", q, b.name), lambda: _assigner_total(t, book, s, q, b))
 
+    def assigns_now(s: Any, q: int, b: Backend) -> Any:
+        """It is ``q``'s turn to assign in a damage step that happens: read once
+        per state for all of ``q``'s assignment edges."""
+        def read() -> Any:
+            turn = b.Or(b.And(s.attacker == q, s.stage == ATTACKER_ASSIGNS), b.And(s.defender == q, s.stage == DEFENDER_ASSIGNS))
+            return b.And(turn, step_happens(s, b))
+        return remembered(s, ("now", q, b.name), read)
+
     def damage_units(s: Any, q: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
         return remembered(s, ("units", q, b.name), lambda: _damage_units(t, book, s, q, targets, b))
 
+    ready_for: dict[tuple[int, int], Callable[[Any, Backend], Any]] = {}
     for q in range(t.players):
         targets = tuple(u for u in range(len(t.units)) if t.units[u].owner != q)
         for amounts in possible_assignments(t, q, targets):
             shown = ", ".join(f"{t.units[v].name} {a}" for v, a in zip(targets, amounts) if a) or "nothing"
 
-            def ready(s: Any, b: Backend, q: int = q, amounts: tuple = amounts) -> Any:
-                """q assigns now, and these amounts make up his total (damage.assign)."""
-                turn = b.Or(
-                    b.And(s.attacker == q, s.stage == ATTACKER_ASSIGNS),
-                    b.And(s.defender == q, s.stage == DEFENDER_ASSIGNS),
-                )
-                return b.And(turn, step_happens(s, b), assigner_total(s, q, b) == sum(amounts))
+            if (q, sum(amounts)) not in ready_for:
+                def ready(s: Any, b: Backend, q: int = q, total: int = sum(amounts)) -> Any:
+                    """q assigns now, and his total is this one (damage.assign): one
+                    function for all of q's assignments of that total, so that a
+                    state asks it once for all of them (the edges' prefilter)."""
+                    return b.And(assigns_now(s, q, b), assigner_total(s, q, b) == total)
+
+                ready_for[q, sum(amounts)] = ready
+            ready = ready_for[q, sum(amounts)]
 
             def guard(s: Any, b: Backend, q: int = q, targets: tuple = targets, amounts: tuple = amounts, ready=ready) -> Any:
                 # The turn and the total are cheap to test first (and are the
