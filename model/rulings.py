@@ -58,6 +58,9 @@ from model.sources import SOURCES, SourceError, check_texts
 #: The most rulings a question may have for its answers over arrays to be
 #: looked up in tables (``RuleBook._truth``: 2 ** n rows); the games' have at most 6.
 TABLED_RULINGS = 12
+#: The most rows of arrays whose questions are looked up in those tables
+#: (more: ruling by ruling, ``RuleBook._tabled``).
+TABLED_ROWS = 1 << 12
 
 Applies = Callable[..., Any]  # (state, backend, *arguments) -> bool or a Z3 term
 
@@ -511,7 +514,7 @@ class RuleBook:
         if b is CONCRETE:
             live = self.live_concrete(name, s, args)
             return any(r.says is True for r in live), any(r.says is False for r in live)
-        if b is VECTOR and self._tabled(name):
+        if b is VECTOR and self._tabled(name, s):
             yes, no, _, _ = self._truth(name)
             applying = self._applying(name, s, args)
             return _looked_up(yes, applying), _looked_up(no, applying)
@@ -537,7 +540,7 @@ class RuleBook:
         q = self.questions[name]
         if q.valued:
             return self._value(q, s, b, args)
-        if b is VECTOR and self._tabled(name):
+        if b is VECTOR and self._tabled(name, s):
             return _looked_up(self._truth(name)[2], self._applying(name, s, args))
         yes, no = self.verdicts(name, s, b, *args)
         return b.Or(
@@ -546,11 +549,15 @@ class RuleBook:
             b.And(b.Not(yes), b.Not(no)) if q.default else False,
         )
 
-    def _tabled(self, name: str) -> bool:
-        """Are ``_truth``'s tables for ``name`` small enough to build (one row
-        for each set of its rulings that apply)?  Larger questions are asked
+    def _tabled(self, name: str, s: Any) -> bool:
+        """Is ``name`` asked of the arrays ``s`` through ``_truth``'s tables?
+        Only where they are small enough to build (a row for each set of its
+        rulings that apply) and ``s`` has few rows: a look-up costs a gather a
+        row, where a connective over many rows is a fast pass, and it saves
+        NumPy calls, which cost most on few rows.  Otherwise it is asked
         ruling by ruling."""
-        return len(self._plan[name]) <= TABLED_RULINGS
+        rows = s.location
+        return len(self._plan[name]) <= TABLED_RULINGS and not (isinstance(rows, np.ndarray) and rows.size > TABLED_ROWS)
 
     def _truth(self, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Whether some live ruling says yes, whether some says no, the
@@ -629,7 +636,7 @@ class RuleBook:
         key = ("value", q.name, *args)
         if memo is not None and key in memo:
             return memo[key]
-        if b is VECTOR and self._tabled(q.name):
+        if b is VECTOR and self._tabled(q.name, s):
             out = self._vector_value(q, s, args)
             if memo is not None:
                 memo[key] = out

@@ -403,12 +403,14 @@ def test_the_rule_book_answers_over_arrays_as_state_by_state(build):
     _asks_alike(build())
 
 
-def test_a_question_of_too_many_rulings_for_a_table_is_asked_ruling_by_ruling(monkeypatch):
+@pytest.mark.parametrize("limit", ["TABLED_RULINGS", "TABLED_ROWS"])
+def test_a_question_of_too_many_rulings_or_rows_for_a_table_is_asked_ruling_by_ruling(monkeypatch, limit):
     from model import rulings
 
-    monkeypatch.setattr(rulings, "TABLED_RULINGS", 0)
+    monkeypatch.setattr(rulings, limit, 0)
     machine = hota.build()
-    assert not any(machine.rulings._tabled(name) for name in machine.rulings.questions)
+    few_rows = machine.State(*([np.zeros(3, np.int32)] * len(machine.State._fields)))
+    assert not any(machine.rulings._tabled(name, few_rows) for name in machine.rulings.questions)
     _asks_alike(machine)
 
 
