@@ -370,19 +370,8 @@ def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
         )
     )
     for i, (kind, u, bf) in enumerate(t.castable):
-        owner = t.units[u].owner
         rules = _spell_rules(t, kind, u) + ("showdown.actions", "assumed:chain-reactions")
-
-        def react(s: Any, b: Backend, i: int = i, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
-            # A reaction: the player asked casts one of the showdown's spells, his own units' where the spell needs one.
-            mine = s.asked == owner if kind in OWN_UNIT_SPELLS else s.asked != NOBODY
-            # The target, which asks the rule book, only where the player asked may cast at all.
-            return b.AndThen(b.And(mine, b.select(s.reactions, s.asked) > 0), lambda: _target_ok(t, book, s, b, kind, u, s.asked, bf))
-
-        def cast(s: Any, b: Backend, i: int = i) -> dict[str, Any]:
-            changes = {"reactions": b.store(s.reactions, s.asked, b.select(s.reactions, s.asked) - 1),
-                       "links": _push(s, t.link_code(i, s.asked))}
-            return _ask(t, book, s._replace(**changes), b, changes)
+        react, cast, on_top, takes_effect = _chain_link(t, book, i, kind, u, bf)
 
         edges.append(
             Edge(
@@ -399,16 +388,8 @@ def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
             )
         )
 
-        def on_top(s: Any, b: Backend, i: int = i) -> Any:
-            return b.And(s.asked == NOBODY, b.Or(*(s.links[0] == t.link_code(i, p) for p in range(t.players))))
-
-        def resolve_spell(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf) -> dict[str, Any]:
-            # A spell whose target has become one it cannot take does nothing (assumed:chain-reactions).
-            caster = (s.links[0] - 1) % t.players
-            effect = _effect(t, book, s, b, kind, u, caster, bf)
-            takes = _target_ok(t, book, s, b, kind, u, caster, bf)
-            changes = {k: _if_each(b, takes, v, getattr(s, k)) for k, v in effect.items()}
-            return {**changes, "links": s.links[1:] + (0,)}
+        def resolve_spell(s: Any, b: Backend, takes_effect: Callable[[Any, Backend], dict[str, Any]] = takes_effect) -> dict[str, Any]:
+            return {**takes_effect(s, b), "links": s.links[1:] + (0,)}
 
         edges.append(
             Edge(
@@ -424,6 +405,37 @@ def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
             )
         )
     return edges
+
+
+def _chain_link(t: Table, book: RuleBook, i: int, kind: str, u: int, bf: int) -> tuple[Callable[..., Any], ...]:
+    """What castable spell ``i`` brings to any chain, in a showdown or outside
+    one (showdown.actions, assumed:chain-reactions, assumed:action-spells):
+    whether the player asked may cast it as a reaction, the cast, whether its
+    link is on top, and the changes it makes as it resolves."""
+    owner = t.units[u].owner
+
+    def react(s: Any, b: Backend) -> Any:
+        # The player asked casts it, his own units' where the spell needs one.
+        mine = s.asked == owner if kind in OWN_UNIT_SPELLS else s.asked != NOBODY
+        # The target, which asks the rule book, only where the player asked may cast at all.
+        return b.AndThen(b.And(mine, b.select(s.reactions, s.asked) > 0), lambda: _target_ok(t, book, s, b, kind, u, s.asked, bf))
+
+    def cast(s: Any, b: Backend) -> dict[str, Any]:
+        changes = {"reactions": b.store(s.reactions, s.asked, b.select(s.reactions, s.asked) - 1),
+                   "links": _push(s, t.link_code(i, s.asked))}
+        return _ask(t, book, s._replace(**changes), b, changes)
+
+    def on_top(s: Any, b: Backend) -> Any:
+        return b.And(s.asked == NOBODY, b.Or(*(s.links[0] == t.link_code(i, p) for p in range(t.players))))
+
+    def takes_effect(s: Any, b: Backend) -> dict[str, Any]:
+        # A spell whose target has become one it cannot take does nothing (assumed:chain-reactions).
+        caster = (s.links[0] - 1) % t.players
+        effect = _effect(t, book, s, b, kind, u, caster, bf)
+        takes = _target_ok(t, book, s, b, kind, u, caster, bf)
+        return {k: _if_each(b, takes, v, getattr(s, k)) for k, v in effect.items()}
+
+    return react, cast, on_top, takes_effect
 
 
 def _someone_asked(s: Any, b: Backend) -> Any:
@@ -604,18 +616,8 @@ def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
         )
     )
     for i, kind, u, bf in spells:
-        owner = t.units[u].owner
         rules = _spell_rules(t, kind, u) + ("assumed:action-spells", "assumed:chain-reactions")
-
-        def react(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf, owner: int = owner) -> Any:
-            mine = s.asked == owner if kind in OWN_UNIT_SPELLS else s.asked != NOBODY
-            # The target, which asks the rule book, only where the player asked may cast at all.
-            return b.AndThen(b.And(mine, b.select(s.reactions, s.asked) > 0), lambda: _target_ok(t, book, s, b, kind, u, s.asked, bf))
-
-        def cast(s: Any, b: Backend, i: int = i) -> dict[str, Any]:
-            changes = {"reactions": b.store(s.reactions, s.asked, b.select(s.reactions, s.asked) - 1),
-                       "links": _push(s, t.link_code(i, s.asked))}
-            return _ask(t, book, s._replace(**changes), b, changes)
+        react, cast, on_top, takes_effect = _chain_link(t, book, i, kind, u, bf)
 
         edges.append(
             Edge(
@@ -632,15 +634,8 @@ def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
             )
         )
 
-        def on_top(s: Any, b: Backend, i: int = i) -> Any:
-            return b.And(s.asked == NOBODY, b.Or(*(s.links[0] == t.link_code(i, p) for p in range(t.players))))
-
-        def resolve_spell(s: Any, b: Backend, kind: str = kind, u: int = u, bf: int = bf) -> dict[str, Any]:
-            caster = (s.links[0] - 1) % t.players
-            takes = _target_ok(t, book, s, b, kind, u, caster, bf)
-            effect = _effect(t, book, s, b, kind, u, caster, bf)
-            changes = {k: _if_each(b, takes, v, getattr(s, k)) for k, v in effect.items()}
-            return {**_resolve_outside(t, book, s, b, changes), "links": s.links[1:] + (0,)}
+        def resolve_spell(s: Any, b: Backend, takes_effect: Callable[[Any, Backend], dict[str, Any]] = takes_effect) -> dict[str, Any]:
+            return {**_resolve_outside(t, book, s, b, takes_effect(s, b)), "links": s.links[1:] + (0,)}
 
         edges.append(
             Edge(
