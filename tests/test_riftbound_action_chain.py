@@ -12,11 +12,8 @@ from functools import cache
 
 from checkers import explicit
 from model import riftbound
-from model.backend import CONCRETE
 from model.riftbound.table import FIRST_BATTLEFIELD, HAND, NOBODY, Table, Unit
-from properties import Invariant, StepProperty
-from properties.riftbound import CATALOGUE
-from tests.test_riftbound_model import assert_backends_agree
+from tests.test_riftbound_model import assert_backends_agree, assert_catalogue_holds
 
 
 def table(reactions: int = 1) -> Table:
@@ -101,18 +98,7 @@ def test_a_game_won_between_two_links_ends_with_a_link_left():
 
 
 def test_the_catalogue_holds_with_action_spells():
-    exploration = explored()
-    m = exploration.machine
-    for s in exploration.nodes:
-        for prop in (p for p in CATALOGUE if isinstance(p, Invariant)):
-            if prop.premise is None or prop.premise(m, s, CONCRETE):
-                assert prop.holds(m, s, CONCRETE), (prop.name, m.describe(s))
-    steps = [p for p in CATALOGUE if isinstance(p, StepProperty)]
-    for i, j, key in exploration.graph.edges(keys=True):
-        pre, post = exploration.nodes[i], exploration.nodes[j]
-        for prop in steps:
-            if prop.applies(m.edge(key)):
-                assert prop.holds(m, pre, post, CONCRETE), (prop.name, key, m.describe(pre))
+    assert_catalogue_holds(explored())
 
 
 def test_the_backends_agree_on_the_chain_outside_a_showdown():

@@ -12,10 +12,7 @@ from functools import cache
 from checkers import explicit, vector
 from model import riftbound
 from model.riftbound.table import BASE, FIRST_BATTLEFIELD, NOBODY, Table, Unit
-from model.backend import CONCRETE
-from properties import Invariant, StepProperty
-from properties.riftbound import CATALOGUE
-from tests.test_riftbound_model import assert_backends_agree
+from tests.test_riftbound_model import assert_backends_agree, assert_catalogue_holds
 
 
 def reacting_table() -> Table:
@@ -64,18 +61,7 @@ def test_with_reactions_every_chain_edge_is_taken_and_nothing_is_stuck():
 def test_the_catalogue_holds_with_reactions():
     """The invariants on every reachable state and the step properties on
     every transition: chains change nothing they state."""
-    exploration = reacting()
-    m = exploration.machine
-    for s in exploration.nodes:
-        for prop in (p for p in CATALOGUE if isinstance(p, Invariant)):
-            if prop.premise is None or prop.premise(m, s, CONCRETE):
-                assert prop.holds(m, s, CONCRETE), (prop.name, m.describe(s))
-    steps = [p for p in CATALOGUE if isinstance(p, StepProperty)]
-    for i, j, key in exploration.graph.edges(keys=True):
-        pre, post = exploration.nodes[i], exploration.nodes[j]
-        for prop in steps:
-            if prop.applies(m.edge(key)):
-                assert prop.holds(m, pre, post, CONCRETE), (prop.name, key, m.describe(pre))
+    assert_catalogue_holds(reacting())
 
 
 def test_the_chain_resolves_last_in_first_out():

@@ -106,6 +106,22 @@ def test_backends_agree_on_reachable_states():
     assert_backends_agree(explored(tuple(ONE_FIGHT.items())))
 
 
+def assert_catalogue_holds(exploration: explicit.Exploration) -> None:
+    """Every invariant of the catalogue on every reachable state where its
+    premise holds, and every step property on every transition it applies to."""
+    m = exploration.machine
+    for s in exploration.nodes:
+        for prop in (p for p in CATALOGUE if isinstance(p, Invariant)):
+            if prop.premise is None or prop.premise(m, s, CONCRETE):
+                assert prop.holds(m, s, CONCRETE), (prop.name, m.describe(s))
+    steps = [p for p in CATALOGUE if isinstance(p, StepProperty)]
+    for i, j, key in exploration.graph.edges(keys=True):
+        pre, post = exploration.nodes[i], exploration.nodes[j]
+        for prop in steps:
+            if prop.applies(m.edge(key)):
+                assert prop.holds(m, pre, post, CONCRETE), (prop.name, key, m.describe(pre))
+
+
 def assert_backends_agree(exploration: explicit.Exploration) -> None:
     machine = exploration.machine
     states = exploration.nodes[:: max(1, exploration.states // 40)]
