@@ -355,20 +355,7 @@ def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
     )
     if not t.reacts:
         return edges
-    asked = lambda s, b: s.asked  # noqa: E731
-    edges.append(
-        Edge(
-            "pass_on_chain",
-            "chain",
-            "chain",
-            ("showdown.actions", "assumed:chain-reactions"),
-            lambda s, b: s.asked != NOBODY,
-            lambda s, b: {"asked": book.answer("next_to_act_on_chain", s, b)},
-            actor=asked,
-            tags=frozenset({"passes"}),
-            doc="the player asked to act on the chain passes; the next is asked, or the top link resolves",
-        )
-    )
+    edges.append(_pass_on_chain(book, "pass_on_chain", "chain", ("showdown.actions", "assumed:chain-reactions")))
     for i, (kind, u, bf) in enumerate(t.castable):
         rules = _spell_rules(t, kind, u) + ("showdown.actions", "assumed:chain-reactions")
         react, cast, on_top, takes_effect = _chain_link(t, book, i, kind, u, bf)
@@ -381,7 +368,7 @@ def _chain_edges(t: Table, book: RuleBook) -> list[Edge]:
                 rules,
                 react,
                 cast,
-                actor=asked,
+                actor=_asked,
                 tags=frozenset({"spell", "reaction"}),
                 doc=f"the player asked casts a reaction on the chain: {t.spell_name(i)}",
                 prefilter=_someone_asked,
@@ -436,6 +423,28 @@ def _chain_link(t: Table, book: RuleBook, i: int, kind: str, u: int, bf: int) ->
         return {k: _if_each(b, takes, v, getattr(s, k)) for k, v in effect.items()}
 
     return react, cast, on_top, takes_effect
+
+
+def _asked(s: Any, b: Backend) -> Any:
+    """The player asked to act on a chain: who acts by passing or reacting."""
+    return s.asked
+
+
+def _pass_on_chain(book: RuleBook, name: str, location: str, rules: tuple[str, ...]) -> Edge:
+    """The player asked to act on a chain, in a showdown or outside one,
+    passes; the rule book names the next player asked, or nobody, and then
+    the top link resolves."""
+    return Edge(
+        name,
+        location,
+        location,
+        rules,
+        lambda s, b: s.asked != NOBODY,
+        lambda s, b: {"asked": book.answer("next_to_act_on_chain", s, b)},
+        actor=_asked,
+        tags=frozenset({"passes"}),
+        doc="the player asked to act on the chain passes; the next is asked, or the top link resolves",
+    )
 
 
 def _someone_asked(s: Any, b: Backend) -> Any:
@@ -601,20 +610,7 @@ def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
         )
     if not t.reacts:
         return edges
-    asked = lambda s, b: s.asked  # noqa: E731
-    edges.append(
-        Edge(
-            "pass_on_action_chain",
-            "action_chain",
-            "action_chain",
-            ("assumed:action-spells", "assumed:chain-reactions"),
-            lambda s, b: s.asked != NOBODY,
-            lambda s, b: {"asked": book.answer("next_to_act_on_chain", s, b)},
-            actor=asked,
-            tags=frozenset({"passes"}),
-            doc="the player asked to act on the chain passes; the next is asked, or the top link resolves",
-        )
-    )
+    edges.append(_pass_on_chain(book, "pass_on_action_chain", "action_chain", ("assumed:action-spells", "assumed:chain-reactions")))
     for i, kind, u, bf in spells:
         rules = _spell_rules(t, kind, u) + ("assumed:action-spells", "assumed:chain-reactions")
         react, cast, on_top, takes_effect = _chain_link(t, book, i, kind, u, bf)
@@ -627,7 +623,7 @@ def _action_spell_edges(t: Table, book: RuleBook) -> list[Edge]:
                 rules,
                 react,
                 cast,
-                actor=asked,
+                actor=_asked,
                 tags=frozenset({"spell", "reaction"}),
                 doc=f"the player asked casts a reaction on the chain outside a showdown: {t.spell_name(i)}",
                 prefilter=_someone_asked,
