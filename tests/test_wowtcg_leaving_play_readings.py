@@ -16,6 +16,7 @@ from tests.conftest import reachable_states, source_findings, wowtcg_reading
 BOUNDS = {"turns": 1, "hand": 1, "chain_depth": 2, "deck": 0}
 CHINESE = "002zh@leaving_play_ends_role"
 KEY = "source-clash:leaving_play_ends_role:002zh"
+BASIC = "source-clash:leaving_play_ends_role:001"
 
 
 build_reading = wowtcg_reading(BOUNDS)
@@ -27,13 +28,28 @@ def findings() -> dict[str, SourceFinding]:
 
 def test_the_chinese_keeps_a_destroyed_defender_in_its_role():
     found = findings()
-    assert [k for k in found if k.startswith("source-clash:")] == [KEY]
+    assert sorted(k for k in found if k.startswith("source-clash:")) == [BASIC, KEY]
     clash = found[KEY]
     assert "002zh answers no where the model's reading answers yes" in clash.summary
     assert {"002_747842af486db20b.txt:66", "002_747842af486db20b.txt:133"} <= set(clash.places)
     assert {"000_93427c41005e332f.txt:461", "000_93427c41005e332f.txt:485", "002_747842af486db20b.txt:128-130"} <= set(clash.places)
     # The state where they differ: a proposal against an ally is on the chain.
     assert clash.transcript.steps[-1].edge.startswith("propose_combat[")
+    model_game, reading_game = clash.parted
+    ours, theirs = model_game.steps[-1], reading_game.steps[-1]
+    assert ours.edge == theirs.edge and ours.edge.startswith("resolve_instant[destroy ")
+    assert ours.changes["combat"][1].endswith("vs -") and "combat" not in theirs.changes
+
+
+def test_the_basic_rules_keep_a_destroyed_defender_in_its_role_in_a_combat_step():
+    """The basic rules end a role only by removal from combat or the combat's
+    end (001:291); they have no proposed defender, so they part from the
+    model only once the combat step has begun."""
+    clash = findings()[BASIC]
+    assert "001 answers no where the model's reading answers yes" in clash.summary
+    assert "001_bb13bfcb78a9b116.txt:291" in clash.places
+    assert "002_747842af486db20b.txt:66" not in clash.places
+    assert not any(step.edge.startswith("propose_combat[") for step in clash.transcript.steps[-1:])
     model_game, reading_game = clash.parted
     ours, theirs = model_game.steps[-1], reading_game.steps[-1]
     assert ours.edge == theirs.edge and ours.edge.startswith("resolve_instant[destroy ")

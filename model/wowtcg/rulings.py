@@ -1079,6 +1079,19 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "only removal from the game, a change of controller or removal from combat ends a role; a destroyed card keeps it",
                 texts={"002zh": "133"},
             ),
+            # The basic rules' glossary ends an attacker's or a defender's role
+            # in two ways only, removal from combat and the combat's end
+            # (001:281, 291, again 327); their declared defender gives way
+            # only to a protector (001:192, 325).  Leaving play is none of
+            # these.  They have no proposal link, so 601.2f gets no ruling of theirs.
+            Ruling(
+                "602.4",
+                ("602.4", "basic:combat"),
+                False,
+                in_a_combat_step,
+                "a (declared) defender stops being one only as a protector replaces it, it is removed from combat or the combat ends; a destroyed one keeps its role",
+                texts={"001": "291"},
+            ),
         ),
         ((),),
         asked_at=("action_phase", "attack_window", "defend_window"),
