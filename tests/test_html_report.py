@@ -370,11 +370,22 @@ def test_nothing_to_report_and_run_with_a_verify_file_are_refused(tmp_path: Path
     assert both.exit_code == 2 and "give one or the other" in both.stderr
 
 
-def test_run_verifies_the_games_asked_for(tmp_path: Path):
+def test_run_verifies_the_games_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # The command runs as its own process, with explicit search alone: the same
+    # rows, one per property, without the portfolio's seconds of proofs.
+    ran = []
+    run_command = html_report.run_command
+
+    def explicit_only(command: str, *args: str) -> dict[str, Any]:
+        ran.append((command, args))
+        return run_command(command, *args, "--method=explicit")
+
+    monkeypatch.setattr(html_report, "run_command", explicit_only)
     out = tmp_path / "report.html"
     # --run alone names verify.
     result = invoke("report", out, "--run", "--game", "hota")
     assert result.exit_code == 0, result.output
+    assert ran == [("verify", ("--game=hota",))]
     html = out.read_text(encoding="utf-8")
     rows = re.findall(r'<tr data-verdict="([^"]+)" data-game="([^"]+)"', html)
     assert rows and {game for _, game in rows} == {"hota"} and len(rows) == len(get_game("hota").properties)
