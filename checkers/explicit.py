@@ -268,31 +268,57 @@ def _goal_may_be_missed_forever(exploration: Any, premise: np.ndarray, missed: n
     """Does some run, once a premise state is reached, stay off the goal until
     it is stuck (an expanded state with no successor) or closes a cycle?
     Decided over the transition arrays: the states reachable from a premise
-    state that misses the goal through states that miss it, then peeled of
-    every state with no successor left among them; any state that survives
-    the peeling lies on a cycle or leads to one.  Only where the answer is yes
-    does ``_unmet`` build its weighted graph, to find the shortest such run: a
-    liveness property that holds (the usual case) builds no graph of every state."""
+    state that misses the goal through states that miss it (breadth-first,
+    a level of them at a time), then, among them, whether a cycle remains
+    once every state that no state left leads to is taken away, level by
+    level (Kahn's order).  Each round reads only the transitions leaving
+    the states it takes, not every transition.  Only where the answer is
+    yes does ``_unmet`` build its weighted graph, to find the shortest such
+    run: a liveness property that holds (the usual case) builds no graph of
+    every state."""
     pre, post = exploration.step_pre, exploration.step_post
     inside = missed[pre] & missed[post]
+    # (Transitions are kept in order of their source: ``src`` stays sorted.)
     src, dst = pre[inside], post[inside]
     owed = premise & missed
-    while True:
-        grows = owed[src] & ~owed[dst]
-        if not grows.any():
-            break
-        owed[dst[grows]] = True
+    frontier = np.flatnonzero(owed)
+    while frontier.size:
+        reached = _leaving(src, dst, frontier)
+        frontier, _ = _distinct(reached[~owed[reached]])
+        owed[frontier] = True
     successors = np.bincount(pre, minlength=exploration.states)
     if (owed & (successors == 0) & (np.asarray(exploration.depth) <= exploration.expanded)).any():
         return True
-    alive = owed.copy()
-    while alive.any():
-        kept = alive[src] & alive[dst]
-        leaves = alive & (np.bincount(src[kept], minlength=exploration.states) == 0)
-        if not leaves.any():
-            return True  # every state left has a successor left: a cycle
-        alive &= ~leaves
-    return False
+    # Every transition between owed states (a transition inside that leaves one reaches another).
+    among = owed[src]
+    src, dst = src[among], dst[among]
+    entering = np.bincount(dst, minlength=exploration.states)
+    left = int(np.count_nonzero(owed))
+    ready = np.flatnonzero(owed & (entering == 0))
+    while ready.size:
+        left -= ready.size
+        reached, times = _distinct(_leaving(src, dst, ready))
+        entering[reached] -= times
+        ready = reached[entering[reached] == 0]
+    return left > 0  # what no peeling takes lies on a cycle or after one
+
+
+def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values, ascending, and how often each occurs: by sorting
+    (``np.unique`` takes a hash table, several times slower on these arrays)."""
+    values = np.sort(values)
+    first = np.ones(len(values), bool)
+    first[1:] = values[1:] != values[:-1]
+    starts = np.flatnonzero(first)
+    return values[starts], np.diff(np.append(starts, len(values)))
+
+
+def _leaving(src: np.ndarray, dst: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """The targets of the transitions ``src -> dst`` (``src`` sorted) that leave ``nodes``."""
+    first = np.searchsorted(src, nodes)
+    count = np.searchsorted(src, nodes, side="right") - first
+    # Each transition's place: its run's first place, plus its rank in the run.
+    return dst[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))]
 
 
 def _unmet(

@@ -644,6 +644,34 @@ class VectorExploration:
         graph.add_edges_from(zip(self.step_pre.tolist(), self.step_post.tolist(), (names[e] for e in self.step_edge.tolist())))
         return graph
 
+    @cached_property
+    def _tail_digit(self) -> Callable[[int], np.ndarray]:
+        """Digit ``j`` (of a later word) of each of ``tails``' rows, each read once, when first asked."""
+        rows = np.zeros((len(self.tails), self.layout.words), np.uint64)
+        rows[:, 1:] = self.tails
+        return self.layout.reader(rows)
+
+    def reader(self, numbers: Any) -> Callable[[int], np.ndarray]:
+        """Digit ``j`` of the states ``numbers`` (an array of state numbers,
+        or a slice), as ``Layout.reader`` reads them, each when first asked:
+        a digit of the first word from ``low``, one of a later word by the
+        state's row of ``tails``, whose few rows are read once for all
+        (no key is put back together)."""
+        first = self.layout.reader(self.low[numbers][:, None])
+        if self.tails is None:
+            return first
+        tail = self.tail[numbers]
+        later: dict[int, np.ndarray] = {}
+
+        def digit(j: int) -> np.ndarray:
+            if not self.layout.digits[j].word:
+                return first(j)
+            if j not in later:
+                later[j] = self._tail_digit(j).take(tail)
+            return later[j]
+
+        return digit
+
     def locations(self) -> np.ndarray:
         """The location number of every state."""
         return self.layout.digit(self.low[:, None], 0)  # the location is the first digit of the first word
@@ -953,25 +981,27 @@ CHUNK = 1 << 16
 
 
 def _over(
-    exploration: VectorExploration, numbers: Sequence[np.ndarray], predicate: Callable[..., Any]
+    exploration: VectorExploration, numbers: Sequence[np.ndarray] | None, predicate: Callable[..., Any]
 ) -> np.ndarray:
     """``predicate(*states, backend)`` for each row of the state numbers in
-    ``numbers`` (one array per argument), over ``VECTOR`` a chunk at a time.
-    A predicate that cannot run on arrays is asked row by row over ``CONCRETE``."""
+    ``numbers`` (one array per argument; None: every state, once), over
+    ``VECTOR`` a chunk at a time, each state's digits read only when the
+    predicate asks for them (most read a few variables of many).  A
+    predicate that cannot run on arrays is asked row by row over ``CONCRETE``."""
     layout = exploration.layout
-    n = len(numbers[0])
+    n = exploration.states if numbers is None else len(numbers[0])
     out = np.empty(n, bool)
     for a in range(0, n, CHUNK):
-        parts = [x[a : a + CHUNK] for x in numbers]
+        b = min(a + CHUNK, n)
+        parts = [slice(a, b)] if numbers is None else [x[a:b] for x in numbers]
         try:
-            states = [layout.state(layout.unpack(exploration.key_rows(part))) for part in parts]
-            out[a : a + len(parts[0])] = rows(predicate(*states, VECTOR), len(parts[0]))
+            states = [Fields(layout, exploration.reader(part)) for part in parts]
+            out[a:b] = rows(predicate(*states, VECTOR), b - a)
         except ModelError:
             raise
         except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
-            out[a : a + len(parts[0])] = [
-                bool(predicate(*(exploration.state(x) for x in row), CONCRETE)) for row in zip(*parts)
-            ]
+            numbered = [range(p.start, p.stop) if isinstance(p, slice) else p.tolist() for p in parts]
+            out[a:b] = [bool(predicate(*(exploration.state(x) for x in row), CONCRETE)) for row in zip(*numbered)]
     return out
 
 
@@ -981,14 +1011,13 @@ def check(exploration: VectorExploration, prop: Property) -> Result:
     and the first violation in explicit search's order is the one kept."""
     started = time.perf_counter()
     m = exploration.machine
-    everyone = np.arange(exploration.states)
     violation: tuple[Any, list[tuple[Edge, Any]]] | None = None
     loop_start: int | None = None
     premise_met = True
     if isinstance(prop, Invariant):
-        inside = _over(exploration, [everyone], lambda s, b: prop.premise(m, s, b)) if prop.premise else np.ones(len(everyone), bool)
+        inside = _over(exploration, None, lambda s, b: prop.premise(m, s, b)) if prop.premise else np.ones(exploration.states, bool)
         premise_met = bool(inside.any())
-        bad = np.flatnonzero(inside & ~_over(exploration, [everyone], lambda s, b: prop.holds(m, s, b)))
+        bad = np.flatnonzero(inside & ~_over(exploration, None, lambda s, b: prop.holds(m, s, b)))
         if bad.size:
             violation = exploration.path_to(int(bad[0]))
     elif isinstance(prop, StepProperty):
@@ -1009,8 +1038,8 @@ def check(exploration: VectorExploration, prop: Property) -> Result:
         if len(exploration.dead_ends):
             violation = exploration.path_to(int(exploration.dead_ends[0]))
     elif isinstance(prop, Eventually):
-        premise = _over(exploration, [everyone], lambda s, b: prop.premise(m, s, b))
-        missed = ~_over(exploration, [everyone], lambda s, b: prop.goal(m, s, b)) if premise.any() else premise
+        premise = _over(exploration, None, lambda s, b: prop.premise(m, s, b))
+        missed = ~_over(exploration, None, lambda s, b: prop.goal(m, s, b)) if premise.any() else premise
         premise_met, violation, loop_start = explicit._unmet(exploration, premise, missed)
     else:
         raise TypeError(f"explicit search cannot check {type(prop).__name__}")
