@@ -3,11 +3,12 @@ and whether as a link, in which window a non-instant is played, whether an
 instant is played where no window is open, in which window a resource is
 placed and whether as a link, whose cards ready, who is bound to attack, who
 ends the action phase, who acts first after a link resolves, which weapons
-strike together and when, when combat roles end, and what a spell's printed
-text does: the rules of 303, 404-410, 501-503 and 600-603 as rulings with
-explicit precedence (``model/rulings.py``), each citing the texts that state
-it.  Seventeen questions read the board alone (``Question.fixed``): the model asks them as it
-builds its edges, so a reading of them builds other edges.
+strike together and when, whether a combat reaches its protect point, when
+combat roles end, and what a spell's printed text does: the rules of 303,
+404-410, 501-503 and 600-603 as rulings with explicit precedence
+(``model/rulings.py``), each citing the texts that state it.  Twenty-one
+questions of play read the board alone (``Question.fixed``): the model asks
+them as it builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
 comprehensive rules (000), the basic rules (001), the combat rules in English
@@ -882,6 +883,38 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         default_texts=PROTECTOR,
     )
 
+    # -- 602.2: whether a combat goes on to the protect point ------------------------------
+    # 002's Chinese 602.2 concludes the combat as the attack window closes
+    # unless an attacker and a *defender* remain (T5); its own 602.3, like
+    # every text, makes the proposed defender a defender only after the
+    # protect point, so read as written no combat gets there.
+    combat_reaches_protect_point = Question(
+        "combat_reaches_protect_point",
+        "as the attack window closes with an attacker and a proposed defender, does the combat go on to the protect point (602.2)?",
+        (
+            Ruling(
+                "602.2",
+                ("602.2",),
+                True,
+                always,
+                "with an attacker and a proposed defender the protect point follows; only without one of them does the combat conclude",
+                texts={"000": "471", "002en": "80-84", "CR7.4": "1896-1899"},
+            ),
+            Ruling(
+                "602.2",
+                ("602.2", "602.3"),
+                False,
+                always,
+                "the combat concludes unless a defender remains, and nobody is a defender before 602.3: no protect point, no combat damage",
+                texts={"002zh": "85"},
+            ),
+        ),
+        ((),),
+        asked_at=("attack_window",),
+        fixed=True,
+        show=lambda: "the combat",
+    )
+
     # -- 501.2b: who skips the draw step ----------------------------------------------------
     # The whole step, with its priority window (000, CR7.4); the basic rules
     # have no windows, so skipping the draw there is skipping the step.
@@ -1564,7 +1597,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
-        bound_to_attack, may_protect,
+        bound_to_attack, combat_reaches_protect_point, may_protect,
         ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks, doubling_reaches_heroes,
