@@ -107,6 +107,12 @@ OPERATIONS: dict[str, tuple[frozenset[str], str]] = {
     "players_put_graveyard_allies_into_play": (frozenset(), "CR7.4 710.1 CR7.4 703.3c"),
     # Mind Spike: the target's controller discards a card per damage the link dealt it.
     "discard_per_damage_dealt": (frozenset(), "413.6a"),
+    # 001 basic rules, Preventing damage: a prevention that lasts the turn
+    # and prevents up to its amount in all, packet by packet (CR7.4 717.2a).
+    "prevent_this_turn": (frozenset({"amount", "to"}), "CR7.4 717.2 CR7.4 717.2a"),
+    # Bear form (001 basic rules; CR7.4 glossary): destroy each ability of its
+    # controller that gives his hero bear form.
+    "destroy_bear_form_sources": (frozenset(), "413.6a"),
 }
 
 # Continuous powers (CR7.4 704) the engine implements.
@@ -134,6 +140,9 @@ CONTINUOUS = {
     "hero_ability_damage_plus": "407.4",  # Chromatic Cloak: a replacement that raises the amount
     "cant_be_destroyed": "103.2 103.3",  # the card itself can't be destroyed, but uniqueness still destroys it
     "attached_loses_keyword": "405.1 405.2",  # its host loses a keyword (a hero losing dual wield)
+    "hero_damage_plus": "407.4 CR7.4 717.4a",  # Berserker Stance: packets its controller's hero deals are N larger
+    "hero_dealt_damage_plus": "407.4 CR7.4 717.4a",  # Berserker Stance: packets dealt to that hero are N larger
+    "hero_bear_form": "602.2",  # bear form (001 basic rules): its controller's hero has protector
 }
 
 # Events that triggered powers (CR7.4 703) watch for.
@@ -159,6 +168,14 @@ TRIGGERS = {
     "opposing_ally_enters_play": "CR7.4 710.1 CR7.4 703.3c",  # Watcher Mal'wi
     "this_dealt_damage": "CR7.4 703.1 404.5 407.2",  # a packet dealt to it; none is made where it can't be dealt (404.5)
     "you_discard": "CR7.4 703.1 413.6a",  # once for each card its controller discards, one at a time
+    # Bear form (001 basic rules): its controller plays an ability that is not Feral, or strikes with a weapon.
+    "you_play_non_feral_ability_or_strike": "CR7.4 703.1 303.2",
+}
+
+# Alternate costs (CR7.4 403.3): paid rather than the card's cost, with the
+# rule that says what paying it takes.
+ALTERNATE_COSTS = {
+    "destroy_resource": "CR7.4 403.3 410.1b",  # Nalonae: destroy a resource you control
 }
 
 # Costs a payment power (CR7.4 701) may ask for.
@@ -245,6 +262,8 @@ class Card:
     continuous: tuple[tuple[str, Any], ...] = ()
     triggers: tuple[Power, ...] = ()
     payments: tuple[Power, ...] = ()
+    alternate_cost: str | None = None  # CR7.4 403.3: paid rather than `cost`
+    reward: Power | None = None  # a quest's reward power (307.1, CR7.4 702.1): its cost and its effect
 
     # The derived facts below are read on every pass of the game loop; a card
     # is immutable, so each is worked out once, on first reading.
@@ -287,7 +306,7 @@ class Card:
     def power_names(self) -> frozenset[str]:
         """Its continuous powers' names and the events its triggered powers
         watch for (CR7.4 703, CR7.4 704)."""
-        return frozenset(self.continuous_powers) | {t.when for t in self.triggers}
+        return frozenset(self.continuous_powers) | {t.when for t in self.triggers} | ({"reward"} if self.reward else set())
 
     def has_continuous(self, name: str) -> bool:
         return name in self.continuous_powers
@@ -320,7 +339,7 @@ _CARD_FIELDS = {
     "name", "type", "text", "source", "cost", "x_cost", "traits", "subtypes", "tags",
     "instant", "ongoing", "atk", "damage_type", "health", "defense", "strike_cost",
     "keywords", "talent", "hero_required", "reputation", "attach", "effect",
-    "continuous", "triggers", "payments", "target",
+    "continuous", "triggers", "payments", "target", "alternate_cost", "reward",
 }
 
 
@@ -414,6 +433,17 @@ def card_from_dict(raw: dict) -> Card:
     if any(t.when is None for t in triggers):
         raise UnsupportedCardText(name, "a triggered power needs 'when'")
     payments = tuple(_power(name, p, f"payment power {i + 1}") for i, p in enumerate(raw.get("payments", [])))
+    alternate = raw.get("alternate_cost")
+    if alternate is not None and alternate not in ALTERNATE_COSTS:
+        raise UnsupportedCardText(name, f"alternate cost {alternate!r} (known: {', '.join(ALTERNATE_COSTS)})")
+    reward = None
+    if "reward" in raw:
+        # 307.1, CR7.4 702.1: only a quest has a reward power; its cost is what completing it takes.
+        if kind != "quest":
+            raise UnsupportedCardText(name, "only a quest has a reward power (307.1)")
+        reward = _power(name, raw["reward"], "reward")
+        if reward.when is not None:
+            raise UnsupportedCardText(name, "a reward power is not triggered")
     if kind in CHARACTER_TYPES and raw.get("health") is None:
         raise UnsupportedCardText(name, "a character needs health (301.1, 302.1)")
     if kind == "weapon" and (raw.get("atk") is None or raw.get("strike_cost") is None):
@@ -450,6 +480,8 @@ def card_from_dict(raw: dict) -> Card:
         continuous=tuple(continuous),
         triggers=triggers,
         payments=payments,
+        alternate_cost=alternate,
+        reward=reward,
     )
 
 

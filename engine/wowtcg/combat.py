@@ -27,7 +27,7 @@ def has(st: GameState, o: Obj, keyword: str) -> bool:
     if keyword in o.card.keywords:
         found = "attached_loses_keyword" not in powers or keyword not in keywords_lost(st, o)
     else:
-        found = "keywords_by_hero_trait" in powers and keyword in keywords_of(st, o)
+        found = ("keywords_by_hero_trait" in powers or "hero_bear_form" in powers) and keyword in keywords_of(st, o)
     return found and ("attached_powerless" not in powers or o.id not in powerless(st))
 
 

@@ -83,13 +83,19 @@ def can_be_destroyed(st: GameState, o: Obj) -> bool:
     Uniqueness destroys either all the same (103.3: `destroy`'s caller says so)."""
     if o.card.type == "hero":
         return not any(True for _ in sources_in_play(st, "hero_cant_be_destroyed", o.controller))
-    if "cant_be_destroyed" in o.card.continuous_powers:
+    if "cant_be_destroyed" in o.card.continuous_powers and not is_blank(o):
         return "attached_powerless" in st.powers_in_game and o.id in powerless(st)
     return True
 
 
 def is_ally(o: Obj) -> bool:
     return o.card.type == "ally"
+
+
+def is_blank(o: Obj) -> bool:
+    """410.1b: a face-down resource has no name, type or text, in play and as
+    it leaves play."""
+    return o.resource and not o.face_up
 
 
 def is_character(o: Obj) -> bool:
@@ -129,6 +135,9 @@ def keywords_of(st: GameState, o: Obj) -> frozenset[str]:
     if by_trait:
         hero = st.objs[st.players[o.controller].hero].card
         words = words | {word for trait, gained in by_trait if trait in hero.traits for word in gained}
+    if "hero_bear_form" in st.powers_in_game and o.card.type == "hero" \
+            and any(True for _ in sources_in_play(st, "hero_bear_form", o.controller)):
+        words = words | {"protector"}  # bear form (001 basic rules): the hero has protector
     if words and "attached_loses_keyword" in st.powers_in_game:
         lost = keywords_lost(st, o)
         if lost:
@@ -169,13 +178,33 @@ def make_packet(st: GameState, packet: Packet) -> Packet | None:
         if source is not None and source.card.type == "hero":
             for armor in sources_in_play(st, "heal_plus", source.controller):
                 packet.amount += int(armor.card.continuous_arg("heal_plus"))
-    elif "hero_ability_damage_plus" in st.powers_in_game and packet.card is not None \
-            and st.objs[packet.card].card.type == "ability" and packet.source == st.players[packet.controller].hero:
-        # Chromatic Cloak replaces a packet its controller's hero deals with an
-        # ability by one of N more; nothing else about it changes (407.4).
-        for cloak in sources_in_play(st, "hero_ability_damage_plus", packet.controller):
-            packet.amount += int(cloak.card.continuous_arg("hero_ability_damage_plus"))
+    else:
+        powers = st.powers_in_game
+        if "hero_ability_damage_plus" in powers and packet.card is not None \
+                and st.objs[packet.card].card.type == "ability" and packet.source == st.players[packet.controller].hero:
+            # Chromatic Cloak replaces a packet its controller's hero deals with an
+            # ability by one of N more; nothing else about it changes (407.4).
+            for cloak in sources_in_play(st, "hero_ability_damage_plus", packet.controller):
+                packet.amount += int(cloak.card.continuous_arg("hero_ability_damage_plus"))
+        if "hero_damage_plus" in powers or "hero_dealt_damage_plus" in powers:
+            _stance(st, packet, target)
     return packet
+
+
+def _stance(st: GameState, packet: Packet, target: Obj) -> None:
+    """Berserker Stance: a packet its controller's hero would deal, or would be
+    dealt, is replaced by one N larger (407.4). Modifiers that raise a packet
+    apply before any prevention (CR7.4 717.4a: the packet's controller picks
+    among them first; additions give the same total in any order), as the
+    001 basic rules' first Preventing damage example has it: 2 becomes 3, then
+    2 of it is prevented."""
+    source = st.objs[packet.source] if packet.source is not None else None
+    if source is not None and source.card.type == "hero" and source.id in st.play:
+        for stance in sources_in_play(st, "hero_damage_plus", source.controller):
+            packet.amount += int(stance.card.continuous_powers["hero_damage_plus"])
+    if target.card.type == "hero":
+        for stance in sources_in_play(st, "hero_dealt_damage_plus", target.controller):
+            packet.amount += int(stance.card.continuous_powers["hero_dealt_damage_plus"])
 
 
 def deliver(st: GameState, packet: Packet) -> None:
@@ -194,24 +223,41 @@ def deliver(st: GameState, packet: Packet) -> None:
         target.damage -= healed
         st.history.append(f"{_packet_source(st, packet)} heals {healed} damage from {st.describe(target)} (406.1)")
         return
-    if not packet.settled and target.card.type == "hero":
+    if not packet.settled and (target.card.type == "hero" or st.turn_modifiers):
         options = []
-        if packet.preventable:
+        # Preventions lasting the turn (001 basic rules, Preventing damage;
+        # CR7.4 717.2): they must apply, but with several modifiers competing
+        # the destination's controller picks which applies next (CR7.4 717.4b).
+        shields = _shields(st, packet) if packet.preventable and st.turn_modifiers else []
+        if shields and len(shields) == 1 and not (target.card.type == "hero" and _hero_options_exist(st, packet, target)):
+            apply_shield(st, packet, shields[0])
+            if packet.amount >= 1:
+                st.push(("deliver", packet))
+            return
+        options += [
+            Action.made("prevent", target.controller, st.turn_modifiers[i][2], option=("shield", i),
+                        label=f"{st.pname(target.controller)} applies {st.objs[st.turn_modifiers[i][2]].name}'s prevention "
+                              f"({st.turn_modifiers[i][0][1]} left) against {packet.amount} damage")
+            for i in shields
+        ]
+        if packet.preventable and target.card.type == "hero":
             options += [
                 Action.made("prevent", target.controller, a.id, label=f"{st.pname(target.controller)} exhausts {a.name} (DEF {a.card.defense}) against {packet.amount} damage")
                 for a in st.cards_in_play()
                 if a.card.type == "armor" and a.controller == target.controller
                 and not a.exhausted and (a.card.defense or 0) >= 1
             ]
-        if "may_return_to_prevent_hero_damage" in st.powers_in_game:
+        if "may_return_to_prevent_hero_damage" in st.powers_in_game and target.card.type == "hero":
             options += [
                 Action.made("prevent", target.controller, b.id, option="return", label=f"{st.pname(target.controller)} returns {b.name} to its owner's hand against {packet.amount} damage")
                 for b in sources_in_play(st, "may_return_to_prevent_hero_damage", target.controller)
             ]
         if options:
-            options.append(Action.made("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage"))
+            if not shields:  # a prevention that applies can't be declined (CR7.4 717.2)
+                options.append(Action.made("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage"))
             armor = any(o.option is None and o.subject is not None for o in options)
-            st.decide(Decision("prevent", target.controller, options, "304.2" if armor else "407.1", {"packet": packet}))
+            rule = "CR7.4 717.4b" if shields else "304.2" if armor else "407.1"
+            st.decide(Decision("prevent", target.controller, options, rule, {"packet": packet}))
             return
     was_damaged = target.damage > 0  # the state just before the damage, for the powers watching it (CR7.4 703.4)
     target.damage += packet.amount
@@ -232,6 +278,39 @@ def _packet_source(st: GameState, packet: Packet) -> str:
     return st.describe(st.objs[packet.source]) if packet.source is not None else st.pname(packet.controller)
 
 
+def _shields(st: GameState, packet: Packet) -> list[int]:
+    """The preventions lasting this turn (`prevent_this_turn`) that apply to
+    this packet's destination: their places in `st.turn_modifiers`."""
+    return [i for i, (what, oid, _) in enumerate(st.turn_modifiers)
+            if oid == packet.target and type(what) is tuple and what[0] == "prevent"]
+
+
+def _hero_options_exist(st: GameState, packet: Packet, hero: Obj) -> bool:
+    """Whether armor (304.2) or Blessed Life (CR7.4 717.3) could also replace
+    this packet to the hero, so that the order is the controller's choice."""
+    if packet.preventable and any(a.card.type == "armor" and a.controller == hero.controller and not a.exhausted
+                                  and (a.card.defense or 0) >= 1 for a in st.cards_in_play()):
+        return True
+    return "may_return_to_prevent_hero_damage" in st.powers_in_game \
+        and any(True for _ in sources_in_play(st, "may_return_to_prevent_hero_damage", hero.controller))
+
+
+def apply_shield(st: GameState, packet: Packet, index: int) -> None:
+    """CR7.4 717.2a: a prevention of Y against a packet of X lowers the packet
+    by Y and what the prevention has left by X; either at 0 or less is gone.
+    So a 2-point prevention leaves 1 for later against a packet of 1, and
+    nothing against a packet of 3 (001 basic rules, Preventing damage)."""
+    (what, oid, source) = st.turn_modifiers[index]
+    left, amount = what[1], packet.amount
+    packet.amount -= left
+    st.history.append(f"{st.objs[source].name}'s prevention prevents {min(left, amount)} damage to "
+                      f"{st.describe(st.objs[oid])} (CR7.4 717.2a)")
+    if left - amount > 0:
+        st.turn_modifiers[index] = (("prevent", left - amount), oid, source)
+    else:
+        del st.turn_modifiers[index]
+
+
 def answer_prevent(st: GameState, action: Action, packet: Packet) -> None:
     """304.2: exhausting armor prevents up to its DEF; a packet brought below 1
     disappears (407.2a); otherwise the controller may replace it again.
@@ -239,6 +318,10 @@ def answer_prevent(st: GameState, action: Action, packet: Packet) -> None:
     prevented unless it can't be (CR7.4 709.2f, CR7.4 717.3)."""
     if action.subject is None:
         packet.settled = True  # he declined: the packet is dealt as it is
+    elif type(action.option) is tuple:  # a prevention lasting the turn (CR7.4 717.2a)
+        apply_shield(st, packet, action.option[1])
+        if packet.amount < 1:
+            return
     elif action.option == "return":
         blessing = st.objs[action.subject]
         leave_play(st, blessing, "hand")
@@ -359,8 +442,8 @@ def leave_play(st: GameState, o: Obj, zone: str) -> None:
     o.exhausted = False
     o.damage = 0
     o.attached_to = None
+    st.move(o, zone)  # before it stops being a resource: `move` asks whether it is blank (410.1b)
     o.resource = False
-    st.move(o, zone)
     if host is not None and o.card.has_continuous("control_attached"):
         st.recompute_control(host)  # 401.3b: control goes back
 
@@ -372,9 +455,11 @@ def graveyard_from_play(st: GameState, o: Obj) -> str:
     destroyed, CR7.4 709.2f example). Reading: she is still in play as she
     herself would go, so she replaces her own destruction too. Asked before
     any card of a batch leaves (409.6)."""
+    if is_blank(o):
+        return "graveyard"  # 410.1b: blank as it leaves, no ally or ability that a replacement names
     if is_ally(o) and any(True for _ in sources_in_play(st, "own_allies_removed_instead_of_graveyard", o.owner)):
         return "removed"
-    return "graveyard"
+    return "removed" if st.removed_instead_of_graveyard(o) else "graveyard"
 
 
 def destroy(st: GameState, o: Obj, *, by_rule_over_cant: bool = False) -> bool:
@@ -389,10 +474,16 @@ def destroy(st: GameState, o: Obj, *, by_rule_over_cant: bool = False) -> bool:
     zone = graveyard_from_play(st, o)
     watchers = [st.objs[oid] for oid in st.play]
     host = o.attached_to
+    blank = is_blank(o)
     leave_play(st, o, zone)
     if zone == "removed":
         st.history.append(f"{st.describe(o)} is removed from the game instead of being destroyed (413.8a)")
         return False
+    if blank:
+        # 410.1b: blank as it leaves play, so no power watching for an ally,
+        # a character or the card itself sees it go.
+        st.history.append(f"{st.pname(o.controller)}'s face-down resource is destroyed and goes to the graveyard blank (410.1b)")
+        return True
     destroyed_triggers(st, [o], watchers, None if host is None else {o.id: host})
     return True
 
@@ -588,6 +679,15 @@ def run_step(st: GameState, link: Link, step, answer=None) -> None:
         # Highborne Soul Mirror: every other ally of the destroyed ally's name under the mirror's controller.
         name = st.objs[link.event["destroyed"]].card.name
         for o in [o for o in characters_in_play(st) if is_ally(o) and o.controller == controller and o.card.name == name]:
+            destroy(st, o)
+    elif op == "prevent_this_turn":
+        # 001 basic rules, Preventing damage: it prevents up to its amount in
+        # all, until the turn ends (CR7.4 717.2); kept with the turn's modifiers.
+        for oid in _who(st, link, step.arg("to")):
+            st.turn_modifiers.append((("prevent", step.arg("amount")), oid, link.source))
+    elif op == "destroy_bear_form_sources":
+        # Bear form (001 basic rules; CR7.4 glossary): each ability of his giving his hero bear form.
+        for o in list(sources_in_play(st, "hero_bear_form", controller)):
             destroy(st, o)
     else:
         raise ValueError(f"operation {op!r}")  # the loader admits no other

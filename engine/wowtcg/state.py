@@ -29,8 +29,9 @@ PILES = frozenset({"deck", "hand", "graveyard", "removed"})  # the zones each pl
 PRIORITY_ACTION_FIELDS = {
     "pass": (),
     "resource": ("subject", "option"),
-    "play": ("subject", "targets", "x"),
+    "play": ("subject", "targets", "x", "option"),  # option: the resource destroyed for an alternate cost (CR7.4 403.3)
     "power": ("subject", "targets", "x", "option"),
+    "complete": ("subject",),  # a quest completed (409.2, CR7.4 702.2)
     "propose": ("subject", "targets", "option"),
     "strike": ("subject",),
 }
@@ -339,6 +340,8 @@ class GameState:
     def _link_text(self, link: Link) -> str:
         if link.kind == "proposal":
             return f"{self.pname(link.controller)} proposal {self.objs[link.attacker].name} -> {self.objs[link.defender].name}"
+        if link.kind == "reward":  # the quest is face down by now; its reward is still its own (CR7.4 702.2)
+            return f"{self.pname(link.controller)} reward {self.objs[link.source].card.name}"
         source = self.objs[link.source].name if link.source is not None else "?"
         return f"{self.pname(link.controller)} {link.kind} {source}"
 
@@ -393,6 +396,9 @@ class GameState:
         one is searched; it may be in none (a card made for the move, or one
         `leave_play` has already taken out of play)."""
         owner = self.players[o.owner]
+        if zone == "graveyard" and self.turn_modifiers and self.removed_instead_of_graveyard(o):
+            zone = "removed"  # Readiness's replacement
+            self.history.append(f"{o.name} is removed from the game instead of entering the graveyard (413.8a)")
         where = o.zone
         pile = self.play if where == "play" else getattr(owner, where) if where in PILES else None
         if pile is not None and o.id in pile:
@@ -402,6 +408,21 @@ class GameState:
             self.play.append(o.id)
         elif zone in PILES:
             getattr(owner, zone).append(o.id)
+
+    def removed_instead_of_graveyard(self, o: Obj) -> bool:
+        """Readiness: this turn an ability that would enter its owner's
+        graveyard is removed from the game instead. A face-down resource is
+        blank as it leaves play (410.1b), no ability, so it goes to the
+        graveyard (000 410.1b example: Nalonae's alternate cost)."""
+        if o.card.type != "ability" or (o.resource and not o.face_up):
+            return False
+        hero = self.players[o.owner].hero
+        return any(what == "abilities_removed_instead_of_graveyard" and oid == hero for what, oid, _ in self.turn_modifiers)
+
+    def may_play_from_graveyard(self, player: int) -> bool:
+        """Readiness: this turn he may play abilities from his graveyard."""
+        hero = self.players[player].hero
+        return any(what == "abilities_from_graveyard" and oid == hero for what, oid, _ in self.turn_modifiers)
 
     def enter_play(self, o: Obj, controller: int, attached_to: int | None = None, watched: bool = True) -> None:
         """CR7.4 710.1: enters play under its controller, new to his party,
@@ -562,7 +583,7 @@ class GameState:
         return target in self.legal_targets(kind, link.controller)
 
     def _target_kind(self, link: Link) -> str | None:
-        if link.kind in ("payment", "trigger"):
+        if link.kind in ("payment", "trigger", "reward"):
             return link.power.target
         if link.kind == "card" and link.source is not None and self.objs[link.source].card.effect:
             return self.objs[link.source].card.effect.target
@@ -846,7 +867,7 @@ class GameState:
         self._t_give_priority(self.turn_player)
 
     def _steps_of(self, link: Link):
-        if link.kind in ("payment", "trigger"):
+        if link.kind in ("payment", "trigger", "reward"):
             return link.power.steps
         if link.kind == "card":
             card = self.objs[link.source].card
@@ -1066,6 +1087,8 @@ class GameState:
             return ("409.1", f"{self.objs[a.subject].name} has no power {a.option!r}")
         if a.kind == "propose" and type(a.option) is not bool:
             return ("409.1", f"a proposal says whether it is a sabotage (option True or False), not {a.option!r}")
+        if a.kind == "play" and a.option is not None and (type(a.option) is not int or not 0 <= a.option < cards):
+            return ("409.1", f"an alternate cost names a card of this game to destroy, not {a.option!r}")
         if a.kind == "resource" and a.option not in (None, False, True):
             return ("409.1", f"a resource is placed face down (no option, or False) or face up (True), not {a.option!r}")
         return None
@@ -1083,9 +1106,11 @@ class GameState:
                     return ("600.2", f"{name} must attack if able, so {player.name} can't pass")
             return None
         if a.kind in ("play", "resource"):
-            if a.subject not in player.hand:
-                return ("408.1", "cards are played from the hand")
             card = self.objs[a.subject].card
+            from_graveyard = a.kind == "play" and card.type == "ability" and a.subject in player.graveyard \
+                and self.may_play_from_graveyard(a.player)  # Readiness
+            if a.subject not in player.hand and not from_graveyard:
+                return ("408.1", "cards are played from the hand")
             if a.kind == "resource":
                 if player.placed_resource_turn == self.turn_number:
                     return ("410.1", "one resource per turn")
@@ -1102,7 +1127,10 @@ class GameState:
                     return problem
             target = card.effect.target if card.effect else None
             problem = self._x_problem(a, has_x=target == "ally_cost_x")
-            return problem or self._cost_and_target_problem(a, target, card.cost + a.x)
+            if problem is None and a.option is not None:
+                problem = self._alternate_cost_problem(a.player, card, a.option)
+            cost = 0 if a.option is not None else card.cost + a.x  # CR7.4 707.1e: the alternate cost replaces the cost
+            return problem or self._cost_and_target_problem(a, target, cost)
         if a.kind == "power":
             source = self.objs[a.subject]
             power = source.card.payments[a.option]
@@ -1124,7 +1152,32 @@ class GameState:
             return problem
         if a.kind == "strike":
             return combat.strike_problem(self, a.player, self.objs[a.subject])
+        if a.kind == "complete":
+            return self._complete_problem(a.player, self.objs[a.subject])
         return ("409.2", f"{a.kind} is not something a player does with priority")
+
+    def _alternate_cost_problem(self, player: int, card: Card, resource: int):
+        """CR7.4 403.3: an alternate cost is paid only for a card that has one;
+        Nalonae's is a resource its player controls, ready or not (destroying
+        it is the cost, not exhausting it)."""
+        if card.alternate_cost != "destroy_resource":
+            return ("CR7.4 403.3", f"{card.name} has no alternate cost")
+        o = self.objs[resource]
+        if o.zone != "play" or not o.resource or o.controller != player:
+            return ("CR7.4 403.3", f"{self.describe(o)} is not a resource {self.pname(player)} controls")
+        return None
+
+    def _complete_problem(self, player: int, quest: Obj):
+        """409.2, CR7.4 702.1, CR7.4 702.2: a face-up quest in his resource row with a
+        reward, any time he has priority, if he can pay its completion cost
+        (the quest itself may be exhausted towards it)."""
+        if quest.zone != "play" or not quest.resource or not quest.face_up or quest.controller != player \
+                or quest.card.reward is None:
+            return ("CR7.4 702.2", f"{quest.name} is not a face-up quest with a reward that {self.pname(player)} controls")
+        cost = quest.card.reward.cost_of("resources") or 0
+        if self.ready_resources(player) < cost:
+            return ("402.1", f"{self.pname(player)} can't pay {cost} to complete {quest.name}")
+        return None
 
     def _power_source_problem(self, player: int, source: Obj, power):
         """CR7.4 701.1, CR7.4 701.2, 402.1, 302.2: whether this player may use this
@@ -1191,7 +1244,15 @@ class GameState:
             o = objs[oid]
             if main or o.card.instant:  # 408.1: outside his main phase only instants are played
                 hand.append(o)
+        if self.turn_modifiers and self.may_play_from_graveyard(p):  # Readiness
+            for oid in player.graveyard:
+                o = objs[oid]
+                if o.card.type == "ability" and (main or o.card.instant):
+                    hand.append(o)
         play = self.play
+        # 409.2, CR7.4 702.2: his face-up quests with a reward, completed any time he has priority.
+        quests = [o for o in map(objs.__getitem__, play) if o.resource and o.face_up and o.controller == p
+                  and o.card.reward is not None] if "reward" in self.powers_in_game else ()
         # His payment powers he may use now whatever he pays (CR7.4 701.1-2, 402.1, 302.2).
         powers = []
         for oid in self.payment_sources:
@@ -1206,7 +1267,7 @@ class GameState:
         if not (main and combat.must_attack_pending(self)):  # 600.2: he can't pass while a character must attack
             out.append(self.pass_actions[p])
         defend = self.step == "defend_window"
-        if not (main or hand or powers or defend):
+        if not (main or hand or powers or defend or quests):
             return out
         place = main and player.placed_resource_turn != self.turn_number
         offers = self._offers
@@ -1241,27 +1302,45 @@ class GameState:
                         a = offers[key] = Action.made("resource", p, o.id, option=True, label=f"{self.pname(p)} places {card.name} face up as a resource")
                     offer(a)
                 continue
+            if card.alternate_cost == "destroy_resource" and o.zone == "hand":
+                # Nalonae (CR7.4 403.3): rather than pay, destroy a resource he
+                # controls, each a choice of its own (its card shows once it is gone, 410.1b).
+                for r in map(objs.__getitem__, play):
+                    if r.resource and r.controller == p:
+                        a = offers.get(key := ("play", p, o.id, r.id))
+                        if a is None:
+                            shown = f"face-down {r.card.name}" if not r.face_up else r.card.name
+                            a = offers[key] = Action.made("play", p, o.id, option=r.id, label=f"{self.pname(p)} plays {card.name} by destroying his resource ({shown})")
+                        offer(a)
             if card.type == "hero" or card.cost > budget:
                 continue
+            zone = o.zone
+            where = " from his graveyard" if zone == "graveyard" else ""
             target = card.effect.target if card.effect else None
             if target == "ally_cost_x":
                 for t in self.legal_targets("ally", p):
                     x = objs[t].card.cost  # an ally of cost X is a legal target (CR7.4 707.1d)
                     if card.cost + x <= budget:
-                        a = offers.get(key := ("play", p, o.id, t, x, objs[t].controller))
+                        a = offers.get(key := ("play", p, o.id, t, x, objs[t].controller, zone))
                         if a is None:
-                            a = offers[key] = Action.made("play", p, o.id, (t,), x, label=f"{self.pname(p)} plays {card.name} (X={x}) on {self.describe(objs[t])}")
+                            a = offers[key] = Action.made("play", p, o.id, (t,), x, label=f"{self.pname(p)} plays {card.name}{where} (X={x}) on {self.describe(objs[t])}")
                         offer(a)
             elif target:
                 for t in self.legal_targets(target, p):
-                    a = offers.get(key := ("play", p, o.id, t, 0, None if target == "player" else objs[t].controller))
+                    a = offers.get(key := ("play", p, o.id, t, 0, None if target == "player" else objs[t].controller, zone))
                     if a is None:
-                        a = offers[key] = Action.made("play", p, o.id, (t,), label=f"{self.pname(p)} plays {card.name} on {self._target_name(target, t)}")
+                        a = offers[key] = Action.made("play", p, o.id, (t,), label=f"{self.pname(p)} plays {card.name}{where} on {self._target_name(target, t)}")
                     offer(a)
             else:
-                a = offers.get(key := ("play", p, o.id))
+                a = offers.get(key := ("play", p, o.id, zone))
                 if a is None:
-                    a = offers[key] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
+                    a = offers[key] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}{where}")
+                offer(a)
+        for q in quests:
+            if (q.card.reward.cost_of("resources") or 0) <= budget:  # 402.1: the quest may pay towards itself
+                a = offers.get(key := ("complete", p, q.id))
+                if a is None:
+                    a = offers[key] = Action.made("complete", p, q.id, label=f"{self.pname(p)} completes {q.card.name}")
                 offer(a)
         for o, i, power in powers:
             # 402.1, CR7.4 707.1b: each X he can pay for on top of the resources.
@@ -1331,12 +1410,18 @@ class GameState:
             self.chain.append(Link(self._link_id(), "resource", a.player, a.subject, event={"face_up": bool(a.option)}))
         elif a.kind == "play":
             card = self.objs[a.subject].card
-            self.pay(a.player, card.cost + a.x)
+            if a.option is None:
+                self.pay(a.player, card.cost + a.x)
+            else:
+                # CR7.4 403.3, CR7.4 707.1e: the alternate cost instead (Nalonae: destroy a resource he controls).
+                effects.destroy(self, self.objs[a.option])
             self.move(self.objs[a.subject], "chain")
             self.objs[a.subject].controller = a.player
             self.chain.append(Link(self._link_id(), "card", a.player, a.subject, a.targets, a.x))
             # Mind Control: "when you play a card" (408.1)
             effects.trigger_event(self, "you_play_a_card", lambda s: s.controller == a.player)
+            if card.type == "ability" and "Feral" not in card.subtypes:  # bear form (001 basic rules)
+                effects.trigger_event(self, "you_play_non_feral_ability_or_strike", lambda s: s.controller == a.player)
         elif a.kind == "power":
             source = self.objs[a.subject]
             power = source.card.payments[a.option]
@@ -1361,6 +1446,14 @@ class GameState:
             weapon.exhausted = True  # 303.2
             self.combat.struck.setdefault(a.player, []).append(weapon.id)
             self.chain.append(Link(self._link_id(), "strike", a.player, a.subject))
+            effects.trigger_event(self, "you_play_non_feral_ability_or_strike", lambda s: s.controller == a.player)  # bear form
+        elif a.kind == "complete":
+            # 409.3, CR7.4 702.2: its reward effect goes on the chain; as the
+            # last part of adding it, the quest turns face down and stays a resource.
+            quest = self.objs[a.subject]
+            self.pay(a.player, quest.card.reward.cost_of("resources") or 0)
+            self.chain.append(Link(self._link_id(), "reward", a.player, a.subject, power=quest.card.reward))
+            quest.face_up = False
         self._t_give_priority(a.player)
 
 

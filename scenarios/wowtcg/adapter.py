@@ -28,7 +28,7 @@ from scenarios.runner import (
 ENGINE_STEPS = ("ready_step", "draw_step", "action_phase", "attack_window", "protect_point", "defend_window",
                 "combat_conclusion", "end_phase", "end_step", "game_over")
 # The kinds of `Action` the engine offers, with priority (409.2) or as a decision.
-KINDS = ("pass", "play", "resource", "power", "propose", "strike", "prevent", "choose", "protect", "repair",
+KINDS = ("pass", "play", "resource", "power", "complete", "propose", "strike", "prevent", "choose", "protect", "repair",
          "order_trigger", "trigger_target", "inspire", "discard", "mulligan", "first_player")
 DECISIONS = ("first_player", "mulligan", "prevent", "order_trigger", "trigger_target", "protect", "choose",
              "choose_another", "ready_resources", "reattach", "uniqueness", "inspire", "discard", "discard_for_effect")
@@ -611,6 +611,8 @@ class WowSession(Session):
         st = self.st
         if link.kind == "proposal":
             return f"{self.pname(link.controller)} proposal {st.objs[link.attacker].name} -> {st.objs[link.defender].name}"
+        if link.kind == "reward":  # a quest's reward: the quest is face down by then, its reward still its own
+            return f"{self.pname(link.controller)} reward {st.objs[link.source].card.name}"
         source = st.objs[link.source].name if link.source is not None else "?"
         return f"{self.pname(link.controller)} {link.kind} {source}"
 

@@ -140,7 +140,7 @@ def has_link_in_two_places(st: GameState) -> bool:
 
 
 # Seeds whose playouts hold, at some decision, a link or a packet in two places.
-@pytest.mark.parametrize(("players", "seed"), [(2, 0), (2, 1), (3, 0), (4, 0)])
+@pytest.mark.parametrize(("players", "seed"), [(2, 0), (2, 2), (3, 0), (4, 3)])
 def test_clone_plays_on_as_a_deep_copy(players, seed):
     st = WowTcgGame(players=players).new_initial_state(seed)
     rng = random.Random(seed)
