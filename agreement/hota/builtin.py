@@ -2,6 +2,10 @@
 games set up from its card pool (every entity card is the model's), engine states
 read as snapshots and actions as plain data (``agreement/hota/checker.py``).
 A concession is offered as an action of every player still in the game.
+With ``plays`` (as scenarios are followed) the plays from hand are offered
+too, and each observation carries the cards by name that the model of a
+table with playable deck cards keeps (``named_cards``): hidden information,
+which only the harness reads.
 
 This is the only module of the harness that knows the engine; the engine
 knows nothing of it.
@@ -74,8 +78,9 @@ def random_setup(rng: random.Random, pool: Any = None, players: int = 2) -> Setu
 class BuiltinHotaAdapter:
     game = "hota"
 
-    def __init__(self) -> None:
+    def __init__(self, plays: bool = False) -> None:
         self.pool = load_pool()
+        self.plays = plays
 
     def random_setup(self, rng: random.Random, players: int) -> Setup:
         return random_setup(rng, self.pool, players)
@@ -85,11 +90,10 @@ class BuiltinHotaAdapter:
         return game.new_initial_state(setup["seed"])
 
     def legal_actions(self, state: HotaState) -> list[Action]:
-        """The engine's actions but plays from hand, which the model lacks (its hands
-        are counts of anonymous cards): a game that plays a card leaves the model
-        there (``agreement/hota/follow.py``); random games never do."""
+        """The engine's actions, plays from hand only with ``plays``: random
+        games play no card, so that their tables keep anonymous decks."""
         concessions = [] if state.is_terminal() else [Action("concede", p) for p in state.in_game()]
-        return [a for a in state.legal_actions() if a.kind != "play"] + concessions
+        return [a for a in state.legal_actions() if self.plays or a.kind != "play"] + concessions
 
     def apply_action(self, state: HotaState, action: Action) -> None:
         state.apply_action(action)
@@ -98,13 +102,29 @@ class BuiltinHotaAdapter:
         return state.is_terminal()
 
     def observe(self, state: HotaState) -> dict[str, Any]:
-        return state.snapshot()
+        obs = state.snapshot()
+        if self.plays:
+            council = state.council
+            obs["named_cards"] = {
+                "playable": sorted(c.name for c in self.pool.deck_cards() if c.playable),
+                "library": [list(x) for x in state.libraries],
+                "hand": [list(x) for x in state.hands],
+                "points": [dict(x) for x in state.attributes],
+                "chosen": [None if council is None or i is None else state.hands[p][i]
+                           for p, i in enumerate(council.chosen if council else [None] * state.num_players)],
+                "convener": council.activator if council else -1,
+            }
+        return obs
 
     def observe_action(self, state: HotaState, action: Action) -> dict[str, Any]:
-        return {
+        out = {
             "kind": action.kind, "player": action.player, "source": action.source, "target": action.target,
             "target_card": action.target_card, "count": action.count, "card": action.card, "choice": action.choice,
         }
+        if self.plays and action.kind == "choose" and isinstance(action.card, int) \
+                and 0 <= action.card < len(state.hands[action.player]):
+            out["card_name"] = state.hands[action.player][action.card]
+        return out
 
     def action_label(self, state: HotaState, action: Action) -> str:
         return state.action_label(action)
@@ -121,4 +141,4 @@ class BuiltinHotaAdapter:
 
     def candidate_actions(self, state: HotaState, observed: dict[str, Any]) -> list[Action]:
         return [Action(observed["kind"], observed["player"], observed.get("source"), observed.get("target"),
-                       observed.get("target_card"))]
+                       observed.get("target_card"), choice=observed.get("choice") if observed["kind"] == "play" else None)]

@@ -12,27 +12,35 @@ edges to the next choice point and must arrive at the engine's state.
 
 The observation format is ``HotaState.snapshot()`` of the reference engine
 (``engine/hota``); an action is ``{"kind", "player", "source", "target",
-"target_card", "count", "card", "choice"}`` as the engine's ``Action``.
+"target_card", "count", "card", "choice"}`` as the engine's ``Action``. A
+game that plays cards from hand adds ``named_cards`` to each observation
+(every library and hand by name, the attribute points, the council's chosen
+cards by name and who convened it) and ``card_name`` to a council choice:
+the model of its table counts the playable cards by name
+(``model/hota/plays.py``).
 """
 
 from __future__ import annotations
 
 import re
+from collections import deque
 from functools import lru_cache
 from typing import Any
 
+from agreement.findings import Finding
+from agreement.model_steps import successors
 from agreement.table_checker import TableChecker
-from model.hota import build
+from model.hota import build, plays
 from model.hota.game import (
     CHANCE, CONCEDES, NO_TRIGGER, NOBODY, NOT_YET, OUTCOME, PLAYER_NAMES, REFUSE, ACCEPT, slug, variables,
 )
-from model.hota.table import MAX_PLAYERS, OPENING_HAND, PLAYERS, STARTING_LIFE, Table
+from model.hota.table import ATTRIBUTES, MAX_PLAYERS, OPENING_HAND, PLAYERS, STARTING_LIFE, Table
 from model.hota.table import table_of as table_of_model
 from model.machine import Edge, Machine
 
 STEPS = ("shuffle", "first_player", "mulligan", "priority", "council", "optional_trigger", "game_over")
 LOCATIONS = {"optional_trigger": "triggers"}
-KINDS = ("shuffle", "first_player", "mulligan", "pass", "activate", "choose", "answer", "optional", "concede")
+KINDS = ("shuffle", "first_player", "mulligan", "pass", "activate", "play", "choose", "answer", "optional", "concede")
 STATE_FIELDS = ("step", "players", "first_player", "active", "first_turn", "priority", "passes", "library", "hand",
                 "damage", "drew_from_empty", "status", "mulligan_declared", "mulligan_done", "tokens",
                 "tokens_elsewhere", "entities", "waiting_triggers", "council")
@@ -58,8 +66,13 @@ def check_state(obs: Any) -> None:
 
 
 def table_of(obs: dict[str, Any]) -> Table:
-    """The model's table for the game whose first snapshot this is."""
-    return table_of_model([(e["card"], e["controller"]) for e in obs["entities"]], tuple(obs["library"]), obs["players"])
+    """The model's table for the game whose first snapshot this is: with
+    ``named_cards``, each deck's playable cards by name."""
+    named = obs.get("named_cards")
+    decks = () if named is None else tuple(
+        {n: library.count(n) for n in named["playable"] if n in library} for library in named["library"])
+    return table_of_model([(e["card"], e["controller"]) for e in obs["entities"]], tuple(obs["library"]),
+                          obs["players"], decks)
 
 
 @lru_cache(maxsize=32)
@@ -117,6 +130,8 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
     }
     if m.table.control_moves:
         fields["controller"] = tuple(e["controller"] for e in marks)
+    if m.table.names:
+        fields.update(_named(m.table, obs["named_cards"]))
     if step == "game_over":
         # An ended game keeps its outcome and what decided it (model/hota/game.py).
         for v in variables(m.table):
@@ -124,6 +139,20 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
                 fields[v.name] = v.start if v.start is not None else (
                     (v.initial[0],) * v.length if v.length is not None else v.initial[0])
     return m.State(**fields)
+
+
+def _named(t: Table, named: dict[str, Any]) -> dict[str, Any]:
+    """The model's counts by name (``model/hota/plays.py``) off ``named_cards``."""
+    out: dict[str, Any] = {}
+    for name in t.names:
+        out[plays.library_var(name)] = tuple(x.count(name) for x in named["library"])
+        out[plays.hand_var(name)] = tuple(x.count(name) for x in named["hand"])
+    for a in ATTRIBUTES:
+        out[plays.points_var(a)] = tuple(x[a] for x in named["points"])
+    out["chosen"] = tuple(t.names.index(c) if c in t.names else NOBODY for c in named["chosen"])
+    if t.council_convened_by_play and t.players > PLAYERS:
+        out["convener"] = named["convener"]
+    return out
 
 
 def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
@@ -140,7 +169,12 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
     if kind == "pass":
         return ("pass_priority", "pass_ends_turn")
     if kind == "choose":
-        return ("council_chooses_a_card",)
+        name = choice.get("card_name")
+        return (f"council_chooses_a_card@{plays.slug(name)}",) if name in m.table.names else ("council_chooses_a_card",)
+    if kind == "play":
+        given = choice.get("target_card")
+        return (plays.play_name(p, str(choice["source"]), choice.get("choice"), given,
+                                choice.get("target") if given is not None else None),)
     if kind == "answer":
         return ("council_accepts",) if choice["choice"] == "accept" else ("council_refuses",)
     if kind == "optional":
@@ -164,7 +198,8 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
 def _taken_by(m: Machine, s: Any, e: Edge, names: tuple[str, ...], player: int) -> bool:
     """Edge ``e`` is one of ``names`` and ``player``'s to take (chance's, for the engine's chance player)."""
     actor = m.actor(e, s)
-    return e.name in names and (actor == player or (actor is None and player == CHANCE_PLAYER))
+    # A play that draws is one edge per way its card can come (model/hota/plays.py).
+    return e.name.split("@draws_")[0] in names and (actor == player or (actor is None and player == CHANCE_PLAYER))
 
 
 @lru_cache(maxsize=256)
@@ -183,10 +218,13 @@ def _owned(ref: str, controller: int) -> tuple[int, str]:
 def family(name: str) -> str:
     """Edges of one kind whatever their seat, target or location: an
     activation is its card's (``ember_bolt``), a concession ``concedes_at``."""
+    name = name.split("@", 1)[0]  # a named card drawn or chosen (model/hota/plays.py)
     for part in ("_concedes_at_", "_goes_first", "declare_mulligan_"):
         if part in name:
             return part.strip("_")
     name = name.removesuffix("_stopped")
+    for part in ("_choosing_", "_giving_"):
+        name = name.split(part, 1)[0]
     if name[:1] == "p" and name[1:2].isdigit() and name[2:3] == "_":
         # An entity another player owns is named by its owner ("p1_p2_s_ember_bolt").
         return re.sub(r"^p[0-9]_s_", "", name[3:].split("_on_", 1)[0])
@@ -223,6 +261,49 @@ class HotaChecker(TableChecker):
 
     def action_name(self, m: Machine, s: Any, choice: dict[str, Any]) -> str:
         return edge_names(m, s, choice)[0]
+
+    #: The engine's state after the action being checked, on a table with named cards.
+    _goal: Any = None
+
+    def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any],
+             offered: list[dict[str, Any]] | None) -> list[Finding]:
+        m = self._m()
+        self._goal = self.model_state(m, post) if m.table.names else None
+        try:
+            return super().step(pre, choice, post, offered)
+        finally:
+            self._goal = None
+
+    def automatic_ends(self, m: Machine, s: Any, limit: int = 200) -> list[tuple[list[Edge], Any]]:
+        """As for every game; on a table with named cards, each draw is an
+        edge per way its cards can fall (``model/hota/plays.py``), too many
+        to search them all: a way that leaves fewer copies of a named card in
+        a library than the engine's has left the engine's path for good (only
+        a pending mulligan puts cards back), so the search leaves it."""
+        if self._goal is None:
+            return super().automatic_ends(m, s, limit)
+        goal = self._goal
+        names = [plays.library_var(n) for n in m.table.names]
+        mulligan = m.location_index["mulligan"]
+
+        def strayed(x: Any) -> bool:
+            return any(getattr(x, v)[p] < getattr(goal, v)[p] and not (x.location == mulligan and x.declared[p] > 0)
+                       for v in names for p in range(m.table.players))
+
+        if strayed(s):
+            return [([], s)]
+        out, queue, seen = [], deque([([], s)]), {s}
+        while queue and len(seen) < limit:
+            path, state = queue.popleft()
+            steps = successors(m, state)
+            if m.is_terminal(state) or any(self.stops_at(e) for e, _ in steps):
+                out.append((path, state))
+                continue
+            for e, post in steps:
+                if post not in seen and not self.is_choice(e) and not strayed(post):
+                    seen.add(post)
+                    queue.append((path + [e], post))
+        return out or [([], s)]
 
     def stands_for(self, m: Machine, s: Any, e: Edge, choice: dict[str, Any]) -> bool:
         return _taken_by(m, s, e, edge_names(m, s, choice), choice["player"])

@@ -1,40 +1,29 @@
 """Follow one game of the built-in Heroes of Ancients engine against the
 model, action by action (for ``chainproof scenarios``; ``agreement/follow.py``).
-A game the model does not hold (two Culling Fields) is not covered, with
-the reason; so are the steps from a card played from hand on."""
+Plays from hand are followed too: the model of a table whose decks hold
+playable cards counts them by name (``model/hota/plays.py``). A game the
+model does not hold (two Culling Fields, decks with more ways to draw their
+named cards than it builds) is not covered, with the reason."""
 
 from __future__ import annotations
 
 from agreement import follow
 from agreement.hota.builtin import BuiltinHotaAdapter
-from agreement.hota.checker import HotaChecker, table_of
-from engine.hota import Action, HotaState
+from agreement.hota.checker import HotaChecker, machine_for, table_of
+from engine.hota import HotaState
+from model.hota.plays import TooManyDraws
 from model.hota.table import TableError
 
 
 def _not_covered(first: dict) -> str:
     try:
-        table_of(first)
-    except (TableError, ValueError) as exc:
+        machine_for(table_of(first))
+    except (TableError, TooManyDraws) as exc:
         return str(exc)
     return ""
 
 
 class ModelFollower(follow.ModelFollower):
     def __init__(self, st: HotaState) -> None:
-        adapter = BuiltinHotaAdapter()
+        adapter = BuiltinHotaAdapter(plays=True)
         super().__init__(adapter, HotaChecker(), st, _not_covered(adapter.observe(st)))
-
-    def before(self, st: HotaState, action: Action) -> None:
-        # The model has no card plays (assumed:play-from-hand, 106.1, 106.3): the
-        # steps up to the first one are followed, that one and the rest are not.
-        if self.following and action.kind == "play":
-            self.not_covered = (f"{st.action_label(action)}: the model has no plays from hand: its hands are counts of "
-                                "cards without names (abstracted:anonymous-cards), so it knows neither which card a "
-                                "player may play (106.3) nor their attribute values (106.1-106.2a)")
-            return
-        super().before(st, action)
-
-    def asks_about(self, action: Action) -> bool:
-        # A refused play names no model edge.
-        return action.kind != "play"

@@ -54,12 +54,13 @@ from typing import Any, Callable, Iterator
 
 from model.backend import CONCRETE, Backend
 from model.hota import REGISTRY
+from model.hota import plays
 from model.hota.counts import Counts
 from model.hota.rulings import (
     CONCESSION, EFFECT, LAST_STANDING, controls, entity_has_ability, loses_at_check, rulebook,
 )
 from model.hota.table import (
-    ACCEPT, ACTIVATED, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, MAX_PLAYERS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND,
+    ACCEPT, ACTIVATED, ATTRIBUTES, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, MAX_PLAYERS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND,
     PICKED, PLAYERS, REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, default_table,
 )
 from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, Machine, Var, always
@@ -307,6 +308,22 @@ class HotaRules:
 
     # -- 101.4: the council's order ----------------------------------------------------------
 
+    def convene(self, s: Any, b: Backend, p: int) -> dict[str, Any]:
+        """101.4: the council opens, the active player to choose first; where
+        a played card can convene it too, the state keeps who did (108.4)."""
+        out = {"chooser": s.active, "picked": (NOT_YET,) * seats(s), "answer": (NOT_YET,) * seats(s),
+               "rechoosing": False}
+        if self.t.council_convened_by_play and self.n > PLAYERS:
+            out["convener"] = p
+        return out
+
+    def draw_one(self, s: Any, b: Backend, p: int) -> dict[str, Any]:
+        """Player ``p`` draws a card (104.3c: from an empty library nothing, and the loss waits for the check)."""
+        empty = s.library[p] == 0
+        return {"library": b.store(s.library, p, b.If(empty, 0, s.library[p] - 1)),
+                "hand": b.store(s.hand, p, b.If(empty, s.hand[p], s.hand[p] + 1)),
+                "drew_from_empty": b.store(s.drew_from_empty, p, b.Or(s.drew_from_empty[p], empty))}
+
     def next_chooser(self, s: Any, b: Backend, picked: Any, answer: Any) -> Any:
         """The next player to choose, active player first, then the defending
         player (101.4); at a larger table the question ``chooses_next`` (the
@@ -351,7 +368,10 @@ def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> lis
         )
     # 103.4: a player who left before the opening hands draws none (assumed:leaver-objects).
     drawing = (lambda s, b, p: in_game(s, p, b)) if t.players > PLAYERS else (lambda s, b, p: True)
-    edges += counts.counted(
+    # Which named cards come, where the decks hold some (model/hota/plays.py).
+    opening = [(p, lambda s, b, p=p: b.If(drawing(s, b, p), OPENING_HAND, 0),
+                (0, OPENING_HAND) if t.players > PLAYERS else (OPENING_HAND,)) for p in range(t.players)]
+    edges += [named for e in counts.counted(
         Edge("draw_opening_hands", "opening_hands", "mulligan", ("103.3", "103.4", "abstracted:anonymous-cards"),
              update=lambda s, b: {
                  "damage": (0,) * seats(s),  # 103.3: 30 life, no damage yet
@@ -360,7 +380,7 @@ def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> lis
              },
              tags=frozenset({MANDATORY}), doc="each player draws seven"),
         *(("library", p, OPENING_HAND) for p in range(t.players)), "hand",
-    )
+    ) for named in plays.drawing(t, e, opening)]
 
     # 103.4: the first player declares, then the opponent (at a larger table
     # the question ``declares_next``: the others still in the game, in seat
@@ -380,7 +400,8 @@ def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> lis
 
     # An exploration bound, not a rule: a declaration above ``mulligan`` is
     # left out, because a large one refills the library and lengthens the game.
-    for k in range(mulligan + 1):
+    largest = mulligan
+    for k in range(largest + 1):
         edges.append(
             Edge(f"declare_mulligan_{k}", "mulligan", "mulligan", ("103.4", "101.4"),
                  guard=lambda s, b, k=k: b.And(
@@ -406,18 +427,24 @@ def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> lis
         return {
             "hand": _each(s, lambda p: s.hand[p] - declared[p] + drawn[p]),
             "library": _each(s, lambda p: s.library[p] - drawn[p] + declared[p]),
-            "drew_from_empty": _each(s, lambda p: declared[p] > s.library[p]),
+            "drew_from_empty": _each(s, lambda p: b.Or(s.drew_from_empty[p], declared[p] > s.library[p])),
             "declared": (NOT_YET,) * seats(s),
             "mulligan_done": True,
             "active": b.If(first_in, s.first, next_in_game(s, s.first, b)),
             "first_turn": first_in,
         }
 
+    # With named cards each player's mulligan comes first, one at a time;
+    # each leaves its declared count at 0 (model/hota/plays.py).
+    done = (lambda s, b: True) if not t.names else (
+        lambda s, b: b.And(*(b.Or(d <= 0, b.Not(in_game(s, p, b))) for p, d in enumerate(s.declared))))
+    if t.names:
+        edges += plays.mulligan_edges(t, largest, everyone_declared, in_game, frozenset({MANDATORY}))
     # A mulligan takes no more than the library holds and puts back as many:
     # at the cap it leaves the library where it was.
     edges += counts.counted(
         Edge("perform_mulligans", "mulligan", "draw_step", ("103.4", "103.5", "104.3c"),
-             guard=lambda s, b: b.And(everyone_declared(s, b), b.Not(s.mulligan_done)),
+             guard=lambda s, b: b.And(everyone_declared(s, b), b.Not(s.mulligan_done), done(s, b)),
              update=mulligan, tags=frozenset({MANDATORY}),
              doc="everyone who declared a count mulligans at once; the first player's turn begins"),
         "library", "hand",
@@ -441,13 +468,15 @@ def _turn_edges(r: HotaRules) -> list[Edge]:
         }
 
     draws = lambda s, b: r.book.answer("draws_at_draw_step", s, b)  # noqa: E731
+    turn_draw = Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c", "abstracted:anonymous-cards"),
+                     guard=draws, update=draw, tags=frozenset({MANDATORY}),
+                     doc="the active player draws a card (from an empty library: nothing, and the loss waits for the check)")
+    # With named cards, which card the active player draws (model/hota/plays.py).
+    named_draws = [x for p in range(r.n) for x in plays.drawing(
+        r.t, turn_draw, [(p, lambda s, b, p=p: b.If(s.library[p] >= 1, 1, 0), (0, 1))],
+        guard=lambda s, b, p=p: s.active == p)] if r.t.names else []
     edges = [
-        *r.counts.counted(
-            Edge("draw_for_turn", "draw_step", "check", ("assumed:draw-step", "104.3c", "abstracted:anonymous-cards"),
-                 guard=draws, update=draw, tags=frozenset({MANDATORY}),
-                 doc="the active player draws a card (from an empty library: nothing, and the loss waits for the check)"),
-            ("library", lambda s: s.active, 1), "hand",
-        ),
+        *(named_draws or r.counts.counted(turn_draw, ("library", lambda s: s.active, 1), "hand")),
         Edge("skip_first_draw", "draw_step", "check", ("103.5a",),
              guard=lambda s, b: b.Not(draws(s, b)), update=lambda s, b: {"priority": s.active},
              tags=frozenset({MANDATORY}), doc="the first player skips the first turn's draw"),
@@ -570,10 +599,12 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                         "hand": b.store(s.hand, q, s.hand[q] + drawn),
                         "drew_from_empty": b.store(s.drew_from_empty, q, b.Or(s.drew_from_empty[q], s.library[q] < TOME_DRAW)),
                     }
-                yield from r.counts.counted(
+                drawn = lambda s, b, q=q: b.If(s.library[q] >= TOME_DRAW, TOME_DRAW, s.library[q])  # noqa: E731
+                for counted in r.counts.counted(
                     edge(f"{base}_on_{PLAYER_NAMES[q].lower()}", ("104.3c",), tome, guard=target_in(q),
                          doc=f"{PLAYER_NAMES[q]} draws {TOME_DRAW} (all that remain if fewer)"),
-                    ("library", q, TOME_DRAW), "hand")
+                    ("library", q, TOME_DRAW), "hand"):
+                    yield from plays.drawing(t, counted, [(q, drawn, tuple(range(TOME_DRAW + 1)))])
         elif card == "Spirit Caller":
             yield from r.counts.counted(
                 edge(base, ("109.5", "109.5a", "109.5d", "109.2", "109.2a", "107.1", "107.2", "108.1", "109.1"),
@@ -638,9 +669,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                            guard=lambda s, b, x=x, c=c, present=present: b.And(s.controller[x] != c, present(s, b)),
                            doc=f"gain control of {other_entity.label}, which an opponent controls; its owner stays")
         elif card == "Council of Elders":
-            yield edge(base, ("101.4",),
-                       lambda s, b: {"chooser": s.active, "picked": (NOT_YET,) * seats(s),
-                                     "answer": (NOT_YET,) * seats(s), "rechoosing": False},
+            yield edge(base, ("101.4",), lambda s, b, c=c: r.convene(s, b, c),
                        target="council", doc="each player, active player first, chooses a card and an answer")
         else:  # pragma: no cover - table.ACTIVATED lists exactly the cases above
             raise ValueError(f"no edge for {card}")
@@ -712,29 +741,42 @@ def _council_edges(r: HotaRules) -> list[Edge]:
             }
         return update
 
+    def staying(s: Any, b: Backend) -> Callable[[int], Any]:
+        # The choices of a player who has left since take no effect (104.5).
+        return (lambda p: in_game(s, p, b)) if r.n > PLAYERS else (lambda p: True)
+
+    def accepted(s: Any, b: Backend, p: int) -> Any:
+        return b.And(staying(s, b)(p), s.answer[p] == ACCEPT)
+
     def takes_effect(s: Any, b: Backend) -> dict[str, Any]:
         # 101.4: every choice takes effect at once: the chosen cards are
-        # discarded, then each player who accepted draws a card (104.3c); the
-        # choices of a player who has left since take no effect (104.5).
-        staying = (lambda p: in_game(s, p, b)) if r.n > PLAYERS else (lambda p: True)
-        accepted = _each(s, lambda p: b.And(staying(p), s.answer[p] == ACCEPT))
-        hand = _each(s, lambda p: s.hand[p] - b.If(b.And(staying(p), s.picked[p] == PICKED), 1, 0))
-        draws = _each(s, lambda p: b.And(accepted[p], s.library[p] >= 1))
+        # discarded, then each player who accepted draws a card (104.3c).
+        hand = _each(s, lambda p: s.hand[p] - b.If(b.And(staying(s, b)(p), s.picked[p] == PICKED), 1, 0))
+        draws = _each(s, lambda p: b.And(accepted(s, b, p), s.library[p] >= 1))
+        named = plays.discard_chosen(r.t, s, b, staying(s, b)) if r.t.names else {}
+        ended = {"convener": NOBODY} if r.t.council_convened_by_play and r.n > PLAYERS else {}
         return {
+            **named, **ended,
             "hand": _each(s, lambda p: hand[p] + b.If(draws[p], 1, 0)),
             "library": _each(s, lambda p: s.library[p] - b.If(draws[p], 1, 0)),
             "drew_from_empty": _each(
-                s, lambda p: b.Or(s.drew_from_empty[p], b.And(accepted[p], s.library[p] == 0))
+                s, lambda p: b.Or(s.drew_from_empty[p], b.And(accepted(s, b, p), s.library[p] == 0))
             ),
             "picked": (NOT_YET,) * seats(s), "answer": (NOT_YET,) * seats(s),
             "rechoosing": False, "chooser": NOBODY,
         }
 
+    # With named cards, an unnamed card is chosen by this edge and each named
+    # one by its own (model/hota/plays.py).
+    unnamed = plays.has_unnamed(r.t) if r.t.names else (lambda s, b: True)
+    council_draws = [(p, lambda s, b, p=p: b.If(b.And(accepted(s, b, p), s.library[p] >= 1), 1, 0), (0, 1))
+                     for p in range(r.n)]
     return [
         Edge("council_chooses_a_card", "council", "council", ("101.4", "101.4a", "101.4c"),
-             guard=lambda s, b: b.And(card_choice(s, b), chooses(s, b)),
+             guard=lambda s, b: b.And(card_choice(s, b), chooses(s, b), unnamed(s, b)),
              update=lambda s, b: {"picked": b.store(s.picked, s.chooser, PICKED)},
              actor=chooser, tags=frozenset({CHOICE}), doc="the chooser picks a card in hand, face down"),
+        *plays.council_choices(r.t, chooses, card_choice, chooser, frozenset({CHOICE})),
         Edge("council_skips_the_card", "council", "council", ("101.3", "101.4c"),
              guard=lambda s, b: b.And(card_choice(s, b), b.Not(chooses(s, b))),
              update=lambda s, b: {"picked": b.store(s.picked, s.chooser, SKIPPED)},
@@ -745,12 +787,12 @@ def _council_edges(r: HotaRules) -> list[Edge]:
         Edge("council_refuses", "council", "council", ("101.4", "101.4c", "101.4d", "assumed:seat-order"),
              guard=answer_due, update=answering(REFUSE), actor=chooser, tags=frozenset({CHOICE}),
              doc="the chooser refuses, in public"),
-        *r.counts.counted(
+        *(named for counted in r.counts.counted(
             Edge("council_takes_effect", "council", "check", ("101.4", "104.3c", "assumed:resolve-at-once"),
                  guard=lambda s, b: s.chooser == NOBODY, update=takes_effect, tags=frozenset({MANDATORY}),
                  doc="every choice stands: the chosen cards are discarded and those who accepted draw"),
             *(("library", p, 1) for p in range(r.n)), *(("hand", p, 1) for p in range(r.n)),
-        ),
+        ) for named in plays.drawing(r.t, counted, council_draws)),
     ]
 
 
@@ -927,21 +969,29 @@ def _play_goes_on(r: HotaRules, loc: str, p: int, name: str, concede: Callable[.
         ]
     if loc == "council":
         # With one Council of Elders at the table, its controller convened the
-        # council (no one activates anything while it chooses).
-        council = r.t.holding("Council of Elders")[0]
-        convenes = lambda s, b: controls(r.t, s, council, p)  # noqa: E731
+        # council (no one activates anything while it chooses); where a played
+        # card can convene it, the state says who did.
+        if r.t.council_convened_by_play:
+            convenes = lambda s, b: s.convener == p  # noqa: E731
+            may_convene = True
+        else:
+            council = r.t.holding("Council of Elders")[0]
+            convenes = lambda s, b: controls(r.t, s, council, p)  # noqa: E731
+            may_convene = r.t.control_moves or r.t.entities[council].owner == p
+        ended = {"convener": NOBODY} if r.t.council_convened_by_play else {}
         out = []
-        if r.t.control_moves or r.t.entities[council].owner == p:
+        if may_convene:
             out.append(edge("council_ends", "check", ("assumed:resolve-at-once",), convenes,
                             lambda s, b, ch: {"chooser": NOBODY, "picked": (NOT_YET,) * r.n, "answer": (NOT_YET,) * r.n,
-                                              "rechoosing": False, "priority": s.active, "passes": 0},
+                                              "rechoosing": False, "priority": s.active, "passes": 0, **ended,
+                                              **({"chosen": (NOBODY,) * r.n} if r.t.names else {})},
                             "the council they convened ends with them, and the active player receives priority"))
 
         def council_goes_on(s: Any, b: Backend, ch: dict[str, Any]) -> dict[str, Any]:
             chooser = r.next_chooser(s._replace(**ch), b, s.picked, s.answer)
             return {"chooser": b.If(s.chooser == p, chooser, s.chooser),
                     "rechoosing": b.And(s.rechoosing, s.chooser != p)}
-        if r.t.control_moves or r.t.entities[council].owner != p:
+        if r.t.council_convened_by_play or r.t.control_moves or r.t.entities[council].owner != p:
             out.append(edge("and_play_goes_on", "council", ("101.4", "assumed:seat-order"),
                             lambda s, b: b.Not(convenes(s, b)), council_goes_on, "the other players' choices go on"))
         return out
@@ -1020,6 +1070,7 @@ def variables(t: Table, life: int = STARTING_LIFE, counts: Counts = Counts.exact
         *([Var("controller", IntRange(0, last), (), length=entities, start=tuple(x.owner for x in t.entities),
                doc="who controls each entity (its owner unless an effect gave it to another)")]
           if t.control_moves else []),
+        *plays.variables(t),
     ]
 
 
@@ -1048,7 +1099,8 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
         *_start_edges(t, mulligan, counts, book),
         *_turn_edges(r),
         *_activations(r),
-        *(_council_edges(r) if t.holding("Council of Elders") else ()),
+        *plays.play_edges(t, r.has_ability, in_game, r.convene, r.draw_one),
+        *(_council_edges(r) if t.holding("Council of Elders") or t.council_convened_by_play else ()),
         *_trigger_edges(r),
     ]
     edges += _concession_edges(r, tuple({e.source for e in edges}))
@@ -1115,4 +1167,10 @@ def describe(m: Machine, s: Any, counts: Counts = Counts.exact()) -> dict[str, s
             ", rechoosing" if s.rechoosing else "")
     if s.first_turn:
         out["first_turn"] = "yes"
+    for name in t.names:
+        for pile in ("library", "hand"):
+            out[f"{pile}: {name}"] = "/".join(map(str, getattr(s, f"{pile}_{slug(name)}")))
+    if t.names:
+        out["attribute points"] = "/".join(",".join(str(getattr(s, f"points_{a}")[p]) for a in ATTRIBUTES)
+                                           for p in range(t.players))
     return out

@@ -4,7 +4,10 @@ each with its one ability and its controller, and the size of each deck.
 The seed (004) defines no cards; the table's cards exist to exercise rules
 101-109, and the reference engine (``engine/hota/cards.yaml``) has cards of
 the same names and abilities. Library and hand cards have no text
-(abstracted:anonymous-cards), so the model counts them. The codes by which
+(abstracted:anonymous-cards), so the model counts them; a table whose decks
+hold cards a player may play from hand (``PLAYABLE``) counts those by name
+as well, so that a play is legal in the model exactly where its card is in
+the hand and its requirements are met (106.3). The codes by which
 the state names nobody, a waiting trigger and a council choice are here too,
 for the game and its rulings alike.
 """
@@ -12,6 +15,7 @@ for the game and its rulings alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 #: The players at the default table; a table seats two to four (102.1).
 PLAYERS = 2
@@ -52,13 +56,40 @@ ACTIVATED = {
 }
 #: Static abilities: "you can't lose the game", "your opponents can't win the game",
 #: "Spirits can't enter the battlefield" (109.5d), "you have one more intelligence"
-#: (106.2a: an attribute value, read only by plays from hand, which the model
-#: lacks: assumed:play-from-hand; so Arcane Sanctum is there to be silenced).
+#: (106.2a: an attribute value, read only by plays from hand, assumed:play-from-hand).
 STATIC = ("Aegis of Immortality", "Gatekeeper", "Warding Sigil", "Arcane Sanctum")
 #: Triggered abilities on a token entering or leaving the battlefield.
 MANDATORY_TRIGGERS = ("Culling Field", "Echo Chamber")
 OPTIONAL_TRIGGERS = ("Whispering Echo",)
 CARDS = (*ACTIVATED, *STATIC, *MANDATORY_TRIGGERS, *OPTIONAL_TRIGGERS)
+
+#: 105.1: the three attributes, in the order a player's values are listed.
+ATTRIBUTES = ("strength", "agility", "intelligence")
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """A deck card a player may play from hand (assumed:play-from-hand): a
+    basic attribute card, which gives one point of its attribute for the rest
+    of the game (106.1), or a spell with an effect; either may require
+    attribute values of its player (106.3, 106.4)."""
+
+    gives: str | None = None
+    effect: str | None = None
+    requires: tuple[tuple[str, int], ...] = ()
+
+
+#: The playable deck cards of the reference engine's pool, by name; a deck's
+#: other cards have no text and stay unnamed in the model.
+PLAYABLE = {
+    "Strength Attribute": DeckCard(gives="strength"),
+    "Agility Attribute": DeckCard(gives="agility"),
+    "Intelligence Attribute": DeckCard(gives="intelligence"),
+    "Attunement": DeckCard(effect="choose-attribute"),  # 105.3: one point of an attribute its player names
+    "Call to Council": DeckCard(effect="council"),  # 101.4, for the player who plays it (108.4)
+    "Gift of Fealty": DeckCard(effect="give-control"),  # 107.2, 109.2: an opponent gains an entity you control
+    "Arcane Study": DeckCard(effect="draw", requires=(("intelligence", 1),)),  # 106.3, 106.4: draw a card
+}
 
 
 class TableError(ValueError):
@@ -87,12 +118,15 @@ class Entity:
 class Table:
     """``deck`` is the size of the largest deck, the bound of every count;
     ``decks``, each player's deck where they differ (100.2a lets decks differ
-    in size), is empty where every deck has ``deck`` cards."""
+    in size), is empty where every deck has ``deck`` cards. ``named``, each
+    player's playable cards (``PLAYABLE``) with their copies in the deck, is
+    empty where no deck holds one: hands and libraries are then counts alone."""
 
     entities: tuple[Entity, ...]
     deck: int
     decks: tuple[int, ...] = ()
     players: int = PLAYERS
+    named: tuple[tuple[tuple[str, int], ...], ...] = ()
 
     def __post_init__(self) -> None:
         if not PLAYERS <= self.players <= MAX_PLAYERS:
@@ -121,6 +155,35 @@ class Table:
         for size in self.sizes:
             if size < OPENING_HAND:
                 raise TableError(f"a deck of {size} cards cannot give an opening hand of {OPENING_HAND} (103.4)")
+        if self.named:
+            if len(self.named) != self.players:
+                raise TableError(f"named deck cards for {len(self.named)} players at a table of {self.players}")
+            for p, cards in enumerate(self.named):
+                for name, copies in cards:
+                    if name not in PLAYABLE:
+                        raise TableError(f"{self.seat_names[p]}'s deck: {name!r} is no card a player plays; "
+                                         f"playable cards: {', '.join(PLAYABLE)}")
+                if sum(c for _, c in cards) > self.sizes[p]:
+                    raise TableError(f"{self.seat_names[p]}'s deck holds more named cards than its {self.sizes[p]}")
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """The playable cards some deck holds, in catalogue order: counted by name."""
+        held = {name for cards in self.named for name, copies in cards if copies}
+        return tuple(n for n in PLAYABLE if n in held)
+
+    def copies(self, p: int, name: str) -> int:
+        """How many cards of this name are in player ``p``'s deck."""
+        return dict(self.named[p]).get(name, 0) if self.named else 0
+
+    def unnamed(self, p: int) -> int:
+        """The cards of ``p``'s deck without text to play."""
+        return self.sizes[p] - sum(self.copies(p, n) for n in self.names)
+
+    @property
+    def council_convened_by_play(self) -> bool:
+        """A played card can convene the council, so who convened it is part of the state."""
+        return "Call to Council" in self.names
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -148,7 +211,7 @@ class Table:
     @property
     def control_moves(self) -> bool:
         """An entity may change controller (107.2): the model keeps each entity's controller."""
-        return bool(self.holding("Mind Tether"))
+        return bool(self.holding("Mind Tether")) or "Gift of Fealty" in self.names
 
     @property
     def activated(self) -> tuple[int, ...]:
@@ -156,12 +219,15 @@ class Table:
 
 
 def table_of(entities: dict[int, list[str]] | list[tuple[str, int]], deck: int | tuple[int, ...],
-             players: int = PLAYERS) -> Table:
+             players: int = PLAYERS, named: tuple[dict[str, int], ...] = ()) -> Table:
     """A table of ``players`` from (card, seat) pairs or from a seat -> cards
-    mapping, with one deck size for all or each player's."""
+    mapping, with one deck size for all or each player's, and each player's
+    playable deck cards by name (none: hands and libraries are counts alone)."""
     pairs = [(c, p) for p, cards in entities.items() for c in cards] if isinstance(entities, dict) else entities
     sizes = (deck,) if isinstance(deck, int) else tuple(deck)
-    return Table(tuple(Entity(c, p) for c, p in pairs), max(sizes), sizes if len(set(sizes)) > 1 else (), players)
+    kept = tuple(tuple(sorted((n, c) for n, c in cards.items() if c)) for cards in named)
+    return Table(tuple(Entity(c, p) for c, p in pairs), max(sizes), sizes if len(set(sizes)) > 1 else (), players,
+                 kept if any(kept) else ())
 
 
 #: The table ``chainproof verify`` checks: a card for every rule the model
