@@ -202,7 +202,7 @@ def _riftbound() -> Game:
 
 def _hota() -> Game:
     from model import hota
-    from model.hota.table import nearby_tables
+    from model.hota.table import every_play_table, nearby_tables
     from checkers.hota_loops import loop_queries
     from properties.hota import CATALOGUE, PLAYABLE_PROPERTIES
 
@@ -226,6 +226,8 @@ def _hota() -> Game:
         # game can still end (``linting.unending``).
         exhaustive_states=1_200_000,
         nearby_boards=lambda b: [NearbyBoard(k, label, {"table": table}) for k, label, table in nearby_tables(b["deck"], b["players"])],
+        # The plays from hand are edges only where a deck holds playable cards.
+        option_board=lambda b: {"table": every_play_table(b["deck"], b["players"])},
     )
 
 
