@@ -307,13 +307,13 @@ def play_edges(t: Table, has_ability: Callable[..., Any], in_game: Callable[...,
 
             if card.gives:
                 var = points_var(card.gives)
-                edges.append(edge(play_name(p, name), ("106.1", "106.2"),
+                edges.append(edge(play_name(p, name), ("105.1", "106.1", "106.2"),
                                   lambda s, b, var=var, p=p: {var: b.store(getattr(s, var), p, getattr(s, var)[p] + 1)},
                                   f"one {card.gives} point for the rest of the game"))
             elif card.effect == "choose-attribute":
                 for a in ATTRIBUTES:
                     var = points_var(a)
-                    edges.append(edge(play_name(p, name, choice=a), ("105.3", "106.2"),
+                    edges.append(edge(play_name(p, name, choice=a), ("105.1", "105.3", "106.2"),
                                       lambda s, b, var=var, p=p: {var: b.store(getattr(s, var), p, getattr(s, var)[p] + 1)},
                                       f"its player names {a} and has one {a} point more for the game"))
             elif card.effect == "council":
@@ -333,7 +333,9 @@ def play_edges(t: Table, has_ability: Callable[..., Any], in_game: Callable[...,
                             guard=lambda s, b, x=x, q=q, p=p: b.And(controls(t, s, x, p), in_game(s, q, b))))
             elif card.effect == "draw":
                 # The card has left the hand before its effect draws.
-                base = edge(play_name(p, name), ("106.4", "104.3c"),
+                # 106.2a: an Arcane Sanctum's point counts toward the requirement.
+                sanctum = ("106.2a",) if t.holding("Arcane Sanctum") else ()
+                base = edge(play_name(p, name), ("105.1", "106.4", "104.3c", *sanctum),
                             lambda s, b, p=p: draw(s._replace(hand=b.store(s.hand, p, s.hand[p] - 1)), b, p),
                             "its player draws a card")
                 edges += drawing(t, base, [(p, lambda s, b, p=p: b.If(s.library[p] >= 1, 1, 0), (0, 1))])

@@ -246,6 +246,15 @@ def default_table(deck: int, players: int = PLAYERS) -> Table:
     return table_of(DEFAULT_CARDS, deck, players)
 
 
+def every_play_table(deck: int, players: int = PLAYERS) -> Table:
+    """The default cards with an Arcane Sanctum for P1 (106.2a), and one of
+    each playable card in every deck, the rest unnamed: a table on which
+    every play from hand the model knows can be made."""
+    cards = {**DEFAULT_CARDS, 0: [*DEFAULT_CARDS[0], "Arcane Sanctum"]}
+    one_each = tuple(dict.fromkeys(PLAYABLE, 1) for _ in range(players))
+    return table_of(cards, max(deck, len(PLAYABLE)), players, one_each)
+
+
 def nearby_tables(deck: int, players: int = PLAYERS) -> list[tuple[str, str, Table]]:
     """The default table with one card more each: a card of the model's
     catalogue that a player does not hold yet, wherever the model can hold it.
