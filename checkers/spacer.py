@@ -377,14 +377,32 @@ def _without_quantifiers(formula: Any, cut: list[str] | None = None) -> Any:
 
 
 def _size(e: Any) -> int:
-    """Nodes in a formula, quantifier bodies included."""
-    if z3.is_quantifier(e):
-        return 1 + _size(e.body())
-    return 1 + sum(_size(c) for c in e.children())
+    """Nodes in a formula, quantifier bodies included, counted as a tree (a
+    subterm shared n times counts n times).  Each shared subterm is walked
+    once: Spacer's invariants share most of theirs, and walking the tree
+    through Z3's Python API cost seconds a proof."""
+    sizes: dict[int, int] = {}
+
+    def size(x: Any) -> int:
+        key = x.get_id()
+        if key not in sizes:
+            sizes[key] = 1 + (size(x.body()) if z3.is_quantifier(x) else sum(size(c) for c in x.children()))
+        return sizes[key]
+
+    return size(e)
 
 
 def _has_quantifier(e: Any) -> bool:
-    return z3.is_quantifier(e) or any(_has_quantifier(c) for c in e.children())
+    seen: set[int] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if z3.is_quantifier(x):
+            return True
+        if x.get_id() not in seen:  # a shared subterm is looked into once
+            seen.add(x.get_id())
+            todo += x.children()
+    return False
 
 
 def _edge_rule(e: Edge, prefix: str = "edge") -> str:
@@ -578,9 +596,20 @@ def _tidy(formula: Any, cut: list[str] | None = None) -> Any:
 
 
 def _count_atoms(e: Any) -> int:
-    if z3.is_and(e) or z3.is_or(e) or z3.is_not(e) or z3.is_implies(e):
-        return sum(_count_atoms(c) for c in e.children())
-    return 0 if z3.is_true(e) or z3.is_false(e) else 1
+    """Comparisons and boolean variables under the connectives, counted as a
+    tree (as ``_size`` counts, each shared subterm walked once)."""
+    counts: dict[int, int] = {}
+
+    def count(x: Any) -> int:
+        key = x.get_id()
+        if key not in counts:
+            if z3.is_and(x) or z3.is_or(x) or z3.is_not(x) or z3.is_implies(x):
+                counts[key] = sum(count(c) for c in x.children())
+            else:
+                counts[key] = 0 if z3.is_true(x) or z3.is_false(x) else 1
+        return counts[key]
+
+    return count(e)
 
 
 _OPS = {
