@@ -237,7 +237,12 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     # -- 602.1-602.2 attack window and protect point -------------------------------------
     out += window_edges(t, "attack_window")
     both_roles = lambda s, b: b.And(s.attacker < none, s.defender < none)  # noqa: E731
-    if t.rulings.fixed("combat_reaches_protect_point"):
+    # 602.2: the protect point follows where an attacker and a proposed
+    # defender remain; by 002's Chinese 602.2 (combat_reaches_protect_point)
+    # only where a defender does, which no proposed defender is yet (602.3),
+    # so the combat concludes with none and deals no combat damage (603.1b).
+    reaches_protect_point = t.rulings.fixed("combat_reaches_protect_point")
+    if reaches_protect_point:
         out.append(
             closing(
                 t,
@@ -249,33 +254,19 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                 doc="the attack window closes with an attacker and a proposed defender: the protect point",
             )
         )
-        out.append(
-            closing(
-                t,
-                "attack_window",
-                "combat_conclusion",
-                ("602.2", "603.1b"),
-                lambda s, b: {"priority_holder": t.nobody, **t.fresh_succession()},
-                suffix="[no attacker or defender]",
-                extra=lambda s, b: b.Not(both_roles(s, b)),
-                doc="the attack window closes with no attacker or no proposed defender: the combat concludes",
-            )
+    out.append(
+        closing(
+            t,
+            "attack_window",
+            "combat_conclusion",
+            ("602.2", "603.1b"),
+            lambda s, b: {"priority_holder": t.nobody, **t.fresh_succession(), **({} if reaches_protect_point else {"defender": none})},
+            suffix="[no attacker or defender]" if reaches_protect_point else "[no defender]",
+            extra=(lambda s, b: b.Not(both_roles(s, b))) if reaches_protect_point else None,
+            doc="the attack window closes with no attacker or no proposed defender: the combat concludes" if reaches_protect_point
+            else "the attack window closes and, with no defender yet, the combat concludes",
         )
-    else:
-        # 002's Chinese 602.2 (combat_reaches_protect_point): no defender
-        # remains, since the proposed one never became one (602.3), so the
-        # conclusion deals no combat damage (603.1b).
-        out.append(
-            closing(
-                t,
-                "attack_window",
-                "combat_conclusion",
-                ("602.2", "603.1b"),
-                lambda s, b: {"priority_holder": t.nobody, "defender": none, **t.fresh_succession()},
-                suffix="[no defender]",
-                doc="the attack window closes and, with no defender yet, the combat concludes",
-            )
-        )
+    )
     protector = t.keyword("protector")
     for c in range(t.count):
         if not protector[c]:
