@@ -538,19 +538,34 @@ class VectorExploration:
     #: deadlocks (nobody and no rule can act), in the order they were found.
     dead_ends: np.ndarray
     #: Every transition taken from an expanded state, in the order explicit
-    #: search takes them (by source, then edge): its edge's index; a bit, set
-    #: where it is the first to reach its target (packed eight to a byte);
-    #: and the target's number of each of the others (in the smallest
-    #: unsigned type that holds every state's number).  The first to reach a
-    #: state need not say which: states are numbered in the order first
-    #: reached, so their targets count up from the last initial state's
-    #: (``step_post``).  And how many transitions each state is the source
-    #: of, so that a transition's source (``step_pre``) costs a byte or two a
-    #: state, not four bytes a transition.
-    step_edge: np.ndarray
+    #: search takes them (by source, then edge): a bit, set where it is the
+    #: first to reach its target (packed eight to a byte); and the target's
+    #: number of each of the others (in the smallest unsigned type that
+    #: holds every state's number).  The first to reach a state need not say
+    #: which: states are numbered in the order first reached, so their
+    #: targets count up from the last initial state's
+    #: (``step_post``).  Where it holds fewer bytes, the targets most often
+    #: reached again (``often``, at most ``OFTEN`` of them: on HotA, the
+    #: dozen game-over states every concession leads to) are kept as their
+    #: place in ``often`` (``seen_code``, a byte), with a bit for each such
+    #: transition saying whether its target is one of them (``seen_often``);
+    #: ``step_seen`` then holds the others' (``seen``: all of them).
     step_first: np.ndarray
     step_seen: np.ndarray
-    out_degree: np.ndarray
+    often: np.ndarray
+    seen_often: np.ndarray
+    seen_code: np.ndarray
+    #: A state takes one transition for each edge it enables, in the
+    #: machine's order, and a frontier holds few distinct sets of enabled
+    #: edges (48 on HotA's 20,444 states, 194 on WoW's 1.4 million of
+    #: ``--turns 3``): each state keeps the number of its set (``enables``,
+    #: a byte or two), each set its edges (``set_edges``, set after set) and
+    #: their count (``set_sizes``), so that neither a transition's edge
+    #: (``step_edge``) nor its source (``step_pre``) is stored.  An
+    #: unexpanded state enables the empty set.
+    enables: np.ndarray
+    set_edges: np.ndarray
+    set_sizes: np.ndarray
     #: The most bytes the search held, counted at the end of each level: the
     #: transitions so far, the hash table of the states seen and its room for
     #: keys to come (both given back at the end), and the level's successors;
@@ -588,12 +603,19 @@ class VectorExploration:
     def nbytes(self) -> int:
         """Bytes held once the search is over: the keys and the transitions."""
         keys = self.low.nbytes + (0 if self.tails is None else self.tail.nbytes + self.tails.nbytes)
-        return keys + self.out_degree.nbytes + self.step_edge.nbytes + self.step_first.nbytes + self.step_seen.nbytes
+        sets = self.enables.nbytes + self.set_edges.nbytes + self.set_sizes.nbytes
+        seen = self.step_seen.nbytes + self.often.nbytes + self.seen_often.nbytes + self.seen_code.nbytes
+        return keys + sets + self.step_first.nbytes + seen
 
     @property
     def _reaches_first(self) -> np.ndarray:
         """For every transition, is it the first to reach its target?"""
-        return np.unpackbits(self.step_first, count=len(self.step_edge)).view(bool)
+        return np.unpackbits(self.step_first, count=self.transitions).view(bool)
+
+    @property
+    def seen(self) -> np.ndarray:
+        """The target's number of every transition that is not the first to reach it, in order."""
+        return _reached_again(self.step_seen, self.often, self.seen_often, self.seen_code)
 
     @cached_property
     def step_post(self) -> np.ndarray:
@@ -601,7 +623,7 @@ class VectorExploration:
         first = self._reaches_first
         post = np.empty(len(first), np.int32)
         post[first] = np.arange(self.level_starts[1], self.states, dtype=np.int32)
-        post[~first] = self.step_seen
+        post[~first] = self.seen
         return post
 
     @cached_property
@@ -622,6 +644,23 @@ class VectorExploration:
     @property
     def edge(self) -> np.ndarray:
         return self._first_reached[1]
+
+    @cached_property
+    def out_degree(self) -> np.ndarray:
+        """How many transitions each state is the source of, built on demand."""
+        return self.set_sizes[self.enables]
+
+    @cached_property
+    def step_edge(self) -> np.ndarray:
+        """The edge's index of every transition, built on demand from each state's set of enabled edges."""
+        degree = self.out_degree
+        index = np.int32 if self.transitions < 2**31 else np.int64
+        set_first = (np.cumsum(self.set_sizes) - self.set_sizes).astype(index)
+        # A transition's place in ``set_edges``: its source's set's first
+        # place, plus its rank among its source's transitions.
+        place = np.repeat(set_first[self.enables] - (np.cumsum(degree, dtype=index) - degree), degree)
+        place += np.arange(self.transitions, dtype=index)
+        return self.set_edges[place]
 
     @cached_property
     def step_pre(self) -> np.ndarray:
@@ -721,8 +760,12 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
     terminal = np.array([loc.terminal is not None for loc in machine.locations.values()])
     dead_ends = []
     degree_type = np.min_scalar_type(len(machine.edges))  # no state takes more transitions than there are edges
-    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-    held = peak = visited.nbytes
+    # The distinct sets of enabled edges, one bit an edge.
+    enabled_sets = Visited(max(1, -(-len(machine.edges) // WORD_BITS)))
+    # Each level's states' sets, the bits of its transitions' firsts and their targets.
+    steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    level_transitions: list[int] = []
+    held = peak = visited.nbytes + enabled_sets.nbytes
     stopped = ""
     while starts[-1] > starts[-2]:
         # As explicit search: at a level boundary, once the first level is expanded.
@@ -743,9 +786,10 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         # A state's parent and edge are not kept: the transitions tell them (``parent``).
         first = np.zeros(len(keys), bool)
         first[new] = True
-        steps.append((edge, np.packbits(first), number.compress(~first).astype(np.int32), degree))
+        steps.append((_numbered_sets(enabled_sets, edge, degree), np.packbits(first), number.compress(~first).astype(np.int32)))
+        level_transitions.append(len(keys))
         starts.append(visited.count)
-        held = visited.nbytes + sum(a.nbytes for step in steps for a in step)
+        held = visited.nbytes + enabled_sets.nbytes + sum(a.nbytes for step in steps for a in step)
         peak = max(peak, held + keys.nbytes + parent.nbytes + edge.nbytes + number.nbytes + first.nbytes)
     if complete:
         starts.pop()  # the empty level that ended the search
@@ -762,6 +806,11 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         transition_bytes = sum(a.nbytes for step in steps for a in step)
         peak = max(peak, transition_bytes + stored.nbytes + low.nbytes + 4 * count + tail.nbytes + tails.nbytes)
     del stored
+    # Counting how often each target is reached again (``_often_reached``)
+    # holds a count of 8 bytes a state and the targets as int32, besides.
+    repeats = sum(len(step[2]) for step in steps)
+    key_bytes = low.nbytes + (0 if tail is None else tail.nbytes + tails.nbytes)
+    peak = max(peak, sum(a.nbytes for step in steps for a in step) + key_bytes + 8 * count + 4 * repeats)
     return VectorExploration(
         machine,
         layout,
@@ -773,19 +822,89 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         len(starts) - 2 if complete else len(starts) - 3,
         frozenset(expander.row_by_row),
         np.concatenate(dead_ends) if dead_ends else np.empty(0, np.int64),
-        np.concatenate([step[0] for step in steps]) if steps else np.empty(0, edge_type),
         # Each level's bits were packed on their own: a level need not end on a byte.
-        np.packbits(np.concatenate([np.unpackbits(step[1], count=len(step[0])) for step in steps])) if steps else np.empty(0, np.uint8),
-        # (State numbers fit the smallest unsigned type that holds the last: a
-        # small instance's targets in two bytes, not four.)
-        np.concatenate([step[2] for step in steps], dtype=np.min_scalar_type(count - 1), casting="unsafe") if steps else np.empty(0, np.int32),
-        # The states of a level left unexpanded are the source of no transition.
-        np.concatenate([step[3] for step in steps] + [np.zeros(count - starts[len(steps)], degree_type)]),
+        np.packbits(np.concatenate([np.unpackbits(step[1], count=t) for step, t in zip(steps, level_transitions)])) if steps else np.empty(0, np.uint8),
+        *_often_reached(np.concatenate([step[2] for step in steps]) if steps else np.empty(0, np.int32), count),
+        *_edge_sets(enabled_sets, [step[0] for step in steps], count - starts[len(steps)], edge_type, degree_type),
         peak,
         stopped,
         tail,
         tails,
     )
+
+
+#: Targets reached again that ``_often_reached`` may keep as a byte.
+OFTEN = 256
+
+
+def _often_reached(seen: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``VectorExploration``'s ``step_seen``, ``often``, ``seen_often`` and
+    ``seen_code`` for the targets ``seen`` (of the transitions that are not
+    the first to reach them) among ``count`` states.  A state number is kept
+    in the smallest unsigned type that holds the last (a small instance's in
+    two bytes, not four); the ``OFTEN`` targets most often reached again as
+    a byte and a bit, where that saves more than ``often`` and the bits cost."""
+    width = np.min_scalar_type(max(count - 1, 0))
+    nothing = np.empty(0, width), np.empty(0, np.uint8), np.empty(0, np.uint8)
+    if width.itemsize == 1 or not len(seen):
+        return (seen.astype(width), *nothing)
+    times = np.bincount(seen, minlength=count)
+    often = np.sort(np.argpartition(times, -OFTEN)[-OFTEN:]) if count > OFTEN else np.arange(count)
+    often = often[times[often] > 0]
+    saved = int(times[often].sum()) * (width.itemsize - 1) - often.size * width.itemsize - len(seen) // 8
+    if saved <= 0:
+        return (seen.astype(width), *nothing)
+    place = np.minimum(np.searchsorted(often, seen), len(often) - 1)
+    hit = often[place] == seen
+    return seen[~hit].astype(width), often.astype(width), np.packbits(hit), place[hit].astype(np.uint8)
+
+
+def _reached_again(rest: np.ndarray, often: np.ndarray, seen_often: np.ndarray, seen_code: np.ndarray) -> np.ndarray:
+    """The targets that ``_often_reached`` split, put back in order."""
+    if not len(often):
+        return rest
+    hit = np.unpackbits(seen_often, count=len(seen_code) + len(rest)).view(bool)
+    out = np.empty(len(hit), np.int32)
+    out[hit] = often[seen_code]
+    out[~hit] = rest
+    return out
+
+
+def _numbered_sets(table: Visited, edge: np.ndarray, degree: np.ndarray) -> np.ndarray:
+    """Each state's number among the distinct sets of edges that ``table``
+    holds (one bit an edge, numbered as first met), its set added if new,
+    given its transitions' edges (by source, each source's in the machine's
+    order) and how many each state has."""
+    masks = np.zeros((len(degree), table.keys.shape[1]), np.uint64)
+    some = np.flatnonzero(degree)
+    if some.size:
+        first = (np.cumsum(degree, dtype=np.int64) - degree)[some]
+        edge = edge.astype(np.int64)
+        for w in range(masks.shape[1]):
+            # A state's edges are distinct, so adding their bits sets them.
+            bits = np.where(edge >> 6 == w, np.uint64(1) << (edge & 63).astype(np.uint64), np.uint64(0))
+            masks[some, w] = np.add.reduceat(bits, first)
+    # Nearly every set is known already, and found at one look (as ``_compact``'s rows).
+    number = table.find(masks)
+    missed = np.flatnonzero(number < 0)
+    if missed.size:
+        number[missed] = table.add(masks.take(missed, axis=0))[1]
+    return number.astype(np.int32)
+
+
+def _edge_sets(
+    table: Visited, numbers: list[np.ndarray], unexpanded: int, edge_type: np.dtype, degree_type: np.dtype
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``VectorExploration``'s ``enables``, ``set_edges`` and ``set_sizes``:
+    from each expanded level's sets (``_numbered_sets``), and the
+    ``unexpanded`` states of the last level, which enable the empty set."""
+    if unexpanded:
+        numbers = numbers + [np.full(unexpanded, table.add(np.zeros((1, table.keys.shape[1]), np.uint64))[1][0], np.int32)]
+    # Bit b of a set's word w is edge 64 w + b: its bytes read least significant first.
+    bits = np.unpackbits(table.keys[: table.count].astype("<u8").view(np.uint8), axis=1, bitorder="little")
+    enables = np.concatenate(numbers, dtype=np.min_scalar_type(max(table.count - 1, 0)), casting="unsafe") if numbers else np.empty(0, np.uint8)
+    set_edges = (np.flatnonzero(bits) % bits.shape[1]).astype(edge_type)
+    return enables, set_edges, bits.sum(axis=1, dtype=degree_type)
 
 
 def _compact(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:

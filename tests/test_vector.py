@@ -140,9 +140,15 @@ def test_a_finished_search_holds_its_keys_and_transitions_and_counted_more_at_it
     """Once over, the search gives back its hash table and keeps no parents:
     they are the first transitions to reach each state, as explicit search's are."""
     v = explored("wowtcg", tuple(SMALL.items()))
-    assert v.nbytes == v.low.nbytes + v.tail.nbytes + v.tails.nbytes + v.step_first.nbytes + v.step_seen.nbytes + v.step_edge.nbytes + v.out_degree.nbytes
+    sets = v.enables.nbytes + v.set_edges.nbytes + v.set_sizes.nbytes
+    seen = v.step_seen.nbytes + v.often.nbytes + v.seen_often.nbytes + v.seen_code.nbytes
+    assert v.nbytes == v.low.nbytes + v.tail.nbytes + v.tails.nbytes + v.step_first.nbytes + seen + sets
     # A target is kept only for a transition that is not the first to reach it.
-    assert len(v.step_seen) == v.transitions - (v.states - v.level_starts[1])
+    assert len(v.seen) == v.transitions - (v.states - v.level_starts[1])
+    # A state's transitions are one for each edge of its set, in the machine's order.
+    degree = v.set_sizes[v.enables]
+    assert len(v.enables) == v.states and int(degree.sum()) == v.transitions
+    assert all((np.diff(v.step_edge[a:b].astype(int)) > 0).all() for a, b in zip(np.cumsum(degree) - degree, np.cumsum(degree)))
     assert v.peak_bytes > v.nbytes + 4 * v.states  # a hash slot a state at least, besides
     first = {}
     for i, (pre, post) in enumerate(zip(v.step_pre.tolist(), v.step_post.tolist())):
@@ -150,6 +156,22 @@ def test_a_finished_search_holds_its_keys_and_transitions_and_counted_more_at_it
     initial = v.level_starts[1]
     assert [(int(p), int(e)) for p, e in zip(v.parent[initial:], v.edge[initial:])] == [first[i] for i in range(initial, v.states)]
     assert (v.parent[:initial] == -1).all()
+
+
+def test_targets_often_reached_again_are_kept_as_a_byte_where_that_saves_bytes():
+    """HotA's concessions all lead to a dozen game-over states: their targets
+    are kept as a byte and a bit; WoW's few repeated targets are kept in full."""
+    hota_v = explored("hota", (("table", "default"), ("deck", 7), ("mulligan", 1)))
+    assert 0 < len(hota_v.often) <= vector.OFTEN and len(hota_v.seen_code) > len(hota_v.step_seen)
+    wow = explored("wowtcg", tuple(SMALL.items()))
+    assert not len(wow.often) and wow.seen is wow.step_seen
+    # Split and put back: the same targets, in order, whichever way they are kept.
+    rng = np.random.default_rng(0)
+    for seen in (rng.integers(0, 1000, 5000), np.concatenate([rng.integers(0, 30000, 50), rng.integers(0, 5, 5000)])):
+        split = vector._often_reached(seen.astype(np.int32), 30000)
+        assert vector._reached_again(*split).tolist() == seen.tolist()
+    # The second: five targets reached again most of the time, each kept as a byte.
+    assert {0, 1, 2, 3, 4} <= set(split[1].tolist()) and split[3].dtype == np.uint8 and len(split[0]) < 50
 
 
 @settings(max_examples=60, deadline=None)
