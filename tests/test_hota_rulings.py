@@ -571,3 +571,25 @@ def test_004_says_who_declares_a_mulligan_after_the_first_player_only_with_one_o
     assert not any(book.speaks("declares_next", after, CONCRETE, p) for p in (0, 2))
     [last] = [t for e, t in m.successors(after) if e.name == "declare_mulligan_0"]
     assert last.declared == (-1, 0, 0) and all(book.speaks("declares_next", last, CONCRETE, p) for p in range(3))
+
+
+def test_004_names_nobody_to_begin_the_first_turn_once_the_first_player_has_left() -> None:
+    """103.5: the first player begins the first turn. At three players P1,
+    the first player, concedes during the mulligans (104.3a): 004 names
+    nobody, and the model's assumption gives the turn to P2, next in seat
+    order, as no first player's first turn."""
+    m = build(players=3)
+    book = m.rulings
+    (start,) = list(m.initial_states())
+    at_mulligan = start._replace(location=m.location_index["mulligan"], first=0, hand=(7, 7, 7), library=(0, 0, 0),
+                                 declared=(-1, 0, 0))
+    assert [book.answer("takes_first_turn", at_mulligan, CONCRETE, p) for p in range(3)] == [True, False, False]
+    assert all(book.speaks("takes_first_turn", at_mulligan, CONCRETE, p) for p in range(3))
+    left = at_mulligan._replace(lost=(True, False, False))
+    assert not any(book.speaks("takes_first_turn", left, CONCRETE, p) for p in (1, 2))
+    assert [book.answer("takes_first_turn", left, CONCRETE, p) for p in range(3)] == [False, True, False]
+    ((edge, after),) = [(e, post) for e, post in m.successors(left) if e.name == "perform_mulligans"]
+    assert (after.active, after.first_turn) == (1, False)
+    # At two players nobody leaves before the first turn and 103.5 alone answers.
+    two = build().rulings.questions["takes_first_turn"]
+    assert {r.id for r in two.rulings} == {"103.5", "103.5-others"}

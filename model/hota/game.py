@@ -421,16 +421,22 @@ def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> lis
         declared = _each(s, lambda p: s.declared[p] if t.players == PLAYERS else
                          b.If(b.And(in_game(s, p, b), s.declared[p] > 0), s.declared[p], 0))
         drawn = _each(s, lambda p: b.If(declared[p] <= s.library[p], declared[p], s.library[p]))
-        # 103.5: the first player's first turn begins; if that player has left,
-        # the next one's turn, which is no first player's first turn.
+        # 103.5: the first player's first turn begins; at a larger table the
+        # question ``takes_first_turn`` says whose turn begins if that player
+        # has left: no first player's first turn.
         first_in = in_game(s, s.first, b) if t.players > PLAYERS else True
+        begins = s.first
+        if t.players > PLAYERS:
+            begins = NOBODY
+            for p in range(t.players - 1, -1, -1):
+                begins = b.If(book.answer("takes_first_turn", s, b, p), p, begins)
         return {
             "hand": _each(s, lambda p: s.hand[p] - declared[p] + drawn[p]),
             "library": _each(s, lambda p: s.library[p] - drawn[p] + declared[p]),
             "drew_from_empty": _each(s, lambda p: b.Or(s.drew_from_empty[p], declared[p] > s.library[p])),
             "declared": (NOT_YET,) * seats(s),
             "mulligan_done": True,
-            "active": b.If(first_in, s.first, next_in_game(s, s.first, b)),
+            "active": begins,
             "first_turn": first_in,
         }
 

@@ -383,6 +383,47 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda p: f"P{p + 1}",
     )
 
+    # -- takes_first_turn(p): who begins the game's first turn, 103.5 ---------------------------
+    # 103.5 gives the first turn to the first player. At a larger table the
+    # first player may concede before it (104.3a: at any time; 104.5: and
+    # leaves), and then 004 names nobody to begin it.
+    def first_left(s: Any, b: Backend) -> Any:
+        return b.Or(*(b.And(s.first == q, left_the_game(s, q, b)) for q in range(t.players)))
+
+    def next_after_first(s: Any, b: Backend, p: int) -> Any:
+        """``p`` is the first player still in the game after the first player, in seat order."""
+        def between(h: int) -> tuple[int, ...]:
+            return tuple((h + k) % t.players for k in range(1, (p - h) % t.players))
+        return b.And(b.Not(left_the_game(s, p, b)), b.Or(*(
+            b.And(s.first == h, *(left_the_game(s, q, b) for q in between(h))) for h in range(t.players) if h != p)))
+
+    # At two players the first to leave ends the game: no mulligan waits for one who left.
+    seat_order_first = (
+        Ruling("104.5-left", ("104.5",), False, lambda s, b, p: left_the_game(s, p, b),
+               "a player who has left the game takes no turn in it", texts={SEED: "156"}),
+        Ruling("first-turn-in-seat-order", ("assumed:seat-order",), True,
+               lambda s, b, p: b.And(first_left(s, b), next_after_first(s, b, p)),
+               "the first player has left: the next player still in the game, in seat order, begins the first turn"),
+        Ruling("first-turn-later-in-seat-order", ("assumed:seat-order",), False,
+               lambda s, b, p: b.And(first_left(s, b), b.Not(next_after_first(s, b, p))),
+               "the first player has left, and another player comes before this one in seat order"),
+    ) if t.players > PLAYERS else ()
+    first_turn_q = Question(
+        "takes_first_turn",
+        "does this player begin the game's first turn?",
+        (
+            Ruling("103.5", ("103.5",), True, lambda s, b, p: b.And(s.first == p, b.Not(left_the_game(s, p, b))),
+                   "the first player begins their first turn", texts={SEED: "121"}),
+            Ruling("103.5-others", ("103.5",), False,
+                   lambda s, b, p: b.And(s.first != p, b.Not(first_left(s, b))),
+                   "the first player, still in the game, begins it: nobody else does", texts={SEED: "121"}),
+            *seat_order_first,
+        ),
+        tuple((p,) for p in range(t.players)),
+        asked_at=("mulligan",),
+        show=lambda p: f"P{p + 1}",
+    )
+
     # -- token_returns(): Rewind Portal against 109.5g, H4 -----------------------------------
     portal = {e: t.entities[e].controller for e in t.holding("Rewind Portal")}
 
@@ -641,7 +682,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "152"},
     )
 
-    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, returns_q, draws_q, turn_q, priority_q,
+    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, first_turn_q, returns_q, draws_q, turn_q, priority_q,
                  waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
