@@ -76,7 +76,9 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {
         "violated": command_json(folder / "violated.json", "verify", "--game", "wowtcg", "--variant", "basic-chain-priority",
                                  "--property", "turn_player_first", "--method", "bmc", "--depth", "8"),
-        "holds": command_json(folder / "holds.json", "verify", "--game", "hota", "--property", "nobody_wins_and_loses"),
+        # Explicit search alone: a passing row, without the portfolio's seconds of proof.
+        "holds": command_json(folder / "holds.json", "verify", "--game", "hota", "--property", "nobody_wins_and_loses",
+                              "--method", "explicit"),
         "source": command_json(folder / "source.json", "verify", "--game", "wowtcg", "--reading", "001", "--property", "turn_player_first",
                                "--turns", "1", "--allies", "0", "--method", "explicit"),
         "lint": variant_lint_json(folder / "lint.json"),
