@@ -285,6 +285,11 @@ class Card:
         return self.type == "ally" or self.is_totem
 
     @cached_property
+    def pays(self) -> bool:
+        """Whether it has a payment power (CR7.4 701) or a reward power (CR7.4 702.1)."""
+        return bool(self.payments) or self.reward is not None
+
+    @cached_property
     def is_equipment(self) -> bool:
         """300.1: armor, items and weapons are equipment."""
         return self.type in EQUIPMENT_TYPES

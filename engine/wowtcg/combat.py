@@ -24,10 +24,14 @@ def has(st: GameState, o: Obj, keyword: str) -> bool:
     not one an attachment takes away (405.1), unless it has lost its powers
     (Polymorph, CR7.4 700.3)."""
     powers = st.powers_in_game
-    if keyword in o.card.keywords:
+    card = o.card
+    if keyword in card.keywords:
         found = "attached_loses_keyword" not in powers or keyword not in keywords_lost(st, o)
+    elif "keywords_by_hero_trait" in card.continuous_powers \
+            or (keyword == "protector" and card.type == "hero" and "hero_bear_form" in powers):
+        found = keyword in keywords_of(st, o)  # gained: by its hero's faction, or a hero's bear form
     else:
-        found = ("keywords_by_hero_trait" in powers or "hero_bear_form" in powers) and keyword in keywords_of(st, o)
+        return False  # neither printed nor gained
     return found and ("attached_powerless" not in powers or o.id not in powerless(st))
 
 
@@ -85,6 +89,24 @@ def defender_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:
     elif not is_character(d):
         return ("601.2b", f"{d.name} is not a character")
     return None
+
+
+def open_defenders(st: GameState, player: int, cards: list[Obj]) -> list[tuple[Obj, bool]]:
+    """Those of `cards` (in play, not resources) that an attacker of this
+    player could be proposed against, each with whether it would be a
+    sabotage: what `defender_problem` finds for every attacker alike, which
+    leaves only a sabotage's need of an attacker with sabotage (601.2b)."""
+    teams = st.teams
+    mine = teams[player]
+    out = []
+    for d in cards:
+        if teams[d.controller] == mine or has(st, d, "elusive"):
+            continue
+        if d.card.type == "item":
+            out.append((d, True))
+        elif d.card.is_character:
+            out.append((d, False))
+    return out
 
 
 def proposal_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:

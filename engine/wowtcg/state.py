@@ -94,7 +94,11 @@ class GameState:
         # Every continuous power and trigger event of a card in this game: play
         # is searched for one only if some card has it (CR7.4 703, CR7.4 704).
         self.powers_in_game: set[str] = set()
-        self.payment_sources: list[int] = []  # ids of the cards with a payment power (CR7.4 701), wherever they are
+        # Ids of the cards in play with a payment power (CR7.4 701) or a
+        # quest's reward power (CR7.4 702.1), kept by `move` as they enter
+        # and leave play: asked about before every choice, and most such
+        # cards are elsewhere.
+        self.payment_sources: list[int] = []
         self.players: list[Player] = []
         self.play: list[int] = []  # ids in play, in the order they entered
         self.chain: list[Link] = []  # bottom first
@@ -126,6 +130,8 @@ class GameState:
         for index, (hero, deck) in enumerate(zip(heroes, decks)):
             hero_obj = self._new_obj(pool[hero], index, "play")  # 101.1, 301.1
             self.play.append(hero_obj.id)
+            if hero_obj.card.pays:
+                self.payment_sources.append(hero_obj.id)
             player = Player(index, hero_obj.id)
             self.players.append(player)
             for name in deck:
@@ -379,8 +385,6 @@ class GameState:
         o = Obj.made(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
         self.objs.append(o)
         self.powers_in_game |= card.power_names
-        if card.payments:
-            self.payment_sources.append(o.id)
         if token:
             self.tokens.append(o.id)
         return o
@@ -403,9 +407,13 @@ class GameState:
         pile = self.play if where == "play" else getattr(owner, where) if where in PILES else None
         if pile is not None and o.id in pile:
             pile.remove(o.id)
+        if where == "play" and o.card.pays and o.id in self.payment_sources:
+            self.payment_sources.remove(o.id)
         o.zone = zone
         if zone == "play":
             self.play.append(o.id)
+            if o.card.pays:
+                self.payment_sources.append(o.id)
         elif zone in PILES:
             getattr(owner, zone).append(o.id)
 
@@ -1217,8 +1225,9 @@ class GameState:
 
     def _priority_actions(self) -> list[Action]:
         """The legal priority actions (409.2), in the order: pass, each card
-        of the hand (placed as a resource, then played), payment powers,
-        proposals, strikes. They are built before every choice, so each is
+        of the hand (placed as a resource, then played; under Readiness,
+        abilities of the graveyard after it), quests completed, payment
+        powers, proposals, strikes. They are built before every choice, so each is
         built only once the conditions `_problem` would find against it are
         known to hold: the window (408.1, 410.1a, 601.1, 602.3a), one resource
         per turn (410.1), the cost with its X (402.1, CR7.4 707.1b), the
@@ -1250,14 +1259,17 @@ class GameState:
                 if o.card.type == "ability" and (main or o.card.instant):
                     hand.append(o)
         play = self.play
-        # 409.2, CR7.4 702.2: his face-up quests with a reward, completed any time he has priority.
-        quests = [o for o in map(objs.__getitem__, play) if o.resource and o.face_up and o.controller == p
-                  and o.card.reward is not None] if "reward" in self.powers_in_game else ()
-        # His payment powers he may use now whatever he pays (CR7.4 701.1-2, 402.1, 302.2).
-        powers = []
+        # His payment powers he may use now whatever he pays (CR7.4 701.1-2,
+        # 402.1, 302.2), and his face-up quests with a reward, completed any
+        # time he has priority (409.2, CR7.4 702.2).
+        powers, quests = [], []
         for oid in self.payment_sources:
             o = objs[oid]
-            if o.controller == p and not o.resource and o.zone == "play":
+            if o.controller == p and o.zone == "play":
+                if o.resource:
+                    if o.face_up and o.card.reward is not None:
+                        quests.append(o)
+                    continue
                 for i, power in enumerate(o.card.payments):
                     if not self._power_source_problem(p, o, power):
                         powers.append((o, i, power))
@@ -1359,16 +1371,22 @@ class GameState:
                         a = offers[key] = Action.made("power", p, o.id, () if t is None else (t,), x, i,
                                                       label=f"{self.pname(p)} uses {o.name}'s power{f' (X={x})' if has_x else ''}{tname}")
                     offer(a)
-        if main:
+        if main and theirs:
+            # What 601.2b asks of a defender, bar the attacker's sabotage, is
+            # the same for every attacker of his: asked once for each
+            # defender (`combat.open_defenders`), in the order of play.
+            defenders = None
             for a in mine:
                 if not a.card.is_character or combat.attacker_problem(self, a):  # `mine` holds no resource
                     continue
                 if "attack_tax" in self.powers_in_game and budget < combat.attack_tax(a):  # 600.3: he can't pay to propose it
                     continue
+                if defenders is None:
+                    defenders = combat.open_defenders(self, p, theirs)
+                saboteur = combat.has(self, a, "sabotage")
                 only = combat.attack_only(self, a)
-                for d in theirs:
-                    sabotage = d.card.type == "item"
-                    if combat.defender_problem(self, a, d, sabotage) or (only and combat.attack_only_problem(self, a, d, only)):
+                for d, sabotage in defenders:
+                    if (sabotage and not saboteur) or (only and combat.attack_only_problem(self, a, d, only)):
                         continue
                     proposal = offers.get(key := ("propose", p, a.id, d.id, sabotage, d.controller))
                     if proposal is None:
