@@ -35,15 +35,21 @@ ONE_TURN = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 0, "deck": 0, "h
 #: than one long module picked up last and run alone at the end.
 HEAVIEST_FIRST = (
     "tests/test_lint.py",
-    "tests/test_spacer.py",
-    "tests/test_induction.py",
     "tests/test_portfolio.py",
+    "tests/test_spacer.py",
     "tests/test_mutants.py",
-    "tests/test_html_report.py",
-    "tests/test_perft.py",
+    "tests/test_induction.py",
     "tests/test_vector.py",
-    "tests/test_promela.py",
     "tests/test_hota_any_length.py",
+    "tests/test_liveness.py",
+    "tests/test_promela.py",
+    "tests/test_cli.py",
+    "tests/test_hota_model.py",
+    "tests/engine/test_random_play.py",
+    "tests/agreement/test_hota_agreement.py",
+    "tests/test_campaign.py",
+    "tests/test_checkers.py",
+    "tests/test_html_report.py",
 )
 
 
