@@ -23,6 +23,7 @@ from checkers import portfolio
 from checkers.diff import DEFAULT_MAX_PAIRS, Comparison
 from checkers.results import Transcript
 from model.variants import SEED
+from scenarios.tables import table_export
 
 
 def _console() -> Console:
@@ -60,7 +61,7 @@ def _check_max_pairs(max_pairs: int) -> None:
     "--scenarios",
     "scenario_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    help="write each variant finding's game, searched on the engine's table, as a scenario file in this folder",
+    help="write each finding's game the engine can replay as a scenario file in this folder (WoW: variants and source clashes, searched on the engine's table; Riftbound, HotA: each clash's and gap's own game)",
 )
 @click.option("--sarif", "sarif_file", type=click.Path(dir_okay=False, path_type=Path), help="also write the findings as SARIF 2.1.0, located at the rule texts")
 @click.option(
@@ -106,7 +107,7 @@ def lint(
         with report.progress(console, enabled=not as_json) as advance:
             found = linting.run(chosen, bounds, budget, {n: k.notes for n, k in known.items()}, max_pairs, advance)
         if scenario_dir is not None:
-            _write_scenarios(found, scenario_dir, max_pairs)
+            _write_scenarios(found, scenario_dir, bounds, max_pairs)
         if sarif_file is not None:
             _write(sarif_file, json.dumps(lint_report.sarif(found), indent=2) + "\n")
         if junit_file is not None:
@@ -142,31 +143,41 @@ def _write(path: Path, text: str) -> None:
         raise BadInput(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int) -> None:
-    """Each variant finding's game on the engine's table, as a scenario file,
-    and each source clash's on the default board (named after the variant that
-    aliases its reading, if one does); the others, a setup question's among
-    them, say why they have none."""
+def _write_scenarios(found: linting.Lint, folder: Path, bounds: dict[str, Any], max_pairs: int) -> None:
+    """Each finding's game the engine can replay, as a scenario file: for
+    Riftbound and HotA, whose model tables are engine tables, the finding's
+    own game on its own table (``linting.finding_scenario``); for WoW, each
+    variant's and each default-board source clash's game searched again on
+    the engine's fixed table (named after the variant that aliases its
+    reading, if one does).  The others say why they have none."""
     for f in found.findings:
         game = get_game(f.game)
-        reading = f.reading if f.kind == "source-clash" and f.board is None and f.setup is None else None
-        if f.kind != "variant" and reading is None:
-            f.scenario_note = (
-                "a question of the game's setup: its witness is a setup, not a game" if f.setup is not None
-                else "no game reaches it" if f.transcript is None
-                else "its board is not the engine's table, whose cards are fixed" if f.kind == "source-clash"
-                else "its game is on the model's board, whose cards the engine does not have"
-            )
+        if f.setup is not None:
+            f.scenario_note = "a question of the game's setup: its witness is a setup, not a game"
             continue
-        alias = next(
-            (n for n, v in game.variants.items() if reading is not None and v.board is None and v.source_reading == reading), None
-        )
-        name = alias or reading or f.key.removeprefix("variant:")
-        written = linting.divergence_scenario(game, SEED, name, max_pairs)
+        if table_export(f.game) is not None:
+            written = linting.finding_scenario(game, f, bounds)
+            name = f.key.replace("@", "-").replace(":", "-")
+        else:
+            reading = f.reading if f.kind == "source-clash" and f.board is None else None
+            if f.kind != "variant" and reading is None:
+                f.scenario_note = (
+                    "no game reaches it" if f.transcript is None and f.parted is None
+                    else f"its board, where {f.board}, is the model's own (characters by stats, no engine card), "
+                    "and the engine's table is fixed" if f.board is not None
+                    else "its game is on the model's board, whose cards the engine does not have"
+                )
+                continue
+            alias = next(
+                (n for n, v in game.variants.items() if reading is not None and v.board is None and v.source_reading == reading), None
+            )
+            name = alias or reading or f.key.removeprefix("variant:")
+            written = linting.divergence_scenario(game, SEED, name, max_pairs)
+            name = name.replace("@", "-")
         if written.yaml is None:
             f.scenario_note = written.why_not
             continue
-        path = folder / f"{f.game}-{name.replace('@', '-')}.yaml"
+        path = folder / f"{f.game}-{name}.yaml"
         _write(path, written.yaml)
         f.scenario = str(path)
 

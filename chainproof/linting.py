@@ -39,7 +39,7 @@ from chainproof.games import BadInput, Game, NearbyBoard
 from model import limits
 from checkers import induction, portfolio, vector
 from model.backend import CONCRETE, SYMBOLIC
-from scenarios.tables import scenario_table
+from scenarios.tables import ExportError, scenario_table, table_export, write_table_scenario
 from checkers.diff import Comparison, compare
 from model.machine import GAME_OVER, Machine
 from model.registry import read_yaml
@@ -556,6 +556,69 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
     except table.error as exc:
         return Written(comparison, None, f"the engine cannot replay it: {exc}")
     return Written(comparison, text)
+
+
+#: The kinds of finding whose witness is a game of the model: the game to the
+#: state where the texts part, clash or are silent.
+GAME_KINDS = ("source-clash", "self-clash", "gap")
+
+
+def finding_machine(game: Game, f: Finding, bounds: Mapping[str, int | None]) -> Machine:
+    """The model a finding's game was found on: the board or bounds one
+    change away its key names (``@P2+Rewind-Portal``), and for a source
+    clash whose play parts, the bounds its question asks for."""
+    settings = {**game.resolve(bounds), **{k: v for k, v in bounds.items() if v is not None}}
+    where = f.key.rpartition("@")[2] if f.board is not None else None
+    extra: Mapping[str, Any] = {}
+    if where is not None:
+        board = next((b for b in game.nearby_boards(settings) if b.key == where), None) if game.nearby_boards else None
+        further = next((b for b in game.nearby_bounds(settings) if b.key == where), None) if game.nearby_bounds else None
+        if board is not None:
+            extra = board.extra
+        elif further is not None:
+            settings = {**settings, **further.bounds}
+        else:
+            raise BadInput(f"{f.key}: no board or bounds one change away is keyed {where!r}")
+    if f.kind == "source-clash" and f.parted is not None:
+        question = f.key.split(":")[1]
+        asked = game.machine(settings, **extra).rulings
+        assert asked is not None
+        settings = {**settings, **asked.declared[question].bounds}
+    return game.machine(settings, **extra)
+
+
+def finding_scenario(game: Game, f: Finding, bounds: Mapping[str, int | None]) -> Written:
+    """A finding's own game, on the table it was found on, as a scenario, for
+    a game whose model tables the engine sets up as they are (Riftbound,
+    HotA: ``scenarios/tables.py``): for a source clash the game the model's
+    reading plays, up to and including the step where the readings part
+    when the model's reading takes it; for a self-clash or a gap the game to
+    the state where the rulings clash or are silent.  Its ``expect`` is the
+    model's state at the end (the engine's, which the replay checks is the
+    model's), and its header names the finding and the texts' places."""
+    export = table_export(game.name)
+    if export is None:
+        raise BadInput(f"{game.name}'s model tables are not engine tables")
+    if f.kind not in GAME_KINDS:
+        return Written(None, None, f"a {f.kind} finding has no game of its own to replay")
+    witness = f.parted[0] if f.kind == "source-clash" and f.parted is not None else f.transcript
+    if witness is None:
+        return Written(None, None, "no game reaches it")
+    rules = [r for r in f.rules if not r.startswith(("basic:", "abstracted:"))]
+    said = {"source-clash": "the model's reading plays this game, up to the step where the readings part",
+            "self-clash": "this game reaches a state where the rulings of one text clash",
+            "gap": "this game reaches a state where no text answers"}[f.kind]
+    try:
+        text = write_table_scenario(
+            export, finding_machine(game, f, bounds), [s.edge for s in witness.steps],
+            name=f"lint finding {f.key}",
+            rules=rules,
+            source=f"own: chainproof lint --game {game.name}, finding {f.key}" + (f"; texts: {', '.join(f.places)}" if f.places else ""),
+            summary=f"{f.summary}. {said[0].upper()}{said[1:]}; the engine plays the model's reading.",
+        )
+    except ExportError as exc:
+        return Written(None, None, f"the engine cannot replay it: {exc}")
+    return Written(None, text)
 
 
 def lint_variants(

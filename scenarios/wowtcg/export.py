@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator
 
-import yaml
 import z3
 
 from agreement.wowtcg import abstraction as ab
@@ -47,6 +46,8 @@ from engine.wowtcg.state import GameState
 from model.machine import Machine, ModelError
 from model.wowtcg import BOUNDS, build
 from model.wowtcg.table import CARD_KINDS
+from scenarios import tables
+from scenarios.tables import dump
 from scenarios.wowtcg.adapter import RULE
 
 #: The bounds a caller of ``table_machine`` may set: exploration limits.  The
@@ -66,7 +67,7 @@ MOST_TRIES = 5_000
 COMBAT_STEPS = ("attack_window", "protect_point", "defend_window", "combat_conclusion")
 
 
-class ExportError(Exception):
+class ExportError(tables.ExportError):
     """What this module cannot do with what it was given: a table the model does
     not cover, bad arguments, or a transcript the engine cannot replay (then the
     message names the step, ``transcript[i]``, its edge and the reason)."""
@@ -759,15 +760,11 @@ def _situation(setup: Setup, tops: tuple[tuple[str, ...], ...], aliases: dict[tu
 
 def _document(head: dict[str, Any], lines: list[_Line], expect: dict[str, Any]) -> str:
     """The YAML text: the script's lines carry the model edges they stand for as comments."""
-    text = _dump(head)
+    text = dump(head)
     script = []
     for line in lines:
         # Block style for the list; an action written by its fields stays on one line.
-        entry = _dump([line.entry], flow=None if isinstance(line.entry, dict) else False).rstrip("\n")
+        entry = dump([line.entry], flow=None if isinstance(line.entry, dict) else False).rstrip("\n")
         then = f" (then by itself: {' > '.join(line.then)})" if line.then else ""
         script.append(f"{entry}  # {' > '.join(line.edges)}{then}" if line.edges else entry)
-    return text + "script:\n" + "\n".join(script) + "\n" + _dump({"expect": expect})
-
-
-def _dump(value: Any, flow: bool | None = None) -> str:
-    return yaml.safe_dump(value, sort_keys=False, default_flow_style=flow, allow_unicode=True, width=10**6)
+    return text + "script:\n" + "\n".join(script) + "\n" + dump({"expect": expect})
