@@ -167,7 +167,7 @@ def _wowtcg() -> Game:
 
 def _riftbound() -> Game:
     from model import riftbound
-    from model.riftbound.table import default_table
+    from model.riftbound.table import nearby_tables
     from properties.riftbound import CATALOGUE, PLAYABLE_PROPERTIES, damage_assignment_queries
 
     return Game(
@@ -181,13 +181,10 @@ def _riftbound() -> Game:
         lemmas=PLAYABLE_PROPERTIES,
         rule_queries=damage_assignment_queries,
         exhaustive_states=60_000,
-        # The multiplayer rules (combat.multiplayer, assumed:attacker-gone)
-        # apply only past two players; over one turn a third player's table
-        # keeps the search near the default's size (about 66,000 states).
         nearby_boards=lambda b: [
-            NearbyBoard("players3-turns1", "a third player sits at the table, over one turn",
-                        {"table": default_table(3, b["battlefields"], b["spells"], 1, b["victory_points"])})
-        ] if b["players"] == 2 else [],
+            NearbyBoard(key, label, {"table": table})
+            for key, label, table in nearby_tables(b["players"], b["battlefields"], b["spells"], b["victory_points"])
+        ],
         # A second showdown spell lets units of both players stand on an open
         # battlefield when a combat's cleanup comes (R8); one turn and a game
         # won at the first point keep the search near six times the default's

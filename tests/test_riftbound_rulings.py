@@ -554,3 +554,47 @@ def test_only_an_assumption_takes_a_recalled_units_role_away(one_fight: Explorat
         assert [r.id for r in book.live_concrete("keeps_role", s, (u,))] == ["role-left-behind"]
         assert book.answer("keeps_role", s, CONCRETE, u) is False
         assert after.role[u] == 0 and after.zone[u] != s.zone[u]
+
+
+def test_line_106_destroys_a_unit_of_might_0_that_line_53_gives_no_lethal_damage() -> None:
+    """A self-clash of 003 on a table where an effect has set Caitlyn's might
+    to 0 (lint wakes it on its board might0-turns1): line 53 makes lethal
+    damage more than zero, line 106 destroys a unit whose damage is at least
+    its might, which no damage at all is for her. The model, as the engine,
+    follows line 53 (assumed:zero-not-lethal): only damage destroys her."""
+    units = (Unit("Raider", P1, 2), Unit("Caitlyn", P2, 0, start=FIRST_BATTLEFIELD + BF1),
+             Unit("Sentry", P2, 1, start=FIRST_BATTLEFIELD + BF1, immune=True))
+    e = explore(riftbound.build(table=Table(2, 1, units, (P2,), 0, 1, 2)))
+    m, book = e.machine, e.machine.rulings
+    alone = book.only("003")
+    raider, caitlyn = 0, 1
+    asked = states_at(e, "lethal_damage")
+    assert asked
+    for s in asked:
+        assert alone.clashes("lethal_damage", s, CONCRETE, caitlyn)
+        assert set(alone.explain("lethal_damage", s, caitlyn).core) == {"lethal", "reaches-might"}
+        assert book.answer("lethal_damage", s, CONCRETE, caitlyn) == 1
+        assert not alone.clashes("lethal_damage", s, CONCRETE, raider)  # might 2: the texts agree
+    # The Raider's 2 may all go to the Sentry, who cannot be damaged (R3): dealt nothing, she stays.
+    dealing = [s for s in asked if s.stage == DEALING]
+    unhurt, hurt = [s for s in dealing if s.assigned[caitlyn] == 0], [s for s in dealing if s.assigned[caitlyn] > 0]
+    assert unhurt and hurt
+    for s in unhurt:
+        assert book.answer("destroyed_by_damage", s, CONCRETE, caitlyn) is False
+        [after] = [x for edge, x in m.successors(s) if edge.name == "deal_damage"]
+        assert after.zone[caitlyn] == FIRST_BATTLEFIELD + BF1
+    assert all(book.answer("destroyed_by_damage", s, CONCRETE, caitlyn) is True for s in hurt)
+
+
+def test_what_a_conquest_scores_is_an_assumption() -> None:
+    """Lines 97 and 102 say that a conquest scores, never how much: only
+    assumed:conquest-point answers (a gap lint reports), asked once as the
+    model is built, and the defender's conquest of conquest_table adds it."""
+    e = explore(riftbound.build(table=conquest_table()))
+    book = e.machine.rulings
+    assert book.questions["conquest_points"].fixed and book.fixed("conquest_points") == 1
+    asked = states_at(e, "conquest_points")
+    assert asked and not any(book.speaks("conquest_points", s, CONCRETE) for s in asked)
+    [s] = states_at(e, "conquers")
+    [after] = [x for _, x in e.machine.successors(s)]
+    assert after.points[P2] == s.points[P2] + book.fixed("conquest_points")

@@ -105,10 +105,21 @@ class RiftboundState:
         return [1.0 if p == self.winner else -1.0 for p in range(self.num_players)]
 
     def clone(self) -> "RiftboundState":
-        """An independent copy; the cards (immutable) are shared."""
-        memo = {id(self.pool): self.pool}
-        memo.update((id(u.card), u.card) for u in self.units)
-        return copy.deepcopy(self, memo)
+        """An independent copy: every container and mutable piece of the table
+        is copied; the pool, its cards and the chain's links (immutable) are
+        shared. Copied field by field, as a deep copy of the whole state is
+        most of the agreement harness's time."""
+        twin = copy.copy(self)
+        twin.battlefields = [copy.copy(bf) for bf in self.battlefields]
+        twin.units = [copy.copy(u) for u in self.units]
+        twin.points, twin.spells = list(self.points), list(self.spells)
+        twin.reactions, twin.action_spells = list(self.reactions), list(self.action_spells)
+        twin.scored = [list(row) for row in self.scored]
+        twin.chain, twin.to_choose, twin.history = list(self.chain), list(self.to_choose), list(self.history)
+        if self.combat is not None:
+            twin.combat = copy.copy(self.combat)
+            twin.combat.assigned = dict(self.combat.assigned)
+        return twin
 
     def legal_actions(self) -> list[Action]:
         return [a for a in self._candidates() if self._problem(a) is None]
@@ -805,7 +816,8 @@ class RiftboundState:
 
     def _conquer(self, player: int, bf: int) -> None:
         """resolution.conquer, assumed:uncontested-control: taking control is a
-        conquest, worth a point, if the player has not scored there this turn."""
+        conquest if the player has not scored there this turn, worth one point
+        (assumed:conquest-point)."""
         if self.scored[player][bf]:
             self.history.append(f"{pname(player)} takes control of {bf_name(bf)} (already scored there this turn)")
             return
@@ -821,8 +833,10 @@ class RiftboundState:
         unless it cannot be damaged or cannot be destroyed (qa.both-survive: it
         keeps its damage until the combat's cleanup); equal totals destroy only
         through the damage dealt (assumed:equal-might-as-dealt).
-        Reading: lethal damage is never zero (damage.lethal), so a unit with no
-        damage is not destroyed even if its might is 0."""
+        A unit of might 0 with no damage is not destroyed: lethal damage is never
+        zero (damage.lethal, line 53), though line 106's "damage at least its
+        might" holds of it (assumed:zero-not-lethal; the model's question
+        lethal_damage declares both)."""
         for u in self.units:
             if u.zone in ("base", "battlefield") and u.damage > 0 and u.damage >= self.might(u) \
                     and not self.immune(u) and not u.has("indestructible"):

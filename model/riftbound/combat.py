@@ -46,7 +46,7 @@ from model.riftbound.rulings import (
 )
 from model.riftbound.table import (
     ATTACKER, ATTACKER_ASSIGNS, BASE, DEALING, DEFENDER, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY,
-    ROLE_NAMES, TRASH, Table, default_table,
+    ROLE_NAMES, TRASH, Table, Unit, default_table,
 )
 from model.rulings import RuleBook
 
@@ -74,14 +74,15 @@ def _contest(book: RuleBook, s: Any, p: int, bf: int, b: Backend) -> Any:
     return b.If(book.answer("contests", s, b, p, bf), p, s.contested_by[bf])
 
 
-def _conquest(t: Table, s: Any, bf: int, conquest: tuple[Any, ...], b: Backend) -> dict[str, Any]:
+def _conquest(t: Table, book: RuleBook, s: Any, bf: int, conquest: tuple[Any, ...], b: Backend) -> dict[str, Any]:
     """resolution.conquer: each player ``conquest`` names (as the rule book
-    answers ``conquers`` or ``conquers_uncontested``) scores at ``bf``, once
-    per battlefield per turn."""
+    answers ``conquers`` or ``conquers_uncontested``) scores at ``bf`` what a
+    conquest is worth (conquest_points), once per battlefield per turn."""
     points, scored = list(s.points), list(s.scored)
+    worth = book.fixed("conquest_points")
     for p, conquers in enumerate(conquest):
         k = p * t.battlefields + bf
-        points[p] = b.If(conquers, points[p] + 1, points[p])
+        points[p] = b.If(conquers, points[p] + worth, points[p])
         scored[k] = b.Or(s.scored[k], conquers)
     return {"points": tuple(points), "scored": tuple(scored)}
 
@@ -200,7 +201,7 @@ def _cleanup_edges(t: Table, book: RuleBook) -> list[Edge]:
             holder = b.If(settling, book.answer("uncontested_controller", s, b, bf), NOBODY)
             view = s._replace(points=changes["points"], scored=changes["scored"])
             conquest = tuple(book.answer("conquers_uncontested", s, b, p, bf) for p in range(t.players))
-            changes.update(_conquest(t, view, bf, conquest, b))
+            changes.update(_conquest(t, book, view, bf, conquest, b))
             controller[bf] = b.If(settling, holder, s.controller[bf])
             contested[bf] = b.If(settling, NOBODY, s.contested_by[bf])
         return {**changes, "controller": tuple(controller), "contested_by": tuple(contested)}
@@ -838,12 +839,6 @@ def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tup
     ``q``'s most might, every legal split that the damage module's Z3
     enumeration finds. Only these get an edge, so an assignment edge that is
     never taken is a fact of the table or the rules, not padding."""
-    return list(_possible_assignments(t, q, targets))
-
-
-@functools.lru_cache(maxsize=64)
-def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    # Remembered by table: lint builds the same table under every source's reading.
     most = t.most_might(q)
     # assumed:here-trigger: each Spark Sapper played may leave 1 damage on a unit
     # before the damage step, which lowers what is lethal to it (damage.lethal).
@@ -853,34 +848,51 @@ def _possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> tuple[t
         if r == q:
             continue
         theirs = [v for v in targets if t.units[v].owner == r]
-        for present in itertools.product((False, True), repeat=len(theirs)):
-            here = [v for v, p in zip(theirs, present) if p]
-            if not here:
-                continue
-            rallying = [v for v in here if t.units[v].buffable]
-            for buffs in itertools.product((0, 1), repeat=len(rallying)):
-                buff = dict(zip(rallying, buffs))
-                mights = [t.units[v].might + buff.get(v, 0) for v in here]
-                # A unit can carry no more marked damage than its might (damage.lethal): any more destroys it.
-                marks = [range(1) if t.units[v].immune else range(min(sappers, max(0, m)) + 1) for v, m in zip(here, mights)]
-                # Kayn may or may not be immune (damage.undamageable): both are met.
-                shields = [(False, True) if t.units[v].immune_after_two_moves else (t.units[v].immune,) for v in here]
-                for marked, immune in itertools.product(itertools.product(*marks), itertools.product(*shields)):
-                    units = tuple(
-                        DamageUnit(f"#{k}", m, tank=t.units[v].tank, last=t.units[v].last, immune=i, marked=d)
-                        for k, (v, m, d, i) in enumerate(zip(here, mights, marked, immune))
-                    )
-                    for split in _legal_splits(units, most):
-                        amounts = dict(zip(here, split))
-                        found.add(tuple(amounts.get(v, 0) for v in targets))
-    return tuple(sorted(found))
+        for split in _splits_against(tuple(_damage_traits(t.units[v]) for v in theirs), most, sappers):
+            amounts = dict(zip(theirs, split))
+            found.add(tuple(amounts.get(v, 0) for v in targets))
+    return sorted(found)
+
+
+def _damage_traits(unit: Unit) -> tuple[int, bool, bool, bool, bool, bool]:
+    """What of a unit the damage rules can read: its printed might and keywords,
+    whether it may rally (+1 might) and whether it may be immune."""
+    return (unit.might, unit.tank, unit.last, unit.immune, unit.immune_after_two_moves, unit.buffable)
+
+
+@functools.lru_cache(maxsize=None)
+def _splits_against(traits: tuple[tuple[int, bool, bool, bool, bool, bool], ...], most: int, sappers: int) -> frozenset[tuple[int, ...]]:
+    """Every split over one opponent's units (``_damage_traits``, in order)
+    that some combat can make legal with a total up to ``most``. Remembered by
+    what the rules read, not by table: the agreement harness builds a table
+    per game, and most of its tables share their units' traits."""
+    found: set[tuple[int, ...]] = set()
+    for present in itertools.product((False, True), repeat=len(traits)):
+        here = [k for k, p in enumerate(present) if p]
+        if not here:
+            continue
+        rallying = [k for k in here if traits[k][5]]
+        for buffs in itertools.product((0, 1), repeat=len(rallying)):
+            buff = dict(zip(rallying, buffs))
+            mights = [traits[k][0] + buff.get(k, 0) for k in here]
+            # A unit can carry no more marked damage than its might (damage.lethal): any more destroys it.
+            marks = [range(1) if traits[k][3] else range(min(sappers, max(0, m)) + 1) for k, m in zip(here, mights)]
+            # Kayn may or may not be immune (damage.undamageable): both are met.
+            shields = [(False, True) if traits[k][4] else (traits[k][3],) for k in here]
+            for marked, immune in itertools.product(itertools.product(*marks), itertools.product(*shields)):
+                units = tuple(
+                    DamageUnit(f"#{n}", m, tank=traits[k][1], last=traits[k][2], immune=i, marked=d)
+                    for n, (k, m, d, i) in enumerate(zip(here, mights, marked, immune))
+                )
+                for split in _legal_splits(units, most):
+                    amounts = dict(zip(here, split))
+                    found.add(tuple(amounts.get(k, 0) for k in range(len(traits))))
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=None)
 def _legal_splits(units: tuple[DamageUnit, ...], most: int) -> tuple[tuple[int, ...], ...]:
-    """The legal splits of every total up to ``most`` (``legal_assignments``),
-    remembered by configuration (units named by position): the tables read
-    off many games meet the same ones again.
+    """The legal splits of every total up to ``most`` (``legal_assignments``).
 
     A unit that cannot be damaged is bound by no assignment rule and binds
     none (damage.undamageable, the model's reading: ``DamageUnit.exempt``), so
@@ -888,20 +900,49 @@ def _legal_splits(units: tuple[DamageUnit, ...], most: int) -> tuple[tuple[int, 
     on it: asking Z3 for each of them would cost one check per split, many
     more than the others have. The others' splits follow damage.no-overkill:
     below the sum of their lethal amounts no unit gets more than its own, so
-    each candidate under those caps is decided on plain values (``is_legal``);
-    from that sum on, the legal splits give each unit at least its lethal
-    amount and the excess anywhere. tests/test_riftbound_kayn.py compares
-    these splits with Z3's enumeration (``legal_assignments``)."""
+    each candidate under those caps is decided on plain values (``is_legal``,
+    by ``_splits_below``); from that sum on, the legal splits give each unit
+    at least its lethal amount and the excess anywhere.
+    tests/test_riftbound_kayn.py compares these splits with Z3's enumeration
+    (``legal_assignments``)."""
     shielded = next((i for i, u in enumerate(units) if u.immune is True and u.exempt is True), None)
     if shielded is not None:
         rest = _legal_splits(units[:shielded] + units[shielded + 1:], most)
         return tuple(sorted(s[:shielded] + (k,) + s[shielded:] for s in rest for k in range(most - sum(s) + 1)))
+    # No rule names a unit or reads their order, so reordering the units
+    # reorders their splits: each mix is decided once, in the order of what
+    # the rules read of its units, and its splits put back in the given order.
+    order = sorted(range(len(units)), key=lambda i: _rule_shape(units[i]))
+    place = {i: k for k, i in enumerate(order)}
+    below = [tuple(s[place[i]] for i in range(len(units)))
+             for s in _splits_below(tuple(_rule_shape(units[i]) for i in order)) if sum(s) <= most]
     lethal = tuple(u.lethal for u in units)
-    below = [a for a in itertools.product(*(range(x + 1) for x in lethal))
-             if sum(a) < min(most + 1, sum(lethal)) and is_legal(units, sum(a), a, CONCRETE)]
     above = [tuple(x + y for x, y in zip(lethal, extra))
              for excess in range(most - sum(lethal) + 1) for extra in _compositions(excess, len(units))]
     return tuple(sorted(below + above))
+
+
+def _rule_shape(u: DamageUnit) -> tuple[Any, ...]:
+    """What the assignment rules read of a unit: its lethal amount (might and
+    marked damage count only through it, damage.lethal), keywords and state."""
+    return (u.lethal, u.tank, u.last, u.immune, u.present, u.exempt)
+
+
+@functools.lru_cache(maxsize=None)
+def _splits_below(shapes: tuple[tuple[Any, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The legal splits of the units of these shapes (``_rule_shape``, in this
+    order) whose total falls short of the sum of their lethal amounts,
+    remembered: the tables read off many games meet the same mixes again,
+    under every total their players can have."""
+    units = tuple(DamageUnit(f"#{k}", lethal, tank, last, immune, 0, present, exempt)
+                  for k, (lethal, tank, last, immune, present, exempt) in enumerate(shapes))
+    lethal = tuple(u.lethal for u in units)
+    hit = tuple(u.damageable(CONCRETE) for u in units)
+    # damage.lethal-first leaves at most one unit that can be damaged short of
+    # its lethal amount with some damage: only such candidates go to ``is_legal``.
+    return tuple(a for a in itertools.product(*(range(x + 1) for x in lethal))
+                 if sum(a) < sum(lethal) and sum(h and 0 < x < y for h, x, y in zip(hit, a, lethal)) <= 1
+                 and is_legal(units, sum(a), a, CONCRETE))
 
 
 def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
@@ -1046,7 +1087,7 @@ def _resolution_edge(t: Table, book: RuleBook) -> Edge:
         for bf in range(t.battlefields):
             here = s.combat_bf == bf
             view = after._replace(points=points, scored=scored)
-            won = _conquest(t, view, bf, tuple(b.And(here, c) for c in conquers), b)
+            won = _conquest(t, book, view, bf, tuple(b.And(here, c) for c in conquers), b)
             points, scored = won["points"], won["scored"]
             controller[bf] = b.If(here, holder, s.controller[bf])
             contested[bf] = b.If(here, NOBODY, s.contested_by[bf])  # resolution.clear-contested
@@ -1121,8 +1162,10 @@ def build(
         Var("assigned", IntRange(0, t.most_damage), (0,), length=n, doc="combat damage assigned, not yet dealt"),
         Var("controller", IntRange(NOBODY, P - 1), (), length=B, doc="who controls each battlefield", start=t.controllers),
         Var("contested_by", IntRange(NOBODY, P - 1), (NOBODY,), length=B, doc="who contested each battlefield"),
-        # A conquest scores one point per battlefield; the game ends at the victory total.
-        Var("points", IntRange(0, max(t.victory_points - 1 + B, *(t.points or (0,)))), (0,), length=P, doc="each player's points", start=t.points),
+        # A cleanup scores at most one conquest per battlefield (or a point for each one held as a
+        # turn begins); the game ends at the victory total.
+        Var("points", IntRange(0, max(t.victory_points - 1 + B * max(1, book.fixed("conquest_points")), *(t.points or (0,)))), (0,),
+            length=P, doc="each player's points", start=t.points),
         Var("scored", BOOL, (False,), length=P * B, doc="player p scored at battlefield i this turn: index p*battlefields+i", start=t.scored),
         Var("spells", IntRange(0, max(t.spells, *(t.spell_budgets or (0,)))), (t.spells,), length=P, doc="showdown spells each player may still cast", start=t.spell_budgets),
         Var("combat_bf", IntRange(NOBODY, B - 1), (NOBODY,), doc="the battlefield of the running combat"),

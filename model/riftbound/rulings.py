@@ -68,6 +68,8 @@ PRINCIPLES = (
               "line 17 redirects a play that line 16 calls impossible: a player may name the battlefield, the unit goes to base"),
     Principle("equal-might-own-side", ("assumed:equal-might-own-side",),
               "line 102's 'all units there' leaves out whose units: each side's own, as lines 45-49 say"),
+    Principle("zero-not-lethal", ("assumed:zero-not-lethal",),
+              "line 53's lethal damage is more than zero: none is lethal to a unit of might 0, though line 106's 'damage at least its might' holds of it"),
     Principle("defender-already-held", ("assumed:qa-defender-held",),
               "line 106 speaks of a defender who already holds the battlefield: one who takes it conquers by lines 95-97"),
 )
@@ -699,6 +701,8 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         return s.damage[u] + s.assigned[u]
 
     def reaches_might(s: Any, b: Backend, u: int) -> Any:
+        """Line 106's test, damage at least the unit's might, with line 53's
+        lethal damage, which is more than zero (lethal_damage asks which)."""
         return b.And(damage_taken(s, b, u) > 0, damage_taken(s, b, u) >= book[0].answer("current_might", s, b, u))
 
     def side_total(s: Any, b: Backend, role: int) -> Any:
@@ -777,7 +781,13 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         "how much damage is lethal to this unit?",
         (
             Ruling("lethal", ("damage.lethal",), lambda s, b, v: lethal(s, b, v, 0), lambda s, b, v: s.damage[v] == 0,
-                   "damage, more than zero, that reaches the unit's might", texts={SOURCE: "53"}),
+                   "damage, more than zero, that reaches the unit's might", texts={SOURCE: "53"},
+                   overrides={"reaches-might": "zero-not-lethal"}),
+            # Line 106 destroys a unit whose damage is at least its might: for a
+            # unit of might 0 (an effect can set it) no damage at all is enough.
+            Ruling("reaches-might", ("qa.both-survive",), lambda s, b, v: 0,
+                   lambda s, b, v: b.And(s.damage[v] == 0, book[0].answer("current_might", s, b, v) <= 0),
+                   "damage at least the unit's might destroys it: for a unit of might 0, none at all", texts={SOURCE: "106"}),
             Ruling("marked-counts", ("assumed:destroy-lethal",), lambda s, b, v: lethal(s, b, v, s.damage[v]),
                    lambda s, b, v: s.damage[v] > 0, "damage already marked on the unit counts towards lethal"),
         ),
@@ -885,6 +895,24 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=player,
     )
 
+    # -- conquest_points(): what a conquest scores -------------------------------------------
+    # Line 97 makes taking the battlefield a conquest when its player has not
+    # scored there this turn, and line 102 says nobody scores when nobody is
+    # left to take it: a conquest scores, but 003 never says how much. Asked
+    # once, as the edges are built.
+    conquest_points = Question(
+        "conquest_points",
+        "how many points does a conquest score?",
+        (
+            Ruling("one-point", ("assumed:conquest-point",), lambda s, b: 1, always, "a conquest scores one point"),
+        ),
+        ((),),
+        asked_at=("resolution_step", "cleanup"),
+        default=0,
+        fixed=True,
+        show=lambda: "a conquest",
+    )
+
     # -- uncontested_controller(bf): a contest settled without a combat ------------------------
     uncontested_controller = Question(
         "uncontested_controller",
@@ -940,7 +968,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
 
     questions = (valid_destination, attacker, defender, focus, next_focus, showdown_ends, combat_may_begin, keeps_role, counts_as_moved, is_a_move, contests, played_to_base, may_play_to,
                  rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, damage_total, destroyed_by_damage, lethal_damage,
-                 exempt_from_assignment, damage_dealt, controller_after_combat, conquers, uncontested_controller,
+                 exempt_from_assignment, damage_dealt, controller_after_combat, conquers, conquest_points, uncontested_controller,
                  conquers_uncontested, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))
     book.append(RuleBook(questions, PRINCIPLES, reading=read, game="riftbound"))

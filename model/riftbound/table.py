@@ -7,7 +7,7 @@ unit *is* never changes, so it lives here as constants the guards read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -199,3 +199,23 @@ def default_table(players: int = 2, battlefields: int = 2, spells: int = 1, turn
     controllers = (1,) + (NOBODY,) * (battlefields - 1)
     return Table(players, battlefields, tuple(units), controllers, spells, turns, victory_points, reactions=reactions,
                  action_spells=action_spells)
+
+
+def nearby_tables(players: int, battlefields: int, spells: int, victory_points: int) -> list[tuple[str, str, Table]]:
+    """The tables one change away from the default, over one turn (which keeps
+    each search near the default's size), where lint looks for what the
+    default table cannot show: (key, label, table).
+
+    - a third player: the multiplayer rules (combat.multiplayer,
+      assumed:attacker-gone) apply only past two players;
+    - Caitlyn at might 0, as an effect may set it (the engine's setups can):
+      damage.lethal (line 53) and qa.both-survive (line 106) then disagree on
+      what is lethal to her, some damage or none at all."""
+    if players != 2:
+        return []
+    turn = default_table(2, battlefields, spells, 1, victory_points)
+    weakened = tuple(replace(u, might=0) if u.name == "Caitlyn" else u for u in turn.units)
+    return [
+        ("players3-turns1", "a third player sits at the table, over one turn", default_table(3, battlefields, spells, 1, victory_points)),
+        ("might0-turns1", "an effect has set Caitlyn's might to 0, over one turn", replace(turn, units=weakened)),
+    ]
