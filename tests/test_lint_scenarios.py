@@ -1,0 +1,104 @@
+"""Lint findings written out as scenarios on the table they were found on
+(``chainproof lint --scenarios``; ``linting.finding_scenario``,
+``scenarios/tables.py``): for Riftbound and HotA, a gap's or a clash's game
+is replayed in the engine, and ``chainproof scenarios`` passes the file with
+the model following every step; a finding the engine cannot replay says why.
+
+Each finding here is one lint reports, given by its game (the edges of the
+shortest game lint finds to its state), so that no test runs lint."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from chainproof import lint_cli, linting
+from chainproof.cli import main
+from chainproof.games import get_game
+from checkers.results import Transcript
+from model.riftbound.table import HAND, Unit, default_table
+from scenarios.riftbound import export as riftbound_export
+from scenarios.tables import ExportError
+
+#: (game, key, kind, board, rules, the edges of its game)
+FINDINGS = {
+    # Nobody says whether the first move of a turn counts as the unit's move (assumed:standard-move).
+    "riftbound-gap": ("riftbound", "gap:counts_as_moved", "gap", None, ("assumed:standard-move",),
+                      ["move[Tank Guard to bf1]", "start_combat[bf1]", "open_showdown"]),
+    # 004 says no player's life total starts above 30 only by assumption.
+    "hota-gap": ("hota", "gap:starting_life_total", "gap", None, ("assumed:starting-life-limit",),
+                 ["shuffle_decks", "p1_goes_first", "draw_opening_hands", "declare_mulligan_0", "declare_mulligan_0",
+                  "perform_mulligans", "skip_first_draw"]),
+    # On the table where P2 also has Rewind Portal, 004's 109.5g and the card's text clash on a token's return.
+    "hota-nearby": ("hota", "self-clash:token_returns:004:109.5g+rewind-portal@P2+Rewind-Portal", "self-clash",
+                    "P2 also has Rewind Portal", ("101.1", "108.4", "109.5g"),
+                    ["shuffle_decks", "p2_goes_first", "draw_opening_hands", "declare_mulligan_0", "declare_mulligan_0",
+                     "perform_mulligans", "skip_first_draw", "priority_check_then_priority",
+                     "p2_silencing_rune_on_p1s_culling_field", "priority_check_then_priority", "p2_spirit_caller",
+                     "priority_check_then_priority"]),
+}
+
+
+def finding(case: str) -> linting.Finding:
+    game_name, key, kind, board, rules, edges = FINDINGS[case]
+    f = linting.Finding(game_name, kind, key, rules, "a finding", places=("004_text.txt:12", "004_text.txt:34"), board=board)
+    m = linting.finding_machine(get_game(game_name), f, {})
+    start, path = next(m.initial_states()), []
+    for name in edges:
+        path.append((m.edge(name), m.apply(path[-1][1] if path else start, m.edge(name))))
+    return replace(f, transcript=Transcript.from_path(m, start, path, "the state"))
+
+
+@pytest.mark.parametrize("case", sorted(FINDINGS))
+def test_a_findings_game_replays_in_the_engine_and_the_model(case, tmp_path: Path) -> None:
+    f = finding(case)
+    written = linting.finding_scenario(get_game(f.game), f, {})
+    assert written.yaml is not None, written.why_not
+    doc = yaml.safe_load(written.yaml)
+    # The header names the finding and the texts' places.
+    assert f.key in doc["name"] and "004_text.txt:12" in doc["source"] and "004_text.txt:34" in doc["source"]
+    assert doc["rules"] and set(map(str, doc["rules"])) <= set(f.rules)
+    path = tmp_path / "finding.yaml"
+    path.write_text(written.yaml, encoding="utf-8")
+    out = CliRunner().invoke(main, ["scenarios", "--path", str(path), "--json"])
+    assert out.exit_code == 0, out.output
+    (result,) = json.loads(out.output)["results"]
+    assert result["status"] == "pass" and result["model"].startswith("agrees over"), result
+
+
+def test_a_nearby_table_is_the_situation(tmp_path: Path) -> None:
+    """The table one change away is the one set up: P2 has Rewind Portal too."""
+    doc = yaml.safe_load(linting.finding_scenario(get_game("hota"), finding("hota-nearby"), {}).yaml)
+    assert "Rewind Portal" in doc["situation"]["table"]["P2"]
+    assert "Rewind Portal" not in yaml.safe_load(linting.finding_scenario(get_game("hota"), finding("hota-gap"), {}).yaml)["situation"]["table"]["P2"]
+
+
+def test_a_game_the_engine_cannot_follow_says_why() -> None:
+    f = finding("riftbound-gap")
+    # Not a game of the model: the finding says so, naming nothing written.
+    broken = replace(f, transcript=replace(f.transcript, steps=f.transcript.steps[1:]))
+    written = linting.finding_scenario(get_game("riftbound"), broken, {})
+    assert written.yaml is None and written.why_not.startswith("the engine cannot replay it: the transcript is not a game of its model")
+    dead = replace(f, kind="dead-ruling", transcript=None)
+    assert linting.finding_scenario(get_game("riftbound"), dead, {}).why_not == "a dead-ruling finding has no game of its own to replay"
+
+
+def test_a_unit_no_card_can_stand_for_is_named() -> None:
+    t = default_table()
+    # No card of the pool prints might 4 without a keyword, and a might set by an effect does not last in hand.
+    odd = replace(t, units=(*t.units, Unit("Heavy", 0, 4, start=HAND)))
+    with pytest.raises(ExportError, match="Heavy starts in hand at might 4"):
+        riftbound_export.situation(odd)
+
+
+def test_a_wow_finding_on_a_nearby_board_says_why_it_has_no_scenario(tmp_path: Path) -> None:
+    f = linting.Finding("wowtcg", "self-clash", "self-clash:q:000@P1-guard+elusive", ("601.2b",), "a finding",
+                        transcript=finding("hota-gap").transcript, board="P1's guard gains elusive")
+    lint_cli._write_scenarios(linting.Lint([f]), tmp_path, {}, 10)
+    assert f.scenario is None and "where P1's guard gains elusive, is the model's own" in f.scenario_note
+    assert not list(tmp_path.iterdir())
