@@ -872,6 +872,7 @@ def _splits_against(traits: tuple[tuple[int, bool, bool, bool, bool, bool], ...]
         if not here:
             continue
         rallying = [k for k in here if traits[k][5]]
+        splits: set[tuple[int, ...]] = set()
         for buffs in itertools.product((0, 1), repeat=len(rallying)):
             buff = dict(zip(rallying, buffs))
             mights = [traits[k][0] + buff.get(k, 0) for k in here]
@@ -884,9 +885,11 @@ def _splits_against(traits: tuple[tuple[int, bool, bool, bool, bool, bool], ...]
                     DamageUnit(f"#{n}", m, tank=traits[k][1], last=traits[k][2], immune=i, marked=d)
                     for n, (k, m, d, i) in enumerate(zip(here, mights, marked, immune))
                 )
-                for split in _legal_splits(units, most):
-                    amounts = dict(zip(here, split))
-                    found.add(tuple(amounts.get(k, 0) for k in range(len(traits))))
+                splits.update(_legal_splits(units, most))
+        # Each split of the units there, as a vector over all of the opponent's (the others get nothing).
+        for split in splits:
+            amounts = dict(zip(here, split))
+            found.add(tuple(amounts.get(k, 0) for k in range(len(traits))))
     return frozenset(found)
 
 
