@@ -107,7 +107,7 @@ def lint(
         with report.progress(console, enabled=not as_json) as advance:
             found = linting.run(chosen, bounds, budget, {n: k.notes for n, k in known.items()}, max_pairs, advance)
         if scenario_dir is not None:
-            _write_scenarios(found, scenario_dir, bounds, max_pairs)
+            _write_scenarios(found, scenario_dir, max_pairs, bounds)
         if sarif_file is not None:
             _write(sarif_file, json.dumps(lint_report.sarif(found), indent=2) + "\n")
         if junit_file is not None:
@@ -143,7 +143,7 @@ def _write(path: Path, text: str) -> None:
         raise BadInput(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _write_scenarios(found: linting.Lint, folder: Path, bounds: dict[str, Any], max_pairs: int) -> None:
+def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int, bounds: dict[str, Any] | None = None) -> None:
     """Each finding's game the engine can replay, as a scenario file: for
     Riftbound and HotA, whose model tables are engine tables, the finding's
     own game on its own table (``linting.finding_scenario``); for WoW, each
@@ -156,7 +156,7 @@ def _write_scenarios(found: linting.Lint, folder: Path, bounds: dict[str, Any], 
             f.scenario_note = "a question of the game's setup: its witness is a setup, not a game"
             continue
         if table_export(f.game) is not None:
-            written = linting.finding_scenario(game, f, bounds)
+            written = linting.finding_scenario(game, f, bounds or {})
             name = f.key.replace("@", "-").replace(":", "-")
         else:
             reading = f.reading if f.kind == "source-clash" and f.board is None else None

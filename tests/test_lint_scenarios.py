@@ -99,6 +99,6 @@ def test_a_unit_no_card_can_stand_for_is_named() -> None:
 def test_a_wow_finding_on_a_nearby_board_says_why_it_has_no_scenario(tmp_path: Path) -> None:
     f = linting.Finding("wowtcg", "self-clash", "self-clash:q:000@P1-guard+elusive", ("601.2b",), "a finding",
                         transcript=finding("hota-gap").transcript, board="P1's guard gains elusive")
-    lint_cli._write_scenarios(linting.Lint([f]), tmp_path, {}, 10)
+    lint_cli._write_scenarios(linting.Lint([f]), tmp_path, 10)
     assert f.scenario is None and "where P1's guard gains elusive, is the model's own" in f.scenario_note
     assert not list(tmp_path.iterdir())
