@@ -12,10 +12,12 @@ not the search's time.  Bytes held per stored state: explicit search holds a
 namedtuple per state, a dict numbering them while it runs and a networkx
 graph of the transitions; the vectorized search, once over, holds each
 state's key (its first word, and the number of its other words' row among
-their distinct rows), each transition's edge and a bit, the target of each
-transition but the first to reach it, and each state's count of
-transitions, and at its peak also the whole keys, a hash table of state
-numbers, room for the keys to come and the level's successors.  Bytes are counted object
+their distinct rows), the number of each state's set of enabled edges
+(and those few sets), a bit for each transition, and the target of each
+transition but the first to reach it (a byte and a bit where it is one of
+the targets most often reached again), and at its peak also the whole keys,
+a hash table of state numbers, room for the keys to come and the level's
+successors.  Bytes are counted object
 by object (``sys.getsizeof``, shared objects once) and array by array.
 Then the two design choices of checkers/vector.py, on the keys of the
 largest instance both searches finish: digits of power-of-two radix

@@ -762,6 +762,9 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
     degree_type = np.min_scalar_type(len(machine.edges))  # no state takes more transitions than there are edges
     # The distinct sets of enabled edges, one bit an edge.
     enabled_sets = Visited(max(1, -(-len(machine.edges) // WORD_BITS)))
+    edge_bits = np.zeros((enabled_sets.keys.shape[1], len(machine.edges)), np.uint64)
+    for e in range(len(machine.edges)):
+        edge_bits[e // WORD_BITS, e] = 1 << e % WORD_BITS
     # Each level's states' sets, the bits of its transitions' firsts and their targets.
     steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     level_transitions: list[int] = []
@@ -786,7 +789,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         # A state's parent and edge are not kept: the transitions tell them (``parent``).
         first = np.zeros(len(keys), bool)
         first[new] = True
-        steps.append((_numbered_sets(enabled_sets, edge, degree), np.packbits(first), number.compress(~first).astype(np.int32)))
+        steps.append((_numbered_sets(enabled_sets, edge_bits, edge, degree), np.packbits(first), number.compress(~first).astype(np.int32)))
         level_transitions.append(len(keys))
         starts.append(visited.count)
         held = visited.nbytes + enabled_sets.nbytes + sum(a.nbytes for step in steps for a in step)
@@ -849,8 +852,11 @@ def _often_reached(seen: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray
     if width.itemsize == 1 or not len(seen):
         return (seen.astype(width), *nothing)
     times = np.bincount(seen, minlength=count)
-    often = np.sort(np.argpartition(times, -OFTEN)[-OFTEN:]) if count > OFTEN else np.arange(count)
-    often = often[times[often] > 0]
+    # Targets reached again fewer times than this save less, all ``OFTEN``
+    # of them together, than their bits cost: only the others are ranked.
+    often = np.flatnonzero(times >= max(1, len(seen) // (8 * OFTEN)))
+    if len(often) > OFTEN:
+        often = np.sort(often[np.argpartition(times[often], -OFTEN)[-OFTEN:]])
     saved = int(times[often].sum()) * (width.itemsize - 1) - often.size * width.itemsize - len(seen) // 8
     if saved <= 0:
         return (seen.astype(width), *nothing)
@@ -870,26 +876,26 @@ def _reached_again(rest: np.ndarray, often: np.ndarray, seen_often: np.ndarray, 
     return out
 
 
-def _numbered_sets(table: Visited, edge: np.ndarray, degree: np.ndarray) -> np.ndarray:
+def _numbered_sets(table: Visited, edge_bits: np.ndarray, edge: np.ndarray, degree: np.ndarray) -> np.ndarray:
     """Each state's number among the distinct sets of edges that ``table``
     holds (one bit an edge, numbered as first met), its set added if new,
     given its transitions' edges (by source, each source's in the machine's
-    order) and how many each state has."""
+    order) and how many each state has.  ``edge_bits[w, e]``: edge ``e``'s
+    bit in word ``w`` of a set (0 outside its word)."""
     masks = np.zeros((len(degree), table.keys.shape[1]), np.uint64)
     some = np.flatnonzero(degree)
     if some.size:
         first = (np.cumsum(degree, dtype=np.int64) - degree)[some]
-        edge = edge.astype(np.int64)
         for w in range(masks.shape[1]):
             # A state's edges are distinct, so adding their bits sets them.
-            bits = np.where(edge >> 6 == w, np.uint64(1) << (edge & 63).astype(np.uint64), np.uint64(0))
-            masks[some, w] = np.add.reduceat(bits, first)
+            masks[some, w] = np.add.reduceat(edge_bits[w].take(edge), first)
     # Nearly every set is known already, and found at one look (as ``_compact``'s rows).
     number = table.find(masks)
     missed = np.flatnonzero(number < 0)
     if missed.size:
         number[missed] = table.add(masks.take(missed, axis=0))[1]
-    return number.astype(np.int32)
+    # (Held until the search is over: in the smallest type that holds them, a byte or two a state.)
+    return number.astype(np.min_scalar_type(table.count - 1))
 
 
 def _edge_sets(
