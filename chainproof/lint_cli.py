@@ -23,7 +23,7 @@ from checkers import portfolio
 from checkers.diff import DEFAULT_MAX_PAIRS, Comparison
 from checkers.results import Transcript
 from model.variants import SEED
-from scenarios.tables import table_export
+from scenarios.tables import ExportError, nearby_scenario_table, table_export
 
 
 def _console() -> Console:
@@ -147,9 +147,11 @@ def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int, bounds: 
     """Each finding's game the engine can replay, as a scenario file: for
     Riftbound and HotA, whose model tables are engine tables, the finding's
     own game on its own table (``linting.finding_scenario``); for WoW, each
-    variant's and each default-board source clash's game searched again on
-    the engine's fixed table (named after the variant that aliases its
-    reading, if one does).  The others say why they have none."""
+    variant's and each source clash's game searched again on the engine's
+    table (named after the variant that aliases its reading, if one does),
+    with the change one away the clash was found with where the engine has
+    it (a third player, a spell card in hand).  The others say why they
+    have none."""
     for f in found.findings:
         game = get_game(f.game)
         if f.setup is not None:
@@ -159,21 +161,29 @@ def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int, bounds: 
             written = linting.finding_scenario(game, f, bounds or {})
             name = f.key.replace("@", "-").replace(":", "-")
         else:
-            reading = f.reading if f.kind == "source-clash" and f.board is None else None
+            reading = f.reading if f.kind == "source-clash" else None
             if f.kind != "variant" and reading is None:
                 f.scenario_note = (
-                    "no game reaches it" if f.transcript is None and f.parted is None
-                    else f"its board, where {f.board}, is the model's own (characters by stats, no engine card), "
-                    "and the engine's table is fixed" if f.board is not None
+                    "no game reaches it" if f.transcript is None
                     else "its game is on the model's board, whose cards the engine does not have"
                 )
                 continue
+            table = None
+            if f.board is not None:
+                # Found one change away: searched again on the engine's table with that change, where it has one.
+                try:
+                    table = nearby_scenario_table(f.game, *linting.found_on(game, f, bounds or {}))
+                except ExportError as exc:
+                    f.scenario_note = f"found where {f.board}, which the engine's table cannot be made: {exc}"
+                    continue
             alias = next(
-                (n for n, v in game.variants.items() if reading is not None and v.board is None and v.source_reading == reading), None
+                (n for n, v in game.variants.items() if f.board is None and reading is not None and v.board is None and v.source_reading == reading), None
             )
             name = alias or reading or f.key.removeprefix("variant:")
-            written = linting.divergence_scenario(game, SEED, name, max_pairs)
-            name = name.replace("@", "-")
+            # The default board's files are those of `chainproof diff --scenario` (scenarios/wowtcg/variants);
+            # one made one change away names the finding it shows.
+            written = linting.divergence_scenario(game, SEED, name, max_pairs, table, f if f.board is not None else None)
+            name = (f.key.rpartition("@")[2] + "-" if f.board is not None else "") + name.replace("@", "-")
         if written.yaml is None:
             f.scenario_note = written.why_not
             continue

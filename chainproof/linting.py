@@ -39,7 +39,7 @@ from chainproof.games import BadInput, Game, NearbyBoard
 from model import limits
 from checkers import induction, portfolio, vector
 from model.backend import CONCRETE, SYMBOLIC
-from scenarios.tables import ExportError, scenario_table, table_export, write_table_scenario
+from scenarios.tables import ExportError, ScenarioTable, scenario_table, table_export, write_table_scenario
 from checkers.diff import Comparison, compare
 from model.machine import GAME_OVER, Machine
 from model.registry import read_yaml
@@ -503,15 +503,19 @@ class Written:
     why_not: str = ""  # why none was written
 
 
-def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> Written:
+def divergence_scenario(
+    game: Game, first: str, second: str, max_pairs: int, table: ScenarioTable | None = None, finding: Finding | None = None
+) -> Written:
     """The shortest game on which the two readings part on the engine's own
-    table (every character a card of the reference engine), as a scenario.
+    table (every character a card of the reference engine; ``table``, else
+    the game's fixed one), as a scenario; for a lint ``finding``, its
+    header names the finding and its texts' places.
 
     The engine plays the seed's reading, so the scenario is the seed's game,
     the step where they part included when the seed allows it; between two
     variants, the game up to that step.  Its ``expect`` is the model's state
     at the end, which the engine must reach too."""
-    table = scenario_table(game.name)
+    table = table or scenario_table(game.name)
     if table is None:
         raise BadInput(f"{game.name} has no reference engine to write scenarios for")
     readings = _readings(game, first, second)
@@ -547,9 +551,10 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
     try:
         text = table.scenario(
             steps,
-            name=f"{first} against {second}: where they part",
+            name=f"{first} against {second}: where they part" + (f" (lint finding {finding.key})" if finding else ""),
             rules=[r for r in rules if not r.startswith(("basic:", "assumed:", "abstracted:"))],
-            source=f"own: chainproof diff {game.name} {first} {second}{where}",
+            source=f"own: chainproof diff {game.name} {first} {second}{where}" if finding is None
+            else f"own: chainproof lint --game {game.name}, finding {finding.key}" + (f"; texts: {', '.join(finding.places)}" if finding.places else ""),
             summary=f"{about}. The two readings part at step {d.length}: {d.first.violation}. "
             + ("The engine plays the seed's reading." if seed_side is not None else "This is the game up to that step."),
         )
@@ -563,22 +568,27 @@ def divergence_scenario(game: Game, first: str, second: str, max_pairs: int) -> 
 GAME_KINDS = ("source-clash", "self-clash", "gap")
 
 
-def finding_machine(game: Game, f: Finding, bounds: Mapping[str, int | None]) -> Machine:
-    """The model a finding's game was found on: the board or bounds one
-    change away its key names (``@P2+Rewind-Portal``), and for a source
-    clash whose play parts, the bounds its question asks for."""
+def found_on(game: Game, f: Finding, bounds: Mapping[str, int | None]) -> tuple[dict[str, int], Mapping[str, Any]]:
+    """The bounds and the builder's options of the table a finding was found
+    on: the board or bounds one change away its key names (``@P2+Rewind-Portal``),
+    or the default."""
     settings = {**game.resolve(bounds), **{k: v for k, v in bounds.items() if v is not None}}
-    where = f.key.rpartition("@")[2] if f.board is not None else None
-    extra: Mapping[str, Any] = {}
-    if where is not None:
-        board = next((b for b in game.nearby_boards(settings) if b.key == where), None) if game.nearby_boards else None
-        further = next((b for b in game.nearby_bounds(settings) if b.key == where), None) if game.nearby_bounds else None
-        if board is not None:
-            extra = board.extra
-        elif further is not None:
-            settings = {**settings, **further.bounds}
-        else:
-            raise BadInput(f"{f.key}: no board or bounds one change away is keyed {where!r}")
+    if f.board is None:
+        return settings, {}
+    where = f.key.rpartition("@")[2]
+    board = next((b for b in game.nearby_boards(settings) if b.key == where), None) if game.nearby_boards else None
+    if board is not None:
+        return settings, board.extra
+    further = next((b for b in game.nearby_bounds(settings) if b.key == where), None) if game.nearby_bounds else None
+    if further is not None:
+        return {**settings, **further.bounds}, {}
+    raise BadInput(f"{f.key}: no board or bounds one change away is keyed {where!r}")
+
+
+def finding_machine(game: Game, f: Finding, bounds: Mapping[str, int | None]) -> Machine:
+    """The model a finding's game was found on (``found_on``), and for a
+    source clash whose play parts, at the bounds its question asks for."""
+    settings, extra = found_on(game, f, bounds)
     if f.kind == "source-clash" and f.parted is not None:
         question = f.key.split(":")[1]
         asked = game.machine(settings, **extra).rulings

@@ -27,7 +27,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import yaml
 
@@ -53,19 +53,37 @@ class ScenarioTable:
         self.error = error
 
 
-def scenario_table(game: str) -> ScenarioTable | None:
-    """The game's fixed engine table, or None when the game has none (its
-    model tables are engine tables already: ``table_export``)."""
+def scenario_table(game: str, setup: Any = None, exploration: Mapping[str, int] | None = None) -> ScenarioTable | None:
+    """The game's engine table (``setup``, else its fixed one: WoW's
+    ``engine_table``), searched within ``exploration`` bounds (else the
+    model's defaults), or None when the game has none (its model tables are
+    engine tables already: ``table_export``)."""
     if game == "wowtcg":
         from scenarios.wowtcg import export
 
-        setup = export.engine_table()
+        setup = setup or export.engine_table()
+        limits = {k: v for k, v in (exploration or {}).items() if k in export.EXPLORATION}
         return ScenarioTable(
-            lambda **reading: export.table_machine(setup, **{k: v for k, v in reading.items() if v is not None}),
+            lambda **reading: export.table_machine(setup, **limits, **{k: v for k, v in reading.items() if v is not None}),
             lambda transcript, **meta: export.scenario_yaml(setup, transcript, **meta),
             export.ExportError,
         )
     return None
+
+
+def nearby_scenario_table(game: str, settings: Mapping[str, int], extra: Mapping[str, Any]) -> ScenarioTable:
+    """The engine's table for a finding made one change from the game's
+    default board (``extra``, the model builder's options) or bounds
+    (``settings``), searched within those bounds; ExportError says why the
+    engine has none."""
+    if game != "wowtcg":
+        raise ExportError(f"{game} has no fixed engine table")
+    from scenarios.wowtcg import export
+
+    setup = export.nearby_table(extra.get("board"), settings["players"], settings["allies"])
+    table = scenario_table(game, setup, settings)
+    assert table is not None
+    return table
 
 
 # -- games whose model tables are engine tables ------------------------------------------------

@@ -2,7 +2,9 @@
 (``chainproof lint --scenarios``; ``linting.finding_scenario``,
 ``scenarios/tables.py``): for Riftbound and HotA, a gap's or a clash's game
 is replayed in the engine, and ``chainproof scenarios`` passes the file with
-the model following every step; a finding the engine cannot replay says why.
+the model following every step; for WoW, a clash found with a spell in the
+game is searched again on the engine's table with that card; a finding the
+engine cannot replay says why.
 
 Each finding here is one lint reports, given by its game (the edges of the
 shortest game lint finds to its state), so that no test runs lint."""
@@ -102,9 +104,29 @@ def test_a_unit_no_card_can_stand_for_is_named() -> None:
         riftbound_export.situation(odd)
 
 
-def test_a_wow_finding_on_a_nearby_board_says_why_it_has_no_scenario(tmp_path: Path) -> None:
-    f = linting.Finding("wowtcg", "self-clash", "self-clash:q:000@P1-guard+elusive", ("601.2b",), "a finding",
-                        transcript=finding("hota-gap").transcript, board="P1's guard gains elusive")
-    lint_cli._write_scenarios(linting.Lint([f]), tmp_path, 10)
-    assert f.scenario is None and "where P1's guard gains elusive, is the model's own" in f.scenario_note
+def wow_clash(key: str, board: str) -> linting.Finding:
+    question, source = key.split(":")[1], key.split(":")[2].partition("@")[0]
+    return linting.Finding("wowtcg", "source-clash", key, ("404.4",), "a finding", places=("000_text.txt:5", "CR7.4_text.txt:9"),
+                           reading=f"{source}@{question}", board=board)
+
+
+def test_a_wow_clash_found_with_a_spell_in_the_game_is_searched_with_the_spell_on_the_engine_table(tmp_path: Path) -> None:
+    """Frost Nova in the game (CR7.4's 'can't attack this turn'): the engine's
+    table with Frost Nova in each hand, where the readings part as the model's did."""
+    f = wow_clash("source-clash:spell_stops_attacks:CR7.4@spell+frost-nova", "Frost Nova is in the game")
+    lint_cli._write_scenarios(linting.Lint([f]), tmp_path, 100_000)
+    assert f.scenario is not None, f.scenario_note
+    doc = yaml.safe_load(Path(f.scenario).read_text(encoding="utf-8"))
+    assert f.key in doc["name"] and "CR7.4_text.txt:9" in doc["source"]
+    assert all("Frost Nova" in hand for hand in doc["situation"]["hands"].values())
+    out = CliRunner().invoke(main, ["scenarios", "--path", f.scenario, "--json"])
+    (result,) = json.loads(out.output)["results"]
+    assert out.exit_code == 0 and result["status"] == "pass" and result["model"].startswith("agrees over"), result
+
+
+def test_a_wow_clash_on_a_board_of_the_models_own_characters_says_why_it_has_no_scenario(tmp_path: Path) -> None:
+    f = wow_clash("source-clash:may_protect:001@P1-guard+elusive", "P1's guard gains elusive")
+    lint_cli._write_scenarios(linting.Lint([f]), tmp_path, 100_000)
+    assert f.scenario is None and f.scenario_note.startswith("found where P1's guard gains elusive, which the engine's table cannot be made")
+    assert "the model's own (stats, not engine cards)" in f.scenario_note
     assert not list(tmp_path.iterdir())

@@ -45,6 +45,7 @@ from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
 from model.machine import Machine, ModelError
 from model.wowtcg import BOUNDS, build
+from model.wowtcg.board import Board, default_board
 from model.wowtcg.table import CARD_KINDS
 from scenarios import tables
 from scenarios.tables import dump
@@ -168,6 +169,27 @@ def engine_table(players: int = 2) -> Setup:
         resources=tuple(party.resources for party in parties),
         seed=0,
     )
+
+
+def nearby_table(board: Board | None, players: int, allies: int) -> Setup:
+    """The engine's counterpart of a model board one change from the default
+    (``model/wowtcg/board.py``, ``nearby_boards``), or of the default board
+    at another number of players (``board`` None): ``engine_table(players)``,
+    and where the change brings spells into the game, those cards in every
+    player's hand.  A board whose characters or equipment changed has
+    none: the model's characters are stats, not engine cards (ExportError)."""
+    table = engine_table(players)
+    if board is None:
+        return table
+    default = default_board(players, allies)
+    if (board.parties, board.abilities) != (default.parties, default.abilities):
+        raise ExportError("its characters or equipment are the model's own (stats, not engine cards): the engine's table has no counterpart")
+    for spell in board.spells:
+        card = _adapter().pool.cards.get(spell.name)
+        if card is None or card_kind(card) != "instant":
+            raise ExportError(f"the engine has no instant card {spell.name!r}")
+    # The model decides an instant's effect only as it resolves: any player's instant may be the spell.
+    return dataclasses.replace(table, hands=tuple(hand + tuple(s.name for s in board.spells) for hand in table.hands))
 
 
 @lru_cache(maxsize=1)
