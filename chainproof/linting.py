@@ -496,9 +496,10 @@ TABLE_PAIRS = 100_000
 
 @dataclass
 class Written:
-    """A divergence searched on the game's engine table and written out as a scenario."""
+    """A game written out as a scenario: a divergence searched on the game's
+    engine table, or a finding's own game on its table (``finding_scenario``)."""
 
-    comparison: Comparison | None  # None when no search could run on the table
+    comparison: Comparison | None  # None when no search ran on the table
     yaml: str | None  # the scenario file, or None
     why_not: str = ""  # why none was written
 
