@@ -93,7 +93,9 @@ def test_a_game_the_engine_cannot_follow_says_why() -> None:
     written = linting.finding_scenario(get_game("riftbound"), broken, {})
     assert written.yaml is None and written.why_not.startswith("the engine cannot replay it: the transcript is not a game of its model")
     dead = replace(f, kind="dead-ruling", transcript=None)
-    assert linting.finding_scenario(get_game("riftbound"), dead, {}).why_not == "its witness is not a game (dead-ruling): nothing to replay"
+    assert linting.finding_scenario(get_game("riftbound"), dead, {}).why_not == "no game reaches it"
+    excluded = replace(f, kind="exclusion", transcript=None)
+    assert linting.finding_scenario(get_game("riftbound"), excluded, {}).why_not == "its witness is not a game (exclusion): nothing to replay"
 
 
 def test_a_unit_no_card_can_stand_for_is_named() -> None:
