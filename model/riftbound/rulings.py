@@ -26,11 +26,15 @@ them, and the clash they settle shows):
   never one that cannot be destroyed;
 - ``conquers``: lines 95-97 give a defender who did not hold the battlefield a
   conquest when their units survive, line 106 says the defender keeps it and
-  cannot score (needs units standing on an open battlefield before a combat).
+  cannot score (needs units standing on an open battlefield before a combat);
+- ``lethal_damage``: line 53's lethal damage is more than zero, line 106
+  destroys a unit whose damage is at least its might, which no damage at all
+  is for a unit of might 0 (an effect can set it; findings R13).
 
 Where only an assumption answers (who attacks and defends once the contesting
 player has left, R5; what ends the showdown, R12; focus after a pass, the role of a unit sent away in the
-showdown, spell moves, whether a recall is a move, scoring by holding, an
+showdown, spell moves, whether a recall is a move, scoring by holding, what
+a conquest scores, an
 emptied battlefield's control, marked damage and lethal, what contests a battlefield, who takes one without a
 fight and whether that scores, R4; where a spell plays a unit; in which order
 the initial chain resolves; the cards' own triggers, which only tables with
