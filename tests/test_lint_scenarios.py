@@ -102,7 +102,7 @@ def test_a_unit_no_card_can_stand_for_is_named() -> None:
     t = default_table()
     # No card of the pool prints might 4 without a keyword, and a might set by an effect does not last in hand.
     odd = replace(t, units=(*t.units, Unit("Heavy", 0, 4, start=HAND)))
-    with pytest.raises(ExportError, match="Heavy starts in hand at might 4"):
+    with pytest.raises(ExportError, match="Heavy starts in hand at might 4, and no card of the engine's pool has its ability at might 4"):
         riftbound_export.situation(odd)
 
 

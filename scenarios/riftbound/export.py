@@ -3,11 +3,13 @@
 finding's game with (``scenarios/tables.py`` replays it).
 
 A model unit is abstract: an owner, a might and keywords.  The engine has
-cards; each unit becomes the pool's card with the same card ability
-(assumed:here-trigger, assumed:afar-trigger, Kayn's immunity), the fewest
-keywords beyond the unit's and its might if one has it, the unit's
-keywords its card lacks granted and its might set where the card's differs
-(as an effect may, damage.step), named ``as`` the model unit.
+cards; each unit becomes a card of the pool with the same card ability
+(assumed:here-trigger, assumed:afar-trigger, Kayn's immunity) and no
+keyword the unit lacks: the card of its name where the pool has one (the
+seed's Caitlyn), else one of its might with the fewest keywords to grant.
+The unit's keywords its card lacks are granted and its might set where the
+card's differs (as an effect may, damage.step; not in hand, where a might
+is the printed one), and it is named ``as`` the model unit.
 """
 
 from __future__ import annotations
@@ -35,9 +37,14 @@ def _card(u: Unit) -> dict[str, Any] | str:
     """The unit as a situation's entry: a card of the engine's pool with its ability, made the unit."""
     wanted = {"when_played": u.when_played, "afar": u.afar, "immune_after_two_moves": u.immune_after_two_moves}
     fits = [c for c in pool().values() if triggers(c.ability) == wanted and set(c.keywords) <= _keywords(u)]
+    if u.start == HAND:
+        # A might set by an effect lasts while the unit is in play (damage.step): in hand it is the printed one.
+        fits = [c for c in fits if c.might == u.might]
     if not fits:
-        raise ExportError(f"no card of the engine's pool has {u.name}'s ability without keywords it lacks")
-    card = min(fits, key=lambda c: (c.might != u.might, len(_keywords(u) - set(c.keywords)), c.name))
+        printed = f" at might {u.might}" if u.start == HAND else ""
+        raise ExportError(f"{u.name} starts in {ZONES.get(u.start, 'play')}{printed}, and no card of the engine's pool has its ability{printed} without keywords it lacks")
+    # The card of the unit's name where the pool has it (the seed's Caitlyn), else the closest.
+    card = min(fits, key=lambda c: (c.name != u.name, c.might != u.might, len(_keywords(u) - set(c.keywords)), c.name))
     entry: dict[str, Any] = {"card": card.name}
     if card.name != u.name:
         entry["as"] = u.name
@@ -45,9 +52,6 @@ def _card(u: Unit) -> dict[str, Any] | str:
     if grant:
         entry["grant"] = grant
     if card.might != u.might:
-        if u.start == HAND:
-            # A might set by an effect lasts while the unit is in play (damage.step).
-            raise ExportError(f"{u.name} starts in hand at might {u.might}, and no card of the engine's pool has it printed")
         entry["might"] = u.might
     return entry if len(entry) > 1 else card.name
 
