@@ -113,7 +113,7 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
     assumptions = {r.id for q in book.declared.values() for r in q.rulings if r.assumption}
     assert assumptions == {"winner-ends-game", "priority-check", "state-action-check", "starting-life", "damage-markers",
                            "leaver-objects", "seat-order", "seat-order-later", "declares-in-seat-order",
-                           "declares-later-in-seat-order", "turn-ends", "priority-goes-on"}
+                           "declares-later-in-seat-order", "turn-ends", "priority-goes-on", "destroy-moves"}
     for q in book.declared.values():
         for r in q.rulings:
             assert set(r.texts) <= {SEED}
@@ -593,3 +593,20 @@ def test_004_names_nobody_to_begin_the_first_turn_once_the_first_player_has_left
     # At two players nobody leaves before the first turn and 103.5 alone answers.
     two = build().rulings.questions["takes_first_turn"]
     assert {r.id for r in two.rulings} == {"103.5", "103.5-others"}
+
+
+def test_004_never_says_what_destroying_a_token_does() -> None:
+    """Culling Field destroys the token that entered; no rule of 100-109 says
+    destroying moves it off the battlefield. Only by the model's assumption
+    (assumed:destroy) does it leave, and only then does Echo Chamber trigger."""
+    loop = table_of({0: ["Spirit Caller", "Culling Field"], 1: ["Echo Chamber"]}, 7)
+    for without, leaves in (((), True), (("destroy-moves",), False)):
+        m = build(table=loop, loop_rule=False, without=without)
+        (start,) = list(m.initial_states())
+        s = start._replace(location=m.location_index["triggers"], first=0, active=0, priority=0, mulligan_done=True,
+                           hand=(7, 7), library=(0, 0), tokens=(1, 0), waiting=0)
+        assert not m.rulings.speaks("destroyed_token_leaves", s, CONCRETE)
+        assert m.rulings.answer("destroyed_token_leaves", s, CONCRETE) is leaves
+        ((edge, after),) = [(e, post) for e, post in m.successors(s) if e.name == "culling_field_destroys"]
+        assert (after.tokens, after.tokens_elsewhere != (0, 0), after.waiting != -1) == (((0, 0), True, True) if leaves
+                                                                                      else ((1, 0), False, False))

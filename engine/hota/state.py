@@ -713,8 +713,9 @@ class HotaState:
                                 f"{'enters' if event == 'token_enters' else 'leaves'} the battlefield)")
 
     def _resolve_trigger(self, t: Trigger) -> None:
-        """The mandatory triggers: Culling Field destroys the token that entered
-        (101.3: if it has already left, nothing happens); Echo Chamber makes that
+        """The mandatory triggers: Culling Field destroys the token that entered,
+        which goes to the graveyard (assumed:destroy; 101.3: if it has already
+        left, nothing happens); Echo Chamber makes that
         token's controller create a Spirit: the controller it had as it left
         (assumed:last-known-controller), since 107.3 gives none to a token off
         the battlefield."""

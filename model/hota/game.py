@@ -812,9 +812,11 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
 
     def culling(s: Any, b: Backend) -> dict[str, Any]:
         p = whose(s, CULLING_WAITS)
-        there = b.select(s.tokens, p) >= 1  # 101.3: nothing to destroy if it is gone
+        # 101.3: nothing to destroy if it is gone; and it leaves the battlefield
+        # only where destroying moves it (the question ``destroyed_token_leaves``).
+        there = b.And(b.select(s.tokens, p) >= 1, r.book.answer("destroyed_token_leaves", s, b))
         return {
-            "tokens": b.store(s.tokens, p, b.If(there, b.select(s.tokens, p) - 1, 0)),
+            "tokens": b.store(s.tokens, p, b.If(there, b.select(s.tokens, p) - 1, b.select(s.tokens, p))),
             "tokens_elsewhere": b.store(s.tokens_elsewhere, p, b.If(there, b.select(s.tokens_elsewhere, p) + 1,
                                                                     b.select(s.tokens_elsewhere, p))),
             "waiting": b.If(there, r.on_token_leaves(s, b, p), NO_TRIGGER),
@@ -837,7 +839,7 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
     echo_owner = lambda s, b: s.waiting - r.t.echo_waits  # noqa: E731
     # Each edge, with the counts it changes (``Counts.counted``).
     edges = [
-        (Edge("culling_field_destroys", "triggers", "check", ("assumed:trigger-order", "109.5f"),
+        (Edge("culling_field_destroys", "triggers", "check", ("assumed:trigger-order", "109.5f", "assumed:destroy"),
               guard=waiting(CULLING_WAITS, "Culling Field"), update=culling, tags=frozenset({MANDATORY}),
               doc="Culling Field destroys the token that entered"),
          (("tokens", lambda s: whose(s, CULLING_WAITS), 1), "tokens_elsewhere")),

@@ -646,9 +646,28 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda: "the token that left",
     )
 
+    # -- destroyed_token_leaves(): what Culling Field's "destroy" does ------------------------------
+    # 004 uses no word "destroy" and defines no such action: 109.1 says only
+    # that an entity stops being one when an effect or a rule moves it to
+    # another zone. Culling Field's text destroys the token without naming a
+    # zone; the loop of 104.4b (H6) stands on its leaving the battlefield.
+    destroyed_q = Question(
+        "destroyed_token_leaves",
+        "does a token that Culling Field destroys leave the battlefield?",
+        (
+            Ruling("destroy-moves", ("assumed:destroy",), True, lambda s, b: True,
+                   "a destroyed entity goes from the battlefield to its owner's graveyard"),
+        ),
+        ((),),
+        asked_at=("triggers",),
+        show=lambda: "the token Culling Field destroys",
+    )
+
     # -- loop_is_a_draw(): 104.4b, H6 ----------------------------------------------------------
     # The echo makes a Spirit only where the token that left still has a controller.
-    culling, loop_rules = works("Culling Field"), ("104.4b",)
+    # Culling Field feeds the loop only where destroying a token takes it off the battlefield.
+    culling = lambda s, b: b.And(works("Culling Field")(s, b), book[0].answer("destroyed_token_leaves", s, b))  # noqa: E731
+    loop_rules = ("104.4b",)
     chamber = lambda s, b: b.And(works("Echo Chamber")(s, b), book[0].answer("left_token_has_controller", s, b))  # noqa: E731
     if t.holding("Warding Sigil"):
         # 109.5d: while a Warding Sigil works the echo creates no Spirit, so
@@ -682,7 +701,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "152"},
     )
 
-    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, first_turn_q, returns_q, draws_q, turn_q, priority_q,
+    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, first_turn_q, returns_q, destroyed_q, draws_q, turn_q, priority_q,
                  waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
