@@ -834,7 +834,7 @@ class RiftboundState:
         keeps its damage until the combat's cleanup); equal totals destroy only
         through the damage dealt (assumed:equal-might-as-dealt).
         A unit of might 0 with no damage is not destroyed: lethal damage is never
-        zero (damage.lethal, line 53), though line 106's "damage at least its
+        zero (damage.lethal), though qa.both-survive's "damage at least its
         might" holds of it (assumed:zero-not-lethal; the model's question
         lethal_damage declares both)."""
         for u in self.units:
