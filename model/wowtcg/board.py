@@ -102,6 +102,11 @@ class Party:
     ranged_dual_wield: bool = False  # 405.2, 405.3
     object_name: str = "item"  # a non-character [thing] a sabotage combat can target (601.2b)
     armor_from_hand: bool = False  # 304.1: the armor starts in hand, as a weapon may (Weapon.from_hand)
+    #: Maul, a Feral ability giving the hero bear form, is in play as the game
+    #: starts: while it stays, the hero has protector; striking with a weapon
+    #: (or playing a non-Feral ability) destroys it, at once or by a triggered
+    #: power on the chain, as the texts answer differently (bear_form_ends_by_trigger).
+    bear_form: bool = False
 
     def __post_init__(self) -> None:
         if self.armor_from_hand and self.armor_def < 1:
@@ -388,6 +393,12 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         who = keeper.name
         out.append(("P2-keeps-hero+flash-heal", f"P2's {who} says 'your hero can't be destroyed' and Flash Heal is in the game",
                     replace(_with_party(board, 1, replace(second, allies=(keeper, *second.allies[1:]))), spells=(FLASH_HEAL,))))
+    # No hero of the default board is in bear form, so whether bear form ends
+    # at once or by a triggered power on the chain is asked only where P1's
+    # hero is: a strike ends it (a card played from hand is left out, see
+    # Table.plays_from_hand).
+    first = board.parties[0]
+    out.append(("P1-hero+bear-form", "P1's hero is in bear form (Maul is in play; he plays no card from hand while it lasts)", _with_party(board, 0, replace(first, bear_form=True))))
     return out
 
 

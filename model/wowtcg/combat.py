@@ -25,7 +25,7 @@ from model.backend import Backend
 from model.machine import BOOL, Edge, IntRange, Location, Var
 from model.wowtcg import rulings
 from model.wowtcg.board import has_flip_powers
-from model.wowtcg.table import PROPOSAL_LINK, STRIKE_LINK, Table
+from model.wowtcg.table import BEAR_FORM_LINK, PROPOSAL_LINK, STRIKE_LINK, Table
 from model.wowtcg.windows import closing, holder, turn_player, window_edges
 
 LOCATIONS = (
@@ -73,6 +73,9 @@ def variables(t: Table, combats: int | None) -> list[Var]:
             Var("armor_in_play", BOOL, (True,), length=n, start=t.gear_at_start()[1], doc="each hero's armor is in its hero zone (304.1)"),
         ]
         if t.gear_from_hand else []
+    ) + (
+        [Var("bear_form", BOOL, (False,), length=n, start=t.bear, doc="each player's hero is in bear form: Maul is still in play (CR7.4 glossary; 001:198)")]
+        if any(t.bear) else []
     )
 
 
@@ -267,9 +270,8 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             else "the attack window closes and, with no defender yet, the combat concludes",
         )
     )
-    protector = t.keyword("protector")
     for c in range(t.count):
-        if not protector[c]:
+        if not t.protectors[c]:
             continue
         out.append(
             Edge(
@@ -306,6 +308,8 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     out += window_edges(t, "defend_window")
     # 303.2: the seed strikes with a link here; CR7.4 as the roles begin (a question of the rulings).
     strikes_as_roles_begin = t.rulings.fixed("when_weapons_strike") == rulings.STRIKE_AS_ROLE_BEGINS
+    if strikes_as_roles_begin and any(t.bear):
+        raise ValueError("bear form is modelled only where weapons strike with a link in the defend window (when_weapons_strike)")
     if not strikes_as_roles_begin:
         out += strike_edges(t)
     out.append(
@@ -571,33 +575,69 @@ def strike_edges(t: Table) -> list[Edge]:
             rules = ("602.3a", "602.3c", "409.2a", "303.2", "303.2a", "303.2c", "409.3", "413.7a")
             if paired:
                 rules += ("405.3",) + (("405.2",) if not weapon.melee else ())
-            out.append(
-                Edge(
-                    f"strike[{t.player_name(p)} {weapon.name}]",
-                    "defend_window",
-                    "defend_window",
-                    rules,
-                    guard=lambda s, b, p=p, slot=slot, exclusive=exclusive, cost=weapon.strike_cost: b.And(
-                        s.priority_holder == p,
-                        t.in_combat(s, b, t.hero(p)),
-                        t.weapon_ready_in_play(s, b, slot),
-                        t.ready_resources(s, b, p) >= cost,
-                        b.Not(chain.is_full(s)),
-                        *(b.Not(s.struck[o]) for o in exclusive),
-                    ),
-                    update=lambda s, b, p=p, slot=slot, cost=weapon.strike_cost: {
-                        "weapon_exhausted": b.store(s.weapon_exhausted, slot, True),
-                        "struck": b.store(s.struck, slot, True),
-                        **(t.pay(s, b, p, cost) if cost else {}),
-                        **chain.push(s, b, controller=p, kind=STRIKE_LINK),
-                        **t.fresh_succession(),
-                    },
-                    actor=holder,
-                    tags=frozenset({"adds_link", "strikes"}),
-                    doc=f"{t.player_name(p)}, whose hero is in combat, strikes with {weapon.name}",
+            def guard(s: Any, b: Backend, p: int = p, slot: int = slot, exclusive: list = exclusive, cost: int = weapon.strike_cost) -> Any:
+                return b.And(
+                    s.priority_holder == p,
+                    t.in_combat(s, b, t.hero(p)),
+                    t.weapon_ready_in_play(s, b, slot),
+                    t.ready_resources(s, b, p) >= cost,
+                    b.Not(chain.is_full(s)),
+                    *(b.Not(s.struck[o]) for o in exclusive),
                 )
-            )
+
+            def update(s: Any, b: Backend, p: int = p, slot: int = slot, cost: int = weapon.strike_cost) -> dict[str, Any]:
+                return {
+                    "weapon_exhausted": b.store(s.weapon_exhausted, slot, True),
+                    "struck": b.store(s.struck, slot, True),
+                    **(t.pay(s, b, p, cost) if cost else {}),
+                    **chain.push(s, b, controller=p, kind=STRIKE_LINK),
+                    **t.fresh_succession(),
+                }
+
+            name, doc = f"strike[{t.player_name(p)} {weapon.name}]", f"{t.player_name(p)}, whose hero is in combat, strikes with {weapon.name}"
+            if not t.bear[p]:
+                out.append(Edge(name, "defend_window", "defend_window", rules, guard=guard, update=update, actor=holder,
+                                tags=frozenset({"adds_link", "strikes"}), doc=doc))
+                continue
+            out += _strikes_in_bear_form(t, p, name, rules, guard, update, doc)
     return out
+
+
+def _strikes_in_bear_form(t: Table, p: int, name: str, rules: tuple[str, ...], guard: Callable[[Any, Backend], Any],
+                          update: Callable[[Any, Backend], dict[str, Any]], doc: str) -> list[Edge]:
+    """A strike of player ``p``, whose hero may be in bear form: out of it, as
+    any strike; in it, the strike ends it (CR7.4 glossary, Bear Form; 001:198),
+    at once or by a triggered effect put on the chain above the strike before
+    anyone gets priority (CR7.4 703.1, 708.1), as the rulings read it
+    (``bear_form_ends_by_trigger``).  The trigger needs a slot of its own."""
+    chain = t.chain
+    by_trigger = t.rulings.fixed("bear_form_ends_by_trigger", p)
+    bear = ("glossary.bear-form",) if by_trigger else ("basic:bear-form",)
+
+    def in_form(s: Any, b: Backend) -> Any:
+        room = chain.size(s) + 2 <= chain.depth if by_trigger else True
+        return b.And(guard(s, b), s.bear_form[p], room)
+
+    def ends_form(s: Any, b: Backend) -> dict[str, Any]:
+        after = update(s, b)
+        if not by_trigger:
+            return {**after, "bear_form": b.store(s.bear_form, p, False)}
+        top = chain.size(s) + 1
+        trigger = {"controller": p, "kind": BEAR_FORM_LINK}
+        return {
+            **after,
+            f"{chain.name}_len": top + 1,
+            **{f"{chain.name}_{f}": b.store(after[f"{chain.name}_{f}"], top, trigger[f]) for f, _, _ in chain.fields},
+        }
+
+    return [
+        Edge(name, "defend_window", "defend_window", rules, guard=lambda s, b: b.And(guard(s, b), b.Not(s.bear_form[p])), update=update,
+             actor=holder, tags=frozenset({"adds_link", "strikes"}), doc=doc),
+        Edge(f"{name}[in bear form]", "defend_window", "defend_window", rules + bear, guard=in_form, update=ends_form, actor=holder,
+             tags=frozenset({"adds_link", "strikes"}),
+             doc=f"{doc}; his hero's bear form ends " + ("as its triggered effect, put on the chain above the strike, resolves" if by_trigger
+                                                         else "at once: Maul is destroyed")),
+    ]
 
 
 def strikes_together(t: Table, p: int, v: int, w: int) -> bool:

@@ -4,10 +4,10 @@ instant is played where no window is open, in which window a resource is
 placed and whether as a link, whose cards ready, who is bound to attack, who
 ends the action phase, who acts first after a link resolves, which weapons
 strike together and when, whether a combat reaches its protect point, when
-combat roles end, and what a spell's printed text does: the rules of 303,
-404-410, 501-503 and 600-603 as rulings with explicit precedence
-(``model/rulings.py``), each citing the texts that state it.  Twenty-one
-questions of play read the board alone (``Question.fixed``): the model asks
+combat roles end, how bear form ends, and what a spell's printed text does:
+the rules of 303, 404-410, 501-503 and 600-603 and CR7.4's bear form as
+rulings with explicit precedence (``model/rulings.py``), each citing the
+texts that state it.  Twenty-two questions of play read the board alone (``Question.fixed``): the model asks
 them as it builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
@@ -55,6 +55,11 @@ READING = Reading(
         # 000 prints Mocking Blow's damage as combat damage where the card in
         # 002en and CR7.4 deals melee damage (T4); 000 as written is the
         # reading 000@spell_deals_combat_damage.
+        # Neither 000 nor 002 knows bear form, and 000's rules of triggered
+        # powers (its 700s) are missing: CR7.4 is the only comprehensive text,
+        # and the basic rules simplify (they have no triggered effects).  The
+        # reference engine reads it so too (Maul's trigger).
+        "bear_form_ends_by_trigger": (("CR7.4", "000", "002en"), "CR 7.4 first: the seed has no bear form and lacks the triggered powers it is one of"),
         "spell_deals_combat_damage": (
             ("002en", "CR7.4", "000"), "the English card first: 000's Mocking Blow prints 'combat' damage where the card it translates deals melee damage",
         ),
@@ -185,7 +190,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     Rulings that consult another question ask this same book, so a variant
     or a reading reaches them too."""
     ferocity, elusive, sabotage = t.keyword("ferocity"), t.keyword("elusive"), t.keyword("sabotage")
-    protector, stealth = t.keyword("protector"), t.keyword("stealth")
+    stealth = t.keyword("stealth")
     characters = range(t.count)
 
     # The (attacker, defender) pairs a proposal may name under some source, as
@@ -814,7 +819,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 ("602.2",),
                 True,
                 lambda s, b, c: b.And(
-                    b.select(protector, c, False),
+                    t.has_protector(s, b, c),
                     t.is_opponent(s, b, owner(s.attacker, b), owner(c, b)),
                     b.select(s.in_play, c, False),
                     b.Not(b.select(s.exhausted, c, True)),
@@ -833,7 +838,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 ("602.2", "basic:multiplayer"),
                 True,
                 lambda s, b, c: b.And(
-                    b.select(protector, c, False),
+                    t.has_protector(s, b, c),
                     owner(c, b) == owner(s.defender, b),
                     b.select(s.in_play, c, False),
                     b.Not(b.select(s.exhausted, c, True)),
@@ -876,7 +881,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 texts={"001": "200"},
             ),
         ),
-        tuple((c,) for c in characters if protector[c]),
+        tuple((c,) for c in characters if t.protectors[c]),
         asked_at=("protect_point",),
         show=t.name,
         # 602.2 names the only characters that may protect.
@@ -1594,6 +1599,46 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=lambda: "a strike whose weapon left play",
     )
 
+    # -- bear form's end (CR7.4 glossary, Bear Form; 001's keywords) ------------------------
+    # Asked of each player whose hero is in bear form (Maul in play), where he strikes.
+    bear_form_ends_by_trigger = Question(
+        "bear_form_ends_by_trigger",
+        "as this player strikes with a weapon while his hero is in bear form, does bear form end by a triggered effect on the chain, which players may respond to first?",
+        (
+            # CR7.4's glossary makes the end a "when ..." power of the hero: a
+            # triggered power (703.1), whose effect goes on the chain (708.1)
+            # and ends the form only as it resolves; until then the hero keeps
+            # protector.
+            Ruling(
+                "bear-form:end",
+                ("glossary.bear-form",),
+                True,
+                always,
+                "bear form's end is a triggered power: its effect goes on the chain and destroys the bear-form abilities as it resolves",
+                printed=True,
+                texts={"CR7.4": "3277-3279"},
+            ),
+            # The basic rules: on striking (or playing a non-Feral ability)
+            # you must destroy every card giving bear form, and their example
+            # has Maul go to the graveyard once the strike is made; their
+            # glossary keeps the cards in play only until then (001:282).  No
+            # link, so nobody can respond first.
+            Ruling(
+                "bear-form:end",
+                ("basic:bear-form",),
+                False,
+                always,
+                "on striking, its player destroys the abilities giving bear form at once, with nothing on the chain",
+                printed=True,
+                texts={"001": "198-199"},
+            ),
+        ),
+        tuple((p,) for p in range(t.n) if t.bear[p]),
+        asked_at=("defend_window",),
+        fixed=True,
+        show=t.player_name,
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
@@ -1602,7 +1647,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks, doubling_reaches_heroes,
         totem_combat_is_sabotage, totem_is_ally, hero_cant_be_destroyed, heals_lethal_damage,
-        strike_lasts_without_weapon,
+        strike_lasts_without_weapon, bear_form_ends_by_trigger,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

@@ -29,6 +29,10 @@ INSTANT_LINK, NON_INSTANT_LINK, RESOURCE_LINK, PROPOSAL_LINK, STRIKE_LINK = 1, 2
 #: boards with a payment power have (``Character.power_cost``).
 LINK_KINDS_WITH_POWERS = (*LINK_KINDS, "power")
 POWER_LINK = len(LINK_KINDS)
+#: Bear form's triggered effect (CR7.4 glossary, Bear Form; 703.1, 708.1):
+#: a kind of link only boards with a hero in bear form have (``Party.bear_form``).
+ALL_LINK_KINDS = (*LINK_KINDS_WITH_POWERS, "bear_form_trigger")
+BEAR_FORM_LINK = len(LINK_KINDS_WITH_POWERS)
 
 
 class Table:
@@ -131,6 +135,11 @@ class Table:
                 raise ValueError("a card that keeps its hero from being destroyed is modelled only on a board whose spells deal no damage")
             if any(not k.has("elusive") or k.has("protector") for k in keeper_cards):
                 raise ValueError("a card that keeps its hero from being destroyed is modelled only on an elusive ally that can't protect (it never defends)")
+        #: Which players' heroes are in bear form as the game starts (Maul in
+        #: play, ``Party.bear_form``): the state then says whose still are (``bear_form``).
+        self.bear = tuple(party.bear_form for party in board.parties)
+        #: The characters that may protect: printed protectors, and heroes in bear form.
+        self.protectors = tuple(self._keywords["protector"][c] or (self.is_hero[c] and self.bear[self.owner[c]]) for c in range(self.count))
         #: Some spell of the board makes its target attack this turn (Mocking
         #: Blow): the state then holds, per character, the player whose hero it
         #: must attack (``taunted_by``; ``nobody``: none).
@@ -196,6 +205,24 @@ class Table:
 
     def party(self, p: int) -> range:
         return range(p * self.slots, (p + 1) * self.slots)
+
+    def has_protector(self, s: Any, b: Backend, c: int) -> Any:
+        """Character ``c`` has protector: printed, or a hero while his bear form lasts (CR7.4 glossary; 001:198)."""
+        if self._keywords["protector"][c] or not self.protectors[c]:
+            return self.protectors[c]
+        return s.bear_form[self.owner[c]]
+
+    def plays_from_hand(self, s: Any, b: Backend, p: Any) -> Any:
+        """May player ``p`` play a card from his hand (an instant or a non-instant)?
+
+        Abstraction: a card of the model has no name, so it can't say whether
+        it is a non-Feral ability, whose play ends bear form as a strike does;
+        so while his hero is in bear form a player plays no card from hand
+        (he still places resources).  Only the board with a hero in bear
+        form has this limit (board.nearby_boards); its label says so."""
+        if not any(self.bear):
+            return True
+        return b.Not(b.select(s.bear_form, p, False))
 
     def keyword(self, word: str) -> tuple[bool, ...]:
         """Which characters have ``word``, by number (computed once: guards read it on every step)."""

@@ -32,7 +32,7 @@ from model.machine import (
 from model.wowtcg import REGISTRY, combat
 from model.wowtcg.board import Board, default_board, has_payment_powers
 from model.wowtcg.variants import VARIANTS
-from model.wowtcg.table import CARD_KINDS, LINK_KINDS, LINK_KINDS_WITH_POWERS, NON_INSTANT_LINK, RESOURCE_LINK, Table
+from model.wowtcg.table import ALL_LINK_KINDS, CARD_KINDS, LINK_KINDS, LINK_KINDS_WITH_POWERS, NON_INSTANT_LINK, RESOURCE_LINK, Table
 from model.wowtcg.windows import closing, instants_at_any_time, resolving, top_link_is, turn_player, window_edges
 
 BOUNDS = (
@@ -118,7 +118,7 @@ def build(
     chain = Stack(
         "chain",
         chain_depth,
-        (("controller", IntRange(0, n), n), ("kind", Enum(*(LINK_KINDS_WITH_POWERS if has_payment_powers(board) else LINK_KINDS)), 0)),
+        (("controller", IntRange(0, n), n), ("kind", Enum(*link_kinds(board)), 0)),
         doc="the chain (413.7a)",
     )
     t = Table(
@@ -391,7 +391,8 @@ def build(
             "action_phase",
             ("408.1", "409.2b", "502.1", "409.3", "413.7a"),
             guard=lambda s, b: b.And(
-                main_phase_ready(s, b), t.in_hand(s, b, "non_instant", s.turn_player) > 0, b.Not(chain.is_full(s))
+                main_phase_ready(s, b), t.in_hand(s, b, "non_instant", s.turn_player) > 0, b.Not(chain.is_full(s)),
+                *((t.plays_from_hand(s, b, s.turn_player),) if any(t.bear) else ()),
             ),
             update=play_non_instant,
             actor=turn_player,
@@ -415,6 +416,7 @@ def build(
                     s.chain_len == 0,
                     t.in_hand(s, b, "non_instant", s.turn_player) > 0,
                     b.Not(chain.is_full(s)),
+                    t.plays_from_hand(s, b, s.turn_player),
                 ),
                 update=play_non_instant,
                 actor=turn_player,
@@ -638,11 +640,20 @@ def build(
     return machine
 
 
+def link_kinds(board: Board) -> tuple[str, ...]:
+    """The kinds of link the chain of ``board`` may hold: a power link only
+    where a card has a payment power, a bear-form trigger only where a hero is
+    in bear form (the kinds keep their numbers: ``ALL_LINK_KINDS``)."""
+    if board is not None and any(party.bear_form for party in board.parties):
+        return ALL_LINK_KINDS
+    return LINK_KINDS_WITH_POWERS if has_payment_powers(board) else LINK_KINDS
+
+
 def describe(t: Table, s: Any) -> dict[str, str]:
     """What a judge reads off a state: turn, priority, chain, combat, hands, decks, parties."""
     n = t.n
     chain = ", ".join(
-        f"{Table.player_name(link['controller'])} {LINK_KINDS_WITH_POWERS[link['kind']].replace('_', '-')}" for link in t.chain.entries(s)
+        f"{Table.player_name(link['controller'])} {ALL_LINK_KINDS[link['kind']].replace('_', '-')}" for link in t.chain.entries(s)
     )
     aspects = {
         "turn": Table.player_name(s.turn_player) + _turn_note(t, s),
@@ -683,6 +694,8 @@ def describe(t: Table, s: Any) -> dict[str, str]:
         if t.board.parties[p].armor_def:
             in_hand = t.gear_from_hand and not s.armor_in_play[p]
             gear.append("armor in hand" if in_hand else f"armor {'exhausted' if s.armor_exhausted[p] else 'ready'}")
+        if t.bear[p]:
+            gear.append("Maul in play (hero in bear form)" if s.bear_form[p] else "Maul destroyed")
         aspects[f"{name} gear"] = ", ".join(gear)
     return aspects
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from model.backend import Backend
 from model.machine import Edge
 from model.wowtcg.rulings import NO_PRIORITY_POINTS
-from model.wowtcg.table import CARD_KINDS, INSTANT_LINK, NON_INSTANT_LINK, POWER_LINK, STRIKE_LINK, Table
+from model.wowtcg.table import BEAR_FORM_LINK, CARD_KINDS, INSTANT_LINK, NON_INSTANT_LINK, POWER_LINK, STRIKE_LINK, Table
 
 #: Windows that belong to a combat step (602.1, 602.3), where removal from combat matters.
 COMBAT_WINDOWS = ("attack_window", "defend_window")
@@ -54,7 +54,10 @@ def window_edges(
             window,
             ("408.1", "409.1", "409.2", "409.3", "413.7a"),
             guard=lambda s, b: b.AndThen(
-                b.And(t.has_priority(s, b), t.in_hand(s, b, "instant", s.priority_holder) > 0, b.Not(chain.is_full(s))),
+                b.And(
+                    t.has_priority(s, b), t.in_hand(s, b, "instant", s.priority_holder) > 0, b.Not(chain.is_full(s)),
+                    *((t.plays_from_hand(s, b, s.priority_holder),) if any(t.bear) else ()),
+                ),
                 lambda: True if may_add is None else may_add(s, b),
             ),
             update=lambda s, b: {
@@ -150,6 +153,19 @@ def window_edges(
                 )
             )
         edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
+    if window == "defend_window" and any(t.bear[p] and t.rulings.fixed("bear_form_ends_by_trigger", p) for p in range(t.n)):
+        # Bear form's triggered effect, put on the chain above a strike (combat._strikes_in_bear_form).
+        edges.append(
+            resolving(
+                t,
+                window,
+                "resolve_trigger[bear form ends]",
+                ("glossary.bear-form",),
+                lambda s, b: top_link_is(t, s, b, BEAR_FORM_LINK),
+                lambda s, b: {"bear_form": b.store(s.bear_form, chain.top(s, b, "controller"), False)},
+                "every player passed in succession: bear form's triggered effect resolves and destroys Maul; the hero loses protector",
+            )
+        )
     edges += spell_edges(t, window, abilities_only)
     edges += ability_edges(t, window, abilities_only)
     edges += power_edges(t, window, may_add)
@@ -259,7 +275,7 @@ def instants_at_any_time(t: Table) -> list[Edge]:
                     point,
                     REOPENS[point],
                     ("408.1", "409.2", "basic:abilities"),
-                    guard=lambda s, b, p=p: b.And(s.in_game[p], t.in_hand(s, b, "instant", p) > 0, b.Not(chain.is_full(s))),
+                    guard=lambda s, b, p=p: b.And(s.in_game[p], t.in_hand(s, b, "instant", p) > 0, b.Not(chain.is_full(s)), t.plays_from_hand(s, b, p)),
                     update=lambda s, b, p=p: {
                         **t.take_from_hand(s, b, "instant", p),
                         **chain.push(s, b, controller=p, kind=INSTANT_LINK),
