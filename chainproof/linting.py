@@ -515,20 +515,32 @@ def divergence_scenario(
     The engine plays the seed's reading, so the scenario is the seed's game,
     the step where they part included when the seed allows it; between two
     variants, the game up to that step.  Its ``expect`` is the model's state
-    at the end, which the engine must reach too."""
+    at the end, which the engine must reach too.  A game whose model tables
+    are engine tables (Riftbound, HotA) is searched on its default table, and
+    its game replayed as it is (``scenarios/tables.py``)."""
+    export = table_export(game.name) if table is None else None
     table = table or scenario_table(game.name)
-    if table is None:
+    if table is None and export is None:
         raise BadInput(f"{game.name} has no reference engine to write scenarios for")
     readings = _readings(game, first, second)
     needs = [name for name, v in zip((first, second), readings) if v is not None and v.board is not None]
     if needs:
         return Written(None, None, f"{needs[0]} needs a board of its own, and the engine's table is fixed")
-    machines = [
-        table.machine() if name == SEED
-        else table.machine(reading=name) if is_source_reading(game, name)
-        else table.machine(variant=name)
-        for name in (first, second)
-    ]
+    if export is not None:
+        resolved = game.resolve({})
+        machines = [
+            game.machine(resolved, reading=name) if is_source_reading(game, name)
+            else game.machine(resolved, None if name == SEED else name)
+            for name in (first, second)
+        ]
+    else:
+        assert table is not None
+        machines = [
+            table.machine() if name == SEED
+            else table.machine(reading=name) if is_source_reading(game, name)
+            else table.machine(variant=name)
+            for name in (first, second)
+        ]
     # The engine's table deals full hands, so its games branch far more than
     # the model's board; a reading its cards never exercise would otherwise
     # be searched for minutes before the answer "they agree".
@@ -549,17 +561,21 @@ def divergence_scenario(
         name = second if is_source_reading(game, second) else first
         reader = machines[(first, second).index(name)]
         rules, about, where = source_reading_rules(reader, name), f"The rules read {reader.rulings.reading.why}", ""
+    seed_machine = machines[0] if first == SEED or second != SEED else machines[1]
+    write = table.scenario if table is not None else (
+        lambda transcript, **meta: write_table_scenario(export, seed_machine, transcript, **meta))
     try:
-        text = table.scenario(
+        text = write(
             steps,
             name=f"{first} against {second}: where they part" + (f" (lint finding {finding.key})" if finding else ""),
-            rules=[r for r in rules if not r.startswith(("basic:", "assumed:", "abstracted:"))],
+            # WoW's scenarios cite the texts' rules; the per-table games' own assumptions are rule ids too.
+            rules=[r for r in rules if table is None or not r.startswith(("basic:", "assumed:", "abstracted:"))],
             source=f"own: chainproof diff {game.name} {first} {second}{where}" if finding is None
             else f"own: chainproof lint --game {game.name}, finding {finding.key}" + (f"; texts: {', '.join(finding.places)}" if finding.places else ""),
             summary=f"{about}. The two readings part at step {d.length}: {d.first.violation}. "
             + ("The engine plays the seed's reading." if seed_side is not None else "This is the game up to that step."),
         )
-    except table.error as exc:
+    except ExportError as exc:
         return Written(comparison, None, f"the engine cannot replay it: {exc}")
     return Written(comparison, text)
 

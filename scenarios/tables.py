@@ -44,13 +44,12 @@ class ScenarioTable:
     scenarios the engine replays: ``machine(variant=..., reading=...)`` is the
     model of the table under a variant or a source reading (the seed's when
     neither is given), ``scenario(transcript, **meta)`` the scenario file
-    (YAML text) of a transcript of that model (edge names from its start)."""
+    (YAML text) of a transcript of that model (edge names from its start),
+    which raises ExportError when the engine cannot replay it."""
 
-    def __init__(self, machine: Any, scenario: Any, error: type[Exception]) -> None:
+    def __init__(self, machine: Any, scenario: Any) -> None:
         self.machine = machine
         self.scenario = scenario
-        #: What ``scenario`` raises when the engine cannot replay a transcript.
-        self.error = error
 
 
 def scenario_table(game: str, setup: Any = None, exploration: Mapping[str, int] | None = None) -> ScenarioTable | None:
@@ -66,7 +65,6 @@ def scenario_table(game: str, setup: Any = None, exploration: Mapping[str, int] 
         return ScenarioTable(
             lambda **reading: export.table_machine(setup, **limits, **{k: v for k, v in reading.items() if v is not None}),
             lambda transcript, **meta: export.scenario_yaml(setup, transcript, **meta),
-            export.ExportError,
         )
     return None
 
