@@ -19,8 +19,8 @@ from model.wowtcg.board import nearby_boards
 from model.wowtcg.table import BEAR_FORM_LINK, LINK_KINDS
 from tests.conftest import reachable_states
 
-#: P1's first turn: his hero attacks, is protected against and strikes.
-BOUNDS = {"turns": 1, "hand": 0, "deck": 0, "chain_depth": 2}
+#: P1's first turn, one ally a side: his hero attacks and strikes.
+BOUNDS = {"turns": 1, "hand": 0, "deck": 0, "chain_depth": 2, "allies": 1}
 BASIC = "001@bear_form_ends_by_trigger"
 KEY = "source-clash:bear_form_ends_by_trigger:001"
 BEAR = dict((key, board) for key, _, board in nearby_boards(2, 2))["P1-hero+bear-form"]
