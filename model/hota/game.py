@@ -47,14 +47,14 @@ owner stays (107.1, 107.2, 109.2); only the controller activates it, and its
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any, Callable, Iterator
 
 from model.backend import CONCRETE, Backend
 from model.hota import REGISTRY
 from model.hota import plays
+from model.hota.plays import slug
 from model.hota.counts import Counts
 from model.hota.rulings import (
     CONCESSION, EFFECT, LAST_STANDING, controls, entity_has_ability, loses_at_check, rulebook,
@@ -101,11 +101,6 @@ LOCATIONS = (
 
 def other(p: Any) -> Any:
     return 1 - p
-
-
-@lru_cache(maxsize=1024)
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
 def in_game(s: Any, p: Any, b: Backend) -> Any:

@@ -14,7 +14,9 @@ every order a shuffle (103.1) can leave.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from model.backend import Backend
@@ -38,8 +40,10 @@ class TooManyDraws(ValueError):
     """The ways a table's draws can fall are more edges than the model builds."""
 
 
-def slug(name: str) -> str:
-    return name.lower().replace(" ", "_")
+@lru_cache(maxsize=1024)
+def slug(text: str) -> str:
+    """A name as it goes into an edge or a variable name."""
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
 def play_name(p: int, name: str, choice: str | None = None, given: str | None = None, to: int | None = None) -> str:
@@ -49,7 +53,7 @@ def play_name(p: int, name: str, choice: str | None = None, given: str | None = 
     if choice is not None:
         out += f"_choosing_{choice}"
     if given is not None:
-        out += f"_giving_{slug(given).replace(chr(39), '')}_to_p{to + 1}"
+        out += f"_giving_{slug(given)}_to_p{to + 1}"
     return out
 
 
