@@ -627,7 +627,7 @@ def finding_scenario(game: Game, f: Finding, bounds: Mapping[str, int | None]) -
     if export is None:
         raise BadInput(f"{game.name}'s model tables are not engine tables")
     if f.kind not in GAME_KINDS:
-        return Written(None, None, "no game reaches it" if f.kind == "dead-ruling" else f"its witness is not a game ({f.kind}): nothing to replay")
+        return Written(None, None, "no game reaches it" if f.kind.startswith("dead-") else f"its witness is not a game ({f.kind}): nothing to replay")
     witness = f.parted[0] if f.kind == "source-clash" and f.parted is not None else f.transcript
     if witness is None:
         return Written(None, None, "no game reaches it")
