@@ -1,14 +1,17 @@
 """Bear form's end (question ``bear_form_ends_by_trigger``): the basic rules
 destroy the abilities giving bear form at once as their player strikes with a
-weapon (001:198-199); CR7.4's glossary makes the end a triggered power, whose
+weapon or plays a non-Feral ability (001:198-199); CR7.4's glossary makes the end a triggered power, whose
 effect goes on the chain and ends the form only as it resolves (CR7.4
 3277-3279).  The model follows CR7.4, as the reference engine does (Maul).
 Asked on the board one change away where P1's hero is in bear form."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any, Mapping
+
+import numpy as np
 
 from chainproof.source_lint import SourceFinding, lint_sources
 from checkers.vector import explore
@@ -76,3 +79,36 @@ def test_the_default_board_knows_no_bear_form():
     assert not any("bear form" in e.name for e in m.edges)
     assert "bear_form" not in {v.name for v in m.variables}
     assert len(m.table.chain.fields[1][1].values()) == len(LINK_KINDS)
+
+
+def _after_an_instant_in_bear_form(spec: str | None) -> tuple[set[tuple[int, ...]], set[str]]:
+    """With an opening hand and no combat: the chains right after P1 plays an instant in
+    bear form, and the cards P1 plays while in bear form (by edge family)."""
+    m = build(spec, {"hand": 1, "allies": 0, "combats": 0})
+    exploration = explore(m)
+    # The transitions that play a card, and the states at both their ends, unpacked at once.
+    names = [e.name for e in m.edges]
+    plays = np.flatnonzero(np.isin(exploration.step_edge, [k for k, name in enumerate(names) if name.startswith("play_")]))
+    layout = exploration.layout
+    before = layout.state(layout.unpack(exploration.keys[exploration.step_pre[plays]]))
+    after = layout.state(layout.unpack(exploration.keys[exploration.step_post[plays]]))
+    chains, families = set(), set()
+    for k, key in enumerate(names[e] for e in exploration.step_edge[plays]):
+        if not before.bear_form[0][k] or before.priority_holder[k] != 0:
+            continue
+        families.add(re.sub(r"@\w+", "", key))
+        if key.endswith("[P1 in bear form]"):
+            chain = tuple(int(after.chain_kind[d][k]) for d in range(int(after.chain_len[k])))
+            chains.add(chain + (bool(after.bear_form[0][k]),))
+    return chains, families
+
+
+def test_an_instant_ends_bear_form_as_a_strike_does():
+    """The model's instants are abilities, none Feral (001:198; CR7.4 3277-3279)."""
+    ours, our_moves = _after_an_instant_in_bear_form(None)
+    theirs, their_moves = _after_an_instant_in_bear_form(BASIC)
+    instant = LINK_KINDS.index("instant")
+    assert (instant, BEAR_FORM_LINK, True) in ours and all(c[-2:] == (BEAR_FORM_LINK, True) for c in ours)
+    assert theirs and all(c[-1] is False and BEAR_FORM_LINK not in c for c in theirs)
+    # A non-instant may be an ally or an ability: in bear form the model plays none.
+    assert our_moves == their_moves == {"play_instant[P1 in bear form]"}

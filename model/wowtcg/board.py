@@ -395,10 +395,10 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
                     replace(_with_party(board, 1, replace(second, allies=(keeper, *second.allies[1:]))), spells=(FLASH_HEAL,))))
     # No hero of the default board is in bear form, so whether bear form ends
     # at once or by a triggered power on the chain is asked only where P1's
-    # hero is: a strike ends it (a card played from hand is left out, see
-    # Table.plays_from_hand).
+    # hero is: a strike or an instant ends it (a non-instant is left out, see
+    # Table.out_of_bear_form).
     first = board.parties[0]
-    out.append(("P1-hero+bear-form", "P1's hero is in bear form (Maul is in play; he plays no card from hand while it lasts)", _with_party(board, 0, replace(first, bear_form=True))))
+    out.append(("P1-hero+bear-form", "P1's hero is in bear form (Maul is in play; he plays no non-instant while it lasts)", _with_party(board, 0, replace(first, bear_form=True))))
     return out
 
 

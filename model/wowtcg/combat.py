@@ -25,7 +25,7 @@ from model.backend import Backend
 from model.machine import BOOL, Edge, IntRange, Location, Var
 from model.wowtcg import rulings
 from model.wowtcg.board import has_flip_powers
-from model.wowtcg.table import BEAR_FORM_LINK, PROPOSAL_LINK, STRIKE_LINK, Table
+from model.wowtcg.table import PROPOSAL_LINK, STRIKE_LINK, Table
 from model.wowtcg.windows import closing, holder, turn_player, window_edges
 
 LOCATIONS = (
@@ -606,36 +606,14 @@ def strike_edges(t: Table) -> list[Edge]:
 def _strikes_in_bear_form(t: Table, p: int, name: str, rules: tuple[str, ...], guard: Callable[[Any, Backend], Any],
                           update: Callable[[Any, Backend], dict[str, Any]], doc: str) -> list[Edge]:
     """A strike of player ``p``, whose hero may be in bear form: out of it, as
-    any strike; in it, the strike ends it (CR7.4 glossary, Bear Form; 001:198),
-    at once or by a triggered effect put on the chain above the strike before
-    anyone gets priority (CR7.4 703.1, 708.1), as the rulings read it
-    (``bear_form_ends_by_trigger``).  The trigger needs a slot of its own."""
-    chain = t.chain
-    by_trigger = t.rulings.fixed("bear_form_ends_by_trigger", p)
-    bear = ("glossary.bear-form",) if by_trigger else ("basic:bear-form",)
-
-    def in_form(s: Any, b: Backend) -> Any:
-        room = chain.size(s) + 2 <= chain.depth if by_trigger else True
-        return b.And(guard(s, b), s.bear_form[p], room)
-
-    def ends_form(s: Any, b: Backend) -> dict[str, Any]:
-        after = update(s, b)
-        if not by_trigger:
-            return {**after, "bear_form": b.store(s.bear_form, p, False)}
-        top = chain.size(s) + 1
-        trigger = {"controller": p, "kind": BEAR_FORM_LINK}
-        return {
-            **after,
-            f"{chain.name}_len": top + 1,
-            **{f"{chain.name}_{f}": b.store(after[f"{chain.name}_{f}"], top, trigger[f]) for f, _, _ in chain.fields},
-        }
-
+    any strike; in it, the strike ends it (``Table.ending_bear_form``)."""
     return [
         Edge(name, "defend_window", "defend_window", rules, guard=lambda s, b: b.And(guard(s, b), b.Not(s.bear_form[p])), update=update,
              actor=holder, tags=frozenset({"adds_link", "strikes"}), doc=doc),
-        Edge(f"{name}[in bear form]", "defend_window", "defend_window", rules + bear, guard=in_form, update=ends_form, actor=holder,
-             tags=frozenset({"adds_link", "strikes"}),
-             doc=f"{doc}; his hero's bear form ends " + ("as its triggered effect, put on the chain above the strike, resolves" if by_trigger
+        Edge(f"{name}[in bear form]", "defend_window", "defend_window", rules + t.bear_form_rules(p),
+             guard=lambda s, b: b.And(guard(s, b), t.may_end_bear_form(s, b, p)),
+             update=lambda s, b: t.ending_bear_form(s, b, p, update(s, b)), actor=holder, tags=frozenset({"adds_link", "strikes"}),
+             doc=f"{doc}; his hero's bear form ends " + ("as its triggered effect, put on the chain above the strike, resolves" if t.bear_by_trigger[p]
                                                          else "at once: Maul is destroyed")),
     ]
 

@@ -1600,10 +1600,12 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     # -- bear form's end (CR7.4 glossary, Bear Form; 001's keywords) ------------------------
-    # Asked of each player whose hero is in bear form (Maul in play), where he strikes.
+    # Asked of each player whose hero is in bear form (Maul in play), where he
+    # may strike or play an instant (the model's instants are non-Feral abilities).
     bear_form_ends_by_trigger = Question(
         "bear_form_ends_by_trigger",
-        "as this player strikes with a weapon while his hero is in bear form, does bear form end by a triggered effect on the chain, which players may respond to first?",
+        "as this player strikes with a weapon or plays a non-Feral ability while his hero is in bear form, "
+        "does bear form end by a triggered effect on the chain, which players may respond to first?",
         (
             # CR7.4's glossary makes the end a "when ..." power of the hero: a
             # triggered power (703.1), whose effect goes on the chain (708.1)
@@ -1628,13 +1630,13 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 ("basic:bear-form",),
                 False,
                 always,
-                "on striking, its player destroys the abilities giving bear form at once, with nothing on the chain",
+                "on striking or playing a non-Feral ability, its player destroys the abilities giving bear form at once, with nothing on the chain",
                 printed=True,
                 texts={"001": "198-199"},
             ),
         ),
         tuple((p,) for p in range(t.n) if t.bear[p]),
-        asked_at=("defend_window",),
+        asked_at=PRIORITY_WINDOWS,
         fixed=True,
         show=t.player_name,
     )

@@ -169,6 +169,8 @@ class Table:
             "strike_lasts_without_weapon"
         )
         self._bound_arguments = self.rulings.questions["bound_to_attack"].arguments
+        #: Whose bear form ends by a trigger link on the chain, as the rulings read it (else at once).
+        self.bear_by_trigger = tuple(self.bear[p] and bool(self.rulings.fixed("bear_form_ends_by_trigger", p)) for p in range(players))
 
     @property
     def largest_cost(self) -> int:
@@ -212,17 +214,45 @@ class Table:
             return self.protectors[c]
         return s.bear_form[self.owner[c]]
 
-    def plays_from_hand(self, s: Any, b: Backend, p: Any) -> Any:
-        """May player ``p`` play a card from his hand (an instant or a non-instant)?
+    def out_of_bear_form(self, s: Any, b: Backend, p: Any) -> Any:
+        """Player ``p``'s hero is not in bear form (always, on a board with none).
 
-        Abstraction: a card of the model has no name, so it can't say whether
-        it is a non-Feral ability, whose play ends bear form as a strike does;
-        so while his hero is in bear form a player plays no card from hand
-        (he still places resources).  Only the board with a hero in bear
-        form has this limit (board.nearby_boards); its label says so."""
+        Abstraction: a non-instant of the model has no name, so it can't say
+        whether it is an ally or a non-Feral ability, whose play ends bear
+        form as a strike does; so while his hero is in bear form a player
+        plays no non-instant, nor an instant where no window is open (the
+        basic rules' reading only).  His instants with priority are
+        abilities, none Feral, and end it (``ending_bear_form``).  Only the
+        board with a hero in bear form has this limit (board.nearby_boards);
+        its label says so."""
         if not any(self.bear):
             return True
         return b.Not(b.select(s.bear_form, p, False))
+
+    def may_end_bear_form(self, s: Any, b: Backend, p: int) -> Any:
+        """Player ``p``'s hero is in bear form, and the chain has room for what ends it (a trigger link where the rulings say so)."""
+        room = self.chain.size(s) + 2 <= self.chain.depth if self.bear_by_trigger[p] else b.Not(self.chain.is_full(s))
+        return b.And(s.bear_form[p], room)
+
+    def ending_bear_form(self, s: Any, b: Backend, p: int, after: dict[str, Any]) -> dict[str, Any]:
+        """``after``, the update of a strike or a play of a non-Feral ability
+        by player ``p`` that pushed one link, with his hero's bear form ended
+        (CR7.4 glossary, Bear Form; 001:198): at once, or by a trigger link
+        put on the chain above it before anyone gets priority (CR7.4 703.1,
+        708.1), as the rulings read it (``bear_form_ends_by_trigger``)."""
+        if not self.bear_by_trigger[p]:
+            return {**after, "bear_form": b.store(s.bear_form, p, False)}
+        chain, top = self.chain, self.chain.size(s) + 1
+        trigger = {"controller": p, "kind": BEAR_FORM_LINK}
+        return {
+            **after,
+            f"{chain.name}_len": top + 1,
+            **{f"{chain.name}_{f}": b.store(after[f"{chain.name}_{f}"], top, trigger[f]) for f, _, _ in chain.fields},
+        }
+
+    def bear_form_rules(self, p: int) -> tuple[str, ...]:
+        """The rule that ends player ``p``'s bear form, as the rulings read it."""
+        return ("glossary.bear-form",) if self.bear_by_trigger[p] else ("basic:bear-form",)
 
     def keyword(self, word: str) -> tuple[bool, ...]:
         """Which characters have ``word``, by number (computed once: guards read it on every step)."""

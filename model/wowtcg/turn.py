@@ -392,7 +392,7 @@ def build(
             ("408.1", "409.2b", "502.1", "409.3", "413.7a"),
             guard=lambda s, b: b.And(
                 main_phase_ready(s, b), t.in_hand(s, b, "non_instant", s.turn_player) > 0, b.Not(chain.is_full(s)),
-                *((t.plays_from_hand(s, b, s.turn_player),) if any(t.bear) else ()),
+                *((t.out_of_bear_form(s, b, s.turn_player),) if any(t.bear) else ()),
             ),
             update=play_non_instant,
             actor=turn_player,
@@ -416,7 +416,7 @@ def build(
                     s.chain_len == 0,
                     t.in_hand(s, b, "non_instant", s.turn_player) > 0,
                     b.Not(chain.is_full(s)),
-                    t.plays_from_hand(s, b, s.turn_player),
+                    t.out_of_bear_form(s, b, s.turn_player),
                 ),
                 update=play_non_instant,
                 actor=turn_player,

@@ -56,7 +56,8 @@ def window_edges(
             guard=lambda s, b: b.AndThen(
                 b.And(
                     t.has_priority(s, b), t.in_hand(s, b, "instant", s.priority_holder) > 0, b.Not(chain.is_full(s)),
-                    *((t.plays_from_hand(s, b, s.priority_holder),) if any(t.bear) else ()),
+                    # A player in bear form plays an instant by the edge that ends it (below).
+                    *((t.out_of_bear_form(s, b, s.priority_holder),) if any(t.bear) else ()),
                 ),
                 lambda: True if may_add is None else may_add(s, b),
             ),
@@ -85,6 +86,31 @@ def window_edges(
             doc="the player with priority passes it clockwise",
         ),
     ]
+
+    # The model's instants are abilities, none Feral: one played while its
+    # player's hero is in bear form ends it (CR7.4 glossary, Bear Form; 001:198).
+    for p in (p for p in range(t.n) if t.bear[p]):
+        edges.append(
+            Edge(
+                f"play_instant@{window}[{t.player_name(p)} in bear form]",
+                window,
+                window,
+                ("408.1", "409.1", "409.2", "409.3", "413.7a", *t.bear_form_rules(p)),
+                guard=lambda s, b, p=p: b.AndThen(
+                    b.And(s.priority_holder == p, t.in_hand(s, b, "instant", p) > 0, t.may_end_bear_form(s, b, p)),
+                    lambda: True if may_add is None else may_add(s, b),
+                ),
+                update=lambda s, b, p=p: t.ending_bear_form(s, b, p, {
+                    **t.take_from_hand(s, b, "instant", p),
+                    **chain.push(s, b, controller=p, kind=INSTANT_LINK),
+                    **t.fresh_succession(),
+                }),
+                actor=holder,
+                tags=frozenset({"adds_link"}),
+                doc=f"{t.player_name(p)}, with priority and his hero in bear form, plays an instant and keeps priority; bear form ends "
+                + ("as its triggered effect, put on the chain above the instant, resolves" if t.bear_by_trigger[p] else "at once: Maul is destroyed"),
+            )
+        )
 
     # Outside the non-combat action phase only the basic rules' reading plays a
     # non-instant (may_play_non_instant_now), and only an ability (001:128):
@@ -153,8 +179,8 @@ def window_edges(
                 )
             )
         edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
-    if window == "defend_window" and any(t.bear[p] and t.rulings.fixed("bear_form_ends_by_trigger", p) for p in range(t.n)):
-        # Bear form's triggered effect, put on the chain above a strike (combat._strikes_in_bear_form).
+    if any(t.bear_by_trigger):
+        # Bear form's triggered effect, put on the chain above a strike or an instant (Table.ending_bear_form).
         edges.append(
             resolving(
                 t,
@@ -275,7 +301,7 @@ def instants_at_any_time(t: Table) -> list[Edge]:
                     point,
                     REOPENS[point],
                     ("408.1", "409.2", "basic:abilities"),
-                    guard=lambda s, b, p=p: b.And(s.in_game[p], t.in_hand(s, b, "instant", p) > 0, b.Not(chain.is_full(s)), t.plays_from_hand(s, b, p)),
+                    guard=lambda s, b, p=p: b.And(s.in_game[p], t.in_hand(s, b, "instant", p) > 0, b.Not(chain.is_full(s)), t.out_of_bear_form(s, b, p)),
                     update=lambda s, b, p=p: {
                         **t.take_from_hand(s, b, "instant", p),
                         **chain.push(s, b, controller=p, kind=INSTANT_LINK),
