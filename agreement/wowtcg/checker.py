@@ -42,11 +42,13 @@ MOST_DOUBLINGS = 2
 
 @dataclass(frozen=True)
 class Plan:
-    """The first edge of a shortest way to a target, and the first tracked
-    instant resolution on that way (its family), if any."""
+    """The first edge of a shortest way to a target, the first tracked
+    instant resolution on that way (its family), if any, and the target
+    family the way ends with."""
 
     lead: str
     aim: str | None
+    goal: str
 
 
 class WowChecker:
@@ -70,11 +72,15 @@ class WowChecker:
         self._way: list[tuple[Machine, Any, frozenset[str], Plan]] = []  # the plans kept along a way found
         self._checked = self._quiet_until = 0  # steps checked in this game; no search before that many
         self._misses = 0  # searches in a row that found no way
+        self._last: Plan | None = None  # the plan steering gave, if it is the last of its way
+        self._unfollowed: frozenset[str] = frozenset()  # targets whose way this game's engine did not take
 
     def begin(self, obs: dict[str, Any]) -> None:
         self._last_view = None
         self._way = []
         self._checked = self._quiet_until = self._misses = 0
+        self._last = None
+        self._unfollowed = frozenset()
         self.binding = ab.Binding(len(obs["players"]))
         self.binding.seat(obs)
         self.carried = ab.initial_carry(ab.view(self.binding, [obs]).machine)
@@ -134,10 +140,18 @@ class WowChecker:
             return findings
         self.carried = result.carried
         self._last_view = None
+        taken = {ab.family(e.name) for e in result.path}
         for e in result.path:
             self.edges[ab.family(e.name)] += 1
             for r in e.rules:
                 self.rules[r] += 1
+        if self._last is not None and self._last.goal not in taken:
+            # The game took the last choice of a way and the engine went
+            # another way the model allows: the model is wider here than the
+            # engine (an instant's effect the engine fixes by its target), so
+            # steering toward that family again would take the same turn.
+            self._unfollowed |= {self._last.goal}
+        self._last = None
         return findings
 
     def forbidden_choices(self, pre: dict[str, Any]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
@@ -180,8 +194,12 @@ class WowChecker:
         to an edge of a target family (``shortest_way``), or None.  The rest of
         a shortest way is a shortest way from where it has come to, so while a
         game follows the way it is steered along it without searching again.
-        After searches that find no way, the next search waits (``QUIET``)."""
+        After searches that find no way, the next search waits (``QUIET``).
+        Targets whose way the engine did not take in this game are left out."""
         v, start, _ = self.model_view(pre)
+        targets = targets - self._unfollowed
+        if not targets:
+            return None
         if self._way and self._way[0][:3] == (v.machine, start, targets):
             return self._way.pop(0)[3]
         if self._checked < self._quiet_until:
@@ -202,6 +220,8 @@ class WowChecker:
         if plan is None:
             return []
         fitting = [i for i, names in enumerate(self.choice_names(pre, offered)) if plan.lead in names]
+        # One of these is taken: the step checks whether it reaches the goal.
+        self._last = plan if fitting and not self._way else None
         # Reading: the model picks an instant's effect as the link resolves (links
         # carry no targets there), so every play of an instant is the same edge;
         # in the engine the target decides.  Prefer the plays aimed at the
@@ -273,7 +293,7 @@ def _plans_along(last: tuple[Any, Any], choice: str, families: tuple[str, ...]) 
     plans, aim = [], None
     for s, taken, passed in steps:  # last to first
         aim = next((f for f in passed if _resolution(f) in INSTANT_AIMS), None) or aim
-        plans.append((s, Plan(taken, aim)))
+        plans.append((s, Plan(taken, aim, families[-1])))
     plans.reverse()
     return tuple(plans)
 

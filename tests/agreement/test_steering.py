@@ -107,3 +107,37 @@ def test_searches_in_a_row_that_find_no_way_double_the_wait(monkeypatch):
     most = checker_module.QUIET << checker_module.MOST_DOUBLINGS
     assert waits[:3] == [checker_module.QUIET, 2 * checker_module.QUIET, min(4 * checker_module.QUIET, most)]
     assert waits[3] == most
+
+
+def _follow_the_way(checker: WowChecker, st, targets: frozenset[str], aimed: bool) -> None:
+    """Take the steered choice at each point of the way to ``targets``; the
+    instant's play aimed at the proposed attacker, or at another character."""
+    while True:
+        actions = st.legal_actions()
+        offered = [observe_action(st, a) for a in actions]
+        chosen = checker.steer(observe(st), offered, targets)
+        if not chosen:
+            return
+        plays = [i for i, a in enumerate(offered) if a["kind"] == "play"]
+        if plays and not aimed:
+            chosen = [i for i in plays if i not in chosen]
+        assert _step(checker, st, actions[chosen[0]]) == []
+
+
+def test_a_target_whose_way_the_engine_does_not_take_is_left_out_for_the_game(monkeypatch):
+    goal = "resolve_instant[exhaust proposed attacker]@action_phase"
+    targets = frozenset({goal})
+    # Hamstring aimed at another character: the model's way is the same
+    # (links carry no targets there), the engine's effect is not the goal's.
+    st, checker, _ = _proposal_answered_by_p2()
+    _follow_the_way(checker, st, targets, aimed=False)
+    assert checker.edges[goal] == 0 and checker._unfollowed == targets
+    searches = []
+    search = checker_module.shortest_way
+    monkeypatch.setattr(checker_module, "shortest_way", lambda *args: searches.append(args[1]) or search(*args))
+    assert checker.steer(observe(st), [observe_action(st, a) for a in st.legal_actions()], targets) == []
+    assert searches == []
+    # Aimed at the proposed attacker, the way reaches its goal and the target stays.
+    st, checker, _ = _proposal_answered_by_p2()
+    _follow_the_way(checker, st, targets, aimed=True)
+    assert checker.edges[goal] == 1 and checker._unfollowed == frozenset()
