@@ -28,6 +28,10 @@ MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_VALUES = 100_000
 
+#: libyaml's parser where PyYAML was built with it: the same events and nodes,
+#: with their lines, about ten times faster than the pure-Python one.
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 class YamlRefused(Exception):
     """A document that is not YAML, or that breaks one of the limits above."""
@@ -43,20 +47,32 @@ def compose(text: str) -> yaml.Node | None:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise YamlRefused(None, f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
     try:
-        depth = 0
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise YamlRefused(event.start_mark.line + 1, f"mappings and lists nest more than {MAX_DEPTH} levels deep")
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        raise YamlRefused(*_located(exc)) from None
+        node = _compose(text, FAST_LOADER)
+    except yaml.YAMLError:
+        # libyaml words its errors otherwise and stops deep nesting by a limit
+        # of its own, so a refused file is read again by the pure-Python parser,
+        # whose line and reason are the ones reported.
+        try:
+            node = _compose(text, yaml.SafeLoader)
+        except yaml.YAMLError as exc:
+            raise YamlRefused(*_located(exc)) from None
     if node is not None:
         _check_expansion(node)
     return node
+
+
+def _compose(text: str, loader: type) -> yaml.Node | None:
+    """The node graph of ``text`` by ``loader``, once its nesting is seen to
+    stay within ``MAX_DEPTH`` on the event stream (parsed without recursion)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise YamlRefused(event.start_mark.line + 1, f"mappings and lists nest more than {MAX_DEPTH} levels deep")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+    return yaml.compose(text, Loader=loader)
 
 
 def compose_file(path: Path) -> yaml.Node | None:
