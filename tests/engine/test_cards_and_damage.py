@@ -19,32 +19,12 @@ from engine.wowtcg import Action, IllegalAction
 from engine.wowtcg.arrange import arrange
 from engine.wowtcg.cards import load_pool
 
+from tests.engine.wowtcg_steps import act, everyone_passes, labels
+
 POOL = load_pool()
 
 
 # --- driving the engine -------------------------------------------------------
-
-def labels(st) -> list[str]:
-    return [str(a) for a in st.legal_actions()]
-
-
-def do(st, label: str, nth: int = 0) -> Action:
-    """Apply the `nth` legal action whose label is `label`; fail listing the
-    legal labels when there is none."""
-    found = [a for a in st.legal_actions() if str(a) == label]
-    if len(found) <= nth:
-        pytest.fail(f"{label!r} is not legal here; legal: {labels(st)}\n{st}")
-    st.apply_action(found[nth])
-    return found[nth]
-
-
-def pass_round(st) -> None:
-    """Each player in the game passes once, starting with the priority holder:
-    the top link resolves, or the window closes (409.4a-b)."""
-    for _ in range(st.in_game_count()):
-        assert st.decision is None and st.priority is not None, f"nobody holds priority:\n{st}"
-        do(st, f"P{st.priority + 1} passes")
-
 
 def setup(heroes, **kw):
     return arrange(heroes, pool=POOL, **kw)
@@ -53,13 +33,13 @@ def setup(heroes, **kw):
 def fight(st, proposal: str, strikes: tuple[str, ...] = ()) -> None:
     """Propose a combat, let it reach the defend window, strike with each
     weapon named (each strike resolving before the next), then conclude."""
-    do(st, proposal)
-    pass_round(st)  # the proposal resolves (601.3): the attack window opens
-    pass_round(st)  # the attack window closes: protect point, defend window (602)
+    act(st, proposal)
+    everyone_passes(st)  # the proposal resolves (601.3): the attack window opens
+    everyone_passes(st)  # the attack window closes: protect point, defend window (602)
     for weapon in strikes:
-        do(st, f"P{st.priority + 1} strikes with {weapon}")
-        pass_round(st)  # the strike resolves (303.2a)
-    pass_round(st)  # the defend window closes: the combat concludes (603)
+        act(st, f"P{st.priority + 1} strikes with {weapon}")
+        everyone_passes(st)  # the strike resolves (303.2a)
+    everyone_passes(st)  # the defend window closes: the combat concludes (603)
 
 
 def destroy_lines(st) -> list[str]:
@@ -83,10 +63,10 @@ def test_102_1a_drawing_from_an_empty_deck_loses_at_the_next_check():
     loses at the next pre-priority check; an empty deck alone is no loss
     until he has to draw."""
     st = setup(["Bragvi Stormstein", "Maelen Frostweave"], decks={1: []}, step="end_phase")
-    pass_round(st)  # P1's end phase closes; P2's turn begins with his ready step
+    everyone_passes(st)  # P1's end phase closes; P2's turn begins with his ready step
     assert st.turn_player == 1 and st.step == "ready_step"
     assert st.players[1].in_game and st.players[1].result is None
-    pass_round(st)  # the ready step closes; P2 must draw from an empty deck
+    everyone_passes(st)  # the ready step closes; P2 must draw from an empty deck
     assert st.players[1].result == "lost"
     assert st.players[0].result == "won"
     assert st.is_terminal() and st.returns() == [1.0, -1.0]
@@ -104,10 +84,10 @@ def test_102_1a_both_heroes_destroyed_in_one_batch_is_a_draw():
     )
     st.find("Bragvi Stormstein").damage = 26  # 28 health
     st.find("Maelen Frostweave").damage = 24  # 27 health
-    do(st, "P1 plays Chain Lightning on P2's Maelen Frostweave")
-    pass_round(st)
-    do(st, "P1 deals 2 to P1's Bragvi Stormstein")
-    do(st, "P1 deals no more")
+    act(st, "P1 plays Chain Lightning on P2's Maelen Frostweave")
+    everyone_passes(st)
+    act(st, "P1 deals 2 to P1's Bragvi Stormstein")
+    act(st, "P1 deals no more")
     assert batches(st) == [{"P1's Bragvi Stormstein", "P2's Maelen Frostweave"}]
     assert [p.result for p in st.players] == ["drew", "drew"]
     assert st.is_terminal() and st.returns() == [0.0, 0.0]
@@ -134,7 +114,7 @@ def test_102_2_a_conceding_player_leaves_and_takes_his_cards_out_of_the_game():
         play={1: ["Ashen Recruit"]}, hands={1: ["Flash Heal"]},
     )
     recruit, heal = st.find("Ashen Recruit", 1), st.find("Flash Heal", 1, zone="hand")
-    do(st, "P1 passes")
+    act(st, "P1 passes")
     assert st.priority == 1
     st.concede(1)
     assert st.players[1].result == "lost" and not st.players[1].in_game
@@ -165,13 +145,13 @@ def test_102_2_the_leaving_players_links_are_interrupted():
         ["Bragvi Stormstein", "Maelen Frostweave", "Gorrak Bloodfist"],
         hands={1: ["Arcane Missiles"]}, resources={1: 2},
     )
-    do(st, "P1 passes")
-    do(st, "P2 plays Arcane Missiles on P3's Gorrak Bloodfist")
+    act(st, "P1 passes")
+    act(st, "P2 plays Arcane Missiles on P3's Gorrak Bloodfist")
     assert len(st.chain) == 1
     st.concede(1)
     assert not st.chain
     assert st.find("Arcane Missiles", zone="removed")
-    pass_round(st)
+    everyone_passes(st)
     assert st.find("Gorrak Bloodfist").damage == 0
 
 
@@ -198,8 +178,8 @@ def test_103_2_valthak_holds_a_lethally_damaged_hero_until_he_leaves_play():
     st = setup(["Bragvi Stormstein", "Maelen Frostweave"], play={0: ["Valthak Spiritdrinker"]})
     hero = st.find("Bragvi Stormstein")
     hero.damage = 30
-    do(st, "P1 passes")
-    do(st, "P2 passes")  # the action phase closes: checks run before the end phase's priority
+    act(st, "P1 passes")
+    act(st, "P2 passes")  # the action phase closes: checks run before the end phase's priority
     assert hero.zone == "play" and st.players[0].in_game
     assert st.step == "end_phase"
     st2 = setup(
@@ -207,8 +187,8 @@ def test_103_2_valthak_holds_a_lethally_damaged_hero_until_he_leaves_play():
         play={0: ["Valthak Spiritdrinker"]}, hands={0: ["Lightning Bolt"]}, resources={0: 3},
     )
     st2.find("Bragvi Stormstein").damage = 30
-    do(st2, "P1 plays Lightning Bolt on P1's Valthak Spiritdrinker")
-    pass_round(st2)
+    act(st2, "P1 plays Lightning Bolt on P1's Valthak Spiritdrinker")
+    everyone_passes(st2)
     assert batches(st2) == [{"P1's Valthak Spiritdrinker"}, {"P1's Bragvi Stormstein"}]
     assert [p.result for p in st2.players] == ["lost", "won"]
 
@@ -248,12 +228,12 @@ def test_303_2c_a_hero_without_dual_wield_strikes_with_one_weapon_per_combat():
         ["Bragvi Stormstein", "Maelen Frostweave"],
         play={0: ["Deathbringer", "Hunting Longbow"]}, resources={0: 5},
     )
-    do(st, "P1 proposes Bragvi Stormstein attacks P2's Maelen Frostweave")
-    pass_round(st)
-    pass_round(st)
+    act(st, "P1 proposes Bragvi Stormstein attacks P2's Maelen Frostweave")
+    everyone_passes(st)
+    everyone_passes(st)
     assert st.step == "defend_window"
     assert "P1 strikes with Hunting Longbow" in labels(st)
-    do(st, "P1 strikes with Deathbringer")
+    act(st, "P1 strikes with Deathbringer")
     assert "P1 strikes with Hunting Longbow" not in labels(st)
     bow = st.find("Hunting Longbow", 0)
     with pytest.raises(IllegalAction) as err:
@@ -268,10 +248,10 @@ def test_405_3_dual_wield_never_mixes_a_melee_and_a_ranged_strike():
         ["Kerra Nightblade", "Maelen Frostweave"],
         play={0: ["Deathbringer", "Hunting Longbow"]}, resources={0: 5},
     )
-    do(st, "P1 proposes Kerra Nightblade attacks P2's Maelen Frostweave")
-    pass_round(st)
-    pass_round(st)
-    do(st, "P1 strikes with Deathbringer")
+    act(st, "P1 proposes Kerra Nightblade attacks P2's Maelen Frostweave")
+    everyone_passes(st)
+    everyone_passes(st)
+    act(st, "P1 strikes with Deathbringer")
     assert "P1 strikes with Hunting Longbow" not in labels(st)
     with pytest.raises(IllegalAction) as err:
         st.apply_action(Action("strike", 0, st.find("Hunting Longbow", 0).id))
@@ -290,18 +270,18 @@ def test_304_2_armor_is_exhausted_one_piece_at_a_time_and_reduces_the_packet():
         play={1: ["Chain Hauberk", "Observer's Shield"]},
         hands={0: ["Lightning Bolt"]}, resources={0: 3},
     )
-    do(st, "P1 plays Lightning Bolt on P2's Maelen Frostweave")
-    pass_round(st)
+    act(st, "P1 plays Lightning Bolt on P2's Maelen Frostweave")
+    everyone_passes(st)
     assert st.decision.kind == "prevent" and st.decision.rule == "304.2"
     assert set(labels(st)) == {
         "P2 exhausts Chain Hauberk (DEF 2) against 4 damage",
         "P2 exhausts Observer's Shield (DEF 2) against 4 damage",
         "P2 takes 4 damage",
     }
-    do(st, "P2 exhausts Chain Hauberk (DEF 2) against 4 damage")
+    act(st, "P2 exhausts Chain Hauberk (DEF 2) against 4 damage")
     assert st.find("Chain Hauberk", 1).exhausted
     assert labels(st) == ["P2 exhausts Observer's Shield (DEF 2) against 2 damage", "P2 takes 2 damage"]
-    do(st, "P2 exhausts Observer's Shield (DEF 2) against 2 damage")
+    act(st, "P2 exhausts Observer's Shield (DEF 2) against 2 damage")
     assert st.decision is None and st.priority == 0
     assert st.find("Maelen Frostweave").damage == 0
 
@@ -314,10 +294,10 @@ def test_304_2_declining_armor_takes_the_rest_of_the_packet():
         play={1: ["Chain Hauberk", "Observer's Shield"]},
         hands={0: ["Lightning Bolt"]}, resources={0: 3},
     )
-    do(st, "P1 plays Lightning Bolt on P2's Maelen Frostweave")
-    pass_round(st)
-    do(st, "P2 exhausts Chain Hauberk (DEF 2) against 4 damage")
-    do(st, "P2 takes 2 damage")
+    act(st, "P1 plays Lightning Bolt on P2's Maelen Frostweave")
+    everyone_passes(st)
+    act(st, "P2 exhausts Chain Hauberk (DEF 2) against 4 damage")
+    act(st, "P2 takes 2 damage")
     assert st.find("Maelen Frostweave").damage == 2
     assert not st.find("Observer's Shield", 1).exhausted
 
@@ -331,9 +311,9 @@ def test_407_2a_a_packet_prevented_below_one_disappears():
         play={1: ["Chain Hauberk", "Observer's Shield"]},
         hands={0: ["Arcane Missiles"]}, resources={0: 2},
     )
-    do(st, "P1 plays Arcane Missiles on P2's Maelen Frostweave")
-    pass_round(st)
-    do(st, "P2 exhausts Chain Hauberk (DEF 2) against 2 damage")
+    act(st, "P1 plays Arcane Missiles on P2's Maelen Frostweave")
+    everyone_passes(st)
+    act(st, "P2 exhausts Chain Hauberk (DEF 2) against 2 damage")
     assert st.decision is None and st.priority == 0
     assert st.find("Maelen Frostweave").damage == 0
     assert not st.find("Observer's Shield", 1).exhausted
@@ -346,8 +326,8 @@ def test_304_2_armor_with_def_0_cannot_be_exhausted_to_prevent():
         ["Bragvi Stormstein", "Boris Brightbeard"],
         play={1: ["Hide of the Wild"]}, hands={0: ["Arcane Missiles"]}, resources={0: 2},
     )
-    do(st, "P1 plays Arcane Missiles on P2's Boris Brightbeard")
-    pass_round(st)
+    act(st, "P1 plays Arcane Missiles on P2's Boris Brightbeard")
+    everyone_passes(st)
     assert st.decision is None
     assert st.find("Boris Brightbeard").damage == 2
 
@@ -360,8 +340,8 @@ def test_304_2_armor_protects_heroes_only():
         play={1: ["Chain Hauberk", "Stonehide Defender"]},
         hands={0: ["Arcane Missiles"]}, resources={0: 2},
     )
-    do(st, "P1 plays Arcane Missiles on P2's Stonehide Defender")
-    pass_round(st)
+    act(st, "P1 plays Arcane Missiles on P2's Stonehide Defender")
+    everyone_passes(st)
     assert st.decision is None
     assert st.find("Stonehide Defender", 1).damage == 2
     assert not st.find("Chain Hauberk", 1).exhausted
@@ -385,8 +365,8 @@ def test_307_1_a_quest_cannot_be_played_only_placed_as_a_resource():
 def test_410_1_one_resource_per_turn():
     """410.1: a player places at most one resource in each turn."""
     st = setup(["Bragvi Stormstein", "Maelen Frostweave"], hands={0: ["Ashen Recruit", "Hamstring"]})
-    do(st, "P1 places Ashen Recruit as a resource")
-    pass_round(st)
+    act(st, "P1 places Ashen Recruit as a resource")
+    everyone_passes(st)
     recruit = st.objs[ids(st, "Ashen Recruit")[-1]]
     assert recruit.zone == "play" and recruit.resource
     assert "P1 places Hamstring as a resource" not in labels(st)
@@ -400,7 +380,7 @@ def test_410_1a_resources_are_placed_only_in_ones_own_action_phase():
     """410.1a: a player places a resource only in his own non-combat action
     phase; P2 holding priority in P1's turn may not."""
     st = setup(["Bragvi Stormstein", "Maelen Frostweave"], hands={1: ["Ashen Recruit"]})
-    do(st, "P1 passes")
+    act(st, "P1 passes")
     assert st.priority == 1
     assert "P2 places Ashen Recruit as a resource" not in labels(st)
     with pytest.raises(IllegalAction) as err:
@@ -417,8 +397,8 @@ def test_410_1b_only_a_quest_may_be_placed_face_up():
     with pytest.raises(IllegalAction) as err:
         st.apply_action(Action("resource", 0, recruit.id, option=True))
     assert err.value.rule == "410.1b"
-    do(st, "P1 places Scout the Barrens face up as a resource")
-    pass_round(st)
+    act(st, "P1 places Scout the Barrens face up as a resource")
+    everyone_passes(st)
     quest = st.find("Scout the Barrens", 0)
     assert quest.resource and quest.face_up and quest.name == "Scout the Barrens"
 
@@ -426,8 +406,8 @@ def test_410_1b_only_a_quest_may_be_placed_face_up():
 def test_410_1b_a_card_placed_face_down_is_blank():
     """410.1b: a face-down resource has no name."""
     st = setup(["Bragvi Stormstein", "Maelen Frostweave"], hands={0: ["Ashen Recruit"]})
-    do(st, "P1 places Ashen Recruit as a resource")
-    pass_round(st)
+    act(st, "P1 places Ashen Recruit as a resource")
+    everyone_passes(st)
     o = st.find("Ashen Recruit", 0)
     assert o.resource and not o.face_up and o.name == "face-down resource"
 
@@ -451,14 +431,14 @@ def test_400_4_focal_sword_moves_entangling_roots_to_another_ally_never_a_hero()
     st = _roots_table({0: ["Stonehide Defender"], 1: ["Ashen Recruit"]})
     roots = st.find("Entangling Roots", 1)
     old_host = st.find("Ashen Recruit", 0)
-    do(st, "P1 uses Inventor's Focal Sword's power on P2's Entangling Roots")
-    pass_round(st)
+    act(st, "P1 uses Inventor's Focal Sword's power on P2's Entangling Roots")
+    everyone_passes(st)
     assert st.decision.kind == "reattach"
     assert sorted(labels(st)) == [
         "P1 moves Entangling Roots to P1's Stonehide Defender",
         "P1 moves Entangling Roots to P2's Ashen Recruit",
     ]
-    do(st, "P1 moves Entangling Roots to P1's Stonehide Defender")
+    act(st, "P1 moves Entangling Roots to P1's Stonehide Defender")
     defender = st.find("Stonehide Defender", 0)
     assert roots.attached_to == defender.id
     assert roots.controller == 1
@@ -472,8 +452,8 @@ def test_400_4a_entangling_roots_stays_put_without_another_ally():
     st = _roots_table({})
     roots = st.find("Entangling Roots", 1)
     host = st.find("Ashen Recruit", 0)
-    do(st, "P1 uses Inventor's Focal Sword's power on P2's Entangling Roots")
-    pass_round(st)
+    act(st, "P1 uses Inventor's Focal Sword's power on P2's Entangling Roots")
+    everyone_passes(st)
     assert st.decision is None and st.priority == 0
     assert roots.attached_to == host.id and roots.zone == "play"
     assert st.find("Inventor's Focal Sword", 0).exhausted
@@ -488,8 +468,8 @@ def test_400_3_attachments_go_to_the_graveyard_when_their_host_leaves_play():
         play={1: ["Stonehide Defender"]}, hands={0: ["Fireball"]}, resources={0: 4},
     )
     ally = st.find("Stonehide Defender", 1)
-    do(st, "P1 plays Fireball on P2's Stonehide Defender")
-    pass_round(st)
+    act(st, "P1 plays Fireball on P2's Stonehide Defender")
+    everyone_passes(st)
     fireball = st.find("Fireball", zone="graveyard")
     assert fireball.id in st.players[0].graveyard and fireball.attached_to is None
     assert ally.zone == "graveyard" and ally.damage == 0
@@ -505,7 +485,7 @@ def test_400_entangling_roots_keeps_its_ally_exhausted_through_the_ready_step():
             1: [{"name": "Entangling Roots", "on": [0, "Ashen Recruit"]}],
         },
     )
-    pass_round(st)  # P2's turn ends; P1's ready step
+    everyone_passes(st)  # P2's turn ends; P1's ready step
     assert st.turn_player == 0 and st.step == "ready_step"
     assert st.find("Ashen Recruit", 0).exhausted
     assert not st.find("Stonehide Defender", 0).exhausted
@@ -518,8 +498,8 @@ def test_400_1a_entangling_roots_exhausts_the_ally_it_is_played_on():
         ["Bragvi Stormstein", "Elaria Moonwhisper"], turn_player=1,
         play={0: ["Stonehide Defender"]}, hands={1: ["Entangling Roots"]}, resources={1: 2},
     )
-    do(st, "P2 plays Entangling Roots on P1's Stonehide Defender")
-    pass_round(st)
+    act(st, "P2 plays Entangling Roots on P1's Stonehide Defender")
+    everyone_passes(st)
     roots, ally = st.find("Entangling Roots", 1), st.find("Stonehide Defender", 0)
     assert roots.attached_to == ally.id and ally.exhausted
 
@@ -554,7 +534,7 @@ def test_413_2_kryton_returns_mind_control_to_its_owners_hand_and_control_goes_b
     assert err.value.rule == "CR7.4 707.1d" and kryton.zone == "play"
     st.apply_action(Action("power", 1, kryton.id, (mc.id,), option=0))
     assert kryton.zone == "graveyard" and st.ready_resources(1) == 0  # both costs paid at once
-    pass_round(st)
+    everyone_passes(st)
     assert mc.zone == "hand" and mc.id in st.players[1].hand and mc.attached_to is None
     assert ally.controller == 0 and ally.zone == "play"
 
@@ -568,19 +548,19 @@ def test_401_3_mind_control_takes_the_ally_until_its_controller_plays_a_card():
         ["Bragvi Stormstein", "Maelen Frostweave"], turn_player=1,
         play={0: ["Stonehide Defender"]}, hands={1: ["Mind Control", "Arcane Missiles"]}, resources={1: 7},
     )
-    do(st, "P2 plays Mind Control (X=3) on P1's Stonehide Defender")
-    pass_round(st)
+    act(st, "P2 plays Mind Control (X=3) on P1's Stonehide Defender")
+    everyone_passes(st)
     ally, mc = st.find("Stonehide Defender"), st.find("Mind Control")
     assert ally.controller == 1 and mc.controller == 1 and mc.attached_to == ally.id
     assert ally.owner == 0
     # 401.3, 302.2: it is new to P2's party, so it can't attack this turn.
     assert not any(lab.startswith("P2 proposes Stonehide Defender") for lab in labels(st))
-    do(st, "P2 plays Arcane Missiles on P1's Bragvi Stormstein")
+    act(st, "P2 plays Arcane Missiles on P1's Bragvi Stormstein")
     assert st.chain[-1].kind == "trigger"  # Mind Control's "when you play a card"
-    pass_round(st)
+    everyone_passes(st)
     assert mc.zone == "graveyard" and st.players[1].graveyard[-1] == mc.id
     assert ally.controller == 0
-    pass_round(st)
+    everyone_passes(st)
     assert st.find("Bragvi Stormstein").damage == 2
 
 
@@ -594,13 +574,13 @@ def test_408_2_placing_a_resource_is_not_playing_a_card_for_mind_control():
         hands={0: ["Arcane Missiles"], 1: ["Ashen Recruit"]}, resources={0: 2},
     )
     mc, ally = st.find("Mind Control"), st.find("Stonehide Defender")
-    do(st, "P2 places Ashen Recruit as a resource")
+    act(st, "P2 places Ashen Recruit as a resource")
     assert not any(link.kind == "trigger" for link in st.chain)
-    pass_round(st)
-    do(st, "P2 passes")
-    do(st, "P1 plays Arcane Missiles on P2's Maelen Frostweave")
+    everyone_passes(st)
+    act(st, "P2 passes")
+    act(st, "P1 plays Arcane Missiles on P2's Maelen Frostweave")
     assert not any(link.kind == "trigger" for link in st.chain)
-    pass_round(st)
+    everyone_passes(st)
     assert mc.zone == "play" and ally.controller == 1
 
 
@@ -620,19 +600,19 @@ def test_400_4d_mind_control_moved_by_focal_sword_to_a_cost_zero_ally_keeps_its_
         hands={1: ["Arcane Missiles"]}, resources={0: 2, 1: 2},
     )
     # The Sentinel died in the opening checks; Tyrande's trigger waits on the chain.
-    pass_round(st)
+    everyone_passes(st)
     wisp = st.find("Wisp", 0)
     ally, mc = st.find("Stonehide Defender"), st.find("Mind Control")
     assert ally.controller == 1
-    do(st, "P1 uses Inventor's Focal Sword's power on P2's Mind Control")
-    pass_round(st)
+    act(st, "P1 uses Inventor's Focal Sword's power on P2's Mind Control")
+    everyone_passes(st)
     assert labels(st) == ["P1 moves Mind Control to P1's Wisp"]  # only the cost-0 ally
-    do(st, "P1 moves Mind Control to P1's Wisp")
+    act(st, "P1 moves Mind Control to P1's Wisp")
     assert mc.attached_to == wisp.id and mc.controller == 1
     assert wisp.controller == 1 and ally.controller == 0
-    do(st, "P1 passes")
-    do(st, "P2 plays Arcane Missiles on P1's Bragvi Stormstein")
-    pass_round(st)  # Mind Control's trigger resolves
+    act(st, "P1 passes")
+    act(st, "P2 plays Arcane Missiles on P1's Bragvi Stormstein")
+    everyone_passes(st)  # Mind Control's trigger resolves
     assert mc.zone == "graveyard"
     assert wisp.controller == 0
 
@@ -649,8 +629,8 @@ def test_400_4a_mind_control_stays_without_a_cost_zero_ally():
         resources={0: 2},
     )
     mc, ally = st.find("Mind Control"), st.find("Stonehide Defender")
-    do(st, "P1 uses Inventor's Focal Sword's power on P2's Mind Control")
-    pass_round(st)
+    act(st, "P1 uses Inventor's Focal Sword's power on P2's Mind Control")
+    everyone_passes(st)
     assert st.decision is None and st.priority == 0
     assert mc.attached_to == ally.id and ally.controller == 1
 
@@ -684,10 +664,10 @@ def test_402_4b_a_cost_of_2_exhausts_two_resources():
         play={0: ["Inventor's Focal Sword", "Ashen Recruit", "Stonehide Defender"]},
         hands={0: ["Entangling Roots"]}, resources={0: 5},
     )
-    do(st, "P1 plays Entangling Roots on P1's Ashen Recruit")
+    act(st, "P1 plays Entangling Roots on P1's Ashen Recruit")
     assert st.ready_resources(0) == 3
-    pass_round(st)
-    do(st, "P1 uses Inventor's Focal Sword's power on P1's Entangling Roots")
+    everyone_passes(st)
+    act(st, "P1 uses Inventor's Focal Sword's power on P1's Entangling Roots")
     assert st.ready_resources(0) == 1
     assert st.find("Inventor's Focal Sword", 0).exhausted
 
@@ -702,11 +682,11 @@ def test_403_2_tyrande_destroyed_leaves_a_wisp_token():
         ["Bragvi Stormstein", "Maelen Frostweave"],
         play={0: ["High Priestess Tyrande Whisperwind"]}, hands={0: ["Lightning Bolt"]}, resources={0: 3},
     )
-    do(st, "P1 plays Lightning Bolt on P1's High Priestess Tyrande Whisperwind")
-    pass_round(st)
+    act(st, "P1 plays Lightning Bolt on P1's High Priestess Tyrande Whisperwind")
+    everyone_passes(st)
     assert st.find("High Priestess Tyrande Whisperwind", zone="graveyard")
     assert st.chain and st.chain[-1].kind == "trigger"
-    pass_round(st)
+    everyone_passes(st)
     wisp = st.find("Wisp", 0)
     assert wisp.token and wisp.card.type == "ally"
     assert (wisp.card.atk, wisp.card.health, wisp.card.cost) == (0, 1, 0)
@@ -721,14 +701,14 @@ def test_403_2_tyrande_makes_a_wisp_for_another_night_elf_but_not_for_others():
         play={0: ["High Priestess Tyrande Whisperwind", "Darnassian Sentinel", "Ashen Recruit"]},
         hands={0: ["Arcane Missiles", "Arcane Missiles"]}, resources={0: 4},
     )
-    do(st, "P1 plays Arcane Missiles on P1's Ashen Recruit")
-    pass_round(st)
+    act(st, "P1 plays Arcane Missiles on P1's Ashen Recruit")
+    everyone_passes(st)
     assert st.find("Ashen Recruit", zone="graveyard")
     assert not st.chain
-    do(st, "P1 plays Arcane Missiles on P1's Darnassian Sentinel")
-    pass_round(st)
+    act(st, "P1 plays Arcane Missiles on P1's Darnassian Sentinel")
+    everyone_passes(st)
     assert st.chain[-1].kind == "trigger"
-    pass_round(st)
+    everyone_passes(st)
     assert [o.zone for o in st.objs if o.card.name == "Wisp"] == ["play"]
 
 
@@ -740,10 +720,10 @@ def test_409_6e_a_token_that_leaves_play_vanishes():
         play={0: ["High Priestess Tyrande Whisperwind", {"name": "Darnassian Sentinel", "damage": 1}]},
         hands={0: ["Arcane Missiles"]}, resources={0: 2},
     )
-    pass_round(st)  # Tyrande's trigger for the Sentinel: a Wisp
+    everyone_passes(st)  # Tyrande's trigger for the Sentinel: a Wisp
     wisp = st.find("Wisp", 0)
-    do(st, "P1 plays Arcane Missiles on P1's Wisp")
-    pass_round(st)
+    act(st, "P1 plays Arcane Missiles on P1's Wisp")
+    everyone_passes(st)
     assert wisp.zone == "gone"
     assert wisp.id not in st.players[0].graveyard
     assert any("destroy P1's Wisp" in h for h in st.history)
@@ -761,8 +741,8 @@ def test_404_3_barnathrum_puts_extra_damage_on_allies():
               1: [{"name": "Sarmoth", "damage": 2}, "Ashen Recruit"]},
         resources={0: 1},
     )
-    do(st, "P1 uses Barnathrum, Lord of Pain's power")
-    pass_round(st)
+    act(st, "P1 uses Barnathrum, Lord of Pain's power")
+    everyone_passes(st)
     assert st.find("Stonehide Defender", 0).damage == 2
     assert st.find("Sarmoth", 1).damage == 4
     assert st.find("Ashen Recruit", 1).damage == 0
@@ -780,8 +760,8 @@ def test_404_3_barnathrum_doubles_a_heros_damage_and_armor_cannot_prevent_it():
         resources={0: 1},
     )
     st.find("Maelen Frostweave").damage = 5
-    do(st, "P1 uses Barnathrum, Lord of Pain's power")
-    pass_round(st)
+    act(st, "P1 uses Barnathrum, Lord of Pain's power")
+    everyone_passes(st)
     assert st.decision is None
     assert not st.find("Chain Hauberk", 1).exhausted
     assert st.find("Maelen Frostweave").damage == 10
@@ -798,10 +778,10 @@ def test_404_2_409_6b_chain_lightning_kills_three_ironforge_guards_in_three_batc
         play={0: ["Ironforge Guards"] * 3}, hands={0: ["Chain Lightning"]}, resources={0: 5},
     )
     spell = st.find("Chain Lightning", 0, zone="hand")
-    first = do(st, "P1 plays Chain Lightning on P1's Ironforge Guards").targets[0]
-    pass_round(st)
-    second = do(st, "P1 deals 2 to P1's Ironforge Guards").option
-    third = do(st, "P1 deals 1 to P1's Ironforge Guards").option
+    first = act(st, "P1 plays Chain Lightning on P1's Ironforge Guards").targets[0]
+    everyone_passes(st)
+    second = act(st, "P1 deals 2 to P1's Ironforge Guards").option
+    third = act(st, "P1 deals 1 to P1's Ironforge Guards").option
     assert len({first, second, third}) == 3
     assert destroy_lines(st) == ["pre-priority checks destroy P1's Ironforge Guards (409.6)"] * 3
     assert st.players[0].graveyard == [spell.id, first, second, third]
@@ -815,8 +795,8 @@ def test_409_6b_ironforge_guards_gain_health_from_each_other():
         ["Bragvi Stormstein", "Maelen Frostweave"],
         play={0: ["Ironforge Guards"] * 3}, hands={0: ["Arcane Missiles"]}, resources={0: 2},
     )
-    target = do(st, "P1 plays Arcane Missiles on P1's Ironforge Guards").targets[0]
-    pass_round(st)
+    target = act(st, "P1 plays Arcane Missiles on P1's Ironforge Guards").targets[0]
+    everyone_passes(st)
     assert st.objs[target].zone == "play" and st.objs[target].damage == 2
     assert destroy_lines(st) == []
 
@@ -831,11 +811,11 @@ def test_404_4_frost_nova_makes_one_packet_per_opposing_character():
         play={0: ["Ashen Recruit"], 1: ["Chain Hauberk", "Stonehide Defender", "Ashen Recruit"]},
         hands={0: ["Frost Nova"]}, resources={0: 4},
     )
-    do(st, "P1 plays Frost Nova")
-    pass_round(st)
+    act(st, "P1 plays Frost Nova")
+    everyone_passes(st)
     assert st.decision.kind == "prevent"
     assert labels(st) == ["P2 exhausts Chain Hauberk (DEF 2) against 1 damage", "P2 takes 1 damage"]
-    do(st, "P2 exhausts Chain Hauberk (DEF 2) against 1 damage")
+    act(st, "P2 exhausts Chain Hauberk (DEF 2) against 1 damage")
     assert st.decision is None
     assert st.find("Bragvi Stormstein").damage == 0
     assert st.find("Stonehide Defender", 1).damage == 1
@@ -853,18 +833,18 @@ def test_404_4_two_fireballs_each_deal_their_own_packet_at_the_start_of_the_turn
         ["Maelen Frostweave", "Bragvi Stormstein"], turn_player=1, step="end_phase",
         play={0: [{"name": "Fireball", "on": [1, "Bragvi Stormstein"]}] * 2, 1: ["Chain Hauberk"]},
     )
-    pass_round(st)  # P2's turn ends; P1's begins: both Fireballs trigger
+    everyone_passes(st)  # P2's turn ends; P1's begins: both Fireballs trigger
     assert st.turn_player == 0
     assert st.decision.kind == "order_trigger"
-    do(st, "P1 adds Fireball's effect next")
+    act(st, "P1 adds Fireball's effect next")
     assert [link.kind for link in st.chain] == ["trigger", "trigger"]
-    pass_round(st)
+    everyone_passes(st)
     assert labels(st) == ["P2 exhausts Chain Hauberk (DEF 2) against 1 damage", "P2 takes 1 damage"]
-    do(st, "P2 takes 1 damage")
+    act(st, "P2 takes 1 damage")
     assert st.find("Bragvi Stormstein").damage == 1
-    pass_round(st)
+    everyone_passes(st)
     assert labels(st) == ["P2 exhausts Chain Hauberk (DEF 2) against 1 damage", "P2 takes 1 damage"]
-    do(st, "P2 takes 1 damage")
+    act(st, "P2 takes 1 damage")
     assert st.find("Bragvi Stormstein").damage == 2
 
 
@@ -878,13 +858,13 @@ def test_404_4_vexra_deals_one_packet_counting_the_target_controllers_hand():
         play={0: ["Vexra Darkfall"], 1: ["Chain Hauberk"]},
         hands={0: ["Arcane Missiles"], 1: ["Ashen Recruit"] * 5}, resources={0: 2},
     )
-    do(st, "P1 plays Arcane Missiles on P1's Vexra Darkfall")
-    pass_round(st)
+    act(st, "P1 plays Arcane Missiles on P1's Vexra Darkfall")
+    everyone_passes(st)
     assert st.decision.kind == "trigger_target"
-    do(st, "P1 targets P2's Maelen Frostweave with Vexra Darkfall's effect")
-    pass_round(st)
+    act(st, "P1 targets P2's Maelen Frostweave with Vexra Darkfall's effect")
+    everyone_passes(st)
     assert labels(st) == ["P2 exhausts Chain Hauberk (DEF 2) against 5 damage", "P2 takes 5 damage"]
-    do(st, "P2 takes 5 damage")
+    act(st, "P2 takes 5 damage")
     assert st.find("Maelen Frostweave").damage == 5
 
 
@@ -897,14 +877,14 @@ def test_404_4_vexra_counts_the_hand_as_her_effect_resolves():
         play={0: ["Vexra Darkfall"]},
         hands={0: ["Arcane Missiles"], 1: ["Hamstring"] + ["Ashen Recruit"] * 4}, resources={0: 2, 1: 1},
     )
-    do(st, "P1 plays Arcane Missiles on P1's Vexra Darkfall")
-    pass_round(st)
-    do(st, "P1 targets P2's Maelen Frostweave with Vexra Darkfall's effect")
-    do(st, "P1 passes")
-    do(st, "P2 plays Hamstring on P1's Bragvi Stormstein")
-    pass_round(st)  # Hamstring resolves
+    act(st, "P1 plays Arcane Missiles on P1's Vexra Darkfall")
+    everyone_passes(st)
+    act(st, "P1 targets P2's Maelen Frostweave with Vexra Darkfall's effect")
+    act(st, "P1 passes")
+    act(st, "P2 plays Hamstring on P1's Bragvi Stormstein")
+    everyone_passes(st)  # Hamstring resolves
     assert len(st.players[1].hand) == 4
-    pass_round(st)  # Vexra's effect resolves
+    everyone_passes(st)  # Vexra's effect resolves
     assert st.find("Maelen Frostweave").damage == 4
 
 
@@ -917,8 +897,8 @@ def test_405_1_dual_wield_carries_two_one_handed_melee_weapons():
         ["Kerra Nightblade", "Maelen Frostweave"],
         play={0: ["Deathbringer"]}, hands={0: ["Sword of Zeal"]}, resources={0: 4},
     )
-    do(st, "P1 plays Sword of Zeal")
-    pass_round(st)
+    act(st, "P1 plays Sword of Zeal")
+    everyone_passes(st)
     assert st.decision is None and st.priority == 0
     assert st.find("Sword of Zeal", 0).zone == "play" and st.find("Deathbringer", 0).zone == "play"
 
@@ -931,10 +911,10 @@ def test_405_1_two_weapons_and_an_off_hand_force_a_uniqueness_repair():
         ["Kerra Nightblade", "Maelen Frostweave"],
         play={0: ["Deathbringer"]}, hands={0: ["Sword of Zeal", "Observer's Shield"]}, resources={0: 6},
     )
-    do(st, "P1 plays Sword of Zeal")
-    pass_round(st)
-    do(st, "P1 plays Observer's Shield")
-    pass_round(st)
+    act(st, "P1 plays Sword of Zeal")
+    everyone_passes(st)
+    act(st, "P1 plays Observer's Shield")
+    everyone_passes(st)
     assert st.find("Observer's Shield", 0).exhausted  # it enters play exhausted (seed line 265)
     assert st.decision.kind == "uniqueness" and st.decision.rule == "412"
     assert sorted(labels(st)) == [
@@ -942,7 +922,7 @@ def test_405_1_two_weapons_and_an_off_hand_force_a_uniqueness_repair():
         "P1 keeps the others and destroys P1's Observer's Shield",
         "P1 keeps the others and destroys P1's Sword of Zeal",
     ]
-    do(st, "P1 keeps the others and destroys P1's Deathbringer")
+    act(st, "P1 keeps the others and destroys P1's Deathbringer")
     assert st.find("Deathbringer", zone="graveyard")
     assert st.find("Sword of Zeal", 0).zone == "play" and st.find("Observer's Shield", 0).zone == "play"
     assert st.decision is None and st.priority == 0
@@ -960,8 +940,8 @@ def test_412_equipment_that_cannot_be_carried_together_forces_a_repair(hero, in_
     """405.1, 412: playing the second card asks its controller which of the
     clashing cards the game destroys, and offers exactly those."""
     st = setup([hero, "Maelen Frostweave"], play={0: [in_play]}, hands={0: [played]}, resources={0: cost})
-    do(st, f"P1 plays {played}")
-    pass_round(st)
+    act(st, f"P1 plays {played}")
+    everyone_passes(st)
     assert st.decision is not None and st.decision.kind == "uniqueness"
     assert sorted(labels(st)) == [f"P1 keeps the others and destroys P1's {name}" for name in clashing]
 
@@ -973,16 +953,16 @@ def test_405_2_ranged_dual_wield_carries_two_ranged_weapons():
         ["Nethrak the Bound", "Maelen Frostweave"],
         play={0: ["Hunting Longbow"]}, hands={0: ["Hunting Longbow"]}, resources={0: 2},
     )
-    do(st, "P1 plays Hunting Longbow")
-    pass_round(st)
+    act(st, "P1 plays Hunting Longbow")
+    everyone_passes(st)
     assert st.decision is None
     assert [o.zone for o in st.objs if o.card.name == "Hunting Longbow"] == ["play", "play"]
     st = setup(
         ["Kerra Nightblade", "Maelen Frostweave"],
         play={0: ["Hunting Longbow"]}, hands={0: ["Hunting Longbow"]}, resources={0: 2},
     )
-    do(st, "P1 plays Hunting Longbow")
-    pass_round(st)
+    act(st, "P1 plays Hunting Longbow")
+    everyone_passes(st)
     assert st.decision.kind == "uniqueness"
 
 
@@ -996,28 +976,28 @@ def test_405_3_dual_wield_strikes_twice_and_both_weapons_trigger_on_one_packet()
         ["Kerra Nightblade", "Maelen Frostweave"],
         play={0: ["Deathbringer", "Sword of Zeal"], 1: ["Sarmoth"]}, resources={0: 4},
     )
-    do(st, "P1 proposes Kerra Nightblade attacks P2's Sarmoth")
-    pass_round(st)
-    pass_round(st)
-    do(st, "P1 strikes with Deathbringer")
-    pass_round(st)
+    act(st, "P1 proposes Kerra Nightblade attacks P2's Sarmoth")
+    everyone_passes(st)
+    everyone_passes(st)
+    act(st, "P1 strikes with Deathbringer")
+    everyone_passes(st)
     assert "P1 strikes with Sword of Zeal" in labels(st)
-    do(st, "P1 strikes with Sword of Zeal")
-    pass_round(st)
+    act(st, "P1 strikes with Sword of Zeal")
+    everyone_passes(st)
     assert st.ready_resources(0) == 0
-    pass_round(st)  # combat concludes: Kerra deals 4 to Sarmoth, Sarmoth 1 to Kerra
+    everyone_passes(st)  # combat concludes: Kerra deals 4 to Sarmoth, Sarmoth 1 to Kerra
     assert st.find("Sarmoth", 1).damage == 4
     assert st.find("Kerra Nightblade").damage == 1
     assert st.decision.kind == "order_trigger"
     assert sorted(labels(st)) == ["P1 adds Deathbringer's effect next", "P1 adds Sword of Zeal's effect next"]
-    do(st, "P1 adds Deathbringer's effect next")
+    act(st, "P1 adds Deathbringer's effect next")
     assert st.decision.kind == "trigger_target"
-    do(st, "P1 targets P1 with Sword of Zeal's effect")
+    act(st, "P1 targets P1 with Sword of Zeal's effect")
     assert [st.objs[link.source].name for link in st.chain] == ["Deathbringer", "Sword of Zeal"]
-    pass_round(st)  # Sword of Zeal's effect
-    do(st, "P1 readies 4 resources")
+    everyone_passes(st)  # Sword of Zeal's effect
+    act(st, "P1 readies 4 resources")
     assert st.ready_resources(0) == 4
-    pass_round(st)  # Deathbringer's effect
+    everyone_passes(st)  # Deathbringer's effect
     assert st.find("Maelen Frostweave").damage == 4
     assert not st.chain
 
@@ -1034,13 +1014,13 @@ def test_406_1_flash_heal_in_response_saves_the_ally_from_lightning_bolt():
         play={0: [{"name": "Sarmoth", "damage": 1}]},
         hands={0: ["Flash Heal"], 1: ["Lightning Bolt"]}, resources={0: 1, 1: 3},
     )
-    do(st, "P2 plays Lightning Bolt on P1's Sarmoth")
-    do(st, "P2 passes")
-    do(st, "P1 plays Flash Heal on P1's Sarmoth")
-    pass_round(st)
+    act(st, "P2 plays Lightning Bolt on P1's Sarmoth")
+    act(st, "P2 passes")
+    act(st, "P1 plays Flash Heal on P1's Sarmoth")
+    everyone_passes(st)
     sarmoth = st.find("Sarmoth", 0)
     assert sarmoth.damage == 0
-    pass_round(st)
+    everyone_passes(st)
     assert sarmoth.zone == "play" and sarmoth.damage == 4
 
 
@@ -1054,13 +1034,13 @@ def test_406_3_flash_heal_on_an_undamaged_ally_does_nothing_and_the_bolt_kills_i
         hands={0: ["Flash Heal"], 1: ["Lightning Bolt"]}, resources={0: 1, 1: 3},
     )
     ally = st.find("Stonehide Defender", 0)
-    do(st, "P2 plays Lightning Bolt on P1's Stonehide Defender")
-    do(st, "P2 passes")
-    do(st, "P1 plays Flash Heal on P1's Stonehide Defender")
-    pass_round(st)
+    act(st, "P2 plays Lightning Bolt on P1's Stonehide Defender")
+    act(st, "P2 passes")
+    act(st, "P1 plays Flash Heal on P1's Stonehide Defender")
+    everyone_passes(st)
     assert ally.damage == 0
     assert st.find("Flash Heal", 0, zone="graveyard")
-    pass_round(st)
+    everyone_passes(st)
     assert ally.zone == "graveyard"
     assert destroy_lines(st) == ["pre-priority checks destroy P1's Stonehide Defender (409.6)"]
 
@@ -1075,8 +1055,8 @@ def test_406_2_hide_of_the_wild_adds_one_to_shelter_the_flocks_heal():
     )
     boris = st.find("Boris Brightbeard")
     boris.damage = 20
-    do(st, "P1 plays Shelter the Flock")
-    pass_round(st)
+    act(st, "P1 plays Shelter the Flock")
+    everyone_passes(st)
     assert boris.damage == 8
 
 
@@ -1090,13 +1070,13 @@ def test_406_2_boris_flipped_for_zero_heals_nothing_even_with_hide_of_the_wild()
     )
     boris = st.find("Boris Brightbeard")
     boris.damage = 20
-    do(st, "P1 plays Shelter the Flock")
-    pass_round(st)
+    act(st, "P1 plays Shelter the Flock")
+    everyone_passes(st)
     assert st.ready_resources(0) == 0
     assert labels(st).count("P1 uses Boris Brightbeard's power (X=0) on P1's Boris Brightbeard") == 1
-    do(st, "P1 uses Boris Brightbeard's power (X=0) on P1's Boris Brightbeard")
+    act(st, "P1 uses Boris Brightbeard's power (X=0) on P1's Boris Brightbeard")
     assert boris.flipped
-    pass_round(st)
+    everyone_passes(st)
     assert boris.damage == 8
 
 
@@ -1106,8 +1086,8 @@ def test_406_1_boris_heals_x_plus_one_with_hide_and_excess_is_wasted():
     st = setup(["Boris Brightbeard", "Maelen Frostweave"], play={0: ["Hide of the Wild"]}, resources={0: 2})
     boris = st.find("Boris Brightbeard")
     boris.damage = 2
-    do(st, "P1 uses Boris Brightbeard's power (X=2) on P1's Boris Brightbeard")
-    pass_round(st)
+    act(st, "P1 uses Boris Brightbeard's power (X=2) on P1's Boris Brightbeard")
+    everyone_passes(st)
     assert boris.damage == 0
 
 
@@ -1116,12 +1096,12 @@ def test_406_2_boris_flips_only_on_his_controllers_turn_and_only_once():
     hero can't flip again."""
     st = setup(["Boris Brightbeard", "Maelen Frostweave"], turn_player=1, resources={0: 1})
     st.find("Boris Brightbeard").damage = 3
-    do(st, "P2 passes")
+    act(st, "P2 passes")
     assert not any("Boris Brightbeard's power" in lab for lab in labels(st))
     st2 = setup(["Boris Brightbeard", "Maelen Frostweave"], resources={0: 1})
     st2.find("Boris Brightbeard").damage = 3
-    do(st2, "P1 uses Boris Brightbeard's power (X=1) on P1's Boris Brightbeard")
-    pass_round(st2)
+    act(st2, "P1 uses Boris Brightbeard's power (X=1) on P1's Boris Brightbeard")
+    everyone_passes(st2)
     assert st2.find("Boris Brightbeard").damage == 2
     assert not any("Boris Brightbeard's power" in lab for lab in labels(st2))
 
@@ -1149,14 +1129,14 @@ def test_407_3c_other_weapons_combat_damage_meets_armor():
         ["Gorrak Bloodfist", "Maelen Frostweave"],
         play={0: ["Deathbringer"], 1: ["Chain Hauberk"]}, resources={0: 2},
     )
-    do(st, "P1 proposes Gorrak Bloodfist attacks P2's Maelen Frostweave")
-    pass_round(st)
-    pass_round(st)
-    do(st, "P1 strikes with Deathbringer")
-    pass_round(st)
-    pass_round(st)
+    act(st, "P1 proposes Gorrak Bloodfist attacks P2's Maelen Frostweave")
+    everyone_passes(st)
+    everyone_passes(st)
+    act(st, "P1 strikes with Deathbringer")
+    everyone_passes(st)
+    everyone_passes(st)
     assert st.decision.kind == "prevent"
-    do(st, "P2 exhausts Chain Hauberk (DEF 2) against 2 damage")
+    act(st, "P2 exhausts Chain Hauberk (DEF 2) against 2 damage")
     assert st.find("Maelen Frostweave").damage == 0
 
 
@@ -1170,7 +1150,7 @@ def test_407_2a_thrash_blade_does_not_trigger_when_armor_prevents_all_its_damage
     )
     hero, blade = st.find("Gorrak Bloodfist"), st.find("Thrash Blade", 0)
     fight(st, "P1 proposes Gorrak Bloodfist attacks P2's Maelen Frostweave", ("Thrash Blade",))
-    do(st, "P2 exhausts Observer's Shield (DEF 2) against 2 damage")
+    act(st, "P2 exhausts Observer's Shield (DEF 2) against 2 damage")
     assert st.find("Maelen Frostweave").damage == 0
     # Fully prevented: nothing was dealt, so nothing triggers.
     assert not st.chain and hero.exhausted and blade.exhausted
@@ -1187,11 +1167,11 @@ def test_407_3d_thrash_blade_triggers_on_reduced_damage_then_not_again_that_turn
     )
     hero, blade = st.find("Gorrak Bloodfist"), st.find("Thrash Blade", 0)
     fight(st, "P1 proposes Gorrak Bloodfist attacks P2's Maelen Frostweave", ("Thrash Blade",))
-    do(st, "P2 exhausts Leather Jerkin (DEF 1) against 2 damage")
+    act(st, "P2 exhausts Leather Jerkin (DEF 1) against 2 damage")
     assert st.find("Maelen Frostweave").damage == 1
     assert hero.exhausted and blade.exhausted
     assert [st.objs[link.source].name for link in st.chain] == ["Thrash Blade"]
-    pass_round(st)
+    everyone_passes(st)
     assert not hero.exhausted and not blade.exhausted
     fight(st, "P1 proposes Gorrak Bloodfist attacks P2's Maelen Frostweave", ("Thrash Blade",))
     assert st.find("Maelen Frostweave").damage == 3
@@ -1212,12 +1192,12 @@ def test_407_3d_blade_flurry_triggers_once_for_two_warhammers():
     fight(st, "P1 proposes Kerra Nightblade attacks P2's Stonehide Defender", ("Viking Warhammer", "Viking Warhammer"))
     assert st.find("Stonehide Defender", 1).damage == 2
     assert st.decision.kind == "trigger_target"
-    do(st, "P1 targets P2's Ashen Recruit with Blade Flurry's effect")
+    act(st, "P1 targets P2's Ashen Recruit with Blade Flurry's effect")
     assert st.decision is None
     assert [st.objs[link.source].name for link in st.chain] == ["Blade Flurry"]
     assert not st.waiting
-    pass_round(st)
-    do(st, "P1 does it")
+    everyone_passes(st)
+    act(st, "P1 does it")
     assert st.find("Ashen Recruit", zone="graveyard")
     assert not st.chain
 
@@ -1232,8 +1212,8 @@ def test_412_a_second_unique_saurfang_forces_a_repair():
         play={0: ["High Overlord Saurfang"]}, hands={0: ["High Overlord Saurfang"]}, resources={0: 8},
     )
     old = st.find("High Overlord Saurfang", 0)
-    do(st, "P1 plays High Overlord Saurfang")
-    pass_round(st)
+    act(st, "P1 plays High Overlord Saurfang")
+    everyone_passes(st)
     assert st.decision.kind == "uniqueness" and st.decision.rule == "412"
     assert labels(st) == ["P1 keeps the others and destroys P1's High Overlord Saurfang"] * 2
     st.apply_action(next(a for a in st.legal_actions() if a.subject == old.id))
@@ -1258,11 +1238,11 @@ def test_412_pet_1_allows_one_sarmoth():
         ["Bragvi Stormstein", "Maelen Frostweave"],
         play={0: ["Sarmoth"]}, hands={0: ["Sarmoth"]}, resources={0: 3},
     )
-    do(st, "P1 plays Sarmoth")
-    pass_round(st)
+    act(st, "P1 plays Sarmoth")
+    everyone_passes(st)
     assert st.decision.kind == "uniqueness"
     assert labels(st) == ["P1 keeps the others and destroys P1's Sarmoth"] * 2
-    do(st, "P1 keeps the others and destroys P1's Sarmoth")
+    act(st, "P1 keeps the others and destroys P1's Sarmoth")
     assert [o.zone for o in st.objs if o.card.name == "Sarmoth"].count("play") == 1
 
 
@@ -1274,7 +1254,7 @@ def test_412_unlimited_ironforge_guards_never_conflict():
         play={0: ["Ironforge Guards"] * 4}, hands={0: ["Ironforge Guards"]}, resources={0: 2},
     )
     assert st.decision is None
-    do(st, "P1 plays Ironforge Guards")
-    pass_round(st)
+    act(st, "P1 plays Ironforge Guards")
+    everyone_passes(st)
     assert st.decision is None and st.priority == 0
     assert [o.zone for o in st.objs if o.card.name == "Ironforge Guards"] == ["play"] * 5

@@ -12,18 +12,7 @@ from engine.wowtcg import Action, IllegalAction
 from engine.wowtcg.arrange import arrange
 from engine.wowtcg.combat import has
 
-
-def labels(st) -> list[str]:
-    return [str(a) for a in st.legal_actions()]
-
-
-def act(st, label: str) -> None:
-    st.apply_action(next(a for a in st.legal_actions() if str(a) == label))
-
-
-def everyone_passes(st) -> None:
-    for _ in range(st.in_game_count()):
-        act(st, f"P{st.priority + 1} passes")
+from tests.engine.wowtcg_steps import act, everyone_passes, labels
 
 
 def place(st, name: str, face_up: bool = False) -> None:

@@ -11,19 +11,7 @@ from engine.wowtcg.arrange import arrange
 from engine.wowtcg.combat import atk_in_combat, attack_tax, has, must_attack_pending
 from engine.wowtcg.effects import atk_of, health_of, heroes_and_allies_in_play, keywords_of, powerless
 
-
-def labels(st) -> list[str]:
-    return [str(a) for a in st.legal_actions()]
-
-
-def act(st, label: str) -> None:
-    """Apply the action of that label (two copies of a card in hand offer it twice, alike)."""
-    st.apply_action(next(a for a in st.legal_actions() if str(a) == label))
-
-
-def everyone_passes(st) -> None:
-    for _ in range(st.in_game_count()):
-        act(st, f"P{st.priority + 1} passes")
+from tests.engine.wowtcg_steps import act, everyone_passes
 
 
 def test_a_totem_is_a_character_targeted_as_an_ally_but_never_chosen_as_one():

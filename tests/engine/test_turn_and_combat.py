@@ -21,6 +21,9 @@ import pytest
 from engine.wowtcg import Action, IllegalAction, WowTcgGame, load_pool
 from engine.wowtcg.arrange import arrange as _arrange
 
+from tests.engine.wowtcg_steps import act, labels
+
+
 POOL = load_pool()  # loaded once: the card file is read only here
 
 
@@ -38,19 +41,6 @@ P3_HERO = "Maelen Frostweave"
 
 
 # --- helpers --------------------------------------------------------------------
-
-def labels(st) -> list[str]:
-    return [str(a) for a in st.legal_actions()]
-
-
-def act(st, label: str) -> Action:
-    """Apply the legal action whose label is `label`, or fail listing the legal ones."""
-    for a in st.legal_actions():
-        if str(a) == label:
-            st.apply_action(a)
-            return a
-    pytest.fail(f"{label!r} is not legal now; legal: {labels(st)}\n{st}")
-
 
 def pass_(st) -> None:
     """The player to act passes priority."""
