@@ -24,13 +24,15 @@ The same breadth-first search as ``checkers/explicit.py``, level by level:
   the keys (``Visited``), given back when the search is over;
 - once the search is over, a key is kept as its first word and the number
   of its other words' row among the few distinct such rows (``_compact``);
-- every transition is kept in order of its source, as its edge and, unless
-  it is the first to reach its target (a bit says which), its target, with
-  each state's count of transitions, so that
+- every transition is kept in order of its source, as a bit (is it the
+  first to reach its target?) and, for the others, its target; a state
+  keeps the number of its set of enabled edges, which gives its
+  transitions' edges and count (``VectorExploration``), so that
   ``check`` decides each property over whole arrays of states and
-  transitions, with explicit search's verdicts and shortest counterexamples,
-  and builds the networkx graph only for liveness.  A state's parent and
-  edge are not kept: the transition that first reaches it tells them.
+  transitions, each predicate reading only the digits it asks for, with
+  explicit search's verdicts and shortest counterexamples, and builds the
+  networkx graph only for a liveness property that is violated.  A state's
+  parent and edge are not kept: the transition that first reaches it tells them.
 
 ``benchmarks/vector.py`` measures both choices against their alternatives.
 
