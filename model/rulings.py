@@ -52,7 +52,7 @@ import networkx as nx
 import numpy as np
 import z3
 
-from model.backend import CONCRETE, VECTOR, Backend
+from model.backend import CONCRETE, SYMBOLIC, VECTOR, Backend
 from model.sources import SOURCES, SourceError, check_texts
 
 #: The most rulings a question may have for its answers over arrays to be
@@ -303,6 +303,15 @@ class RuleBook:
         }
         # Over arrays: each question's verdicts and answer for every set of rulings that apply (``_truth``).
         self._truths: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        # The books ``under`` and ``only`` derived, kept: lint asks a source's
+        # reading of every question of every board, and a new book builds each
+        # answer again, where a kept one keeps the answers it built last.
+        self._derived: dict[tuple[Any, ...], RuleBook] = {}
+        # Over Z3 terms: each ruling's condition as built for the state asked
+        # last, shared with every book derived from this one (``_rebuilt``): a
+        # condition reads only the state and its arguments, so a source's
+        # reading builds the terms of the versions it alone states.
+        self._conditions: dict[str, Any] = {"state": None, "terms": {}}
 
     # -- construction --------------------------------------------------------
 
@@ -403,8 +412,10 @@ class RuleBook:
         }
 
     def _rebuilt(self, questions: Iterable[Question], in_force: Iterable[str] | None = None, reading: Reading | None = None) -> "RuleBook":
-        return RuleBook(questions, self.principles.values(), self.in_force if in_force is None else in_force,
+        book = RuleBook(questions, self.principles.values(), self.in_force if in_force is None else in_force,
                         reading if reading is not None else self.reading, self.game)
+        book._conditions = self._conditions
+        return book
 
     def without(self, ids: Iterable[str]) -> "RuleBook":
         """This book with some principles or rulings (every version) removed (a rule variant)."""
@@ -435,10 +446,19 @@ class RuleBook:
         a rule (of ``questions`` only, when given), this book's reading elsewhere."""
         if self.reading is None:
             raise ValueError("this book declares no reading, so it has no sources to read by")
-        return self._rebuilt(self.declared.values(), reading=self.reading.first(source, questions))
+        key = ("under", source, None if questions is None else tuple(questions))
+        if key not in self._derived:
+            self._derived[key] = self._rebuilt(self.declared.values(), reading=self.reading.first(source, key[2]))
+        return self._derived[key]
 
     def only(self, source: str) -> "RuleBook":
         """The rulings ``source`` itself states, with no other text or assumption beside them."""
+        key = ("only", source)
+        if key not in self._derived:
+            self._derived[key] = self._only(source)
+        return self._derived[key]
+
+    def _only(self, source: str) -> "RuleBook":
         questions = [replace(q, rulings=tuple(r for r in q.rulings if source in r.texts)) for q in self.declared.values()]
         stated = {r.id for q in questions for r in q.rulings}
         questions = [
@@ -465,8 +485,22 @@ class RuleBook:
         winners = self._winners[q.name]
         live: dict[str, Any] = {}
         for r in self._order[q.name]:
-            live[r.id] = b.AndThen(r.applies(s, b, *args), lambda r=r: b.Not(b.Or(*(live[w.id] for w in winners[r.id]))))
+            live[r.id] = b.AndThen(self._applies(r, s, b, args), lambda r=r: b.Not(b.Or(*(live[w.id] for w in winners[r.id]))))
         return [(r, live[r.id]) for r in q.rulings]
+
+    def _applies(self, r: Ruling, s: Any, b: Backend, args: Sequence[Any]) -> Any:
+        """Where ``r`` applies; over Z3 terms, built once for the state asked
+        last by this book and the books derived from it, for plain arguments
+        (the condition function, which is kept, names the ruling's version)."""
+        if b is not SYMBOLIC or not all(type(a) in (int, bool, str) for a in args):
+            return r.applies(s, b, *args)
+        held = self._conditions
+        if held["state"] is not s:
+            held["state"], held["terms"] = s, {}
+        key = (r.applies, *args)
+        if key not in held["terms"]:
+            held["terms"][key] = r.applies(s, b, *args)
+        return held["terms"][key]
 
     def live_concrete(self, name: str, s: Any, args: Sequence[Any]) -> tuple[Ruling, ...]:
         """The live rulings in the concrete state ``s``, winners first.
