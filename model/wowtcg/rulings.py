@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from model.backend import CONCRETE, Backend
+from model.backend import CONCRETE, SYMBOLIC, Backend
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
 from model.wowtcg import setup
 
@@ -200,8 +200,16 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     def show_proposal(a: int, d: int) -> str:
         return f"{t.name(a)} -> {t.name(d)}"
 
+    # Over Z3 terms a character's owner is built once for each character number:
+    # the rulings ask it of every (attacker, defender) pair.
+    owners: dict[int, Any] = {}
+
     def owner(c: Any, b: Backend) -> Any:
-        return b.select(t.owner, c, t.nobody)
+        if b is not SYMBOLIC or type(c) is not int:
+            return b.select(t.owner, c, t.nobody)
+        if c not in owners:
+            owners[c] = b.select(t.owner, c, t.nobody)
+        return owners[c]
 
     # -- 601.2a: who may attack ---------------------------------------------------------
     may_attack = Question(
