@@ -34,21 +34,11 @@ class TableChecker:
     #: a game whose choices often lead to two targets at once (accept or
     #: refuse), where the first would always be taken.
     spread = False
-    #: Steering's allowance of model states that no earlier step of the game
-    #: expanded (``steer``), for a game whose model states cost much to expand:
-    #: a game starts with ``PURSE``, each checked step adds ``FRESH``, and it
-    #: never holds more than ``PURSE``.  None: searches are bounded by their
-    #: ``budget`` of choice points alone.
-    PURSE: int | None = None
-    FRESH = 0
 
     def __init__(self) -> None:
         self.edges: Counter[str] = Counter()
         self.rules: Counter[str] = Counter()
         self.machine: Machine | None = None
-        self._expanded: set[Any] = set()  # model states whose steps this game has read
-        self._purse = self.PURSE  # new states steering may still expand in this game (None: no limit)
-        self._beyond: frozenset[str] = frozenset()  # targets no state this game comes to can reach
 
     # -- what a game gives ------------------------------------------------------------
 
@@ -93,9 +83,6 @@ class TableChecker:
 
     def begin(self, obs: dict[str, Any]) -> None:
         self.machine = self.machine_for(obs)
-        self._expanded = set()
-        self._purse = self.PURSE
-        self._beyond = frozenset()
 
     def _m(self) -> Machine:
         assert self.machine is not None, "begin() first"
@@ -114,13 +101,8 @@ class TableChecker:
         """The same, computed by exploring the reference model (tens of seconds)."""
         return reachable.explore(self.reference_machine(), self.family)
 
-    def _steps(self, m: Machine, s: Any) -> tuple[tuple[Edge, Any], ...]:
-        """The model's steps from ``s``, noting it among the states this game has expanded."""
-        self._expanded.add(s)
-        return successors(m, s)
-
     def choice_edges(self, m: Machine, s: Any) -> list[tuple[Edge, Any]]:
-        return [(e, post) for e, post in self._steps(m, s) if self.is_choice(e)]
+        return [(e, post) for e, post in successors(m, s) if self.is_choice(e)]
 
     def automatic_ends(self, m: Machine, s: Any, limit: int = 200) -> list[tuple[list[Edge], Any]]:
         """Every state the model's automatic edges lead to from ``s`` where a
@@ -128,7 +110,7 @@ class TableChecker:
         out, queue, seen = [], deque([([], s)]), {s}
         while queue and len(seen) < limit:
             path, state = queue.popleft()
-            steps = self._steps(m, state)
+            steps = successors(m, state)
             if m.is_terminal(state) or any(self.stops_at(e) for e, _ in steps):
                 out.append((path, state))
                 continue
@@ -142,8 +124,6 @@ class TableChecker:
     def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any],
              offered: list[dict[str, Any]] | None) -> list[Finding]:
         m = self._m()
-        if self.PURSE is not None:
-            self._purse = min(self.PURSE, self._purse + self.FRESH)
         s_pre, s_post = self.model_state(m, pre), self.model_state(m, post)
         enabled = self.choice_edges(m, s_pre)
         findings = []
@@ -189,58 +169,31 @@ class TableChecker:
 
     def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str], budget: int = 300) -> list[int]:
         """The offered choices that begin a shortest way, in the model, to an
-        edge of a target family (``_search``), paid from the game's purse of
-        new states.  A search that comes to the end of every way from its state
-        proves its targets out of reach for the rest of the game: they are not
-        searched for again."""
+        edge of a target family (breadth first over at most ``budget`` choice
+        points): the first such way found, or with ``spread`` every shortest one."""
         m = self._m()
-        targets = targets - self._beyond
-        if not targets:
-            return []
-        known = len(self._expanded)
-        most = None if self._purse is None else known + self._purse
-        leads, ended = self._search(m, self.model_state(m, pre), targets, budget, most)
-        if self._purse is not None:
-            self._purse -= len(self._expanded) - known
-        if ended and not leads:
-            self._beyond |= targets
-        return self._leading(pre, offered, leads) if leads else []
-
-    def _search(self, m: Machine, start: Any, targets: frozenset[str], budget: int, most: int | None) -> tuple[set[str], bool]:
-        """Breadth first from ``start``, level by level while fewer than
-        ``budget`` choice points are seen, stopping once the game has expanded
-        ``most`` model states (if given): the first choices of the shortest
-        ways to an edge of a target family (the first way found, or with
-        ``spread`` every one the search meets), and whether the search came to
-        the end of every way.
-
-        The states an earlier search of the game expanded are walked again for
-        little (their steps are kept, ``model_steps``) and do not count: where
-        searches in a row find nothing, each goes further than the one before
-        it for a few new states, not for a whole new search."""
+        start = self.model_state(m, pre)
         seen = {start}
         level: list[tuple[Any, str | None]] = [(start, None)]
         leads: set[str] = set()
-        while level and not leads:
-            if len(seen) >= budget:
-                return leads, False
+        while level and len(seen) < budget and not leads:
             following: list[tuple[Any, str | None]] = []
             for s, first in level:
-                if most is not None and len(self._expanded) >= most:
-                    return leads, False
                 for e, post in self.choice_edges(m, s):
                     for path, end in self.automatic_ends(m, post):
                         if any(self.family(x.name) in targets for x in [e, *path]):
                             leads.add(first or e.name)
                             if not self.spread:
-                                return leads, False
+                                return self._leading(pre, offered, leads)
                         elif end not in seen:
                             seen.add(end)
                             following.append((end, first or e.name))
             level = following
-        return leads, not level
+        return self._leading(pre, offered, leads)
 
     def _leading(self, pre: dict[str, Any], offered: list[dict[str, Any]], leads: set[str]) -> list[int]:
+        if not leads:
+            return []
         return [i for i, names in enumerate(self.choice_names(pre, offered)) if names & leads]
 
 

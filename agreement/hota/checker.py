@@ -242,12 +242,6 @@ class HotaChecker(TableChecker):
     #: The model seats as many as the engine: two to four.
     players = tuple(range(PLAYERS, MAX_PLAYERS + 1))
     spread = True
-    #: A model state costs over a millisecond to expand (each seat's concession
-    #: asks the rulings who would win), and a search from before the mulligans
-    #: meets every count each player may declare: steering spends new states
-    #: from a purse (``TableChecker.PURSE``).
-    PURSE = 300
-    FRESH = 60
     check_state = staticmethod(check_state)
     kinds = KINDS
 
