@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.internal.conjecture import providers
 
 from agreement.adapter import AdapterError, Guarded
 from agreement.findings import Finding
@@ -181,7 +183,8 @@ def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, playe
         try:
             # Hypothesis draws from the round's seed, not from a digest of this
             # module's source: an edit to the harness plays the same games.
-            hypothesis_seed(round_seed)(play)()
+            with _draws_from_the_seed_alone():
+                hypothesis_seed(round_seed)(play)()
         except AgreementFailure as failure:
             report.findings = failure.findings
             report.transcript = failure.transcript.as_yaml(failure.findings)
@@ -189,6 +192,29 @@ def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, playe
     report.edges = Counter(checker.edges)
     report.rules = Counter(checker.rules)
     return report
+
+
+@contextmanager
+def _draws_from_the_seed_alone() -> Iterator[None]:
+    """Hypothesis's draws made from the seed alone, for the harness's rounds.
+
+    Hypothesis's default provider now and then draws a literal constant read
+    from the source of every local module the process has imported, so the
+    same seed played other games depending on what else was imported (the
+    CLI, a test worker's other modules).  Turning those draws off for the
+    round keeps "same seed, same games"; the harness's draws are setups and
+    choice indices, where a constant of the project's code finds nothing the
+    seed would not."""
+    provider = providers.HypothesisProvider
+    original = provider.__dict__.get("_maybe_draw_constant")
+    if original is None:  # a Hypothesis without constant draws
+        yield
+        return
+    provider._maybe_draw_constant = lambda self, *args, **kwargs: None  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        provider._maybe_draw_constant = original  # type: ignore[method-assign]
 
 
 def _check_determinism(guarded: Guarded, checker: Any, seed: int, report: Report) -> None:
