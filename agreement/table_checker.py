@@ -13,7 +13,7 @@ for, and which steps count as choices (a player's, or chance's).
 from __future__ import annotations
 
 from collections import Counter, deque
-from typing import Any
+from typing import Any, Callable
 
 from agreement import reachable
 from agreement.findings import Finding
@@ -104,9 +104,11 @@ class TableChecker:
     def choice_edges(self, m: Machine, s: Any) -> list[tuple[Edge, Any]]:
         return [(e, post) for e, post in successors(m, s) if self.is_choice(e)]
 
-    def automatic_ends(self, m: Machine, s: Any, limit: int = 200) -> list[tuple[list[Edge], Any]]:
+    def automatic_ends(self, m: Machine, s: Any, limit: int = 200,
+                       leaves: Callable[[Any], bool] | None = None) -> list[tuple[list[Edge], Any]]:
         """Every state the model's automatic edges lead to from ``s`` where a
-        choice is made again (or the game is over), with the edges taken."""
+        choice is made again (or the game is over), with the edges taken;
+        the search does not go on into a state ``leaves`` picks out."""
         out, queue, seen = [], deque([([], s)]), {s}
         while queue and len(seen) < limit:
             path, state = queue.popleft()
@@ -116,7 +118,7 @@ class TableChecker:
                 continue
             for e, post in steps:
                 # A choice open where the game acts by itself (a concession) is not taken for it.
-                if post not in seen and not self.is_choice(e):
+                if post not in seen and not self.is_choice(e) and not (leaves and leaves(post)):
                     seen.add(post)
                     queue.append((path + [e], post))
         return out

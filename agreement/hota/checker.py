@@ -23,12 +23,10 @@ the model of its table counts the playable cards by name
 from __future__ import annotations
 
 import re
-from collections import deque
 from functools import lru_cache
 from typing import Any
 
 from agreement.findings import Finding
-from agreement.model_steps import successors
 from agreement.table_checker import TableChecker
 from model.hota import build, plays
 from model.hota.game import (
@@ -292,18 +290,7 @@ class HotaChecker(TableChecker):
 
         if strayed(s):
             return [([], s)]
-        out, queue, seen = [], deque([([], s)]), {s}
-        while queue and len(seen) < limit:
-            path, state = queue.popleft()
-            steps = successors(m, state)
-            if m.is_terminal(state) or any(self.stops_at(e) for e, _ in steps):
-                out.append((path, state))
-                continue
-            for e, post in steps:
-                if post not in seen and not self.is_choice(e) and not strayed(post):
-                    seen.add(post)
-                    queue.append((path + [e], post))
-        return out or [([], s)]
+        return super().automatic_ends(m, s, limit, leaves=strayed) or [([], s)]
 
     def stands_for(self, m: Machine, s: Any, e: Edge, choice: dict[str, Any]) -> bool:
         return _taken_by(m, s, e, edge_names(m, s, choice), choice["player"])
