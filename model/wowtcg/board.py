@@ -60,6 +60,12 @@ class Character:
     #: lethal damage in play the texts answer differently (B1, a question of
     #: the rulings).
     keeps_hero: bool = False
+    #: Arcanite Dragonling (CR7.4 410.6c example): an item in play, in an ally
+    #: slot, whose payment power of this cost (CR7.4 701.2) makes it also an
+    #: ally this turn (300.2, CR7.4 300.1b) with these stats and keywords; as
+    #: the turn ends it is an item again.  Whether it joins its party as it
+    #: becomes an ally the texts answer differently (V14, a question of the rulings).
+    ally_this_turn_for: int | None = None
 
     def __post_init__(self) -> None:
         unknown = set(self.keywords) - set(KEYWORDS)
@@ -71,6 +77,8 @@ class Character:
         # 305.3a gives it one.  0 is a value both readings share.
         if self.totem and self.atk:
             raise ValueError(f"{self.name}: a totem has no ATK (306.3a)")
+        if self.ally_this_turn_for is not None and (self.ally_this_turn_for < 1 or self.totem or self.power_cost is not None or self.keeps_hero):
+            raise ValueError(f"{self.name}: an item that becomes an ally costs at least 1 and has no other power")
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords
@@ -224,6 +232,11 @@ BARNATHRUM = Spell("Barnathrum, Lord of Pain", 0, doubles=True)
 #: down as every health of the board is.
 FLASH_HEAL = Spell("Flash Heal", 1, heals=True)
 
+#: CR7.4's Arcanite Dragonling (410.6c and 719.1 examples, CR7.4:1280-1281): "(1): this item
+#: is also an ally with 2 melee ATK, 2 health and protector this turn", its
+#: numbers scaled down as every stat of the board is.
+ARCANITE_DRAGONLING = Character("Arcanite Dragonling", atk=1, health=1, keywords=frozenset({"protector"}), ally_this_turn_for=1)
+
 #: The totem of 002's Chinese 602.2c example (306.3a): no ATK, and its health
 #: scaled down as every health of the board is.
 SEARING_TOTEM = Character("Searing Totem", atk=0, health=1, totem=True)
@@ -242,7 +255,7 @@ class Board:
 def has_payment_powers(board: Board | None) -> bool:
     """Does some character of the board have a payment power (its chain then has power links)?"""
     return board is not None and any(
-        any(c.power_cost is not None or c.flips_to_heal for c in party.characters) or any(w.power_cost is not None for w in party.weapons)
+        any(c.power_cost is not None or c.flips_to_heal or c.ally_this_turn_for is not None for c in party.characters) or any(w.power_cost is not None for w in party.weapons)
         for party in board.parties
     )
 
@@ -398,6 +411,13 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
     # hero is: a strike or an instant ends it (a non-instant is left out, see
     # Table.out_of_bear_form).
     first = board.parties[0]
+    # No card of the default board changes type, so whether an item that
+    # becomes an ally joins its party then (V14) is asked only where P1's
+    # last ally is Arcanite Dragonling, an item in play as the game starts.
+    if first.allies:
+        was = first.allies[-1].name
+        out.append(("P1-arcanite-dragonling", f"P1's {was} is Arcanite Dragonling, an item in play that his payment makes an ally this turn",
+                    _with_party(board, 0, replace(first, allies=(*first.allies[:-1], ARCANITE_DRAGONLING)))))
     out.append(("P1-hero+bear-form", "P1's hero is in bear form (Maul is in play; he plays no non-instant while it lasts)", _with_party(board, 0, replace(first, bear_form=True))))
     return out
 

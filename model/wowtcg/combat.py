@@ -47,7 +47,8 @@ def variables(t: Table, combats: int | None) -> list[Var]:
         Var("resources", IntRange(0, t.resource_hi), (t.start_resources,), length=n, doc="resources in play (410.1a)"),
         Var("resources_exhausted", IntRange(0, t.resource_hi), (0,), length=n, doc="exhausted resources (402.4a)"),
         # 101.1: heroes (and, in this model, the allies of the board) start in play.
-        Var("in_play", BOOL, (True,), length=count, doc="each character is in play"),
+        Var("in_play", BOOL, (True,), length=count, start=tuple(not x for x in t.item_allies) if any(t.item_allies) else None,
+            doc="each character is in play"),
         Var("exhausted", BOOL, (False,), length=count, doc="each character is exhausted (105.1)"),
         Var("fresh", BOOL, (False,), length=count, doc="the ally joined its party this turn (601.2a)"),
         Var("damage", IntRange(0, most_damage), (0,), length=count, doc="damage on each character (404.1)"),
@@ -73,6 +74,10 @@ def variables(t: Table, combats: int | None) -> list[Var]:
             Var("armor_in_play", BOOL, (True,), length=n, start=t.gear_at_start()[1], doc="each hero's armor is in its hero zone (304.1)"),
         ]
         if t.gear_from_hand else []
+    ) + (
+        [Var("item_in_play", BOOL, (False,), length=count, start=t.item_allies,
+             doc="each item that a payment makes an ally this turn is in play, as an item or an ally (Arcanite Dragonling)")]
+        if any(t.item_allies) else []
     ) + (
         [Var("bear_form", BOOL, (False,), length=n, start=t.bear, doc="each player's hero is in bear form: Maul is still in play (CR7.4 glossary; 001:198)")]
         if any(t.bear) else []

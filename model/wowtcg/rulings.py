@@ -4,10 +4,11 @@ instant is played where no window is open, in which window a resource is
 placed and whether as a link, whose cards ready, who is bound to attack, who
 ends the action phase, who acts first after a link resolves, which weapons
 strike together and when, whether a combat reaches its protect point, when
-combat roles end, how bear form ends, and what a spell's printed text does:
+combat roles end, how bear form ends, whether an item that becomes an ally
+joins its party then, and what a spell's printed text does:
 the rules of 303, 404-410, 501-503 and 600-603 and CR7.4's bear form as
 rulings with explicit precedence (``model/rulings.py``), each citing the
-texts that state it.  Twenty-two questions of play read the board alone (``Question.fixed``): the model asks
+texts that state it.  Twenty-three questions of play read the board alone (``Question.fixed``): the model asks
 them as it builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
@@ -1649,6 +1650,47 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=t.player_name,
     )
 
+    # -- an item that becomes an ally: does it join its party then (V14)? ------------------
+    # Asked of each item in an ally slot that a payment makes an ally this
+    # turn (Arcanite Dragonling), where its power link resolves.  The answer
+    # decides whether it is new to its party, so whether it may attack this
+    # turn (601.2a, 302.2).  The basic rules' party is the hero and the
+    # allies of the ally row (001:316), and they do not say where an item
+    # that becomes an ally stands, nor 002 what a party is: no ruling.
+    joins_party_as_ally = Question(
+        "joins_party_as_ally",
+        "as an item its player controls in play becomes an ally this turn, does it join his party then, so that it has not been in it since the turn began?",
+        (
+            # 000's party is a player's hero, allies and totems (413.9a): an
+            # item is none of them, so it joins as it becomes an ally (an
+            # extra type, 300.2), and 302.2 then asks that it had been in the
+            # party since the turn began.
+            Ruling(
+                "party:joins",
+                ("413.9a", "300.2", "302.2"),
+                True,
+                always,
+                "the party is the hero, allies and totems: an item joins it as it becomes an ally",
+                texts={"000": "408"},
+            ),
+            # CR7.4's party is every card in play its player controls, and a
+            # card that gains or loses a type neither joins nor leaves it
+            # (415.8b; again in the glossary, :3829-3832).
+            Ruling(
+                "party:joins",
+                ("CR7.4 415.8b",),
+                False,
+                always,
+                "the party is every card in play its player controls: gaining a type, a card neither joins nor leaves it",
+                texts={"CR7.4": "1538-1543"},
+            ),
+        ),
+        tuple((c,) for c in characters if t.item_allies[c]),
+        asked_at=PRIORITY_WINDOWS,
+        fixed=True,
+        show=t.name,
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
@@ -1657,7 +1699,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         may_strike_with_both, when_weapons_strike, roles_end_before_checks, loses_as_hero_is_destroyed,
         leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks, doubling_reaches_heroes,
         totem_combat_is_sabotage, totem_is_ally, hero_cant_be_destroyed, heals_lethal_damage,
-        strike_lasts_without_weapon, bear_form_ends_by_trigger,
+        strike_lasts_without_weapon, bear_form_ends_by_trigger, joins_party_as_ally,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

@@ -138,6 +138,22 @@ class Table:
         #: Which players' heroes are in bear form as the game starts (Maul in
         #: play, ``Party.bear_form``): the state then says whose still are (``bear_form``).
         self.bear = tuple(party.bear_form for party in board.parties)
+        #: The items in ally slots that a payment makes allies this turn
+        #: (Arcanite Dragonling, ``Character.ally_this_turn_for``): each starts
+        #: out of play as a character, its item in play (``item_in_play``).
+        self.item_allies = tuple(c.ally_this_turn_for is not None for c in self.characters)
+        if any(self.item_allies):
+            if any(self.is_hero[c] for c in range(self.count) if self.item_allies[c]):
+                raise ValueError("an item that becomes an ally sits in an ally slot, not the hero's")
+            if any(sum(self.item_allies[c] for c in self.party(p)) > 1 for p in range(players)):
+                raise ValueError("a player has at most one item that becomes an ally (its power link names no card)")
+            # The abilities that put an ally card into a free slot or move one
+            # (Resurrection, Mind Control) would find the item's slot free, and
+            # a power link carries no card to tell the item's from another's.
+            if board.abilities or any(c.power_cost is not None or c.flips_to_heal for c in self.characters) or any(
+                w.power_cost is not None for party in board.parties for w in party.weapons
+            ):
+                raise ValueError("an item that becomes an ally is modelled only on a board with no non-instant ability and no other payment power")
         #: The characters that may protect: printed protectors, and heroes in bear form.
         self.protectors = tuple(self._keywords["protector"][c] or (self.is_hero[c] and self.bear[self.owner[c]]) for c in range(self.count))
         #: Some spell of the board makes its target attack this turn (Mocking
@@ -171,6 +187,9 @@ class Table:
         self._bound_arguments = self.rulings.questions["bound_to_attack"].arguments
         #: Whose bear form ends by a trigger link on the chain, as the rulings read it (else at once).
         self.bear_by_trigger = tuple(self.bear[p] and bool(self.rulings.fixed("bear_form_ends_by_trigger", p)) for p in range(players))
+        #: Whether each item that becomes an ally joins its party as it does,
+        #: and so is new to it this turn, as the rulings read it (V14).
+        self.joins_as_ally = tuple(self.item_allies[c] and bool(self.rulings.fixed("joins_party_as_ally", c)) for c in range(self.count))
 
     @property
     def largest_cost(self) -> int:
@@ -382,7 +401,8 @@ class Table:
         return b.And(lethal, b.Not(b.Or(*(s.in_play[k] for k in self.keepers[c]))))
 
     def free_ally_slot(self, s: Any, b: Backend, player: int) -> Any:
-        return b.Or(*(b.Not(s.in_play[c]) for c in self.party(player) if not self.is_hero[c]))
+        """An ally slot of ``player`` no card fills (an item that becomes an ally keeps its own)."""
+        return b.Or(*(b.Not(s.in_play[c]) for c in self.party(player) if not self.is_hero[c] and not self.item_allies[c]))
 
     def leave_game(self, s: Any, b: Backend, leaving: Any) -> dict[str, Any]:
         """102.2: the players flagged in ``leaving`` (a tuple of bools) leave; their cards leave play."""

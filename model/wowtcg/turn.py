@@ -14,6 +14,7 @@ and keywords are constants; their readiness, damage and roles are state.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from model.backend import Backend
@@ -507,12 +508,13 @@ def build(
     # one resolves it enters its controller's lowest free ally slot, as the
     # card of that slot, ready and new to the party; a controller with no free
     # slot played some other non-instant, whose effect is not tracked.
+    # An item that becomes an ally keeps its slot: no ally card enters it.
     def free_slot_is(s: Any, b: Backend, c: int) -> Any:
-        earlier = [x for x in t.party(t.owner[c]) if x < c and not t.is_hero[x]]
+        earlier = [x for x in t.party(t.owner[c]) if x < c and not t.is_hero[x] and not t.item_allies[x]]
         return b.And(b.Not(s.in_play[c]), *(s.in_play[x] for x in earlier))
 
     for c in range(t.count):
-        if t.is_hero[c]:
+        if t.is_hero[c] or t.item_allies[c]:
             continue
         edges.append(
             resolving(
@@ -610,6 +612,9 @@ def build(
         )
     )
 
+    if any(t.item_allies):
+        edges = [_with_item_allies(t, e) for e in edges]
+
     bounds = {
         "players": players,
         "chain_depth": chain_depth,
@@ -638,6 +643,32 @@ def build(
     if reading is not None:
         machine.variant = reading
     return machine
+
+
+def _with_item_allies(t: Table, edge: Edge) -> Edge:
+    """``edge``, on a board with an item that a payment makes an ally this
+    turn (Arcanite Dragonling): where the step takes it out of play as an
+    ally (destroyed, or its player out of the game), the card leaves play,
+    its item too; as the turn ends, an ally only "this turn" is an item
+    again (503.2a), still in play."""
+    ends_turn = edge.has("ends_turn")
+    items = [c for c in range(t.count) if t.item_allies[c]]
+
+    def update(s: Any, b: Backend) -> dict[str, Any]:
+        out = edge.update(s, b)
+        if "in_play" not in out and not ends_turn:
+            return out
+        after = out.get("in_play", s.in_play)
+        item = list(s.item_in_play)
+        for c in items:
+            item[c] = b.And(s.item_in_play[c], b.Or(b.Not(s.in_play[c]), after[c]))
+        out = {**out, "item_in_play": tuple(item)}
+        if ends_turn:
+            out["in_play"] = tuple(False if t.item_allies[c] else after[c] for c in range(t.count))
+        return out
+
+    rules = edge.rules + (("503.2a", "300.2") if ends_turn else ())
+    return replace(edge, update=update, rules=tuple(dict.fromkeys(rules)))
 
 
 def link_kinds(board: Board) -> tuple[str, ...]:
@@ -677,6 +708,9 @@ def describe(t: Table, s: Any) -> dict[str, str]:
         party = []
         for c in t.party(p):
             if not s.in_play[c]:
+                if t.item_allies[c] and s.item_in_play[c]:
+                    party.append(f"{t.characters[c].name} (an item{', exhausted' if s.exhausted[c] else ''})")
+                    continue
                 party.append(f"{t.characters[c].name} gone")
                 continue
             marks = [m for m, on in (("exhausted", s.exhausted[c]), ("new", s.fresh[c])) if on]

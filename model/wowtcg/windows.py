@@ -274,6 +274,35 @@ def power_edges(t: Table, window: str, may_add: Callable[[Any, Backend], Any] | 
         )
     if movers:
         untracked("move an attachment", "moves an attachment, which the model does not have")
+    for c in (c for c in range(t.count) if t.item_allies[c]):
+        p, cost, name = t.owner[c], t.characters[c].ally_this_turn_for, t.name(c)
+        use(
+            f"use_power[{name}]", p, ("402.1",),
+            lambda s, b, p=p, c=c, cost=cost: b.And(s.item_in_play[c], t.ready_resources(s, b, p) >= cost),
+            lambda s, b, p=p, cost=cost: t.pay(s, b, p, cost),
+            f"the player with priority pays for {name}'s power and keeps priority",
+        )
+        joins = t.joins_as_ally[c]
+        edges.append(resolving(
+            t, window, f"resolve_power[{name} becomes an ally]", ("CR7.4 701.2", "300.2", "302.2", "413.9a" if joins else "CR7.4 415.8b"),
+            lambda s, b, p=p, c=c: b.And(
+                top_link_is(t, s, b, POWER_LINK), t.chain.top(s, b, "controller") == p, s.item_in_play[c], b.Not(s.in_play[c]),
+            ),
+            # It keeps the item's readiness; an item has no damage (CR7.4 405.1).
+            lambda s, b, c=c, joins=joins: {
+                "in_play": b.store(s.in_play, c, True), "fresh": b.store(s.fresh, c, joins), "damage": b.store(s.damage, c, 0),
+            },
+            f"every player passed in succession: the power link resolves and {name} is also an ally this turn, "
+            + ("joining its party now, so new to it" if joins else "in its party all along, as it was in play"),
+        ))
+        edges.append(resolving(
+            t, window, f"resolve_power[{name} no change]", ("CR7.4 701.2",),
+            lambda s, b, p=p, c=c: b.And(
+                top_link_is(t, s, b, POWER_LINK), t.chain.top(s, b, "controller") == p, b.Or(b.Not(s.item_in_play[c]), s.in_play[c]),
+            ),
+            lambda s, b: {},
+            f"every player passed in succession: the power link resolves with {name} already an ally, or gone: nothing changes",
+        ))
     return edges
 
 
