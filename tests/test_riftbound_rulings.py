@@ -18,7 +18,7 @@ from model.backend import CONCRETE, VECTOR
 from checkers import vector
 from checkers.vector import VectorExploration as Exploration, explore
 from model.riftbound.damage import DamageUnit, is_legal
-from model.riftbound.rulings import rulebook
+from model.riftbound.rulings import NO_LETHAL, rulebook
 from model.riftbound.table import DEALING, FIRST_BATTLEFIELD, HAND, Table, Unit, default_table
 from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
 from model.sources import SOURCES, SourceError, line_span, path_of
@@ -50,8 +50,14 @@ def test_assumptions_cite_assumed_rules_and_every_rule_is_registered() -> None:
         for r in q.rulings:
             if r.assumption:
                 assert r.rules and all(is_assumed_rule(x) for x in r.rules), (q.name, r.id)
+    alone = BOOK.only("003")
     for p in BOOK.principles.values():
-        assert all(is_assumed_rule(x) for x in p.rules), p.id  # the model's choices, dropped by only("003")
+        # The model's choices cite assumed ids and only("003") drops them; a
+        # principle citing a seed rule is that sentence's own exception, and stays.
+        assumed = [is_assumed_rule(x) for x in p.rules]
+        assert all(assumed) or not any(assumed), p.id
+        assert (p.id in alone.in_force) != all(assumed), p.id
+    assert {p.id for p in BOOK.principles.values() if p.id in alone.in_force} == {"undamageable-no-lethal"}
     assert BOOK.cited_rules() <= set(riftbound.REGISTRY.rules)
 
 
@@ -598,3 +604,66 @@ def test_what_a_conquest_scores_is_an_assumption() -> None:
     [s] = states_at(e, "conquers")
     [after] = [x for _, x in e.machine.successors(s)]
     assert after.points[P2] == s.points[P2] + book.fixed("conquest_points")
+
+
+def two_fronts_table() -> Table:
+    """P2 holds bf1 (Scout); P1's Raider may attack it; bf2 is open, and each
+    player may play a unit there in the showdown (one spell each)."""
+    units = (Unit("Raider", P1, 2), Unit("Page", P1, 1, start=HAND),
+             Unit("Scout", P2, 1, start=FIRST_BATTLEFIELD + BF1), Unit("Brute", P2, 1, start=HAND))
+    return Table(2, 2, units, (P2, -1), 1, 1, 2)
+
+
+def test_r14_line_7_begins_a_combat_made_pending_in_a_showdown_that_line_10_has_wait() -> None:
+    """A self-clash of 003: both players play a unit to bf2 in bf1's showdown.
+    Line 7 begins bf2's combat at the cleanup after the spell, line 10 has the
+    combats resolved one after another; the model lets bf1's end first
+    (assumed:running-combat-first), then the turn player begins bf2's."""
+    e = explore(riftbound.build(table=two_fronts_table()))
+    m, book = e.machine, e.machine.rulings
+    alone = book.only("003")
+    both = [s for s in states_at(e, "begins_mid_combat")
+            if s.combat_bf == BF1 and {m.table.units[u].owner for u in range(4) if s.zone[u] == FIRST_BATTLEFIELD + BF2} == {P1, P2}]
+    assert both
+    for s in both:
+        assert set(alone.explain("begins_mid_combat", s, BF2).core) == {"cleanup-begins", "one-at-a-time"}
+        assert book.answer("begins_mid_combat", s, CONCRETE, BF2) is False
+        assert not alone.clashes("begins_mid_combat", s, CONCRETE, BF1)  # the running combat's own battlefield
+        assert [edge.name for edge, _ in m.successors(s)] == ["showdown_cleanup"]
+    # Where bf2 holds one player's units, line 7 begins nothing there and the texts agree.
+    calm = [s for s in states_at(e, "begins_mid_combat") if s not in both]
+    assert calm and not any(alone.clashes("begins_mid_combat", s, CONCRETE, BF2) for s in calm)
+    assert all(book.speaks("begins_mid_combat", s, CONCRETE, BF2) for s in calm)
+    # Once bf1's combat is over, bf2's is begun at the cleanup.
+    assert any(edge.name == "start_combat[bf2]" for s in states_of_table(e) if s.combat_bf == -1 for edge, _ in m.successors(s))
+
+
+def test_how_long_a_stun_lasts_is_an_assumption(one_fight: Exploration) -> None:
+    """Line 106 says only that a stunned unit deals no damage: no text answers
+    whether a stun ends with its combat (a gap lint reports). The combat
+    cleanup keeps it, by assumed:stun-lasts-turn."""
+    m, book = one_fight.machine, one_fight.machine.rulings
+    assert book.questions["stun_ends_with_combat"].fixed and book.fixed("stun_ends_with_combat") is False
+    asked = states_at(one_fight, "stun_ends_with_combat")
+    assert asked and not any(book.speaks("stun_ends_with_combat", s, CONCRETE) for s in asked)
+    stunned = [(s, after) for s in asked if any(s.stunned) for _, after in m.successors(s)]
+    assert stunned and all(after.stunned == s.stunned for s, after in stunned)
+
+
+def test_line_77_makes_no_damage_lethal_to_a_unit_that_cannot_be_damaged(one_fight: Exploration) -> None:
+    """Line 53 defines lethal damage by the unit's might; line 77, its own
+    exception, makes no amount lethal to a unit that cannot be damaged. The
+    seed itself settles it (the principle cites damage.undamageable), so 003
+    read alone answers as the model does."""
+    book = one_fight.machine.rulings
+    alone = book.only("003")
+    assert "undamageable-no-lethal" in alone.in_force
+    units = one_fight.machine.table.units
+    sentry = next(u for u, unit in enumerate(units) if unit.immune)
+    asked = states_at(one_fight, "lethal_damage")
+    assert asked
+    for s in asked[:50]:
+        assert book.answer("lethal_damage", s, CONCRETE, sentry) == NO_LETHAL
+        assert not alone.clashes("lethal_damage", s, CONCRETE, sentry)
+        assert all(book.answer("lethal_damage", s, CONCRETE, u) >= 1 for u, unit in enumerate(units) if not unit.immune)
+    assert book.questions["lethal_damage"].show_answer(NO_LETHAL) == "none"

@@ -881,7 +881,7 @@ class RiftboundState:
             self.history.append(f"{pname(self.winner)} wins with {self.points[self.winner]} points")
             return
         if c is not None:
-            return  # the showdown goes on
+            return  # the showdown goes on; a combat pending elsewhere waits for it to end (assumed:running-combat-first)
         if self.chain:
             self.to_choose = []
             return  # combat.start: links are still waiting on the chain

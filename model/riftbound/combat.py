@@ -731,16 +731,22 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
         changes = {**destroyed, "role": tuple(roles)}
         return _ask(t, book, s._replace(**changes), b, changes)
 
-    rules = ("showdown.late-roles",) + (("assumed:destroy-lethal", "damage.lethal", "qa.both-survive") if t.plays_with("damage") else ())
+    def one_combat(s: Any, b: Backend) -> Any:
+        """begins_mid_combat (combat.start, combat.pending.order): no combat
+        pending elsewhere begins at this cleanup; it waits for this one to end."""
+        return b.And(*(b.Not(book.answer("begins_mid_combat", s, b, bf)) for bf in range(t.battlefields)))
+
+    rules = ("showdown.late-roles", "combat.pending.order", "assumed:running-combat-first") \
+        + (("assumed:destroy-lethal", "damage.lethal", "qa.both-survive") if t.plays_with("damage") else ())
     doc = "the cleanup after a spell: " + ("units with lethal damage are destroyed, " if t.plays_with("damage") else "") \
-        + "units of attacker or defender that arrived take their roles"
+        + "units of attacker or defender that arrived take their roles; a combat pending elsewhere waits"
     edges.append(
         Edge(
             "showdown_cleanup",
             "showdown_cleanup",
             "showdown",
             rules + (("showdown.closed",) if t.reacts else ()),
-            (lambda s, b: chain_empty(t, s, b)) if t.reacts else (lambda s, b: True),
+            (lambda s, b: b.And(chain_empty(t, s, b), one_combat(s, b))) if t.reacts else one_combat,
             update=late_roles,
             doc=doc + ("; the chain is empty: the showdown is open" if t.reacts else ""),
         )
@@ -752,7 +758,7 @@ def _showdown_edges(t: Table, book: RuleBook) -> list[Edge]:
                 "showdown_cleanup",
                 "chain",
                 rules + ("showdown.closed", "assumed:chain-reactions"),
-                lambda s, b: b.Not(chain_empty(t, s, b)),
+                lambda s, b: b.And(b.Not(chain_empty(t, s, b)), one_combat(s, b)),
                 update=late_roles,
                 doc=doc + "; links remain on the chain, which goes on resolving",
             )
@@ -1096,6 +1102,8 @@ def _resolution_edge(t: Table, book: RuleBook) -> Edge:
             contested[bf] = b.If(here, NOBODY, s.contested_by[bf])  # resolution.clear-contested
         changes.update(
             damage=(0,) * n,  # resolution.clear-damage
+            # assumed:stun-lasts-turn (stun_ends_with_combat): a stun outlasts its combat.
+            stunned=(False,) * n if book.fixed("stun_ends_with_combat") else s.stunned,
             role=(NO_ROLE,) * n,  # resolution.clear-roles
             buffed=(False,) * n,
             controller=tuple(controller),
@@ -1117,7 +1125,7 @@ def _resolution_edge(t: Table, book: RuleBook) -> Edge:
         "cleanup",
         ("resolution.cleanup", "resolution.clear-damage", "resolution.recall", "resolution.clear-roles",
          "resolution.clear-contested", "resolution.control", "resolution.conquer", "resolution.any-player",
-         "assumed:control-needs-units", "qa.equal-might", "qa.both-survive", "qa.damage-cleared"),
+         "assumed:control-needs-units", "qa.equal-might", "qa.both-survive", "qa.damage-cleared", "assumed:stun-lasts-turn"),
         update=resolve,
         tags=frozenset({"conquers", "resolves_combat"}),
         doc="the combat cleanup: damage cleared, attackers recalled if defenders remain, roles and contest cleared, control and conquest",

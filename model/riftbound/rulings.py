@@ -29,7 +29,13 @@ them, and the clash they settle shows):
   cannot score (needs units standing on an open battlefield before a combat);
 - ``lethal_damage``: line 53's lethal damage is more than zero, line 106
   destroys a unit whose damage is at least its might, which no damage at all
-  is for a unit of might 0 (an effect can set it; findings R13).
+  is for a unit of might 0 (an effect can set it; findings R13);
+- ``begins_mid_combat``: line 7 begins a combat at any cleanup with an empty
+  chain, so one made pending by a play in another combat's showdown begins
+  at once; line 10 resolves combats one after another (findings R14).
+
+Line 77's exception to line 53 (no amount of damage is lethal to a unit that
+cannot be damaged) is the seed's own: its principle cites damage.undamageable.
 
 Where only an assumption answers (who attacks and defends once the contesting
 player has left, R5; what ends the showdown, R12; focus after a pass, the role of a unit sent away in the
@@ -37,7 +43,7 @@ showdown, spell moves, whether a recall is a move, scoring by holding, what
 a conquest scores, an
 emptied battlefield's control, marked damage and lethal, what contests a battlefield, who takes one without a
 fight and whether that scores, R4; where a spell plays a unit; in which order
-the initial chain resolves; the cards' own triggers, which only tables with
+the initial chain resolves; how long a stun lasts; the cards' own triggers, which only tables with
 those cards ask about; who acts on a chain, first and next, which only tables
 with reactions ask about) ``chainproof lint`` reports a gap.
 """
@@ -51,6 +57,9 @@ from model.riftbound.table import ATTACKER, BASE, DEALING, DEFENDER, FIRST_BATTL
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
 
 SOURCE = "003"
+
+#: lethal_damage's answer for a unit to which no amount of damage is lethal (003:77).
+NO_LETHAL = -1
 
 READING = Reading(
     "seed", (SOURCE,),
@@ -76,6 +85,11 @@ PRINCIPLES = (
               "line 53's lethal damage is more than zero: none is lethal to a unit of might 0, though line 106's 'damage at least its might' holds of it"),
     Principle("defender-already-held", ("assumed:qa-defender-held",),
               "line 106 speaks of a defender who already holds the battlefield: one who takes it conquers by lines 95-97"),
+    Principle("running-combat-first", ("assumed:running-combat-first",),
+              "line 10 resolves combats pending together one after another: the one already running ends before another begins"),
+    # Line 77 names itself as the exception to line 53's lethal damage: the seed settles it, no assumption.
+    Principle("undamageable-no-lethal", ("damage.undamageable",),
+              "line 77 excepts a unit that cannot be damaged from line 53's lethal damage: no amount is lethal to it"),
 )
 
 
@@ -393,6 +407,37 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         asked_at=("cleanup",),
         default=True,
         show=lambda: "the cleanup",
+    )
+
+    # -- begins_mid_combat(bf): a combat that becomes pending in another's showdown ---------
+    # Line 7 begins a combat at any cleanup whose chain holds no effect where
+    # units of two opposing players share a battlefield, and each spell of a
+    # showdown is followed by a cleanup (lines 30-31). A unit played to another
+    # battlefield in a showdown can make a second combat pending there: line 7
+    # begins it at that cleanup, line 10 has combats pending together resolved
+    # one after another. The model has one combat at a time: the showdown's
+    # cleanup reads this answer, and a reading that began the second combat
+    # there would leave that cleanup no way on.
+    def pending_elsewhere(s: Any, b: Backend, bf: int) -> Any:
+        return b.And(s.combat_bf != NOBODY, s.combat_bf != bf, players_at(t, s, bf, b) >= 2)
+
+    begins_mid_combat = Question(
+        "begins_mid_combat",
+        "does a combat pending at this battlefield begin at a cleanup in the showdown of a combat elsewhere?",
+        (
+            Ruling("cleanup-begins", ("combat.start",), True,
+                   lambda s, b, bf: b.And(pending_elsewhere(s, b, bf), chain_empty(t, s, b)),
+                   "at a cleanup whose chain holds no effect, units of two opposing players on one battlefield begin a combat there",
+                   texts={SOURCE: "7"}),
+            Ruling("one-at-a-time", ("combat.pending.order",), False, pending_elsewhere,
+                   "combats pending together are resolved one after another, in the order the turn player picks",
+                   texts={SOURCE: "10"}, overrides={"cleanup-begins": "running-combat-first"}),
+        ),
+        tuple((bf,) for bf in battlefields),
+        asked_at=("showdown_cleanup",),
+        # Line 7: without units of two opposing players there, no combat begins.
+        default_texts={SOURCE: "7"},
+        show=t.battlefield_name,
     )
 
     # -- keeps_role(u): a unit taken off the battlefield in the showdown --------------------
@@ -779,11 +824,16 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         left = book[0].answer("current_might", s, b, v) - marked
         return b.If(left >= 1, left, 1)
 
-    # Asked for lint only: the damage rules read the same amount off DamageUnit.lethal.
+    # Asked for lint only: the damage rules read the same amount off DamageUnit.lethal,
+    # and leave a unit that cannot be damaged out of them (DamageUnit.damageable).
     lethal_damage = Question(
         "lethal_damage",
         "how much damage is lethal to this unit?",
         (
+            Ruling("undamageable", ("damage.undamageable",), lambda s, b, v: NO_LETHAL,
+                   lambda s, b, v: cannot_be_damaged(t, s, v, b),
+                   "no amount of damage is lethal to a unit that cannot be damaged", texts={SOURCE: "77"},
+                   overrides={r: "undamageable-no-lethal" for r in ("lethal", "reaches-might", "marked-counts")}),
             Ruling("lethal", ("damage.lethal",), lambda s, b, v: lethal(s, b, v, 0), lambda s, b, v: s.damage[v] == 0,
                    "damage, more than zero, that reaches the unit's might", texts={SOURCE: "53"},
                    overrides={"reaches-might": "zero-not-lethal"}),
@@ -799,6 +849,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         asked_at=("combat_damage_step",),
         default=0,
         show=lambda v: t.units[v].name,
+        show_answer=lambda n: "none" if n == NO_LETHAL else str(n),
     )
 
     def beside_damageable(s: Any, b: Backend, v: int) -> Any:
@@ -865,6 +916,23 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         default=NOBODY,
         show=lambda: "the battlefield of the combat",
         show_answer=player,
+    )
+
+    # -- stun_ends_with_combat(): how long a stun lasts ----------------------------------------
+    # Line 106 says a stunned unit deals no damage, and 003 says nothing more
+    # of stuns: not when one ends. The combat cleanup keeps or ends them;
+    # asked once, as the edges are built.
+    stun_ends_with_combat = Question(
+        "stun_ends_with_combat",
+        "do the units' stuns end at the cleanup of a combat?",
+        (
+            Ruling("lasts-the-turn", ("assumed:stun-lasts-turn",), False, always,
+                   "a stun lasts until the turn ends, past the combat it was put on in"),
+        ),
+        ((),),
+        asked_at=("resolution_step",),
+        fixed=True,
+        show=lambda: "the combat cleanup",
     )
 
     # -- conquers(p): a conquest as the combat ends -----------------------------------------
@@ -970,9 +1038,9 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         show=lambda p, bf: f"{player(p)} at {t.battlefield_name(bf)}",
     )
 
-    questions = (valid_destination, attacker, defender, focus, next_focus, showdown_ends, combat_may_begin, keeps_role, counts_as_moved, is_a_move, contests, played_to_base, may_play_to,
+    questions = (valid_destination, attacker, defender, focus, next_focus, showdown_ends, combat_may_begin, begins_mid_combat, keeps_role, counts_as_moved, is_a_move, contests, played_to_base, may_play_to,
                  rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, damage_total, destroyed_by_damage, lethal_damage,
-                 exempt_from_assignment, damage_dealt, controller_after_combat, conquers, conquest_points, uncontested_controller,
+                 exempt_from_assignment, damage_dealt, controller_after_combat, stun_ends_with_combat, conquers, conquest_points, uncontested_controller,
                  conquers_uncontested, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))
     book.append(RuleBook(questions, PRINCIPLES, reading=read, game="riftbound"))
