@@ -495,6 +495,9 @@ class Pool:
     """The cards by name."""
 
     cards: dict[str, Card] = field(default_factory=dict)
+    # Each hero's cards a deck may hold (`deck.legal_cards`), found once: a
+    # pool never changes once loaded, and a random deck is built per game.
+    legal_for_hero: dict[str, tuple[Card, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __getitem__(self, name: str) -> Card:
         try:

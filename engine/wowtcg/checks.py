@@ -15,14 +15,17 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def ppp_batch(st: GameState) -> bool:
+def ppp_batch(st: GameState, cards: list[Obj] | None = None) -> bool:
     """One batch of 409.6: every check reads the same state and what they find
     happens at once. Returns whether anything happened (then another batch).
     It runs before every grant of priority, so one pass over play gathers what
-    409.6a-b, 409.6d and 409.6f find, each list in the order of play."""
+    409.6a-b, 409.6d and 409.6f find, each list in the order of play.
+    `cards`: the cards in play that are not resources, or have damage or a
+    host, in the order of play, when the caller has them (`GameState._checked_facts`):
+    a resource with neither is a card none of these checks finds anything in."""
     objs = st.objs
     doomed, misfits, scarred = [], [], []
-    for o in map(objs.__getitem__, st.play):
+    for o in map(objs.__getitem__, st.play) if cards is None else cards:
         if not o.resource and o.card.is_character:  # `is_character`, written out: most of play is resources
             # 409.6a: total health 0 destroys (not lethal damage); 409.6b: lethal damage.
             health = health_of(st, o)
@@ -110,14 +113,16 @@ def uniqueness_violation(hero_keywords: frozenset[str], mine: list[Obj]) -> list
     return []
 
 
-def check_uniqueness(st: GameState) -> None:
+def check_uniqueness(st: GameState, cards: list[Obj] | None = None) -> None:
     """CR7.4 414.2: the turn player repairs first, then clockwise; the player
     chooses which violating card the game destroys (103.3: even one that
     can't be destroyed). It runs before every grant of priority, so one pass
-    over play sorts the cards bound by uniqueness by controller first."""
+    over play sorts the cards bound by uniqueness by controller first.
+    `cards`: at least the cards in play that are not resources, in the order
+    of play, when the caller has them (as for `ppp_batch`)."""
     bound: dict[int, list[Obj]] = {}
     read = []  # each bound card and its controller, in the order of play
-    for o in map(st.objs.__getitem__, st.play):
+    for o in map(st.objs.__getitem__, st.play) if cards is None else cards:
         if o.card.bound_by_uniqueness and not o.resource:
             bound.setdefault(o.controller, []).append(o)
             read += (o.id, o.controller)

@@ -154,14 +154,15 @@ def protect_options(st: GameState, player: int) -> list[Action]:
     proposed defender, and never while the attacker has stealth."""
     c = st.combat
     attacker = st.objs[c.attacker]
-    if has(st, attacker, "stealth") or c.protected:
+    if c.protected or has(st, attacker, "stealth"):
         return []
     held = hosts_of(st, "attached_cant_attack_or_protect")  # Polymorph (103.2: "can't" beats "can")
+    # The cheap tests first: this is asked at every protect point.
     return [
         Action.made("protect", player, o.id, label=f"{st.pname(player)} protects with {st.describe(o)}")
         for o in st.cards_in_play()
-        if is_character(o) and o.controller == player and has(st, o, "protector")
-        and not o.exhausted and o.id != c.defender and o.id not in held
+        if o.controller == player and not o.exhausted and o.id != c.defender and is_character(o)
+        and o.id not in held and has(st, o, "protector")
     ]
 
 
@@ -288,7 +289,7 @@ def conclude(st: GameState) -> None:
         if source is d and has(st, a, "long_range"):
             continue
         atk, kind, weapons = atk_in_combat(st, source)
-        unpreventable = any(
+        unpreventable = bool(weapons) and any(
             st.objs[w].card.has_continuous("combat_damage_unpreventable") and w in st.play for w in weapons
         )
         p = make_packet(st, Packet(

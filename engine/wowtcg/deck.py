@@ -224,6 +224,15 @@ def _legal_for(card: Card, hero: Card) -> bool:
     return card.type != "hero" and not _hero_rules_broken(card, hero)
 
 
+def legal_cards(pool: Pool, hero: Card) -> list[Card]:
+    """The pool's cards, in its order, that a deck for this hero may hold
+    (100.1, 100.2a-b); asked of the pool once per hero (`Pool.legal_for_hero`)."""
+    found = pool.legal_for_hero.get(hero.name)
+    if found is None:
+        found = pool.legal_for_hero[hero.name] = tuple(card for card in pool if _legal_for(card, hero))
+    return list(found)
+
+
 def random_legal_deck(
     pool: Pool,
     hero_name: str,
@@ -245,7 +254,7 @@ def random_legal_deck(
     if size < minimum:
         raise ValueError(f"a {format} deck needs at least {minimum} cards (100.1), asked for {size}")
 
-    candidates = [card for card in pool if _legal_for(card, hero)]
+    candidates = legal_cards(pool, hero)
     # 100.2c: keep one side of each opposed pair, picked at random.
     for a, b in OPPOSED_REPUTATIONS:
         present = [r for r in (a, b) if any(c.reputation == r for c in candidates)]

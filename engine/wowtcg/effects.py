@@ -22,13 +22,32 @@ if TYPE_CHECKING:
 
 NONE: frozenset[int] = frozenset()  # no card is such a host: the common case, with nothing to build
 
+
+def in_play_with(st: GameState, power: str) -> list[Obj]:
+    """The cards in play, resources too, whose card has this continuous power
+    or watches for this event, in the order of play: found among the game's
+    few cards that have it (`GameState.holders`), not among all of play."""
+    ids = st.holders.get(power)
+    if not ids:
+        return []
+    objs = st.objs
+    found = [o for o in map(objs.__getitem__, ids) if o.zone == "play"]  # in play exactly when its id is in `st.play`
+    if len(found) > 1:
+        index = st.play.index
+        found.sort(key=lambda o: index(o.id))
+    return found
+
+
 def sources_in_play(st: GameState, power: str, controller: int | None = None):
     """Cards in play with a continuous power, optionally of one controller;
     not one that has lost its powers (CR7.4 700.3)."""
     if power not in st.powers_in_game:
         return
+    found = in_play_with(st, power)
+    if not found:
+        return
     lost = powerless(st) if "attached_powerless" in st.powers_in_game else NONE
-    for o in map(st.objs.__getitem__, st.play):
+    for o in found:
         if power in o.card.continuous_powers and not o.resource and (controller is None or o.controller == controller) \
                 and o.id not in lost:
             yield o
@@ -39,7 +58,7 @@ def hosts_of(st: GameState, power: str) -> set[int]:
     attached (Polymorph, Blessing of Freedom)."""
     if power not in st.powers_in_game:
         return NONE
-    return {o.attached_to for o in map(st.objs.__getitem__, st.play)
+    return {o.attached_to for o in in_play_with(st, power)
             if o.attached_to is not None and power in o.card.continuous_powers}
 
 
@@ -350,7 +369,7 @@ def powers_watching(st: GameState, when: str, objs=None):
     if when not in st.powers_in_game:
         return
     lost = powerless(st) if "attached_powerless" in st.powers_in_game else NONE
-    for o in objs if objs is not None else [st.objs[oid] for oid in st.play]:
+    for o in objs if objs is not None else in_play_with(st, when):
         if o.resource or o.id in lost:
             continue  # 402.4a: a resource only pays; face down it is blank (410.1b); CR7.4 700.3
         for power in o.card.triggers:

@@ -94,6 +94,10 @@ class GameState:
         # Every continuous power and trigger event of a card in this game: play
         # is searched for one only if some card has it (CR7.4 703, CR7.4 704).
         self.powers_in_game: set[str] = set()
+        # The ids of the game's cards, in any zone, with each continuous power
+        # or trigger event: play is searched for a power (`effects.in_play_with`)
+        # among these few rather than card by card.
+        self.holders: dict[str, list[int]] = {}
         # Ids of the cards in play with a payment power (CR7.4 701) or a
         # quest's reward power (CR7.4 702.1), kept by `move` as they enter
         # and leave play: asked about before every choice, and most such
@@ -213,7 +217,8 @@ class GameState:
             self._offered = None
             self.history.append(action.label or str(action))
             self._act(action)
-        self._run()
+        if self.priority is None:  # `_run` would stop at once while a player holds priority
+            self._run()
 
     def find(self, name: str, player: int | None = None, zone: str = "play") -> Obj:
         """The first card of that name in the zone (of that player, if given):
@@ -252,6 +257,7 @@ class GameState:
         new.objs = [o.copy() for o in self.objs]
         new.tokens = list(self.tokens)
         new.powers_in_game = set(self.powers_in_game)
+        new.holders = {name: list(ids) for name, ids in self.holders.items()}
         new.payment_sources = list(self.payment_sources)
         new.players = [p.copy() for p in self.players]
         new.play = list(self.play)
@@ -385,6 +391,8 @@ class GameState:
         o = Obj.made(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
         self.objs.append(o)
         self.powers_in_game |= card.power_names
+        for name in card.power_names:
+            self.holders.setdefault(name, []).append(o.id)
         if token:
             self.tokens.append(o.id)
         return o
@@ -642,11 +650,13 @@ class GameState:
         if board == self._settled:
             self._settled_at = at
             return  # the same facts as the last check that found nothing: nothing to find
-        checks.check_uniqueness(self)
+        objs = self.objs
+        cards = [objs[fact[0]] for fact in board[0]]  # what the checks read of play, in its order
+        checks.check_uniqueness(self, cards)
         if self.decision is not None:
             self.push(("ppp",))
             return
-        if checks.ppp_batch(self):
+        if checks.ppp_batch(self, cards):
             self.push(("ppp",))
         else:
             self._settled, self._settled_at = board, at
@@ -1245,14 +1255,19 @@ class GameState:
         p = self.priority
         objs = self.objs
         player = self.players[p]
-        main = self._in_main_phase(p)
-        # Loops rather than comprehensions here: each runs over a few items,
-        # before every choice, and a comprehension costs a call of its own.
-        hand = []
-        for oid in player.hand:
-            o = objs[oid]
-            if main or o.card.instant:  # 408.1: outside his main phase only instants are played
-                hand.append(o)
+        # `_in_main_phase`, written out: this runs before every choice.
+        main = self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
+        if main:
+            hand = [*map(objs.__getitem__, player.hand)]
+        else:
+            # 408.1: outside his main phase only instants are played. Loops
+            # rather than comprehensions here: each runs over a few items,
+            # before every choice, and a comprehension costs a call of its own.
+            hand = []
+            for oid in player.hand:
+                o = objs[oid]
+                if o.card.instant:
+                    hand.append(o)
         if self.turn_modifiers and self.may_play_from_graveyard(p):  # Readiness
             for oid in player.graveyard:
                 o = objs[oid]
@@ -1276,7 +1291,7 @@ class GameState:
         if len(powers) > 1:
             powers.sort(key=lambda use: play.index(use[0].id))  # in the order of play, like every list of cards in play
         out = []
-        if not (main and combat.must_attack_pending(self)):  # 600.2: he can't pass while a character must attack
+        if not (main and self.turn_modifiers and combat.must_attack_pending(self)):  # 600.2: he can't pass while a character must attack
             out.append(self.pass_actions[p])
         defend = self.step == "defend_window"
         if not (main or hand or powers or defend or quests):
@@ -1300,6 +1315,7 @@ class GameState:
                 theirs.append(o)
         # Each offer is looked up by what it is made of, with the controller
         # of a card it names, which its label shows (`describe`).
+        targets_of: dict[str, list[int]] = {}  # `legal_targets` of each kind, read once: several cards may ask
         for o in hand:
             card = o.card
             if place:
@@ -1330,7 +1346,10 @@ class GameState:
             where = " from his graveyard" if zone == "graveyard" else ""
             target = card.effect.target if card.effect else None
             if target == "ally_cost_x":
-                for t in self.legal_targets("ally", p):
+                allies = targets_of.get("ally")
+                if allies is None:
+                    allies = targets_of["ally"] = self.legal_targets("ally", p)
+                for t in allies:
                     x = objs[t].card.cost  # an ally of cost X is a legal target (CR7.4 707.1d)
                     if card.cost + x <= budget:
                         a = offers.get(key := ("play", p, o.id, t, x, objs[t].controller, zone))
@@ -1338,7 +1357,10 @@ class GameState:
                             a = offers[key] = Action.made("play", p, o.id, (t,), x, label=f"{self.pname(p)} plays {card.name}{where} (X={x}) on {self.describe(objs[t])}")
                         offer(a)
             elif target:
-                for t in self.legal_targets(target, p):
+                targets = targets_of.get(target)
+                if targets is None:
+                    targets = targets_of[target] = self.legal_targets(target, p)
+                for t in targets:
                     a = offers.get(key := ("play", p, o.id, t, 0, None if target == "player" else objs[t].controller, zone))
                     if a is None:
                         a = offers[key] = Action.made("play", p, o.id, (t,), label=f"{self.pname(p)} plays {card.name}{where} on {self._target_name(target, t)}")
@@ -1362,7 +1384,12 @@ class GameState:
                 xs = range(budget - resources + 1)
             else:
                 xs = (0,) if resources <= budget else ()
-            targets = self.legal_targets(power.target, p) if power.target else (None,)
+            if power.target:
+                targets = targets_of.get(power.target)
+                if targets is None:
+                    targets = targets_of[power.target] = self.legal_targets(power.target, p)
+            else:
+                targets = (None,)
             for x in xs:
                 for t in targets:
                     a = offers.get(key := ("power", p, o.id, i, x, t, None if t is None or power.target == "player" else objs[t].controller))
