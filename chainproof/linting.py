@@ -80,6 +80,9 @@ class Finding:
     reading: str | None = None
     #: Found on a board one change from the default (``wake_dead_rulings``): what changed.
     board: str | None = None
+    #: For a dead ruling that applies one change away: that board's key, and
+    #: ``transcript`` the nearest game there reaching such a state.
+    woken_on: str | None = None
     #: For a finding on a setup question: the setup that shows it, in words.
     setup: str | None = None
 
@@ -100,6 +103,7 @@ class Finding:
             "sources": list(self.sources),
             "reading": self.reading,
             "board": self.board,
+            "woken_on": self.woken_on,
             "setup": self.setup,
             "parted": None if self.parted is None else {"model": self.parted[0].to_json(), "reading": self.parted[1].to_json()},
         }
@@ -590,9 +594,9 @@ def found_on(game: Game, f: Finding, bounds: Mapping[str, int | None]) -> tuple[
     on: the board or bounds one change away its key names (``@P2+Rewind-Portal``),
     or the default."""
     settings = {**game.resolve(bounds), **{k: v for k, v in bounds.items() if v is not None}}
-    if f.board is None:
+    if f.board is None and f.woken_on is None:
         return settings, {}
-    where = f.key.rpartition("@")[2]
+    where = f.woken_on or f.key.rpartition("@")[2]
     board = next((b for b in game.nearby_boards(settings) if b.key == where), None) if game.nearby_boards else None
     if board is not None:
         return settings, board.extra
@@ -626,7 +630,8 @@ def finding_scenario(game: Game, f: Finding, bounds: Mapping[str, int | None]) -
     export = table_export(game.name)
     if export is None:
         raise BadInput(f"{game.name}'s model tables are not engine tables")
-    if f.kind not in GAME_KINDS:
+    woken = f.kind == "dead-ruling" and f.woken_on is not None
+    if f.kind not in GAME_KINDS and not woken:
         return Written(None, None, "no game reaches it" if f.kind.startswith("dead-") else f"its witness is not a game ({f.kind}): nothing to replay")
     witness = f.parted[0] if f.kind == "source-clash" and f.parted is not None else f.transcript
     if witness is None:
@@ -634,7 +639,8 @@ def finding_scenario(game: Game, f: Finding, bounds: Mapping[str, int | None]) -
     rules = [r for r in f.rules if not r.startswith(("basic:", "abstracted:"))]
     said = {"source-clash": "the model's reading plays this game, up to the step where the readings part",
             "self-clash": "this game reaches a state where the rulings of one text clash",
-            "gap": "this game reaches a state where no text answers"}[f.kind]
+            "gap": "this game reaches a state where no text answers",
+            "dead-ruling": "no game of the default table reaches it; this game, on the table one change away, reaches a state where it applies"}[f.kind]
     try:
         text = write_table_scenario(
             export, finding_machine(game, f, bounds), [s.edge for s in witness.steps],
@@ -712,7 +718,7 @@ def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfoli
         out.findings.append(
             Finding(
                 game.name, f.kind, f.key, f.rules, f.summary, t,
-                places=f.places, sources=f.sources, parted=f.parted, reading=f.reading, board=f.board,
+                places=f.places, sources=f.sources, parted=f.parted, reading=f.reading, board=f.board, woken_on=f.woken_on,
             )
         )
     lint_setup(game.name, bounded.rulings, out)
@@ -885,11 +891,14 @@ class Boards:
             return self.game.machine({**self.settings, **shows_with}, reading=spec, **board.extra)
 
         machine = self.machine(board)
-        if board.key not in self._searched:
-            self._searched[board.key] = vector.explore(machine, self.max_states)
         return source_lint.lint_sources(
-            machine, build_reading, self.max_states, self.max_states, questions=questions, exploration=self._searched[board.key]
+            machine, build_reading, self.max_states, self.max_states, questions=questions, exploration=self.searched(board)
         )
+
+    def searched(self, board: NearbyBoard) -> vector.VectorExploration:
+        if board.key not in self._searched:
+            self._searched[board.key] = vector.explore(self.machine(board), self.max_states)
+        return self._searched[board.key]
 
 
 def wake_dead_rulings(
@@ -910,7 +919,8 @@ def wake_dead_rulings(
     ruling.  A board is searched once for the questions of every ruling it
     may wake.  The texts' clashes, self-clashes and gaps on a woken ruling's
     question found there are lint's findings too, keyed by the board; the
-    dead ruling's summary says where it woke."""
+    dead ruling's summary says where it woke, and its transcript is the
+    nearest game there that reaches a state where it applies."""
     if game.nearby_boards is None:
         return []
     asleep: list[source_lint.SourceFinding] = []  # the board rules them out
@@ -944,6 +954,10 @@ def wake_dead_rulings(
             searched[f.key].append(board.label)
             if f.key not in still_dead:
                 woken[f.key] = board, [x for x in there.findings if x.kind != "dead-ruling" and x.question == f.question]
+                # The nearest game there that reaches a state where it applies (its scenario).
+                start, path = boards.searched(board).path_to(there.applies_at[f.ruling])  # type: ignore[index]
+                f.transcript = Transcript.from_path(machine, start, path, f"where {board.label}, {f.key} applies")
+                f.woken_on = board.key
     out: list[source_lint.SourceFinding] = []
     for f in asleep + by_play:
         keeps = "the default board alone rules it out" if f in asleep else "play keeps it from applying on the default board"

@@ -64,6 +64,9 @@ class SourceFinding:
     board: str | None = None
     #: The question it is about (every kind but a deadlock's).
     question: str | None = None
+    #: For a dead ruling that applies one change away: that board's key
+    #: (``transcript`` is then the nearest game there reaching such a state).
+    woken_on: str | None = None
 
 
 @dataclass
@@ -76,6 +79,9 @@ class SourceLint:
     #: Clashes the texts' rulings allow but no state reached shows:
     #: (kind, question, source), for lint to look for one change away.
     quiet: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The first state searched (one of the nearest) where each ruling
+    #: applies, by its question and its index among the question's rulings.
+    applies_at: dict[tuple[str, int], int] = field(default_factory=dict)
 
 
 def _signature(r: Ruling) -> tuple[Any, ...]:
@@ -191,7 +197,7 @@ def lint_sources(
     found_clash: dict[tuple[str, str], tuple[int, tuple[Any, ...]]] = {}
     found_own: dict[tuple[str, str], tuple[int, tuple[Any, ...]]] = {}
     found_gap: dict[str, tuple[int, tuple[Any, ...]]] = {}
-    applies_somewhere: set[tuple[str, int]] = set()
+    applies_at = out.applies_at
 
     # Every question is asked of all the states at its locations at once, as
     # arrays (``VECTOR``); states are numbered breadth-first, so the first
@@ -216,8 +222,9 @@ def lint_sources(
         for args in q.arguments:
             applies = [r.applies(s, VECTOR, *args) for r in q.rulings]
             for k, holds in enumerate(applies):
-                if first(holds) is not None:
-                    applies_somewhere.add((name, k))
+                i = first(holds)
+                if i is not None and i < applies_at.get((name, k), i + 1):
+                    applies_at[(name, k)] = i
             nearest(found_gap, name, VECTOR.Not(book.speaks(name, s, VECTOR, *args)), args)
             for x in clash_with[name]:
                 could_differ = VECTOR.Or(*(r.applies(s, VECTOR, *args) for r in differing[(name, x)]))
@@ -320,7 +327,7 @@ def lint_sources(
             out.findings.append(SourceFinding("gap", f"gap:{name}", rules, summary, (), (), transcript(i, summary), question=name))
 
         for k, r in enumerate(q.rulings):
-            if (name, k) in applies_somewhere:
+            if (name, k) in applies_at:
                 continue
             places, sources = _texts([r])
             tag = "+".join(r.texts) or "assumed"

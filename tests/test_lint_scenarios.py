@@ -32,6 +32,10 @@ FINDINGS = {
     # Nobody says whether the first move of a turn counts as the unit's move (assumed:standard-move).
     "riftbound-gap": ("riftbound", "gap:counts_as_moved", "gap", None, ("assumed:standard-move",),
                       ["move[Tank Guard to bf1]", "start_combat[bf1]", "open_showdown"]),
+    # Line 15 applies only past two players: dead on the default table, woken on the table with a third
+    # player (its key there is the board's), where P3 has nothing at bf1 once P1's combat there has begun.
+    "riftbound-dead": ("riftbound", "dead-ruling:valid_destination:no-destination@003", "dead-ruling", "players3-turns1",
+                       ("combat.multiplayer.no-destination",), ["move[Tank Guard to bf1]", "start_combat[bf1]", "open_showdown"]),
     # Whether a unit arriving makes a battlefield contested is asked at the table's start (assumed:contested).
     "riftbound-start": ("riftbound", "gap:contests", "gap", None, ("assumed:contested",), []),
     # Whether the players still in the game lose when another wins: a concession at the shuffle ends it (assumed:winner-ends-game).
@@ -52,7 +56,9 @@ FINDINGS = {
 
 def finding(case: str) -> linting.Finding:
     game_name, key, kind, board, rules, edges = FINDINGS[case]
-    f = linting.Finding(game_name, kind, key, rules, "a finding", places=("004_text.txt:12", "004_text.txt:34"), board=board)
+    woken = board if kind == "dead-ruling" else None  # a dead ruling's game is on the board it woke on
+    f = linting.Finding(game_name, kind, key, rules, "a finding", places=("004_text.txt:12", "004_text.txt:34"),
+                        board=None if woken else board, woken_on=woken)
     m = linting.finding_machine(get_game(game_name), f, {})
     start, path = next(m.initial_states()), []
     for name in edges:
@@ -84,6 +90,15 @@ def test_a_nearby_table_is_the_situation(tmp_path: Path) -> None:
     doc = yaml.safe_load(linting.finding_scenario(get_game("hota"), finding("hota-nearby"), {}).yaml)
     assert "Rewind Portal" in doc["situation"]["table"]["P2"]
     assert "Rewind Portal" not in yaml.safe_load(linting.finding_scenario(get_game("hota"), finding("hota-gap"), {}).yaml)["situation"]["table"]["P2"]
+
+
+def test_a_dead_rulings_game_is_on_the_table_it_woke_on() -> None:
+    """Dead on the default table, line 15's ruling applies where a third player
+    sits: its scenario seats three players, and without a board woken on it has none."""
+    f = finding("riftbound-dead")
+    doc = yaml.safe_load(linting.finding_scenario(get_game("riftbound"), f, {}).yaml)
+    assert doc["situation"]["players"] == 3 and "P3" in doc["situation"]["units"]
+    assert linting.finding_scenario(get_game("riftbound"), replace(f, woken_on=None), {}).why_not == "no game reaches it"
 
 
 def test_a_game_the_engine_cannot_follow_says_why() -> None:
