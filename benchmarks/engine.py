@@ -2,6 +2,7 @@
 
     python -m benchmarks.engine                 # 1,000 games, about a minute
     python -m benchmarks.engine --games 50      # a quicker look
+    python -m benchmarks.engine --baseline HEAD~3   # and the engine of another commit, in the same run
 
 Full 2-player games from `WowTcgGame(players=2).new_initial_state(seed)`
 (random heroes, random legal 40-card sealed decks from the pool), seeds
@@ -9,6 +10,17 @@ Full 2-player games from `WowTcgGame(players=2).new_initial_state(seed)`
 `legal_actions()` (the loop of tests/engine/test_random_play.py, without its
 referee). The target is 200 full games per second or better, in CPU seconds
 of the process (`time.process_time`): the machine may be busy with other work.
+
+With `--baseline REV`, the WoW engine as it was at git revision REV is
+imported beside the current one (its `engine/wowtcg` taken from git into a
+temporary package) and both play the same seeds in the same process, taking
+turns by chunks of 50 games, so that a change of the machine's load falls on
+both alike. Each game's history, final state and step count are compared: a
+change made for speed must play the same games.
+
+For a profile that does not slow small functions as cProfile does, sample the
+run: `py-spy record -o profile.svg -- python -m benchmarks.engine --games 300`
+(the `profile` extra installs py-spy and pyinstrument).
 
 The run writes its own section of benchmarks/RESULTS.md, between HTML comment
 markers, and leaves the rest of the file as it is; rerunning replaces the
@@ -19,13 +31,19 @@ this after that one.
 from __future__ import annotations
 
 import argparse
+import atexit
 import cProfile
+import importlib
 import io
 import os
 import platform
 import pstats
 import random
+import shutil
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,6 +58,7 @@ PROFILE_GAMES = 100  # seeds 0-99 again, under cProfile
 STEP_CAP = 20_000  # far above any random 2-player game seen (under 1,500 steps)
 TARGET_GAMES_PER_S = 200.0
 TOP = 5
+CHUNK = 50  # games each engine plays in turn when a baseline is measured beside it
 BEGIN = "<!-- benchmarks.engine: begin -->"
 END = "<!-- benchmarks.engine: end -->"
 ENGINE_DIR = str(Path(__file__).resolve().parent.parent / "engine")
@@ -72,7 +91,9 @@ class Run:
         return self.steps / self.play_s
 
 
-def play(game: WowTcgGame, seed: int, run: Run) -> None:
+def play(game: WowTcgGame, seed: int, run: Run):
+    """Play one game and count it in `run`; the final state, for comparison
+    (outside the timing)."""
     t0 = time.process_time()
     st = game.new_initial_state(seed)
     t1 = time.process_time()
@@ -90,7 +111,7 @@ def play(game: WowTcgGame, seed: int, run: Run) -> None:
     run.longest = max(run.longest, steps)
     if not st.is_terminal():
         run.capped += 1
-        return
+        return st
     winners = [p.index for p in st.players if p.result == "won"]
     if winners:
         run.wins[winners[0]] = run.wins.get(winners[0], 0) + 1
@@ -101,6 +122,13 @@ def play(game: WowTcgGame, seed: int, run: Run) -> None:
             run.hero_gone += 1
     else:
         run.draws += 1
+    return st
+
+
+def game_record(st) -> tuple:
+    """What two engines must agree on for one seed: every line of the history
+    (each action taken and each rules event), the final state, the results."""
+    return tuple(st.history), str(st), tuple(st.returns())
 
 
 def measure(games: int) -> Run:
@@ -111,6 +139,65 @@ def measure(games: int) -> Run:
         if (seed + 1) % 50 == 0:
             _progress(f"{seed + 1} games, {run.games_per_s:.1f} games/s")
     return run
+
+
+class BaselineError(Exception):
+    """The baseline revision can't be read: named, for one line and exit 2."""
+
+
+def baseline_game(rev: str) -> tuple[type, str]:
+    """`WowTcgGame` of the engine at git revision `rev` and the revision's
+    short name. Its `engine/wowtcg` is taken from git into a temporary
+    package of its own name (the engine imports only itself, relatively), so
+    both engines live in one process; the card pool comes with it."""
+    root = Path(ENGINE_DIR).parent
+    try:
+        sha = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout.strip()
+        archive = subprocess.run(["git", "archive", "--format=tar", sha, "engine/wowtcg"], cwd=root,
+                                 capture_output=True, check=True).stdout
+    except OSError as e:
+        raise BaselineError(f"--baseline {rev}: git can't be run ({e})") from None
+    except subprocess.CalledProcessError as e:
+        detail = (e.stderr.decode() if isinstance(e.stderr, bytes) else e.stderr or "").strip().splitlines()
+        raise BaselineError(f"--baseline {rev}: not a revision with engine/wowtcg ({detail[-1] if detail else 'git failed'})") from None
+    folder = Path(tempfile.mkdtemp(prefix="chainproof-baseline-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    package = f"engine_at_{sha}"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        # Only regular files and folders under `folder` (the filter is Python 3.11.4's).
+        tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+    (folder / "engine").rename(folder / package)
+    (folder / package / "__init__.py").write_text("")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(f"{package}.wowtcg").WowTcgGame, sha
+
+
+@dataclass
+class Comparison:
+    rev: str
+    baseline: Run
+    current: Run
+    differing: list[int]  # seeds whose games differ
+
+    @property
+    def speedup(self) -> float:
+        return self.baseline.seconds / self.current.seconds
+
+
+def compare(games: int, rev: str) -> Comparison:
+    """Both engines on seeds 0 to games-1 in one process, by turns of
+    `CHUNK` games: the baseline's chunk, then the current engine's."""
+    Baseline, sha = baseline_game(rev)
+    old, new = Baseline(players=2), WowTcgGame(players=2)
+    before, after, differing = Run(), Run(), []
+    for start in range(0, games, CHUNK):
+        seeds = range(start, min(start + CHUNK, games))
+        theirs = [game_record(play(old, seed, before)) for seed in seeds]
+        ours = [game_record(play(new, seed, after)) for seed in seeds]
+        differing += [seed for seed, a, b in zip(seeds, theirs, ours) if a != b]
+        _progress(f"{seeds[-1] + 1} games: {sha} {before.games_per_s:.1f} games/s, now {after.games_per_s:.1f}")
+    return Comparison(sha, before, after, differing)
 
 
 def profile(games: int) -> tuple[list[tuple[str, int, float, float]], list[tuple[str, int, float, float]], float]:
@@ -140,7 +227,7 @@ def _progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: int) -> str:
+def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: int, against: Comparison | None = None) -> str:
     met = "met" if run.games_per_s >= TARGET_GAMES_PER_S else "not met"
     p1, p2 = run.wins.get(0, 0), run.wins.get(1, 0)
     lines = [
@@ -177,6 +264,7 @@ def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: in
         f"How the won games ended: the loser drew from an empty deck (409.6c) in {run.decked}, "
         f"his hero left play (102.1a) in {run.hero_gone}.",
         "",
+        *_comparison_lines(against),
         f"### Profile ({profile_games} games under cProfile, {profiled_s:.2f} s)",
         "",
         "A pointer for optimisation: the engine's functions (`engine/`) with the most cumulative time "
@@ -191,6 +279,28 @@ def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: in
     lines += [f"| {name} | {calls:,} | {own:.2f} | {cum:.2f} |" for name, calls, own, cum in by_own]
     lines.append(END)
     return "\n".join(lines) + "\n"
+
+
+def _comparison_lines(against: Comparison | None) -> list[str]:
+    if against is None:
+        return []
+    b, c = against.baseline, against.current
+    same = ("yes: every seed plays the same game (history, final state, results)" if not against.differing
+            else f"**no**: {len(against.differing)} seeds play other games (first: {', '.join(map(str, against.differing[:10]))})")
+    return [
+        f"### Against commit {against.rev} (`--baseline`)",
+        "",
+        f"The engine of commit {against.rev} and this one, in one process, seeds 0-{c.games - 1}, "
+        f"taking turns by chunks of {CHUNK} games (CPU seconds of the process).",
+        "",
+        "| Engine | Seconds | Games/s | Steps/s |",
+        "|---|---:|---:|---:|",
+        f"| commit {against.rev} | {b.seconds:.2f} | {b.games_per_s:,.1f} | {b.steps_per_s:,.0f} |",
+        f"| this one | {c.seconds:.2f} | {c.games_per_s:,.1f} | {c.steps_per_s:,.0f} |",
+        "",
+        f"Speed-up {against.speedup:.2f}x. The same games: {same}.",
+        "",
+    ]
 
 
 def update(path: Path, section: str, begin: str = BEGIN, end: str = END) -> None:
@@ -244,11 +354,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--output", type=Path, default=Path(__file__).with_name("RESULTS.md"), help="the file whose section is updated (default: benchmarks/RESULTS.md)"
     )
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also play the same seeds with the WoW engine of this git revision, in the same run, "
+                             "and compare speed and games")
     args = parser.parse_args(argv)
 
-    run = measure(args.games)
+    against = None
+    if args.baseline is not None:
+        try:
+            against = compare(args.games, args.baseline)
+        except BaselineError as e:
+            print(f"error: {e}", file=sys.stderr)
+            raise SystemExit(2) from None
+        run = against.current
+    else:
+        run = measure(args.games)
     by_cumulative, by_own, profiled_s = profile(args.profile_games)
-    update(args.output, render(run, by_cumulative, by_own, profiled_s, args.profile_games))
+    update(args.output, render(run, by_cumulative, by_own, profiled_s, args.profile_games, against))
 
     met = "met" if run.games_per_s >= TARGET_GAMES_PER_S else "not met"
     p1, p2 = run.wins.get(0, 0), run.wins.get(1, 0)
@@ -257,6 +379,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{run.games:>6} {run.seconds:>8.2f} {run.games_per_s:>8.1f} {run.steps:>8} {run.steps_per_s:>8.0f} "
           f"{run.steps / run.games:>10.1f} {run.turns / run.games:>10.1f} {p1:>6} {p2:>6} {run.draws:>5} {run.capped:>6}")
     print(f"target {TARGET_GAMES_PER_S:.0f} games/s: {met}")
+    if against is not None:
+        print(f"commit {against.rev}: {against.baseline.games_per_s:.1f} games/s; speed-up {against.speedup:.2f}x; "
+              f"games that differ: {len(against.differing)}")
     print(f"profile ({args.profile_games} games, {profiled_s:.2f} s), top {TOP} engine functions by cumulative time:")
     for name, calls, own, cum in by_cumulative:
         print(f"  {cum:8.2f} s cumulative {own:8.2f} s own {calls:>10,} calls  {name.replace('`', '')}")

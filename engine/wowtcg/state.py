@@ -367,7 +367,10 @@ class GameState:
         """409.1: the next player clockwise still in the game."""
         players = self.players
         n = len(players)
-        for step in range(1, n + 1):
+        q = (player + 1) % n
+        if players[q].in_game:  # the neighbour: asked at every pass
+            return q
+        for step in range(2, n + 1):
             q = (player + step) % n
             if players[q].in_game:
                 return q
