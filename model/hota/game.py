@@ -56,6 +56,7 @@ from model.hota import REGISTRY
 from model.hota import plays
 from model.hota.plays import slug
 from model.hota.counts import Counts
+from model.hota.recall import Recall
 from model.hota.rulings import (
     CONCESSION, EFFECT, LAST_STANDING, controls, entity_has_ability, loses_at_check, rulebook,
 )
@@ -177,6 +178,9 @@ class HotaRules:
         self.winning_loser_loses = book.fixed("wins_and_loses_at_once")
         self.all_losing_draw = book.fixed("all_lose_at_once")
         self.damage_marks = book.fixed("damage_becomes_markers")
+        # Asked of nearly every state a search expands, and a function of a
+        # few fields: kept by the fields they read (``model/hota/recall.py``).
+        self.priority_check = Recall(self._priority_check)
 
     def has_ability(self, s: Any, b: Backend, e: int) -> Any:
         return entity_has_ability(self.book, s, b, e)
@@ -259,8 +263,8 @@ class HotaRules:
 
     # -- assumed:priority-check ------------------------------------------------------------
 
-    def priority_check(self, s: Any, b: Backend) -> dict[str, Any]:
-        """Everything the check does, all at once."""
+    def _priority_check(self, s: Any, b: Backend) -> dict[str, Any]:
+        """Everything the check does, all at once (``priority_check``)."""
         loses = _each(s, lambda p: loses_at_check(self.book, s, b, p))  # 104.3b, 104.3c
         return {
             **self.settle(s, b, loses),
@@ -348,6 +352,15 @@ def unfinished_at(p: Any, unfinished: Callable[[int], Any], b: Backend) -> Any:
 # The start of the game (103)
 
 
+def declared_or_not(s: Any, b: Backend) -> Any:
+    """A concrete state with each mulligan count declared so far as 0: what
+    the order of declarations reads (``tests/test_hota_model.py`` holds
+    ``declares_next`` to that)."""
+    if b is not CONCRETE:
+        return s
+    return s._replace(declared=tuple(NOT_YET if d == NOT_YET else 0 for d in s.declared))
+
+
 def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> list[Edge]:
     edges = [
         Edge("shuffle_decks", "shuffle", "first_player", ("103.1",), tags=frozenset({MANDATORY, CHANCE}),
@@ -380,7 +393,12 @@ def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> lis
     # 103.4: the first player declares, then the opponent (at a larger table
     # the question ``declares_next``: the others still in the game, in seat
     # order, assumed:seat-order).
-    def declarer(s: Any, b: Backend) -> Any:
+    # Asked by every declaration's guard and update: kept by the fields it
+    # read (``model/hota/recall.py``), of the state with each count declared
+    # so far as 0 (``declared_or_not``): who declares next turns on who has
+    # declared (103.4), not on how many cards, and a count may be any of eight.
+    @Recall
+    def next_declarer(s: Any, b: Backend) -> Any:
         if t.players == PLAYERS:
             return b.If(b.select(s.declared, s.first) == NOT_YET, s.first, other(s.first))
         out = NOBODY
@@ -388,10 +406,17 @@ def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> lis
             out = b.If(book.answer("declares_next", s, b, p), p, out)
         return out
 
-    def everyone_declared(s: Any, b: Backend) -> Any:
+    def declarer(s: Any, b: Backend) -> Any:
+        return next_declarer(declared_or_not(s, b), b)
+
+    @Recall
+    def all_declared(s: Any, b: Backend) -> Any:
         if t.players == PLAYERS:
             return b.And(*(d != NOT_YET for d in s.declared))
         return b.And(*(b.Or(d != NOT_YET, b.Not(in_game(s, p, b))) for p, d in enumerate(s.declared)))
+
+    def everyone_declared(s: Any, b: Backend) -> Any:
+        return all_declared(declared_or_not(s, b), b)
 
     # An exploration bound, not a rule: a declaration above ``mulligan`` is
     # left out, because a large one refills the library and lengthens the game.
@@ -684,6 +709,7 @@ def _outcome_edges(r: HotaRules, name: str, c: int, edge: Callable[..., Edge], w
     than two, the loser leaves and others stay (104.5)."""
     target = guard or (lambda s, b: True)
 
+    @Recall
     def outcome(s: Any, b: Backend) -> dict[str, Any]:
         return r.settle(
             s, b,
@@ -884,22 +910,20 @@ CONCESSION_RULES = ("104.3a", "101.1", "104.5", "104.2a")
 
 def _concession_edges(r: HotaRules, locations: tuple[str, ...]) -> list[Edge]:
     edges = []
-    # A concession's outcome in the last concrete state asked, per seat: at a
-    # table of more than two, each of a seat's concession edges asks it in its
-    # guard and its update. The state is held, so its identity is not reused.
-    kept: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+    # A concession's outcome, asked by every concession edge's update (and at
+    # a table of more than two its guard) in every state: kept by the fields
+    # it read (``model/hota/recall.py``).
+    @Recall
+    def conceding(s: Any, b: Backend, p: int) -> dict[str, Any]:
+        return r.settle(s, b, loses=_each(s, lambda q: r.may_lose(s, b, q, CONCESSION) if q == p else False))
+
     for loc in LOCATIONS:
         if loc.terminal or loc.name not in locations or (r.n > PLAYERS and loc.name not in DECIDING):
             continue
         for p in range(r.n):
             def concede(s: Any, b: Backend, p: int = p) -> dict[str, Any]:
-                held = kept.get(p) if b is CONCRETE else None
-                if held is not None and held[0] is s:
-                    return held[1]
-                out = r.settle(s, b, loses=_each(s, lambda q: r.may_lose(s, b, q, CONCESSION) if q == p else False))
-                if b is CONCRETE:
-                    kept[p] = (s, out)
-                return out
+                return conceding(s, b, p)
 
             def guard(s: Any, b: Backend, p: int = p) -> Any:
                 if r.n == PLAYERS:  # two players: the game ends (104.2a)
@@ -1014,6 +1038,7 @@ def _leavers_take_their_objects(e: Edge, t: Table) -> Edge:
     abilities are gone with them too (``leaves_with_its_player``)."""
     owners = [x.owner for x in t.entities]
 
+    @Recall
     def update(s: Any, b: Backend, inner: Callable[..., dict[str, Any]] = e.update) -> dict[str, Any]:
         after = dict(inner(s, b))
         post = s._replace(**after)

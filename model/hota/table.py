@@ -199,16 +199,29 @@ class Table:
         """The waiting-trigger code of an echo for P1's token: the Culling Field codes come first, one per seat."""
         return CULLING_WAITS + self.players
 
+    @cached_property
+    def _held(self) -> dict[str, tuple[int, ...]]:
+        # Guards and rulings ask these of the fixed table in every state: built once.
+        out: dict[str, tuple[int, ...]] = {}
+        for i, e in enumerate(self.entities):
+            out[e.card] = (*out.get(e.card, ()), i)
+        return out
+
     def holding(self, card: str) -> tuple[int, ...]:
         """The indices of the entities that are this card."""
-        return tuple(i for i, e in enumerate(self.entities) if e.card == card)
+        return self._held.get(card, ())
+
+    @cached_property
+    def _controllable(self) -> dict[tuple[str, int], tuple[int, ...]]:
+        return {(card, p): tuple(i for i in held if self.control_moves or self.entities[i].controller == p)
+                for card, held in self._held.items() for p in range(self.players)}
 
     def controlled_by(self, card: str, p: int) -> tuple[int, ...]:
         """The entities of this card ``p`` may control: those ``p`` owns, or any
         at a table where Mind Tether moves control."""
-        return tuple(i for i in self.holding(card) if self.control_moves or self.entities[i].controller == p)
+        return self._controllable.get((card, p), ())
 
-    @property
+    @cached_property
     def control_moves(self) -> bool:
         """An entity may change controller (107.2): the model keeps each entity's controller."""
         return bool(self.holding("Mind Tether")) or "Gift of Fealty" in self.names
