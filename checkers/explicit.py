@@ -77,6 +77,11 @@ class Exploration:
         """Each transition's target number."""
         return np.fromiter((v for _, v, _ in self.moves), np.int64, len(self.moves))
 
+    @cached_property
+    def out_degree(self) -> np.ndarray:
+        """How many transitions each state is the source of."""
+        return np.bincount(self.step_pre, minlength=self.states)
+
     def path_to(self, node: int) -> tuple[Any, list[tuple[Edge, Any]]]:
         """The initial state and a shortest path from it to state number ``node``."""
         path: list[tuple[Edge, Any]] = []
@@ -272,32 +277,37 @@ def _goal_may_be_missed_forever(exploration: Any, premise: np.ndarray, missed: n
     a level of them at a time), then, among them, whether a cycle remains
     once every state that no state left leads to is taken away, level by
     level (Kahn's order).  Each round reads only the transitions leaving
-    the states it takes, not every transition.  Only where the answer is
+    the states it takes (``_leaving``), not every transition.  Only where the answer is
     yes does ``_unmet`` build its weighted graph, to find the shortest such
     run: a liveness property that holds (the usual case) builds no graph of
     every state."""
     pre, post = exploration.step_pre, exploration.step_post
-    inside = missed[pre] & missed[post]
+    inside = missed[pre]
+    inside &= missed[post]
     # (Transitions are kept in order of their source: ``src`` stays sorted.)
     src, dst = pre[inside], post[inside]
+    del inside
     owed = premise & missed
+    start = _runs(src, exploration.states)
     frontier = np.flatnonzero(owed)
     while frontier.size:
-        reached = _leaving(src, dst, frontier)
+        reached = _leaving(start, dst, frontier)
         frontier, _ = _distinct(reached[~owed[reached]])
         owed[frontier] = True
-    successors = np.bincount(pre, minlength=exploration.states)
-    if (owed & (successors == 0) & (np.asarray(exploration.depth) <= exploration.expanded)).any():
+    stuck = owed & (exploration.out_degree == 0)
+    if stuck.any() and (np.asarray(exploration.depth)[stuck] <= exploration.expanded).any():
         return True
     # Every transition between owed states (a transition inside that leaves one reaches another).
     among = owed[src]
     src, dst = src[among], dst[among]
+    del among
+    start = _runs(src, exploration.states)
     entering = np.bincount(dst, minlength=exploration.states)
     left = int(np.count_nonzero(owed))
     ready = np.flatnonzero(owed & (entering == 0))
     while ready.size:
         left -= ready.size
-        reached, times = _distinct(_leaving(src, dst, ready))
+        reached, times = _distinct(_leaving(start, dst, ready))
         entering[reached] -= times
         ready = reached[entering[reached] == 0]
     return left > 0  # what no peeling takes lies on a cycle or after one
@@ -313,10 +323,19 @@ def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values[starts], np.diff(np.append(starts, len(values)))
 
 
-def _leaving(src: np.ndarray, dst: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-    """The targets of the transitions ``src -> dst`` (``src`` sorted) that leave ``nodes``."""
-    first = np.searchsorted(src, nodes)
-    count = np.searchsorted(src, nodes, side="right") - first
+def _runs(src: np.ndarray, states: int) -> np.ndarray:
+    """For the transitions leaving ``src`` (sorted), where each state's run of
+    them starts, and where the last one ends: ``states + 1`` places, so that
+    a state's transitions are found by two look-ups, not by searching."""
+    start = np.zeros(states + 1, np.int32 if len(src) < 2**31 else np.int64)
+    np.cumsum(np.bincount(src, minlength=states), out=start[1:])
+    return start
+
+
+def _leaving(start: np.ndarray, dst: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """The targets of the transitions that leave ``nodes``, whose runs in ``dst`` start as ``_runs`` says."""
+    first = start[nodes].astype(np.int64)
+    count = start[nodes + 1] - first
     # Each transition's place: its run's first place, plus its rank in the run.
     return dst[np.repeat(first - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))]
 

@@ -121,7 +121,14 @@ class Layout:
         self._span = (self._hi - self._lo).astype(np.uint64)
         self._is_bool = [False] + [v.domain.is_bool for v in machine.variables for _ in range(v.length or 1)]
         #: By the digits an update writes as arrays: ``_writing``'s constants.
-        self._writes: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, list[int]]]]] = {}
+        self._writes: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, Any]]]] = {}
+        #: By the digits an update writes: the bits every other digit keeps (``_kept``).
+        self._keeps: dict[tuple[int, ...], np.ndarray] = {}
+        # Each digit's lowest value, width (highest less lowest), word and shift, as plain ints.
+        self._lo_of = [d.lo for d in digits]
+        self._width_of = [d.hi - d.lo for d in digits]
+        self._word_of = [d.word for d in digits]
+        self._shift_of = [d.shift for d in digits]
 
     # -- one concrete state --------------------------------------------------
 
@@ -213,89 +220,117 @@ class Layout:
         # arrays are gathered, so that their checks and key arithmetic run
         # once over all of them: a small frontier pays NumPy's cost per
         # call, not per row.
-        kept = [2**WORD_BITS - 1] * self.words
+        at, parts, owners, wrong = self._written(pre, changes)
+        arrays: list[np.ndarray] = []
+        array_at: list[int] = []
+        array_owners: list[str] = []
         fixed = [0] * self.words
-        arrays: list[Any] = []
-        at: list[int] = []
-        owners: list[str] = []
-        wrong: set[str] = set()  # malformed, or a constant out of its domain
-        for j, part, owner in self._written(pre, changes, location, wrong):
-            d = self.digits[j]
-            kept[d.word] &= ~self._cleared[j]
-            if isinstance(part, (int, np.integer, np.bool_)):
-                value = int(part) - d.lo
-                if 0 <= value <= d.hi - d.lo:
-                    fixed[d.word] |= value << d.shift
+        fixed[0] = location << self.digits[0].shift
+        lo, width, word, shift = self._lo_of, self._width_of, self._word_of, self._shift_of
+        for j, part, owner in zip(at, parts, owners):
+            if type(part) is np.ndarray and part.ndim == 1 and len(part) == n and part.dtype.kind in "biu":
+                arrays.append(part)
+                array_at.append(j)
+                array_owners.append(owner)
+            elif isinstance(part, (int, np.integer, np.bool_)):
+                value = int(part) - lo[j]
+                if 0 <= value <= width[j]:
+                    fixed[word[j]] |= value << shift[j]
                 else:
                     wrong.add(owner)
             else:
-                if not (isinstance(part, np.ndarray) and part.shape == (n,) and part.dtype.kind in "biu"):
-                    part = rows(part, n)
-                arrays.append(part)
-                at.append(j)
-                owners.append(owner)
-        out = keys & np.array(kept, np.uint64)
+                arrays.append(rows(part, n))
+                array_at.append(j)
+                array_owners.append(owner)
+        out = keys & self._kept(tuple(at))
         if any(fixed):
             out |= np.array(fixed, np.uint64)
         bad = None
         if arrays:
-            lo, span, shift, by_word = self._writing(tuple(at))
+            lo_, span, shift_, by_word = self._writing(tuple(array_at))
             # A digit's place value, its value less its lowest: out of the
             # domain exactly where, read as unsigned, it passes the highest.
-            place = np.array(arrays, np.int64) - lo
+            place = np.array(arrays, np.int64)
+            place -= lo_
             bad = place.view(np.uint64) > span
             if not bad.any():
                 bad = None
             # (Shifted as int64, its bits are those of the uint64 it stands for.)
-            bits = (place << shift).view(np.uint64)
+            place <<= shift_
+            bits = place.view(np.uint64)
             for w, mine in by_word:
-                out[:, w] |= bits[mine[0]] if len(mine) == 1 else bits[mine].sum(axis=0, dtype=np.uint64)
+                out[:, w] |= bits[mine] if type(mine) is int else bits[mine].sum(axis=0, dtype=np.uint64)
         out_of_domain = []
         if wrong or bad is not None:
             for name in changes:
                 if name in wrong:
                     out_of_domain.append((name, np.ones(n, bool)))
                 elif bad is not None:
-                    mine = [i for i, owner in enumerate(owners) if owner == name]
+                    mine = [i for i, owner in enumerate(array_owners) if owner == name]
                     if mine and bad[mine].any():
                         out_of_domain.append((name, bad[mine].any(axis=0)))
         return out, out_of_domain
 
-    def _writing(self, at: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, list[int]]]]:
+    def _kept(self, at: tuple[int, ...]) -> np.ndarray:
+        """The mask of every bit but those of the digits ``at`` (and the location's), per word."""
+        found = self._keeps.get(at)
+        if found is None:
+            kept = [2**WORD_BITS - 1] * self.words
+            for j in (0, *at):
+                kept[self.digits[j].word] &= ~self._cleared[j]
+            found = self._keeps[at] = np.array(kept, np.uint64)
+        return found
+
+    def _writing(self, at: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, int | slice | list[int]]]]:
         """For the digits ``at`` (an update's, written as arrays): their
         lowest values, spans and shifts as columns, and which of them lie in
-        each word.  Found once: an edge writes the same digits at every level."""
+        each word (one, a slice or a list of rows).  Found once: an edge
+        writes the same digits at every level."""
         found = self._writes.get(at)
         if found is None:
             digits = np.array(at)
             by_word: dict[int, list[int]] = {}
             for i, j in enumerate(at):
                 by_word.setdefault(self.digits[j].word, []).append(i)
-            found = self._writes[at] = (self._lo[digits], self._span[digits], self._shift[digits], list(by_word.items()))
+            rows_of = [
+                (w, mine[0] if len(mine) == 1 else slice(mine[0], mine[-1] + 1) if mine == list(range(mine[0], mine[-1] + 1)) else mine)
+                for w, mine in by_word.items()
+            ]
+            found = self._writes[at] = (self._lo[digits], self._span[digits], self._shift[digits], rows_of)
         return found
 
-    def _written(self, pre: Any, changes: Mapping[str, Any], location: int, malformed: set[str]) -> Iterator[tuple[int, Any, str | None]]:
-        """Each digit the update ``changes`` sets, its new value and its
-        variable: the location's first; a slot handed back as it was is left
-        alone.  A tuple variable's value of the wrong shape goes to ``malformed``."""
-        yield 0, location, None
+    def _written(self, pre: Any, changes: Mapping[str, Any]) -> tuple[list[int], list[Any], list[str], set[str]]:
+        """The digits the update ``changes`` sets, their new values and
+        their variables (a slot handed back as it was is left alone), and
+        the variables given a tuple of the wrong shape."""
         # A field the guard and update never read cannot be handed back as it
         # was: it is not unpacked to be compared.
         known = pre.__dict__ if isinstance(pre, Fields) else pre._asdict()
+        at: list[int] = []
+        parts: list[Any] = []
+        owners: list[str] = []
+        malformed: set[str] = set()
         for name, value in changes.items():
             start, length = self.span[name]
             was = known.get(name)
             if length is None:
                 if value is not was:
-                    yield start, value, name
+                    at.append(start)
+                    parts.append(value)
+                    owners.append(name)
             elif not isinstance(value, tuple) or len(value) != length:
                 malformed.add(name)
             elif was is None:
-                yield from ((j, part, name) for j, part in enumerate(value, start))
+                at.extend(range(start, start + length))
+                parts.extend(value)
+                owners.extend([name] * length)
             else:
-                for j, (part, old) in enumerate(zip(value, was), start):
+                for j, part, old in zip(range(start, start + length), value, was):
                     if part is not old:
-                        yield j, part, name
+                        at.append(j)
+                        parts.append(part)
+                        owners.append(name)
+        return at, parts, owners, malformed
 
 
 class Fields:
@@ -382,6 +417,9 @@ class Visited:
         slot = self._home(keys)
         mask = len(self.slots) - 1
         pending = np.arange(n)
+        # The pending keys' provisional numbers, as the table holds numbers:
+        # compared with what a slot holds in half the bytes of int64.
+        candidate = np.arange(base, base + n, dtype=np.int32)
         taken = np.full(n, -1)
         number = np.empty(n, np.int64)
         # (``take`` and ``compress``, not indexing: the same rows in about
@@ -393,9 +431,9 @@ class Visited:
             if free.size:
                 # Candidates racing for one free slot: the first in order wins it.
                 claimed = at.take(free)
-                np.minimum.at(self.slots, claimed, (base + pending.take(free)).astype(np.int32))
+                np.minimum.at(self.slots, claimed, candidate.take(free))
                 holder[free] = self.slots.take(claimed)
-            found = holder == base + pending
+            found = holder == candidate
             won = np.flatnonzero(found)
             taken[pending.take(won)] = at.take(won)
             # A winner holds its own key; the others' keys are compared with the holder's.
@@ -403,7 +441,8 @@ class Visited:
             found[others] = self._same(holder.take(others), keys, pending.take(others), base)
             known = np.flatnonzero(found)
             number[pending.take(known)] = holder.take(known)
-            pending = pending.compress(~found)
+            left = ~found
+            pending, candidate = pending.compress(left), candidate.compress(left)
             at = (slot.take(pending) + 1) & mask
             slot[pending] = at
         new = np.flatnonzero(taken >= 0)
@@ -488,22 +527,47 @@ class Visited:
             self._rehash()
 
     def _rehash(self) -> None:
-        """Put every number back in the (larger) table, ``REHASH_KEYS`` at a
-        time (so that the arrays that place them stay small beside the table).
-        The keys are distinct, so none is compared: of the numbers that reach
-        one free slot together, whichever is written keeps it, and the others
-        probe on."""
-        mask = len(self.slots) - 1
-        for first in range(0, self.count, REHASH_KEYS):
-            numbers = np.arange(first, min(first + REHASH_KEYS, self.count), dtype=np.int32)
-            slot = self._home(self.keys[first : first + len(numbers)])
-            pending, at = numbers - first, slot
-            while pending.size:
-                free = np.flatnonzero(self.slots.take(at) == EMPTY)
-                self.slots[at.take(free)] = numbers.take(pending.take(free))
-                pending = pending.compress(self.slots.take(at) != numbers.take(pending))
-                at = (slot.take(pending) + 1) & mask
-                slot[pending] = at
+        """Put every number back in the (larger) table, in order of their first
+        slots: each takes its first slot, or the slot after the number placed
+        before it where that is further, so that probing from its first slot
+        (as ``add`` probes) passes no free slot before it.  A run that passes
+        the table's end goes on from its start, pushing the first numbers on.
+        One sort of the first slots and numbers, each pair one word (the slot
+        in the high half), places them all: probing them in took a round of
+        gathers over the table for each step a number moved.  The arrays
+        but that word are made ``REHASH_KEYS`` at a time."""
+        size, count = len(self.slots), self.count
+        if not count:
+            return
+        order = np.empty(count, np.uint64)
+        for first in range(0, count, REHASH_KEYS):
+            block = slice(first, min(first + REHASH_KEYS, count))
+            order[block] = self._home(self.keys[block]).astype(np.uint64) << np.uint64(32)
+            order[block] |= np.arange(block.start, block.stop, dtype=np.uint64)
+        order.sort()
+        wrapped = 0  # numbers placed from the table's start: the end of a run that passed the table's end
+        while True:
+            last, passed = -1, 0  # the slot of the number placed before; how many pass the end
+            for first in range(0, count - wrapped, REHASH_KEYS):
+                pairs = order[first : min(first + REHASH_KEYS, count - wrapped)]
+                rank = np.arange(first, first + len(pairs))
+                # Slot i is max(home_i, slot_(i-1) + 1): i plus the greatest home_j - j up to i.
+                place = np.maximum((pairs >> np.uint64(32)).astype(np.int64), wrapped) - rank
+                np.maximum.accumulate(place, out=place)
+                np.maximum(place, last - (first - 1), out=place)
+                place += rank
+                last = int(place[-1])
+                if last >= size:
+                    passed = count - wrapped - (first + int(np.searchsorted(place, size)))
+                    break
+                self.slots[place] = (pairs & np.uint64(0xFFFFFFFF)).astype(np.int32)
+            if not passed:
+                break
+            # Those go on from the table's start, and push on the numbers placed there.
+            wrapped += passed
+            self.slots.fill(EMPTY)
+        if wrapped:
+            self.slots[:wrapped] = (order[count - wrapped :] & np.uint64(0xFFFFFFFF)).astype(np.int32)
 
 
 # --------------------------------------------------------------------------
@@ -664,6 +728,20 @@ class VectorExploration:
         place += np.arange(self.transitions, dtype=index)
         return self.set_edges[place]
 
+    def transitions_of(self, edges: Sequence[int]) -> np.ndarray:
+        """The numbers, ascending, of the transitions of the edges numbered ``edges``.
+        For a few edges, a comparison of every transition's edge with each
+        (a fast pass over bytes); for more, one look-up a transition."""
+        if len(edges) <= FEW_EDGES:
+            hit = np.zeros(self.transitions, bool)
+            for e in edges:
+                hit |= self.step_edge == e
+        else:
+            marked = np.zeros(len(self.machine.edges), bool)
+            marked[list(edges)] = True
+            hit = marked[self.step_edge]
+        return np.flatnonzero(hit)
+
     @cached_property
     def step_pre(self) -> np.ndarray:
         """The source's number of every transition (in ``step_edge``'s order), built on demand."""
@@ -672,7 +750,9 @@ class VectorExploration:
     @cached_property
     def depth(self) -> np.ndarray:
         """The level of every state: the length of a shortest path to it."""
-        return np.repeat(np.arange(len(self.level_starts) - 1), np.diff(self.level_starts))
+        levels = len(self.level_starts) - 1
+        # (In the smallest type that holds the deepest: a byte or two a state, not eight.)
+        return np.repeat(np.arange(levels, dtype=np.min_scalar_type(levels)), np.diff(self.level_starts))
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -697,17 +777,21 @@ class VectorExploration:
         or a slice), as ``Layout.reader`` reads them, each when first asked:
         a digit of the first word from ``low``, one of a later word by the
         state's row of ``tails``, whose few rows are read once for all
-        (no key is put back together)."""
-        first = self.layout.reader(self.low[numbers][:, None])
-        if self.tails is None:
-            return first
-        tail = self.tail[numbers]
+        (no key is put back together).  Each of the two is gathered only
+        when a digit first asks for it: most predicates read one word."""
+        first: Callable[[int], np.ndarray] | None = None
+        tail: np.ndarray | None = None
         later: dict[int, np.ndarray] = {}
 
         def digit(j: int) -> np.ndarray:
+            nonlocal first, tail
             if not self.layout.digits[j].word:
+                if first is None:
+                    first = self.layout.reader(self.low[numbers][:, None])
                 return first(j)
             if j not in later:
+                if tail is None:
+                    tail = self.tail[numbers]
                 later[j] = self._tail_digit(j).take(tail)
             return later[j]
 
@@ -838,6 +922,8 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
     )
 
 
+#: Edges up to which ``transitions_of`` compares each transition's edge with each of them.
+FEW_EDGES = 4
 #: Targets reached again that ``_often_reached`` may keep as a byte.
 OFTEN = 256
 
@@ -1148,8 +1234,7 @@ def check(exploration: VectorExploration, prop: Property) -> Result:
         if bad.size:
             violation = exploration.path_to(int(bad[0]))
     elif isinstance(prop, StepProperty):
-        applies = np.array([bool(prop.applies(e)) for e in m.edges])
-        chosen = np.flatnonzero(applies[exploration.step_edge]) if len(m.edges) else np.empty(0, np.int64)
+        chosen = exploration.transitions_of([i for i, e in enumerate(m.edges) if prop.applies(e)])
         premise_met = bool(chosen.size)
         pre, post = exploration.step_pre[chosen], exploration.step_post[chosen]
         bad = chosen[~_over(exploration, [pre, post], lambda s, t, b: prop.holds(m, s, t, b))]

@@ -208,6 +208,23 @@ def test_a_table_grown_a_few_keys_at_a_time_finds_every_key_it_holds(monkeypatch
 
 
 
+def test_runs_that_pass_the_tables_end_go_on_from_its_start(monkeypatch):  # noqa: ANN001
+    """Keys whose first slots are the table's last few: their runs pass its
+    end, in ``add`` and when a grown table places its numbers again (a
+    slice of keys at a time), and every key is still found under its number."""
+    monkeypatch.setattr(vector, "REHASH_KEYS", 7)
+    monkeypatch.setattr(vector.Visited, "_home", lambda self, keys: (len(self.slots) - 3 + (keys[:, 1] % np.uint64(5)).astype(np.int64)) % len(self.slots))
+    visited = vector.Visited(words=2)
+    visited.slots = np.full(16, vector.EMPTY, np.int32)  # a small table, grown several times
+    keys = np.array([(k % 2, k * 31) for k in range(300)], np.uint64)
+    for batch in np.array_split(keys, 5):
+        visited.add(batch)
+    assert len(visited.slots) == 1024
+    assert (visited.slots[:100] != vector.EMPTY).all()  # the runs went on from the start
+    new, number = visited.add(keys[::-1])
+    assert not new.size and number.tolist() == list(range(len(keys)))[::-1]
+
+
 def test_keys_kept_compact_are_put_back_together_as_they_were(monkeypatch):  # noqa: ANN001
     """Once over, a key is held as its first word and the number of its
     other words' row, numbered as first met, a few keys at a time."""
