@@ -25,17 +25,9 @@ NONE: frozenset[int] = frozenset()  # no card is such a host: the common case, w
 
 def in_play_with(st: GameState, power: str) -> list[Obj]:
     """The cards in play, resources too, whose card has this continuous power
-    or watches for this event, in the order of play: found among the game's
-    few cards that have it (`GameState.holders`), not among all of play."""
-    ids = st.holders.get(power)
-    if not ids:
-        return []
-    objs = st.objs
-    found = [o for o in map(objs.__getitem__, ids) if o.zone == "play"]  # in play exactly when its id is in `st.play`
-    if len(found) > 1:
-        index = st.play.index
-        found.sort(key=lambda o: index(o.id))
-    return found
+    or watches for this event, in the order of play (`GameState.powers_in_play`)."""
+    ids = st.powers_in_play.get(power)
+    return list(map(st.objs.__getitem__, ids)) if ids else []
 
 
 def sources_in_play(st: GameState, power: str, controller: int | None = None):

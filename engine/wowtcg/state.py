@@ -94,10 +94,11 @@ class GameState:
         # Every continuous power and trigger event of a card in this game: play
         # is searched for one only if some card has it (CR7.4 703, CR7.4 704).
         self.powers_in_game: set[str] = set()
-        # The ids of the game's cards, in any zone, with each continuous power
-        # or trigger event: play is searched for a power (`effects.in_play_with`)
-        # among these few rather than card by card.
-        self.holders: dict[str, list[int]] = {}
+        # The ids of the cards in play (resources too) with each continuous
+        # power or trigger event, in the order of play, kept by `move` as they
+        # enter and leave play: a power is looked up here (`effects.in_play_with`)
+        # rather than searched for card by card in play.
+        self.powers_in_play: dict[str, list[int]] = {}
         # Ids of the cards in play with a payment power (CR7.4 701) or a
         # quest's reward power (CR7.4 702.1), kept by `move` as they enter
         # and leave play: asked about before every choice, and most such
@@ -136,6 +137,8 @@ class GameState:
             self.play.append(hero_obj.id)
             if hero_obj.card.pays:
                 self.payment_sources.append(hero_obj.id)
+            for name in hero_obj.card.power_names:
+                self.powers_in_play.setdefault(name, []).append(hero_obj.id)
             player = Player(index, hero_obj.id)
             self.players.append(player)
             for name in deck:
@@ -257,7 +260,7 @@ class GameState:
         new.objs = [o.copy() for o in self.objs]
         new.tokens = list(self.tokens)
         new.powers_in_game = set(self.powers_in_game)
-        new.holders = {name: list(ids) for name, ids in self.holders.items()}
+        new.powers_in_play = {name: list(ids) for name, ids in self.powers_in_play.items()}
         new.payment_sources = list(self.payment_sources)
         new.players = [p.copy() for p in self.players]
         new.play = list(self.play)
@@ -394,8 +397,6 @@ class GameState:
         o = Obj.made(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
         self.objs.append(o)
         self.powers_in_game |= card.power_names
-        for name in card.power_names:
-            self.holders.setdefault(name, []).append(o.id)
         if token:
             self.tokens.append(o.id)
         return o
@@ -418,13 +419,20 @@ class GameState:
         pile = self.play if where == "play" else getattr(owner, where) if where in PILES else None
         if pile is not None and o.id in pile:
             pile.remove(o.id)
-        if where == "play" and o.card.pays and o.id in self.payment_sources:
-            self.payment_sources.remove(o.id)
+        if where == "play":
+            if o.card.pays and o.id in self.payment_sources:
+                self.payment_sources.remove(o.id)
+            for name in o.card.power_names:
+                ids = self.powers_in_play.get(name)
+                if ids and o.id in ids:
+                    ids.remove(o.id)
         o.zone = zone
         if zone == "play":
             self.play.append(o.id)
             if o.card.pays:
                 self.payment_sources.append(o.id)
+            for name in o.card.power_names:
+                self.powers_in_play.setdefault(name, []).append(o.id)
         elif zone in PILES:
             getattr(owner, zone).append(o.id)
 
@@ -1271,6 +1279,11 @@ class GameState:
                 o = objs[oid]
                 if o.card.instant:
                     hand.append(o)
+            if not (hand or self.payment_sources or self.turn_modifiers) and self.step != "defend_window":
+                # No instant, no payment power or quest in play, no ability to
+                # play from a graveyard, no strike: his pass is all there is,
+                # as at most choices.
+                return [self.pass_actions[p]]
         if self.turn_modifiers and self.may_play_from_graveyard(p):  # Readiness
             for oid in player.graveyard:
                 o = objs[oid]
@@ -1407,7 +1420,8 @@ class GameState:
             # defender (`combat.open_defenders`), in the order of play.
             defenders = None
             for a in mine:
-                if not a.card.is_character or combat.attacker_problem(self, a):  # `mine` holds no resource
+                # `mine` holds no resource; an exhausted character can't attack (601.2a), asked first as the cheapest.
+                if not a.card.is_character or a.exhausted or combat.attacker_problem(self, a):
                     continue
                 if "attack_tax" in self.powers_in_game and budget < combat.attack_tax(a):  # 600.3: he can't pay to propose it
                     continue
@@ -1426,7 +1440,7 @@ class GameState:
                     offer(proposal)
         if defend:
             for w in mine:
-                if w.card.type == "weapon" and combat.strike_problem(self, p, w, budget) is None:
+                if w.card.type == "weapon" and not w.exhausted and combat.strike_problem(self, p, w, budget) is None:  # 303.2
                     a = offers.get(key := ("strike", p, w.id))
                     if a is None:
                         a = offers[key] = Action.made("strike", p, w.id, label=f"{self.pname(p)} strikes with {w.name}")
