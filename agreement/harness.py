@@ -217,6 +217,27 @@ def _draws_from_the_seed_alone() -> Iterator[None]:
         provider._maybe_draw_constant = original  # type: ignore[method-assign]
 
 
+def _index(data: Any, n: int) -> int:
+    """An index below ``n``, drawn for the game being played; with one to
+    choose from, none is drawn (a choice of one would lengthen the game's
+    choices, and let two of them differ where the games do not).
+
+    Drawn straight from the example's choice sequence, not through
+    ``data.draw``, which also writes a printable note of every draw for a
+    report the harness does not use (it reports its own transcript), at
+    several times the cost of the draw."""
+    return 0 if n == 1 else data.conjecture_data.draw_integer(0, n - 1)
+
+
+def _steers(data: Any) -> bool:
+    """Whether this choice is steered: three times in four, and when
+    Hypothesis draws its simplest value (it often does), since a way to a
+    target is several steps long.  One yes-or-no draw: with a draw of four
+    values three of which steer, games that differed only there were the
+    same game played again."""
+    return not data.conjecture_data.draw_boolean(0.25)
+
+
 def _check_determinism(guarded: Guarded, checker: Any, seed: int, report: Report) -> None:
     """The same setup and the same choices give the same game, twice."""
     games = []
@@ -295,13 +316,13 @@ def _games(guarded: Guarded, checker: Any, targets: frozenset[str], report: Repo
             self.transcript.model_reading = checker.describe(self.obs)
             raise AgreementFailure(findings, self.transcript)
 
-        def _choose(self, data: Any, actions: list[Any], offered: list[dict[str, Any]], steer: bool) -> int:
+        def _choose(self, data: Any, actions: list[Any], offered: list[dict[str, Any]]) -> int:
             """The index of the action to take."""
-            if steer and targets:
+            if len(actions) > 1 and targets and _steers(data):
                 fitting = checker.steer(self.obs, offered, targets)
                 if fitting:
-                    return fitting[data.draw(st.integers(0, len(fitting) - 1), label="steered action")]
-            return data.draw(st.integers(0, len(actions) - 1), label="action")
+                    return fitting[_index(data, len(fitting))]
+            return _index(data, len(actions))
 
         def step(self, data: Any) -> None:
             self.calls += 1
@@ -312,10 +333,7 @@ def _games(guarded: Guarded, checker: Any, targets: frozenset[str], report: Repo
                 self._fail([Finding("incomplete", (), "the game is not over but the engine offers no action")])
             offered = [guarded.observe_action(self.state, a) for a in actions]
             findings = self._try_offered(actions) + self._try_forbidden(pre)
-            # Steered three times in four, and when Hypothesis draws its simplest
-            # value (it often does): a way to a target is several steps long.
-            steer = data.draw(st.integers(0, 3), label="steer") < 3
-            chosen = self._choose(data, actions, offered, steer)
+            chosen = self._choose(data, actions, offered)
             action, choice = actions[chosen], offered[chosen]
             self.transcript.script.append(guarded.call("action_label", self.state, action))
             guarded.call("apply_action", self.state, action)
@@ -328,7 +346,7 @@ def _games(guarded: Guarded, checker: Any, targets: frozenset[str], report: Repo
                 inner = guarded.legal_actions(self.state)
                 if not inner:
                     self._fail([Finding("incomplete", (), "the engine waits for a choice but offers no action")])
-                pick = inner[data.draw(st.integers(0, len(inner) - 1), label="inner choice")]
+                pick = inner[_index(data, len(inner))]
                 self.transcript.script.append(guarded.call("action_label", self.state, pick))
                 guarded.call("apply_action", self.state, pick)
             limit = guarded.call("ended_by_limit", self.state) if self.over and guarded.has("ended_by_limit") else None

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from agreement import reachable
 from agreement.findings import Finding
 from agreement.model_steps import successors
+from agreement.steering import Pace
 from model.machine import Edge, Machine
 
 
@@ -39,6 +40,11 @@ class TableChecker:
         self.edges: Counter[str] = Counter()
         self.rules: Counter[str] = Counter()
         self.machine: Machine | None = None
+        self.pace = Pace()
+        #: The rest of the way the last search found: each choice point's
+        #: state with the edge to take there, for the targets searched for.
+        self._way: list[tuple[Any, str]] = []
+        self._way_targets: frozenset[str] = frozenset()
 
     # -- what a game gives ------------------------------------------------------------
 
@@ -83,6 +89,8 @@ class TableChecker:
 
     def begin(self, obs: dict[str, Any]) -> None:
         self.machine = self.machine_for(obs)
+        self.pace = Pace()
+        self._way = []
 
     def _m(self) -> Machine:
         assert self.machine is not None, "begin() first"
@@ -126,6 +134,7 @@ class TableChecker:
     def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any],
              offered: list[dict[str, Any]] | None) -> list[Finding]:
         m = self._m()
+        self.pace.checked += 1
         s_pre, s_post = self.model_state(m, pre), self.model_state(m, post)
         enabled = self.choice_edges(m, s_pre)
         findings = []
@@ -172,31 +181,67 @@ class TableChecker:
     def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str], budget: int = 300) -> list[int]:
         """The offered choices that begin a shortest way, in the model, to an
         edge of a target family (breadth first over at most ``budget`` choice
-        points): the first such way found, or with ``spread`` every shortest one."""
+        points): the first such way found, or with ``spread`` every shortest one.
+
+        The rest of a shortest way is a shortest way from where it has come
+        to, so while a game follows the way found it is steered along it
+        without searching again; after searches that find no way the next
+        one waits (``agreement.steering``)."""
         m = self._m()
         start = self.model_state(m, pre)
+        # Along the way found (a point where the engine offered one action
+        # was passed without steering), the choice kept for this point.
+        at = next((i for i, (s, _) in enumerate(self._way) if s == start), None) if self._way_targets == targets else None
+        if at is not None:
+            choice = self._way[at][1]
+            del self._way[: at + 1]
+            return self._leading(pre, offered, {choice})
+        self._way = []
+        if not self.pace.may_search():
+            return []
+        leads, way = self._search(m, start, targets, budget)
+        self.pace.searched(bool(leads))
+        self._way, self._way_targets = way[1:], targets
+        return self._leading(pre, offered, leads)
+
+    def _search(self, m: Machine, start: Any, targets: frozenset[str], budget: int) -> tuple[set[str], list[tuple[Any, str]]]:
+        """The first edges of the shortest ways to a target (one, or with
+        ``spread`` all), and without ``spread`` the way itself: each choice
+        point's state with the edge taken there, first to last."""
         seen = {start}
-        level: list[tuple[Any, str | None]] = [(start, None)]
+        # A point of the search: its state, and how the search came to it
+        # (the point before and the choice taken there).
+        level: list[tuple[Any, Any]] = [(start, None)]
         leads: set[str] = set()
         while level and len(seen) < budget and not leads:
-            following: list[tuple[Any, str | None]] = []
-            for s, first in level:
-                for e, post in self.choice_edges(m, s):
+            following: list[tuple[Any, Any]] = []
+            for here in level:
+                for e, post in self.choice_edges(m, here[0]):
                     for path, end in self.automatic_ends(m, post):
                         if any(self.family(x.name) in targets for x in [e, *path]):
-                            leads.add(first or e.name)
+                            leads.add(_way_to(here, e.name)[0][1])
                             if not self.spread:
-                                return self._leading(pre, offered, leads)
+                                return leads, _way_to(here, e.name)
                         elif end not in seen:
                             seen.add(end)
-                            following.append((end, first or e.name))
+                            following.append((end, (here, e.name)))
             level = following
-        return self._leading(pre, offered, leads)
+        return leads, []
 
     def _leading(self, pre: dict[str, Any], offered: list[dict[str, Any]], leads: set[str]) -> list[int]:
         if not leads:
             return []
         return [i for i, names in enumerate(self.choice_names(pre, offered)) if names & leads]
+
+
+def _way_to(point: tuple[Any, Any], choice: str) -> list[tuple[Any, str]]:
+    """The way the search came to ``point`` by, then ``choice``: each choice point's state and its choice."""
+    way = [(point[0], choice)]
+    while point[1] is not None:
+        point, choice = point[1]
+        way.append((point[0], choice))
+    way.reverse()
+    return way
 
 
 def _show(a: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from agreement import reachable
 from agreement.findings import Finding
 from agreement.model_steps import KEPT
+from agreement.steering import Pace
 from agreement.wowtcg import abstraction as ab
 from agreement.wowtcg.observation import check_action, check_state
 from model.machine import Machine
@@ -29,15 +30,6 @@ INSTANT_AIMS = {
     "resolve_instant[remove attacker from combat]": "attacker",
     "resolve_instant[remove defender from combat]": "defender",
 }
-#: After a search that finds no way, the game's next search waits this many
-#: more checked steps, doubled after each further search in a row that finds
-#: none, up to ``QUIET << MOST_DOUBLINGS``: the searches between would cover
-#: nearly the same choice points (a step further on), and a search that finds
-#: nothing costs more than a checked step.  A way is mostly missing for a
-#: stretch of the game (no instant in any hand, say), so the waits grow there
-#: and start again at ``QUIET`` once a search finds one.
-QUIET = 4
-MOST_DOUBLINGS = 2
 
 
 @dataclass(frozen=True)
@@ -70,15 +62,14 @@ class WowChecker:
         self.carried: dict[str, Any] = {}
         self._last_view: tuple[dict[str, Any], tuple[ab.View, Any, Any]] | None = None
         self._way: list[tuple[Machine, Any, frozenset[str], Plan]] = []  # the plans kept along a way found
-        self._checked = self._quiet_until = 0  # steps checked in this game; no search before that many
-        self._misses = 0  # searches in a row that found no way
+        self.pace = Pace()  # when the game's next search may run (agreement.steering)
         self._last: Plan | None = None  # the plan steering gave, if it is the last of its way
         self._unfollowed: frozenset[str] = frozenset()  # targets whose way this game's engine did not take
 
     def begin(self, obs: dict[str, Any]) -> None:
         self._last_view = None
         self._way = []
-        self._checked = self._quiet_until = self._misses = 0
+        self.pace = Pace()
         self._last = None
         self._unfollowed = frozenset()
         self.binding = ab.Binding(len(obs["players"]))
@@ -118,7 +109,7 @@ class WowChecker:
     def step(self, pre: dict[str, Any], choice: dict[str, Any], post: dict[str, Any], offered: list[dict[str, Any]] | None) -> list[Finding]:
         """Check one step from choice point ``pre`` to choice point ``post``;
         without ``offered`` (a trace that does not list them) completeness is not checked."""
-        self._checked += 1
+        self.pace.checked += 1
         v, s_pre, s_post = self.model_view(pre, post)
         findings = []
         # Completeness: every choice the model enables is offered (409.2, 602.2, 503.2a).
@@ -194,22 +185,23 @@ class WowChecker:
         to an edge of a target family (``shortest_way``), or None.  The rest of
         a shortest way is a shortest way from where it has come to, so while a
         game follows the way it is steered along it without searching again.
-        After searches that find no way, the next search waits (``QUIET``).
+        After searches that find no way, the next search waits (``agreement.steering``).
         Targets whose way the engine did not take in this game are left out."""
         v, start, _ = self.model_view(pre)
         targets = targets - self._unfollowed
         if not targets:
             return None
-        if self._way and self._way[0][:3] == (v.machine, start, targets):
-            return self._way.pop(0)[3]
-        if self._checked < self._quiet_until:
+        # Along the way found (a point where the engine offered one action
+        # was passed without steering), the plan kept for this point.
+        at = next((i for i, kept in enumerate(self._way) if kept[:3] == (v.machine, start, targets)), None)
+        if at is not None:
+            plan = self._way[at][3]
+            del self._way[: at + 1]
+            return plan
+        if not self.pace.may_search():
             return None
         way = shortest_way(v.machine, start, targets, budget)
-        if way:
-            self._misses = 0
-        else:
-            self._quiet_until = self._checked + (QUIET << min(self._misses, MOST_DOUBLINGS))
-            self._misses += 1
+        self.pace.searched(bool(way))
         self._way = [(v.machine, s, targets, plan) for s, plan in way[1:]]
         return way[0][1] if way else None
 

@@ -107,3 +107,28 @@ def test_engine_and_model_find_the_same_legal_assignments(units, total):
     engine = sorted(tuple(a) for a in engine_assignments([{**u, "damage": 0} for u in units], total))
     model = model_assignments([DamageUnit(f"u{i}", **u) for i, u in enumerate(units)], total)
     assert engine == model
+
+
+def test_steering_follows_the_way_it_found_without_searching_again():
+    """The rest of a shortest way is a shortest way from where it has come to:
+    a game steered along it asks the model once (TableChecker.steer)."""
+    adapter = BuiltinRiftboundAdapter()
+    state = adapter.new_game(adapter.random_setup(random.Random(0), 2))
+    checker = RiftboundChecker()
+    checker.begin(adapter.observe(state))
+    searches = []
+    search = checker._search
+    checker._search = lambda *args: searches.append(args) or search(*args)
+    targets = frozenset({"start_combat"})
+    steps = 0
+    while not checker.edges["start_combat"]:
+        actions = adapter.legal_actions(state)
+        offered = [adapter.observe_action(state, a) for a in actions]
+        pre = adapter.observe(state)
+        chosen = checker.steer(pre, offered, targets)
+        assert chosen, f"steering lost its way after {steps} steps"
+        adapter.apply_action(state, actions[chosen[0]])
+        assert checker.step(pre, offered[chosen[0]], adapter.observe(state), offered) == []
+        steps += 1
+    # A combat is pending only once a unit has moved to a contested battlefield (combat.start).
+    assert steps >= 2 and len(searches) == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from agreement.wowtcg.builtin import ITEM, observe, observe_action
+from agreement import steering
 from agreement.wowtcg import checker as checker_module
 from agreement.wowtcg.checker import WowChecker
 from agreement.wowtcg.observation import ObservationError, check_action
@@ -88,24 +89,24 @@ def test_after_a_search_that_finds_no_way_the_next_waits_quiet_steps(monkeypatch
         return checker.steer(obs, [observe_action(st, a) for a in st.legal_actions()], nowhere)
 
     assert steer() == [] and len(searches) == 1
-    for checked in range(1, checker_module.QUIET + 1):
+    for checked in range(1, steering.QUIET + 1):
         assert _step(checker, st, st.legal_actions()[0]) == []
         assert steer() == []
-        assert len(searches) == (1 if checked < checker_module.QUIET else 2), f"after {checked} steps"
+        assert len(searches) == (1 if checked < steering.QUIET else 2), f"after {checked} steps"
 
 
 def test_searches_in_a_row_that_find_no_way_double_the_wait(monkeypatch):
     st, checker, _ = _proposal_answered_by_p2()
     searched_at = []
     search = checker_module.shortest_way
-    monkeypatch.setattr(checker_module, "shortest_way", lambda *args: searched_at.append(checker._checked) or search(*args))
+    monkeypatch.setattr(checker_module, "shortest_way", lambda *args: searched_at.append(checker.pace.checked) or search(*args))
     nowhere = frozenset({"no such family"})
-    for _ in range(checker_module.QUIET * 12):
+    for _ in range(steering.QUIET * 12):
         assert checker.steer(observe(st), [observe_action(st, a) for a in st.legal_actions()], nowhere) == []
         assert _step(checker, st, st.legal_actions()[0]) == []
     waits = [b - a for a, b in zip(searched_at, searched_at[1:])]
-    most = checker_module.QUIET << checker_module.MOST_DOUBLINGS
-    assert waits[:3] == [checker_module.QUIET, 2 * checker_module.QUIET, min(4 * checker_module.QUIET, most)]
+    most = steering.QUIET << steering.MOST_DOUBLINGS
+    assert waits[:3] == [steering.QUIET, 2 * steering.QUIET, min(4 * steering.QUIET, most)]
     assert waits[3] == most
 
 
