@@ -31,8 +31,9 @@ from typing import Any, Iterable
 from model.backend import CONCRETE
 from model.machine import Edge, Machine
 from model.wowtcg import build
+from model.wowtcg.combat import IN_BEAR_FORM
 from model.wowtcg.board import Ability, Board, Character, Party, Spell, Weapon, has_flip_powers
-from model.wowtcg.table import LINK_KINDS, LINK_KINDS_WITH_POWERS
+from model.wowtcg.table import ALL_LINK_KINDS, LINK_KINDS
 
 from agreement.model_steps import KEPT, successors
 from agreement.wowtcg.observation import ObservationError
@@ -199,7 +200,8 @@ def view(binding: Binding, observations: list[dict[str, Any]]) -> View:
                 held, a["name"], a["atk"], a["health"], frozenset(a["keywords"]), a.get("draws_attacks", False), a.get("attack_tax", 0),
                 a.get("totem", False), a.get("held_exhausted", False), a.get("power_cost")))
         parties.append((
-            (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False), hero.get("flips_to_heal", False)),
+            (hero["id"], hero["name"], hero["health"], hero["dual_wield"], hero.get("ranged_dual_wield", False), hero.get("flips_to_heal", False),
+             hero.get("bear_form", False)),
             tuple(slots),
             tuple(
                 (wp["id"], wp["name"], wp["atk"], wp["strike_cost"], wp["melee"], wp.get("unpreventable", False), wp.get("from_hand", False),
@@ -247,7 +249,7 @@ def _view(
             ident, name, atk, health, keywords, _, tax, totem, held_exhausted, power_cost = ally
             allies.append(_character(name, ident, atk, health, keywords, only(p), tax, totem, held_exhausted, power_cost))
             number[ident] = seat_number[p, ident] = p * (width + 1) + i + 1
-        hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield, flips_to_heal = hero
+        hero_id, hero_name, hero_health, dual_wield, ranged_dual_wield, flips_to_heal, bear_form = hero
         number[hero_id] = p * (width + 1)
         for w, (ident, *_) in enumerate(weapons):
             weapon_slot[ident] = p * weapons_most + w
@@ -268,6 +270,7 @@ def _view(
                 dual_wield=dual_wield,
                 ranged_dual_wield=ranged_dual_wield,
                 object_name=f"{item[1]}#{item[0]}" if item else "no object",
+                bear_form=bear_form,
             )
         )
     machine = _machine(len(parties), width, depth, Board(
@@ -360,8 +363,11 @@ def model_state(v: View, obs: dict[str, Any], carried: dict[str, Any]) -> Any:
     values.update(
         chain_len=len(chain),
         chain_controller=tuple(link["controller"] for link in chain) + (n,) * (depth - len(chain)),
-        chain_kind=tuple(LINK_KINDS_WITH_POWERS.index(link["kind"]) for link in chain) + (0,) * (depth - len(chain)),
+        chain_kind=tuple(ALL_LINK_KINDS.index(link["kind"]) for link in chain) + (0,) * (depth - len(chain)),
     )
+    if any(t.bear):
+        # Bear form lasts while a card giving it is in play (Maul; CR7.4 glossary).
+        values["bear_form"] = tuple(bool(pl["hero"].get("bear_form", False)) for pl in players)
     values.update({name: carried[name] for name in UNOBSERVED})
     return m.State(location=m.location_index[step], **values)
 
@@ -457,7 +463,7 @@ def matches(v: View, edge: Edge, action: dict[str, Any], actor: int | None) -> b
                 and edge.name == f"propose_combat[{t.name(a)} -> {t.name(d)}]")
     if kind == "strike":
         i = v.weapon_slot.get(action["weapon"])
-        return i is not None and edge.name == strike_edge_name(t, i)
+        return i is not None and edge.name.removesuffix(IN_BEAR_FORM) == strike_edge_name(t, i)
     if kind == "power":
         c, i = v.number.get(action["source"]), v.weapon_slot.get(action["source"])
         if i is not None:
@@ -499,7 +505,7 @@ def proposals_and_strikes(m: Machine, location: int) -> tuple[tuple[Edge, int | 
             attacker, defender = (numbered[part] for part in roles_of(e.name))
             out.append((e, attacker, defender, None))
         elif e.has("strikes"):
-            out.append((e, None, None, slots[e.name]))
+            out.append((e, None, None, slots[e.name.removesuffix(IN_BEAR_FORM)]))
     return tuple(out)
 
 

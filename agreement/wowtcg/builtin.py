@@ -154,6 +154,12 @@ TOTEMS = ("Searing Totem",)
 #: (``changed_stats``), as the model's stats are constants of its board.  Left
 #: out of exported tables, whose model is one board for the whole game.
 STEPWISE_STATS = ("Tracker Gallen", "Ironforge Guards", "Thunderhead Hippogryph")
+#: Abilities in play that give their controller's hero bear form (CR7.4
+#: glossary, Bear Form; 001:198): the board's Party.bear_form, with its end a
+#: triggered effect on the chain as the model reads it (a bear-form trigger
+#: link).  The model's bear form is the game's from its start: one entering
+#: play later ends the following (``ModelFollower.after``).
+BEAR_FORM = ("Maul",)
 ARMORS = ("Leather Jerkin", "Chain Hauberk")
 #: A weapon whose combat damage can't be prevented (407.3c): the board's Weapon.unpreventable.
 UNPREVENTABLE_WEAPONS = ("Annihilator",)
@@ -162,7 +168,8 @@ WEAPONS = ("Viking Warhammer", "Hunting Longbow")
 #: Every card the model abstracts faithfully: a game made only of these can be
 #: checked against it step by step (face-down resources may be any card).
 FRAGMENT = frozenset(
-    FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRAGMENT_HEROES + SCRIPTED_ONLY + ARMORS + WEAPONS + UNPREVENTABLE_WEAPONS + (ITEM,)
+    FRAGMENT_ALLIES + FRAGMENT_INSTANTS + FRAGMENT_QUESTS + FRAGMENT_HEROES + SCRIPTED_ONLY + BEAR_FORM + ARMORS + WEAPONS + UNPREVENTABLE_WEAPONS
+    + (ITEM,)
 )
 
 
@@ -333,18 +340,30 @@ def untyped(st: GameState) -> bool:
 def power_acting(st: GameState) -> str:
     """What the game does that the model has no edge for, if anything: a
     triggered effect waiting or on the chain (409.5; the model's chain holds
-    none), the effect of a payment power it lacks on the chain (CR7.4 701), or an inspire decision (501.1a; the model readies only the turn
-    player's cards).  "" when nothing of the kind happens."""
+    none but bear form's end, BEAR_FORM), the effect of a payment power it
+    lacks on the chain (CR7.4 701), or an inspire decision (501.1a; the model
+    readies only the turn player's cards).  "" when nothing of the kind happens."""
     for link in st.chain:
-        if link.kind == "trigger":
+        if link.kind == "trigger" and not ends_bear_form(st, link.source):
             return f"{st.objs[link.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
         if link.kind == "payment" and payment_power(st.objs[link.source].card) is None:
             return payment_used(st.objs[link.source].card.name)
     for w in st.waiting:
-        return f"{st.objs[w.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
+        if not ends_bear_form(st, w.source):
+            return f"{st.objs[w.source].card.name}'s power triggers: the model's chain holds no triggered effects (409.5)"
     if st.decision is not None and st.decision.kind == "inspire":
         return f"{st.pname(st.decision.player)} readies an ally by inspire: the model readies only the turn player's cards (501.1a)"
     return ""
+
+
+def ends_bear_form(st: GameState, source: int) -> bool:
+    """Is ``source`` a BEAR_FORM card, whose one triggered power ends bear form (the model's bear-form trigger link)?"""
+    return st.objs[source].card.name in BEAR_FORM
+
+
+def in_bear_form(st: GameState, player: int) -> bool:
+    """Is the hero of ``player`` in bear form: a BEAR_FORM card of his in play (Party.bear_form)?"""
+    return any(st.objs[i].card.name in BEAR_FORM and st.objs[i].controller == player and not st.objs[i].resource for i in st.play)
 
 
 def payment_used(name: str) -> str:
@@ -584,6 +603,7 @@ def observe(st: GameState) -> dict[str, Any]:
                     **({"ranged_dual_wield": True} if "ranged_dual_wield" in hero.card.keywords else {}),
                     **({"flips_to_heal": True, "flipped": hero.flipped} if payment_power(hero.card) else {}),
                     **({"taunted_by": taunted_by[hero.id]} if hero.id in taunted_by else {}),
+                    **({"bear_form": True} if in_bear_form(st, pl.index) else {}),
                 },
                 "allies": [
                     {
@@ -649,7 +669,9 @@ def _link_kind(st: GameState, link: Any) -> str:
         return "instant" if st.objs[link.source].card.instant else "non_instant"
     if link.kind == "payment":
         return "power"  # one the model has (``power_acting`` stops at others)
-    return link.kind  # resource, proposal, strike (trigger links are outside the fragment)
+    if link.kind == "trigger" and ends_bear_form(st, link.source):
+        return "bear_form_trigger"  # the one trigger the model has
+    return link.kind  # resource, proposal, strike (other trigger links are outside the fragment: ``power_acting``)
 
 
 def observe_action(st: GameState, a: Action) -> dict[str, Any]:

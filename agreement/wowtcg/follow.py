@@ -164,6 +164,11 @@ class ModelFollower:
             return []
         pre, choice, offered, unplayable = self._pending
         self._pending = None
+        begun = [p for p, pl in enumerate(post["players"]) if pl["hero"].get("bear_form") and not pre["players"][p]["hero"].get("bear_form")]
+        if begun:
+            # Maul enters play: the model's bear form is the game's from its start (Party.bear_form).
+            self.leaves_the_model(f"{st.pname(begun[0])}'s hero takes bear form during a step: the model's bear form is the board's from the start")
+            return []
         changed = changed_stats(pre, post, health_counts_others(st))
         if changed:
             self.leaves_the_model(changed)

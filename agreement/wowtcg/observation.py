@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 #: end of the game (102).
 STEPS = ("ready_step", "draw_step", "action_phase", "attack_window", "protect_point", "defend_window", "combat_conclusion", "end_phase", "end_step", "game_over")
 CARD_KINDS = ("instant", "non_instant", "quest")
-LINK_KINDS = ("instant", "non_instant", "resource", "proposal", "strike", "power")
+LINK_KINDS = ("instant", "non_instant", "resource", "proposal", "strike", "power", "bear_form_trigger")
 KEYWORDS = ("protector", "stealth", "elusive", "ferocity", "long_range", "sabotage")
 #: What a non-instant ability that deals no damage does (state.abilities).
 ABILITY_EFFECTS = ("heal", "exhaust and draw", "ally from the graveyard", "take control of an ally")
@@ -105,7 +105,7 @@ def check_state(obs: Any) -> None:
             for j, c in enumerate(costs):
                 _int(c, f"{where}.hand.{kind}[{j}]")
         _object(pl["hero"], f"{where}.hero", {"id": "id", "name": "str", "health": "health", "damage": "int", "exhausted": "bool", "in_play": "bool", "dual_wield": "bool"})
-        for flag in ("ranged_dual_wield", "flips_to_heal", "flipped"):
+        for flag in ("ranged_dual_wield", "flips_to_heal", "flipped", "bear_form"):
             if not isinstance(pl["hero"].get(flag, False), bool):
                 _fail(f"{where}.hero.{flag}", f"expected true or false, got {pl['hero'][flag]!r}")
         if not isinstance(pl["allies"], list):

@@ -36,6 +36,8 @@ LOCATIONS = (
     Location("pre_priority_checks", ("409.5", "409.6"), "batches of pre-priority checks before anyone gets priority"),
 )
 
+#: What a strike's edge name adds where it ends its hero's bear form (``strike[P1 warhammer][in bear form]``).
+IN_BEAR_FORM = "[in bear form]"
 #: The armor a combat-damage step uses (304.2): whose hero exhausts armor to prevent damage.
 ARMOR_CHOICES = {"": (), "[attacker's armor]": ("attacker",), "[defender's armor]": ("defender",), "[both armors]": ("attacker", "defender")}
 
@@ -615,7 +617,7 @@ def _strikes_in_bear_form(t: Table, p: int, name: str, rules: tuple[str, ...], g
     return [
         Edge(name, "defend_window", "defend_window", rules, guard=lambda s, b: b.And(guard(s, b), b.Not(s.bear_form[p])), update=update,
              actor=holder, tags=frozenset({"adds_link", "strikes"}), doc=doc),
-        Edge(f"{name}[in bear form]", "defend_window", "defend_window", rules + t.bear_form_rules(p),
+        Edge(f"{name}{IN_BEAR_FORM}", "defend_window", "defend_window", rules + t.bear_form_rules(p),
              guard=lambda s, b: b.And(guard(s, b), t.may_end_bear_form(s, b, p)),
              update=lambda s, b: t.ending_bear_form(s, b, p, update(s, b)), actor=holder, tags=frozenset({"adds_link", "strikes"}),
              doc=f"{doc}; his hero's bear form ends " + ("as its triggered effect, put on the chain above the strike, resolves" if t.bear_by_trigger[p]

@@ -1622,7 +1622,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
             # protector.
             Ruling(
                 "bear-form:end",
-                ("glossary.bear-form",),
+                ("glossary.bear-form", "CR7.4 703.1", "CR7.4 708.1"),
                 True,
                 always,
                 "bear form's end is a triggered power: its effect goes on the chain and destroys the bear-form abilities as it resolves",
@@ -1633,10 +1633,11 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
             # you must destroy every card giving bear form, and their example
             # has Maul go to the graveyard once the strike is made; their
             # glossary keeps the cards in play only until then (001:282).  No
-            # link, so nobody can respond first.
+            # link, so nobody can respond first.  A version of the same rule:
+            # it answers what CR7.4's 703.1 and 708.1 answer there.
             Ruling(
                 "bear-form:end",
-                ("basic:bear-form",),
+                ("basic:bear-form", "CR7.4 703.1", "CR7.4 708.1"),
                 False,
                 always,
                 "on striking or playing a non-Feral ability, its player destroys the abilities giving bear form at once, with nothing on the chain",

@@ -271,7 +271,7 @@ class Table:
 
     def bear_form_rules(self, p: int) -> tuple[str, ...]:
         """The rule that ends player ``p``'s bear form, as the rulings read it."""
-        return ("glossary.bear-form",) if self.bear_by_trigger[p] else ("basic:bear-form",)
+        return ("glossary.bear-form", "CR7.4 703.1", "CR7.4 708.1") if self.bear_by_trigger[p] else ("basic:bear-form",)
 
     def keyword(self, word: str) -> tuple[bool, ...]:
         """Which characters have ``word``, by number (computed once: guards read it on every step)."""

@@ -186,7 +186,7 @@ def window_edges(
                 t,
                 window,
                 "resolve_trigger[bear form ends]",
-                ("glossary.bear-form",),
+                ("glossary.bear-form", "CR7.4 703.1", "CR7.4 708.1"),
                 lambda s, b: top_link_is(t, s, b, BEAR_FORM_LINK),
                 lambda s, b: {"bear_form": b.store(s.bear_form, chain.top(s, b, "controller"), False)},
                 "every player passed in succession: bear form's triggered effect resolves and destroys Maul; the hero loses protector",

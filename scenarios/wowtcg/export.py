@@ -38,7 +38,7 @@ from typing import Any, Iterator
 import z3
 
 from agreement.wowtcg import abstraction as ab
-from agreement.wowtcg.builtin import BuiltinWowAdapter, Setup, card_kind, observe, observe_action, outside_fragment
+from agreement.wowtcg.builtin import BEAR_FORM, BuiltinWowAdapter, Setup, card_kind, observe, observe_action, outside_fragment
 from agreement.wowtcg.checker import WowChecker
 from agreement.wowtcg.follow import ModelFollower
 from engine.wowtcg.objects import Action
@@ -175,15 +175,20 @@ def nearby_table(board: Board | None, players: int, allies: int) -> Setup:
     """The engine's counterpart of a model board one change from the default
     (``model/wowtcg/board.py``, ``nearby_boards``), or of the default board
     at another number of players (``board`` None): ``engine_table(players)``,
-    and where the change brings spells into the game, those cards in every
-    player's hand.  A board whose characters or equipment changed has
+    where the change brings spells into the game, those cards in every
+    player's hand, and where it puts a hero in bear form, Maul in his
+    party's play.  A board whose characters or equipment changed has
     none: the model's characters are stats, not engine cards (ExportError)."""
     table = engine_table(players)
     if board is None:
         return table
     default = default_board(players, allies)
-    if (board.parties, board.abilities) != (default.parties, default.abilities):
+    # A hero in bear form: Maul in his party's play from the start (builtin.BEAR_FORM).
+    bear = tuple(party.bear_form for party in board.parties)
+    unchanged = tuple(dataclasses.replace(party, bear_form=False) for party in board.parties)
+    if (unchanged, board.abilities) != (default.parties, default.abilities):
         raise ExportError("its characters or equipment are the model's own (stats, not engine cards): the engine's table has no counterpart")
+    table = dataclasses.replace(table, play=tuple(play + BEAR_FORM if bear[p] else play for p, play in enumerate(table.play)))
     for spell in board.spells:
         card = _adapter().pool.cards.get(spell.name)
         if card is None or card_kind(card) != "instant":
