@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .effects import (
-    can_be_destroyed, destroyed_triggers, graveyard_from_play, health_of, keywords_of, leave_play, sources_in_play,
+    can_be_destroyed, destroyed_triggers, graveyard_from_play, health_of, in_play_with, keywords_of, leave_play, sources_in_play,
 )
 from .objects import Action, Decision
 
@@ -126,7 +126,7 @@ def check_uniqueness(st: GameState, cards: list[Obj] | None = None) -> None:
         if o.card.bound_by_uniqueness and not o.resource:
             bound.setdefault(o.controller, []).append(o)
             read += (o.id, o.controller)
-    if "attached_loses_keyword" in st.powers_in_game:
+    if in_play_with(st, "attached_loses_keyword"):
         # A hero's keywords change only by these attachments (405.1): where they are is read too.
         read.append(tuple(a.attached_to for a in sources_in_play(st, "attached_loses_keyword")))
     # A card's definition and a player's hero never change, so the same bound
