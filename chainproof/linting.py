@@ -255,17 +255,20 @@ def _documented(path: Path, i: int, item: Any) -> Documented:
 # -- the queries ----------------------------------------------------------------------------
 
 
-def lint_game(game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, advance: Any) -> Lint:
-    """Deadlocks, conflicts and dead rules of the seed's reading."""
+def lint_game(game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, advance: Any, any_length: Machine | None) -> Lint:
+    """Deadlocks, conflicts and dead rules of the seed's reading; ``any_length``
+    is ``game.any_length_machine(bounds)`` where the game proves for games of any length."""
     out = Lint()
     bounded = game.machine(bounds)
-    any_length = game.any_length_machine(bounds) if game.proves_any_length else None
+    # The portfolio's exhaustive search of the any-length model and the
+    # unending query read one search of it, made here before the workers fork.
+    searched = vector.explore(any_length, game.exhaustive_states) if any_length is not None else None
     deadlock_rules = next((p.rules for p in game.properties if isinstance(p, Deadlock)), ("409.1",))
-    taken = _contradictions(game, bounded, any_length, [no_deadlock(deadlock_rules)], budget, advance, out)
+    taken = _contradictions(game, bounded, any_length, [no_deadlock(deadlock_rules)], budget, advance, out, searched)
     out.findings += _dead(game, bounded, any_length, taken, budget, out.checks)
     # A game whose model has no length bound (HotA's) is searched whole as it is.
     whole = any_length if any_length is not None else None if game.length_bounds else bounded
-    out.findings += unending(game, whole, out.checks)
+    out.findings += unending(game, whole, out.checks, searched)
     for q in game.rule_queries(budget.timeout_ms) if game.rule_queries else ():
         out.checks.append(Check(game.name, q.query, q.verdict, q.method, 0))
         out.findings += [Finding(game.name, q.kind, f"{q.kind}:{c.key}", c.rules, c.summary) for c in q.found]
@@ -280,14 +283,16 @@ def _contradictions(
     budget: portfolio.Budget,
     advance: Any,
     out: Lint,
+    searched: vector.VectorExploration | None = None,
 ) -> frozenset[str] | None:
     """Run the queries and one agreement query per question of the rule book;
-    return the edges the bounded search took."""
+    return the edges the bounded search took.  ``searched``: ``any_length``'s
+    search to the game's exhaustive-search cap, where the caller has it."""
     if bounded.rulings is not None:
         # A setup question is asked of no state: ``lint_setup`` checks its agreement over its setups.
         queries = queries + [rulings_agree(bounded.rulings, q) for q in bounded.rulings.questions.values() if not is_setup(q)]
     # The lemmas ride along so that k-induction can lean on them; only the queries are reported.
-    run = portfolio.verify(bounded, any_length, [*queries, *game.lemmas], game.budget(budget), advance)
+    run = portfolio.verify(bounded, any_length, [*queries, *game.lemmas], game.budget(budget), advance, searched)
     reading = f" under {bounded.variant}" if bounded.variant else ""
     for r in run.results[: len(queries)]:
         out.checks.append(Check(game.name, r.property + reading, r.verdict, r.method, r.depth))
@@ -300,7 +305,9 @@ def _contradictions(
     return run.edges_taken
 
 
-def unending(game: Game, whole: Machine | None, checks: list[Check]) -> list[Finding]:
+def unending(
+    game: Game, whole: Machine | None, checks: list[Check], searched: vector.VectorExploration | None = None
+) -> list[Finding]:
     """A reachable state from which no continuation ends the game, in a win
     or a draw: play may go on, but nobody can ever win (a stalemate the rules
     leave open, such as every unit gone and no battlefield held).  Decided on
@@ -309,11 +316,12 @@ def unending(game: Game, whole: Machine | None, checks: list[Check]) -> list[Fin
     its state graph fits the game's exhaustive-search budget: the states
     that can reach a game-over location, found backwards over the
     transition arrays, against all the others.  The first such state in
-    breadth-first order is reached by a shortest game, which the finding shows."""
+    breadth-first order is reached by a shortest game, which the finding shows.
+    ``searched``: that search of ``whole``, where the caller has it."""
     query = "every_game_can_still_end"
     if whole is None:
         return []
-    exploration = vector.explore(whole, game.exhaustive_states)
+    exploration = searched if searched is not None else vector.explore(whole, game.exhaustive_states)
     if not exploration.complete:
         checks.append(Check(game.name, query, f"not searched: games of any length reach more than {game.exhaustive_states:,} states",
                             "vectorized search", exploration.levels))
@@ -681,10 +689,13 @@ def lint_variants(
             _contradictions(game, bounded, any_length, [], budget, advance, out)
 
 
-def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, max_pairs: int, out: Lint) -> None:
+def lint_readings(
+    game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, max_pairs: int, out: Lint, any_length: Machine | None = None
+) -> None:
     """Every question asked of every source (``chainproof/source_lint.py``);
     a ruling that applies nowhere within the bounds is then tried on the
-    any-length model, where k-induction may prove it dead in every game."""
+    any-length model (``any_length``, where the caller has built it), where
+    k-induction may prove it dead in every game."""
     resolved = game.resolve(bounds)
     user = {k: v for k, v in bounds.items() if v is not None}
 
@@ -699,7 +710,10 @@ def lint_readings(game: Game, bounds: Mapping[str, int | None], budget: portfoli
     dead = [f for f in found.findings if f.ruling is not None]
     if dead and found.complete:
         # A game without a length bound (HotA) was searched whole: its one model is the any-length one.
-        unbounded = game.any_length_machine(bounds) if game.proves_any_length else bounded
+        if not game.proves_any_length:
+            unbounded = bounded
+        else:
+            unbounded = any_length if any_length is not None else game.any_length_machine(bounds)
         queries = [never_applies(*f.ruling, f.rules) for f in dead if f.ruling is not None]
         for f, r in zip(dead, induction.check_all(unbounded, queries, 1, budget.timeout_ms)):
             if r.verdict == PROVED:
@@ -1127,9 +1141,12 @@ def run(
     """Every query for every game; ``known`` maps each game to its known keys and notes."""
     out = Lint()
     for game in games:
-        one = lint_game(game, bounds, budget, advance)
+        # One any-length model for the game's queries: what Z3 and induction
+        # build for it (its transition, its inductive domain bounds) is built once.
+        any_length = game.any_length_machine(bounds) if game.proves_any_length else None
+        one = lint_game(game, bounds, budget, advance, any_length)
         lint_variants(game, bounds, budget, max_pairs, advance, one)
-        lint_readings(game, bounds, budget, max_pairs, one)
+        lint_readings(game, bounds, budget, max_pairs, one, any_length)
         notes = known.get(game.name, {})
         for f in one.findings:
             f.known = f.key in notes

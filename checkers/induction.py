@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import itertools
 import time
+import weakref
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Sequence
 
@@ -354,9 +355,19 @@ def inductive_domain_bounds(machine: Machine, timeout_ms: int = DEFAULT_TIMEOUT_
         kept = [pair for pair in kept if pair not in broken]
 
 
+#: The inductive domain bounds kept per machine, by solver limits: lint asks
+#: induction of one any-length model more than once (its dead edges, then its
+#: dead rulings), and the search for them is the same each time.
+_DOMAIN_BOUNDS: "weakref.WeakKeyDictionary[Machine, dict[tuple[int, int], list[Any]]]" = weakref.WeakKeyDictionary()
+
+
 def _domain_lemma(machine: Machine, timeout_ms: int) -> _Claim:
     """The inductive domain bounds as a lemma on every state of a path."""
-    kept, _ = inductive_domain_bounds(machine, timeout_ms)
+    kept_for = _DOMAIN_BOUNDS.setdefault(machine, {})
+    limits_now = (limits.rlimit(), timeout_ms)
+    if limits_now not in kept_for:
+        kept_for[limits_now], _ = inductive_domain_bounds(machine, timeout_ms)
+    kept = kept_for[limits_now]
     over = _flat(machine.symbolic_state("bound"))
     bounds = z3.And(*kept)
     return _Claim("domain bounds", False, lambda path, i: z3.substitute(bounds, *zip(over, _flat(path.states[i]))))

@@ -111,7 +111,11 @@ def verify(
     properties: Sequence[Property],
     budget: Budget = Budget(),
     advance: Progress = _quiet,
+    any_length_search: vector.VectorExploration | None = None,
 ) -> Run:
+    """``any_length_search``: the any-length model's search to
+    ``budget.any_length_states``, where the caller has it already (lint reads
+    the same search for its own query): step 2a reads it instead of searching again."""
     started = time.perf_counter()
     attempts: dict[str, list[Attempt]] = {p.name: [] for p in properties}
 
@@ -120,7 +124,7 @@ def verify(
         return r
 
     safety = [p for p in properties if not isinstance(p, Eventually)]
-    _SHARED.update(bounded=bounded, any_length=any_length, properties=list(properties), budget=budget)
+    _SHARED.update(bounded=bounded, any_length=any_length, properties=list(properties), budget=budget, any_length_search=any_length_search)
     on_any_length: dict[str, Result] = {}
     with _workers(budget.workers) as pool:
         advance(f"{bounded.game}: exploring states", 0, 1)
@@ -188,7 +192,9 @@ def _by_name(names: Sequence[str]) -> list[Property]:
 def _exhaustive_job(names: Sequence[str]) -> list[Result] | None:
     """Exhaustive search of the any-length model, if it ends under the budget's states."""
     machine, budget = _SHARED["any_length"], _SHARED["budget"]
-    exploration = vector.explore(machine, budget.any_length_states)
+    exploration = _SHARED["any_length_search"]
+    if exploration is None:
+        exploration = vector.explore(machine, budget.any_length_states)
     if not exploration.complete:
         return None
     everything = f"all {exploration.states} reachable states of the any-length model"
@@ -219,9 +225,14 @@ def _spacer_job(name: str, lemmas: Sequence[str]) -> Result:
         if again.unbounded:
             return again
         stale = f"; {again.note}, so Spacer searched anew"
+    # A worker answers several properties' queries with the same lemmas: it
+    # builds the model's clauses once (the query's text is the same either way).
+    built = _SHARED.setdefault("spacer_clauses", {})
+    if tuple(lemmas) not in built:
+        built[tuple(lemmas)] = spacer._Clauses(machine, _by_name(lemmas))
     # The invariant is re-checked but not printed here: ``verify --explain``
     # prints one that stands alone, without lemmas.
-    found = spacer.check(machine, p, budget.timeout_ms, print_invariant=False, lemmas=_by_name(lemmas))
+    found = spacer.check(machine, p, budget.timeout_ms, _clauses=built[tuple(lemmas)], print_invariant=False, lemmas=_by_name(lemmas))
     return replace(found, note=found.note + stale) if stale else found
 
 
