@@ -1315,20 +1315,26 @@ class GameState:
         place = main and player.placed_resource_turn != self.turn_number
         offers = self._offers
         offer = out.append
-        # One pass over play gathers what `cards_in_play` and `ready_resources`
-        # would each gather in a pass of their own: his ready resources,
-        # what he can pay (402.1, 402.4a), and the cards in play that are
-        # not resources (410.1b, 402.4a): his, and the others' that could
-        # defend, characters and, against a sabotage, items (601.2b).
-        mine, theirs, budget = [], [], 0
-        for o in map(objs.__getitem__, play):
-            if o.resource:
-                if o.controller == p and not o.exhausted:
-                    budget += 1
-            elif o.controller == p:
-                mine.append(o)
-            elif main and (o.card.is_character or o.card.type == "item"):
-                theirs.append(o)
+        # In his main phase or the defend window, one pass over play gathers
+        # what `cards_in_play` and `ready_resources` would each gather in a
+        # pass of their own: his ready resources, what he can pay (402.1,
+        # 402.4a), and the cards in play that are not resources (410.1b,
+        # 402.4a): his (attackers, weapons), and in his main phase the
+        # others' that could defend, characters and, against a sabotage,
+        # items (601.2b). Elsewhere only what he can pay is read.
+        mine, theirs = [], []
+        if main or defend:
+            budget = 0
+            for o in map(objs.__getitem__, play):
+                if o.resource:
+                    if o.controller == p and not o.exhausted:
+                        budget += 1
+                elif o.controller == p:
+                    mine.append(o)
+                elif main and (o.card.is_character or o.card.type == "item"):
+                    theirs.append(o)
+        else:
+            budget = self.ready_resources(p)
         # Each offer is looked up by what it is made of, with the controller
         # of a card it names, which its label shows (`describe`).
         targets_of: dict[str, list[int]] = {}  # `legal_targets` of each kind, read once: several cards may ask
