@@ -19,7 +19,7 @@ from checkers import vector
 from checkers.vector import VectorExploration as Exploration, explore
 from model.riftbound.damage import DamageUnit, is_legal
 from model.riftbound.rulings import NO_LETHAL, rulebook
-from model.riftbound.table import DEALING, FIRST_BATTLEFIELD, HAND, Table, Unit, default_table
+from model.riftbound.table import DEALING, FIRST_BATTLEFIELD, HAND, Table, Unit, default_table, nearby_tables
 from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
 from model.sources import SOURCES, SourceError, line_span, path_of
 from tests.conftest import reachable_states
@@ -524,8 +524,9 @@ def test_a_battlefield_taken_without_a_combat_scores_only_by_assumption() -> Non
 
 
 def test_line_106_keeps_a_unit_that_cannot_be_destroyed_where_line_102_destroys_every_unit() -> None:
-    """Beyond lint's table (it has no such unit, so lint finds the ruling dead):
-    line 106 leaves a unit that cannot be destroyed standing whatever its
+    """On a table of its own (lint's default table has no such unit, and lint
+    wakes the ruling on the table one change away where Caitlyn cannot be
+    destroyed): line 106 leaves a unit that cannot be destroyed standing whatever its
     damage, and deal_damage asks it; at equal totals line 102 destroys every
     unit, and the model lets line 106 decide (assumed:equal-might-as-dealt)."""
     units = (Unit("Raider", P1, 2), Unit("Kayn", P2, 2, start=FIRST_BATTLEFIELD + BF1, indestructible=True))
@@ -667,3 +668,16 @@ def test_line_77_makes_no_damage_lethal_to_a_unit_that_cannot_be_damaged(one_fig
         assert not alone.clashes("lethal_damage", s, CONCRETE, sentry)
         assert all(book.answer("lethal_damage", s, CONCRETE, u) >= 1 for u, unit in enumerate(units) if not unit.immune)
     assert book.questions["lethal_damage"].show_answer(NO_LETHAL) == "none"
+
+
+def test_the_tables_one_change_away_each_change_one_thing() -> None:
+    """Lint's nearby tables (where it wakes dead rulings): the default table over
+    one turn with one unit changed, or with a third player added."""
+    turn = default_table(2, 2, 1, 1, 2)
+    tables = {key: t for key, _, t in nearby_tables(2, 2, 1, 2)}
+    assert list(tables) == ["players3-turns1", "might0-turns1", "indestructible-turns1", "grave-reaper-turns1", "distant-drummer-turns1"]
+    assert tables.pop("players3-turns1").players == 3
+    for key, t in tables.items():
+        assert t.players == 2 and t.turns == 1, key
+        assert sum(u != v for u, v in zip(t.units, turn.units)) == 1, key
+    assert nearby_tables(3, 2, 1, 2) == []

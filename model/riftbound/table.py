@@ -210,12 +210,26 @@ def nearby_tables(players: int, battlefields: int, spells: int, victory_points: 
       assumed:attacker-gone) apply only past two players;
     - Caitlyn at might 0, as an effect may set it (the engine's setups can):
       damage.lethal (line 53) and qa.both-survive (line 106) then disagree on
-      what is lethal to her, some damage or none at all."""
+      what is lethal to her, some damage or none at all;
+    - Caitlyn unable to be destroyed, qa.both-survive's own case (line 106);
+    - a unit with one of the cards' triggers of the scenarios' pool: P1's
+      Recruit destroys as Grave Reaper does (assumed:here-trigger), his
+      Herald rallies from afar as Distant Drummer does (assumed:afar-trigger).
+      The default tables hold no such card, so the rulings on them apply only
+      here."""
     if players != 2:
         return []
     turn = default_table(2, battlefields, spells, 1, victory_points)
-    weakened = tuple(replace(u, might=0) if u.name == "Caitlyn" else u for u in turn.units)
+
+    def changed(name: str, **change: Any) -> Table:
+        return replace(turn, units=tuple(replace(u, **change) if u.name == name else u for u in turn.units))
+
     return [
         ("players3-turns1", "a third player sits at the table, over one turn", default_table(3, battlefields, spells, 1, victory_points)),
-        ("might0-turns1", "an effect has set Caitlyn's might to 0, over one turn", replace(turn, units=weakened)),
+        ("might0-turns1", "an effect has set Caitlyn's might to 0, over one turn", changed("Caitlyn", might=0)),
+        ("indestructible-turns1", "Caitlyn cannot be destroyed, over one turn", changed("Caitlyn", indestructible=True)),
+        ("grave-reaper-turns1", "P1's Recruit destroys as Grave Reaper does when played, over one turn",
+         changed("Recruit", when_played="destroy")),
+        ("distant-drummer-turns1", "P1's Herald rallies from afar as Distant Drummer does, over one turn",
+         changed("Herald", rallying=False, afar=True)),
     ]
