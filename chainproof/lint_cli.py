@@ -61,7 +61,7 @@ def _check_max_pairs(max_pairs: int) -> None:
     "--scenarios",
     "scenario_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    help="write each finding's game the engine can replay as a scenario file in this folder (WoW: variants and source clashes, searched on the engine's table; Riftbound, HotA: each clash's and gap's own game)",
+    help="write each finding's game the engine can replay as a scenario file in this folder (WoW: variants and source clashes, searched on the engine's table; Riftbound, HotA: each clash's and gap's own game, and a dead ruling's on the table one change away where it applies)",
 )
 @click.option("--sarif", "sarif_file", type=click.Path(dir_okay=False, path_type=Path), help="also write the findings as SARIF 2.1.0, located at the rule texts")
 @click.option(
