@@ -126,12 +126,14 @@ def check_uniqueness(st: GameState, cards: list[Obj] | None = None) -> None:
         if o.card.bound_by_uniqueness and not o.resource:
             bound.setdefault(o.controller, []).append(o)
             read += (o.id, o.controller)
+    if not bound:
+        return  # nothing in play is bound by uniqueness
     if in_play_with(st, "attached_loses_keyword"):
         # A hero's keywords change only by these attachments (405.1): where they are is read too.
         read.append(tuple(a.attached_to for a in sources_in_play(st, "attached_loses_keyword")))
     # A card's definition and a player's hero never change, so the same bound
     # cards under the same controllers as when nothing was found find nothing.
-    if not bound or read == st.uniqueness_settled:
+    if read == st.uniqueness_settled:
         return
     for p in st.clockwise_from(st.turn_player):
         mine = bound.get(p)

@@ -1266,7 +1266,7 @@ class GameState:
         p = self.priority
         objs = self.objs
         player = self.players[p]
-        # `_in_main_phase`, written out: this runs before every choice.
+        # `_in_main_phase` (408.1, 409.2b, 502.1), written out: this runs before every choice.
         main = self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
         if main:
             hand = [*map(objs.__getitem__, player.hand)]
@@ -1280,9 +1280,10 @@ class GameState:
                 if o.card.instant:
                     hand.append(o)
             if not (hand or self.payment_sources or self.turn_modifiers) and self.step != "defend_window":
-                # No instant, no payment power or quest in play, no ability to
-                # play from a graveyard, no strike: his pass is all there is,
-                # as at most choices.
+                # No instant (408.1), no payment power or quest in play (CR7.4
+                # 701, CR7.4 702.2), no ability to play from a graveyard
+                # (Readiness), no strike (602.3a): his pass is all there is
+                # (409.2), as at most choices.
                 return [self.pass_actions[p]]
         if self.turn_modifiers and self.may_play_from_graveyard(p):  # Readiness
             for oid in player.graveyard:
