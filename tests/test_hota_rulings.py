@@ -121,7 +121,7 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
                 assert all(x.startswith("assumed:") and REGISTRY[x].status == "assumed" for x in r.rules), r.id
     chosen = {p.id for p in PRINCIPLES if all(is_assumed_rule(x) for x in p.rules)}
     assert chosen == {"return-impossible", "game-over", "draw-replaces-loss", "last-opponent", "last-known-controller",
-                      "concession-outside-loops"}
+                      "concession-outside-loops", "token-not-a-card"}
 
 
 @pytest.mark.parametrize("texts, message", [
@@ -332,6 +332,30 @@ def test_the_echo_names_the_controller_of_a_token_that_107_3_says_has_none() -> 
     taken = {without.machine.edges[k].name for k in set(without.step_edge.tolist())}
     assert "echo_chamber_creates" in taken and "mandatory_loop_draw" not in taken
     assert "mandatory_loop_draw" in {m.edges[k].name for k in set(vector.explore(m).step_edge.tolist())}
+
+
+#: P1's Spirit, sent away by P2's Banishing Gale, makes P2's Echo Chamber trigger for P1.
+STRANGER = table_of({0: ["Spirit Caller"], 1: ["Echo Chamber", "Banishing Gale"]}, 7)
+
+
+def test_an_echo_gives_the_spirit_to_its_creator_where_107_2_gives_it_to_the_echos_owner() -> None:
+    """H11: the Spirit an echo makes for another player than its owner is the
+    creator's by 109.5a and the echo owner's by 107.2 (a card with no owner);
+    004 alone does not settle it. The model gives it to its creator
+    (assumed:token-not-a-card); without that principle, to the echo's owner."""
+    m = build(table=STRANGER)
+    echo_for_p1 = m.table.echo_waits
+    state = first_reached(m, lambda s: m.location_of(s) == "triggers" and s.waiting == echo_for_p1)
+    alone = m.rulings.only(SEED)
+    assert set(alone.explain("echo_spirit_to_creator", state).core) == {"109.5a", "107.2"}
+    assert m.rulings.answer("echo_spirit_to_creator", state, CONCRETE) is True
+    after = {e.name: post for e, post in m.successors(state)}["echo_chamber_creates"]
+    assert after.tokens == (state.tokens[0] + 1, state.tokens[1])
+    other = build(table=STRANGER, without=("token-not-a-card",))
+    after = {e.name: post for e, post in other.successors(state)}["echo_chamber_creates"]
+    assert after.tokens == (state.tokens[0], state.tokens[1] + 1)
+    # For a token of the echo's owner 107.2 says nothing: no clash.
+    assert not alone.clashes("echo_spirit_to_creator", state._replace(waiting=echo_for_p1 + 1), CONCRETE)
 
 
 def test_no_reading_comment_is_left_unnamed() -> None:

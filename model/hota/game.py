@@ -848,7 +848,11 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
         # still has one (the question ``left_token_has_controller``, 107.3);
         # if not, 101.3 skips the instruction.
         p = whose(s, r.t.echo_waits)
-        made = r.create_spirit(s, b, p, b.select(s.tokens, p))
+        # Its creator controls the Spirit, or else the echo's owner (the
+        # question ``echo_spirit_to_creator``, 109.5a against 107.2).
+        echo_owner = r.t.entities[(*r.t.holding("Echo Chamber"), *r.t.holding("Whispering Echo"))[0]].owner
+        to = b.If(r.book.answer("echo_spirit_to_creator", s, b), p, echo_owner)
+        made = r.create_spirit(s, b, to, b.select(s.tokens, to))
         named = r.book.answer("left_token_has_controller", s, b)
         return {"tokens": tuple(b.If(named, x, y) for x, y in zip(made["tokens"], s.tokens)),
                 "waiting": b.If(named, made["waiting"], NO_TRIGGER)}

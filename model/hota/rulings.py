@@ -62,6 +62,8 @@ PRINCIPLES = (
               "at a table of more than two, 104.2a's win comes as the last opponent leaves, since play goes on after one leaves"),
     Principle("last-known-controller", ("assumed:last-known-controller",),
               "an ability that triggers on a token leaving the battlefield reads the controller the token had as it left"),
+    Principle("token-not-a-card", ("assumed:token-not-a-card",),
+              "the token 109.5a gives its creator is the marker 109.5e says is no card, so 107.2's card with no owner is not one"),
     Principle("concession-outside-loops", ("assumed:concession-outside-loops",),
               "a concession, open at any time, leaves a loop rather than being an optional action within it"),
 )
@@ -663,6 +665,40 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda: "the token Culling Field destroys",
     )
 
+    # -- echo_spirit_to_creator(): whose is the Spirit an echo creates ----------------------------
+    # The echo has "that token's controller" create a Spirit and says nothing
+    # of who controls it. 109.5a (and 109.2a) give a token to the player who
+    # puts it onto the battlefield: its creator. 107.2 gives a card with no
+    # owner to the owner of the entity that produced it: the echo's owner,
+    # and by 107.1 that player then owns it too. The two part only where the
+    # token that left was another player's than the echo's owner's, which
+    # takes a Spirit Caller that player may control. 109.5e says a token is
+    # no card, in the other of 004's two words for tokens than 109.5a uses:
+    # read as one thing, 107.2 does not reach tokens (the model's reading).
+    echo_entities = (*t.holding("Echo Chamber"), *t.holding("Whispering Echo"))
+    strangers = {e: tuple(q for q in range(t.players) if q != t.entities[e].owner and t.controlled_by("Spirit Caller", q))
+                 for e in echo_entities}
+
+    def for_a_stranger(s: Any, b: Backend) -> Any:
+        """The echo that waits works and is for a token of another player than its owner."""
+        return b.Or(*(b.And(has_ability(s, b, e), s.waiting == t.echo_waits + q) for e in echo_entities for q in strangers[e]))
+
+    creator_q = Question(
+        "echo_spirit_to_creator",
+        "does the Spirit an echo creates come under the control of the player who creates it, not the echo's owner?",
+        (
+            Ruling("109.5a", ("109.5a", "109.2a"), True, always,
+                   "a token is owned and controlled by the player who puts it onto the battlefield: its creator",
+                   overrides={"107.2": "token-not-a-card"}, texts={SEED: "222"}),
+            Ruling("107.2", ("107.2", "107.1"), False, for_a_stranger,
+                   "a card with no owner is controlled by the owner of the entity that produced it: the echo's owner",
+                   texts={SEED: "186"}),
+        ),
+        ((),),
+        asked_at=("triggers",),
+        show=lambda: "the echo's Spirit",
+    )
+
     # -- loop_is_a_draw(): 104.4b, H6 ----------------------------------------------------------
     # The echo makes a Spirit only where the token that left still has a controller.
     # Culling Field feeds the loop only where destroying a token takes it off the battlefield.
@@ -702,7 +738,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     )
 
     questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, first_turn_q, returns_q, destroyed_q, draws_q, turn_q, priority_q,
-                 waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, loop_q)
+                 waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, creator_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
     book.append(made.without(without) if without else made)
