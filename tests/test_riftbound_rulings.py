@@ -675,7 +675,8 @@ def test_the_tables_one_change_away_each_change_one_thing() -> None:
     one turn with one unit changed, or with a third player added."""
     turn = default_table(2, 2, 1, 1, 2)
     tables = {key: t for key, _, t in nearby_tables(2, 2, 1, 2)}
-    assert list(tables) == ["players3-turns1", "might0-turns1", "indestructible-turns1", "grave-reaper-turns1", "distant-drummer-turns1"]
+    assert list(tables) == ["players3-turns1", "spark-sapper-turns1", "might0-turns1", "indestructible-turns1", "grave-reaper-turns1",
+                            "distant-drummer-turns1"]
     assert tables.pop("players3-turns1").players == 3
     for key, t in tables.items():
         assert t.players == 2 and t.turns == 1, key

@@ -204,7 +204,10 @@ def default_table(players: int = 2, battlefields: int = 2, spells: int = 1, turn
 def nearby_tables(players: int, battlefields: int, spells: int, victory_points: int) -> list[tuple[str, str, Table]]:
     """The tables one change away from the default, over one turn (which keeps
     each search near the default's size), where lint looks for what the
-    default table cannot show: (key, label, table).
+    default table cannot show: (key, label, table). Lint searches at most
+    three for one ruling, in this order, and a ruling that play alone keeps
+    from applying is searched on every table searched for another: Spark
+    Sapper's table comes second, so that its marked damage is reached.
 
     - a third player: the multiplayer rules (combat.multiplayer,
       assumed:attacker-gone) apply only past two players;
@@ -213,8 +216,10 @@ def nearby_tables(players: int, battlefields: int, spells: int, victory_points: 
       what is lethal to her, some damage or none at all;
     - Caitlyn unable to be destroyed, qa.both-survive's own case (line 106);
     - a unit with one of the cards' triggers of the scenarios' pool: P1's
-      Recruit destroys as Grave Reaper does (assumed:here-trigger), his
-      Herald rallies from afar as Distant Drummer does (assumed:afar-trigger).
+      Recruit deals 1 damage as Spark Sapper does, which leaves damage marked
+      before the damage step, or destroys as Grave Reaper does
+      (assumed:here-trigger); his Herald rallies from afar as Distant
+      Drummer does (assumed:afar-trigger).
       The default tables hold no such card, so the rulings on them apply only
       here."""
     if players != 2:
@@ -226,6 +231,8 @@ def nearby_tables(players: int, battlefields: int, spells: int, victory_points: 
 
     return [
         ("players3-turns1", "a third player sits at the table, over one turn", default_table(3, battlefields, spells, 1, victory_points)),
+        ("spark-sapper-turns1", "P1's Recruit deals 1 damage as Spark Sapper does when played, over one turn",
+         changed("Recruit", when_played="damage")),
         ("might0-turns1", "an effect has set Caitlyn's might to 0, over one turn", changed("Caitlyn", might=0)),
         ("indestructible-turns1", "Caitlyn cannot be destroyed, over one turn", changed("Caitlyn", indestructible=True)),
         ("grave-reaper-turns1", "P1's Recruit destroys as Grave Reaper does when played, over one turn",
