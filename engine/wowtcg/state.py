@@ -1280,10 +1280,10 @@ class GameState:
                 if o.card.instant:
                     hand.append(o)
             if not (hand or self.payment_sources or self.turn_modifiers) and self.step != "defend_window":
-                # No instant (408.1), no payment power or quest in play (CR7.4
-                # 701, CR7.4 702.2), no ability to play from a graveyard
-                # (Readiness), no strike (602.3a): his pass is all there is
-                # (409.2), as at most choices.
+                # No instant (408.1), no payment power or quest in play
+                # (CR7.4 701, CR7.4 702.2), no ability to play from a
+                # graveyard (Readiness), no strike (602.3a): his pass is all
+                # there is (409.2), as at most choices.
                 return [self.pass_actions[p]]
         if self.turn_modifiers and self.may_play_from_graveyard(p):  # Readiness
             for oid in player.graveyard:
