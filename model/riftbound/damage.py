@@ -807,26 +807,46 @@ def _strict_witness(units: Sequence[DamageUnit], total: Any, b: Backend) -> tupl
     return _greedy(units, total, b, rank, sink=True)
 
 
-def _stuck_configuration(pattern: Sequence[str], max_might: int, timeout_ms: int) -> tuple[tuple[int, ...], int] | None:
-    """Mights and a total for which no split satisfies ``strict_rules``, or None.
+def _configurations(mights: Sequence[Any], total: Any, max_might: int) -> list[Any]:
+    # Mights from 1: a 0-might unit has the same lethal amount (1) as a 1-might one.
+    return [*(z3.And(m >= 1, m <= max_might) for m in mights), total >= 0, total <= len(mights) * (max_might + 1)]
 
-    First a quick proof that none exists: no configuration of the pattern
-    where ``_strict_witness`` breaks the strict rules (unsat).  Where the
-    witness can fail, one exists-forall Z3 query: mights 0..max_might (no
-    marked damage: it only lowers lethal, which the mights range over anyway)
-    and a total such that every split breaks the strict rules.
+
+def _witness_never_fails(max_units: int, max_might: int, timeout_ms: int) -> set[tuple[str, ...]]:
+    """The patterns for which no configuration makes ``_strict_witness`` break
+    the strict rules (unsat): no stuck configuration exists.  One solver per
+    number of units, the units' keywords left free and each pattern's fixed
+    by assumptions, so that the rules' terms are built once per size rather
+    than once per pattern."""
+    proved: set[tuple[str, ...]] = set()
+    for n in range(1, max_units + 1):
+        mights = [z3.Int(f"might:{i}") for i in range(n)]
+        total = z3.Int("total")
+        flags = [[z3.Bool(f"{flag}:{i}") for i in range(n)] for flag in ("tank", "last", "immune")]
+        units = tuple(DamageUnit(chr(ord("A") + i), mights[i], *(f[i] for f in flags)) for i in range(n))
+        solver = z3.Solver()
+        limits.limit(solver, timeout_ms)
+        solver.add(*_configurations(mights, total, max_might),
+                   z3.Not(z3.And(*strict_rules(units, total, _strict_witness(units, total, SYMBOLIC), SYMBOLIC).values())))
+        for pattern in itertools.combinations_with_replacement(tuple(KINDS), n):
+            fixed = [f[i] if on else z3.Not(f[i]) for i, kind in enumerate(pattern) for f, on in zip(flags, KINDS[kind])]
+            if solver.check(*fixed) == z3.unsat:
+                proved.add(pattern)
+    return proved
+
+
+def _stuck_configuration(pattern: Sequence[str], max_might: int, timeout_ms: int) -> tuple[tuple[int, ...], int] | None:
+    """Mights and a total for which no split satisfies ``strict_rules``, or
+    None, for a pattern where ``_strict_witness`` can fail: one exists-forall
+    Z3 query, mights 0..max_might (no marked damage: it only lowers lethal,
+    which the mights range over anyway) and a total such that every split
+    breaks the strict rules.
     """
     n = len(pattern)
     mights = [z3.Int(f"might:{i}") for i in range(n)]
     total = z3.Int("total")
     units = pattern_units(pattern, mights)
-    # Mights from 1: a 0-might unit has the same lethal amount (1) as a 1-might one.
-    bounds = [*(z3.And(m >= 1, m <= max_might) for m in mights), total >= 0, total <= n * (max_might + 1)]
-    quick = z3.Solver()
-    limits.limit(quick, timeout_ms)
-    quick.add(*bounds, z3.Not(z3.And(*strict_rules(units, total, _strict_witness(units, total, SYMBOLIC), SYMBOLIC).values())))
-    if quick.check() == z3.unsat:
-        return None
+    bounds = _configurations(mights, total, max_might)
     amounts = [z3.Int(f"amount:{i}") for i in range(n)]
     solver = z3.Solver()
     limits.limit(solver, timeout_ms)
@@ -896,7 +916,11 @@ def exclusive_requirements(max_units: int = 5, max_might: int = 6, timeout_ms: i
     2 units, 4 of 3, 10 of 4, 20 of 5: 35 of the 251 patterns up to 5 units.
     """
     found: dict[tuple[str, ...], Exclusion] = {}
+    # First a quick proof, for most patterns, that the witness never fails.
+    never_stuck = _witness_never_fails(max_units, max_might, timeout_ms)
     for pattern in patterns(max_units):
+        if pattern in never_stuck:
+            continue
         stuck = _stuck_configuration(pattern, max_might, timeout_ms)
         if stuck is None:
             continue
