@@ -66,6 +66,10 @@ class Character:
     #: the turn ends it is an item again.  Whether it joins its party as it
     #: becomes an ally the texts answer differently (V14, a question of the rulings).
     ally_this_turn_for: int | None = None
+    #: Not in play as the game starts: the slot waits for this card, which
+    #: comes as an ally card of its controller resolves (302.1) or as Mind
+    #: Control moves an opponent's copy of it over (401.3).
+    starts_out_of_play: bool = False
 
     def __post_init__(self) -> None:
         unknown = set(self.keywords) - set(KEYWORDS)
@@ -77,6 +81,8 @@ class Character:
         # 305.3a gives it one.  0 is a value both readings share.
         if self.totem and self.atk:
             raise ValueError(f"{self.name}: a totem has no ATK (306.3a)")
+        if self.starts_out_of_play and self.ally_this_turn_for is not None:
+            raise ValueError(f"{self.name}: an item that becomes an ally is in play as an item from the start")
         if self.ally_this_turn_for is not None and (self.ally_this_turn_for < 1 or self.totem or self.power_cost is not None or self.keeps_hero):
             raise ValueError(f"{self.name}: an item that becomes an ally costs at least 1 and has no other power")
 
@@ -236,6 +242,10 @@ FLASH_HEAL = Spell("Flash Heal", 1, heals=True)
 #: is also an ally with 2 melee ATK, 2 health and protector this turn", its
 #: numbers scaled down as every stat of the board is.
 ARCANITE_DRAGONLING = Character("Arcanite Dragonling", atk=1, health=1, keywords=frozenset({"protector"}), ally_this_turn_for=1)
+
+#: Mind Control (409.6d example, 000:370-371): its caster takes control of
+#: an opposing ally, which joins his party without entering play (401.3).
+MIND_CONTROL = Ability("Mind Control", "take control of an ally")
 
 #: The totem of 002's Chinese 602.2c example (306.3a): no ATK, and its health
 #: scaled down as every health of the board is.
@@ -418,6 +428,19 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         was = first.allies[-1].name
         out.append(("P1-arcanite-dragonling", f"P1's {was} is Arcanite Dragonling, an item in play that his payment makes an ally this turn",
                     _with_party(board, 0, replace(first, allies=(*first.allies[:-1], ARCANITE_DRAGONLING)))))
+    # No ally of the default board changes sides, so whether ferocity lets
+    # an ally attack in the turn it joins its party without entering play
+    # (002's Chinese 601.2a: only in the turn it enters play) is asked only
+    # where one can: Mind Control is in the game, P1's guard has ferocity,
+    # and P2's last ally slot waits, empty, for that card (P2 draws his
+    # non-instant in turn 2; P1, who skips his first draw, has none before).
+    if first.allies and len(board.parties) > 1 and board.parties[1].allies:
+        guard = replace(first.allies[0], keywords=first.allies[0].keywords | {"ferocity"})
+        second = board.parties[1]
+        taking = _with_party(_with_party(board, 0, replace(first, allies=(guard, *first.allies[1:]))), 1,
+                             replace(second, allies=(*second.allies[:-1], replace(guard, starts_out_of_play=True))))
+        out.append(("P2-mind-control", f"Mind Control is in the game, P1's {guard.name} has ferocity, and P2's last ally slot (his {second.allies[-1].name}'s) waits, empty, for it",
+                    replace(taking, abilities=(MIND_CONTROL,))))
     out.append(("P1-hero+bear-form", "P1's hero is in bear form (Maul is in play; he plays no non-instant while it lasts)", _with_party(board, 0, replace(first, bear_form=True))))
     return out
 

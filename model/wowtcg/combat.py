@@ -49,10 +49,12 @@ def variables(t: Table, combats: int | None) -> list[Var]:
         Var("resources", IntRange(0, t.resource_hi), (t.start_resources,), length=n, doc="resources in play (410.1a)"),
         Var("resources_exhausted", IntRange(0, t.resource_hi), (0,), length=n, doc="exhausted resources (402.4a)"),
         # 101.1: heroes (and, in this model, the allies of the board) start in play.
-        Var("in_play", BOOL, (True,), length=count, start=tuple(not x for x in t.item_allies) if any(t.item_allies) else None,
+        Var("in_play", BOOL, (True,), length=count, start=tuple(not x for x in t.out_at_start) if any(t.out_at_start) else None,
             doc="each character is in play"),
         Var("exhausted", BOOL, (False,), length=count, doc="each character is exhausted (105.1)"),
         Var("fresh", BOOL, (False,), length=count, doc="the ally joined its party this turn (601.2a)"),
+        *([Var("changed_sides", BOOL, (False,), length=count, doc="the ally joined its party this turn by a change of control, not by entering play (401.3)")]
+          if t.ferocity_changes_sides else []),
         Var("damage", IntRange(0, most_damage), (0,), length=count, doc="damage on each character (404.1)"),
         Var("weapon_exhausted", BOOL, (False,), length=n * t.weapons, doc="each weapon is exhausted (303.2)"),
         Var("armor_exhausted", BOOL, (False,), length=n, doc="each hero's armor is exhausted (304.2)"),

@@ -248,7 +248,28 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "ferocity, printed on the card, lifts the restriction on new characters",
                 printed=True,
                 overrides={"601.2a:new": "103.1"},
-                texts={"000": "451", "001": "201", "002en": "30", "002zh": "34", "CR7.4": "1838-1840"},
+                # 001 says it both ways: its keyword list lets a ferocious ally
+                # attack in the turn it joins the party (201), its glossary in
+                # the turn it enters play (299); the model reads it by 201.
+                texts={"000": "451", "001": "201", "002en": "30", "CR7.4": "1838-1840"},
+            ),
+            # 002's Chinese 601.2a lists ferocity as the one exception for
+            # allies in the turn they enter play (its item 3), and bars,
+            # by its own example, an ally Mind Control brought over this turn
+            # (item 2): ferocity lifts nothing for an ally that joined its
+            # party without entering play.
+            Ruling(
+                "ferocity",
+                ("601.2a", "103.1", "401.3"),
+                None,
+                lambda s, b, a: b.And(
+                    b.select(s.fresh, a, False), b.select(ferocity, a, False),
+                    *((b.Not(b.select(s.changed_sides, a, True)),) if t.ferocity_changes_sides else ()),
+                ),
+                "ferocity lifts the restriction only in the turn the ally enters play, not in one it changes sides",
+                printed=True,
+                overrides={"601.2a:new": "103.1"},
+                texts={"002zh": "33-34"},
             ),
             *(
                 # Only where the board holds a totem; the texts agree here (V15).

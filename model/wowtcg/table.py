@@ -154,6 +154,23 @@ class Table:
                 w.power_cost is not None for party in board.parties for w in party.weapons
             ):
                 raise ValueError("an item that becomes an ally is modelled only on a board with no non-instant ability and no other payment power")
+        #: The characters not in play as the game starts: items that become
+        #: allies (in play as items) and slots that wait for their card.
+        self.out_at_start = tuple(c.starts_out_of_play or c.ally_this_turn_for is not None for c in self.characters)
+        if any(self.is_hero[c] and self.characters[c].starts_out_of_play for c in range(self.count)):
+            raise ValueError("a hero is in play as the game starts (301.1)")
+        #: Some ally with ferocity can change sides: Mind Control is in the
+        #: game and another party has a slot for that card.  The state then
+        #: says which allies joined their party this turn by a change of
+        #: control (``changed_sides``), where 002's Chinese 601.2a lets
+        #: ferocity lift nothing (question may_attack).
+        self.ferocity_changes_sides = any(a.effect == "take control of an ally" for a in board.abilities) and any(
+            self._keywords["ferocity"][c] and any(
+                not self.is_hero[d] and self.owner[d] != self.owner[c] and self.characters[d].name == self.characters[c].name
+                for d in range(self.count)
+            )
+            for c in range(self.count) if not self.is_hero[c]
+        )
         #: The characters that may protect: printed protectors, and heroes in bear form.
         self.protectors = tuple(self._keywords["protector"][c] or (self.is_hero[c] and self.bear[self.owner[c]]) for c in range(self.count))
         #: Some spell of the board makes its target attack this turn (Mocking
@@ -352,6 +369,7 @@ class Table:
             "first_turn": False,
             "resource_placed": False,
             "fresh": (False,) * self.count,
+            **({"changed_sides": (False,) * self.count} if self.ferocity_changes_sides else {}),
             **counters,
         }
 

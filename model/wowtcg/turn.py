@@ -528,6 +528,7 @@ def build(
                 lambda s, b, c=c: {
                     "in_play": b.store(s.in_play, c, True),
                     "fresh": b.store(s.fresh, c, True),
+                    **({"changed_sides": b.store(s.changed_sides, c, False)} if t.ferocity_changes_sides else {}),
                     "exhausted": b.store(s.exhausted, c, False),
                     "damage": b.store(s.damage, c, 0),
                     # A card entering play is a new object, under no modifier yet.

@@ -609,6 +609,8 @@ def _taking_control(t: Table, window: str, resolves: Callable[[Any, Backend], An
                     "exhausted": b.store(b.store(s.exhausted, c, False), d, s.exhausted[c]),
                     "damage": b.store(b.store(s.damage, c, 0), d, s.damage[c]),
                 }
+                if t.ferocity_changes_sides:
+                    out["changed_sides"] = b.store(b.store(s.changed_sides, c, False), d, True)
                 # "This turn" modifiers stay with the card.
                 for name, off, held in (("taunted_by", t.nobody, t.taunting), ("cant_attack", False, t.stopping)):
                     if held:
@@ -631,7 +633,10 @@ def _taking_control(t: Table, window: str, resolves: Callable[[Any, Backend], An
         edges.append(resolving(
             t, window, f"resolve_ability[control of {t.name(c)} falls off]", ("409.2b", "306.3a", "401.3", "302.2"),
             lambda s, b, c=c: b.And(resolves(s, b), s.in_play[c], controller(s, b) != t.owner[c]),
-            lambda s, b, c=c: {"fresh": b.store(s.fresh, c, True)},
+            lambda s, b, c=c: {
+                "fresh": b.store(s.fresh, c, True),
+                **({"changed_sides": b.store(s.changed_sides, c, True)} if t.ferocity_changes_sides else {}),
+            },
             f"every player passed in succession: the top link attaches to {t.name(c)}, no ally, and falls off; it comes back to its party new",
         ))
     return edges
