@@ -84,6 +84,7 @@ def test_lint_finds_the_setup_disagreements_with_the_setup_as_witness():
         "source-clash:mulligans_wait_for_all:001",
         "source-clash:random_draw_picks_chooser:001",
         "source-clash:copies_allowed:001",
+        "source-clash:copies_with_side_deck:001",
         "self-clash:minimum_deck_size:001:100.1+100.1:sealed",
     }
     deck = found["source-clash:may_include_card:CR7.4"]

@@ -1,6 +1,7 @@
 """Setting up a WoW TCG game as questions over setups (``model/setup.py``):
 which cards a hero's deck may hold (100.2a, 100.2b), how many cards a deck needs
-(100.1) and how many copies of one card it may hold (100.4), how large the
+(100.1) and how many copies of one card it may hold (100.4), its side deck's
+copies counted or not, how large the
 opening hand is and who decides the first player (101.1), and how a
 mulligan goes (101.2).
 
@@ -246,6 +247,39 @@ copies_allowed = setup_question(
     show_answer=str,
 )
 
+# -- 100.4: whether a side deck's copies count toward the four ------------------------------
+
+#: Copies of one card (not unlimited) in a constructed main deck and in its side deck.
+SIDE_DECK_COPIES = tuple((main, side) for main in range(1, 5) for side in range(1, 5))
+
+copies_with_side_deck = setup_question(
+    "copies_with_side_deck",
+    "may a constructed main deck and its side deck hold these copies of one card without the unlimited tag (100.4)?",
+    (
+        Ruling(
+            "100.4:side-deck",
+            ("100.4",),
+            lambda s, b, main, side: main + side <= 4,
+            always,
+            "four copies of a name in all: the side deck's count with the main deck's",
+            texts={"000": "98", "CR7.4": "108-109"},
+        ),
+        # The basic rules cap copies "in your deck" (209) and let a side deck
+        # hold any cards "just as you build your main deck" (212): its own
+        # four, beside the main deck's.
+        Ruling(
+            "100.4:side-deck",
+            ("100.4",),
+            lambda s, b, main, side: main <= 4 and side <= 4,
+            always,
+            "four copies in the main deck; the side deck, built as a main deck is, holds up to four of its own",
+            texts={"001": "209-212"},
+        ),
+    ),
+    SIDE_DECK_COPIES,
+    show=lambda main, side: f"{main} {'copy' if main == 1 else 'copies'} in the main deck and {side} in the side deck",
+)
+
 # -- 101.1: the opening hand and the first player -------------------------------------------
 
 opening_hand_size = setup_question(
@@ -349,6 +383,6 @@ mulligans_wait_for_all = setup_question(
 )
 
 QUESTIONS: tuple[Question, ...] = (
-    may_include_card, may_include_talent_card, minimum_deck_size, copies_allowed, opening_hand_size, random_draw_picks_chooser,
+    may_include_card, may_include_talent_card, minimum_deck_size, copies_allowed, copies_with_side_deck, opening_hand_size, random_draw_picks_chooser,
     mulligan_draws, mulligans_wait_for_all,
 )
