@@ -18,7 +18,7 @@ import pytest
 from chainproof import source_lint
 from checkers import vector
 from model.backend import CONCRETE, VECTOR
-from model.hota import REGISTRY, build
+from model.hota import REGISTRY, build, plays
 from model.hota.rulings import CONCESSION, DAMAGE, LAST_STANDING, PRINCIPLES, SEED, loses_at_check
 from model.hota.table import ACCEPT, REFUSE, default_table, table_of
 from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
@@ -121,7 +121,7 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
                 assert all(x.startswith("assumed:") and REGISTRY[x].status == "assumed" for x in r.rules), r.id
     chosen = {p.id for p in PRINCIPLES if all(is_assumed_rule(x) for x in p.rules)}
     assert chosen == {"return-impossible", "game-over", "draw-replaces-loss", "last-opponent", "last-known-controller",
-                      "concession-outside-loops", "token-not-a-card"}
+                      "concession-outside-loops", "token-not-a-card", "value-as-ability"}
 
 
 @pytest.mark.parametrize("texts, message", [
@@ -356,6 +356,33 @@ def test_an_echo_gives_the_spirit_to_its_creator_where_107_2_gives_it_to_the_ech
     assert after.tokens == (state.tokens[0], state.tokens[1] + 1)
     # For a token of the echo's owner 107.2 says nothing: no clash.
     assert not alone.clashes("echo_spirit_to_creator", state._replace(waiting=echo_for_p1 + 1), CONCRETE)
+
+
+#: P1's Arcane Sanctum gives the intelligence P1's Arcane Study requires (106.3); P2 may silence it.
+SANCTUM = table_of({0: ["Arcane Sanctum"], 1: ["Silencing Rune"]}, 8, named=({"Arcane Study": 1}, {}))
+
+
+def test_a_silenced_sanctum_gives_no_point_where_108_3_would_keep_it() -> None:
+    """H12: Silencing Rune takes Arcane Sanctum's abilities (109.3); its text
+    gives its point as one, while 108.3 lists the attribute values an object
+    provides beside its abilities. 004 alone clashes; the model takes the point
+    away (assumed:value-as-ability), and without that ruling (108.3 alone)
+    the point stays, so Arcane Study can be played."""
+    m = build(table=SANCTUM)
+    sanctum = m.table.holding("Arcane Sanctum")[0]
+    at_priority = first_reached(m, lambda s: m.location_of(s) == "priority" and s.priority == 0)
+    state = at_priority._replace(silenced=tuple(e == sanctum for e in range(len(m.table.entities))),
+                                 hand_arcane_study=(1, 0))
+    alone = m.rulings.only(SEED)
+    assert set(alone.explain("provides_attribute_value", state, sanctum).core) == {"silenced", "108.3"}
+    study = plays.play_name(0, "Arcane Study")
+
+    def plays_of(machine, s):  # noqa: ANN001, ANN202 - a play that draws is an edge per card it may draw
+        return {e.name.split("@")[0] for e, _ in machine.successors(s)}
+
+    assert study not in plays_of(m, state)
+    assert study in plays_of(m, at_priority._replace(hand_arcane_study=(1, 0)))
+    assert study in plays_of(build(table=SANCTUM, without=("silenced",)), state)
 
 
 def test_no_reading_comment_is_left_unnamed() -> None:

@@ -185,6 +185,11 @@ class HotaRules:
     def has_ability(self, s: Any, b: Backend, e: int) -> Any:
         return entity_has_ability(self.book, s, b, e)
 
+    def provides_value(self, s: Any, b: Backend, e: int) -> Any:
+        """Entity ``e`` is on the battlefield and adds its attribute value to its controller's (106.2a)."""
+        return b.And(b.Not(self.book.answer("leaves_with_its_player", s, b, e)),
+                     self.book.answer("provides_attribute_value", s, b, e))
+
     def card_works(self, s: Any, b: Backend, card: str) -> Any:
         """Some entity that is this card has its ability."""
         return b.Or(*(self.has_ability(s, b, e) for e in self.t.holding(card)))
@@ -1131,7 +1136,7 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
         *_start_edges(t, mulligan, counts, book),
         *_turn_edges(r),
         *_activations(r),
-        *plays.play_edges(t, r.has_ability, in_game, r.convene, r.draw_one),
+        *plays.play_edges(t, r.provides_value, in_game, r.convene, r.draw_one),
         *(_council_edges(r) if t.holding("Council of Elders") or t.council_convened_by_play else ()),
         *_trigger_edges(r),
     ]

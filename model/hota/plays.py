@@ -159,14 +159,15 @@ def _drawn(t: Table, e: Edge, combo: Sequence[tuple[int, Amount, Outcome]], extr
                    doc=f"{e.doc} (drawn: {what}; 103.1: any order the shuffle left)")
 
 
-def attribute_value(t: Table, s: Any, b: Backend, p: int, attribute: str, has_ability: Callable[..., Any]) -> Any:
+def attribute_value(t: Table, s: Any, b: Backend, p: int, attribute: str, provides: Callable[..., Any]) -> Any:
     """106.1, 106.2, 106.2a: the points ``p``'s played cards gave, and one
-    intelligence for each Arcane Sanctum ``p`` controls while it has its
-    ability (108.4: its "you" is its controller; 101.2a)."""
+    intelligence for each Arcane Sanctum ``p`` controls while it provides
+    its value (108.4: its "you" is its controller; ``provides``: the
+    question ``provides_attribute_value``)."""
     value = getattr(s, points_var(attribute))[p]
     if attribute == "intelligence":
         for e in t.holding("Arcane Sanctum"):
-            value = value + b.If(b.And(controls(t, s, e, p), has_ability(s, b, e)), 1, 0)
+            value = value + b.If(b.And(controls(t, s, e, p), provides(s, b, e)), 1, 0)
     return value
 
 
@@ -272,7 +273,7 @@ def discard_chosen(t: Table, s: Any, b: Backend, staying: Callable[[int], Any]) 
     return out
 
 
-def play_edges(t: Table, has_ability: Callable[..., Any], in_game: Callable[..., Any],
+def play_edges(t: Table, provides: Callable[..., Any], in_game: Callable[..., Any],
                council_start: Callable[..., dict[str, Any]], draw: Callable[..., dict[str, Any]]) -> list[Edge]:
     """The plays from hand (assumed:play-from-hand): the player holding
     priority plays a named card of their hand whose requirements their
@@ -289,7 +290,7 @@ def play_edges(t: Table, has_ability: Callable[..., Any], in_game: Callable[...,
             card = PLAYABLE[name]
 
             def may_play(s: Any, b: Backend, p: int = p, name: str = name, card=card) -> Any:
-                needs = [attribute_value(t, s, b, p, a, has_ability) >= v for a, v in card.requires]
+                needs = [attribute_value(t, s, b, p, a, provides) >= v for a, v in card.requires]
                 return b.And(s.priority == p, getattr(s, hand_var(name))[p] >= 1, *needs)
 
             def played(s: Any, b: Backend, p: int = p, name: str = name, **changes: Any) -> dict[str, Any]:

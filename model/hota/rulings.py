@@ -64,6 +64,8 @@ PRINCIPLES = (
               "an ability that triggers on a token leaving the battlefield reads the controller the token had as it left"),
     Principle("token-not-a-card", ("assumed:token-not-a-card",),
               "the token 109.5a gives its creator is the marker 109.5e says is no card, so 107.2's card with no owner is not one"),
+    Principle("value-as-ability", ("assumed:value-as-ability",),
+              "Arcane Sanctum gives its point by the static ability its text states, which an effect that takes abilities takes"),
     Principle("concession-outside-loops", ("assumed:concession-outside-loops",),
               "a concession, open at any time, leaves a loop rather than being an optional action within it"),
 )
@@ -699,6 +701,31 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda: "the echo's Spirit",
     )
 
+    # -- provides_attribute_value(e): an entity's attribute value under Silencing Rune, H12 ---------
+    # 106.2a lets an entity add attribute values to a player's, and 108.3 lists
+    # the attribute values an object provides among its characteristics beside
+    # its abilities. Arcane Sanctum's text gives its point as a static ability
+    # ("you have one more intelligence"), which Silencing Rune takes (109.3);
+    # read by 108.3, the point is a characteristic of its own that stays.
+    value_q = Question(
+        "provides_attribute_value",
+        "does this entity add its attribute value to its controller's?",
+        (
+            Ruling("silenced", ("101.2a", "109.3"), False, lambda s, b, e: s.silenced[e],
+                   "Silencing Rune took its abilities until the end of the turn, the point its text gives among them",
+                   overrides={"108.3": "value-as-ability"}, texts={SEED: "212"}),
+            Ruling("108.3", ("108.3", "106.2a"), True, lambda s, b, e: s.silenced[e],
+                   "the attribute value an object provides is a characteristic of its own beside its abilities: "
+                   "losing its abilities leaves it", texts={SEED: "201"}),
+        ),
+        tuple((e,) for e in t.holding("Arcane Sanctum")),
+        asked_at=("priority",),
+        default=True,
+        # 106.2a: an entity may provide attribute values, added to its player's.
+        default_texts={SEED: "174"},
+        show=lambda e: t.entities[e].label,
+    )
+
     # -- loop_is_a_draw(): 104.4b, H6 ----------------------------------------------------------
     # The echo makes a Spirit only where the token that left still has a controller.
     # Culling Field feeds the loop only where destroying a token takes it off the battlefield.
@@ -738,7 +765,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     )
 
     questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, first_turn_q, returns_q, destroyed_q, draws_q, turn_q, priority_q,
-                 waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, creator_q, loop_q)
+                 waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, creator_q, value_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
     book.append(made.without(without) if without else made)
