@@ -201,8 +201,10 @@ def build(
         """501.1a: the turn player readies his characters, equipment and
         resources; a character whose text holds it exhausted stays so (103.1)."""
         if readies_all:
+            # Entangling Roots holds its ally only in its controller's ready
+            # step (000:191): in another player's, the basic rules ready it too.
             return {
-                "exhausted": tuple(s.exhausted[c] if held[c] else False for c in range(t.count)),
+                "exhausted": tuple(b.And(s.exhausted[c], s.turn_player == t.owner[c]) if held[c] else False for c in range(t.count)),
                 "weapon_exhausted": (False,) * (n * t.weapons),
                 "armor_exhausted": (False,) * n,
                 "resources_exhausted": (0,) * n,
