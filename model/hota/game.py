@@ -357,13 +357,21 @@ def unfinished_at(p: Any, unfinished: Callable[[int], Any], b: Backend) -> Any:
 # The start of the game (103)
 
 
+#: The state ``declared_or_not`` was asked last and its answer: every
+#: declaration's guard and update asks it of one state. The state is held, so
+#: its identity is not reused while it is kept.
+_last_declared: list[Any] = [None, None]
+
+
 def declared_or_not(s: Any, b: Backend) -> Any:
     """A concrete state with each mulligan count declared so far as 0: what
-    the order of declarations reads (``tests/test_hota_model.py`` holds
+    the order of declarations reads (``tests/test_hota_recall.py`` holds
     ``declares_next`` to that)."""
     if b is not CONCRETE:
         return s
-    return s._replace(declared=tuple(NOT_YET if d == NOT_YET else 0 for d in s.declared))
+    if _last_declared[0] is not s:
+        _last_declared[:] = [s, s._replace(declared=tuple(NOT_YET if d == NOT_YET else 0 for d in s.declared))]
+    return _last_declared[1]
 
 
 def _start_edges(t: Table, mulligan: int, counts: Counts, book: RuleBook) -> list[Edge]:
