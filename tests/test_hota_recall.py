@@ -12,6 +12,7 @@ import pytest
 from model.backend import CONCRETE, SYMBOLIC
 from model.hota import build
 from model.hota.game import declared_or_not
+from model.hota import recall
 from model.hota.recall import Recall
 from model.hota.table import NOT_YET
 
@@ -36,6 +37,16 @@ def test_a_kept_answer_is_the_answer_and_a_new_path_is_evaluated_again() -> None
     # A kept mapping is given out as a copy.
     kept(states[0], CONCRETE, 10)["sum"] = 0
     assert kept(states[0], CONCRETE, 10) == {"sum": 9}
+
+
+def test_past_its_most_answers_it_asks_afresh(monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(recall, "MOST_KEPT", 2)
+    calls = []
+    kept = Recall(lambda s, b: calls.append(s) or s.a)
+    for a in (1, 2, 3, 3, 1):
+        assert kept(Point(a, 0, 0), CONCRETE) == a
+    # 1 and 2 are kept; 3 is asked each time.
+    assert [s.a for s in calls] == [1, 2, 3, 3]
 
 
 def test_a_state_replaced_inside_is_read_through() -> None:

@@ -21,6 +21,10 @@ from typing import Any, Callable
 
 from model.backend import CONCRETE, Backend
 
+#: The most answers one ``Recall`` keeps: past them it asks afresh, so a long
+#: explicit search over states that rarely agree keeps no more than this.
+MOST_KEPT = 1 << 14
+
 
 class _Reads:
     """A concrete state that notes each field read the first time, with its value."""
@@ -72,6 +76,7 @@ class Recall:
     def __init__(self, f: Callable[..., Any]) -> None:
         self.f = f
         self.trees: dict[tuple[Any, ...], Any] = {}
+        self.kept = 0
 
     def __call__(self, s: Any, b: Backend, *args: Any) -> Any:
         if b is not CONCRETE:
@@ -84,6 +89,9 @@ class Recall:
         return _fresh(self._evaluate(s, args))
 
     def _evaluate(self, s: Any, args: tuple[Any, ...]) -> Any:
+        if self.kept >= MOST_KEPT:
+            return self.f(s, CONCRETE, *args)
+        self.kept += 1
         read: dict[str, Any] = {}
         value = self.f(_Reads(s, read), CONCRETE, *args)
         path = list(read.items())
