@@ -426,7 +426,9 @@ def test_a_ruling_still_asleep_after_the_searches_allowed_says_the_rest_were_not
     asleep = by_key["dead-ruling:token_returns:rewind-portal@004"].summary
     assert "the first 1 boards one change away that let it apply never reach it" in asleep
     assert "searched: P1 also has Rewind Portal" in asleep and "the others were not searched" in asleep
-    assert not any(f.board for f in out.findings)
+    # Nothing of its question is claimed on a board; other questions' quiet
+    # clashes (H11, H12) do show on the boards one change away.
+    assert not any(f.board for f in out.findings if f.key.split(":")[1] == "token_returns")
 
 
 def test_a_clash_the_table_allows_but_play_never_reaches_is_searched_a_little_further(lint_all):
