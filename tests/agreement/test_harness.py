@@ -141,3 +141,22 @@ def test_the_same_seed_plays_the_same_games_whatever_the_process_imported(tmp_pa
         assert games() == before
     finally:
         sys.modules.pop("many_constants", None)
+
+
+def test_a_failing_game_is_shrunk_without_replaying_it_hundreds_of_times(monkeypatch):
+    """Shrinking replays the failing game; Hypothesis's explain phase, which
+    would replay the shrunk one hundreds of times more for a report the
+    harness does not print, is not run."""
+    monkeypatch.setattr(GameState, "_t_draw_step", _first_player_draws)
+
+    class Counted(BuiltinWowAdapter):
+        games = 0
+
+        def new_game(self, setup):
+            Counted.games += 1
+            return super().new_game(setup)
+
+    report = run(examples=12, adapter=Counted(), shrink=True)
+    assert not report.ok and any("501.2b" in f.rules for f in report.findings)
+    # The determinism check's two games, the failing one, and its shrinking.
+    assert Counted.games < 60, f"{Counted.games} games played to find and shrink the failure"
