@@ -20,7 +20,7 @@ from model import wowtcg
 
 FIELDS = {
     "game", "kind", "key", "rules", "summary", "transcript", "other_transcript", "known", "note", "scenario", "scenario_note",
-    "places", "sources", "reading", "parted", "board", "setup",
+    "places", "sources", "reading", "parted", "board", "woken_on", "setup",
 }
 
 
