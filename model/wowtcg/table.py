@@ -422,12 +422,47 @@ class Table:
         """An ally slot of ``player`` no card fills (an item that becomes an ally keeps its own)."""
         return b.Or(*(b.Not(s.in_play[c]) for c in self.party(player) if not self.is_hero[c] and not self.item_allies[c]))
 
-    def leave_game(self, s: Any, b: Backend, leaving: Any) -> dict[str, Any]:
-        """102.2: the players flagged in ``leaving`` (a tuple of bools) leave; their cards leave play."""
-        return {
-            "in_game": tuple(b.And(s.in_game[p], b.Not(leaving[p])) for p in range(self.n)),
-            "in_play": tuple(b.And(s.in_play[c], b.Not(leaving[self.owner[c]])) for c in range(self.count)),
-        }
+    def leave_game(self, s: Any, b: Backend, leaving: Any, resolved: bool = False) -> dict[str, Any]:
+        """102.2: the players flagged in ``leaving`` (a tuple of bools) leave;
+        their cards leave play and the links they control leave the chain
+        (000 102.2, CR7.4 102.2: interrupted by the game), the others closing
+        up in their order.  ``resolved``: the top link has just resolved and
+        leaves the chain too.
+
+        Abstraction: where at most one player remains the game is over
+        (102.1) and the chain stays as it was, so that a finished game is
+        the same state whoever's links were left on it."""
+        in_game = tuple(b.And(s.in_game[p], b.Not(leaving[p])) for p in range(self.n))
+        in_play = tuple(b.And(s.in_play[c], b.Not(leaving[self.owner[c]])) for c in range(self.count))
+        chain = self.chain
+        if self.n <= 2:
+            # With two players whoever leaves ends the game (102.1).
+            return {"in_game": in_game, "in_play": in_play, **(chain.pop(s, b) if resolved else {})}
+        length = chain.size(s) - (1 if resolved else 0)
+        kept = [b.And(i < length, b.Not(b.select(leaving, chain.slots(s, "controller")[i], False))) for i in range(chain.depth)]
+        below = [b.count(tuple(kept[:i])) for i in range(chain.depth)]
+        goes_on = b.count(in_game) > 1
+        closed_up = {f"{chain.name}_len": b.If(goes_on, b.count(tuple(kept)), length)}
+        for f, _, empty in chain.fields:
+            slots = chain.slots(s, f)
+            closed_up[f"{chain.name}_{f}"] = tuple(
+                b.If(
+                    goes_on,
+                    # Slot j takes the j-th link kept, counted from the bottom.
+                    self._first(b, [(b.And(kept[i], below[i] == j), slots[i]) for i in range(j, chain.depth)], empty),
+                    slots[j] if not resolved else b.If(length == j, empty, slots[j]),
+                )
+                for j in range(chain.depth)
+            )
+        return {"in_game": in_game, "in_play": in_play, **closed_up}
+
+    @staticmethod
+    def _first(b: Backend, cases: list[tuple[Any, Any]], default: Any) -> Any:
+        """The value of the first case whose condition holds, else ``default``."""
+        out = default
+        for cond, value in reversed(cases):
+            out = b.If(cond, value, out)
+        return out
 
     # -- combat legality (601.2) -----------------------------------------------------
 

@@ -721,7 +721,8 @@ def _dealing(
 
     def update(s: Any, b: Backend) -> dict[str, Any]:
         damage, destroyed, leaving = after(s, b)
-        left = t.leave_game(s, b, leaving)
+        # The top link resolved and leaves the chain; a leaver's links go with it (102.2).
+        left = t.leave_game(s, b, leaving, resolved=True)
         in_play = tuple(b.And(left["in_play"][c], b.Not(destroyed[c])) for c in range(t.count))
         # 404.1: a card that leaves play loses its damage; 601.2f, 602.4: and,
         # as the rulings read it, the role it held.
@@ -751,7 +752,6 @@ def _dealing(
             "armor_exhausted": armor,
             "attacker": b.If(b.And(gone(s.attacker), ends_role), none, s.attacker),
             "defender": b.If(b.And(gone(s.defender), ends_role), none, s.defender),
-            **t.chain.pop(s, b),
         }
 
     goes_on = Edge(
