@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any, Iterable
 
 import pytest
 from hypothesis import given, settings
@@ -121,34 +122,43 @@ class Referee:
                 self.fail(st, f"token {o!r} is in zone {o.zone} while a player holds priority (409.6e)")
 
     def check_zones(self, st) -> None:
-        """413.1-413.2: every card in exactly one place, and `Obj.zone` says which."""
-        cards = {o.id for o in st.objs if not o.token}
+        """413.1-413.2: every card in exactly one place, and `Obj.zone` says which.
+        Run after every step: a place is put in words only when a check fails
+        (words for every card at every step cost more than the games themselves)."""
+        objs = st.objs
+        cards = {o.id for o in objs if not o.token}
         if cards != self.cards:
             self.fail(st, f"the cards changed: {sorted(cards ^ self.cards)} (413.2)")
-        place: dict[int, str] = {}
+        place: dict[int, tuple[str, Any]] = {}
 
-        def put(oid: int, where: str, zone: str) -> None:
-            o = st.objs[oid]
-            if o.token:
-                return
-            if oid in place:
-                self.fail(st, f"{o!r} is both {place[oid]} and {where} (413.2)")
-            place[oid] = where
-            if o.zone != zone:
-                self.fail(st, f"{o!r} is {where} but its zone is {o.zone!r} (413.2)")
+        def where(oid: int, zone: str, holder: Any) -> str:
+            if zone == "play":
+                return "in play"
+            if zone == "chain":
+                return f"on the chain (link {holder[oid]})"
+            return f"in {holder.name}'s {zone}"
+
+        def put(ids: Iterable[int], zone: str, holder: Any, owner: int | None) -> None:
+            for oid in ids:
+                o = objs[oid]
+                if owner is not None and o.owner != owner:
+                    self.fail(st, f"{o!r} is in {holder.name}'s {zone} but P{o.owner + 1} owns it (413.2)")
+                if o.token:
+                    continue
+                if oid in place:
+                    self.fail(st, f"{o!r} is both {where(oid, *place[oid])} and {where(oid, zone, holder)} (413.2)")
+                place[oid] = (zone, holder)
+                if o.zone != zone:
+                    self.fail(st, f"{o!r} is {where(oid, zone, holder)} but its zone is {o.zone!r} (413.2)")
 
         for p in st.players:
             for pile in PILES:
-                for oid in getattr(p, pile):
-                    if st.objs[oid].owner != p.index:
-                        self.fail(st, f"{st.objs[oid]!r} is in {p.name}'s {pile} but P{st.objs[oid].owner + 1} owns it (413.2)")
-                    put(oid, f"in {p.name}'s {pile}", pile)
-        for oid in st.play:
-            put(oid, "in play", "play")
+                put(getattr(p, pile), pile, p, p.index)
+        put(st.play, "play", None, None)
         links = list(st.chain) + ([st.resolving] if st.resolving is not None else [])
         for link in links:
             if link.kind in ("card", "resource") and link.source is not None:
-                put(link.source, f"on the chain (link {link.id})", "chain")
+                put((link.source,), "chain", {link.source: link.id}, None)
         missing = cards - place.keys()
         if missing:
             self.fail(st, "cards in no zone: " + ", ".join(f"{st.objs[i]!r} (zone {st.objs[i].zone})" for i in sorted(missing)))
