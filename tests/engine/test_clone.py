@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import random
 
 import pytest
@@ -57,12 +58,18 @@ def fork(rng: random.Random) -> random.Random:
     return twin
 
 
+@functools.cache
+def field_names(cls: type) -> tuple[str, ...] | None:
+    return tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else None
+
+
 def parts(value) -> list:
     """The values directly inside `value`, in a fixed order."""
     if isinstance(value, GameState):
         return [vars(value)[key] for key in sorted(vars(value))]
-    if dataclasses.is_dataclass(value):
-        return [getattr(value, f.name) for f in dataclasses.fields(value)]
+    names = field_names(type(value))
+    if names is not None:
+        return [getattr(value, name) for name in names]
     if isinstance(value, (list, tuple)):
         return list(value)
     if isinstance(value, dict):
@@ -70,47 +77,63 @@ def parts(value) -> list:
     return []
 
 
-def assert_same_structure(deep, twin, pairs: dict[int, int], path: str = "state") -> None:
+#: Where a part lies, as (where its holder lies, the holder's type, its place
+#: there), the state itself as None: put in words (`show`) only for a failure,
+#: since every part of every cloned state is visited.
+Path = tuple | None
+
+
+def show(path: Path) -> str:
+    steps = []
+    while path is not None:
+        path, holder, i = path
+        steps.append(f"{holder}[{i}]")
+    return "/".join(["state", *reversed(steps)])
+
+
+def assert_same_structure(deep, twin, pairs: dict[int, int], path: Path = None) -> None:
     """`twin` holds what `deep` holds, and where `deep` holds one object in
     two places `twin` does too (`pairs` maps deep's objects to twin's)."""
     if isinstance(deep, IMMUTABLE + SHARED):
-        assert type(deep) is type(twin) and deep == twin, path
+        assert type(deep) is type(twin) and deep == twin, show(path)
         return
-    assert type(deep) is type(twin), f"{path}: {type(deep).__name__} against {type(twin).__name__}"
+    assert type(deep) is type(twin), f"{show(path)}: {type(deep).__name__} against {type(twin).__name__}"
     if isinstance(deep, Pool):
-        assert deep.cards.keys() == twin.cards.keys(), path
+        assert deep.cards.keys() == twin.cards.keys(), show(path)
         return
     if not isinstance(deep, tuple):  # a tuple is a value: only what it holds can be shared
         if id(deep) in pairs:
-            assert pairs[id(deep)] == id(twin), f"{path}: held in two places by the deep copy, not by the clone"
+            assert pairs[id(deep)] == id(twin), f"{show(path)}: held in two places by the deep copy, not by the clone"
             return
-        assert id(twin) not in pairs.values(), f"{path}: held in two places by the clone, not by the deep copy"
+        assert id(twin) not in pairs.values(), f"{show(path)}: held in two places by the clone, not by the deep copy"
         pairs[id(deep)] = id(twin)
     if isinstance(deep, random.Random):
-        assert deep.getstate() == twin.getstate(), path
+        assert deep.getstate() == twin.getstate(), show(path)
         return
     if isinstance(deep, set):
-        assert deep == twin, path
+        assert deep == twin, show(path)
         return
     if isinstance(deep, GameState):
-        assert vars(deep).keys() == vars(twin).keys(), path
+        assert vars(deep).keys() == vars(twin).keys(), show(path)
     if isinstance(deep, dict):
-        assert sorted(deep, key=repr) == sorted(twin, key=repr), path
+        assert sorted(deep, key=repr) == sorted(twin, key=repr), show(path)
     mine, theirs = parts(deep), parts(twin)
-    assert len(mine) == len(theirs), path
+    assert len(mine) == len(theirs), show(path)
+    holder = type(deep).__name__
     for i, (a, b) in enumerate(zip(mine, theirs)):
-        assert_same_structure(a, b, pairs, f"{path}/{type(deep).__name__}[{i}]")
+        assert_same_structure(a, b, pairs, (path, holder, i))
 
 
-def mutable_parts(value, found: dict[int, str], path: str = "state") -> dict[int, str]:
+def mutable_parts(value, found: dict[int, Path], path: Path = None) -> dict[int, Path]:
     """Every mutable object reachable from `value`, by id, with where it is
     (the pool and its frozen cards excepted)."""
     if isinstance(value, IMMUTABLE + SHARED + (Pool,)) or id(value) in found:
         return found
     if not isinstance(value, tuple):
         found[id(value)] = path
+    holder = type(value).__name__
     for i, part in enumerate(parts(value)):
-        mutable_parts(part, found, f"{path}/{type(value).__name__}[{i}]")
+        mutable_parts(part, found, (path, holder, i))
     return found
 
 
@@ -123,7 +146,7 @@ def check_clone(st: GameState, rng: random.Random) -> list[tuple]:
     assert twin.pool is st.pool
     assert_same_structure(deep, twin, {})
     shared = mutable_parts(st, {}).keys() & mutable_parts(twin, {}).keys()
-    assert not shared, f"the clone shares {sorted(mutable_parts(st, {})[i] for i in shared)} with the original"
+    assert not shared, f"the clone shares {sorted(show(mutable_parts(st, {})[i]) for i in shared)} with the original"
     again = twin.clone()
     ahead = play_ahead(twin, fork(rng), AHEAD)
     assert ahead == play_ahead(deep, fork(rng), AHEAD)
