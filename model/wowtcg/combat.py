@@ -55,6 +55,9 @@ def variables(t: Table, combats: int | None) -> list[Var]:
         Var("fresh", BOOL, (False,), length=count, doc="the ally joined its party this turn (601.2a)"),
         *([Var("changed_sides", BOOL, (False,), length=count, doc="the ally joined its party this turn by a change of control, not by entering play (401.3)")]
           if t.ferocity_changes_sides else []),
+        *([Var("owned_by", IntRange(0, n), (n,), length=count,
+               doc="the owner of the card in each slot, where another player controls it (401.3, 102.2); n: the slot's own player")]
+          if t.holds_others_cards else []),
         Var("damage", IntRange(0, most_damage), (0,), length=count, doc="damage on each character (404.1)"),
         Var("weapon_exhausted", BOOL, (False,), length=n * t.weapons, doc="each weapon is exhausted (303.2)"),
         Var("armor_exhausted", BOOL, (False,), length=n, doc="each hero's armor is exhausted (304.2)"),
@@ -470,14 +473,14 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             b.Or(hero_gone(s, b, p), b.And(s.in_game[p], destroyed[t.hero(p)])) if loses_at_once else hero_gone(s, b, p)
             for p in range(t.n)
         )
-        left = t.leave_game(s, b, leaving)
+        left = t.leave_game(s, b, leaving, destroyed=destroyed)
         # 409.6b: lethal damage destroys; 404.1: a card that leaves play loses its damage.
         in_play = tuple(b.And(left["in_play"][c], b.Not(destroyed[c])) for c in range(t.count))
         post = {
             **left,
             "in_play": in_play,
-            "damage": tuple(b.If(b.Or(destroyed[c], b.Not(left["in_play"][c])), 0, s.damage[c]) for c in range(t.count)),
-            "exhausted": tuple(b.If(b.Or(destroyed[c], b.Not(left["in_play"][c])), False, s.exhausted[c]) for c in range(t.count)),
+            "damage": tuple(b.If(b.Or(destroyed[c], b.Not(left["in_play"][c])), 0, left.get("damage", s.damage)[c]) for c in range(t.count)),
+            "exhausted": tuple(b.If(b.Or(destroyed[c], b.Not(left["in_play"][c])), False, left.get("exhausted", s.exhausted)[c]) for c in range(t.count)),
         }
         if not roles_end_first:
             # 602.4: a combatant still holding its role as it leaves play is removed from combat.

@@ -171,6 +171,12 @@ class Table:
             )
             for c in range(self.count) if not self.is_hero[c]
         )
+        #: Mind Control can put a card in another player's party where the
+        #: game goes on after a player leaves (three players or more): the
+        #: state then says whose card each slot holds where another player
+        #: controls it (``owned_by``), so that 102.2 takes the card out with
+        #: its owner and 401.3b gives it back to him when its controller leaves.
+        self.holds_others_cards = players > 2 and any(a.effect == "take control of an ally" for a in board.abilities)
         #: The characters that may protect: printed protectors, and heroes in bear form.
         self.protectors = tuple(self._keywords["protector"][c] or (self.is_hero[c] and self.bear[self.owner[c]]) for c in range(self.count))
         #: Some spell of the board makes its target attack this turn (Mocking
@@ -422,22 +428,29 @@ class Table:
         """An ally slot of ``player`` no card fills (an item that becomes an ally keeps its own)."""
         return b.Or(*(b.Not(s.in_play[c]) for c in self.party(player) if not self.is_hero[c] and not self.item_allies[c]))
 
-    def leave_game(self, s: Any, b: Backend, leaving: Any, resolved: bool = False) -> dict[str, Any]:
+    def leave_game(self, s: Any, b: Backend, leaving: Any, resolved: bool = False, destroyed: Any = None, carried: Any = None) -> dict[str, Any]:
         """102.2: the players flagged in ``leaving`` (a tuple of bools) leave;
         their cards leave play and the links they control leave the chain
         (000 102.2, CR7.4 102.2: interrupted by the game), the others closing
         up in their order.  ``resolved``: the top link has just resolved and
-        leaves the chain too.
+        leaves the chain too.  ``destroyed``: what the step destroys;
+        ``carried``: the step's new values of the fields a card takes with it
+        (``held_fields``), for a card another player controls that goes back
+        to its owner (``_held_cards_leave``).
 
         Abstraction: where at most one player remains the game is over
         (102.1) and the chain stays as it was, so that a finished game is
         the same state whoever's links were left on it."""
         in_game = tuple(b.And(s.in_game[p], b.Not(leaving[p])) for p in range(self.n))
         in_play = tuple(b.And(s.in_play[c], b.Not(leaving[self.owner[c]])) for c in range(self.count))
+        held = {}
+        if self.holds_others_cards:
+            held = self._held_cards_leave(s, b, leaving, in_game, destroyed, carried or {})
+            in_play = held.pop("in_play")
         chain = self.chain
         if self.n <= 2:
             # With two players whoever leaves ends the game (102.1).
-            return {"in_game": in_game, "in_play": in_play, **(chain.pop(s, b) if resolved else {})}
+            return {"in_game": in_game, "in_play": in_play, **held, **(chain.pop(s, b) if resolved else {})}
         length = chain.size(s) - (1 if resolved else 0)
         kept = [b.And(i < length, b.Not(b.select(leaving, chain.slots(s, "controller")[i], False))) for i in range(chain.depth)]
         below = [b.count(tuple(kept[:i])) for i in range(chain.depth)]
@@ -454,7 +467,60 @@ class Table:
                 )
                 for j in range(chain.depth)
             )
-        return {"in_game": in_game, "in_play": in_play, **closed_up}
+        return {"in_game": in_game, "in_play": in_play, **held, **closed_up}
+
+    def _held_cards_leave(self, s: Any, b: Backend, leaving: Any, in_game: Any, destroyed: Any, carried: dict[str, Any]) -> dict[str, Any]:
+        """102.2 for cards held under another player's control (401.3): a
+        card leaves the game with its owner, whoever controls it; where its
+        controller leaves and its owner stays, control goes back to the owner
+        (401.3b) and the card, not destroyed in this step, fills the lowest
+        free slot of his party that holds the same card, with its damage and
+        readiness, new to his party (302.2).
+
+        assumed:control-returns-to-owner: a card taken twice goes back to its
+        owner, not to an earlier controller.  abstracted:no-slot-to-return-to:
+        a card whose owner has no free slot for it (or whose slot another
+        returning card fills in the same step) leaves play."""
+        owner_leaves = [b.select(leaving, s.owned_by[c], False) for c in range(self.count)]
+        in_play = [b.And(s.in_play[c], b.Not(leaving[self.owner[c]]), b.Not(owner_leaves[c])) for c in range(self.count)]
+        # Where the game is over (102.1) no card goes back.
+        goes_on = b.count(in_game) > 1
+        # ``c``'s card goes back: its controller leaves, its owner stays, and it is not destroyed now.
+        back = [
+            b.And(goes_on, s.in_play[c], s.owned_by[c] != self.nobody, leaving[self.owner[c]], b.Not(owner_leaves[c]),
+                  b.Not(destroyed[c]) if destroyed is not None else True)
+            for c in range(self.count)
+        ]
+        before = {f: carried.get(f, getattr(s, f)) for f in self.held_fields()}
+        moved = {f: list(values) for f, values in before.items()}
+        for e in range(self.count):
+            if self.is_hero[e]:
+                continue
+            name, p = self.characters[e].name, self.owner[e]
+            earlier = [x for x in self.party(p) if x < e and not self.is_hero[x] and self.characters[x].name == name]
+            lowest_free = b.And(b.Not(s.in_play[e]), *(s.in_play[x] for x in earlier))
+            arrivals = [c for c in range(self.count) if not self.is_hero[c] and self.owner[c] != p and self.characters[c].name == name]
+            for i, c in enumerate(arrivals):
+                # The first card of that name going back to ``p`` takes his lowest free slot.
+                fills = b.And(lowest_free, back[c], s.owned_by[c] == p, *(b.Not(b.And(back[x], s.owned_by[x] == p)) for x in arrivals[:i]))
+                in_play[e] = b.Or(in_play[e], fills)
+                for f, values in moved.items():
+                    values[e] = b.If(fills, before[f][c], values[e])
+                for f in ("fresh", "changed_sides"):
+                    if f in moved:
+                        moved[f][e] = b.Or(moved[f][e], fills)
+        return {"in_play": tuple(in_play), **{f: tuple(values) for f, values in moved.items()}}
+
+    def held_fields(self) -> tuple[str, ...]:
+        """What a card carries from one party's slot to another's when its
+        controller changes (401.3): its damage, readiness, whether it is new
+        to its party, and this turn's modifiers."""
+        return (
+            "damage", "exhausted", "fresh",
+            *(("changed_sides",) if self.ferocity_changes_sides else ()),
+            *(("taunted_by",) if self.taunting else ()),
+            *(("cant_attack",) if self.stopping else ()),
+        )
 
     @staticmethod
     def _first(b: Backend, cases: list[tuple[Any, Any]], default: Any) -> Any:

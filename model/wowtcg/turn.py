@@ -617,6 +617,8 @@ def build(
 
     if any(t.item_allies):
         edges = [_with_item_allies(t, e) for e in edges]
+    if t.holds_others_cards:
+        edges = [_with_held_cards(t, e) for e in edges]
 
     bounds = {
         "players": players,
@@ -671,6 +673,24 @@ def _with_item_allies(t: Table, edge: Edge) -> Edge:
         return out
 
     rules = edge.rules + (("503.2a", "300.2") if ends_turn else ())
+    return replace(edge, update=update, rules=tuple(dict.fromkeys(rules)))
+
+
+def _with_held_cards(t: Table, edge: Edge) -> Edge:
+    """``edge``, on a board where Mind Control can move a card to another
+    player's party: a slot whose card leaves play no longer holds another
+    player's card, so that only the card the slot holds says whose it is
+    (102.2, 401.3)."""
+
+    def update(s: Any, b: Backend) -> dict[str, Any]:
+        out = edge.update(s, b)
+        if "in_play" not in out:
+            return out
+        owned = out.get("owned_by", s.owned_by)
+        return {**out, "owned_by": tuple(b.If(out["in_play"][c], owned[c], t.nobody) for c in range(t.count))}
+
+    # Where a player may leave (102.2), a card he controls goes back to its owner (Table.leave_game).
+    rules = edge.rules + (("401.3b", "302.2", "assumed:control-returns-to-owner", "abstracted:no-slot-to-return-to") if "102.2" in edge.rules else ())
     return replace(edge, update=update, rules=tuple(dict.fromkeys(rules)))
 
 

@@ -519,8 +519,9 @@ def ability_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             ("409.4", "409.4a", "CR7.4 709.1", "413.7a", "409.2b", "105.1", "409.5", "409.6", "409.6c", "102.1a", "102.1"),
             guard=lambda s, b, c=c: b.And(resolves(s, b), s.in_play[c], b.select(s.deck, controller(s, b)) == 0, t.remaining(s, b) == 2),
             update=lambda s, b, c=c: {
-                "exhausted": b.store(s.exhausted, c, True),
+                # The game ends here (102.1): no card goes back to its owner, so the exhaustion stands.
                 **t.leave_game(s, b, tuple(controller(s, b) == p for p in range(t.n))),
+                "exhausted": b.store(s.exhausted, c, True),
                 **chain.pop(s, b),
                 "priority_holder": t.nobody,
                 **t.fresh_succession(),
@@ -611,14 +612,22 @@ def _taking_control(t: Table, window: str, resolves: Callable[[Any, Backend], An
                 }
                 if t.ferocity_changes_sides:
                     out["changed_sides"] = b.store(b.store(s.changed_sides, c, False), d, True)
+                if t.holds_others_cards:
+                    # 102.2, 401.3b: the slot remembers whose card it holds, none where the owner takes it back.
+                    owner = b.If(s.owned_by[c] == t.nobody, t.owner[c], s.owned_by[c])
+                    out["owned_by"] = b.store(b.store(s.owned_by, c, t.nobody), d, b.If(owner == t.owner[d], t.nobody, owner))
                 # "This turn" modifiers stay with the card.
                 for name, off, held in (("taunted_by", t.nobody, t.taunting), ("cant_attack", False, t.stopping)):
                     if held:
                         out[name] = b.store(b.store(getattr(s, name), c, off), d, getattr(s, name)[c])
                 return out
 
+            # The card keeps its place in the slots of each party only, and
+            # where its controller leaves, goes back to its owner, not to an
+            # earlier controller (Table.leave_game).
             edges.append(resolving(
-                t, window, f"resolve_ability[take control of {t.name(c)} as {t.name(d)}]", ("409.2b", "401.3", "302.2"),
+                t, window, f"resolve_ability[take control of {t.name(c)} as {t.name(d)}]",
+                ("409.2b", "401.3", "401.3b", "302.2", "assumed:control-returns-to-owner", "abstracted:no-slot-to-return-to"),
                 lambda s, b, c=c, d=d, earlier=tuple(earlier): b.And(
                     resolves(s, b), controller(s, b) == t.owner[d], s.in_play[c], b.Not(s.in_play[d]), *(s.in_play[x] for x in earlier),
                 ),
@@ -631,7 +640,7 @@ def _taking_control(t: Table, window: str, resolves: Callable[[Any, Backend], An
         # Control passed to the caster as the link resolved and back as the
         # attachment fell off (401.3b), so the totem is new to its party again (302.2).
         edges.append(resolving(
-            t, window, f"resolve_ability[control of {t.name(c)} falls off]", ("409.2b", "306.3a", "401.3", "302.2"),
+            t, window, f"resolve_ability[control of {t.name(c)} falls off]", ("409.2b", "306.3a", "401.3", "401.3b", "302.2"),
             lambda s, b, c=c: b.And(resolves(s, b), s.in_play[c], controller(s, b) != t.owner[c]),
             lambda s, b, c=c: {
                 "fresh": b.store(s.fresh, c, True),
@@ -722,7 +731,15 @@ def _dealing(
     def update(s: Any, b: Backend) -> dict[str, Any]:
         damage, destroyed, leaving = after(s, b)
         # The top link resolved and leaves the chain; a leaver's links go with it (102.2).
-        left = t.leave_game(s, b, leaving, resolved=True)
+        # A card going back to its owner as its controller leaves (401.3b)
+        # takes this step's damage, and the spell's stop, with it.
+        carried = {"damage": damage}
+        if stops and t.holds_others_cards:
+            carried["cant_attack"] = tuple(
+                b.Or(s.cant_attack[c], b.And(s.in_play[c], b.Not(destroyed[c]), damage[c] > s.damage[c])) if c in targets else s.cant_attack[c]
+                for c in range(t.count)
+            )
+        left = t.leave_game(s, b, leaving, resolved=True, destroyed=destroyed, carried=carried)
         in_play = tuple(b.And(left["in_play"][c], b.Not(destroyed[c])) for c in range(t.count))
         # 404.1: a card that leaves play loses its damage; 601.2f, 602.4: and,
         # as the rulings read it, the role it held.
@@ -743,12 +760,16 @@ def _dealing(
             # 600.2, 601.2c: a target still in play must attack the caster's hero this turn, if able.
             (c,) = targets
             taunted["taunted_by"] = b.store(s.taunted_by, c, b.If(in_play[c], t.chain.top(s, b, "controller"), s.taunted_by[c]))
+        if t.holds_others_cards:
+            # A slot empty before the step and filled after it holds a card gone back to its owner.
+            filled = [b.And(b.Not(s.in_play[c]), in_play[c]) for c in range(t.count)]
+            taunted = {f: tuple(b.If(filled[c], left[f][c], values[c]) for c in range(t.count)) for f, values in taunted.items()}
         return {
-            **taunted,
             **left,
+            **taunted,
             "in_play": in_play,
-            "damage": tuple(b.If(in_play[c], damage[c], 0) for c in range(t.count)),
-            "exhausted": tuple(b.And(in_play[c], s.exhausted[c]) for c in range(t.count)),
+            "damage": tuple(b.If(in_play[c], left.get("damage", damage)[c], 0) for c in range(t.count)),
+            "exhausted": tuple(b.And(in_play[c], left.get("exhausted", s.exhausted)[c]) for c in range(t.count)),
             "armor_exhausted": armor,
             "attacker": b.If(b.And(gone(s.attacker), ends_role), none, s.attacker),
             "defender": b.If(b.And(gone(s.defender), ends_role), none, s.defender),
