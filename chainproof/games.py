@@ -123,14 +123,21 @@ class Game:
         """Every rule that the default model, the any-length model or a property
         cites, with the default model on each board a variant brings (the
         seed's reading of a keyword no default party has), on the game's
-        board of every option, and at a table of one more player (rules of a
-        game that goes on after a player leaves)."""
+        board of every option, and at a table of one more player, with the
+        default board and with the board of every option (rules of a game that
+        goes on after a player leaves)."""
         machines = [self.machine({})] + ([self.any_length_machine({})] if self.proves_any_length else [])
         if self.option_board is not None:
             machines.append(self.machine({}, **self.option_board(self.resolve({}))))
         seats = next((b for b in self.bounds if b.name == "players"), None)
         if seats is not None and seats.default < seats.hi:
-            machines.append(self.machine({"players": seats.default + 1}))
+            more = {"players": seats.default + 1}
+            machines.append(self.machine(more))
+            # A game that goes on after a player leaves with pieces of the
+            # option board (WoW: a card under another player's control goes
+            # back to its owner, 401.3b) exists only at that table.
+            if self.option_board is not None:
+                machines.append(self.machine(more, **self.option_board(self.resolve(more))))
         for v in self.variants.values():
             if v.board is not None:
                 machines.append(self.machine({}, board=v.board(self.resolve({}))))

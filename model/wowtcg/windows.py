@@ -627,7 +627,7 @@ def _taking_control(t: Table, window: str, resolves: Callable[[Any, Backend], An
             # earlier controller (Table.leave_game).
             edges.append(resolving(
                 t, window, f"resolve_ability[take control of {t.name(c)} as {t.name(d)}]",
-                ("409.2b", "401.3", "401.3b", "302.2", "assumed:control-returns-to-owner", "abstracted:no-slot-to-return-to"),
+                ("409.2b", "401.3", "302.2"),
                 lambda s, b, c=c, d=d, earlier=tuple(earlier): b.And(
                     resolves(s, b), controller(s, b) == t.owner[d], s.in_play[c], b.Not(s.in_play[d]), *(s.in_play[x] for x in earlier),
                 ),
