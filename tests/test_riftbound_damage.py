@@ -18,6 +18,7 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from model import limits
 from model.backend import CONCRETE, SYMBOLIC
 from model.riftbound.damage import (
     FIRST,
@@ -33,6 +34,7 @@ from model.riftbound.damage import (
     greedy_assignment,
     is_legal,
     legal_assignments,
+    _stuck_configuration,
     prove_assignment_exists,
 )
 
@@ -466,6 +468,20 @@ def test_the_exclusive_patterns_against_the_brute_force_up_to_3_units():
                     brute.add(pattern)
                     break
     assert found == brute
+
+
+def test_a_pattern_is_stuck_first_where_the_fixed_order_says_and_never_without_tank_and_last():
+    """The first stuck configuration in the fixed order (mights from all 1,
+    totals upwards), by the brute force; a pattern with no stuck configuration
+    at all (no unit has both tank and last) goes on to the exists-forall query,
+    which finds none."""
+    pattern = ("none", "tank", "tank+last")
+    mights, total = _stuck_configuration(pattern, 6, limits.GUARD_MS)
+    units = [DamageUnit(chr(65 + i), m, *KINDS[k]) for i, (k, m) in enumerate(zip(pattern, mights))]
+    assert (mights, total) == ((1, 1, 1), 2)
+    assert not brute_exists(units, total, strict=True)
+    assert all(brute_exists(units, t, strict=True) for t in range(total))
+    assert _stuck_configuration(("none", "tank", "last"), 6, limits.GUARD_MS) is None
 
 
 def test_every_total_at_once_finds_each_totals_splits():

@@ -39,7 +39,7 @@ import functools
 import itertools
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import z3
 
@@ -497,10 +497,10 @@ class SolverStopped(Exception):
     """Z3 answered unknown: the question is undecided, and no answer is given."""
 
 
-def _decide(solver: z3.Solver) -> z3.CheckSatResult:
+def _decide(solver: z3.Solver, *assumptions: Any) -> z3.CheckSatResult:
     """sat or unsat, never unknown read as either: Ctrl-C (Z3 cancels the
     check) stays an interrupt, any other unknown is ``SolverStopped``."""
-    answer = solver.check()
+    answer = solver.check(*assumptions)
     if answer == z3.unknown:
         reason = solver.reason_unknown()
         if "cancel" in reason or "interrupt" in reason:
@@ -520,12 +520,14 @@ def _core(terms: Sequence[Any]) -> list[int]:
     if _decide(solver) == z3.sat:
         raise ValueError("the constraints are satisfiable: no core")
     core = [k for k, lit in enumerate(lits) if any(lit.eq(c) for c in solver.unsat_core())]
+    # Tracked literals are assumed in every check, so the trials ask a second
+    # solver, each term behind a literal of its own that a trial assumes or not.
+    keep = {k: z3.Bool(f"keep:{k}") for k in core}
+    trials = z3.Solver()
+    trials.add(*(z3.Implies(keep[k], _term(SYMBOLIC, terms[k])) for k in core))
     for k in list(core):
         trial = [j for j in core if j != k]
-        # Tracked literals are assumed in every check, so each trial is a fresh solver.
-        alone = z3.Solver()
-        alone.add(*(_term(SYMBOLIC, terms[j]) for j in trial))
-        if _decide(alone) == z3.unsat:
+        if _decide(trials, *(keep[j] for j in trial)) == z3.unsat:
             core = trial
     return core
 
@@ -696,7 +698,9 @@ def prove_assignment_exists(
         for i in range(max_units)
     )
     total = z3.Int("total")
-    solver = z3.Solver()
+    # Eliminating the witness's defined amounts first (solve-eqs) leaves the
+    # SMT core a query it decides about six times faster than the default solver.
+    solver = z3.Then("simplify", "solve-eqs", "smt").solver()
     limits.limit(solver, timeout_ms)
     for i in range(max_units):
         solver.add(might[i] >= 0, marked[i] >= 0, marked[i] <= might[i])
@@ -836,13 +840,25 @@ def _witness_never_fails(max_units: int, max_might: int, timeout_ms: int) -> set
 
 
 def _stuck_configuration(pattern: Sequence[str], max_might: int, timeout_ms: int) -> tuple[tuple[int, ...], int] | None:
-    """Mights and a total for which no split satisfies ``strict_rules``, or
-    None, for a pattern where ``_strict_witness`` can fail: one exists-forall
-    Z3 query, mights 0..max_might (no marked damage: it only lowers lethal,
-    which the mights range over anyway) and a total such that every split
-    breaks the strict rules.
+    """The first configuration of the pattern, in a fixed order (mights
+    lexicographically from all 1, then totals upwards), for which no split
+    satisfies ``strict_rules``; None where there is none, for a pattern where
+    ``_strict_witness`` can fail.
+
+    Each candidate is one quantifier-free query (is there a split honouring
+    every requirement?) whose answer, unlike a model, is the same in any
+    process, so lint's example is the same in any run.  The all-ones mights
+    are stuck at a small total for every exclusive pattern up to five units,
+    so that row is asked first, and only a pattern with no stuck total there
+    takes the exists-forall Z3 query over mights 1..max_might (no marked
+    damage: it only lowers lethal, which the mights range over anyway); the
+    candidates are then searched up to the configuration it returns.
     """
     n = len(pattern)
+    scan = _CandidateScan(pattern, max_might, timeout_ms)
+    first = scan.first_stuck([(1,) * n])
+    if first is not None:
+        return first
     mights = [z3.Int(f"might:{i}") for i in range(n)]
     total = z3.Int("total")
     units = pattern_units(pattern, mights)
@@ -858,35 +874,42 @@ def _stuck_configuration(pattern: Sequence[str], max_might: int, timeout_ms: int
         return None
     model = solver.model()
     found = tuple(model.eval(m, model_completion=True).as_long() for m in mights), model.eval(total, model_completion=True).as_long()
-    return _first_stuck(pattern, max_might, found, timeout_ms)
+    # The first row (all ones) was asked above.
+    return scan.first_stuck(itertools.islice(itertools.product(range(1, max_might + 1), repeat=n), 1, None), found)
 
 
-def _first_stuck(pattern: Sequence[str], max_might: int, found: tuple[tuple[int, ...], int], timeout_ms: int) -> tuple[tuple[int, ...], int]:
-    """The first stuck configuration of the pattern in a fixed order (mights
-    lexicographically, then totals upwards), at or before ``found``.
+class _CandidateScan:
+    """Asks, configuration by configuration, whether a pattern has a split
+    honouring every requirement: one solver holds the strict rules over
+    symbolic mights and total, each candidate fixed by assumptions."""
 
-    Which configuration Z3's exists-forall query returns depends on the
-    queries the process asked before it; the first in a fixed order does not,
-    so lint's example is the same in any run.  Each candidate is one
-    quantifier-free query (is there a split honouring every requirement?)
-    whose answer, unlike a model, is the same in any process; the all-ones
-    mights are stuck at a small total for every exclusive pattern up to five
-    units, so few are asked."""
-    n = len(pattern)
-    amounts = [z3.Int(f"amount:{i}") for i in range(n)]
-    for candidate in itertools.product(range(1, max_might + 1), repeat=n):
-        for total in range(n * (max_might + 1) + 1):
-            if (candidate, total) == found:
-                return found
-            solver = z3.Solver()
-            limits.limit(solver, timeout_ms)
-            solver.add(*strict_rules(pattern_units(pattern, candidate), total, amounts, SYMBOLIC).values())
-            answer = solver.check()
-            if answer == z3.unknown:
-                raise RuntimeError(f"exclusive_requirements: Z3 gave up on {pattern}: {limits.why_unknown(solver.reason_unknown(), timeout_ms)}")
-            if answer == z3.unsat:
-                return candidate, total
-    return found
+    def __init__(self, pattern: Sequence[str], max_might: int, timeout_ms: int) -> None:
+        n = len(pattern)
+        self.totals = range(n * (max_might + 1) + 1)
+        self.timeout_ms, self.pattern = timeout_ms, pattern
+        self.mights = [z3.Int(f"might:{i}") for i in range(n)]
+        self.total = z3.Int("total")
+        amounts = [z3.Int(f"amount:{i}") for i in range(n)]
+        self.solver = z3.Solver()
+        limits.limit(self.solver, timeout_ms)
+        self.solver.add(*strict_rules(pattern_units(pattern, self.mights), self.total, amounts, SYMBOLIC).values())
+
+    def first_stuck(
+        self, candidates: Iterable[tuple[int, ...]], until: tuple[tuple[int, ...], int] | None = None
+    ) -> tuple[tuple[int, ...], int] | None:
+        """The first stuck (mights, total) among ``candidates``, totals
+        upwards; the search stops at ``until`` (returned), if given."""
+        for candidate in candidates:
+            for total in self.totals:
+                if (candidate, total) == until:
+                    return until
+                answer = self.solver.check(*(m == c for m, c in zip(self.mights, candidate)), self.total == total)
+                if answer == z3.unknown:
+                    why = limits.why_unknown(self.solver.reason_unknown(), self.timeout_ms)
+                    raise RuntimeError(f"exclusive_requirements: Z3 gave up on {self.pattern}: {why}")
+                if answer == z3.unsat:
+                    return candidate, total
+        return None
 
 
 def exclusive_requirements(max_units: int = 5, max_might: int = 6, timeout_ms: int = limits.GUARD_MS) -> list[Exclusion]:
