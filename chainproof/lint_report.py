@@ -36,6 +36,9 @@ KIND_DOCS = {
     "dead-edge": "a transition never enabled in a game of any length",
     "dead-rule": "a rule cited only by transitions that are never enabled",
     "variant": "a shipped reading of the rules parts from the model's",
+    "dangling-reference": "a rule text cites a rule that it does not hold, nor any text of the game that holds that section",
+    "misdirected-reference": "a rule text cites one section for words that are another section's title",
+    "translation-clash": "the two languages of one rule text state a rule with different numbers or citations",
 }
 
 _FILE_OF = {s.file: s for s in SOURCES.values()}

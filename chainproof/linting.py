@@ -16,7 +16,10 @@ For each game, at its default bounds (or those given):
   with no legal assignment, and requirements that exclude each other;
 - the sources compared on every question (``chainproof/source_lint.py``),
   and on setup questions (``model/setup.py``: deck building, the opening
-  hand, the mulligan) over every setup of their domains (``lint_setup``).
+  hand, the mulligan) over every setup of their domains (``lint_setup``);
+- the texts read as texts, with no question declared
+  (``chainproof/text_lint.py``): **dangling-reference**,
+  **misdirected-reference**, **translation-clash**.
 
 Deadlocks and conflicts are checked by the same portfolio as ``verify``, so
 their absence is proved for games of any length where the solvers manage it.
@@ -34,7 +37,7 @@ from typing import Any, Collection, Mapping, Sequence
 import numpy as np
 import z3
 
-from chainproof import source_lint
+from chainproof import source_lint, text_lint
 from chainproof.games import BadInput, Game, NearbyBoard
 from model import limits
 from checkers import induction, portfolio, vector
@@ -51,7 +54,10 @@ from model.variants import SEED, Variant
 from properties import Deadlock
 from properties.contradictions import AGREE, NEVER, never_applies, never_enabled, no_deadlock, rulings_agree
 
-KINDS = ("deadlock", "unending", "conflict", *source_lint.KINDS, "no-assignment", "exclusion", "loop", "dead-edge", "dead-rule", "variant")
+KINDS = (
+    "deadlock", "unending", "conflict", *source_lint.KINDS, "no-assignment", "exclusion", "loop", "dead-edge", "dead-rule", "variant",
+    *text_lint.KINDS,
+)
 
 
 @dataclass
@@ -689,6 +695,14 @@ def lint_variants(
             _contradictions(game, bounded, any_length, [], budget, advance, out)
 
 
+def lint_texts(game: str, out: Lint) -> None:
+    """The texts read as texts (``chainproof/text_lint.py``): citations of
+    rules that are not there, and a text's two languages that part."""
+    found, checks = text_lint.lint_texts(game)
+    out.checks += [Check(game, query, verdict, "text scan", 0) for query, verdict in checks]
+    out.findings += [Finding(game, f.kind, f.key, f.rules, f.summary, places=f.places, sources=f.sources) for f in found]
+
+
 def lint_readings(
     game: Game, bounds: Mapping[str, int | None], budget: portfolio.Budget, max_pairs: int, out: Lint, any_length: Machine | None = None
 ) -> None:
@@ -1147,6 +1161,7 @@ def run(
         one = lint_game(game, bounds, budget, advance, any_length)
         lint_variants(game, bounds, budget, max_pairs, advance, one)
         lint_readings(game, bounds, budget, max_pairs, one, any_length)
+        lint_texts(game.name, one)
         notes = known.get(game.name, {})
         for f in one.findings:
             f.known = f.key in notes

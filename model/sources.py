@@ -35,6 +35,24 @@ class Source:
     lines: int
     title: str
     language: str
+    #: The rule sections (hundreds such as 409 or 600) the text sets out to
+    #: hold, as ranges of section numbers: an excerpt's gap is no fault of
+    #: the text, but a rule missing inside these ranges is.  Empty for a
+    #: text that numbers no rules.
+    covers: tuple[tuple[int, int], ...] = ()
+    #: The first line of its numbered rules: the contents before it list
+    #: section numbers that are not rules' own headings.
+    rules_from: int = 1
+
+    def covers_rule(self, rule: str) -> bool:
+        """Does the text set out to hold the rule numbered ``rule`` (``412.3b``)?"""
+        section = int(rule.partition(".")[0])
+        return any(first <= section <= last for first, last in self.covers)
+
+    def cites_as(self, rule: str) -> str:
+        """How the project cites this text's rule ``rule``: the reference's
+        numbers carry its id (``CR7.4 709.1``), the seeds' are bare."""
+        return f"{self.id} {rule}" if self.folder == _REFERENCE else rule
 
     def place(self, at: str) -> str:
         """``file:line`` (or ``file:first-last``) for a citation ``at`` of this source."""
@@ -48,13 +66,17 @@ _SEEDS, _REFERENCE = "seeds", "reference"
 SOURCES: Mapping[str, Source] = {
     s.id: s
     for s in (
-        Source("000", "000_93427c41005e332f.txt", _SEEDS, 494, "WoW TCG comprehensive rules, seed translation", "zh"),
+        # The seeds' README says which sections each holds; 000's contents list 700-803 too, with no text.
+        Source("000", "000_93427c41005e332f.txt", _SEEDS, 494, "WoW TCG comprehensive rules, seed translation", "zh",
+               covers=((100, 105), (300, 307), (400, 413), (500, 503), (600, 603)), rules_from=90),
         Source("001", "001_bb13bfcb78a9b116.txt", _SEEDS, 331, "WoW TCG encyclopedia and basic rules", "zh"),
-        Source("002en", "002_747842af486db20b.txt", _SEEDS, 159, "WoW TCG combat rules 600-603, English", "en"),
-        Source("002zh", "002_747842af486db20b.txt", _SEEDS, 159, "WoW TCG combat rules 600-603, Chinese", "zh"),
-        Source("CR7.4", "wowtcg-comprehensive-rules-7.4.txt", _REFERENCE, 4268, "WoW TCG Comprehensive Rules 7.4", "en"),
+        Source("002en", "002_747842af486db20b.txt", _SEEDS, 159, "WoW TCG combat rules 600-603, English", "en", covers=((600, 603),)),
+        Source("002zh", "002_747842af486db20b.txt", _SEEDS, 159, "WoW TCG combat rules 600-603, Chinese", "zh", covers=((600, 603),)),
+        Source("CR7.4", "wowtcg-comprehensive-rules-7.4.txt", _REFERENCE, 4268, "WoW TCG Comprehensive Rules 7.4", "en",
+               covers=((100, 104), (200, 206), (300, 306), (400, 415), (500, 503), (600, 603), (700, 719), (800, 803)), rules_from=53),
         Source("003", "003_04f893fe0d5f9a25.txt", _SEEDS, 110, "Riftbound combat rules", "zh"),
-        Source("004", "004_1df466d0e3555139.txt", _SEEDS, 236, "Heroes of Ancients general rules", "zh"),
+        # Its heading 110 closes the file with no rule under it.
+        Source("004", "004_1df466d0e3555139.txt", _SEEDS, 236, "Heroes of Ancients general rules", "zh", covers=((100, 109),), rules_from=79),
     )
 }
 

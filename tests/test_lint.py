@@ -12,6 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from chainproof import text_lint
 from chainproof.cli import main
 from chainproof.games import GAME_NAMES
 from chainproof.lint_cli import _print_lint
@@ -74,7 +75,8 @@ def test_every_finding_is_known_and_well_formed(lint_all, linted):
     for f in findings:
         assert set(f) == FIELDS
         assert f["kind"] in KINDS and f["known"] is True and f["note"]
-        assert f["rules"] and all(r in wowtcg.REGISTRY for r in f["rules"])
+        # A textual finding's rules are the text's own numbers: a dangling citation's is in no registry.
+        assert f["rules"] and (f["kind"] in text_lint.KINDS or all(r in wowtcg.REGISTRY for r in f["rules"]))
     # Grouped by kind, in the order of KINDS.
     assert [KINDS.index(f["kind"]) for f in findings] == sorted(KINDS.index(f["kind"]) for f in findings)
 

@@ -1,0 +1,410 @@
+"""What ``chainproof lint`` finds by reading the rule texts themselves, with
+no question declared.  These findings are textual: no game shows them, so
+they have no transcript (what one means for play is its known-findings note's
+to say).
+
+- **dangling-reference**: a text cites a rule number ("see 709.2a") that it
+  never heads, or a citation whose number the document lost (a word
+  processor's "Error! Reference source not found").  A text that is an
+  excerpt (``Source.covers``) may cite a rule outside the sections it holds:
+  that is a finding only when no other text of the game that holds that
+  section heads the rule either (the seed translation's 7xx citations point
+  at the chain rules it leaves out, which CR7.4 holds).  A citation of a rule
+  inside the sections a text holds, which the text lacks, is always one.
+- **misdirected-reference**: in a Chinese text, the words a citation
+  annotates end in the title of another section of the same text, which
+  shares no word with the cited section's title (000's "healed (see 405)",
+  where 405 is dual wield and 406 healing).  A rule's own section is left
+  out: a rule names its subject before citing another.  English texts are not
+  checked: there a one-word title ends compound terms that name something
+  else ("prevention modifiers (717)", "variable cost (707.1b)"), and every
+  such match in CR7.4 fits its rule on reading.  Whether a citation fits its
+  words in any looser sense is not guessed at.
+- **translation-clash**: one text in two languages (``002``: the English,
+  and the Chinese under each rule) where a rule's two versions each state a
+  number (digits, or number words of either language) or cite a rule that
+  the other does not.  One that only adds to the other (a "two" for "both",
+  a citation left out) contradicts nothing and is only counted.
+
+A rule's words run from its heading to the next heading, without its
+examples and card texts (which a translation may leave out or keep
+untranslated), chapter titles, page footers and the forum's post stamps; a
+list's own markers such as ``(1)`` are not numbers of the rule.  Where the
+texts are not at hand, lint says the text checks were skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from model.sources import GAME_SOURCES, SOURCES, Source, path_of
+
+#: The kinds of finding this module reports, in report order.
+KINDS = ("dangling-reference", "misdirected-reference", "translation-clash")
+
+#: A rule's heading: its number first on the line (after a Markdown ``###``),
+#: then its words (a wrapped line that starts with a rule number and stops,
+#: "603.1.", ends a citation instead; 004 writes one number twice, "103.4. 103.4.").
+_HEAD = re.compile(r"^\s*(?:#+\s*)?([1-9]\d{2}(?:\.\d+[a-z]?)?)\.?(?=\s*(?:[^\s\d(（.]|[1-9]\d{2}\.\d))")
+#: A citation: a dotted rule number, a bare section number where the words say
+#: it is one (after "rule", "see", 规则, 见) or alone in brackets, or a number
+#: the document lost.
+_CITE = re.compile(
+    r"(?<![\d.])[1-9]\d{2}\.\d+[a-z]?(?!\d)"
+    r"|(?:(?<=rule )|(?<=rules )|(?<=see )|(?<=规则)|(?<=见)|(?<=见 ))[1-9]\d{2}(?![\d.])"
+    r"|(?<=[(（])[1-9]\d{2}(?=[)）])"
+    r"|Error! Reference source"
+)
+LOST = "lost"
+_MAYBE_CITES = re.compile(r"[1-9]\d\d|Error!")
+#: A further number in a list of citations ("规则102.2,709.2a", "(409.5 and 409.6)").
+_LIST_MORE = re.compile(r"^\s*(?:,|，|、|和|及|与|and|or)\s*([1-9]\d{2}(?:\.\d+[a-z]?)?)(?!\d)")
+#: What introduces a citation, between the words it annotates and its number.
+_INTRO = re.compile(r"\s*[(（]?\s*(?:但请参见|请参见|参见|见|see|rules?)?\s*(?:规则)?\s*$", re.IGNORECASE)
+#: The start of a rule's example or of a card's text, where its words end.
+_EXAMPLE = re.compile(r"^\s*(?:Example|例[:：]|例如|举例)")
+_CARD = re.compile(r"^[^,，]{2,60}, \d+, ")
+#: Where the rule above ends: a chapter's title ("3. Card types", "4.游戏术语"),
+#: a row of dashes (a translator's note follows), a forum post's stamp.
+_CLOSE = re.compile(r"^\s*(?:\d{1,2}\.\s*\S|-{5,}\s*$)|IP属地")
+#: Lines of the page, not of the rule: the reference's page footers, the forum's reply button.
+_PAGE = re.compile(r"^\s*(?:WoW TCG CR v[\d.]+\s+\d+\s*/\s*\d+|回复)\s*$")
+#: A list item's marker, "(1)" or "（1）", at the start of a line.
+_MARKER = re.compile(r"^\s*[(（]\d+[)）]")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+#: A section title's words in one language (004 gives each in Chinese and English).
+_TITLE_PART = re.compile(r"[\u4e00-\u9fff]+|[A-Za-z][A-Za-z ,'-]*[A-Za-z]")
+
+#: Number words.  "one" and 一 are left out in both languages: each is also an
+#: article ("a", 一个), so neither says a count the other must carry.
+_EN_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "twice": 2, "second": 2, "third": 3, "million": 1_000_000,
+}
+_EN_WORD = re.compile(r"\b(" + "|".join(_EN_WORDS) + r")\b", re.IGNORECASE)
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
+_ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+#: Names written with a numeral that state no number (万智牌: Magic: the Gathering).
+_NAMES = re.compile(r"万智")
+_DIGITS = re.compile(r"(?<![\d.])\d+(?:,\d{3})*(?!\d)")
+
+
+def _zh_value(run: str) -> int:
+    """The value of a run of Chinese numerals (一百万 = 1,000,000; 十二 = 12)."""
+    total, section, digit = 0, 0, None
+    for ch in run:
+        if ch in _ZH_DIGITS:
+            digit = _ZH_DIGITS[ch]
+        elif ch == "万":
+            total += (section + (digit or 0) or 1) * 10_000
+            section, digit = 0, None
+        else:
+            section += (1 if digit is None else digit) * _ZH_UNITS[ch]
+            digit = None
+    return total + section + (digit or 0)
+
+
+def numbers(text: str) -> frozenset[int]:
+    """The numbers ``text`` states, in digits or in words of either language;
+    rule numbers are citations, compared as such, and 1 is left out."""
+    bare = _NAMES.sub(" ", _CITE.sub(" ", text))
+    found = {int(d.replace(",", "")) for d in _DIGITS.findall(bare)}
+    found |= {_EN_WORDS[w.lower()] for w in _EN_WORD.findall(bare)}
+    found |= {_zh_value(run) for run in _ZH_NUMERAL.findall(bare)}
+    found.discard(1)
+    return frozenset(found)
+
+
+@dataclass(frozen=True)
+class Citation:
+    line: int
+    rule: str  # the rule cited, or ``LOST``
+    under: str  # the rule under whose heading it is, or "" outside every rule
+    words: str  # the words it annotates (the line's text before it), "" after the first of a list
+
+
+def citations(line: str) -> list[tuple[str, str]]:
+    """The rules ``line`` cites (its own heading left out), each with the words it annotates."""
+    if _MAYBE_CITES.search(line) is None:
+        return []
+    head = _HEAD.match(line)
+    rest = line[head.end():] if head else line
+    out: list[tuple[str, str]] = []
+    for m in _CITE.finditer(rest):
+        out.append((LOST if m.group(0).startswith("Error") else m.group(0), _INTRO.sub("", rest[:m.start()])))
+        tail = rest[m.end():]
+        while (more := _LIST_MORE.match(tail)) is not None:
+            out.append((more.group(1), ""))
+            tail = tail[more.end():]
+    return out
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule as one text states it: its heading's line, its words and their lines."""
+
+    number: str
+    head: int
+    lines: tuple[int, ...] = ()
+    text: str = ""
+    cites: frozenset[str] = frozenset()
+
+
+@dataclass
+class RuleText:
+    """One source's numbered rules, its sections' titles, and its citations."""
+
+    source: str
+    rules: dict[str, Rule] = field(default_factory=dict)
+    titles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    cited: list[Citation] = field(default_factory=list)
+
+
+def _language(line: str) -> str:
+    return "zh" if _CJK.search(line) else "en"
+
+
+def _shares_file(source: Source) -> bool:
+    return sum(1 for s in SOURCES.values() if s.file == source.file) > 1
+
+
+def read(source: str, lines: Iterable[str]) -> RuleText:
+    """The numbered rules of ``source`` in ``lines`` (its whole file, split at
+    line feeds).  Where one file holds a text in two languages, each source
+    keeps its language's lines, under the heading above them (002 heads its
+    rules in English and translates each rule below it)."""
+    me = SOURCES[source]
+    bilingual = _shares_file(me)
+    out = RuleText(source)
+    current: str | None = None
+    said: dict[str, list[tuple[int, str, list[str]]]] = {}
+    ended = False  # the current rule's words have given way to an example or a card
+    for i, line in enumerate(lines, start=1):
+        if i < me.rules_from:
+            continue
+        head = _HEAD.match(line)
+        if head is not None and head.group(1) != current:
+            current, ended = head.group(1), False
+            out.rules.setdefault(current, Rule(current, i))
+            said.setdefault(current, [])
+            if "." not in current:
+                out.titles[current] = tuple(t.lower() for t in _TITLE_PART.findall(line[head.end():]))
+        if _CLOSE.search(line):
+            current = None
+        if not line.strip() or _PAGE.match(line) or (bilingual and _language(line) != me.language):
+            continue
+        cites = citations(line)
+        # A citation outside every rule (the reference's glossary) is checked too.
+        out.cited += [Citation(i, rule, current or "", words) for rule, words in cites]
+        if current is None:
+            continue
+        ended = ended or bool(_EXAMPLE.match(line) or _CARD.match(line))
+        if not ended:
+            words = line[head.end():] if head is not None else line
+            said[current].append((i, _MARKER.sub(" ", words), [rule for rule, _ in cites]))
+    for number, rule in out.rules.items():
+        mine = said[number]
+        out.rules[number] = Rule(
+            number, rule.head, tuple(i for i, _, _ in mine), " ".join(w.strip() for _, w, _ in mine),
+            frozenset(c for _, _, cites in mine for c in cites),
+        )
+    return out
+
+
+@lru_cache(maxsize=len(SOURCES))
+def _read_file(path: Path) -> tuple[str, ...]:
+    return tuple(path.read_text(encoding="utf-8").split("\n"))
+
+
+def load(source: str) -> RuleText | None:
+    """``source``'s rules, or None when its file is not at hand."""
+    path = path_of(source)
+    return None if path is None else read(source, _read_file(path))
+
+
+@dataclass(frozen=True)
+class TextFinding:
+    kind: str
+    key: str
+    rules: tuple[str, ...]
+    summary: str
+    places: tuple[str, ...]
+    sources: tuple[str, ...]
+
+
+TEXTUAL = "a textual finding: no game shows it"
+
+
+def _span(lines: Iterable[int]) -> str:
+    at = sorted(set(lines))
+    return str(at[0]) if len(at) == 1 else f"{at[0]}-{at[-1]}"
+
+
+def _place(source: str, lines: Iterable[int]) -> str:
+    return SOURCES[source].place(_span(lines))
+
+
+def _heads(source: str, texts: Mapping[str, RuleText]) -> set[str]:
+    """The rule numbers a text heads, and the sections any of whose rules it
+    heads (a citation of a section points at what the text has of it); the
+    two languages of one file share their headings."""
+    rules = {n for x, t in texts.items() if SOURCES[x].file == SOURCES[source].file for n in t.rules}
+    return rules | {n.partition(".")[0] for n in rules}
+
+
+def _citing(c: Citation) -> str:
+    return c.under or f"line {c.line}"
+
+
+def dangling(texts: Mapping[str, RuleText]) -> tuple[list[TextFinding], list[tuple[str, str]]]:
+    """Each text's citations of rules it never heads (see the module's doc)."""
+    found: list[TextFinding] = []
+    checks: list[tuple[str, str]] = []
+    for source, text in texts.items():
+        me = SOURCES[source]
+        if not text.rules:
+            checks.append((f"dangling_reference[{source}]", "the text numbers no rules: nothing to check"))
+            continue
+        heads = _heads(source, texts)
+        missing: dict[tuple[str, str], list[Citation]] = {}
+        for c in text.cited:
+            if c.rule in heads:
+                continue
+            if c.rule != LOST and not me.covers_rule(c.rule):
+                holders = [x for x in texts if x != source and SOURCES[x].covers_rule(c.rule)]
+                if any(c.rule in _heads(x, texts) for x in holders):
+                    continue
+            missing.setdefault((c.rule, _citing(c)), []).append(c)
+        for (rule, citing), cs in missing.items():
+            if rule == LOST:
+                why = "the number was lost: the text reads 'Error! Reference source not found'"
+            elif me.covers_rule(rule):
+                why = f"{rule} is inside the sections {source} holds, and {source} has no rule {rule}"
+            else:
+                others = [x for x in texts if x != source and SOURCES[x].covers_rule(rule)]
+                why = f"{source} does not hold section {rule.partition('.')[0]}, and " + (
+                    f"{', '.join(others)}, which {'does' if len(others) == 1 else 'do'}, {'has' if len(others) == 1 else 'have'} no rule {rule} either"
+                    if others else "no other text of the game holds it"
+                )
+            found.append(TextFinding(
+                "dangling-reference", f"dangling-reference:{source}:{rule}@{citing.replace(' ', '')}",
+                tuple(me.cites_as(x) for x in (cs[0].under, rule) if x and x != LOST),
+                f"{source}'s {citing} cites {'a rule' if rule == LOST else rule}, which it never heads: {why} ({TEXTUAL})",
+                (_place(source, [c.line for c in cs]),), (source,),
+            ))
+        checks.append((f"dangling_reference[{source}]",
+                       f"{len(missing)} of its {len({(c.rule, _citing(c)) for c in text.cited})} citations point at no rule" if missing
+                       else f"each of its {len(text.cited)} citations points at a rule"))
+    return found, checks
+
+
+def misdirected(text: RuleText) -> tuple[list[TextFinding], tuple[str, str] | None]:
+    """Citations whose words are another section's title (see the module's doc)."""
+    query = f"misdirected_reference[{text.source}]"
+    if not text.titles:
+        return [], None
+    if SOURCES[text.source].language != "zh":
+        return [], (query, "not checked: in English a one-word title ends compound terms that mean something else")
+    found: list[TextFinding] = []
+    for c in text.cited:
+        if c.rule == LOST or not c.words:
+            continue
+        section, own = c.rule.partition(".")[0], c.under.partition(".")[0]
+        words = c.words.lower()
+        cited_title = text.titles.get(section, ())
+        named = sorted(s for s, parts in text.titles.items()
+                       if s not in (section, own)
+                       and any(len(t) > 1 and words.endswith(t) and not _overlap(t, cited_title) for t in parts))
+        if not named:
+            continue
+        title = " / ".join(text.titles.get(section, ())) or "no title in this text"
+        names = "; ".join(f"{s} ({' / '.join(text.titles[s])})" for s in named)
+        found.append(TextFinding(
+            "misdirected-reference", f"misdirected-reference:{text.source}:{c.rule}@{_citing(c).replace(' ', '')}",
+            tuple(SOURCES[text.source].cites_as(x) for x in (c.under, c.rule, *named) if x),
+            f"{text.source}'s {_citing(c)} cites {c.rule} ({title}) for words that are the title of {names} ({TEXTUAL})",
+            (_place(text.source, [c.line]),), (text.source,),
+        ))
+    verdict = f"{len(found)} of its citations annotate another section's title" if found else "no citation annotates another section's title"
+    return found, (query, verdict)
+
+
+def _overlap(title: str, others: Iterable[str]) -> bool:
+    """Do the words of ``title`` and of ``others`` share a word (a Chinese
+    character; an English word up to a plural's "s")?  "links (707)" fits
+    707 "adding links" though 705 is "links"."""
+    def units(t: str) -> set[str]:
+        return set(_CJK.findall(t)) | {w.removesuffix("s") for w in re.findall(r"[a-z]+", t) if len(w) > 2}
+    mine = units(title)
+    return any(mine & units(o) for o in others)
+
+
+def _unmatched(cites: set[str], others: set[str]) -> set[str]:
+    """The citations in ``cites`` that none of ``others`` matches: a rule and
+    one of its own sub-rules (410.6, 410.6b) point at the same place."""
+    def related(a: str, b: str) -> bool:
+        short, long = sorted((a, b), key=len)
+        return long.startswith(short) and (len(long) == len(short) or long[len(short)] == "." or long[len(short):].isalpha())
+    return {c for c in cites if not any(related(c, o) for o in others)}
+
+
+def _show(values: set[int] | set[str]) -> str:
+    return ", ".join(f"{v:,}" if isinstance(v, int) else v for v in sorted(values)) or "none"
+
+
+def translation(first: RuleText, second: RuleText) -> tuple[list[TextFinding], tuple[str, str]]:
+    """Rules that the two languages of one text both state, whose versions
+    each carry a number or a citation the other lacks."""
+    found: list[TextFinding] = []
+    compared = one_sided = 0
+    for number, mine in first.rules.items():
+        theirs = second.rules.get(number)
+        if theirs is None or not mine.lines or not theirs.lines:
+            continue
+        compared += 1
+        said = []
+        a, b = numbers(mine.text), numbers(theirs.text)
+        if a - b and b - a:
+            said.append(f"the numbers {_show(a - b)} in {first.source} against {_show(b - a)} in {second.source}")
+        only_a, only_b = _unmatched(set(mine.cites), set(theirs.cites)), _unmatched(set(theirs.cites), set(mine.cites))
+        if only_a and only_b:
+            said.append(f"{first.source} cites {_show(only_a)} where {second.source} cites {_show(only_b)}")
+        if not said:
+            one_sided += a != b or bool(only_a or only_b)
+            continue
+        found.append(TextFinding(
+            "translation-clash", f"translation-clash:{first.source}+{second.source}:{number}", (SOURCES[first.source].cites_as(number),),
+            f"{number} in {first.source} and in {second.source}: {'; '.join(said)} ({TEXTUAL})",
+            (_place(first.source, mine.lines), _place(second.source, theirs.lines)), (first.source, second.source),
+        ))
+    verdict = f"{len(found)} of the {compared} rules both state differ" if found else f"the {compared} rules both state agree"
+    return found, (f"translation_clash[{first.source} {second.source}]", f"{verdict}; in {one_sided} more, one only adds to the other")
+
+
+#: One text in two languages, compared rule by rule.
+TRANSLATIONS = (("002en", "002zh"),)
+
+
+def lint_texts(game: str) -> tuple[list[TextFinding], list[tuple[str, str]]]:
+    """Every text check of ``game``'s texts, and a (query, verdict) for each."""
+    loaded = {x: load(x) for x in GAME_SOURCES.get(game, ())}
+    absent = [SOURCES[x].file for x, t in loaded.items() if t is None]
+    if absent:
+        return [], [("text_checks", f"skipped: {', '.join(dict.fromkeys(absent))} not at hand (CHAINPROOF_TEXTS names the folder of seeds/ and reference/)")]
+    texts = {x: t for x, t in loaded.items() if t is not None}
+    found, checks = dangling(texts)
+    for text in texts.values():
+        more, check = misdirected(text)
+        found += more
+        checks += [check] if check else []
+    for a, b in TRANSLATIONS:
+        if a in texts and b in texts:
+            more, check = translation(texts[a], texts[b])
+            found += more
+            checks.append(check)
+    return found, checks

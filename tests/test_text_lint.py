@@ -1,0 +1,157 @@
+"""The rule texts read as texts (``chainproof/text_lint.py``): citations of
+rules that are not there or that name another section, and the two
+languages of one text that state a rule with different numbers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from chainproof import text_lint
+from chainproof.linting import KINDS, Lint, lint_texts
+from model import sources
+from model.sources import SOURCES, texts_folder
+
+
+@pytest.fixture
+def whole_files(monkeypatch: pytest.MonkeyPatch):
+    """Every source's rules start on line 1, so a few lines make a text."""
+    for x, s in SOURCES.items():
+        monkeypatch.setitem(sources.SOURCES, x, replace(s, rules_from=1))
+
+
+def keys(found) -> list[str]:
+    return sorted(f.key for f in found)
+
+
+def test_every_text_kind_is_a_lint_kind():
+    assert set(text_lint.KINDS) <= set(KINDS)
+
+
+def test_a_citation_of_a_rule_the_text_lacks_inside_what_it_holds_is_dangling(whole_files):
+    # 004 holds 100-109: 100.3 is inside, and missing; 112.10 is outside, and no other HotA text holds it.
+    text = text_lint.read("004", [
+        "### 100. 总则 General",
+        "100.1. 先读规则100.2,再读100.3。",
+        "100.2. 见 112.10 的例外。",
+    ])
+    found, checks = text_lint.dangling({"004": text})
+    assert keys(found) == ["dangling-reference:004:100.3@100.1", "dangling-reference:004:112.10@100.2"]
+    inside, outside = sorted(found, key=lambda f: f.key)
+    assert inside.places == ("004_1df466d0e3555139.txt:2",) and inside.rules == ("100.1", "100.3")
+    assert "inside the sections 004 holds" in inside.summary and "no game shows it" in inside.summary
+    assert "no other text of the game holds it" in outside.summary
+    assert checks == [("dangling_reference[004]", "2 of its 3 citations point at no rule")]
+
+
+def test_a_clean_text_has_no_dangling_citation(whole_files):
+    text = text_lint.read("004", ["### 100. 总则 General", "100.1. 见规则100.2。", "100.2. 见 100.1 与 101。", "### 101. 最高原则"])
+    assert text_lint.dangling({"004": text}) == ([], [("dangling_reference[004]", "each of its 3 citations points at a rule")])
+
+
+def test_outside_its_sections_a_citation_dangles_only_where_no_text_that_holds_them_has_the_rule(whole_files):
+    seed = text_lint.read("000", ["103.3 即便如此(见规则102.2,709.2a)。", "102.2 输去游戏。"])
+    later = text_lint.read("CR7.4", ["709.2a An interrupted link is removed.", "709.2b Another."])
+    assert text_lint.dangling({"000": seed, "CR7.4": later})[0] == []
+    without = text_lint.read("CR7.4", ["709.2b Another."])
+    (found,), _ = text_lint.dangling({"000": seed, "CR7.4": without})
+    assert found.key == "dangling-reference:000:709.2a@103.3"
+    assert "CR7.4, which does, has no rule 709.2a either" in found.summary
+
+
+def test_a_lost_cross_reference_is_dangling_and_rules_of_the_reference_carry_its_id(whole_files):
+    text = text_lint.read("CR7.4", ["414.3d For the varieties of wielding, see Error! Reference source not", "found."])
+    (found,), _ = text_lint.dangling({"CR7.4": text})
+    assert found.key == "dangling-reference:CR7.4:lost@414.3d" and found.rules == ("CR7.4 414.3d",)
+    assert "Error! Reference source not found" in found.summary
+
+
+def test_a_text_that_numbers_no_rules_has_nothing_to_check(whole_files):
+    assert text_lint.dangling({"003": text_lint.read("003", ["战斗", "每名玩家抓七张牌。"])}) == (
+        [], [("dangling_reference[003]", "the text numbers no rules: nothing to check")]
+    )
+
+
+def test_a_citation_whose_words_are_another_sections_title_is_misdirected(whole_files):
+    lines = ["405.双持", "405.1 可以持有两件武器。", "406.治愈", "404.伤害", "404.1 除非它被治愈(见规则405),伤害会留下。"]
+    (found,), check = text_lint.misdirected(text_lint.read("000", lines))
+    assert found.key == "misdirected-reference:000:405@404.1" and found.rules == ("404.1", "405", "406")
+    assert "406 (治愈)" in found.summary and found.places == ("000_93427c41005e332f.txt:5",)
+    assert check == ("misdirected_reference[000]", "1 of its citations annotate another section's title")
+    right = [*lines[:-1], "404.1 除非它被治愈(见规则406),伤害会留下。"]
+    assert text_lint.misdirected(text_lint.read("000", right))[0] == []
+
+
+@pytest.mark.parametrize(
+    "text, numbers",
+    [
+        ("抓七张牌,选择一个大于一百万的正整数", {7, 1_000_000}),
+        ("draw seven cards; choose any integer greater than 1 million", {7, 1_000_000}),
+        ("a card (see 602.3) with 2 ATK, twice", {2}),
+        ("一个角色,两种更动,十二张", {2, 12}),
+        ("有别于万智牌", set()),
+    ],
+)
+def test_numbers_in_either_language_leave_out_citations_and_the_article_one(text, numbers):
+    assert text_lint.numbers(text) == numbers
+
+
+BILINGUAL = [
+    "601. Combat proposal",
+    "战斗提议",
+    "601.1 A player draws two cards, then proposes (602.1).",
+    "玩家抓两张牌,然后提议(见规则602.1)。",
+    "601.2 Only one character can protect each combat (602.2).",
+    "一次战斗只允许一个角色护卫。",
+    "Example: You control 3 allies.",
+    "Grunt Baranka, 2, Horde, Ally—Orc Warrior, 2 ATK (Melee), 2 Health",
+]
+
+
+def test_the_two_languages_of_a_text_that_agree_make_no_clash(whole_files):
+    found, check = text_lint.translation(text_lint.read("002en", BILINGUAL), text_lint.read("002zh", BILINGUAL))
+    assert found == []
+    # 601.2's Chinese leaves the citation out: it adds nothing the English contradicts.
+    assert check == ("translation_clash[002en 002zh]", "the 3 rules both state agree; in 1 more, one only adds to the other")
+
+
+def test_a_number_or_a_citation_that_differs_between_the_languages_is_a_translation_clash(whole_files):
+    planted = [line.replace("抓两张牌", "抓三张牌").replace("602.1", "603.1") if line.startswith("玩家") else line for line in BILINGUAL]
+    (found,), _ = text_lint.translation(text_lint.read("002en", BILINGUAL), text_lint.read("002zh", planted))
+    assert found.key == "translation-clash:002en+002zh:601.1"
+    assert found.places == ("002_747842af486db20b.txt:3", "002_747842af486db20b.txt:4")
+    assert "the numbers 2 in 002en against 3 in 002zh" in found.summary
+    assert "002en cites 602.1 where 002zh cites 603.1" in found.summary
+
+
+def test_without_the_texts_lint_says_the_text_checks_were_skipped(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(text_lint, "path_of", lambda source: None)
+    out = Lint()
+    lint_texts("hota", out)
+    assert out.findings == []
+    (check,) = out.checks
+    assert check.query == "text_checks" and check.verdict.startswith("skipped: 004_1df466d0e3555139.txt not at hand")
+
+
+@pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
+def test_the_shipped_texts_findings():
+    wow, wow_checks = text_lint.lint_texts("wowtcg")
+    assert keys(wow) == [
+        "dangling-reference:000:412.3b@405.1",
+        "dangling-reference:000:412.3b@405.2",
+        "dangling-reference:000:413.10@403.1b",
+        "dangling-reference:CR7.4:lost@414.3d",
+        "misdirected-reference:000:405@404.1",
+        "misdirected-reference:000:405@407.1",
+    ]
+    checks = dict(wow_checks)
+    assert checks["misdirected_reference[CR7.4]"].startswith("not checked")
+    # The seed's citations of the chain rules it leaves out (709.2a, 707.1d, 712.6, 718.2) are CR7.4's rules.
+    assert checks["dangling_reference[000]"] == "3 of its 96 citations point at no rule"
+    assert checks["dangling_reference[001]"] == "the text numbers no rules: nothing to check"
+    assert checks["translation_clash[002en 002zh]"].startswith("the 30 rules both state agree")
+    hota, _ = text_lint.lint_texts("hota")
+    assert keys(hota) == ["dangling-reference:004:112.10@101.2a"]
+    assert hota[0].places == ("004_1df466d0e3555139.txt:94",)
+    assert text_lint.lint_texts("riftbound") == ([], [("dangling_reference[003]", "the text numbers no rules: nothing to check")])
