@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from chainproof import text_lint
+from chainproof.lint_report import sarif
 from chainproof.linting import KINDS, Lint, lint_texts
 from model import sources
 from model.sources import SOURCES, texts_folder
@@ -155,3 +156,15 @@ def test_the_shipped_texts_findings():
     assert keys(hota) == ["dangling-reference:004:112.10@101.2a"]
     assert hota[0].places == ("004_1df466d0e3555139.txt:94",)
     assert text_lint.lint_texts("riftbound") == ([], [("dangling_reference[003]", "the text numbers no rules: nothing to check")])
+
+
+@pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
+def test_a_textual_finding_is_located_at_its_line_in_sarif():
+    out = Lint()
+    lint_texts("hota", out)
+    (result,) = sarif(out)["runs"][0]["results"]
+    assert result["ruleId"] == "dangling-reference"
+    (location,) = result["locations"]
+    assert location["physicalLocation"]["artifactLocation"]["uri"] == "seeds/004_1df466d0e3555139.txt"
+    assert location["physicalLocation"]["region"] == {"startLine": 94, "endLine": 94}
+    assert [c.method for c in out.checks] == ["text scan", "text scan"]
