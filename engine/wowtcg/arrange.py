@@ -56,8 +56,9 @@ def arrange(
     for p in range(n):
         for exhausted in [False] * (resources or {}).get(p, 0) + [True] * (exhausted_resources or {}).get(p, 0):
             o = st._new_obj(pool["Supplies for the Front"], p, "hand")
+            o.resource, o.face_up = True, False  # made a resource out of play, as the game does (410.1a)
             st.enter_play(o, p)
-            o.resource, o.face_up, o.exhausted, o.joined_turn = True, False, exhausted, 0
+            o.exhausted, o.joined_turn = exhausted, 0
     for p, entries in (play or {}).items():
         for entry in entries:
             spec = {"name": entry} if isinstance(entry, str) else dict(entry)

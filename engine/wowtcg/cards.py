@@ -234,6 +234,29 @@ class Power:
     def cost_of(self, name: str, default: Any = None) -> Any:
         return self._costs.get(name, default)
 
+    # What each payment power's cost asks, read before every choice (CR7.4
+    # 701, 402.1): worked out once, on first reading, as a card's facts are.
+
+    @cached_property
+    def resources(self) -> int:
+        """The resources it costs, X aside."""
+        return self._costs.get("resources") or 0
+
+    @cached_property
+    def has_x(self) -> bool:
+        """CR7.4 707.1b: its cost has an X."""
+        return bool(self._costs.get("x"))
+
+    @cached_property
+    def exhausts_this(self) -> bool:
+        """Exhausting its own card is part of the cost."""
+        return bool(self._costs.get("exhaust_this"))
+
+    @cached_property
+    def flips_hero(self) -> bool:
+        """Flipping the hero is part of the cost."""
+        return bool(self._costs.get("flip_hero"))
+
 
 @dataclass(frozen=True)
 class Card:

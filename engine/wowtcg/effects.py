@@ -74,8 +74,8 @@ def health_of(st: GameState, o: Obj) -> int:
     bonus = card.continuous_powers.get("health_per_other_named")
     if bonus and not ("attached_powerless" in st.powers_in_game and o.id in powerless(st)):
         others = sum(
-            1 for other in map(st.objs.__getitem__, st.play)
-            if other.id != o.id and is_ally(other) and not other.resource
+            1 for other in map(st.objs.__getitem__, st.party)
+            if other.id != o.id and is_ally(other)
             and other.card.name == o.card.name and other.controller == o.controller
         )
         health += bonus * others
@@ -117,7 +117,7 @@ def characters_in_play(st: GameState):
     """300.1: the heroes and allies in play, not resources (410.1b), in the
     order they entered; `is_character` written out, as this runs for every
     targeted card offered."""
-    return [o for o in map(st.objs.__getitem__, st.play) if not o.resource and o.card.is_character]
+    return [o for o in map(st.objs.__getitem__, st.party) if o.card.is_character]
 
 
 def heroes_and_allies_in_play(st: GameState):
@@ -444,6 +444,7 @@ def leave_play(st: GameState, o: Obj, zone: str) -> None:
     combat (602.4), and a controlled card's control returns (401.3b)."""
     if o.id in st.play:
         st.play.remove(o.id)
+        (st.resource_row if o.resource else st.party).remove(o.id)
     for oid in list(st.play):
         a = st.objs[oid]
         if a.attached_to == o.id:

@@ -53,6 +53,17 @@ UNTAKEN_UNSET = {
 
 FACTIONS = ("Alliance", "Horde")  # 206: the faction traits
 
+#: Why a payment power can't be used now (`GameState._power_source_rule`):
+#: the rule, and the reason with the card's and the player's names to fill in.
+POWER_UNUSABLE = {
+    "not_his": ("CR7.4 701.2", "{card} is not in play under {player}'s control"),
+    "powerless": ("CR7.4 700.3", "{card} has lost its powers"),
+    "not_his_turn": ("CR7.4 701.1", "{card}'s power is used only on its controller's turn"),
+    "exhausted": ("402.1", "{card} is exhausted"),
+    "new": ("302.2", "{card} joined the party this turn"),
+    "flipped": ("402.1", "{card} is already flipped"),
+}
+
 
 def check_teams(pool: Pool, heroes: list[str], teams: list[int] | None) -> tuple[int, ...]:
     """Each seat's team, checked against the basic rules' multiplayer part
@@ -105,7 +116,19 @@ class GameState:
         # cards are elsewhere.
         self.payment_sources: list[int] = []
         self.players: list[Player] = []
+        # How many instants (408.1) each player holds in his hand, kept by
+        # `move`: outside his main phase only these are played, and most of
+        # the time he holds none.
+        self.instants_in_hand: list[int] = [0] * len(heroes)
         self.play: list[int] = []  # ids in play, in the order they entered
+        # `play` split in two, each in the order of play, kept by `move` and
+        # `effects.leave_play`: the resource row (410.1a) and the rest, the
+        # cards and tokens in play that are not resources. Most of play is
+        # resources, which a resource pays and no more (402.4a, 410.1b), so
+        # most readings of play need only one of them. A card is made a
+        # resource, or stops being one, only out of play.
+        self.party: list[int] = []
+        self.resource_row: list[int] = []
         self.chain: list[Link] = []  # bottom first
         self.waiting: list[Waiting] = []
         self.tasks: list[tuple] = []
@@ -135,6 +158,7 @@ class GameState:
         for index, (hero, deck) in enumerate(zip(heroes, decks)):
             hero_obj = self._new_obj(pool[hero], index, "play")  # 101.1, 301.1
             self.play.append(hero_obj.id)
+            self.party.append(hero_obj.id)
             if hero_obj.card.pays:
                 self.payment_sources.append(hero_obj.id)
             for name in hero_obj.card.power_names:
@@ -263,7 +287,10 @@ class GameState:
         new.powers_in_play = {name: list(ids) for name, ids in self.powers_in_play.items()}
         new.payment_sources = list(self.payment_sources)
         new.players = [p.copy() for p in self.players]
+        new.instants_in_hand = list(self.instants_in_hand)
         new.play = list(self.play)
+        new.party = list(self.party)
+        new.resource_row = list(self.resource_row)
         new.chain = [copied(link) for link in self.chain]
         new.waiting = [w.copy() for w in self.waiting]
         new.tasks = [tuple(map(copied, task)) for task in self.tasks]
@@ -404,7 +431,7 @@ class GameState:
     def cards_in_play(self) -> list[Obj]:
         """Cards and tokens in play other than resources: a face-down resource is
         blank (410.1b), and a resource is used only to pay (402.4a)."""
-        return [o for o in map(self.objs.__getitem__, self.play) if not o.resource]
+        return [*map(self.objs.__getitem__, self.party)]
 
     def move(self, o: Obj, zone: str) -> None:
         """Move a card out of its zone into `zone` of its owner (413.2). Its
@@ -419,7 +446,12 @@ class GameState:
         pile = self.play if where == "play" else getattr(owner, where) if where in PILES else None
         if pile is not None and o.id in pile:
             pile.remove(o.id)
+            if where == "hand" and o.card.instant:
+                self.instants_in_hand[o.owner] -= 1
         if where == "play":
+            row = self.resource_row if o.resource else self.party
+            if o.id in row:
+                row.remove(o.id)
             if o.card.pays and o.id in self.payment_sources:
                 self.payment_sources.remove(o.id)
             for name in o.card.power_names:
@@ -429,12 +461,15 @@ class GameState:
         o.zone = zone
         if zone == "play":
             self.play.append(o.id)
+            (self.resource_row if o.resource else self.party).append(o.id)
             if o.card.pays:
                 self.payment_sources.append(o.id)
             for name in o.card.power_names:
                 self.powers_in_play.setdefault(name, []).append(o.id)
         elif zone in PILES:
             getattr(owner, zone).append(o.id)
+            if zone == "hand" and o.card.instant:
+                self.instants_in_hand[o.owner] += 1
 
     def removed_instead_of_graveyard(self, o: Obj) -> bool:
         """Readiness: this turn an ability that would enter its owner's
@@ -521,19 +556,20 @@ class GameState:
 
     def ready_resources(self, player: int) -> int:
         """402.4a: the resources he could exhaust to pay."""
-        return len([
-            o for o in map(self.objs.__getitem__, self.play)
-            if o.resource and o.controller == player and not o.exhausted
-        ])
+        count = 0
+        for o in map(self.objs.__getitem__, self.resource_row):
+            if o.controller == player and not o.exhausted:
+                count += 1
+        return count
 
     def pay(self, player: int, amount: int) -> None:
         """402.4a: exhaust that many ready resources. Reading: resources are
         interchangeable for paying, so the earliest placed are used."""
-        for oid in self.play:
+        for oid in self.resource_row:
             if amount == 0:
                 break
             o = self.objs[oid]
-            if o.resource and o.controller == player and not o.exhausted:
+            if o.controller == player and not o.exhausted:
                 o.exhausted = True
                 amount -= 1
 
@@ -688,10 +724,16 @@ class GameState:
         play, leaves the facts as they were. A token that entered and left
         play between two checks (a token copy destroyed by uniqueness, 412)
         leaves the cards in play as they were, so the tokens outside play
-        are read too (409.6e)."""
+        are read too (409.6e). The rules put neither damage nor a host on a
+        resource, so the resource row is only looked over for one."""
         objs = self.objs
+        cards = self.party
+        for o in map(objs.__getitem__, self.resource_row):
+            if o.damage or o.attached_to is not None:
+                cards = self.play  # read in its place in play
+                break
         return (
-            [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(objs.__getitem__, self.play)
+            [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(objs.__getitem__, cards)
              if not o.resource or o.damage or o.attached_to is not None],
             [(p.in_game, p.drew_from_empty) for p in self.players],
             [tid for tid in self.tokens if objs[tid].zone not in ("play", "gone")],
@@ -1211,19 +1253,29 @@ class GameState:
     def _power_source_problem(self, player: int, source: Obj, power):
         """CR7.4 701.1, CR7.4 701.2, 402.1, 302.2: whether this player may use this
         payment power of this card now, whatever X and target he would choose."""
+        found = self._power_source_rule(player, source, power)
+        if found is None:
+            return None
+        rule, reason = found
+        return (rule, reason.format(card=source.name, player=self.pname(player)))
+
+    def _power_source_rule(self, player: int, source: Obj, power):
+        """`_power_source_problem` with its reason unwritten (`POWER_UNUSABLE`):
+        asked of every payment power in play before every choice, where an
+        answer that forbids is common and its words are never read."""
         if source.zone != "play" or source.resource or source.controller != player:
-            return ("CR7.4 701.2", f"{source.name} is not in play under {self.pname(player)}'s control")
+            return POWER_UNUSABLE["not_his"]
         if "attached_powerless" in self.powers_in_game and source.id in effects.powerless(self):
-            return ("CR7.4 700.3", f"{source.name} has lost its powers")
+            return POWER_UNUSABLE["powerless"]
         if power.own_turn_only and self.turn_player != player:
-            return ("CR7.4 701.1", f"{source.name}'s power is used only on its controller's turn")
-        if power.cost_of("exhaust_this"):
+            return POWER_UNUSABLE["not_his_turn"]
+        if power.exhausts_this:
             if source.exhausted:
-                return ("402.1", f"{source.name} is exhausted")
+                return POWER_UNUSABLE["exhausted"]
             if source.card.type == "ally" and not combat.in_party_since_turn_start(self, source):
-                return ("302.2", f"{source.name} joined the party this turn")
-        if power.cost_of("flip_hero") and source.flipped:
-            return ("402.1", f"{source.name} is already flipped")
+                return POWER_UNUSABLE["new"]
+        if power.flips_hero and source.flipped:
+            return POWER_UNUSABLE["flipped"]
         return None
 
     def _x_problem(self, a: Action, has_x: bool):
@@ -1270,16 +1322,11 @@ class GameState:
         main = self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
         if main:
             hand = [*map(objs.__getitem__, player.hand)]
+        elif self.instants_in_hand[p]:
+            hand = [o for o in map(objs.__getitem__, player.hand) if o.card.instant]  # 408.1: only instants
         else:
-            # 408.1: outside his main phase only instants are played. Loops
-            # rather than comprehensions here: each runs over a few items,
-            # before every choice, and a comprehension costs a call of its own.
             hand = []
-            for oid in player.hand:
-                o = objs[oid]
-                if o.card.instant:
-                    hand.append(o)
-            if not (hand or self.payment_sources or self.turn_modifiers) and self.step != "defend_window":
+            if not (self.payment_sources or self.turn_modifiers) and self.step != "defend_window":
                 # No instant (408.1), no payment power or quest in play
                 # (CR7.4 701, CR7.4 702.2), no ability to play from a
                 # graveyard (Readiness), no strike (602.3a): his pass is all
@@ -1303,7 +1350,7 @@ class GameState:
                         quests.append(o)
                     continue
                 for i, power in enumerate(o.card.payments):
-                    if not self._power_source_problem(p, o, power):
+                    if self._power_source_rule(p, o, power) is None:
                         powers.append((o, i, power))
         if len(powers) > 1:
             powers.sort(key=lambda use: play.index(use[0].id))  # in the order of play, like every list of cards in play
@@ -1316,26 +1363,18 @@ class GameState:
         place = main and player.placed_resource_turn != self.turn_number
         offers = self._offers
         offer = out.append
-        # In his main phase or the defend window, one pass over play gathers
-        # what `cards_in_play` and `ready_resources` would each gather in a
-        # pass of their own: his ready resources, what he can pay (402.1,
-        # 402.4a), and the cards in play that are not resources (410.1b,
-        # 402.4a): his (attackers, weapons), and in his main phase the
-        # others' that could defend, characters and, against a sabotage,
-        # items (601.2b). Elsewhere only what he can pay is read.
+        # What he can pay (402.1, 402.4a); in his main phase or the defend
+        # window, the cards in play that are not resources (410.1b, 402.4a):
+        # his (attackers, weapons), and in his main phase the others' that
+        # could defend, characters and, against a sabotage, items (601.2b).
+        budget = self.ready_resources(p)
         mine, theirs = [], []
         if main or defend:
-            budget = 0
-            for o in map(objs.__getitem__, play):
-                if o.resource:
-                    if o.controller == p and not o.exhausted:
-                        budget += 1
-                elif o.controller == p:
+            for o in map(objs.__getitem__, self.party):
+                if o.controller == p:
                     mine.append(o)
                 elif main and (o.card.is_character or o.card.type == "item"):
                     theirs.append(o)
-        else:
-            budget = self.ready_resources(p)
         # Each offer is looked up by what it is made of, with the controller
         # of a card it names, which its label shows (`describe`).
         targets_of: dict[str, list[int]] = {}  # `legal_targets` of each kind, read once: several cards may ask
@@ -1356,8 +1395,8 @@ class GameState:
             if card.alternate_cost == "destroy_resource" and o.zone == "hand":
                 # Nalonae (CR7.4 403.3): rather than pay, destroy a resource he
                 # controls, each a choice of its own (its card shows once it is gone, 410.1b).
-                for r in map(objs.__getitem__, play):
-                    if r.resource and r.controller == p:
+                for r in map(objs.__getitem__, self.resource_row):
+                    if r.controller == p:
                         a = offers.get(key := ("play", p, o.id, r.id))
                         if a is None:
                             shown = f"face-down {r.card.name}" if not r.face_up else r.card.name
@@ -1394,15 +1433,15 @@ class GameState:
                     a = offers[key] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}{where}")
                 offer(a)
         for q in quests:
-            if (q.card.reward.cost_of("resources") or 0) <= budget:  # 402.1: the quest may pay towards itself
+            if q.card.reward.resources <= budget:  # 402.1: the quest may pay towards itself
                 a = offers.get(key := ("complete", p, q.id))
                 if a is None:
                     a = offers[key] = Action.made("complete", p, q.id, label=f"{self.pname(p)} completes {q.card.name}")
                 offer(a)
         for o, i, power in powers:
             # 402.1, CR7.4 707.1b: each X he can pay for on top of the resources.
-            resources = power.cost_of("resources") or 0
-            has_x = power.cost_of("x")
+            resources = power.resources
+            has_x = power.has_x
             if has_x:
                 xs = range(budget - resources + 1)
             else:
