@@ -60,6 +60,7 @@ _CITE = re.compile(
     r"|Error! Reference source"
 )
 LOST = "lost"
+#: A line without three digits in a row, or the lost reference's marker, cites nothing.
 _MAYBE_CITES = re.compile(r"[1-9]\d\d|Error!")
 #: A further number in a list of citations ("规则102.2,709.2a", "(409.5 and 409.6)").
 _LIST_MORE = re.compile(r"^\s*(?:,|，|、|和|及|与|and|or)\s*([1-9]\d{2}(?:\.\d+[a-z]?)?)(?!\d)")
@@ -297,9 +298,10 @@ def dangling(texts: Mapping[str, RuleText]) -> tuple[list[TextFinding], list[tup
                 f"{source}'s {citing} cites {'a rule' if rule == LOST else rule}, which it never heads: {why} ({TEXTUAL})",
                 (_place(source, [c.line for c in cs]),), (source,),
             ))
+        # Counted once per rule cited and rule citing it, as findings are.
+        cited = len({(c.rule, _citing(c)) for c in text.cited})
         checks.append((f"dangling_reference[{source}]",
-                       f"{len(missing)} of its {len({(c.rule, _citing(c)) for c in text.cited})} citations point at no rule" if missing
-                       else f"each of its {len(text.cited)} citations points at a rule"))
+                       f"{len(missing)} of its {cited} citations point at no rule" if missing else f"each of its {cited} citations points at a rule"))
     return found, checks
 
 
@@ -327,7 +329,7 @@ def misdirected(text: RuleText) -> tuple[list[TextFinding], tuple[str, str] | No
         found.append(TextFinding(
             "misdirected-reference", f"misdirected-reference:{text.source}:{c.rule}@{_citing(c).replace(' ', '')}",
             tuple(SOURCES[text.source].cites_as(x) for x in (c.under, c.rule, *named) if x),
-            f"{text.source}'s {_citing(c)} cites {c.rule} ({title}) for words that are the title of {names} ({TEXTUAL})",
+            f"{text.source}'s {_citing(c)} cites {c.rule} ({title}) for words ending in the title of {names} ({TEXTUAL})",
             (_place(text.source, [c.line]),), (text.source,),
         ))
     verdict = f"{len(found)} of its citations annotate another section's title" if found else "no citation annotates another section's title"
