@@ -168,3 +168,18 @@ def test_a_textual_finding_is_located_at_its_line_in_sarif():
     assert location["physicalLocation"]["artifactLocation"]["uri"] == "seeds/004_1df466d0e3555139.txt"
     assert location["physicalLocation"]["region"] == {"startLine": 94, "endLine": 94}
     assert [c.method for c in out.checks] == ["text scan", "text scan"]
+
+
+@pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_the_sections_a_source_declares_are_those_it_heads(source: str):
+    """``covers`` is data held to the files: every section a text heads is
+    declared (004 closes on an empty heading 110), and every declared one is
+    there but 000's 411 (searching) and 500 (the turn's overview), which the
+    translation lists in its contents and leaves out."""
+    text = text_lint.load(source)
+    assert text is not None
+    heads = {n.partition(".")[0] for n in text.rules}
+    declared = {str(n) for first, last in SOURCES[source].covers for n in range(first, last + 1)}
+    assert heads - declared == ({"110"} if source == "004" else set())
+    assert declared - heads == ({"411", "500"} if source == "000" else set())
