@@ -19,7 +19,8 @@ from checkers import vector
 from checkers.vector import VectorExploration as Exploration, explore
 from model.riftbound.damage import DamageUnit, is_legal
 from model.riftbound.rulings import NO_LETHAL, rulebook
-from model.riftbound.table import DEALING, FIRST_BATTLEFIELD, HAND, Table, Unit, default_table, nearby_tables
+from model.riftbound.table import (ATTACKER_ASSIGNS, DEALING, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, HAND, Table, Unit, default_table,
+                                   nearby_tables)
 from model.rulings import Question, RuleBook, Ruling, is_assumed_rule
 from model.sources import SOURCES, SourceError, line_span, path_of
 from tests.conftest import reachable_states
@@ -591,6 +592,55 @@ def test_line_106_destroys_a_unit_of_might_0_that_line_53_gives_no_lethal_damage
         [after] = [x for edge, x in m.successors(s) if edge.name == "deal_damage"]
         assert after.zone[caitlyn] == FIRST_BATTLEFIELD + BF1
     assert all(book.answer("destroyed_by_damage", s, CONCRETE, caitlyn) is True for s in hurt)
+
+
+def test_line_59_leaves_no_room_for_damage_beyond_what_kills_every_unit() -> None:
+    """R15: P1's 3-might Raider attacks P2's two 1-might units. Line 49 has
+    P1 assign all 3; line 59 gives neither unit more than its lethal 1 while
+    the other is there to be given damage, which leaves 1 nowhere. The model,
+    as the engine, assigns it all (assumed:excess-anywhere); P2, with one unit
+    to assign to, meets no cap."""
+    units = (Unit("Raider", P1, 3), Unit("Scout", P2, 1, start=FIRST_BATTLEFIELD + BF1),
+             Unit("Page", P2, 1, start=FIRST_BATTLEFIELD + BF1))
+    e = explore(riftbound.build(table=Table(2, 1, units, (P2,), 0, 1, 2)))
+    m, book = e.machine, e.machine.rulings
+    alone = book.only("003")
+    asked = states_at(e, "assigns_whole_total")
+    p1_assigns = [s for s in asked if s.stage == ATTACKER_ASSIGNS]
+    p2_assigns = [s for s in asked if s.stage == DEFENDER_ASSIGNS]
+    assert p1_assigns and p2_assigns
+    for s in p1_assigns:
+        assert alone.clashes("assigns_whole_total", s, CONCRETE, P1)
+        assert set(alone.explain("assigns_whole_total", s, P1).core) == {"whole-total", "lethal-cap"}
+        assert book.answer("assigns_whole_total", s, CONCRETE, P1) is True
+        splits = {tuple(x.assigned[1:]) for e_, x in m.successors(s) if e_.name.startswith("assign_damage")}
+        assert splits == {(1, 2), (2, 1)}  # the third damage goes on one of them
+    for s in p2_assigns:
+        assert not alone.clashes("assigns_whole_total", s, CONCRETE, P2)
+        assert book.answer("assigns_whole_total", s, CONCRETE, P2) is True
+
+
+def test_line_55_gives_a_unit_that_cannot_be_destroyed_no_lethal_damage() -> None:
+    """R16: P1's 2-might Raider attacks P2's Tank unit that cannot be
+    destroyed (might 2) beside a 1-might Scout. Line 53 makes 2 lethal to
+    it, line 55's lethal damage is damage that can destroy it, which none is.
+    The model, as the engine, follows line 53 (assumed:indestructible-bound):
+    the Tank must have its 2 before the Scout gets any."""
+    units = (Unit("Raider", P1, 2), Unit("Warden", P2, 2, start=FIRST_BATTLEFIELD + BF1, tank=True, indestructible=True),
+             Unit("Scout", P2, 1, start=FIRST_BATTLEFIELD + BF1))
+    e = explore(riftbound.build(table=Table(2, 1, units, (P2,), 0, 1, 2)))
+    m, book = e.machine, e.machine.rulings
+    alone = book.only("003")
+    warden, scout = 1, 2
+    asked = [s for s in states_at(e, "lethal_damage") if s.stage == ATTACKER_ASSIGNS]
+    assert asked
+    for s in asked:
+        assert alone.clashes("lethal_damage", s, CONCRETE, warden)
+        assert set(alone.explain("lethal_damage", s, warden).core) == {"lethal", "cannot-be-destroyed"}
+        assert book.answer("lethal_damage", s, CONCRETE, warden) == 2
+        assert not alone.clashes("lethal_damage", s, CONCRETE, scout)
+        splits = {(x.assigned[warden], x.assigned[scout]) for e_, x in m.successors(s) if e_.name.startswith("assign_damage")}
+        assert splits == {(2, 0)}  # not (0, 2) nor (1, 1): the Tank is bound by lethal-first
 
 
 def test_what_a_conquest_scores_is_an_assumption() -> None:

@@ -5,18 +5,21 @@ This module knows nothing of the game: it takes small records (might, marked
 damage, Tank, takes-damage-last, cannot-be-damaged) and a total, so it can be
 compared on its own with another enumeration.
 
-The reading (the same as the model's, docs/findings-riftbound.md R3-R4):
+The reading (the same as the model's, docs/findings-riftbound.md R3-R4, R15-R16):
 
 - damage.lethal: lethal damage is more than zero and at least the unit's might,
   so the least lethal amount for a unit that already has damage marked is
   max(1, might - marked). A unit that cannot be damaged has no lethal amount
-  (damage.undamageable).
+  (damage.undamageable); one that cannot be destroyed has this one all the
+  same (assumed:indestructible-bound: line 55's lethal damage "that can
+  destroy it" is not read as freeing it).
 - A unit that can be damaged is *full* when it gets at least its lethal
   amount, *partial* when it gets some but less, *empty* when it gets none.
 - damage.lethal-first: at most one unit is partial (lethal damage goes to one
   unit before the next gets any).
 - damage.no-overkill: while some unit is not full, each full unit gets exactly
-  its lethal amount; once every unit is full, the rest may go anywhere.
+  its lethal amount; once every unit is full, the rest may go anywhere
+  (assumed:excess-anywhere: the whole total is assigned, line 49).
 - damage.requirements, damage.same-priority: each unit has a priority rank,
   Tank 0, plain 1, takes-damage-last 2; the full units, then the partial one,
   then the empty ones must be in an order whose ranks never go down, and units

@@ -182,7 +182,8 @@ class DamageUnit:
         """damage.lethal: the least damage, more than zero, that reaches the unit's might."""
         # Reading (lethal_damage): damage already marked counts towards it, so a 3-might
         # unit with 1 marked needs 2; never less than 1, since lethal damage is
-        # non-zero, even for a 0-might unit.
+        # non-zero, even for a 0-might unit; and a unit that cannot be destroyed
+        # has it too (assumed:indestructible-bound).
         left = self.might - self.marked
         return max(1, left) if _plain(left) else z3.If(left >= 1, left, 1)
 
@@ -277,9 +278,10 @@ def _common_parts(units: Sequence[DamageUnit], total: Any, amounts: Sequence[Any
     short = [_and(b, h, a > 0, a < l) for h, a, l in zip(hit, amounts, lethal)]
     parts.append(Part("damage.lethal-first", "at most one unit gets some damage but less than lethal", _count(b, short) <= 1))
     # damage.no-overkill: more than lethal only once no other unit lacks lethal.
-    # Reading (exempt_from_assignment): 'other units remain' means units that
-    # can be damaged and lack lethal damage; immune units never lack it. One
-    # that is not exempt takes damage only once none lacks it.
+    # Reading (assigns_whole_total): 'other units remain' means units that lack
+    # lethal damage, so the whole total is assigned (assumed:excess-anywhere).
+    # Reading (exempt_from_assignment): immune units never lack it. One that
+    # is not exempt takes damage only once none lacks it.
     for i, (name, u, h, a, l) in enumerate(zip(names, units, hit, amounts, lethal)):
         others_full = _and(b, *(_implies(b, hit[j], full[j]) for j in range(len(units)) if j != i))
         parts.append(

@@ -30,6 +30,13 @@ them, and the clash they settle shows):
 - ``lethal_damage``: line 53's lethal damage is more than zero, line 106
   destroys a unit whose damage is at least its might, which no damage at all
   is for a unit of might 0 (an effect can set it; findings R13);
+- ``assigns_whole_total``: line 49 assigns a player's whole total, line 59
+  caps each of two or more units at lethal while others remain to be given
+  damage, which leaves what lies beyond all their lethal amounts nowhere to
+  go (findings R15);
+- ``lethal_damage`` again: line 55's lethal damage "can destroy" the unit,
+  which no amount can for a unit that cannot be destroyed (line 106); line
+  53 measures it by might all the same (findings R16);
 - ``begins_mid_combat``: line 7 begins a combat at any cleanup with an empty
   chain, so one made pending by a play in another combat's showdown begins
   at once; line 10 resolves combats one after another (findings R14).
@@ -53,7 +60,8 @@ from __future__ import annotations
 from typing import Any
 
 from model.backend import Backend
-from model.riftbound.table import ATTACKER, BASE, DEALING, DEFENDER, FIRST_BATTLEFIELD, NO_ROLE, NOBODY, Table
+from model.riftbound.table import (ATTACKER, ATTACKER_ASSIGNS, BASE, DEALING, DEFENDER, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, NO_ROLE,
+                                    NOBODY, Table)
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
 
 SOURCE = "003"
@@ -87,6 +95,10 @@ PRINCIPLES = (
               "line 106 speaks of a defender who already holds the battlefield: one who takes it conquers by lines 95-97"),
     Principle("running-combat-first", ("assumed:running-combat-first",),
               "line 10 resolves combats pending together one after another: the one already running ends before another begins"),
+    Principle("excess-anywhere", ("assumed:excess-anywhere",),
+              "line 59's 'other units to assign damage to' are those still short of lethal: once all have it, line 49's whole total is assigned, the rest anywhere"),
+    Principle("indestructible-bound", ("assumed:indestructible-bound",),
+              "line 55's lethal damage 'that can destroy it' says what it does to most units; line 53 measures it by might, and line 77 frees only a unit that cannot be damaged"),
     # Line 77 names itself as the exception to line 53's lethal damage: the seed settles it, no assumption.
     Principle("undamageable-no-lethal", ("damage.undamageable",),
               "line 77 excepts a unit that cannot be damaged from line 53's lethal damage: no amount is lethal to it"),
@@ -836,14 +848,22 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
                    overrides={r: "undamageable-no-lethal" for r in ("lethal", "reaches-might", "marked-counts")}),
             Ruling("lethal", ("damage.lethal",), lambda s, b, v: lethal(s, b, v, 0), lambda s, b, v: s.damage[v] == 0,
                    "damage, more than zero, that reaches the unit's might", texts={SOURCE: "53"},
-                   overrides={"reaches-might": "zero-not-lethal"}),
+                   overrides={"reaches-might": "zero-not-lethal", "cannot-be-destroyed": "indestructible-bound"}),
             # Line 106 destroys a unit whose damage is at least its might: for a
             # unit of might 0 (an effect can set it) no damage at all is enough.
             Ruling("reaches-might", ("qa.both-survive",), lambda s, b, v: 0,
                    lambda s, b, v: b.And(s.damage[v] == 0, book[0].answer("current_might", s, b, v) <= 0),
                    "damage at least the unit's might destroys it: for a unit of might 0, none at all", texts={SOURCE: "106"}),
             Ruling("marked-counts", ("assumed:destroy-lethal",), lambda s, b, v: lethal(s, b, v, s.damage[v]),
-                   lambda s, b, v: s.damage[v] > 0, "damage already marked on the unit counts towards lethal"),
+                   lambda s, b, v: s.damage[v] > 0, "damage already marked on the unit counts towards lethal",
+                   overrides={"cannot-be-destroyed": "indestructible-bound"}),
+            # Line 55 asks for lethal damage "that can destroy" the unit: none
+            # can destroy one that cannot be destroyed (line 106), which line 53's
+            # might-based amount still binds to the assignment rules.
+            Ruling("cannot-be-destroyed", ("damage.lethal-first", "qa.both-survive"), lambda s, b, v: NO_LETHAL,
+                   lambda s, b, v: t.units[v].indestructible,
+                   "lethal damage is damage that can destroy the unit: no amount can destroy one that cannot be destroyed",
+                   texts={SOURCE: "55"}),
         ),
         tuple((v,) for v in units),
         asked_at=("combat_damage_step",),
@@ -872,6 +892,44 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         tuple((v,) for v in units if t.units[v].may_be_immune),
         asked_at=("combat_damage_step",),
         show=lambda v: t.units[v].name,
+    )
+
+    # Line 49 has each player assign damage equal to their whole total; line 59
+    # caps a unit at its lethal amount while there are other units to assign
+    # damage to, which every unit of two or more still is once all have lethal.
+    # Asked for lint only: the damage rules put the excess anywhere
+    # (DamageUnit, damage.no-overkill).
+    def assigns_now(s: Any, b: Backend, q: int) -> Any:
+        return b.Or(b.And(s.attacker == q, s.stage == ATTACKER_ASSIGNS), b.And(s.defender == q, s.stage == DEFENDER_ASSIGNS))
+
+    def beyond_lethal(s: Any, b: Backend, q: int) -> Any:
+        """``q`` assigns now, to two or more opposing units that can be damaged
+        and none that cannot, a total more than what is lethal to them all."""
+        opposing = b.If(s.attacker == q, DEFENDER, ATTACKER)
+        theirs = [v for v in units if t.units[v].owner != q]
+        there = {v: b.And(book[0].answer("opposing_unit", s, b, v), s.role[v] == opposing) for v in theirs}
+        hit = [b.And(there[v], b.Not(cannot_be_damaged(t, s, v, b))) for v in theirs]
+        sink = b.Or(*(b.And(there[v], cannot_be_damaged(t, s, v, b)) for v in theirs if t.units[v].may_be_immune))
+        need = b.total([b.If(h, lethal(s, b, v, s.damage[v]), 0) for h, v in zip(hit, theirs)])
+        return b.AndThen(b.And(assigns_now(s, b, q), b.count(hit) >= 2, b.Not(sink)),
+                         lambda: book[0].answer("damage_total", s, b, q) > need)
+
+    assigns_whole_total = Question(
+        "assigns_whole_total",
+        "does this player assign their whole total, damage beyond what is lethal to every opposing unit included?",
+        (
+            Ruling("whole-total", ("damage.assign",), True, lambda s, b, q: in_the_combat(s, q, b),
+                   "each player assigns damage equal to their total might", texts={SOURCE: "49"},
+                   overrides={"lethal-cap": "excess-anywhere"}),
+            Ruling("lethal-cap", ("damage.no-overkill",), False, beyond_lethal,
+                   "no unit gets more than its lethal damage while there are other units to assign damage to, "
+                   "so what is left once all have it cannot be assigned", texts={SOURCE: "59"}),
+        ),
+        tuple((p,) for p in players),
+        asked_at=("combat_damage_step",),
+        # Line 13: a combat is between two players; nobody else assigns its damage.
+        default_texts={SOURCE: "13"},
+        show=player,
     )
 
     # Line 81 deals every unit what was assigned to it; lines 77-79 speak of a
@@ -1040,7 +1098,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
 
     questions = (valid_destination, attacker, defender, focus, next_focus, showdown_ends, combat_may_begin, begins_mid_combat, keeps_role, counts_as_moved, is_a_move, contests, played_to_base, may_play_to,
                  rallies_from_afar, here, destroyed_by_effect, chain_order, first_to_act, next_to_act, damage_step_happens, opposing_unit, current_might, counts_in_total, damage_total, destroyed_by_damage, lethal_damage,
-                 exempt_from_assignment, damage_dealt, controller_after_combat, stun_ends_with_combat, conquers, conquest_points, uncontested_controller,
+                 exempt_from_assignment, assigns_whole_total, damage_dealt, controller_after_combat, stun_ends_with_combat, conquers, conquest_points, uncontested_controller,
                  conquers_uncontested, scores_by_holding)
     read = READING.derive(reading, (SOURCE,), (q.name for q in questions))
     book.append(RuleBook(questions, PRINCIPLES, reading=read, game="riftbound"))
