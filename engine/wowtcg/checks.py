@@ -22,7 +22,10 @@ def ppp_batch(st: GameState, cards: list[Obj] | None = None) -> bool:
     409.6a-b, 409.6d and 409.6f find, each list in the order of play.
     `cards`: the cards in play that are not resources, or have damage or a
     host, in the order of play, when the caller has them (`GameState._checked_facts`):
-    a resource with neither is a card none of these checks finds anything in."""
+    a resource with neither is a card none of these checks finds anything in.
+    Or only those whose damage is all that changed since a batch last found
+    nothing, which are all a batch could find anything in then
+    (`GameState._damaged_since_settled`)."""
     objs = st.objs
     doomed, misfits, scarred = [], [], []
     for o in map(objs.__getitem__, st.play) if cards is None else cards:

@@ -56,19 +56,41 @@ def attack_only(st: GameState, attacker: Obj) -> set[int]:
     return allowed
 
 
+#: Why a character can't be proposed as an attacker (`attacker_rule`): the
+#: rule, and the reason with the card's and the turn player's names to fill in.
+CANT_ATTACK = {
+    "not_his": ("601.2", "{card} is not a character in {player}'s party"),
+    "totem": ("306.3a", "{card} is a totem, which can't be proposed as an attacker"),
+    "held": ("103.2", "{card} can't attack (Polymorph)"),
+    "exhausted": ("601.2a", "{card} is exhausted"),
+    "new": ("302.2", "{card} joined the party this turn and has no ferocity"),
+}
+
+
 def attacker_problem(st: GameState, a: Obj) -> Problem:
     """601.2a: a ready character of the turn player's party that has been in
     it since his turn began, or has ferocity (302.2)."""
+    found = attacker_rule(st, a)
+    if found is None:
+        return None
+    rule, reason = found
+    return (rule, reason.format(card=a.name, player=st.pname(st.turn_player)))
+
+
+def attacker_rule(st: GameState, a: Obj) -> tuple[str, str] | None:
+    """`attacker_problem` with its reason unwritten (`CANT_ATTACK`): asked of
+    every character of the turn player before each of his main-phase
+    choices, where a refusal is common and its words are never read."""
     if a.zone != "play" or not is_character(a) or a.controller != st.turn_player:
-        return ("601.2", f"{a.name} is not a character in {st.pname(st.turn_player)}'s party")
+        return CANT_ATTACK["not_his"]
     if a.card.is_totem:
-        return ("306.3a", f"{a.name} is a totem, which can't be proposed as an attacker")
+        return CANT_ATTACK["totem"]
     if a.id in hosts_of(st, "attached_cant_attack_or_protect"):
-        return ("103.2", f"{a.name} can't attack (Polymorph)")
+        return CANT_ATTACK["held"]
     if a.exhausted:
-        return ("601.2a", f"{a.name} is exhausted")
+        return CANT_ATTACK["exhausted"]
     if not in_party_since_turn_start(st, a) and not has(st, a, "ferocity"):
-        return ("302.2", f"{a.name} joined the party this turn and has no ferocity")
+        return CANT_ATTACK["new"]
     return None
 
 
@@ -216,14 +238,23 @@ def begin_defending(st: GameState) -> None:
 
 # --- Strikes (303.2, 405.3, 602.3a) ----------------------------------------------
 
+def may_strike_now(st: GameState, player: int) -> bool:
+    """602.3a: weapons strike in the defend window, while their controller's
+    hero is in combat; 602.3c: a hero is in combat only while it has an
+    opponent in it."""
+    c = st.combat
+    if st.step != "defend_window" or c is None or not c.defending or c.attacker is None or c.defender is None:
+        return False
+    hero = st.players[player].hero
+    return hero == c.attacker or hero == c.defender
+
+
 def strike_problem(st: GameState, player: int, weapon: Obj, ready: int | None = None) -> Problem:
     """303.2, 405.3, 602.3a: whether this player may strike with this weapon
     now; `ready`: his ready resources (402.4a), when the caller has counted them."""
     c = st.combat
     hero = st.players[player].hero
-    # 602.3c: a hero is in combat only while it has an opponent in it.
-    in_combat = c is not None and c.defending and None not in (c.attacker, c.defender) and hero in (c.attacker, c.defender)
-    if st.step != "defend_window" or not in_combat:
+    if not may_strike_now(st, player):
         return ("602.3a", "a weapon strikes only in the defend window while its controller's hero is in combat")
     if weapon.zone != "play" or weapon.resource or weapon.card.type != "weapon" or weapon.controller != player:
         return ("303.2", f"{weapon.name} is not a weapon {st.pname(player)} controls")

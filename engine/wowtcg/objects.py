@@ -18,8 +18,12 @@ ZONES = ("deck", "hand", "graveyard", "removed", "play", "chain", "gone")
 #: those checks last found nothing, they would find nothing again, and the
 #: state need not gather what they read to see it (`GameState._t_give_priority`).
 #: A card changes zone whenever it enters or leaves play, so a move into or
-#: out of play stands for the list of cards in play. One list cell, shared by
-#: every game: a tick from another game only makes a state look again.
+#: out of play stands for the list of cards in play. The checks read cards in
+#: play only, and no resource without damage or a host (`GameState._checked_facts`):
+#: a field set on a card elsewhere, or such a resource entering or leaving
+#: play, the most frequent moves of all, changes nothing they read and does
+#: not tick. One list cell, shared by every game: a tick from another game
+#: only makes a state look again.
 BOARD_CLOCK = [0]
 CARD_FIELDS_CHECKED = frozenset({"controller", "resource", "damage", "attached_to"})
 PLAYER_FIELDS_CHECKED = frozenset({"in_game", "drew_from_empty"})
@@ -65,7 +69,11 @@ class Obj(CardFields):
 
     def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=CARD_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
         # A copy's card has no zone yet when its zone is set (copy.deepcopy).
-        if name in _checked or (name == "zone" and (value == "play" or getattr(self, "zone", None) == "play")):
+        if name in _checked:
+            if getattr(self, "zone", None) == "play":
+                _clock[0] += 1
+        elif name == "zone" and (value == "play" or getattr(self, "zone", None) == "play") \
+                and not (getattr(self, "resource", False) and not self.damage and self.attached_to is None):
             _clock[0] += 1
         _set(self, name, value)
 

@@ -668,7 +668,11 @@ class GameState:
         while tasks and self.decision is None and self.priority is None and not self.over:
             task = tasks.pop()
             # Looked up on the instance, not bound once: a test may replace a task's method.
-            getattr(self, TASK_METHODS[task[0]])(*task[1:])
+            method = getattr(self, TASK_METHODS[task[0]])
+            if len(task) == 1:  # most tasks take nothing: no tuple of arguments to build
+                method()
+            else:
+                method(*task[1:])
 
     # 409.5: before a player receives priority, the checks run in batches,
     # then waiting triggered effects go on the chain, then he gets priority.
@@ -698,15 +702,40 @@ class GameState:
             self._settled_at = at
             return  # the same facts as the last check that found nothing: nothing to find
         objs = self.objs
-        cards = [objs[fact[0]] for fact in board[0]]  # what the checks read of play, in its order
-        checks.check_uniqueness(self, cards)
-        if self.decision is not None:
-            self.push(("ppp",))
-            return
+        cards = self._damaged_since_settled(board)
+        if cards is None:
+            cards = [objs[fact[0]] for fact in board[0]]  # what the checks read of play, in its order
+            checks.check_uniqueness(self, cards)
+            if self.decision is not None:
+                self.push(("ppp",))
+                return
         if checks.ppp_batch(self, cards):
             self.push(("ppp",))
         else:
             self._settled, self._settled_at = board, at
+
+    def _damaged_since_settled(self, board: tuple) -> list[Obj] | None:
+        """The cards of `board` whose damage alone differs from the facts of
+        the last check that found nothing, when nothing else does, in the
+        order of play; None otherwise. Then nothing but damage changed: the
+        same cards under the same controllers with the same hosts, and the
+        same players and tokens. Uniqueness reads no damage (412), so it
+        finds nothing again; and the other cards' health, whether they can
+        be destroyed and their hosts read no damage either, so 409.6 finds
+        in these cards all it would find in play (409.6a-b, 409.6f), and
+        nothing else (409.6c-e). The most frequent change before a grant of
+        priority after a combat or a damaging link."""
+        settled = self._settled
+        if settled is None or settled[1] != board[1] or settled[2] != board[2] or len(settled[0]) != len(board[0]):
+            return None
+        objs = self.objs
+        changed = []
+        for was, now in zip(settled[0], board[0]):
+            if was != now:
+                if was[0] != now[0] or was[1] != now[1] or was[2] != now[2] or was[4] != now[4]:
+                    return None
+                changed.append(objs[now[0]])
+        return changed
 
     def _checked_facts(self) -> tuple:
         """Everything uniqueness (412) and the pre-priority checks (409.6) read:
@@ -1320,13 +1349,14 @@ class GameState:
         player = self.players[p]
         # `_in_main_phase` (408.1, 409.2b, 502.1), written out: this runs before every choice.
         main = self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
+        defend = not main and combat.may_strike_now(self, p)  # 602.3a
         if main:
             hand = [*map(objs.__getitem__, player.hand)]
         elif self.instants_in_hand[p]:
             hand = [o for o in map(objs.__getitem__, player.hand) if o.card.instant]  # 408.1: only instants
         else:
             hand = []
-            if not (self.payment_sources or self.turn_modifiers) and self.step != "defend_window":
+            if not (self.payment_sources or self.turn_modifiers or defend):
                 # No instant (408.1), no payment power or quest in play
                 # (CR7.4 701, CR7.4 702.2), no ability to play from a
                 # graveyard (Readiness), no strike (602.3a): his pass is all
@@ -1357,14 +1387,13 @@ class GameState:
         out = []
         if not (main and self.turn_modifiers and combat.must_attack_pending(self)):  # 600.2: he can't pass while a character must attack
             out.append(self.pass_actions[p])
-        defend = self.step == "defend_window"
         if not (main or hand or powers or defend or quests):
             return out
         place = main and player.placed_resource_turn != self.turn_number
         offers = self._offers
         offer = out.append
-        # What he can pay (402.1, 402.4a); in his main phase or the defend
-        # window, the cards in play that are not resources (410.1b, 402.4a):
+        # What he can pay (402.1, 402.4a); in his main phase or while he may
+        # strike, the cards in play that are not resources (410.1b, 402.4a):
         # his (attackers, weapons), and in his main phase the others' that
         # could defend, characters and, against a sabotage, items (601.2b).
         budget = self.ready_resources(p)
@@ -1467,7 +1496,7 @@ class GameState:
             defenders = None
             for a in mine:
                 # `mine` holds no resource; an exhausted character can't attack (601.2a), asked first as the cheapest.
-                if not a.card.is_character or a.exhausted or combat.attacker_problem(self, a):
+                if not a.card.is_character or a.exhausted or combat.attacker_rule(self, a):
                     continue
                 if "attack_tax" in self.powers_in_game and budget < combat.attack_tax(a):  # 600.3: he can't pay to propose it
                     continue
