@@ -23,9 +23,9 @@ def ppp_batch(st: GameState, cards: list[Obj] | None = None) -> bool:
     `cards`: the cards in play that are not resources, or have damage or a
     host, in the order of play, when the caller has them (`GameState._checked_facts`):
     a resource with neither is a card none of these checks finds anything in.
-    Or only those whose damage is all that changed since a batch last found
-    nothing, which are all a batch could find anything in then
-    (`GameState._damaged_since_settled`)."""
+    Or only those whose damage changed, or that entered play, since a batch
+    last found nothing, when they are all a batch could find anything in
+    (`GameState._changed_since_settled`)."""
     objs = st.objs
     doomed, misfits, scarred = [], [], []
     for o in map(objs.__getitem__, st.play) if cards is None else cards:

@@ -702,40 +702,54 @@ class GameState:
             self._settled_at = at
             return  # the same facts as the last check that found nothing: nothing to find
         objs = self.objs
-        cards = self._damaged_since_settled(board)
-        if cards is None:
-            cards = [objs[fact[0]] for fact in board[0]]  # what the checks read of play, in its order
-            checks.check_uniqueness(self, cards)
+        since = self._changed_since_settled(board)
+        if since is None or since[1]:
+            every = [objs[fact[0]] for fact in board[0]]  # what the checks read of play, in its order
+            checks.check_uniqueness(self, every)
             if self.decision is not None:
                 self.push(("ppp",))
                 return
+        cards = every if since is None else since[0]
         if checks.ppp_batch(self, cards):
             self.push(("ppp",))
         else:
             self._settled, self._settled_at = board, at
 
-    def _damaged_since_settled(self, board: tuple) -> list[Obj] | None:
-        """The cards of `board` whose damage alone differs from the facts of
-        the last check that found nothing, when nothing else does, in the
-        order of play; None otherwise. Then nothing but damage changed: the
-        same cards under the same controllers with the same hosts, and the
-        same players and tokens. Uniqueness reads no damage (412), so it
-        finds nothing again; and the other cards' health, whether they can
-        be destroyed and their hosts read no damage either, so 409.6 finds
-        in these cards all it would find in play (409.6a-b, 409.6f), and
-        nothing else (409.6c-e). The most frequent change before a grant of
-        priority after a combat or a damaging link."""
+    def _changed_since_settled(self, board: tuple) -> tuple[list[Obj], bool] | None:
+        """What changed in `board` since the last check that found nothing,
+        when all that changed is some cards' damage and cards that entered
+        play with no continuous power and no host: those cards, in the order
+        of play, and whether one of the new ones is bound by uniqueness; None
+        otherwise. Then, for the cards that were there, nothing the checks
+        read changed but damage: the same cards under the same controllers
+        with the same hosts, the same players and tokens, and no new power
+        that changes health, destruction or powers (CR7.4 704). Uniqueness
+        reads no damage (412), so it finds nothing again unless a new card
+        is bound by it; and 409.6 finds in these cards all it would find in
+        play (409.6a-b, 409.6f), and nothing else (409.6c-e). The most
+        frequent changes before a grant of priority: a combat's or a link's
+        damage, a card that entered play."""
         settled = self._settled
-        if settled is None or settled[1] != board[1] or settled[2] != board[2] or len(settled[0]) != len(board[0]):
+        if settled is None or settled[1] != board[1] or settled[2] != board[2]:
+            return None
+        before, now = settled[0], board[0]
+        if len(now) < len(before):
             return None
         objs = self.objs
         changed = []
-        for was, now in zip(settled[0], board[0]):
-            if was != now:
-                if was[0] != now[0] or was[1] != now[1] or was[2] != now[2] or was[4] != now[4]:
+        for was, fact in zip(before, now):
+            if was != fact:
+                if was[0] != fact[0] or was[1] != fact[1] or was[2] != fact[2] or was[4] != fact[4]:
                     return None
-                changed.append(objs[now[0]])
-        return changed
+                changed.append(objs[fact[0]])
+        bound = False
+        for fact in now[len(before):]:
+            o = objs[fact[0]]
+            if fact[2] or fact[4] is not None or o.card.continuous_powers:  # a resource, a host, a continuous power
+                return None
+            bound = bound or o.card.bound_by_uniqueness
+            changed.append(o)
+        return changed, bound
 
     def _checked_facts(self) -> tuple:
         """Everything uniqueness (412) and the pre-priority checks (409.6) read:
@@ -1349,7 +1363,7 @@ class GameState:
         player = self.players[p]
         # `_in_main_phase` (408.1, 409.2b, 502.1), written out: this runs before every choice.
         main = self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
-        defend = not main and combat.may_strike_now(self, p)  # 602.3a
+        defend = self.step == "defend_window" and combat.may_strike_now(self, p)  # 602.3a
         if main:
             hand = [*map(objs.__getitem__, player.hand)]
         elif self.instants_in_hand[p]:
