@@ -52,8 +52,9 @@ class CardFields:
 
 
 class Obj(CardFields):
-    """A card or a token in the game. Setting a field the checks read ticks
-    `BOARD_CLOCK`, whoever sets it."""
+    """A card or a token in the game. Setting a field the checks read on a
+    card in play, or moving it into or out of play, ticks `BOARD_CLOCK`,
+    whoever does it."""
 
     __slots__ = ()
 
@@ -68,13 +69,14 @@ class Obj(CardFields):
         return o
 
     def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=CARD_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
-        # A copy's card has no zone yet when its zone is set (copy.deepcopy).
+        # A copy's card has none of its fields yet when they are set (copy.deepcopy).
         if name in _checked:
             if getattr(self, "zone", None) == "play":
                 _clock[0] += 1
-        elif name == "zone" and (value == "play" or getattr(self, "zone", None) == "play") \
-                and not (getattr(self, "resource", False) and not self.damage and self.attached_to is None):
-            _clock[0] += 1
+        elif name == "zone" and (value == "play" or getattr(self, "zone", None) == "play"):
+            bare = getattr(self, "resource", False) and not getattr(self, "damage", 0) and getattr(self, "attached_to", None) is None
+            if not bare:
+                _clock[0] += 1
         _set(self, name, value)
 
     def copy(self) -> Obj:

@@ -162,6 +162,13 @@ class Referee:
         missing = cards - place.keys()
         if missing:
             self.fail(st, "cards in no zone: " + ", ".join(f"{st.objs[i]!r} (zone {st.objs[i].zone})" for i in sorted(missing)))
+        # What the engine keeps beside the zones, to read them faster, says what they say.
+        if st.party != [oid for oid in st.play if not objs[oid].resource] \
+                or st.resource_row != [oid for oid in st.play if objs[oid].resource]:
+            self.fail(st, f"play {st.play} split as resource row {st.resource_row} and the rest {st.party} (410.1a)")
+        instants = [sum(1 for oid in p.hand if objs[oid].card.instant) for p in st.players]
+        if st.instants_in_hand != instants:
+            self.fail(st, f"instants in hand counted {st.instants_in_hand}, held {instants} (408.1)")
 
     # --- the change a step made ------------------------------------------------
 
