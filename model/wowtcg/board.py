@@ -154,7 +154,10 @@ class Spell:
     a card (CR7.4 701.2); only a doubling is such an effect here.
     ``destroys_weapon``: instead of damage, it destroys a target weapon,
     which leaves play; whether a strike made with it still counts is a
-    question of the rulings (303.2b, V13)."""
+    question of the rulings (303.2b, V13).  ``makes_defender``: instead of
+    damage, a target ally of the defending player, out of combat, "becomes a
+    defender" (602.3b); whether the current defender is removed from combat
+    then is a question of the rulings (V3)."""
 
     name: str
     amount: int
@@ -166,8 +169,12 @@ class Spell:
     further: tuple[int, ...] = ()
     power: bool = False
     destroys_weapon: bool = False
+    makes_defender: bool = False
 
     def __post_init__(self) -> None:
+        if self.makes_defender and (self.amount or self.each_opposing or self.taunts or self.doubles or self.heals or self.further
+                                    or self.power or self.destroys_weapon or not self.instant):
+            raise ValueError(f"{self.name}: an instant that makes a character become a defender deals no damage and does nothing else")
         if self.destroys_weapon and (self.amount or self.each_opposing or self.taunts or self.doubles or self.heals or self.further or self.power):
             raise ValueError(f"{self.name}: an ability that destroys a weapon deals no damage and does nothing else")
         if self.power and not (self.doubles and self.instant):
@@ -179,7 +186,7 @@ class Spell:
         if self.doubles:
             if self.amount or self.each_opposing or self.taunts:
                 raise ValueError(f"{self.name}: a power that doubles damage deals none and makes nobody attack")
-        elif self.amount < 1 and not self.destroys_weapon:
+        elif self.amount < 1 and not self.destroys_weapon and not self.makes_defender:
             raise ValueError(f"{self.name}: an ability that deals damage deals at least 1")
         if self.taunts and self.each_opposing:
             raise ValueError(f"{self.name}: only a targeted character can be made to attack")
@@ -242,6 +249,10 @@ FLASH_HEAL = Spell("Flash Heal", 1, heals=True)
 #: is also an ally with 2 melee ATK, 2 health and protector this turn", its
 #: numbers scaled down as every stat of the board is.
 ARCANITE_DRAGONLING = Character("Arcanite Dragonling", atk=1, health=1, keywords=frozenset({"protector"}), ally_this_turn_for=1)
+
+#: An instant whose target ally "becomes a defender" (602.3b, CR7.4 602.3a):
+#: the kind of modifier both texts name, on no card the model has.
+BECOME_DEFENDER = Spell("target ally becomes a defender", 0, makes_defender=True)
 
 #: Mind Control (409.6d example, 000:370-371): its caster takes control of
 #: an opposing ally, which joins his party without entering play (401.3).
@@ -442,6 +453,13 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         out.append(("P2-mind-control", f"Mind Control is in the game, P1's {guard.name} has ferocity, and P2's last ally slot (his {second.allies[-1].name}'s) waits, empty, for it",
                     replace(taking, abilities=(MIND_CONTROL,))))
     out.append(("P1-hero+bear-form", "P1's hero is in bear form (Maul is in play; he plays no non-instant while it lasts)", _with_party(board, 0, replace(first, bear_form=True))))
+    # Last, so that no ruling woken on an earlier board wakes here first.
+    # Nothing on the default board makes a character become a defender, so
+    # whether the current defender is then removed from combat (602.3b, V3),
+    # and how two defenders deal combat damage (603.1), are asked only where
+    # such an instant is in the game.
+    out.append(("spell+become-defender", "an instant that makes a target ally become a defender is in the game",
+                replace(board, spells=(BECOME_DEFENDER,))))
     return out
 
 

@@ -64,6 +64,9 @@ def variables(t: Table, combats: int | None) -> list[Var]:
         Var("struck", BOOL, (False,), length=n * t.weapons, doc="each weapon struck this combat (303.2c)"),
         Var("attacker", IntRange(0, t.none), (t.none,), doc="the (proposed) attacker (601.2, 602.1)"),
         Var("defender", IntRange(0, t.none), (t.none,), doc="the (proposed) defender (601.2, 602.3)"),
+        *([Var("also_defender", IntRange(0, t.none), (t.none,),
+               doc="a second defender: the ally a modifier made become a defender while the defender stayed (602.3b)")]
+          if t.second_defender else []),
         Var("sabotage", BOOL, (False,), doc="the combat is a sabotage (600.1, 602.2c)"),
         Var("protected", BOOL, (False,), doc="a character protected this combat (602.2b)"),
     ] + ([] if combats is None else [Var("combats", IntRange(0, combats), (0,), doc="combats proposed this turn, for the combat bound")]) + (
@@ -336,7 +339,8 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     )
 
     # -- 603 conclusion ------------------------------------------------------------------------
-    roles_ended = {"attacker": none, "defender": none, "sabotage": False, "protected": False, "struck": no_struck}
+    roles_ended = {"attacker": none, "defender": none, "sabotage": False, "protected": False, "struck": no_struck,
+                   **({"also_defender": none} if t.second_defender else {})}
     # 603.2: the seed ends the roles as the conclusion ends; CR7.4 603.2-603.3
     # first runs the checks with the roles standing (a question of the rulings).
     roles_end_first = t.rulings.fixed("roles_end_before_checks")
@@ -405,6 +409,26 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             preventable(s, b, "defender" if role == "attacker" else "attacker"),
         )
 
+    def with_second_defender(s: Any, b: Backend, dealt: dict[str, Any]) -> tuple[dict[str, Any], Callable[[int], Any]]:
+        """603.1 where a modifier may have made a second defender (602.3b): each
+        defender exchanges packets with the attacker as the rulings answer
+        (``exchanges_combat_damage``: the seed's 603.1 speaks of one defender,
+        and for two no text says).  The second defender is an ally facing an
+        ally (windows._making_defenders): no armor and no strike on either side
+        of its packets."""
+        also = s.also_defender
+        exchanges = tuple(t.rulings.answer("exchanges_combat_damage", s, b, c) for c in range(t.count))
+        first = b.select(exchanges, s.defender, False)
+        second = b.select(exchanges, also, False)
+        from_second = b.If(b.Or(b.Not(second), b.select(long_range, s.attacker, False)), 0, t.combat_atk(s, b, also))
+        to_attacker = b.If(first, dealt["attacker"], 0) + from_second
+        atk = t.combat_atk(s, b, s.attacker)
+
+        def to_defender(c: int) -> Any:
+            return b.If(b.And(s.defender == c, first), dealt["defender"], 0) + b.If(b.And(also == c, second), atk, 0)
+
+        return {**dealt, "attacker": to_attacker}, to_defender
+
     for suffix, armored in ARMOR_CHOICES.items():
         def damage_guard(s: Any, b: Backend, armored=armored) -> Any:
             return b.And(
@@ -424,12 +448,15 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                     amount = b.If(amount > prevented, amount - prevented, 0)
                     armor = b.store(armor, p, True)
                 dealt[role] = amount
+            to_defender = lambda c: b.If(s.defender == c, dealt["defender"], 0)  # noqa: E731
+            if t.second_defender:
+                dealt, to_defender = with_second_defender(s, b, dealt)
             # 404.1: only a card in play carries damage; a defender that left
             # play keeps its role only by 002's Chinese 602.4 (leaving_play_ends_role).
             damage = tuple(
                 b.If(
                     s.in_play[c],
-                    s.damage[c] + b.If(s.attacker == c, dealt["attacker"], 0) + b.If(s.defender == c, dealt["defender"], 0),
+                    s.damage[c] + b.If(s.attacker == c, dealt["attacker"], 0) + to_defender(c),
                     s.damage[c],
                 )
                 for c in range(t.count)

@@ -5,10 +5,11 @@ placed and whether as a link, whose cards ready, who is bound to attack, who
 ends the action phase, who acts first after a link resolves, which weapons
 strike together and when, whether a combat reaches its protect point, when
 combat roles end, how bear form ends, whether an item that becomes an ally
-joins its party then, and what a spell's printed text does:
+joins its party then, whether a character made a defender replaces the
+defender, who exchanges combat damage, and what a spell's printed text does:
 the rules of 303, 404-410, 501-503 and 600-603 and CR7.4's bear form as
 rulings with explicit precedence (``model/rulings.py``), each citing the
-texts that state it.  Twenty-three questions of play read the board alone (``Question.fixed``): the model asks
+texts that state it.  Twenty-four questions of play read the board alone (``Question.fixed``): the model asks
 them as it builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
@@ -1425,7 +1426,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 texts={"001": "286"},
             ),
         ),
-        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon),
+        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon and not sp.makes_defender),
         asked_at=("defend_window",),
         fixed=True,
         show=lambda name: name,
@@ -1438,7 +1439,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         "spell_stops_attacks",
         "does this spell's text stop each character it deals damage to from attacking this turn (404.4 example)?",
         SPELL_STOPS_ATTACKS,
-        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon),
+        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon and not sp.makes_defender),
         asked_at=PRIORITY_WINDOWS,
         fixed=True,
         show=lambda name: name,
@@ -1713,6 +1714,90 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         show=t.name,
     )
 
+    # -- 602.3b: a character made to become a defender where one defends (V3) ----------------
+    # Asked where an instant of the board makes a target ally become a
+    # defender (windows._making_defenders).  002's Chinese 602.3b (002:124)
+    # says only that the target becomes a defender and enters combat: nothing
+    # of the current one, so no ruling.  The basic rules know no such modifier.
+    becoming_defender_removes_defender = Question(
+        "becoming_defender_removes_defender",
+        "as a modifier makes a character become a defender during combat, is the current defender removed from combat (602.3b)?",
+        (
+            # 000 and the English: the new defender starts defending and the
+            # attacker starts attacking it; 602.4 lists what ends a role
+            # (leaving play, a change of control, removal from combat), and
+            # becoming a defender beside it is none of them.
+            Ruling(
+                "602.3b",
+                ("602.3b", "602.4"),
+                False,
+                always,
+                "the new defender joins the combat; nothing ends the current defender's role, so both defend",
+                texts={"000": "483-485", "002en": "121-123"},
+            ),
+            # CR7.4's 602.3a removes the current defender from combat first.
+            Ruling(
+                "602.3b",
+                ("602.3b", "CR7.4 602.3a", "602.4"),
+                True,
+                always,
+                "the current defender is removed from combat, and the new one defends in its place",
+                texts={"CR7.4": "1928-1932"},
+            ),
+        ),
+        ((),) if t.second_defender else (),
+        asked_at=("defend_window",),
+        fixed=True,
+        show=lambda: "a target ally that becomes a defender",
+    )
+
+    # -- 603.1: who exchanges combat damage with the attacker ---------------------------------
+    # Every text's 603.1 speaks of "the defender": one.  Where the rulings
+    # keep two (becoming_defender_removes_defender), no text says how they
+    # deal and take combat damage; the model's assumption is 603.1 for each
+    # defender against the attacker, which attacks both (602.3b), and lint
+    # reports the gap.  Asked only where a second defender can be.
+    SOLE_DEFENDER = {"000": "487", "002en": "136-140", "002zh": "141", "CR7.4": "1952-1957"}
+    NO_DAMAGE = {"000": "487-489", "002en": "136-147", "002zh": "141-147", "CR7.4": "1952-1962"}
+
+    def one_combat(s: Any, b: Backend) -> Any:
+        return b.And(b.Not(s.sabotage), s.attacker < t.none)
+
+    exchanges_combat_damage = Question(
+        "exchanges_combat_damage",
+        "as a combat that is no sabotage concludes, does this character deal its combat damage to the attacker and take the attacker's as a defender (603.1)?",
+        (
+            Ruling(
+                "603.1",
+                ("603.1",),
+                True,
+                lambda s, b, c: b.And(one_combat(s, b), s.defender == c, s.also_defender == t.none),
+                "the attacker and the one defender each deal the other a packet of combat damage",
+                texts=SOLE_DEFENDER,
+            ),
+            Ruling(
+                "assumed:each-defender-exchanges-damage",
+                ("assumed:each-defender-exchanges-damage",),
+                True,
+                lambda s, b, c: b.And(one_combat(s, b), s.also_defender < t.none, b.Or(s.defender == c, s.also_defender == c)),
+                "with two defenders, the attacker and each defender deal each other a packet, as 603.1 has it for one",
+            ),
+            # 603.1 and 603.1b: combat damage passes only between the attacker
+            # and the defender of a combat that is no sabotage.
+            Ruling(
+                "603.1:no-packet",
+                ("603.1", "603.1b"),
+                False,
+                lambda s, b, c: b.Not(b.And(one_combat(s, b), b.Or(s.defender == c, s.also_defender == c))),
+                "a character that is no defender, or a combat with no attacker or a sabotage, has no packet to exchange",
+                texts=NO_DAMAGE,
+            ),
+        ),
+        tuple((c,) for c in characters) if t.second_defender else (),
+        asked_at=("combat_conclusion",),
+        show=t.name,
+    )
+
     questions = (
         may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
@@ -1722,6 +1807,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         leaving_play_ends_role, spell_deals_combat_damage, spell_stops_attacks, doubling_reaches_heroes,
         totem_combat_is_sabotage, totem_is_ally, hero_cant_be_destroyed, heals_lethal_damage,
         strike_lasts_without_weapon, bear_form_ends_by_trigger, joins_party_as_ally,
+        becoming_defender_removes_defender, exchanges_combat_damage,
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

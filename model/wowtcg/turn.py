@@ -619,6 +619,8 @@ def build(
         edges = [_with_item_allies(t, e) for e in edges]
     if t.holds_others_cards:
         edges = [_with_held_cards(t, e) for e in edges]
+    if t.second_defender:
+        edges = [_with_second_defender(t, e) for e in edges]
 
     bounds = {
         "players": players,
@@ -694,6 +696,30 @@ def _with_held_cards(t: Table, edge: Edge) -> Edge:
     return replace(edge, update=update, rules=tuple(dict.fromkeys(rules)))
 
 
+def _with_second_defender(t: Table, edge: Edge) -> Edge:
+    """``edge``, on a board where a second defender may stand beside the
+    defender (602.3b): as it leaves play it loses its role as the defender
+    does (``leaving_play_ends_role``), and where the defender's role ends
+    (it leaves play or is removed from combat) the second one goes on
+    defending (602.4) and takes its place in the state."""
+
+    def update(s: Any, b: Backend) -> dict[str, Any]:
+        out = edge.update(s, b)
+        if "in_play" not in out and "defender" not in out:
+            return out
+        also = out.get("also_defender", s.also_defender)
+        if "in_play" in out:
+            gone = b.Not(b.select(out["in_play"], also, True))
+            also = b.If(b.And(gone, t.rulings.answer("leaving_play_ends_role", s, b)), t.none, also)
+        defender = out.get("defender", s.defender)
+        promoted = b.And(defender == t.none, also < t.none)
+        return {**out, "defender": b.If(promoted, also, defender), "also_defender": b.If(promoted, t.none, also)}
+
+    # The steps in which a defender can leave play or be removed from combat.
+    rules = edge.rules + (("602.4",) if {"602.4", "404.1", "409.6b"} & set(edge.rules) else ())
+    return replace(edge, update=update, rules=tuple(dict.fromkeys(rules)))
+
+
 def link_kinds(board: Board) -> tuple[str, ...]:
     """The kinds of link the chain of ``board`` may hold: a power link only
     where a card has a payment power, a bear-form trigger only where a hero is
@@ -718,7 +744,8 @@ def describe(t: Table, s: Any) -> dict[str, str]:
     }
     if s.attacker < t.none or s.defender < t.none:
         marks = [m for m, on in (("sabotage", s.sabotage), ("protected", s.protected)) if on]
-        aspects["combat"] = f"{t.name(s.attacker)} vs {t.name(s.defender)}" + (f" ({', '.join(marks)})" if marks else "")
+        also = f" and {t.name(s.also_defender)}" if t.second_defender and s.also_defender < t.none else ""
+        aspects["combat"] = f"{t.name(s.attacker)} vs {t.name(s.defender)}{also}" + (f" ({', '.join(marks)})" if marks else "")
     else:
         aspects["combat"] = "none"
     for p in range(n):

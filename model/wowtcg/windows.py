@@ -179,6 +179,8 @@ def window_edges(
                 )
             )
         edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
+    if window == "defend_window" and t.second_defender:
+        edges += _making_defenders(t, window)
     if any(t.bear_by_trigger):
         # Bear form's triggered effect, put on the chain above a strike or an instant (Table.ending_bear_form).
         edges.append(
@@ -374,6 +376,47 @@ def destroying_the_defender(t: Table, window: str, role: str, rules: tuple[str, 
     )
 
 
+def _making_defenders(t: Table, window: str) -> list[Edge]:
+    """An instant resolves and a target ally of the defending player, out of
+    combat, "becomes a defender" (602.3b): it starts defending against the
+    attacker, which starts attacking it.  Whether the current defender is
+    removed from combat first (CR7.4 602.3a) or stays, a second defender
+    (``also_defender``), is a question of the rulings
+    (``becoming_defender_removes_defender``, V3).
+
+    Kept small: only in the defend window of a combat that is no sabotage
+    (602.3b's sabotage is T1's variants'), with an ally attacking (the
+    packets of two defenders against a hero's armor and strikes are left
+    out), and at most two defenders."""
+    removes = t.rulings.fixed("becoming_defender_removes_defender")
+    rules = ("602.3b", "602.4", *(("CR7.4 602.3a",) if removes else ()))
+    edges = []
+    for c in range(t.count):
+        if t.is_hero[c] or t.totem[c]:
+            continue
+
+        def guard(s: Any, b: Backend, c: int = c) -> Any:
+            return b.And(
+                top_link_is(t, s, b, INSTANT_LINK),
+                b.Not(s.sabotage),
+                s.attacker < t.count,
+                b.Not(b.select(t.is_hero, s.attacker, True)),
+                t.is_character(s.defender),
+                s.defender != c,
+                s.also_defender == t.none,
+                s.in_play[c],
+                b.select(t.owner, s.defender, t.nobody) == t.owner[c],
+            )
+
+        edges.append(resolving(
+            t, window, f"resolve_instant[{t.name(c)} becomes a defender]", rules, guard,
+            (lambda s, b, c=c: {"defender": c}) if removes else (lambda s, b, c=c: {"also_defender": c}),
+            f"an instant resolves and {t.name(c)} becomes a defender against the attacker; "
+            + ("the current defender is removed from combat" if removes else "the current defender goes on defending"),
+        ))
+    return edges
+
+
 def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
     """The board's abilities that deal damage (``Board.spells``) as their link
     resolves: the packets (404.4), armor a hero's controller may exhaust
@@ -401,7 +444,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             t.rulings.fixed("spell_deals_combat_damage", sp.name), t.rulings.fixed("spell_stops_attacks", sp.name), sp.further,
         )
         for sp in t.board.spells
-        if (sp.instant or may_resolve_here) and not sp.doubles and not sp.heals and not sp.destroys_weapon
+        if (sp.instant or may_resolve_here) and not sp.doubles and not sp.heals and not sp.destroys_weapon and not sp.makes_defender
     )
     edges = []
     # Powers that double damage (404.3): whom they reach is a question of the
