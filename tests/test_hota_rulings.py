@@ -121,7 +121,8 @@ def test_only_004_is_cited_and_assumptions_cite_only_assumed_rules() -> None:
                 assert all(x.startswith("assumed:") and REGISTRY[x].status == "assumed" for x in r.rules), r.id
     chosen = {p.id for p in PRINCIPLES if all(is_assumed_rule(x) for x in p.rules)}
     assert chosen == {"return-impossible", "game-over", "draw-replaces-loss", "last-opponent", "last-known-controller",
-                      "concession-outside-loops", "token-not-a-card", "value-as-ability"}
+                      "concession-outside-loops", "token-not-a-card", "value-as-ability", "impossible-action-only",
+                      "two-player-by-seats", "declared-count"}
 
 
 @pytest.mark.parametrize("texts, message", [
@@ -171,14 +172,16 @@ def test_without_still_removes_a_principle() -> None:
 # -- H4: a clash within 004 ------------------------------------------------------------------------
 
 
-def test_rewind_portal_against_109_5g_is_the_one_clash_004_leaves(tokens: vector.VectorExploration) -> None:
+def test_rewind_portal_against_109_5g_is_a_clash_004_leaves(tokens: vector.VectorExploration) -> None:
     """101.1 puts the Portal's text before the rule it contradicts; 109.5g says
-    the token stays. 004 alone does not decide; the model keeps 109.5g."""
+    the token stays. 004 alone does not decide; the model keeps 109.5g. On
+    this table 004 alone also clashes over what else of the Portal's
+    instruction is done (H13) and over a declared mulligan count (H14)."""
     m = tokens.machine
     alone = m.rulings.only(SEED)
     assert "return-impossible" not in alone.in_force and "101.1" in alone.in_force
     found = _clashes(alone, tokens)
-    assert set(found) == {"token_returns"}
+    assert set(found) == {"token_returns", "omits_only_the_impossible_action", "mulligan_as_declared"}
     s = found["token_returns"]
     clash = alone.explain("token_returns", s)
     assert set(clash.core) == {"rewind-portal", "109.5g"} and set(clash.rules) >= {"101.1", "109.5g"}
@@ -194,10 +197,10 @@ def test_004_alone_decides_the_golden_rules_by_its_own_principles(default: vecto
     """H1: Aegis against a concession (101.1's exception) and Gatekeeper against
     104.2a are decided by 004's own words; on the default table 004 alone clashes
     only where both players lose at one check (draw_replaces_losses), over a loop
-    that a concession could leave (H6) and over the controller of a token that
-    left (H10), never over them."""
+    that a concession could leave (H6), over the controller of a token that
+    left (H10) and over a declared mulligan count (H14), never over them."""
     assert set(_clashes(default.machine.rulings.only(SEED), default)) == {
-        "draw_replaces_losses", "loop_is_a_draw", "left_token_has_controller"}
+        "draw_replaces_losses", "loop_is_a_draw", "left_token_has_controller", "mulligan_as_declared"}
     m = build(table=GOLDEN)
     lethal = first_reached(m, lambda s: m.location_of(s) == "priority")._replace(damage=(30, 0))
     alone = m.rulings.only(SEED)
@@ -661,3 +664,61 @@ def test_004_never_says_what_destroying_a_token_does() -> None:
         ((edge, after),) = [(e, post) for e, post in m.successors(s) if e.name == "culling_field_destroys"]
         assert (after.tokens, after.tokens_elsewhere != (0, 0), after.waiting != -1) == (((0, 0), True, True) if leaves
                                                                                       else ((1, 0), False, False))
+
+
+def test_101_3_omits_the_impossible_return_alone_where_no_effect_would_keep_the_token() -> None:
+    """101.3 omits an impossible action, and says that where the card gives no
+    way to handle it, it has no effect. Rewind Portal's return is impossible
+    (109.5g): 004 alone clashes over whether the exile is still done. The model
+    exiles the token, which Echo Chamber sees leave (assumed:impossible-action-only);
+    read as the whole instruction's, the Portal does nothing."""
+    table = table_of({0: ["Spirit Caller", "Rewind Portal"], 1: ["Echo Chamber"]}, 7)
+    m = build(table=table)
+    (start,) = list(m.initial_states())
+    s = start._replace(location=m.location_index["priority"], first=0, active=0, priority=0, mulligan_done=True,
+                       hand=(7, 7), library=(0, 0), tokens=(1, 0))
+    alone = m.rulings.only(SEED)
+    assert set(alone.explain("omits_only_the_impossible_action", s).core) == {"101.3-omit", "101.3-no-effect"}
+    assert m.rulings.answer("omits_only_the_impossible_action", s, CONCRETE) is True
+    # Without a token to exile nothing is asked of 101.3: no clash.
+    assert not alone.clashes("omits_only_the_impossible_action", s._replace(tokens=(0, 0)), CONCRETE)
+    for without, exiled in (((), True), (("101.3-omit",), False)):
+        ((after,),) = [[post for e, post in build(table=table, without=without).successors(s) if e.name == "p1_rewind_portal"]]
+        assert (after.tokens, after.tokens_elsewhere, after.waiting != -1) == (
+            ((0, 0), (1, 0), True) if exiled else ((1, 0), (0, 0), False))
+
+
+def test_103_5a_two_player_game_by_seats_or_by_the_players_still_in_it() -> None:
+    """103.5a skips the first draw "in a two-player game". At three seats, with
+    one player gone before the first turn, 004 alone clashes: by the seats it
+    is no two-player game, by the players still in it it is. The model counts
+    seats (assumed:two-player-by-seats), so the first player draws; counted by
+    the players still in, they would skip it. At two seats the readings agree."""
+    m = build(players=3)
+    (start,) = list(m.initial_states())
+    s = start._replace(location=m.location_index["draw_step"], first=0, active=0, first_turn=True, mulligan_done=True,
+                       hand=(7, 7, 0), library=(1, 1, 7), lost=(False, False, True))
+    alone = m.rulings.only(SEED)
+    assert set(alone.explain("two_player_game", s).core) == {"seats", "players-in-the-game"}
+    assert not alone.clashes("two_player_game", s._replace(lost=(False, False, False)), CONCRETE)
+    for without, draws in (((), True), (("seats",), False)):
+        names = {e.name for e, _ in build(players=3, without=without).successors(s)}
+        assert ("draw_for_turn" in names, "skip_first_draw" in names) == (draws, not draws)
+    assert {r.id for r in build().rulings.questions["two_player_game"].rulings} == {"seats"}
+
+
+def test_103_4_declares_a_count_and_then_sets_aside_any_number() -> None:
+    """103.4: each player declares how many cards they will mulligan, and a
+    mulligan sets aside any number of cards. 004 alone clashes for a player who
+    declared a mulligan; the model sets aside the declared count
+    (assumed:declared-mulligan-count)."""
+    m = build(mulligan=1)
+    (start,) = list(m.initial_states())
+    s = start._replace(location=m.location_index["mulligan"], first=0, hand=(7, 7), library=(0, 3), declared=(1, 0))
+    alone = m.rulings.only(SEED)
+    assert alone.clashes("mulligan_as_declared", s, CONCRETE, 0)
+    assert not alone.clashes("mulligan_as_declared", s, CONCRETE, 1)
+    assert m.rulings.answer("mulligan_as_declared", s, CONCRETE, 0) is True
+    ((after,),) = [[post for e, post in m.successors(s) if e.name.startswith("perform_mulligans")]]
+    # P1 sets aside the one card declared and draws none from an empty library (104.3c).
+    assert (after.hand, after.library, after.drew_from_empty) == ((6, 7), (1, 3), (True, False))

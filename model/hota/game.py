@@ -664,10 +664,13 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
         elif card == "Rewind Portal":
             def rewind(s: Any, b: Backend, c: int = c) -> dict[str, Any]:
                 back = r.book.answer("token_returns", s, b)  # 109.5g, 101.3: no
+                # Where the return is impossible, whether the exile is still done
+                # (101.3: the question omits_only_the_impossible_action): yes.
+                exiled = b.And(b.Not(back), r.book.answer("omits_only_the_impossible_action", s, b))
                 return {
-                    "tokens": b.store(s.tokens, c, b.If(back, s.tokens[c], s.tokens[c] - 1)),
-                    "tokens_elsewhere": b.store(s.tokens_elsewhere, c, b.If(back, s.tokens_elsewhere[c], s.tokens_elsewhere[c] + 1)),
-                    "waiting": r.on_token_leaves(s, b, c),
+                    "tokens": b.store(s.tokens, c, b.If(exiled, s.tokens[c] - 1, s.tokens[c])),
+                    "tokens_elsewhere": b.store(s.tokens_elsewhere, c, b.If(exiled, s.tokens_elsewhere[c] + 1, s.tokens_elsewhere[c])),
+                    "waiting": b.If(b.Or(back, exiled), r.on_token_leaves(s, b, c), s.waiting),
                 }
             yield from r.counts.counted(
                 edge(base, ("109.5g", "101.3", "109.5f"), rewind, guard=lambda s, b, c=c: s.tokens[c] >= 1,

@@ -68,6 +68,12 @@ PRINCIPLES = (
               "Arcane Sanctum gives its point by the static ability its text states, which an effect that takes abilities takes"),
     Principle("concession-outside-loops", ("assumed:concession-outside-loops",),
               "a concession, open at any time, leaves a loop rather than being an optional action within it"),
+    Principle("impossible-action-only", ("assumed:impossible-action-only",),
+              "101.3's 'no effect' is that of the impossible action its first sentence omits: the rest of the instruction is done"),
+    Principle("two-player-by-seats", ("assumed:two-player-by-seats",),
+              "a two-player game is one two players began: a player who leaves does not change what game it is"),
+    Principle("declared-count", ("assumed:declared-mulligan-count",),
+              "the count a player declares is the count they set aside; 'any number' says a declaration may be of any count"),
 )
 
 
@@ -387,6 +393,35 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda p: f"P{p + 1}",
     )
 
+    # -- mulligan_as_declared(p): 103.4's declared count against its "any number" ------------------
+    # 103.4 has the first player and then their opponent declare how many
+    # cards they will mulligan, and defines the mulligan they then make as
+    # setting aside any number of cards. Read by the declaration, a player
+    # sets aside the count declared; read by the definition, once every count
+    # is public a player who declared may set aside another. The model's
+    # choices are open and its library cards anonymous: every count a player
+    # could set aside is one they could have declared, so both answers reach
+    # the same states (the mulligan's update takes the declared counts). What
+    # they change is what a player knows as their count is fixed (101.4b).
+    mulligan_q = Question(
+        "mulligan_as_declared",
+        "does a player who declared a mulligan set aside the number of cards they declared?",
+        (
+            Ruling("103.4-declared", ("103.4",), True, lambda s, b, p: s.declared[p] > 0,
+                   "the player declared how many cards they will mulligan: that many are set aside",
+                   overrides={"103.4-any-number": "declared-count"}, texts={SEED: "119"}),
+            Ruling("103.4-any-number", ("103.4",), False, lambda s, b, p: s.declared[p] > 0,
+                   "a mulligan sets aside any number of cards from the hand: the count declared binds none",
+                   texts={SEED: "119"}),
+        ),
+        tuple((p,) for p in range(t.players)),
+        asked_at=("mulligan",),
+        default=True,
+        # A player who declared no mulligan, or has yet to, sets nothing aside yet.
+        default_texts={SEED: "119"},
+        show=lambda p: f"P{p + 1}",
+    )
+
     # -- takes_first_turn(p): who begins the game's first turn, 103.5 ---------------------------
     # 103.5 gives the first turn to the first player. At a larger table the
     # first player may concede before it (104.3a: at any time; 104.5: and
@@ -452,13 +487,73 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda: "the token",
     )
 
+    # -- omits_only_the_impossible_action(): the rest of Rewind Portal's instruction ----------------
+    # 101.3 omits the impossible action an instruction requires, and its
+    # parenthesis adds that where the card does not say how to handle it, "it"
+    # has no effect. Rewind Portal exiles a token and then returns it, and the
+    # return is impossible (109.5g, token_returns). Read with the first
+    # sentence, the return alone is omitted and the token is exiled, leaving
+    # the battlefield (an echo sees it leave); read as the whole instruction's,
+    # the Portal does nothing and the token stays.
+    def return_impossible(s: Any, b: Backend) -> Any:
+        if not portal:
+            return False  # the table alone rules it out: no question of the Portal's return to ask
+        can_rewind = b.Or(*(b.And(has_ability(s, b, e), mine(s, b, e, c) >= 1) for e, c in portal.items()))
+        return b.And(can_rewind, b.Not(book[0].answer("token_returns", s, b)))
+
+    omit_q = Question(
+        "omits_only_the_impossible_action",
+        "where Rewind Portal's return is impossible, is the rest of its instruction (the exile) still done?",
+        (
+            Ruling("101.3-omit", ("101.3", "109.5g"), True, return_impossible,
+                   "the impossible action alone is omitted: the token is exiled, and stays there",
+                   overrides={"101.3-no-effect": "impossible-action-only"}, texts={SEED: "96"}),
+            Ruling("101.3-no-effect", ("101.3",), False, return_impossible,
+                   "the card does not say what happens when the return cannot: its instruction has no effect, "
+                   "and the token stays on the battlefield", texts={SEED: "96-97"}),
+        ),
+        ((),),
+        asked_at=("priority",),
+        default=True,
+        # 101.3 speaks only of an impossible action: an instruction that is possible is done.
+        default_texts={SEED: "96-97"},
+        show=lambda: "Rewind Portal's exile",
+    )
+
+    # -- two_player_game(): what 103.5a's "two-player game" counts ---------------------------------
+    # 103.5a skips the first player's first draw "in a two-player game". At a
+    # larger table a player may leave before the first turn (104.3a: at any
+    # time; 104.5): counted by the players who began it the game is not one,
+    # counted by the players still in it, it is. At two seats they never part.
+    def two_still_in(s: Any, b: Backend) -> Any:
+        return b.And(s.first_turn, b.count([b.Not(b.Or(s.won[p], left_the_game(s, p, b))) for p in range(t.players)]) == 2)
+
+    still_in = (
+        Ruling("players-in-the-game", ("103.5a", "104.5"), True, two_still_in,
+               "two players are still in the game as its first turn begins: it is a two-player game now",
+               texts={SEED: "123"}),
+    ) if t.players > PLAYERS else ()
+    two_q = Question(
+        "two_player_game",
+        "is this a two-player game, whose first player skips the first turn's draw (103.5a)?",
+        (
+            Ruling("seats", ("103.5a", "102.1"), t.players == PLAYERS, always,
+                   "the players who began the game are those 102.1 calls its players: two, or more",
+                   overrides={"players-in-the-game": "two-player-by-seats"} if still_in else {}, texts={SEED: "123"}),
+            *still_in,
+        ),
+        ((),),
+        asked_at=("draw_step",),
+        show=lambda: "the game",
+    )
+
     # -- draws_at_draw_step(): 103.5a -------------------------------------------------------
     draws_q = Question(
         "draws_at_draw_step",
         "does the active player draw a card as the turn begins? (by default yes: assumed:draw-step)",
         (
-            # 103.5a's two-player case: by the seats the game began with.
-            Ruling("103.5a", ("103.5a",), False, lambda s, b: b.And(t.players == 2, s.first_turn),
+            # What "two-player game" counts is the question two_player_game.
+            Ruling("103.5a", ("103.5a",), False, lambda s, b: b.And(book[0].answer("two_player_game", s, b), s.first_turn),
                    "in a two-player game the first player skips the first turn's draw", texts={SEED: "123"}),
         ),
         ((),),
@@ -764,8 +859,9 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         default_texts={SEED: "152"},
     )
 
-    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, first_turn_q, returns_q, destroyed_q, draws_q, turn_q, priority_q,
-                 waits_q, life_q, checks_q, both_q, all_lose_q, replaces_q, markers_q, left_q, creator_q, value_q, loop_q)
+    questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, mulligan_q, first_turn_q,
+                 returns_q, omit_q, destroyed_q, two_q, draws_q, turn_q, priority_q, waits_q, life_q, checks_q, both_q, all_lose_q,
+                 replaces_q, markers_q, left_q, creator_q, value_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
     book.append(made.without(without) if without else made)
