@@ -43,7 +43,7 @@ def ppp_batch(st: GameState, cards: list[Obj] | None = None) -> bool:
     # does one whose hero has left play (its destruction was an earlier batch).
     losers = [
         p for p in st.players
-        if p.in_game and (p.drew_from_empty or p.hero not in st.play)
+        if p.in_game and (p.drew_from_empty or p.hero not in st.party)  # a hero is never a resource
     ]
     # 409.6e: a token outside play vanishes.
     strays = [objs[tid] for tid in st.tokens if objs[tid].zone not in ("play", "gone")]

@@ -689,6 +689,11 @@ class GameState:
         self.push(("grant", player))
         self.push(("add_triggers",))
         self._t_ppp(board, at)  # at once: nothing can change the facts before it reads them
+        if self._settled is board and not self.waiting:
+            # The checks found nothing and no trigger waits: the two tasks
+            # just pushed, all there is on the stack, would only grant.
+            del self.tasks[-2:]
+            self._t_grant(player)
 
     def _t_ppp(self, board: tuple | None = None, at: int = -1) -> None:
         """`board`: the checked facts as they are now, when the caller has
