@@ -527,7 +527,9 @@ class HotaState:
         runs short), then shuffles the set-aside cards into the library. Once per
         game (mulligan_done); then 103.5 the first player's first turn.
         Reading: the rule lets a player choose which cards to set aside; the
-        engine picks them with the game's RNG, so a declaration is just a count."""
+        engine picks them with the game's RNG, so a declaration is just a count,
+        and the count set aside is the one declared, though 103.4 also speaks of
+        "any number" (assumed:declared-mulligan-count)."""
         doing = [p for p in self._order_from(self.first_player) if self.mulligan_declared[p] > 0]
         aside: dict[int, list[str]] = {}
         for p in doing:
@@ -566,6 +568,8 @@ class HotaState:
         self.priority = -1
         self.step = "priority"
         self.history.append(f"{seat(p)}'s turn {self.turn} begins")
+        # 103.5a's "two-player game" counts the seats the game began with, not
+        # the players still in it (assumed:two-player-by-seats).
         if self.first_turn and self.num_players == 2:
             self.history.append(f"{seat(p)} skips the draw of the first turn (103.5a)")
         else:
@@ -866,7 +870,9 @@ class HotaState:
 
     def _ability_flicker_own_token(self, e: Entity, a: Action) -> None:
         """Rewind Portal: exile the token; 109.5g: a token that left the battlefield
-        can't return, so 101.3 skips the return and it stays in exile."""
+        can't return, so 101.3 skips the return and it stays in exile. The exile
+        is still done: 101.3's "no effect" is taken as the omitted action's, not
+        the whole instruction's (assumed:impossible-action-only)."""
         token = self._spirits(a.target)[0]
         self._move_token(token, "exile", f"{seat(e.controller)}'s {e.name}")
         self.history.append(f"{seat(token.controller)}'s Spirit can't return to the battlefield (109.5g): "
