@@ -234,8 +234,8 @@ class Power:
     def cost_of(self, name: str, default: Any = None) -> Any:
         return self._costs.get(name, default)
 
-    # What each payment power's cost asks, read before every choice (CR7.4
-    # 701, 402.1): worked out once, on first reading, as a card's facts are.
+    # What each payment power's cost asks (402.1, CR7.4 701), read before
+    # every choice: worked out once, on first reading, as a card's facts are.
 
     @cached_property
     def resources(self) -> int:
