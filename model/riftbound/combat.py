@@ -42,7 +42,7 @@ from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, 
 from model.riftbound import REGISTRY
 from model.riftbound.damage import DamageUnit, is_legal
 from model.riftbound.rulings import (
-    after_recall, at_battlefield, cannot_be_damaged, chain_empty, in_the_combat, is_pending, needs_settling, next_seat, next_trigger, rulebook,
+    LastState, after_recall, at_battlefield, cannot_be_damaged, chain_empty, in_the_combat, is_pending, needs_settling, next_seat, next_trigger, rulebook,
 )
 from model.riftbound.table import (
     ATTACKER, ATTACKER_ASSIGNS, BASE, DEALING, DEFENDER, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, HAND, NO_ROLE, NOBODY,
@@ -974,18 +974,8 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
     ]
     # Every assignment edge of a state asks the same of it: whether the damage
     # step happens, each assigner's total and the units he assigns to.  Each is
-    # read off the book once for the last state asked (held, so that its
-    # identity is not reused while it is kept), on any backend: explicit
-    # search tries the edges state by state, and the symbolic transition
-    # relation builds every edge's guard over one state of Z3 terms.
-    memo: list[Any] = [None, {}]
-
-    def remembered(s: Any, key: tuple, read: Callable[[], Any]) -> Any:
-        if s is not memo[0]:
-            memo[0], memo[1] = s, {}
-        if key not in memo[1]:
-            memo[1][key] = read()
-        return memo[1][key]
+    # read off the book once for the last state asked, on any backend.
+    remembered = LastState()
 
     def step_happens(s: Any, b: Backend) -> Any:
         return remembered(s, ("happens", b.name), lambda: book.answer("damage_step_happens", s, b))
@@ -1015,7 +1005,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
                     """q assigns now, and his total is this one (damage.assign): one
                     function for all of q's assignments of that total, so that a
                     state asks it once for all of them (the edges' prefilter)."""
-                    return b.And(assigns_now(s, q, b), assigner_total(s, q, b) == total)
+                    return remembered(s, ("ready", q, total, b.name), lambda: b.And(assigns_now(s, q, b), assigner_total(s, q, b) == total))
 
                 ready_for[q, sum(amounts)] = ready
             ready = ready_for[q, sum(amounts)]

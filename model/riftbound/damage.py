@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+import numpy as np
 import z3
 
 from model import limits
@@ -382,12 +383,76 @@ def is_legal(
         return _is_legal_split(tuple(units), total, tuple(amounts), rules)
     if b is VECTOR:
         # Each distinct unit and total of the frontier is decided on plain values, as CONCRETE decides it.
-        def decide(total: int, *values: int) -> bool:
-            plain = tuple(_plain_unit(u, values[k * len(_FIELDS) : (k + 1) * len(_FIELDS)]) for k, u in enumerate(units))
-            return _is_legal_split(plain, total, tuple(amounts), rules)
-
-        return VECTOR.each_distinct(decide, (total, *(getattr(u, f) for u in units for f, _ in _FIELDS)), where=asked) != 0
+        return _vector_cases(units, total).legal(tuple(amounts), rules, asked)
     return _term(b, _or(b, *(_and(b, *rules(units, total, amounts, b, ranks=r).values()) for r in rank_choices(units, b))))
+
+
+class _Cases:
+    """The distinct cases (units and total, as plain values) of the rows of a
+    frontier, each row's case numbered once for every split asked of the same
+    units and total: a player's split edges all ask theirs of one set of
+    arrays, each edge one split, and on a few hundred rows a NumPy call costs
+    more than the work, so a split costs a look-up a case and one gather, not
+    a pass over the columns."""
+
+    def __init__(self, units: tuple[DamageUnit, ...], total: Any) -> None:
+        self.units, self.total = units, total  # held, so that no other array takes their identity
+        self.cases: list[tuple[tuple[DamageUnit, ...], int]] = []
+        self.known: list[dict[tuple[Any, ...], bool]] = []
+        fields = [total, *(getattr(u, f) for u in units for f, _ in _FIELDS)]
+        # Only the columns that vary by row are split; the constants are put back in each case.
+        varying = [i for i, x in enumerate(fields) if isinstance(x, np.ndarray) and x.ndim]
+        width = len(_FIELDS)
+
+        def number(*values: int) -> int:
+            for i, x in zip(varying, values):
+                fields[i] = x
+            plain = tuple(_plain_unit(u, fields[1 + k * width : 1 + (k + 1) * width]) for k, u in enumerate(units))
+            self.cases.append((plain, int(fields[0])))
+            self.known.append({})
+            return len(self.cases)  # 0 stays for no case
+
+        self.case = VECTOR.each_distinct(number, [fields[i] for i in varying])
+
+    def legal(self, amounts: tuple[int, ...], rules: Rules, asked: Any) -> Any:
+        """``is_legal`` of ``amounts`` on each row, decided only for the cases of the rows ``asked``."""
+        if not isinstance(self.case, np.ndarray):  # every column a constant: one case
+            return bool(asked) and self._decide(self.case - 1, amounts, rules)
+        if isinstance(asked, np.ndarray) and asked.ndim:
+            asked = asked if asked.dtype == bool else asked != 0
+            asked_cases = self.case[asked]
+        else:
+            asked = bool(asked)
+            asked_cases = self.case if asked else self.case[:0]
+        wanted = np.zeros(len(self.cases) + 1, bool)
+        wanted[asked_cases] = True
+        verdict = np.zeros(len(self.cases) + 1, bool)
+        for k in np.flatnonzero(wanted).tolist():
+            verdict[k] = self._decide(k - 1, amounts, rules)
+        return np.logical_and(verdict.take(self.case), asked)
+
+    def _decide(self, k: int, amounts: tuple[int, ...], rules: Rules) -> bool:
+        known = self.known[k]
+        key = (amounts, rules)
+        if key not in known:
+            units, total = self.cases[k]
+            known[key] = _is_legal_split(units, total, amounts, rules)
+        return known[key]
+
+
+#: The cases ``_vector_cases`` last numbered.
+_last_cases: list[_Cases] = []
+
+
+def _vector_cases(units: Sequence[DamageUnit], total: Any) -> _Cases:
+    """The cases of these units and total: those last numbered, when they are
+    the same objects (a unit is frozen, so its fields are too)."""
+    if _last_cases:
+        held = _last_cases[0]
+        if held.total is total and len(held.units) == len(units) and all(a is b for a, b in zip(held.units, units)):
+            return held
+    _last_cases[:] = [_Cases(tuple(units), total)]
+    return _last_cases[0]
 
 
 #: The fields of a DamageUnit that may vary by state, and their plain types.

@@ -57,7 +57,7 @@ with reactions ask about) ``chainproof lint`` reports a gap.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from model.backend import Backend
 from model.riftbound.table import (ATTACKER, ATTACKER_ASSIGNS, BASE, DEALING, DEFENDER, DEFENDER_ASSIGNS, FIRST_BATTLEFIELD, NO_ROLE,
@@ -107,6 +107,31 @@ PRINCIPLES = (
 
 # ---------------------------------------------------------------------------
 # What the rulings and the guards read off a state
+
+
+class LastState:
+    """Values read off one state, kept until another state is asked.
+
+    Explicit search tries every edge of a state in turn, the search over
+    whole frontiers every edge of a location's rows, and a transition relation
+    every edge over one state of terms: many guards and rulings read the same
+    sum or condition of the same state.  ``remembered(s, key, read)`` gives
+    ``read()`` once per state and key (a key names the backend too: the
+    value is the backend's).  The state is held, so that its identity is not
+    reused while it is kept.
+    """
+
+    def __init__(self) -> None:
+        self._state: Any = None
+        self._known: dict[tuple[Any, ...], Any] = {}
+
+    def __call__(self, s: Any, key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
+        if s is not self._state:
+            self._state, self._known = s, {}
+        known = self._known
+        if key not in known:
+            known[key] = read()
+        return known[key]
 
 
 def next_seat(t: Table, p: Any, b: Backend) -> Any:
@@ -251,6 +276,7 @@ def after_recall(t: Table, s: Any, b: Backend) -> Any:
 def rulebook(t: Table, reading: str | None = None) -> RuleBook:
     """The questions of the table ``t``, read as ``reading`` names (None: the model's own)."""
     book: list[RuleBook] = []  # set below: rulings that need another answer ask the same book
+    remembered = LastState()
     players = range(t.players)
     battlefields = range(t.battlefields)
     units = range(len(t.units))
@@ -766,8 +792,13 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
         lethal damage, which is more than zero (lethal_damage asks which)."""
         return b.And(damage_taken(s, b, u) > 0, damage_taken(s, b, u) >= book[0].answer("current_might", s, b, u))
 
-    def side_total(s: Any, b: Backend, role: int) -> Any:
+    def side_total(s: Any, b: Backend, role: Any) -> Any:
         """The damage one side deals: its units' might that counts in the total (counts_in_total)."""
+        if type(role) is int:  # either side's, which several rulings of a state ask
+            return remembered(s, ("side_total", role, b.name), lambda: side_sum(s, b, role))
+        return side_sum(s, b, role)
+
+    def side_sum(s: Any, b: Backend, role: Any) -> Any:
         return b.total([b.If(b.And(in_combat(s, b, w), s.role[w] == role, book[0].answer("counts_in_total", s, b, w)),
                              book[0].answer("current_might", s, b, w), 0) for w in units])
 
