@@ -272,6 +272,9 @@ class HotaState:
                 out += [Action("activate", p, e.ref, o.controller, o.ref) for o in self.entities
                         if o is not e and o.card.timing != "activated"]
             elif target == "opponent_entity":
+                # Reading: entity cards only. A Spirit token is an entity too, and
+                # 109.5e lets effects on entities reach it; the model, which counts
+                # tokens by player, moves none between players, and neither does this.
                 out += [Action("activate", p, e.ref, o.controller, o.ref) for o in self.entities if o.controller != p]
         return out
 
