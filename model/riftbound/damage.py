@@ -397,19 +397,18 @@ class _Cases:
 
     def __init__(self, units: tuple[DamageUnit, ...], total: Any) -> None:
         self.units, self.total = units, total  # held, so that no other array takes their identity
-        self.cases: list[tuple[tuple[DamageUnit, ...], int]] = []
-        self.known: list[dict[tuple[Any, ...], bool]] = []
+        self.cases: list[tuple[tuple[DamageUnit, ...], int, dict[tuple[Any, ...], bool]]] = []
+        #: ``_wanted``'s answers by the identity of the rows asked (each held with its answer).
+        self._asked: dict[int, tuple[Any, tuple[Any, list[int]]]] = {}
+        names = tuple(u.name for u in units)
         fields = [total, *(getattr(u, f) for u in units for f, _ in _FIELDS)]
         # Only the columns that vary by row are split; the constants are put back in each case.
         varying = [i for i, x in enumerate(fields) if isinstance(x, np.ndarray) and x.ndim]
-        width = len(_FIELDS)
 
         def number(*values: int) -> int:
             for i, x in zip(varying, values):
                 fields[i] = x
-            plain = tuple(_plain_unit(u, fields[1 + k * width : 1 + (k + 1) * width]) for k, u in enumerate(units))
-            self.cases.append((plain, int(fields[0])))
-            self.known.append({})
+            self.cases.append(_case(names, tuple(fields)))
             return len(self.cases)  # 0 stays for no case
 
         self.case = VECTOR.each_distinct(number, [fields[i] for i in varying])
@@ -418,26 +417,53 @@ class _Cases:
         """``is_legal`` of ``amounts`` on each row, decided only for the cases of the rows ``asked``."""
         if not isinstance(self.case, np.ndarray):  # every column a constant: one case
             return bool(asked) and self._decide(self.case - 1, amounts, rules)
-        if isinstance(asked, np.ndarray) and asked.ndim:
-            asked = asked if asked.dtype == bool else asked != 0
-            asked_cases = self.case[asked]
-        else:
-            asked = bool(asked)
-            asked_cases = self.case if asked else self.case[:0]
-        wanted = np.zeros(len(self.cases) + 1, bool)
-        wanted[asked_cases] = True
+        asked, wanted = self._wanted(asked)
+        verdicts = [self._decide(k - 1, amounts, rules) for k in wanted]
+        # Most splits are legal in every case asked or in none: no NumPy call then.
+        if not any(verdicts):
+            return False
+        if all(verdicts):
+            return asked
         verdict = np.zeros(len(self.cases) + 1, bool)
-        for k in np.flatnonzero(wanted).tolist():
-            verdict[k] = self._decide(k - 1, amounts, rules)
+        verdict[[k for k, legal in zip(wanted, verdicts) if legal]] = True
         return np.logical_and(verdict.take(self.case), asked)
 
+    def _wanted(self, asked: Any) -> tuple[Any, list[int]]:
+        """``asked`` as booleans a row (or one bool), and the numbers of the
+        cases of its rows; kept, since the splits of one total ask it of the
+        same rows."""
+        known = self._asked.get(id(asked))
+        if known is not None:
+            return known[1]
+        held = asked
+        if isinstance(asked, np.ndarray) and asked.ndim:
+            asked = asked if asked.dtype == bool else asked != 0
+            cases = self.case[asked]
+        else:
+            asked = bool(asked)
+            cases = self.case if asked else self.case[:0]
+        wanted = np.zeros(len(self.cases) + 1, bool)
+        wanted[cases] = True
+        found = (asked, np.flatnonzero(wanted).tolist())
+        self._asked[id(held)] = (held, found)  # held, so that no other array takes its identity
+        return found
+
     def _decide(self, k: int, amounts: tuple[int, ...], rules: Rules) -> bool:
-        known = self.known[k]
+        units, total, known = self.cases[k]
         key = (amounts, rules)
         if key not in known:
-            units, total = self.cases[k]
             known[key] = _is_legal_split(units, total, amounts, rules)
         return known[key]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _case(names: tuple[str, ...], fields: tuple[int, ...]) -> tuple[tuple[DamageUnit, ...], int, dict[tuple[Any, ...], bool]]:
+    """The case of these plain fields (the total, then ``_FIELDS`` of each
+    unit): its units, its total and the verdicts on the splits asked of it
+    so far, kept from one frontier to the next, which meet the same cases."""
+    width = len(_FIELDS)
+    units = tuple(_plain_unit(name, fields[1 + k * width : 1 + (k + 1) * width]) for k, name in enumerate(names))
+    return units, int(fields[0]), {}
 
 
 #: The cases ``_vector_cases`` last numbered.
@@ -459,8 +485,8 @@ def _vector_cases(units: Sequence[DamageUnit], total: Any) -> _Cases:
 _FIELDS = (("might", int), ("tank", bool), ("last", bool), ("immune", bool), ("marked", int), ("present", bool), ("exempt", bool))
 
 
-def _plain_unit(u: DamageUnit, values: Sequence[int]) -> DamageUnit:
-    return DamageUnit(u.name, **{f: kind(x) for (f, kind), x in zip(_FIELDS, values)})
+def _plain_unit(name: str, values: Sequence[int]) -> DamageUnit:
+    return DamageUnit(name, **{f: kind(x) for (f, kind), x in zip(_FIELDS, values)})
 
 
 @functools.lru_cache(maxsize=1 << 16)
