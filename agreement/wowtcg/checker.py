@@ -61,6 +61,8 @@ class WowChecker:
         self.binding: ab.Binding | None = None
         self.carried: dict[str, Any] = {}
         self._last_view: tuple[dict[str, Any], tuple[ab.View, Any, Any]] | None = None
+        #: The observation the last step checked came to, its model and its model state.
+        self._reached: tuple[dict[str, Any], ab.View, Any] | None = None
         self._way: list[tuple[Machine, Any, frozenset[str], Plan]] = []  # the plans kept along a way found
         self.pace = Pace()  # when the game's next search may run (agreement.steering)
         self._last: Plan | None = None  # the plan steering gave, if it is the last of its way
@@ -68,6 +70,7 @@ class WowChecker:
 
     def begin(self, obs: dict[str, Any]) -> None:
         self._last_view = None
+        self._reached = None
         self._way = []
         self.pace = Pace()
         self._last = None
@@ -96,9 +99,11 @@ class WowChecker:
         if post is not None:
             self.binding.seat(post)
         v = ab.view(self.binding, [pre] if post is None else [pre, post])
-        last = self._last_view
+        last, reached = self._last_view, self._reached
         if last is not None and last[0] is pre and last[1][0] is v:
             s_pre = last[1][1]  # the step's model is the one steering read: so is its state
+        elif reached is not None and reached[0] is pre and reached[1] is v:
+            s_pre = reached[2]  # the last step came here on this model: its state is this one's
         else:
             s_pre = ab.model_state(v, pre, self.carried)
         s_post = None if post is None else ab.model_state(v, post, self.carried)
@@ -131,6 +136,8 @@ class WowChecker:
             return findings
         self.carried = result.carried
         self._last_view = None
+        # What the model does not read off an engine is carried from the step's end.
+        self._reached = (post, v, s_post._replace(**self.carried))
         taken = {ab.family(e.name) for e in result.path}
         for e in result.path:
             self.edges[ab.family(e.name)] += 1
