@@ -45,7 +45,7 @@ the same backend as guards and serve explicit search and Z3 alike.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import networkx as nx
@@ -257,6 +257,21 @@ def always(s: Any, b: Backend, *args: Any) -> bool:
 _BOARD = object()
 
 
+@lru_cache(maxsize=1 << 10)
+def _winners_first_order(name: str, ids: tuple[str, ...], beaten: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """``RuleBook._winners_first`` over ruling ids (kept: a model built per
+    board asks it of the same questions on every board)."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from(ids)
+    graph.add_edges_from(beaten)
+    declared = {i: n for n, i in enumerate(ids)}
+    try:
+        return tuple(nx.lexicographical_topological_sort(graph, key=declared.__getitem__))
+    except nx.NetworkXUnfeasible:
+        cycle = " > ".join(a for a, _ in nx.find_cycle(graph))
+        raise ValueError(f"question {name!r}: rulings beat each other in a cycle ({cycle})") from None
+
+
 def is_assumed_rule(rule: str) -> bool:
     return rule.startswith(("assumed:", "abstracted:"))
 
@@ -376,17 +391,10 @@ class RuleBook:
         """The rulings ordered so that every winner comes before the rulings it
         beats, and otherwise in declared order (a valued question's answer
         on a clash is the first live ruling)."""
-        graph = nx.DiGraph()
-        graph.add_nodes_from(r.id for r in q.rulings)
-        graph.add_edges_from((w.id, loser) for loser, ws in self._winners[q.name].items() for w in ws)
-        declared = {r.id: i for i, r in enumerate(q.rulings)}
-        try:
-            order = list(nx.lexicographical_topological_sort(graph, key=declared.__getitem__))
-        except nx.NetworkXUnfeasible:
-            cycle = " > ".join(a for a, _ in nx.find_cycle(graph))
-            raise ValueError(f"question {q.name!r}: rulings beat each other in a cycle ({cycle})") from None
+        ids = tuple(r.id for r in q.rulings)
+        beaten = tuple((w.id, loser) for loser, ws in self._winners[q.name].items() for w in ws)
         by_id = {r.id: r for r in q.rulings}
-        return tuple(by_id[i] for i in order)
+        return tuple(by_id[i] for i in _winners_first_order(q.name, ids, beaten))
 
     def beats(self, w: Ruling, r: Ruling) -> bool:
         """Does ``w`` win over ``r`` where both apply?  Only by a principle in force."""
