@@ -144,11 +144,21 @@ def at_battlefield(t: Table, s: Any, u: int, bf: Any) -> Any:
     return s.zone[u] == FIRST_BATTLEFIELD + bf
 
 
+#: What the helpers below read off the last state asked, by what they read of the table.
+_read = LastState()
+
+
 def has_units_at(t: Table, s: Any, p: int, bf: Any, b: Backend) -> Any:
+    if type(p) is int and type(bf) is int:
+        units = t.units_of(p)
+        return _read(s, ("has_units_at", units, bf, b.name), lambda: b.Or(*(at_battlefield(t, s, u, bf) for u in units)))
     return b.Or(*(at_battlefield(t, s, u, bf) for u in t.units_of(p)))
 
 
 def players_at(t: Table, s: Any, bf: Any, b: Backend) -> Any:
+    """How many players have units at ``bf``: asked of a state by most guards of a cleanup."""
+    if type(bf) is int:
+        return _read(s, ("players_at", t.owned, bf, b.name), lambda: b.count([has_units_at(t, s, p, bf, b) for p in range(t.players)]))
     return b.count([has_units_at(t, s, p, bf, b) for p in range(t.players)])
 
 
@@ -717,7 +727,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
 
     # -- the combat damage step -----------------------------------------------------------
     def in_combat(s: Any, b: Backend, v: int) -> Any:
-        return b.And(s.combat_bf != NOBODY, at_battlefield(t, s, v, s.combat_bf))
+        return remembered(s, ("in_combat", v, b.name), lambda: b.And(s.combat_bf != NOBODY, at_battlefield(t, s, v, s.combat_bf)))
 
     # Line 43 holds the step only if units of both sides remain; line 44's
     # example names the case where neither does.
@@ -789,8 +799,12 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
 
     def reaches_might(s: Any, b: Backend, u: int) -> Any:
         """Line 106's test, damage at least the unit's might, with line 53's
-        lethal damage, which is more than zero (lethal_damage asks which)."""
-        return b.And(damage_taken(s, b, u) > 0, damage_taken(s, b, u) >= book[0].answer("current_might", s, b, u))
+        lethal damage, which is more than zero (lethal_damage asks which).
+        Two rulings of destroyed_by_damage ask it of each unit."""
+        def read() -> Any:
+            taken = damage_taken(s, b, u)
+            return b.And(taken > 0, taken >= book[0].answer("current_might", s, b, u))
+        return remembered(s, ("reaches_might", u, b.name), read)
 
     def side_total(s: Any, b: Backend, role: Any) -> Any:
         """The damage one side deals: its units' might that counts in the total (counts_in_total)."""

@@ -128,12 +128,12 @@ class Table:
         return ("hand", "base", "trash")[z] if z < FIRST_BATTLEFIELD else self.battlefield_name(z - FIRST_BATTLEFIELD)
 
     @cached_property
-    def _owned(self) -> tuple[tuple[int, ...], ...]:
+    def owned(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's units, read once: guards ask for them in every state."""
         return tuple(tuple(u for u, unit in enumerate(self.units) if unit.owner == p) for p in range(self.players))
 
     def units_of(self, p: int) -> tuple[int, ...]:
-        return self._owned[p] if 0 <= p < self.players else ()
+        return self.owned[p] if 0 <= p < self.players else ()
 
     def most_might(self, p: int) -> int:
         """The most combat damage player ``p`` can have to assign: every unit
