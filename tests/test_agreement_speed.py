@@ -17,7 +17,7 @@ from agreement.model_steps import successors
 from agreement.riftbound.checker import RiftboundChecker
 from agreement.wowtcg import abstraction as ab
 from agreement.wowtcg.builtin import BuiltinWowAdapter
-from agreement.wowtcg.checker import shortest_way
+from agreement.wowtcg.checker import WowChecker, shortest_way
 from model.wowtcg import build
 
 
@@ -66,3 +66,29 @@ def test_a_kept_view_is_the_board_read_again_and_any_change_of_the_board_is_anot
     changed["players"][1]["weapons"][0]["atk"] += 1
     other = ab.view(binding, [changed])
     assert other.machine is not v.machine and other.machine.table.board != v.machine.table.board
+
+
+def test_a_steps_end_kept_for_the_next_step_is_the_state_read_again():
+    adapter, checker = BuiltinWowAdapter(), WowChecker()
+    rng = random.Random(3)
+    state = adapter.new_game(adapter.random_setup(rng, 2))
+    pre = adapter.observe(state)
+    checker.begin(pre)
+    kept = 0
+    for _ in range(40):
+        actions = adapter.legal_actions(state)
+        offered = [adapter.observe_action(state, a) for a in actions]
+        chosen = rng.randrange(len(actions))
+        adapter.apply_action(state, actions[chosen])
+        while not (adapter.is_terminal(state) or checker.waits_for_choice(adapter.observe(state))):
+            adapter.apply_action(state, adapter.legal_actions(state)[0])
+        post = adapter.observe(state)
+        assert checker.step(pre, offered[chosen], post, offered) == []
+        v, s, _ = checker.model_view(post)
+        kept += checker._reached is not None and checker._reached[0] is post and checker._reached[1] is v
+        # The kept state (the unobserved variables carried in) is the one read off the observation.
+        assert s == ab.model_state(v, post, checker.carried)
+        if adapter.is_terminal(state):
+            break
+        pre = post
+    assert kept >= 20
