@@ -72,10 +72,11 @@ def measure_apart(tree: Path, game: str, examples: int) -> Measured:
 
 
 def checkout(rev: str) -> tuple[Path, str]:
-    """The tree of git revision ``rev`` in a temporary folder, and the revision's short name."""
-    sha = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    """The tree of git revision ``rev`` (of the repository here, as the commit
+    named in the section) in a temporary folder, and the revision's short name."""
+    sha = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], capture_output=True, text=True, check=True).stdout.strip()
     folder = Path(tempfile.mkdtemp(prefix="chainproof-baseline-"))
-    archive = subprocess.run(["git", "archive", "--format=tar", sha], cwd=ROOT, capture_output=True, check=True).stdout
+    archive = subprocess.run(["git", "archive", "--format=tar", sha], capture_output=True, check=True).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     if not (folder / "benchmarks" / "agreement.py").read_text().count("def measure("):
