@@ -56,6 +56,7 @@ from model.hota import REGISTRY
 from model.hota import plays
 from model.hota.plays import slug
 from model.hota.counts import Counts
+from model.hota.cases import ByCase
 from model.hota.recall import Recall
 from model.hota.rulings import (
     CONCESSION, EFFECT, LAST_STANDING, controls, entity_has_ability, loses_at_check, rulebook,
@@ -179,8 +180,9 @@ class HotaRules:
         self.all_losing_draw = book.fixed("all_lose_at_once")
         self.damage_marks = book.fixed("damage_becomes_markers")
         # Asked of nearly every state a search expands, and a function of a
-        # few fields: kept by the fields they read (``model/hota/recall.py``).
-        self.priority_check = Recall(self._priority_check)
+        # few fields: kept by the fields they read, over arrays asked once a
+        # case of those fields (``model/hota/cases.py``).
+        self.priority_check = ByCase(self._priority_check)
 
     def has_ability(self, s: Any, b: Backend, e: int) -> Any:
         return entity_has_ability(self.book, s, b, e)
@@ -725,7 +727,7 @@ def _outcome_edges(r: HotaRules, name: str, c: int, edge: Callable[..., Edge], w
     than two, the loser leaves and others stay (104.5)."""
     target = guard or (lambda s, b: True)
 
-    @Recall
+    @ByCase
     def outcome(s: Any, b: Backend) -> dict[str, Any]:
         return r.settle(
             s, b,
@@ -933,8 +935,8 @@ def _concession_edges(r: HotaRules, locations: tuple[str, ...]) -> list[Edge]:
 
     # A concession's outcome, asked by every concession edge's update (and at
     # a table of more than two its guard) in every state: kept by the fields
-    # it read (``model/hota/recall.py``).
-    @Recall
+    # it read, over arrays asked once a case of them (``model/hota/cases.py``).
+    @ByCase
     def conceding(s: Any, b: Backend, p: int) -> dict[str, Any]:
         return r.settle(s, b, loses=_each(s, lambda q: r.may_lose(s, b, q, CONCESSION) if q == p else False))
 
