@@ -180,8 +180,9 @@ class TableChecker:
 
     def steer(self, pre: dict[str, Any], offered: list[dict[str, Any]], targets: frozenset[str], budget: int = 300) -> list[int]:
         """The offered choices that begin a shortest way, in the model, to an
-        edge of a target family (breadth first over at most ``budget`` choice
-        points): the first such way found, or with ``spread`` every shortest one.
+        edge of a target family (breadth first, expanding no point once
+        ``budget`` choice points are seen, but to finish a level where a way
+        was found): the first such way found, or with ``spread`` every shortest one.
 
         The rest of a shortest way is a shortest way from where it has come
         to, so while a game follows the way found it is steered along it
@@ -216,6 +217,11 @@ class TableChecker:
         while level and len(seen) < budget and not leads:
             following: list[tuple[Any, Any]] = []
             for here in level:
+                if len(seen) >= budget and not leads:
+                    # The budget is spent inside a level too: expanding the
+                    # rest of the level a search ends in was most of what a
+                    # search that finds nothing cost (HotA's from a shuffle).
+                    break
                 for e, post in self.choice_edges(m, here[0]):
                     for path, end in self.automatic_ends(m, post):
                         if any(self.family(x.name) in targets for x in [e, *path]):

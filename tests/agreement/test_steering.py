@@ -142,3 +142,36 @@ def test_a_target_whose_way_the_engine_does_not_take_is_left_out_for_the_game(mo
     st, checker, _ = _proposal_answered_by_p2()
     _follow_the_way(checker, st, targets, aimed=True)
     assert checker.edges[goal] == 1 and checker._unfollowed == frozenset()
+
+
+def test_a_search_that_finds_no_way_expands_no_point_once_its_budget_is_seen(monkeypatch):
+    """Table games: the budget holds inside a level too (a search from a
+    shuffle, HotA's, spent most of its cost on the level it ended in)."""
+    import random
+
+    from agreement.hota.builtin import BuiltinHotaAdapter
+    from agreement.hota.checker import HotaChecker
+
+    adapter, checker = BuiltinHotaAdapter(), HotaChecker()
+    state = adapter.new_game(adapter.random_setup(random.Random(0), 2))
+    checker.begin(adapter.observe(state))
+    m = checker.machine
+    start = checker.model_state(m, adapter.observe(state))
+    found, at_expansion = {start}, []
+    ends, expand = checker.automatic_ends, checker.choice_edges
+
+    def counted_ends(m, s, *args, **kwargs):
+        out = ends(m, s, *args, **kwargs)
+        found.update(end for _, end in out)
+        return out
+
+    def counted_expand(m, s):
+        at_expansion.append(len(found))
+        return expand(m, s)
+
+    monkeypatch.setattr(checker, "automatic_ends", counted_ends)
+    monkeypatch.setattr(checker, "choice_edges", counted_expand)
+    budget = 40
+    assert checker._search(m, start, frozenset({"no such family"}), budget) == (set(), [])
+    assert len(at_expansion) > 1 and len(found) >= budget
+    assert all(seen < budget for seen in at_expansion), at_expansion
