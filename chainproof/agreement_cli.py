@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agreement import harness
-from chainproof import junit
+from chainproof import common, junit
 from chainproof.games import BadInput
 from agreement.adapter import load_adapter
 from agreement.games import GAMES, builtin_adapter, checker_for
@@ -39,6 +39,7 @@ def conform(game: str, engine_spec: str | None, examples: int, seed: int, shrink
     given_game = click.get_current_context().get_parameter_source("game") is not click.core.ParameterSource.DEFAULT
 
     def run() -> int:
+        common.check_output(junit_file, "--junit")
         adapter = load_adapter(engine_spec) if engine_spec else builtin_adapter(game)
         if given_game and adapter.game != game:
             raise BadInput(f"--engine {engine_spec} plays {adapter.game}, and --game asked for {game}: give one or the other")

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from chainproof import junit, report
 # ``guarded`` is also what the commands of the other modules import from here.
-from chainproof.common import DEFAULT_GUARD_S, bound_options, check_rlimit, check_timeout, guarded
+from chainproof.common import DEFAULT_GUARD_S, bound_options, check_output, check_rlimit, check_timeout, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_reading, games_with_variant, get_game
 from model import limits
 from checkers import bmc, explicit, invariants, portfolio, spacer, vector
@@ -110,6 +110,7 @@ def verify(
             raise BadInput(f"--max-memory: {exc}") from None
         check_timeout(timeout)
         check_rlimit(rlimit)
+        check_output(junit_file, "--junit")
         if explain is not None:
             context = click.get_current_context()
             options = {

@@ -4,7 +4,9 @@ guard that turns bad input or an internal error into it (exit 2)."""
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 import click
@@ -21,6 +23,10 @@ from model.registry import RegistryError
 #: Z3 takes its timeout in milliseconds as a 32-bit number; a day is plenty.
 MAX_TIMEOUT = 86_400.0
 
+#: Z3 keeps ``rlimit`` in an unsigned 32-bit parameter: a larger number wraps
+#: round (2**32 + 5 allows 5 units, 2**32 none at all), so it is refused.
+MAX_RLIMIT = 2**32 - 1
+
 
 #: The wall-clock guard per solver query, in seconds (``model/limits.py``).
 DEFAULT_GUARD_S = limits.GUARD_MS / 1000
@@ -30,6 +36,8 @@ def check_rlimit(rlimit: int) -> None:
     """A resource limit that allows some work; from now on every query has it."""
     if rlimit < 1:
         raise BadInput(f"--rlimit {rlimit} allows no work: give at least 1 unit")
+    if rlimit > MAX_RLIMIT:
+        raise BadInput(f"--rlimit {rlimit} is more than Z3 can count: allowed 1..{MAX_RLIMIT}")
     limits.set_rlimit(rlimit)
 
 
@@ -37,6 +45,22 @@ def check_timeout(timeout: float) -> None:
     """A solver timeout in seconds Z3 can take (NaN is refused too)."""
     if not 0.001 <= timeout <= MAX_TIMEOUT:
         raise BadInput(f"--timeout {timeout} is out of range: allowed 0.001..{MAX_TIMEOUT:g} seconds")
+
+
+def check_output(path: Path | None, option: str, folder: bool = False) -> None:
+    """Refuse, before any work, an output that could not be written after it:
+    a file where a folder is wanted or the reverse, a missing folder to write
+    into (a mistyped path is a mistake to report, not folders to make; an
+    output folder itself may be new), or one this user may not write."""
+    if path is None:
+        return
+    if path.exists() and path.is_dir() != folder:
+        raise BadInput(f"{option} {path}: {'not a folder' if folder else 'a folder, not a file'}")
+    parent = path if folder and path.exists() else path.parent
+    if not parent.is_dir():
+        raise BadInput(f"{option} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise BadInput(f"{option} {path}: not writable")
 
 
 def fail(message: str) -> None:
@@ -58,6 +82,8 @@ def guarded(run: Callable[[], int]) -> None:
     """
     try:
         code = run()
+        # What is still buffered goes now, so that a reader gone away is met here.
+        sys.stdout.flush()
     except (BadInput, AdapterError, TraceFileError, KeptInvariantError) as exc:
         fail(str(exc))
     except (ModelError, RegistryError) as exc:
@@ -66,6 +92,15 @@ def guarded(run: Callable[[], int]) -> None:
         fail(str(exc))
     except KeyboardInterrupt:
         interrupted()
+    except BrokenPipeError:
+        # The reader (``| head``) left: nothing more to say to it, and nothing
+        # went wrong with the run; 141 is what a shell reports for SIGPIPE.
+        # Python would flush stdout again at exit and complain, so point it nowhere.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass  # an in-memory stdout (tests) has no descriptor and nothing to flush
+        sys.exit(141)
     except Exception as exc:  # noqa: BLE001 - the last line of defence of a command-line tool
         # Ctrl-C while Z3's ctypes layer converts an argument arrives wrapped.
         if isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" in str(exc):

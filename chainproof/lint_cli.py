@@ -95,6 +95,11 @@ def lint(
         common.check_timeout(timeout)
         common.check_rlimit(rlimit)
         _check_max_pairs(max_pairs)
+        # Lint runs for minutes: an output it could not write is refused first.
+        common.check_output(junit_file, "--junit")
+        common.check_output(sarif_file, "--sarif")
+        common.check_output(markdown_dir, "--markdown", folder=True)
+        common.check_output(scenario_dir, "--scenarios", folder=True)
         chosen = [get_game(n) for n in dict.fromkeys(games or GAME_NAMES)]
         bounds_apply(chosen, bounds)
         known = {
@@ -137,7 +142,8 @@ def lint(
 
 def _write(path: Path, text: str) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # An output folder may be new; the folder it is in was checked first (common.check_output).
+        path.parent.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise BadInput(f"cannot write {path}: {exc.strerror or exc}") from None
@@ -291,9 +297,7 @@ def diff(
         _check_max_pairs(max_pairs)
         game = get_game(game_name)
         bounds_apply([game], bounds)
-        if scenario_file is not None and not scenario_file.parent.is_dir():
-            # A mistyped folder is a mistake to report, not a folder to make.
-            raise BadInput(f"--scenario {scenario_file}: the folder {scenario_file.parent} does not exist")
+        common.check_output(scenario_file, "--scenario")
         comparison = linting.diff_variants(game, first, second, bounds, max_pairs)
         scenario: dict[str, Any] | None = None
         if scenario_file is not None:

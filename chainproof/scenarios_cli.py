@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from chainproof import junit
-from chainproof.common import guarded
+from chainproof.common import check_output, guarded
 from chainproof.games import BadInput
 from scenarios import runner
 
@@ -36,6 +36,7 @@ def scenarios(games: tuple[str, ...], paths: tuple[str, ...], as_json: bool, jun
     """Play every scenario file in the reference engine and check its ruling."""
 
     def run() -> int:
+        check_output(junit_file, "--junit")
         for game in games:
             if game not in runner.ADAPTERS:
                 raise BadInput(f"unknown game {game!r}; games with scenarios: {', '.join(runner.ADAPTERS)}")
@@ -68,11 +69,13 @@ def _print(results: list[runner.Result], counts: dict[str, int]) -> None:
             table.add_row(r.game, escape(r.scenario), " ".join(r.rules), f"[{style}]{r.status}[/]")
         console.print(table)
     else:
-        rows = [("game", "scenario", "rules", "status")]
-        rows += [(r.game, r.scenario, " ".join(r.rules), r.status) for r in results]
-        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        for row in rows:
-            click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+        # Piped into a log: one line per scenario, the short columns first and
+        # the rules last, so that no line is padded to the longest name.
+        rows = [("game", "status", "scenario", "rules")]
+        rows += [(r.game, r.status, r.scenario, " ".join(r.rules)) for r in results]
+        widths = [max(len(row[i]) for row in rows) for i in range(2)]
+        for game, status, scenario, rules in rows:
+            click.echo(f"{game.ljust(widths[0])}  {status.ljust(widths[1])}  {scenario}  {rules}".rstrip())
     for r in results:
         if r.status != "pass":
             click.echo(f"\n{r.status}: {r.scenario}\n{r.detail}")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from chainproof import common
 from chainproof.cli import main
 from model import safe_yaml
 from model.registry import RegistryError, read_yaml
@@ -80,3 +81,58 @@ def test_a_large_file_is_refused_before_it_is_parsed(tmp_path):
 
 def test_anchors_and_aliases_within_the_limits_still_load():
     assert safe_yaml.load("base: &b {atk: 1}\nother: *b\n") == {"base": {"atk": 1}, "other": {"atk": 1}}
+
+
+@pytest.mark.parametrize("command", ["verify", "lint"])
+def test_a_resource_limit_past_what_z3_counts_is_refused(command):
+    # Z3 would wrap 2**32 + 5 round to 5 units and then blame the limit.
+    result = invoke(command, "--game", "hota", "--rlimit", str(2**32 + 5))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == f"chainproof: error: --rlimit {2**32 + 5} is more than Z3 can count: allowed 1..{2**32 - 1}"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "--game", "hota", "--junit"],
+        ["scenarios", "--game", "hota", "--junit"],
+        ["conform", "--game", "hota", "--junit"],
+        ["lint", "--game", "hota", "--sarif"],
+        ["lint", "--game", "hota", "--markdown"],
+        ["lint", "--game", "hota", "--scenarios"],
+        ["diff", "hota", "seed", "seed", "--scenario"],
+    ],
+    ids=lambda a: f"{a[0]} {a[-1]}",
+)
+def test_an_output_in_a_missing_folder_is_refused_before_any_work(tmp_path, args):
+    target = tmp_path / "missing" / "out"
+    result = invoke(*args, str(target))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == f"chainproof: error: {args[-1]} {target}: the folder {target.parent} does not exist"
+    assert not target.parent.exists()
+
+
+def test_an_output_that_is_a_file_where_a_folder_is_wanted_is_refused(tmp_path):
+    taken = tmp_path / "docs"
+    taken.write_text("", encoding="utf-8")
+    result = invoke("lint", "--game", "hota", "--markdown", str(taken))
+    # click refuses a file where its option wants a folder: usage error, exit 2.
+    assert result.exit_code == 2 and "is a file" in result.output
+
+
+def test_a_reader_that_leaves_the_pipe_ends_the_run_quietly():
+    def run() -> int:
+        raise BrokenPipeError
+    with pytest.raises(SystemExit) as stopped:
+        common.guarded(run)
+    assert stopped.value.code == 141
+
+
+def test_piped_scenarios_print_one_line_each_with_the_status_before_the_name():
+    folder = Path(__file__).parent / "data" / "scenarios" / "wowtcg"
+    result = invoke("scenarios", "--path", str(folder / "bad-yaml.yaml"), "--path", str(folder / "no-such-action.yaml"))
+    assert result.exit_code == 2, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "game    status  scenario  rules"
+    rows = {Path(line.split()[2]).name: line.split()[:2] for line in lines[1:3]}
+    assert rows == {"bad-yaml.yaml": ["wowtcg", "error"], "no-such-action.yaml": ["wowtcg", "error"]}
