@@ -19,6 +19,7 @@ from checkers.invariants import KeptInvariantError
 from model import limits
 from model.machine import ModelError
 from model.registry import RegistryError
+from model.sources import SourceError
 
 #: Z3 takes its timeout in milliseconds as a 32-bit number; a day is plenty.
 MAX_TIMEOUT = 86_400.0
@@ -88,7 +89,7 @@ def guarded(run: Callable[[], int]) -> None:
         fail(str(exc))
     except (ModelError, RegistryError) as exc:
         fail(f"the model is ill-formed: {exc}")
-    except report.RenderError as exc:
+    except (report.RenderError, SourceError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         interrupted()

@@ -48,7 +48,7 @@ from chainproof.games import GAME_NAMES, BadInput, Game, get_game
 from checkers.results import VERDICTS
 from model.machine import Edge, Machine
 from model.registry import STATUSES
-from model.sources import GAME_SOURCES, SOURCES, line_span, path_of, texts_folder
+from model.sources import GAME_SOURCES, SOURCES, line_span, lines_of, texts_folder
 from model.variants import SEED
 from scenarios import runner
 
@@ -356,16 +356,13 @@ class _Text:
     starts: Mapping[str, int]
 
 
+@lru_cache(maxsize=len(SOURCES))
 def _text(source: str) -> _Text | None:
     """The text of ``source``; None when the texts are not at hand."""
-    path = path_of(source)
-    return None if path is None else _read(path)
-
-
-@lru_cache(maxsize=len(SOURCES))
-def _read(path: Path) -> _Text:
     # Every rule of a page is looked up in the same few files.
-    lines = tuple(path.read_text(encoding="utf-8").split("\n"))
+    lines = lines_of(source)
+    if lines is None:
+        return None
     starts: dict[str, int] = {}
     for i, line in enumerate(lines, start=1):
         m = _RULE_START.match(line)

@@ -22,6 +22,7 @@ from model import limits
 from checkers import portfolio
 from checkers.diff import DEFAULT_MAX_PAIRS, Comparison
 from checkers.results import Transcript
+from model.sources import GAME_SOURCES, lines_of
 from model.variants import SEED
 from scenarios.tables import ExportError, nearby_scenario_table, table_export
 
@@ -102,6 +103,10 @@ def lint(
         common.check_output(scenario_dir, "--scenarios", folder=True)
         chosen = [get_game(n) for n in dict.fromkeys(games or GAME_NAMES)]
         bounds_apply(chosen, bounds)
+        # A rule text at hand that is not the one cited is refused before minutes of search, not after.
+        for g in chosen:
+            for source in GAME_SOURCES.get(g.name, ()):
+                lines_of(source)
         known = {
             g.name: linting.load_known(known_file or linting.default_known_file(g.name))
             for g in chosen

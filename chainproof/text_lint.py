@@ -37,11 +37,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Iterable, Mapping
 
-from model.sources import GAME_SOURCES, SOURCES, Source, path_of
+from model.sources import GAME_SOURCES, SOURCES, Source, lines_of
 
 #: The kinds of finding this module reports, in report order.
 KINDS = ("dangling-reference", "misdirected-reference", "translation-clash")
@@ -217,15 +215,10 @@ def read(source: str, lines: Iterable[str]) -> RuleText:
     return out
 
 
-@lru_cache(maxsize=len(SOURCES))
-def _read_file(path: Path) -> tuple[str, ...]:
-    return tuple(path.read_text(encoding="utf-8").split("\n"))
-
-
 def load(source: str) -> RuleText | None:
     """``source``'s rules, or None when its file is not at hand."""
-    path = path_of(source)
-    return None if path is None else read(source, _read_file(path))
+    lines = lines_of(source)
+    return None if lines is None else read(source, lines)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
@@ -139,6 +140,27 @@ def path_of(source: str) -> Path | None:
         return None
     path = folder / SOURCES[source].folder / SOURCES[source].file
     return path if path.is_file() else None
+
+
+@lru_cache(maxsize=len(SOURCES))
+def lines_of(source: str) -> tuple[str, ...] | None:
+    """``source``'s lines as ``grep -n`` counts them, or None when its file is
+    not at hand.  A file that is not this text (not UTF-8, cut short, another
+    edition) is refused, since every citation's line would then point elsewhere."""
+    path = path_of(source)
+    if path is None:
+        return None
+    expected = SOURCES[source].lines
+    try:
+        lines = tuple(path.read_text(encoding="utf-8").split("\n"))
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path}: not UTF-8 text (byte {exc.start}), so not the rule text {source}") from None
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(lines) != expected:
+        got = f"{len(lines)} line{'s' if len(lines) != 1 else ''}"
+        raise SourceError(f"{path}: {got} where the rule text {source} has {expected}: not the text the rules cite")
+    return lines
 
 
 def place(source: str, at: str) -> str:

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from chainproof import common
 from chainproof.cli import main
-from model import safe_yaml
+from model import safe_yaml, sources
+from model.sources import SOURCES
 from model.registry import RegistryError, read_yaml
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
@@ -136,3 +137,26 @@ def test_piped_scenarios_print_one_line_each_with_the_status_before_the_name():
     assert lines[0] == "game    status  scenario  rules"
     rows = {Path(line.split()[2]).name: line.split()[:2] for line in lines[1:3]}
     assert rows == {"bad-yaml.yaml": ["wowtcg", "error"], "no-such-action.yaml": ["wowtcg", "error"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (b"\xff\xfe 100. Rules\n", "not UTF-8 text (byte 0), so not the rule text 004"),
+        (b"100. Rules\n101. Cut short\n", "3 lines where the rule text 004 has 236: not the text the rules cite"),
+        (b"", "1 line where the rule text 004 has 236"),
+    ],
+    ids=["not-utf8", "truncated", "empty"],
+)
+def test_lint_refuses_a_rule_text_that_is_not_the_one_cited_before_it_searches(tmp_path, monkeypatch, text, says):
+    (tmp_path / "seeds").mkdir()
+    hota_text = tmp_path / "seeds" / SOURCES["004"].file
+    hota_text.write_bytes(text)
+    monkeypatch.setenv("CHAINPROOF_TEXTS", str(tmp_path))
+    sources.lines_of.cache_clear()
+    try:
+        result = invoke("lint", "--game", "hota")
+    finally:
+        sources.lines_of.cache_clear()
+    line = refused_in_one_line(result, hota_text)
+    assert line.startswith(f"chainproof: error: {hota_text}: ") and says in line

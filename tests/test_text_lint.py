@@ -127,7 +127,7 @@ def test_a_number_or_a_citation_that_differs_between_the_languages_is_a_translat
 
 
 def test_without_the_texts_lint_says_the_text_checks_were_skipped(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(text_lint, "path_of", lambda source: None)
+    monkeypatch.setattr(text_lint, "lines_of", lambda source: None)
     out = Lint()
     lint_texts("hota", out)
     assert out.findings == []
