@@ -65,6 +65,10 @@ class ByCase:
     def __init__(self, f: Callable[..., Any]) -> None:
         self.f = f
         self.concrete = Recall(f)
+        # A case missing from ``known`` is asked of a ``Recall`` of its own,
+        # which tells apart only the fields its path reads (a case's values
+        # are ints, not explicit search's booleans: kept apart from its answers).
+        self.cases = Recall(f)
         #: The fields the cases hold, in the order first read.
         self.fields: list[str] = []
         #: Each case's answer, by its arguments and its fields' values (ints:
@@ -73,8 +77,6 @@ class ByCase:
         self.shape: Any = None
         self.state: Any = None
         self.answers: dict[tuple[Any, ...], Any] = {}
-        #: The columns last split, held, and their split.
-        self.split: tuple[list[Any] | None, Any] = (None, None)
 
     def __call__(self, s: Any, b: Backend, *args: Any) -> Any:
         if b is CONCRETE:
@@ -91,7 +93,9 @@ class ByCase:
                     break
                 except _Unread as unread:
                     getattr(s, unread.name)  # a field of the state, or its AttributeError
-                    self.fields.append(unread.name)
+                    # In one order for every function: those that read the same
+                    # fields of one state share its split (``_split``).
+                    self.fields = sorted((*self.fields, unread.name))
                     self.known = {}
             self.answers[args] = found
         # A mapping of changes is given out as a copy: a caller may add to it.
@@ -108,7 +112,7 @@ class ByCase:
             else:
                 columns.append(value)
                 lengths.append(None)
-        which, cases = self._split(columns)
+        which, cases = _split(columns)
         answers = []
         for values in cases:
             key = (args, values)
@@ -120,7 +124,7 @@ class ByCase:
                         case[name], i = values[i], i + 1
                     else:
                         case[name], i = values[i : i + length], i + length
-                answer = self.f(_Case(case), CONCRETE, *args)
+                answer = self.cases(_Case(case), CONCRETE, *args)
                 flat, self.shape = _flat(answer)
                 if len(self.known) < MOST_KEPT:
                     self.known[key] = flat
@@ -132,28 +136,37 @@ class ByCase:
         rows = table.take(which, axis=0)
         return _unflat([answers[0][i] if same[i] else rows[:, i] for i in range(len(same))], self.shape)
 
-    def _split(self, columns: list[Any]) -> tuple[Any, list[tuple[int, ...]]]:
-        """Each row's case, and the cases' values as tuples of ints; kept for the columns last split."""
-        held, found = self.split
-        if held is not None and len(held) == len(columns) and all(a is b for a, b in zip(held, columns)):
+
+#: The columns split last (held, so that no other array takes their
+#: identity), each with its split: the edges of a location ask of their
+#: state, and each edge's update of its own rows, in turn.
+_splits: list[tuple[list[Any], Any]] = []
+#: The splits ``_splits`` keeps.
+KEPT_SPLITS = 4
+
+
+def _split(columns: list[Any]) -> tuple[Any, list[tuple[int, ...]]]:
+    """Each row's case, and the cases' values as tuples of ints (``_splits``)."""
+    for held, found in _splits:
+        if len(held) == len(columns) and all(a is b for a, b in zip(held, columns)):
             return found
-        n = max((len(c) for c in columns if isinstance(c, np.ndarray) and c.ndim), default=0)
-        if not n:
-            found = None, [tuple(int(c) for c in columns)]
-        else:
-            table = np.stack([c if isinstance(c, np.ndarray) and c.ndim else np.full(n, int(c)) for c in columns]).astype(np.int64)
-            # One number a row by mixed radix over each column's range, as ``Vector.each_distinct``.
-            lo = table.min(axis=1)
-            radix = table.max(axis=1) - lo + 1
-            if np.prod(radix.astype(float)) < 2.0**62:
-                place = np.concatenate(([1], np.cumprod(radix[:-1])))
-                _, first, which = np.unique(place @ (table - lo[:, None]), return_index=True, return_inverse=True)
-                distinct = table.take(first, axis=1).T
-            else:
-                distinct, which = np.unique(table.T, axis=0, return_inverse=True)
-            found = which.reshape(-1), [tuple(x) for x in distinct.tolist()]
-        self.split = (columns, found)
-        return found
+    n = max((len(c) for c in columns if isinstance(c, np.ndarray) and c.ndim), default=0)
+    if not n:
+        return None, [tuple(int(c) for c in columns)]
+    table = np.stack([c if isinstance(c, np.ndarray) and c.ndim else np.full(n, int(c)) for c in columns]).astype(np.int64)
+    # One number a row by mixed radix over each column's range, as ``Vector.each_distinct``.
+    lo = table.min(axis=1)
+    radix = table.max(axis=1) - lo + 1
+    if np.prod(radix.astype(float)) < 2.0**62:
+        place = np.concatenate(([1], np.cumprod(radix[:-1])))
+        _, first, which = np.unique(place @ (table - lo[:, None]), return_index=True, return_inverse=True)
+        distinct = table.take(first, axis=1).T
+    else:
+        distinct, which = np.unique(table.T, axis=0, return_inverse=True)
+    found = which.reshape(-1), [tuple(x) for x in distinct.tolist()]
+    _splits.insert(0, (columns, found))
+    del _splits[KEPT_SPLITS:]
+    return found
 
 
 def _flat(answer: Any) -> tuple[tuple[Any, ...], Any]:

@@ -226,7 +226,8 @@ class HotaRules:
         if not self.all_losing_draw:  # 104.4a
             everyone = False
         drew = _each(s, lambda p: b.Or(s.drew[p], b.And(everyone, loses[p])))  # 104.4a
-        instead = b.And(everyone, self.book.answer("draw_replaces_losses", s, b))
+        # (Asked only where everyone loses: it reads every player's losses at the check.)
+        instead = b.AndThen(everyone, lambda: self.book.answer("draw_replaces_losses", s, b))
         lost = _each(s, lambda p: b.Or(s.lost[p], b.And(loses[p], b.Not(instead))))
         after = s._replace(lost=lost, drew=drew)
         standing = _each(s,  # 104.2a
