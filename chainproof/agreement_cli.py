@@ -57,15 +57,24 @@ def conform(game: str, engine_spec: str | None, examples: int, seed: int, shrink
 
 def _print_conform(report: harness.Report, shrunk: bool) -> None:
     console = Console(highlight=False, markup=False, soft_wrap=not sys.stdout.isatty())
-    table = Table(highlight=False, title=f"{report.game}: model edges exercised by the engine ({report.steps} steps, {report.examples} games)")
-    table.add_column("edge")
-    table.add_column("times", justify="right")
-    table.add_column("rules")
-    for name, rules in sorted(report.reachable.items()):
-        table.add_row(name, str(report.edges.get(name, 0)), ", ".join(rules))
-    for name in sorted(set(report.edges) - set(report.reachable)):
-        table.add_row(name, str(report.edges[name]), "(beyond the default bounds)")
-    console.print(table)
+    title = f"{report.game}: model edges exercised by the engine ({report.steps} steps, {report.examples} games)"
+    rows = [(name, str(report.edges.get(name, 0)), ", ".join(rules)) for name, rules in sorted(report.reachable.items())]
+    rows += [(name, str(report.edges[name]), "(beyond the default bounds)") for name in sorted(set(report.edges) - set(report.reachable))]
+    if console.is_terminal:
+        table = Table(highlight=False, title=title)
+        table.add_column("edge")
+        table.add_column("times", justify="right")
+        table.add_column("rules")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    else:
+        # Piped into a log: one line per edge, no box drawing, the rule list last.
+        console.print(title)
+        lines = [("edge", "times", "rules"), *rows]
+        widths = [max(len(line[i]) for line in lines) for i in range(2)]
+        for edge, times, rules in lines:
+            console.print(f"{edge.ljust(widths[0])}  {times.rjust(widths[1])}  {rules}".rstrip())
     covered = len(set(report.reachable) & set(report.edges))
     console.print(f"edges reachable at the default bounds exercised: {covered}/{len(report.reachable)}")
     if report.missed:

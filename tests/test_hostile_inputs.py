@@ -160,3 +160,13 @@ def test_lint_refuses_a_rule_text_that_is_not_the_one_cited_before_it_searches(t
         sources.lines_of.cache_clear()
     line = refused_in_one_line(result, hota_text)
     assert line.startswith(f"chainproof: error: {hota_text}: ") and says in line
+
+
+def test_piped_conform_prints_one_line_per_edge_without_box_drawing():
+    result = invoke("conform", "--game", "hota", "--examples", "1", "--seed", "3", "--no-shrink")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("hota: model edges exercised by the engine") and lines[1].split() == ["edge", "times", "rules"]
+    assert not any(ch in result.stdout for ch in "┏┃━│")
+    edge_rows = lines[2:lines.index(next(line for line in lines if line.startswith("edges reachable")))]
+    assert edge_rows and all(row.split()[1].isdigit() for row in edge_rows)
