@@ -72,6 +72,11 @@ def read(path: Path) -> tuple[str, list[tuple[int, dict[str, Any]]]]:
             entry = json.loads(line)
         except json.JSONDecodeError as exc:
             raise TraceFileError(f"{path}:{number}: not JSON: {exc.msg} (column {exc.colno})") from None
+        except RecursionError:
+            raise TraceFileError(f"{path}:{number}: not a trace line: its JSON nests too deeply") from None
+        except ValueError:
+            # Python refuses to convert an integer of thousands of digits.
+            raise TraceFileError(f"{path}:{number}: not a trace line: a number with too many digits") from None
         if not isinstance(entry, dict) or len({"state", "action", "game"} & set(entry)) != 1:
             raise TraceFileError(f"{path}:{number}: expected an object with exactly one of 'state', 'action' or (first line only) 'game'")
         if "game" in entry:
@@ -101,6 +106,14 @@ def check_trace(path: Path) -> TraceResult:
 
     for number, entry in entries:
         valid(checker.check_state if "state" in entry else checker.check_action, entry.get("state", entry.get("action")), number)
+        offered = entry.get("offered", [])
+        if not isinstance(offered, list):
+            raise TraceFileError(f"{path}:{number}: offered: expected a list of actions, got {type(offered).__name__}")
+        for k, action in enumerate(offered):
+            try:
+                checker.check_action(action)
+            except ValueError as exc:
+                raise TraceFileError(f"{path}:{number}: offered[{k}]: {exc}") from None
     first = entries[0][1]
     if not checker.waits_for_choice(first["state"]):
         raise TraceFileError(f"{path}:{entries[0][0]}: the first state must be one where a player chooses")

@@ -170,3 +170,19 @@ def test_piped_conform_prints_one_line_per_edge_without_box_drawing():
     assert not any(ch in result.stdout for ch in "┏┃━│")
     edge_rows = lines[2:lines.index(next(line for line in lines if line.startswith("edges reachable")))]
     assert edge_rows and all(row.split()[1].isdigit() for row in edge_rows)
+
+
+#: Traces that are not traces, and what check-trace says of each (after the file and line).
+TRACE_REASONS = {
+    "trace_offered_not_actions.jsonl": ":2: offered[0]: action: expected an object",
+    "trace_offered_not_a_list.jsonl": ":2: offered: expected a list of actions, got dict",
+    "trace_deep.jsonl": ":2: not a trace line: its JSON nests too deeply",
+    "trace_long_number.jsonl": ":2: not a trace line: a number with too many digits",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRACE_REASONS))
+def test_check_trace_refuses_a_hostile_trace_naming_its_line(name):
+    path = HOSTILE / name
+    line = refused_in_one_line(invoke("check-trace", str(path)), path)
+    assert f"{path.name}{TRACE_REASONS[name]}" in line
