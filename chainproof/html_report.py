@@ -203,6 +203,11 @@ def read(path: Path, command: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(f"{path}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise BadInput(f"{path}: its JSON nests too deeply to be the JSON of `chainproof {command} --json`") from None
+    except ValueError:
+        # Python refuses to convert an integer of thousands of digits.
+        raise BadInput(f"{path}: a number with too many digits; not the JSON of `chainproof {command} --json`") from None
     return checked(data, command, str(path))
 
 

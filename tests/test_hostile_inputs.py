@@ -186,3 +186,13 @@ def test_check_trace_refuses_a_hostile_trace_naming_its_line(name):
     path = HOSTILE / name
     line = refused_in_one_line(invoke("check-trace", str(path)), path)
     assert f"{path.name}{TRACE_REASONS[name]}" in line
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [("report_deep.json", "its JSON nests too deeply"), ("report_long_number.json", "a number with too many digits")],
+)
+def test_report_refuses_hostile_json_in_one_line(tmp_path, name, says):
+    path = HOSTILE / name
+    line = refused_in_one_line(invoke("report", str(tmp_path / "page.html"), "--lint", str(path)), path)
+    assert says in line
