@@ -850,6 +850,10 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
     def whose(s: Any, base: int) -> Any:
         return s.waiting - base
 
+    # The triggers' guards and updates read a few fields (the trigger, the
+    # tokens, the silenced entities, who is in the game): over arrays each is
+    # asked once a case of them (``model/hota/cases.py``).
+    @ByCase
     def culling(s: Any, b: Backend) -> dict[str, Any]:
         p = whose(s, CULLING_WAITS)
         # 101.3: nothing to destroy if it is gone; and it leaves the battlefield
@@ -862,6 +866,7 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
             "waiting": b.If(there, r.on_token_leaves(s, b, p), NO_TRIGGER),
         }
 
+    @ByCase
     def echo(s: Any, b: Backend) -> dict[str, Any]:
         # "That token's controller" creates the Spirit, if the token that left
         # still has one (the question ``left_token_has_controller``, 107.3);
@@ -877,8 +882,8 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
                 "waiting": b.If(named, made["waiting"], NO_TRIGGER)}
 
     def waiting(kind: int, card: str) -> Callable[[Any, Backend], Any]:
-        return lambda s, b: b.And(s.waiting >= kind, s.waiting < kind + r.n, r.card_works(s, b, card),
-                                  b.Not(r.in_mandatory_loop(s, b)))
+        return ByCase(lambda s, b: b.And(s.waiting >= kind, s.waiting < kind + r.n, r.card_works(s, b, card),
+                                         b.Not(r.in_mandatory_loop(s, b))))
 
     echo_owner = lambda s, b: s.waiting - r.t.echo_waits  # noqa: E731
     # Each edge, with the counts it changes (``Counts.counted``).
@@ -900,7 +905,7 @@ def _trigger_edges(r: HotaRules) -> list[Edge]:
               actor=echo_owner, doc="Whispering Echo: that player chooses not to"),
          ()),
         (Edge("mandatory_loop_draw", "triggers", "game_over", ("104.4b", "104.5"),
-              guard=r.in_mandatory_loop,
+              guard=ByCase(r.in_mandatory_loop),
               update=lambda s, b: {"drew": _each(s, lambda p: b.Or(s.drew[p], in_game(s, p, b)))},
               tags=frozenset({MANDATORY, LOOP_DRAW}),
               doc="the waiting trigger begins a loop of mandatory actions that cannot stop: the game is a draw"),
