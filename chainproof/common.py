@@ -4,8 +4,10 @@ guard that turns bad input or an internal error into it (exit 2)."""
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -69,9 +71,15 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
-def interrupted() -> None:
-    # 130: the shell's code for a run stopped by Ctrl-C; nothing partial is printed as an answer.
-    click.echo("chainproof: interrupted: no result", err=True)
+def interrupted(started: float) -> None:
+    """One line, and exit 130 (the shell's code for a run stopped by Ctrl-C).
+    Nothing partial is printed as if it were an answer; with ``--json``, stdout
+    still holds one JSON object, which says that the run was cut short."""
+    after = round(time.monotonic() - started, 1)
+    click.echo(f"chainproof: interrupted after {after} s: no result", err=True)
+    context = click.get_current_context(silent=True)
+    if context is not None and context.params.get("as_json"):
+        click.echo(json.dumps({"interrupted": True, "partial": True, "after_seconds": after}))
     sys.exit(130)
 
 
@@ -81,6 +89,7 @@ def guarded(run: Callable[[], int]) -> None:
 
     ``--debug`` (before the command) lets an internal error raise with its traceback.
     """
+    started = time.monotonic()
     try:
         code = run()
         # What is still buffered goes now, so that a reader gone away is met here.
@@ -92,7 +101,7 @@ def guarded(run: Callable[[], int]) -> None:
     except (report.RenderError, SourceError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
-        interrupted()
+        interrupted(started)
     except BrokenPipeError:
         # The reader (``| head``) left: nothing more to say to it, and nothing
         # went wrong with the run; 141 is what a shell reports for SIGPIPE.
@@ -105,7 +114,7 @@ def guarded(run: Callable[[], int]) -> None:
     except Exception as exc:  # noqa: BLE001 - the last line of defence of a command-line tool
         # Ctrl-C while Z3's ctypes layer converts an argument arrives wrapped.
         if isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" in str(exc):
-            interrupted()
+            interrupted(started)
         if click.get_current_context().find_root().params.get("debug"):
             raise
         fail(f"internal error: {type(exc).__name__}: {exc} (run 'chainproof --debug ...' for the traceback)")

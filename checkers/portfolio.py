@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -259,11 +260,17 @@ class _Forked(ProcessPoolExecutor):
             _SHARED.clear()
 
 
+def _end_on_interrupt() -> None:
+    """A worker stopped by Ctrl-C ends at once and in silence: the command's
+    own process says it was interrupted, once (not one traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _workers(n: int) -> Any:
     """``n`` worker processes, forked so that they share the machines; in
     this process where forking is not available (or ``n`` is 1)."""
     if n > 1 and "fork" in multiprocessing.get_all_start_methods():
-        return _Forked(max_workers=n, mp_context=multiprocessing.get_context("fork"))
+        return _Forked(max_workers=n, mp_context=multiprocessing.get_context("fork"), initializer=_end_on_interrupt)
     return _InProcess()
 
 

@@ -4,6 +4,8 @@ traceback, no "internal error", no run that goes on regardless."""
 
 from __future__ import annotations
 
+import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -11,9 +13,11 @@ from click.testing import CliRunner
 
 from chainproof import common
 from chainproof.cli import main
+from checkers import portfolio
 from model import safe_yaml, sources
 from model.sources import SOURCES
 from model.registry import RegistryError, read_yaml
+from scenarios import runner as scenario_runner
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 YAML_FILES = sorted(HOSTILE.glob("*.yaml"))
@@ -196,3 +200,30 @@ def test_report_refuses_hostile_json_in_one_line(tmp_path, name, says):
     path = HOSTILE / name
     line = refused_in_one_line(invoke("report", str(tmp_path / "page.html"), "--lint", str(path)), path)
     assert says in line
+
+
+def _stopped_by_ctrl_c(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_is_one_line_exit_130_and_json_that_says_it_was_cut_short(monkeypatch, as_json):
+    monkeypatch.setattr(scenario_runner, "run_all", _stopped_by_ctrl_c)
+    result = invoke("scenarios", "--game", "hota", *(["--json"] if as_json else []))
+    assert result.exit_code == 130, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("chainproof: interrupted after ") and line.endswith(" s: no result")
+    if as_json:
+        assert json.loads(result.stdout) == {"interrupted": True, "partial": True, "after_seconds": json.loads(result.stdout)["after_seconds"]}
+    else:
+        assert result.stdout == ""
+
+
+def _sigint_action() -> object:
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_a_portfolio_worker_ends_silently_on_ctrl_c():
+    # The command's own process reports the interrupt once; a worker must not add a traceback.
+    with portfolio._workers(2) as pool:
+        assert pool.submit(_sigint_action).result() == signal.SIG_DFL
