@@ -16,6 +16,7 @@ inherit it.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 #: Resource units per query.  The largest query of ``chainproof verify`` at
@@ -58,6 +59,11 @@ def limit(solver: Any, timeout_ms: int) -> Any:
     return solver
 
 
+#: When this process began: a wall-clock guard of T seconds cannot have
+#: stopped a query in a process younger than T (a forked worker's start
+#: is its parent's, earlier still).
+_STARTED = time.monotonic()
+
 #: What Z3 says when a query used up its resource limit: the generic solver
 #: names it; the finite-domain (SAT) solver says "sat.canceled", or nothing
 #: at all once it has been used incrementally.
@@ -72,8 +78,11 @@ def why_unknown(reason: str, timeout_ms: int) -> str:
     if any(mark in reason for mark in _OUT_OF_RESOURCES):
         return f"the resource limit of {_rlimit:,} units was reached (counted work: the same on any machine; raise --rlimit)"
     if "cancel" in reason or "interrupt" in reason:
-        # Z3 says "canceled" for its own timer as for Ctrl-C (whose interrupt
-        # Python raises as the call returns), so the guard is the one left.
+        # Z3 says "canceled" for its own timer as for Ctrl-C, and takes the
+        # first Ctrl-C for itself (Python never sees it).  Sooner than the
+        # guard could fire, the cancel was Ctrl-C: not an answer at all.
+        if time.monotonic() - _STARTED < timeout_ms / 1000:
+            raise KeyboardInterrupt
         return (f"Z3 cancelled it: the wall-clock guard of {timeout_ms / 1000:g} s "
                 "(an outer guard: a busy machine reaches it sooner; raise --timeout)")
     return f"Z3 gave up ({reason})"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 from chainproof import common
 from chainproof.cli import main
 from checkers import portfolio
-from model import safe_yaml, sources
+from model import limits, safe_yaml, sources
 from model.sources import SOURCES
 from model.registry import RegistryError, read_yaml
 from scenarios import runner as scenario_runner
@@ -227,3 +228,23 @@ def test_a_portfolio_worker_ends_silently_on_ctrl_c():
     # The command's own process reports the interrupt once; a worker must not add a traceback.
     with portfolio._workers(2) as pool:
         assert pool.submit(_sigint_action).result() == signal.SIG_DFL
+
+
+def test_a_query_z3_cancelled_sooner_than_its_guard_is_an_interrupt_not_a_verdict(monkeypatch):
+    # Z3 takes the first Ctrl-C for itself and answers "canceled", as its timer does.
+    monkeypatch.setattr(limits, "_STARTED", time.monotonic())
+    with pytest.raises(KeyboardInterrupt):
+        limits.why_unknown("canceled", 600_000)
+    monkeypatch.setattr(limits, "_STARTED", time.monotonic() - 700)
+    assert "wall-clock guard of 600 s" in limits.why_unknown("canceled", 600_000)
+
+
+def test_verify_with_bmc_stopped_by_ctrl_c_prints_no_verdicts(monkeypatch):
+    import z3
+
+    monkeypatch.setattr(limits, "_STARTED", time.monotonic())
+    monkeypatch.setattr(z3.Solver, "check", lambda self, *a: z3.unknown)
+    monkeypatch.setattr(z3.Solver, "reason_unknown", lambda self: "canceled")
+    result = invoke("verify", "--game", "hota", "--method", "bmc", "--depth", "2", "--property", "nobody_wins_and_loses", "--json")
+    assert result.exit_code == 130, result.output
+    assert json.loads(result.stdout)["interrupted"] is True
