@@ -819,10 +819,10 @@ def _when_played(t: Table, book: RuleBook, s: Any, u: int, p: int, bf: int, b: B
     return _to_trash(t, s, {v: b.And(hit[v], book.answer("destroyed_by_effect", s, b, v)) for v in hit}, b)
 
 
-def _damage_units(t: Table, book: RuleBook, s: Any, assigner: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
+def _damage_units(t: Table, book: RuleBook, s: Any, assigner: int, targets: tuple[int, ...], b: Backend) -> tuple[DamageUnit, ...]:
     """The opposing units in the combat as the damage rules see them."""
     opposing = b.If(s.attacker == assigner, DEFENDER, ATTACKER)
-    return [
+    return tuple(
         DamageUnit(
             t.units[v].name,
             might(book, s, v, b),
@@ -834,7 +834,7 @@ def _damage_units(t: Table, book: RuleBook, s: Any, assigner: int, targets: tupl
             exempt=book.answer("exempt_from_assignment", s, b, v) if t.units[v].may_be_immune else True,
         )
         for v in targets
-    ]
+    )
 
 
 def possible_assignments(t: Table, q: int, targets: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -991,7 +991,7 @@ def _damage_edges(t: Table, book: RuleBook) -> list[Edge]:
             return b.And(turn, step_happens(s, b))
         return remembered(s, ("now", q, b.name), read)
 
-    def damage_units(s: Any, q: int, targets: tuple[int, ...], b: Backend) -> list[DamageUnit]:
+    def damage_units(s: Any, q: int, targets: tuple[int, ...], b: Backend) -> tuple[DamageUnit, ...]:
         return remembered(s, ("units", q, b.name), lambda: _damage_units(t, book, s, q, targets, b))
 
     ready_for: dict[tuple[int, int], Callable[[Any, Backend], Any]] = {}

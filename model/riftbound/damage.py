@@ -472,12 +472,14 @@ _last_cases: list[_Cases] = []
 
 def _vector_cases(units: Sequence[DamageUnit], total: Any) -> _Cases:
     """The cases of these units and total: those last numbered, when they are
-    the same objects (a unit is frozen, so its fields are too)."""
+    the same objects (a unit is frozen, so its fields are too; a tuple of them
+    the same tuple, as every split edge of a state passes)."""
     if _last_cases:
         held = _last_cases[0]
-        if held.total is total and len(held.units) == len(units) and all(a is b for a, b in zip(held.units, units)):
+        if held.total is total and (held.units is units or (
+                len(held.units) == len(units) and all(a is b for a, b in zip(held.units, units)))):
             return held
-    _last_cases[:] = [_Cases(tuple(units), total)]
+    _last_cases[:] = [_Cases(units if type(units) is tuple else tuple(units), total)]
     return _last_cases[0]
 
 

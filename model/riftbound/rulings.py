@@ -806,15 +806,12 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
             return b.And(taken > 0, taken >= book[0].answer("current_might", s, b, u))
         return remembered(s, ("reaches_might", u, b.name), read)
 
-    def side_total(s: Any, b: Backend, role: Any) -> Any:
-        """The damage one side deals: its units' might that counts in the total (counts_in_total)."""
-        if type(role) is int:  # either side's, which several rulings of a state ask
-            return remembered(s, ("side_total", role, b.name), lambda: side_sum(s, b, role))
-        return side_sum(s, b, role)
-
-    def side_sum(s: Any, b: Backend, role: Any) -> Any:
-        return b.total([b.If(b.And(in_combat(s, b, w), s.role[w] == role, book[0].answer("counts_in_total", s, b, w)),
-                             book[0].answer("current_might", s, b, w), 0) for w in units])
+    def side_total(s: Any, b: Backend, role: int) -> Any:
+        """The damage one side deals: its units' might that counts in the total
+        (counts_in_total); several rulings of a state ask either side's."""
+        return remembered(s, ("side_total", role, b.name), lambda: b.total(
+            [b.If(b.And(in_combat(s, b, w), s.role[w] == role, book[0].answer("counts_in_total", s, b, w)),
+                  book[0].answer("current_might", s, b, w), 0) for w in units]))
 
     def equal_totals(s: Any, b: Backend, u: int) -> Any:
         """Damage is about to be dealt in a combat whose two sides' totals are equal, and ``u`` fights in it."""
@@ -826,7 +823,7 @@ def rulebook(t: Table, reading: str | None = None) -> RuleBook:
     # units in the combat; line 102, on equal totals, has each side deal damage
     # equal to the total might of "all units there", naming no side.
     def own_total(s: Any, b: Backend, p: int) -> Any:
-        return side_total(s, b, b.If(s.attacker == p, ATTACKER, DEFENDER))
+        return b.If(s.attacker == p, side_total(s, b, ATTACKER), side_total(s, b, DEFENDER))
 
     def fights_at_equal_totals(s: Any, b: Backend, p: int) -> Any:
         return b.AndThen(in_the_combat(s, p, b), lambda: side_total(s, b, ATTACKER) == side_total(s, b, DEFENDER))
