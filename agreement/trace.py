@@ -19,6 +19,7 @@ from typing import Any
 
 from agreement.findings import Finding
 from agreement.games import checker_for
+from model import safe_yaml
 
 
 class TraceFileError(ValueError):
@@ -56,6 +57,8 @@ class TraceResult:
 
 def read(path: Path) -> tuple[str, list[tuple[int, dict[str, Any]]]]:
     """The game and the entries of a trace, each with its line number."""
+    if safe_yaml.special_file(path):
+        raise TraceFileError(f"{path}: not a regular file (a device or a pipe)")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

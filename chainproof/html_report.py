@@ -46,6 +46,7 @@ from chainproof import campaign, report
 from chainproof.common import guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, get_game
 from checkers.results import VERDICTS
+from model import safe_yaml
 from model.machine import Edge, Machine
 from model.registry import STATUSES
 from model.sources import GAME_SOURCES, SOURCES, line_span, lines_of, texts_folder
@@ -191,6 +192,8 @@ def written_by(data: Any) -> str | None:
 
 def read(path: Path, command: str) -> dict[str, Any]:
     """The JSON ``chainproof COMMAND --json`` wrote to ``path``; BadInput naming the file otherwise."""
+    if safe_yaml.special_file(path):
+        raise BadInput(f"{path}: not a regular file (a device or a pipe), so not the JSON of `chainproof {command} --json`")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

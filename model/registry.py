@@ -42,7 +42,7 @@ def read_yaml(path: Path, error: type[Exception], what: str) -> Any:
     """The YAML document in ``path``; ``error`` names the file (and the line of
     a syntax error) when it cannot be read or parsed."""
     try:
-        return safe_yaml.load(path.read_text(encoding="utf-8"))
+        return safe_yaml.load(safe_yaml.read_text(path))
     except OSError as exc:
         raise error(f"{path}: cannot read the {what} ({exc.strerror})") from None
     except UnicodeDecodeError:

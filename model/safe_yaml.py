@@ -75,11 +75,30 @@ def _compose(text: str, loader: type) -> yaml.Node | None:
     return yaml.compose(text, Loader=loader)
 
 
+def special_file(path: Path) -> bool:
+    """A device or a pipe where a file is wanted: /dev/zero never ends, and a
+    pipe with no writer never opens, so neither is read at all."""
+    return path.exists() and not path.is_file() and not path.is_dir()
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of the file at ``path``, read no further than
+    ``MAX_BYTES``: OSError and UnicodeDecodeError as ``Path.read_text`` raises
+    them, ``YamlRefused`` for a file past the size limit or not a file at all."""
+    if special_file(path):
+        raise YamlRefused(None, "not a regular file (a device or a pipe)")
+    with open(path, "rb") as f:
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise YamlRefused(None, f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    return data.decode("utf-8")
+
+
 def compose_file(path: Path) -> yaml.Node | None:
     """``compose`` of the file at ``path``; a file that cannot be read, or is
     not UTF-8 text, is refused too (with no line)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except OSError as exc:
         raise YamlRefused(None, f"cannot read the file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

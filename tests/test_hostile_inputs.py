@@ -248,3 +248,30 @@ def test_verify_with_bmc_stopped_by_ctrl_c_prints_no_verdicts(monkeypatch):
     result = invoke("verify", "--game", "hota", "--method", "bmc", "--depth", "2", "--property", "nobody_wins_and_loses", "--json")
     assert result.exit_code == 130, result.output
     assert json.loads(result.stdout)["interrupted"] is True
+
+
+ENDLESS = Path("/dev/zero")
+
+
+@pytest.mark.skipif(not ENDLESS.exists(), reason="no /dev/zero here")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lint", "--game", "hota", "--known"],
+        ["check-trace"],
+        ["campaign"],
+        ["report", "page.html", "--verify"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_device_that_never_ends_is_refused_not_read(args):
+    # Read whole, /dev/zero would grow memory until the process died.
+    line = refused_in_one_line(invoke(*args, str(ENDLESS)), ENDLESS)
+    assert "not a regular file (a device or a pipe)" in line
+
+
+@pytest.mark.skipif(not ENDLESS.exists(), reason="no /dev/zero here")
+def test_scenarios_reports_a_device_as_an_error_without_reading_it():
+    result = invoke("scenarios", "--path", str(ENDLESS), "--json")
+    assert result.exit_code == 2, result.output
+    assert "not a regular file" in json.loads(result.stdout)["results"][0]["detail"]
