@@ -253,15 +253,11 @@ def _print_lint(found: linting.Lint) -> None:
 
 
 def _side_by_side(console: Console, first: Transcript, second: Transcript, names: Sequence[str]) -> None:
-    """Both games step by step: the common actions, and what each step changed under each reading."""
-    table = Table(show_lines=False, box=None, pad_edge=False)
-    table.add_column("#", justify="right")
-    table.add_column("player")
-    table.add_column("action")
-    for name in names:
-        table.add_column(f"{name}: what changes")
-    steps = max(len(first), len(second))
-    for i in range(steps):
+    """Both games step by step: the common actions, and what each step changed under each reading.
+    On a terminal a table; piped, each step on its own line and each reading's
+    changes on one line under it, so that no column is cut or padded out."""
+    rows = []
+    for i in range(max(len(first), len(second))):
         a = first.steps[i] if i < len(first) else None
         b = second.steps[i] if i < len(second) else None
         step = a or b
@@ -272,8 +268,22 @@ def _side_by_side(console: Console, first: Transcript, second: Transcript, names
         ]
         if a is not None and b is not None and cells[0] == cells[1]:
             cells[1] = "(the same)"
-        table.add_row(str(step.index), step.actor, escape(step.edge), *(escape(c) for c in cells))
-    console.print(table)
+        rows.append((str(step.index), step.actor, step.edge, *cells))
+    if console.is_terminal:
+        table = Table(show_lines=False, box=None, pad_edge=False)
+        table.add_column("#", justify="right")
+        table.add_column("player")
+        table.add_column("action")
+        for name in names:
+            table.add_column(f"{name}: what changes")
+        for row in rows:
+            table.add_row(*row[:2], *(escape(c) for c in row[2:]))
+        console.print(table)
+    else:
+        lines = [f"{'#':>3}  player  action", *(f"       {name}: what changes" for name in names)]
+        for index, actor, edge, *cells in rows:
+            lines += [f"{index:>3}  {actor}  {edge}", *(f"       {name}: {c}" for name, c in zip(names, cells))]
+        console.print("\n".join(lines), markup=False)
     console.print(f"  both start: {'; '.join(f'{k}: {v}' for k, v in first.initial.items())}", markup=False)
     console.print(f"  parted: {first.violation}", markup=False)
 

@@ -275,3 +275,14 @@ def test_scenarios_reports_a_device_as_an_error_without_reading_it():
     result = invoke("scenarios", "--path", str(ENDLESS), "--json")
     assert result.exit_code == 2, result.output
     assert "not a regular file" in json.loads(result.stdout)["results"][0]["detail"]
+
+
+def test_piped_diff_puts_each_step_and_each_readings_changes_on_lines_of_their_own():
+    result = invoke("diff", "wowtcg", "seed", "basic-chain-priority")
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    # Not a table padded to 200 columns: no trailing blanks, and the rows read in order.
+    assert not any(line != line.rstrip() for line in lines)
+    at = lines.index("  1  game  ready_cards")
+    assert lines[at + 1].startswith("       seed: location: ready_step_start -> ready_step")
+    assert lines[at + 2] == "       basic-chain-priority: (the same)"
