@@ -13,13 +13,14 @@ import functools
 import itertools
 import random
 
+import numpy as np
 import pytest
 import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model import limits
-from model.backend import CONCRETE, SYMBOLIC
+from model.backend import CONCRETE, SYMBOLIC, VECTOR
 from model.riftbound.damage import (
     FIRST,
     KINDS,
@@ -347,6 +348,35 @@ def test_concrete_and_symbolic_is_legal_agree(units, data):
     solver = z3.Solver()
     solver.add(*fix, is_legal(mixed, total, amounts, SYMBOLIC))
     assert (solver.check() == z3.sat) == concrete
+
+
+def test_over_arrays_is_legal_agrees_with_concrete_row_by_row():
+    """VECTOR decides each row as CONCRETE does, on the rows asked only (no
+    elsewhere), for splits asked one after another of the same arrays, as a
+    player's split edges ask them; and for units whose every field is a
+    constant, under a mask of rows or one bool."""
+    rng = random.Random(21)
+    rows = 80
+    names, tank, last = ("A", "B", "C"), (True, False, True), (False, False, True)
+    might = [np.array([rng.randint(0, 3) for _ in range(rows)], np.int32) for _ in names]
+    marked = [np.array([rng.randint(0, int(m)) for m in ms], np.int32) for ms in might]
+    immune = [np.zeros(rows, np.int32), np.array([rng.random() < 0.3 for _ in range(rows)], np.int32), np.zeros(rows, np.int32)]
+    present = [np.array([rng.random() < 0.8 for _ in range(rows)], np.int32) for _ in names]
+    units = tuple(DamageUnit(n, might[k], tank[k], last[k], immune[k], marked[k], present[k]) for k, n in enumerate(names))
+    total = np.array([rng.randint(0, 6) for _ in range(rows)], np.int32)
+    splits = sorted({tuple(rng.randint(0, 4) for _ in names) for _ in range(40)})
+    for amounts in splits:
+        asked = np.array([rng.random() < 0.7 for _ in range(rows)])
+        over_rows = np.broadcast_to(is_legal(units, total, amounts, VECTOR, asked=asked), (rows,))
+        for r in range(rows):
+            plain = [DamageUnit(n, int(might[k][r]), tank[k], last[k], bool(immune[k][r]), int(marked[k][r]), bool(present[k][r]))
+                     for k, n in enumerate(names)]
+            assert bool(over_rows[r]) == (bool(asked[r]) and is_legal(plain, int(total[r]), amounts, CONCRETE)), (amounts, r)
+    fixed = [unit("Guard", 2, "tank"), unit("Caitlyn", 2, "last")]
+    mask = np.array([True, False, True])
+    assert list(is_legal(fixed, 2, (2, 0), VECTOR, asked=mask)) == [True, False, True]
+    assert not np.any(is_legal(fixed, 2, (0, 2), VECTOR, asked=mask))
+    assert bool(is_legal(fixed, 2, (2, 0), VECTOR)) and not is_legal(fixed, 2, (2, 0), VECTOR, asked=False)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -416,7 +416,8 @@ class _Cases:
     def legal(self, amounts: tuple[int, ...], rules: Rules, asked: Any) -> Any:
         """``is_legal`` of ``amounts`` on each row, decided only for the cases of the rows ``asked``."""
         if not isinstance(self.case, np.ndarray):  # every column a constant: one case
-            return bool(asked) and self._decide(self.case - 1, amounts, rules)
+            verdict = self._decide(self.case - 1, amounts, rules)
+            return np.logical_and(asked, verdict) if isinstance(asked, np.ndarray) and asked.ndim else bool(asked) and verdict
         asked, wanted = self._wanted(asked)
         verdicts = [self._decide(k - 1, amounts, rules) for k in wanted]
         # Most splits are legal in every case asked or in none: no NumPy call then.
