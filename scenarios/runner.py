@@ -678,7 +678,9 @@ def discover(paths: Iterable[Path | str] | None = None, games: Iterable[str] | N
             found.append(p)
         else:
             raise FileNotFoundError(str(p))
-    return found
+    # A file named twice, or named and also under a folder given, runs once: counted twice it would inflate the tally.
+    seen: set[Path] = set()
+    return [f for f in found if not (f.resolve() in seen or seen.add(f.resolve()))]
 
 
 def run_all(paths: Iterable[Path | str] | None = None, games: Iterable[str] | None = None,

@@ -286,3 +286,10 @@ def test_piped_diff_puts_each_step_and_each_readings_changes_on_lines_of_their_o
     at = lines.index("  1  game  ready_cards")
     assert lines[at + 1].startswith("       seed: location: ready_step_start -> ready_step")
     assert lines[at + 2] == "       basic-chain-priority: (the same)"
+
+
+def test_a_scenario_file_named_twice_runs_once():
+    path = Path(__file__).parent / "data" / "scenarios" / "wowtcg" / "bad-yaml.yaml"
+    also = path.parent.parent / "wowtcg" / ".." / "wowtcg" / path.name
+    result = invoke("scenarios", "--path", str(path), "--path", str(also), "--path", str(path), "--json")
+    assert json.loads(result.stdout)["summary"]["error"] == 1, result.output
