@@ -6,7 +6,9 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -83,12 +85,36 @@ def interrupted(started: float) -> None:
     sys.exit(130)
 
 
+def _ctrl_c(signum: int, frame: Any) -> None:
+    """Python's own Ctrl-C, except inside a finalizer: a KeyboardInterrupt
+    raised in a ``__del__`` (Z3 frees its terms there) is printed as
+    "Exception ignored" and lost, and the run went on to the end as if no
+    Ctrl-C had come.  There the signal is sent again a moment later."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            threading.Timer(0.05, signal.raise_signal, (signal.SIGINT,)).start()
+            return
+        frame = frame.f_back
+    raise KeyboardInterrupt
+
+
 def guarded(run: Callable[[], int]) -> None:
     """Turn bad input, a broken model or an internal error into one line and
     exit 2, and Ctrl-C into one line and exit 130.
 
     ``--debug`` (before the command) lets an internal error raise with its traceback.
     """
+    ours = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if ours:
+        signal.signal(signal.SIGINT, _ctrl_c)
+    try:
+        _guarded(run)
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _guarded(run: Callable[[], int]) -> None:
     started = time.monotonic()
     try:
         code = run()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -293,3 +294,27 @@ def test_a_scenario_file_named_twice_runs_once():
     also = path.parent.parent / "wowtcg" / ".." / "wowtcg" / path.name
     result = invoke("scenarios", "--path", str(path), "--path", str(also), "--path", str(path), "--json")
     assert json.loads(result.stdout)["summary"]["error"] == 1, result.output
+
+
+def test_ctrl_c_inside_a_finalizer_is_sent_again_instead_of_lost(monkeypatch):
+    sent = []
+
+    class Timer:
+        def __init__(self, delay, send, args):
+            sent.append((send, args))
+
+        def start(self):
+            pass
+
+    class Term:
+        def __del__(self):
+            frames.append(sys._getframe())
+
+    frames: list = []
+    Term()  # freed at once: its __del__ runs
+    monkeypatch.setattr(common.threading, "Timer", Timer)
+    common._ctrl_c(signal.SIGINT, frames[0])  # a KeyboardInterrupt here would be printed and lost
+    assert sent == [(signal.raise_signal, (signal.SIGINT,))]
+    with pytest.raises(KeyboardInterrupt):
+        common._ctrl_c(signal.SIGINT, sys._getframe())
+    assert len(sent) == 1
