@@ -253,6 +253,12 @@ def certify(games: tuple[str, ...], rlimit: int, timeout: float) -> None:
             if not by_spacer:
                 click.echo(f"{game.name}: other methods decide every property; Spacer was asked nothing, so nothing is kept")
                 continue
+            if len(kept) < len(by_spacer):
+                # A shortfall (a low --rlimit, a proof the model no longer has) must not wipe what was kept before.
+                lost = sorted({r.property for r in by_spacer} - {k.property for k in kept})
+                click.echo(f"{game.name}: Spacer proved {len(kept)} of the {len(by_spacer)} properties it was asked about, "
+                           f"not {', '.join(lost)}; {invariants.shown(invariants.path_for(game.name))} is left as it was")
+                continue
             path = invariants.save(game.name, any_length, kept)
             click.echo(f"{game.name}: kept {len(kept)} of the {len(by_spacer)} properties Spacer was asked about, in {invariants.shown(path)}")
             for k in kept:

@@ -318,3 +318,22 @@ def test_ctrl_c_inside_a_finalizer_is_sent_again_instead_of_lost(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         common._ctrl_c(signal.SIGINT, sys._getframe())
     assert len(sent) == 1
+
+
+def test_certify_that_proves_less_than_it_was_asked_leaves_the_kept_invariants_alone(monkeypatch):
+    """A low --rlimit (or a proof the model no longer has) is a shortfall to
+    report, not an empty set of invariants written over the kept ones."""
+    from checkers import invariants
+    from checkers.results import Attempt, Result
+
+    asked = [Result("wowtcg", name, (), "invariant", "unknown", 0, "portfolio", 0.0,
+                    attempts=[Attempt("spacer", "any-length", "unknown", 0.0, "the resource limit was reached")])
+             for name in ("priority_exclusive", "turn_player_first")]
+    monkeypatch.setattr(portfolio, "verify", lambda *a, **k: portfolio.Run(asked, {}, {}))
+    written = []
+    monkeypatch.setattr(invariants, "save", lambda *a, **k: written.append(a))
+    result = invoke("certify", "--game", "wowtcg", "--rlimit", "1")
+    assert result.exit_code == 1, result.output
+    assert written == []
+    assert "wowtcg: Spacer proved 0 of the 2 properties it was asked about, not priority_exclusive, turn_player_first;" in result.output
+    assert "checkers/invariants/wowtcg.json is left as it was" in result.output
