@@ -98,6 +98,14 @@ def _ctrl_c(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _raised_in(exc: BaseException, function: str) -> bool:
+    """Was ``exc`` raised by a function of that name (the last frame of its traceback)?"""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_code.co_name == function
+
+
 def guarded(run: Callable[[], int]) -> None:
     """Turn bad input, a broken model or an internal error into one line and
     exit 2, and Ctrl-C into one line and exit 130.
@@ -137,6 +145,12 @@ def _guarded(run: Callable[[], int]) -> None:
         except (AttributeError, OSError, ValueError):
             pass  # an in-memory stdout (tests) has no descriptor and nothing to flush
         sys.exit(141)
+    except SystemExit as exc:
+        # Rich meets a reader gone away by pointing stdout nowhere and exiting 1,
+        # the code for a finding; the same event gives the same code as above.
+        if _raised_in(exc, "on_broken_pipe"):
+            sys.exit(141)
+        raise
     except Exception as exc:  # noqa: BLE001 - the last line of defence of a command-line tool
         # Ctrl-C while Z3's ctypes layer converts an argument arrives wrapped.
         if isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" in str(exc):

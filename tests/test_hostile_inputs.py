@@ -135,6 +135,23 @@ def test_a_reader_that_leaves_the_pipe_ends_the_run_quietly():
     assert stopped.value.code == 141
 
 
+def on_broken_pipe() -> int:
+    # What Rich's Console does when the reader has gone: stdout pointed nowhere, then exit 1.
+    raise SystemExit(1)
+
+
+def test_a_reader_leaving_rich_output_gets_the_same_code_as_plain_output():
+    with pytest.raises(SystemExit) as stopped:
+        common.guarded(on_broken_pipe)
+    assert stopped.value.code == 141
+
+    def finding() -> int:
+        raise SystemExit(1)
+    with pytest.raises(SystemExit) as stopped:
+        common.guarded(finding)
+    assert stopped.value.code == 1
+
+
 def test_piped_scenarios_print_one_line_each_with_the_status_before_the_name():
     folder = Path(__file__).parent / "data" / "scenarios" / "wowtcg"
     result = invoke("scenarios", "--path", str(folder / "bad-yaml.yaml"), "--path", str(folder / "no-such-action.yaml"))
