@@ -75,3 +75,15 @@ def test_other_backends_call_the_function() -> None:
 def test_a_read_of_no_field_is_an_error() -> None:
     with pytest.raises(AttributeError):
         ByCase(lambda s, b: s.nothing)(arrays(ROWS), VECTOR)
+
+
+def test_many_new_cases_are_asked_over_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
+    from model.hota import cases
+
+    monkeypatch.setattr(cases, "MOST_EVALUATED", 1)
+    f = ByCase(settles)
+    got = f(arrays(ROWS), VECTOR)
+    # Past one fresh evaluation the rows are asked over arrays: the same
+    # answer, and of the five cases one kept at most.
+    assert got["y"].tolist() == settles(arrays(ROWS), VECTOR)["y"].tolist()
+    assert len(f.known) <= 1

@@ -35,6 +35,15 @@ class _Unread(Exception):
         self.name = name
 
 
+class _TooManyCases(Exception):
+    """More cases than ``MOST_EVALUATED`` had to be evaluated afresh for one state."""
+
+
+#: Cases evaluated afresh for one state, past which it is asked over arrays
+#: instead: an evaluation over plain values costs about half of one over the arrays.
+MOST_EVALUATED = 32
+
+
 class _Case:
     """One distinct case over plain values: the fields read so far, and no other."""
 
@@ -68,7 +77,9 @@ class ByCase:
         # A case missing from ``known`` is asked of a ``Recall`` of its own,
         # which tells apart only the fields its path reads (a case's values
         # are ints, not explicit search's booleans: kept apart from its answers).
-        self.cases = Recall(f)
+        self.cases = Recall(self._evaluated)
+        #: How many cases were evaluated afresh.
+        self.evaluated = 0
         #: The fields the cases hold, in the order first read.
         self.fields: list[str] = []
         #: Each case's answer, by its arguments and its fields' values (ints:
@@ -89,7 +100,12 @@ class ByCase:
         if found is None:
             while True:
                 try:
-                    found = self._by_case(s, args)
+                    found = self._by_case(s, args, self.evaluated + MOST_EVALUATED)
+                    break
+                except _TooManyCases:
+                    # Those rows hold cases not met before (a table whose
+                    # fields take many values): over arrays is cheaper.
+                    found = self.f(s, b, *args)
                     break
                 except _Unread as unread:
                     getattr(s, unread.name)  # a field of the state, or its AttributeError
@@ -101,7 +117,11 @@ class ByCase:
         # A mapping of changes is given out as a copy: a caller may add to it.
         return dict(found) if type(found) is dict else found
 
-    def _by_case(self, s: Any, args: tuple[Any, ...]) -> Any:
+    def _evaluated(self, s: Any, b: Backend, *args: Any) -> Any:
+        self.evaluated += 1
+        return self.f(s, b, *args)
+
+    def _by_case(self, s: Any, args: tuple[Any, ...], most: int) -> Any:
         columns: list[Any] = []
         lengths: list[int | None] = []
         for name in self.fields:
@@ -124,6 +144,8 @@ class ByCase:
                         case[name], i = values[i], i + 1
                     else:
                         case[name], i = values[i : i + length], i + length
+                if self.evaluated >= most:
+                    raise _TooManyCases
                 answer = self.cases(_Case(case), CONCRETE, *args)
                 flat, self.shape = _flat(answer)
                 if len(self.known) < MOST_KEPT:
