@@ -59,13 +59,18 @@ def check_output(path: Path | None, option: str, folder: bool = False) -> None:
     output folder itself may be new), or one this user may not write."""
     if path is None:
         return
+    parent = path if folder and path.is_dir() else path.parent
     if path.exists() and path.is_dir() != folder:
-        raise BadInput(f"{option} {path}: {'not a folder' if folder else 'a folder, not a file'}")
-    parent = path if folder and path.exists() else path.parent
-    if not parent.is_dir():
-        raise BadInput(f"{option} {path}: the folder {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise BadInput(f"{option} {path}: not writable")
+        why = "it is a file, not a folder" if folder else "it is a folder, not a file"
+    elif parent.exists() and not parent.is_dir():
+        why = f"{parent} is a file, not a folder"
+    elif not parent.is_dir():
+        why = f"the folder {parent} does not exist"
+    elif not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        why = "not writable"
+    else:
+        return
+    raise BadInput(f"{option} {path}: cannot write there: {why}")
 
 
 def fail(message: str) -> None:

@@ -115,7 +115,7 @@ def test_an_output_in_a_missing_folder_is_refused_before_any_work(tmp_path, args
     target = tmp_path / "missing" / "out"
     result = invoke(*args, str(target))
     assert result.exit_code == 2, result.output
-    assert result.stderr.strip() == f"chainproof: error: {args[-1]} {target}: the folder {target.parent} does not exist"
+    assert result.stderr.strip() == f"chainproof: error: {args[-1]} {target}: cannot write there: the folder {target.parent} does not exist"
     assert not target.parent.exists()
 
 
