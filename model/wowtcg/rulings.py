@@ -1811,7 +1811,11 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS
-    rulebook = RuleBook(questions, PRINCIPLES, reading=READING, game="wowtcg")
-    rulebook = rulebook._rebuilt(rulebook.declared.values(), reading=READING.derive(reading, rulebook.sources(), [q.name for q in questions]))
+    # One book, built under the reading asked for (a model is built per board,
+    # so a second book only to learn the sources cost every build): the
+    # sources are those the questions' rulings and defaults cite.
+    sources = dict.fromkeys(src for q in questions for src in q.sources)
+    chosen = READING.derive(reading, sources, [q.name for q in questions])
+    rulebook = RuleBook(questions, PRINCIPLES, reading=chosen, game="wowtcg")
     rulebook = rulebook.without(without)
     return rulebook
