@@ -8,8 +8,10 @@ same answer was built from each ruling's conditions with a NumPy call apiece,
 a few hundred calls a frontier group, for groups that hold a handful of
 distinct cases of those fields among their rows. ``ByCase`` asks such a
 function over plain values once for each distinct case of the fields it
-reads (``Vector.each_distinct``), so over arrays it costs a split of the
-rows and a gather, and runs the very code explicit search runs.
+reads (``_split``, by the mixed radix of ``Vector.each_distinct``), so over
+arrays it costs a split of the rows and a gather, and runs the very code
+explicit search runs. Where the rows hold many cases never met, or cases
+whose answers differ in shape, it asks the function over the arrays instead.
 
 Which fields it reads is found as it runs, not declared: each case is a
 state that holds only the fields read so far, and a read of another adds that
@@ -35,8 +37,9 @@ class _Unread(Exception):
         self.name = name
 
 
-class _TooManyCases(Exception):
-    """More cases than ``MOST_EVALUATED`` had to be evaluated afresh for one state."""
+class _OverArrays(Exception):
+    """The rows are asked over arrays: more than ``MOST_EVALUATED`` of their
+    cases were never met, or their answers differ in shape."""
 
 
 #: Cases evaluated afresh for one state, past which it is asked over arrays
@@ -80,12 +83,11 @@ class ByCase:
         self.cases = Recall(self._evaluated)
         #: How many cases were evaluated afresh.
         self.evaluated = 0
-        #: The fields the cases hold, in the order first read.
+        #: The fields the cases hold, by name.
         self.fields: list[str] = []
         #: Each case's answer, by its arguments and its fields' values (ints:
-        #: booleans as 0 and 1, as arrays hold them), flattened (``_flat``).
-        self.known: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-        self.shape: Any = None
+        #: booleans as 0 and 1, as arrays hold them), flattened, with its shape (``_flat``).
+        self.known: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
         self.state: Any = None
         self.answers: dict[tuple[Any, ...], Any] = {}
 
@@ -102,9 +104,7 @@ class ByCase:
                 try:
                     found = self._by_case(s, args, self.evaluated + MOST_EVALUATED)
                     break
-                except _TooManyCases:
-                    # Those rows hold cases not met before (a table whose
-                    # fields take many values): over arrays is cheaper.
+                except _OverArrays:
                     found = self.f(s, b, *args)
                     break
                 except _Unread as unread:
@@ -134,10 +134,11 @@ class ByCase:
                 lengths.append(None)
         which, cases = _split(columns)
         answers = []
+        shapes = set()
         for values in cases:
             key = (args, values)
-            flat = self.known.get(key)
-            if flat is None:
+            found = self.known.get(key)
+            if found is None:
                 case, i = {}, 0
                 for name, length in zip(self.fields, lengths):
                     if length is None:
@@ -145,18 +146,21 @@ class ByCase:
                     else:
                         case[name], i = values[i : i + length], i + length
                 if self.evaluated >= most:
-                    raise _TooManyCases
-                answer = self.cases(_Case(case), CONCRETE, *args)
-                flat, self.shape = _flat(answer)
+                    raise _OverArrays
+                found = _flat(self.cases(_Case(case), CONCRETE, *args))
                 if len(self.known) < MOST_KEPT:
-                    self.known[key] = flat
-            answers.append(flat)
+                    self.known[key] = found
+            answers.append(found[0])
+            shapes.add(found[1])
+        if len(shapes) > 1:
+            raise _OverArrays
+        shape = shapes.pop()
         if len(answers) == 1:
-            return _unflat(answers[0], self.shape)
+            return _unflat(answers[0], shape)
         table = np.array(answers)
         same = (table == table[0]).all(axis=0).tolist()
         rows = table.take(which, axis=0)
-        return _unflat([answers[0][i] if same[i] else rows[:, i] for i in range(len(same))], self.shape)
+        return _unflat([answers[0][i] if same[i] else rows[:, i] for i in range(len(same))], shape)
 
 
 #: The columns split last (held, so that no other array takes their
