@@ -33,7 +33,10 @@ STATUS_STYLE = {"pass": "green", "fail": "bold red", "error": "magenta"}
 @click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="also write JUnit XML: one test case per scenario (per case of a file of several)")
 def scenarios(games: tuple[str, ...], paths: tuple[str, ...], as_json: bool, junit_file: Path | None) -> None:
-    """Play every scenario file in the reference engine and check its ruling."""
+    """Play every scenario file in the reference engine and check its ruling,
+    and, where the model covers the game, follow it in the model step by step.
+    Exit 0 when every ruling holds, 1 when one differs, 2 when a file is not a
+    scenario (or is of another game than --game)."""
 
     def run() -> int:
         check_output(junit_file, "--junit")
