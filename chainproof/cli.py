@@ -1,4 +1,4 @@
-"""The command line: ``chainproof verify``, ``certify``, ``coverage``, ``graph``,
+"""The command line: ``chainproof verify``, ``certify``, ``coverage``, ``graph``, ``export``,
 ``conform``, ``check-trace``, ``scenarios``, ``lint``, ``diff`` and ``report``.
 
 Exit codes: 0 every verdict holds, 1 a property is violated, vacuous or
@@ -300,6 +300,41 @@ def graph(game: str, fmt: str, output: Path | None) -> None:
             text = report.svg(text)
         if output is None:
             click.echo(text, nl=False)
+        else:
+            try:
+                output.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise BadInput(f"cannot write {output}: {exc.strerror or exc}") from None
+        return 0
+
+    guarded(run)
+
+
+EXPORT_FORMATS = ("promela",)
+
+
+@main.command()
+@click.option("--game", default=GAME_NAMES[0], show_default=True, help="game")
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="promela", show_default=True,
+              help="Promela, for Spin: the same machine, states and transitions as our searches explore")
+@bound_options
+@click.option("--variant", metavar="NAME", help="export a named reading of the rules other than the seed's")
+@click.option("--reading", metavar="SOURCE[@QUESTION,...]", help="export the rules as one source text reads them")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="write to this file instead of stdout")
+def export(game: str, fmt: str, variant: str | None, reading: str | None, output: Path | None, **bounds: Any) -> None:
+    """Write GAME's machine at the given (or default) bounds for another model checker.
+
+    Spin stores one state more than `verify --method explicit` finds (the state
+    before `init`); see checkers/promela.py for how the counts relate."""
+
+    def run() -> int:
+        from checkers import promela
+
+        check_output(output, "--output")
+        (g,) = _games((game,), bounds, variant, reading)
+        text = promela.to_promela(g.machine(bounds, variant=variant, reading=reading))
+        if output is None:
+            click.echo(text, nl=not text.endswith("\n"))
         else:
             try:
                 output.write_text(text, encoding="utf-8")

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 import z3
+from click.testing import CliRunner
 
+from chainproof.cli import main
 from checkers import explicit, promela
 from model import hota, riftbound, wowtcg
 from model.hota.table import table_of
@@ -42,7 +44,6 @@ def spin_search(machine: Machine, directory: Path) -> promela.SpinRun:
     [
         pytest.param(lambda: wowtcg.build(**SMALL), id="wowtcg-small"),
         pytest.param(lambda: wowtcg.build(**ONE_COMBAT), id="wowtcg-one-combat"),
-        pytest.param(lambda: riftbound.build(turns=1), id="riftbound-one-turn"),
         pytest.param(lambda: hota.build(table=GOLDEN), id="hota-golden"),
         pytest.param(lambda: hota.build(table=TOKENS), id="hota-tokens"),
     ],
@@ -53,6 +54,29 @@ def test_spin_finds_the_states_and_transitions_explicit_search_finds(build, tmp_
     ours = explicit.explore(machine)
     assert ours.complete
     assert (spin.states, spin.transitions) == promela.spin_counts(machine, ours.states, ours.transitions)
+
+
+def test_spin_on_what_chainproof_export_writes_finds_what_explicit_search_finds(tmp_path: Path) -> None:
+    # The command a user runs, not the module: the bounds reach the machine
+    # and the file is the whole model (Riftbound, one turn).
+    out = tmp_path / "riftbound.pml"
+    result = CliRunner().invoke(main, ["export", "--game", "riftbound", "--turns", "1", "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("/* riftbound at bounds ") and "turns=1" in text.splitlines()[0]
+    require_program("spin")
+    require_program("gcc")
+    spin = promela.run_spin(text, tmp_path, optimize=("-O0",))
+    machine = riftbound.build(turns=1)
+    ours = explicit.explore(machine)
+    assert ours.complete
+    assert (spin.states, spin.transitions) == promela.spin_counts(machine, ours.states, ours.transitions)
+
+
+def test_export_refuses_a_bound_of_another_game_in_one_line() -> None:
+    result = CliRunner().invoke(main, ["export", "--game", "riftbound", "--hand", "1"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == ["chainproof: error: --hand is a bound of wowtcg, not of riftbound"]
 
 
 def swaps() -> Machine:
