@@ -113,16 +113,6 @@ class Symbolic:
 
     @staticmethod
     def select(seq: Sequence[Any], index: Any, default: Any = 0) -> Any:
-        if type(index) is int:
-            # A plain index picks its element (the default out of range) as
-            # Concrete does, rather than a chain of ``If`` on constant
-            # conditions; a plain value becomes a term of the sort the chain
-            # would have given it.
-            value = seq[index] if 0 <= index < len(seq) else default
-            if z3.is_expr(value):
-                return value
-            like = next((x for x in (*seq, default) if z3.is_expr(x)), None)
-            return like.sort().cast(value) if like is not None else z3.BoolVal(value) if type(value) is bool else z3.IntVal(value)
         result = default
         for i in reversed(range(len(seq))):
             result = z3.If(index == i, seq[i], result)
