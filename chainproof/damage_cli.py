@@ -22,6 +22,9 @@ from chainproof.games import BadInput
 from model.riftbound import damage
 
 KEYWORDS = ("tank", "last", "immune")
+#: The longest list given: 10,000 splits take about 1.5 CPU minutes to list
+#: (1,000 take 3 s), each found split being one more clause for the next query.
+MOST_LISTED = 10_000
 
 
 def parse_unit(text: str) -> damage.DamageUnit:
@@ -51,8 +54,10 @@ def parse_amounts(text: str, count: int) -> tuple[int, ...]:
 @click.option("--unit", "units", multiple=True, required=True, metavar="NAME:MIGHT[:KEYWORD...]", help="an opposing unit in the combat (repeatable, in order)")
 @click.option("--total", type=int, required=True, help="the damage to assign: the assigner's total might (damage.totals)")
 @click.option("--assign", "assignment", metavar="N,N,...", help="an assignment to check, one amount per unit")
+@click.option("--max-assignments", "most", type=int, default=MOST_LISTED, show_default=True,
+              help="listing: give no list where there are more legal assignments than this (the work grows with the square of the count)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def damage_command(units: tuple[str, ...], total: int, assignment: str | None, as_json: bool) -> None:
+def damage_command(units: tuple[str, ...], total: int, assignment: str | None, most: int, as_json: bool) -> None:
     """Riftbound damage assignment: check one assignment, or list every legal one."""
 
     def run() -> int:
@@ -62,9 +67,11 @@ def damage_command(units: tuple[str, ...], total: int, assignment: str | None, a
                 amounts = parse_amounts(assignment, len(parsed))
                 check = damage.check_assignment(parsed, total, amounts)
             else:
-                legal = damage.legal_assignments(parsed, total)
+                legal = damage.legal_assignments(parsed, total, most=most)
         except damage.DamageInputError as exc:
             raise BadInput(str(exc)) from None
+        except damage.TooManyAssignments as exc:
+            raise BadInput(f"damage: {exc}, so none are listed; --max-assignments raises the cap, or --assign checks one") from None
         except damage.SolverStopped as exc:
             # Not an answer: a list cut short would read as the whole list.
             raise BadInput(f"damage: {exc}; no answer is given") from None

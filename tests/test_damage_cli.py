@@ -93,3 +93,16 @@ def test_an_undecided_check_is_never_read_as_illegal(monkeypatch):
     monkeypatch.setattr(z3.Solver, "reason_unknown", why)
     result = invoke(*FOUR_PLAIN, "--assign", "2,1,1,1")
     assert result.exit_code == 2 and "breaks" not in result.output
+
+
+def test_a_list_longer_than_the_cap_is_refused_not_cut_short():
+    """The seed's example has twelve legal splits (above): capped at eleven,
+    no list is printed at all, since eleven of twelve would read as the
+    answer; at twelve it is listed whole."""
+    over = invoke(*FOUR_PLAIN, "--max-assignments", "11", "--json")
+    assert over.exit_code == 2 and over.stdout == ""
+    assert over.stderr.strip() == (
+        "chainproof: error: damage: more than 11 legal assignments, so none are listed; --max-assignments raises the cap, or --assign checks one"
+    )
+    whole = invoke(*FOUR_PLAIN, "--max-assignments", "12", "--json")
+    assert whole.exit_code == 0 and len(json.loads(whole.stdout)["legal"]) == 12

@@ -662,12 +662,22 @@ def check_assignment(units: Sequence[DamageUnit], total: int, amounts: Sequence[
     return Check(False, amounts, broken_ids, tuple(reasons), None, f"{head}: breaks {', '.join(broken_ids)}: {'; '.join(reasons)}")
 
 
-def legal_assignments(units: Sequence[DamageUnit], total: int, up_to: bool = False) -> list[tuple[int, ...]]:
+class TooManyAssignments(Exception):
+    """More legal splits than the caller allowed: the list would be cut short,
+    and a short list would read as the whole answer, so none is given."""
+
+
+def legal_assignments(units: Sequence[DamageUnit], total: int, up_to: bool = False, most: int | None = None) -> list[tuple[int, ...]]:
     """Every legal split of ``total`` among ``units``, sorted: Z3 models of
     ``is_legal`` over symbolic amounts, each blocked once found. ``up_to``:
     of every total from 0 to ``total``, in one enumeration (the amounts of a
-    legal split add up to its total, so they tell the totals apart)."""
+    legal split add up to its total, so they tell the totals apart).
+    ``most``: raise ``TooManyAssignments`` on finding one split more (each
+    blocked split makes the next query harder, so the work grows with the
+    square of the count)."""
     _validate(units, total)
+    if most is not None and most < 1:
+        raise DamageInputError(f"the most splits to list must be at least 1, not {most!r}")
     amounts = [z3.Int(f"amount:{i}") for i in range(len(units))]
     solver = z3.Solver()
     if up_to:
@@ -680,6 +690,8 @@ def legal_assignments(units: Sequence[DamageUnit], total: int, up_to: bool = Fal
         model = solver.model()
         values = tuple(model.eval(a, model_completion=True).as_long() for a in amounts)
         found.append(values)
+        if most is not None and len(found) > most:
+            raise TooManyAssignments(f"more than {most:,} legal assignments")
         solver.add(z3.Or(*(a != v for a, v in zip(amounts, values))) if amounts else z3.BoolVal(False))
     return sorted(found)
 
