@@ -124,13 +124,17 @@ def check_texts(game: str, texts: Mapping[str, str], who: str) -> None:
 def texts_folder() -> Path | None:
     """Where the rule texts are: ``$CHAINPROOF_TEXTS`` (a folder holding
     ``seeds/`` and ``reference/``), else ``shared/`` beside the project; None
-    when neither is there (citations are still checked against the counts)."""
+    when neither is there (citations are still checked against the counts).
+    A folder named by ``$CHAINPROOF_TEXTS`` without ``seeds/`` is a mistake to
+    report, not texts that are absent: the checks that read them would be
+    skipped in silence."""
     given = os.environ.get("CHAINPROOF_TEXTS")
-    candidates = [Path(given)] if given else [Path(__file__).resolve().parent.parent.parent / "shared"]
-    for folder in candidates:
-        if (folder / _SEEDS).is_dir():
-            return folder
-    return None
+    if given:
+        if not (Path(given) / _SEEDS).is_dir():
+            raise SourceError(f"CHAINPROOF_TEXTS={given}: no folder {_SEEDS}/ there; it names the folder that holds {_SEEDS}/ and {_REFERENCE}/")
+        return Path(given)
+    beside = Path(__file__).resolve().parent.parent.parent / "shared"
+    return beside if (beside / _SEEDS).is_dir() else None
 
 
 def path_of(source: str) -> Path | None:

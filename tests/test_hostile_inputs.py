@@ -185,6 +185,15 @@ def test_lint_refuses_a_rule_text_that_is_not_the_one_cited_before_it_searches(t
     assert line.startswith(f"chainproof: error: {hota_text}: ") and says in line
 
 
+def test_lint_refuses_a_texts_folder_without_seeds_rather_than_skip_its_text_checks(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHAINPROOF_TEXTS", str(tmp_path))
+    result = invoke("lint", "--game", "hota")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip() == (
+        f"chainproof: error: CHAINPROOF_TEXTS={tmp_path}: no folder seeds/ there; it names the folder that holds seeds/ and reference/"
+    )
+
+
 def test_piped_conform_prints_one_line_per_edge_without_box_drawing():
     result = invoke("conform", "--game", "hota", "--examples", "1", "--seed", "3", "--no-shrink")
     assert result.exit_code == 0, result.output
