@@ -10,7 +10,8 @@ when the document is built.  So a file is checked before it is built:
   parses without recursion), against ``MAX_DEPTH``;
 - how many values it holds once every alias is expanded, against
   ``MAX_VALUES``, counted on the composed node graph, where an alias is one
-  shared node.
+  shared node;
+- how long its numbers are, against ``MAX_DIGITS``.
 
 Each breach is a ``YamlRefused`` with the line it starts at; callers put their
 own file name and error class around it.
@@ -27,6 +28,9 @@ import yaml
 MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_VALUES = 100_000
+#: Longer than any count a rulebook holds, and within what Python converts.
+MAX_DIGITS = 1_000
+_INT_TAG = "tag:yaml.org,2002:int"
 
 #: libyaml's parser where PyYAML was built with it: the same events and nodes,
 #: with their lines, about ten times faster than the pure-Python one.
@@ -149,6 +153,11 @@ def _check_expansion(root: yaml.Node) -> None:
             total = 1 + sum(size(v) for v in node.value)
         else:
             total = 1
+            if node.tag == _INT_TAG and len(node.value) > MAX_DIGITS:
+                # Python refuses to read so long a number into an int (a guard
+                # against quadratic conversion), which would surface as an
+                # internal error with no line.
+                raise YamlRefused(node.start_mark.line + 1, f"a number with more than {MAX_DIGITS:,} digits")
         if total > MAX_VALUES:
             raise YamlRefused(
                 node.start_mark.line + 1,

@@ -31,6 +31,7 @@ REASONS = {
     "not_utf8.yaml": "not UTF-8",
     "not_yaml.yaml": "not valid YAML",
     "recursive.yaml": "refers to the value it is part of",
+    "long_number.yaml": "a number with more than 1,000 digits",
 }
 
 
