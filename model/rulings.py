@@ -215,11 +215,14 @@ class Reading:
         source first, ``SOURCE@q1,q2`` for that source first on those questions."""
         if spec is None:
             return self
-        source, _, asked = spec.partition("@")
+        source, sep, asked = spec.partition("@")
         sources, questions = tuple(sources), tuple(questions)
         if source not in sources:
             raise SourceError(f"no source {source!r} to read by; sources: {', '.join(sources)}")
-        chosen = tuple(x for x in asked.split(",") if x) if asked else None
+        chosen = tuple(x.strip() for x in asked.split(",")) if sep else None
+        if chosen is not None and not all(chosen):
+            # ``001@`` or ``001@a,,b``: a question left out by mistake, not "every question".
+            raise SourceError(f"reading {spec!r}: a question name is missing after '@' or between commas; questions: {', '.join(questions)}")
         unknown = [x for x in chosen or () if x not in questions]
         if unknown:
             raise SourceError(f"reading {spec!r}: no question {', '.join(map(repr, unknown))}; questions: {', '.join(questions)}")

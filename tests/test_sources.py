@@ -191,6 +191,9 @@ def test_verify_reading_of_an_unknown_source_or_question_is_one_line_and_exit_2(
     for args, message in (
         (["verify", "--reading", "005"], "no game has the source '005'"),
         (["verify", "--game", "wowtcg", "--reading", "001@nope"], "no question 'nope'"),
+        # An empty list of questions is a slip, not "every question".
+        (["verify", "--game", "wowtcg", "--reading", "001@"], "a question name is missing"),
+        (["verify", "--game", "wowtcg", "--reading", "001@may_attack,,may_protect"], "a question name is missing"),
         (["verify", "--game", "wowtcg", "--reading", "001", "--variant", "405.3-as-written"], "give one"),
     ):
         result = CliRunner().invoke(main, args)
