@@ -286,6 +286,17 @@ def coverage(games: tuple[str, ...], as_json: bool) -> None:
     guarded(run)
 
 
+def _write(text: str, output: Path | None) -> None:
+    """``text`` to stdout, or to the file ``output``."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
 @main.command()
 @click.option("--game", default=GAME_NAMES[0], show_default=True, help="game")
 @click.option("--format", "fmt", type=click.Choice(GRAPH_FORMATS), default="dot", show_default=True, help="Graphviz DOT, or SVG drawn from it")
@@ -298,13 +309,7 @@ def graph(game: str, fmt: str, output: Path | None) -> None:
         text = report.dot(g.machine({})) + "\n"
         if fmt == "svg":
             text = report.svg(text)
-        if output is None:
-            click.echo(text, nl=False)
-        else:
-            try:
-                output.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise BadInput(f"cannot write {output}: {exc.strerror or exc}") from None
+        _write(text, output)
         return 0
 
     guarded(run)
@@ -333,13 +338,7 @@ def export(game: str, fmt: str, variant: str | None, reading: str | None, output
         check_output(output, "--output")
         (g,) = _games((game,), bounds, variant, reading)
         text = promela.to_promela(g.machine(bounds, variant=variant, reading=reading))
-        if output is None:
-            click.echo(text, nl=not text.endswith("\n"))
-        else:
-            try:
-                output.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise BadInput(f"cannot write {output}: {exc.strerror or exc}") from None
+        _write(text if text.endswith("\n") else text + "\n", output)
         return 0
 
     guarded(run)
