@@ -256,14 +256,17 @@ class Vector:
         """``decide(*values)`` on plain ints, once for each distinct row of
         ``columns`` (arrays or constants, one value per row) where ``where``
         holds, and 0 on the other rows: for rules that only plain values can
-        run, of which a frontier holds few distinct cases."""
+        run, of which a frontier holds few distinct cases (``distinct_rows``)."""
         n = max((np.size(c) for c in (*columns, where) if np.ndim(c)), default=0)
         if not n:
             return decide(*(int(c) for c in columns)) if where else 0
         asked = np.flatnonzero(np.broadcast_to(where, (n,)))
         out = np.zeros(n, np.int64)
         if asked.size:
-            row_of, distinct = _distinct_rows(tuple(columns), n)
+            row_of, distinct = distinct_rows(columns)
+            if row_of is None:  # every column a constant: one case, on every row asked
+                out[asked] = decide(*distinct[0])
+                return out
             needed, which = np.unique(row_of[asked], return_inverse=True)
             out[asked] = np.array([decide(*distinct[i]) for i in needed.tolist()], np.int64)[which.reshape(-1)]
         return out
@@ -284,32 +287,43 @@ _BOOL = np.dtype(bool)
 _BRANCHLESS_ROWS = 1 << 12
 
 
-#: The columns ``_distinct_rows`` last split, held (so that no other array
-#: takes their identity), and what it found.
-_last_split: tuple[tuple[Any, ...], Any] = ((), None)
+#: The columns split last, each with its split (held, so that no other
+#: array takes their identity): a family of edges asks the split of one
+#: state's columns in turn, each with rows of its own to decide (Riftbound's
+#: damage splits), and HotA's ``ByCase`` asks it of a location's state and
+#: then of each edge's update.
+_splits: list[tuple[tuple[Any, ...], Any]] = []
+#: How many splits ``_splits`` keeps.
+KEPT_SPLITS = 4
 
 
-def _distinct_rows(columns: tuple[Any, ...], n: int) -> tuple[np.ndarray, list[list[int]]]:
-    """Each row's number among the distinct rows of ``columns``, and those
-    rows as plain ints.  The last answer is kept: a family of edges asks it of
-    the same columns, with a ``where`` of its own (Riftbound's damage splits)."""
-    global _last_split
-    held, found = _last_split
-    if len(held) == len(columns) and all(a is b for a, b in zip(held, columns)):
-        return found
-    table = np.stack([np.broadcast_to(np.asarray(c, dtype=np.int64), (n,)) for c in columns], axis=1)
+def distinct_rows(columns: Sequence[Any]) -> tuple[np.ndarray | None, list[tuple[int, ...]]]:
+    """The distinct rows of ``columns`` (arrays of one length, or constants,
+    one value per row): each row's number among them, and those rows as
+    tuples of plain ints.  With no array among the columns there is one row,
+    and no numbers (``None``).  The last ``KEPT_SPLITS`` answers are kept by
+    the identity of their columns."""
+    for held, found in _splits:
+        if len(held) == len(columns) and all(a is b for a, b in zip(held, columns)):
+            return found
+    n = max((len(c) for c in columns if isinstance(c, np.ndarray) and c.ndim), default=0)
+    if not n:
+        return None, [tuple(int(c) for c in columns)]
+    # One stack, cast once: a constant is written out as a row of its own.
+    table = np.stack([c if isinstance(c, np.ndarray) and c.ndim else np.full(n, int(c)) for c in columns]).astype(np.int64)
     # One integer per row, by mixed radix over each column's range: the
     # distinct rows are found by sorting numbers, not rows.
-    lo = table.min(axis=0)
-    radix = table.max(axis=0) - lo + 1
+    lo = table.min(axis=1)
+    radix = table.max(axis=1) - lo + 1
     if np.prod(radix.astype(float)) < 2.0**62:
         place = np.concatenate(([1], np.cumprod(radix[:-1])))
-        _, first, which = np.unique((table - lo) @ place, return_index=True, return_inverse=True)
-        distinct = table[first]
+        _, first, which = np.unique(place @ (table - lo[:, None]), return_index=True, return_inverse=True)
+        distinct = table.take(first, axis=1).T
     else:
-        distinct, which = np.unique(table, axis=0, return_inverse=True)
-    found = (which.reshape(-1), distinct.tolist())
-    _last_split = (columns, found)
+        distinct, which = np.unique(table.T, axis=0, return_inverse=True)
+    found = which.reshape(-1), [tuple(x) for x in distinct.tolist()]
+    _splits.insert(0, (tuple(columns), found))
+    del _splits[KEPT_SPLITS:]
     return found
 
 

@@ -8,7 +8,7 @@ same answer was built from each ruling's conditions with a NumPy call apiece,
 a few hundred calls a frontier group, for groups that hold a handful of
 distinct cases of those fields among their rows. ``ByCase`` asks such a
 function over plain values once for each distinct case of the fields it
-reads (``_split``, by the mixed radix of ``Vector.each_distinct``), so over
+reads (``distinct_rows`` of model/backend.py splits the rows), so over
 arrays it costs a split of the rows and a gather, and runs the very code
 explicit search runs. Where the rows hold many cases never met, or cases
 whose answers differ in shape, it asks the function over the arrays instead.
@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from model.backend import CONCRETE, VECTOR, Backend
+from model.backend import CONCRETE, VECTOR, Backend, distinct_rows
 from model.hota.recall import MOST_KEPT, Recall
 
 
@@ -110,7 +110,7 @@ class ByCase:
                 except _Unread as unread:
                     getattr(s, unread.name)  # a field of the state, or its AttributeError
                     # In one order for every function: those that read the same
-                    # fields of one state share its split (``_split``).
+                    # fields of one state share its split (``distinct_rows`` keeps it).
                     self.fields = sorted((*self.fields, unread.name))
                     self.known = {}
             self.answers[args] = found
@@ -132,7 +132,7 @@ class ByCase:
             else:
                 columns.append(value)
                 lengths.append(None)
-        which, cases = _split(columns)
+        which, cases = distinct_rows(columns)
         answers = []
         shapes = set()
         for values in cases:
@@ -161,38 +161,6 @@ class ByCase:
         same = (table == table[0]).all(axis=0).tolist()
         rows = table.take(which, axis=0)
         return _unflat([answers[0][i] if same[i] else rows[:, i] for i in range(len(same))], shape)
-
-
-#: The columns split last (held, so that no other array takes their
-#: identity), each with its split: the edges of a location ask of their
-#: state, and each edge's update of its own rows, in turn.
-_splits: list[tuple[list[Any], Any]] = []
-#: The splits ``_splits`` keeps.
-KEPT_SPLITS = 4
-
-
-def _split(columns: list[Any]) -> tuple[Any, list[tuple[int, ...]]]:
-    """Each row's case, and the cases' values as tuples of ints (``_splits``)."""
-    for held, found in _splits:
-        if len(held) == len(columns) and all(a is b for a, b in zip(held, columns)):
-            return found
-    n = max((len(c) for c in columns if isinstance(c, np.ndarray) and c.ndim), default=0)
-    if not n:
-        return None, [tuple(int(c) for c in columns)]
-    table = np.stack([c if isinstance(c, np.ndarray) and c.ndim else np.full(n, int(c)) for c in columns]).astype(np.int64)
-    # One number a row by mixed radix over each column's range, as ``Vector.each_distinct``.
-    lo = table.min(axis=1)
-    radix = table.max(axis=1) - lo + 1
-    if np.prod(radix.astype(float)) < 2.0**62:
-        place = np.concatenate(([1], np.cumprod(radix[:-1])))
-        _, first, which = np.unique(place @ (table - lo[:, None]), return_index=True, return_inverse=True)
-        distinct = table.take(first, axis=1).T
-    else:
-        distinct, which = np.unique(table.T, axis=0, return_inverse=True)
-    found = which.reshape(-1), [tuple(x) for x in distinct.tolist()]
-    _splits.insert(0, (columns, found))
-    del _splits[KEPT_SPLITS:]
-    return found
 
 
 def _flat(answer: Any) -> tuple[tuple[Any, ...], Any]:
