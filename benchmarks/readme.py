@@ -131,7 +131,9 @@ def wow_default_states(verify: dict, _scenarios: dict) -> str:
 
 def hota_default_states(verify: dict, _scenarios: dict) -> str:
     hota = verify["summary"]["games"]["hota"]
-    return f"{hota['states']:,} states in about {hota['exploration_seconds']:.0f} s"
+    seconds = hota["exploration_seconds"]
+    # Under a second, whole seconds would round it to "about 0 s".
+    return f"{hota['states']:,} states in about {seconds:.1f} s" if seconds < 1 else f"{hota['states']:,} states in about {seconds:.0f} s"
 
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
