@@ -40,7 +40,11 @@ def measure() -> dict:
     seconds = time.perf_counter() - started
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr.strip()[-200:]
+    # What went wrong, kept with the figure: the failing tests and any line
+    # that says why the run stopped early.
+    wrong = [line for line in done.stdout.splitlines() if line.startswith(("FAILED ", "ERROR ", "!!!", "Interrupted"))][:20]
     return {
+        "wrong": wrong,
         "seconds": seconds,
         "cpu": (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime),
         "load_before": load_before,
@@ -60,6 +64,8 @@ def render(m: dict) -> str:
         f"{m['load_before']:.1f} before, {m['load_after']:.1f} after. Python's bytecode cache on"
         + (" (PYTHONDONTWRITEBYTECODE, set in this shell, unset for the run)." if m["bytecode_unset"] else ".")
     )
+    if m.get("wrong"):
+        lines += ["", "```", *m["wrong"], "```"]
     return "\n".join([BEGIN, *lines, END])
 
 
