@@ -37,6 +37,7 @@ from model.machine import Machine
 from checkers.results import Transcript
 from model.rulings import Question, RuleBook, Ruling
 from model.setup import is_setup
+from chainproof.text_lint import TextFinding
 
 #: The kinds of finding only this module reports, in report order (it also
 #: reports a deadlock under a source's reading, a kind of lint's own).
@@ -44,14 +45,7 @@ KINDS = ("source-clash", "self-clash", "gap", "dead-ruling")
 
 
 @dataclass
-class SourceFinding:
-    kind: str
-    key: str
-    rules: tuple[str, ...]
-    summary: str
-    #: ``file:line`` of every text involved, and the source ids they belong to.
-    places: tuple[str, ...]
-    sources: tuple[str, ...]
+class SourceFinding(TextFinding):
     transcript: Transcript | None = None
     #: For a source clash: the game on which the two readings' play parts, as
     #: the model plays it and as the source's reading does.

@@ -221,12 +221,16 @@ def load(source: str) -> RuleText | None:
     return None if lines is None else read(source, lines)
 
 
-@dataclass(frozen=True)
+@dataclass
 class TextFinding:
+    """What every finding read off the rule texts has; the findings of
+    comparing sources in play (``source_lint.SourceFinding``) add a game."""
+
     kind: str
     key: str
     rules: tuple[str, ...]
     summary: str
+    #: ``file:line`` of every text involved, and the source ids they belong to.
     places: tuple[str, ...]
     sources: tuple[str, ...]
 
