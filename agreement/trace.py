@@ -22,6 +22,10 @@ from agreement.games import checker_for
 from model import safe_yaml
 
 
+#: The fields each kind of line may have (README, "Traces from any engine").
+_FIELDS = {"state": {"state", "offered"}, "action": {"action", "label"}, "game": {"game"}}
+
+
 class TraceFileError(ValueError):
     """The file is not a trace: the message names the file and line."""
 
@@ -82,6 +86,13 @@ def read(path: Path) -> tuple[str, list[tuple[int, dict[str, Any]]]]:
             raise TraceFileError(f"{path}:{number}: not a trace line: a number with too many digits") from None
         if not isinstance(entry, dict) or len({"state", "action", "game"} & set(entry)) != 1:
             raise TraceFileError(f"{path}:{number}: expected an object with exactly one of 'state', 'action' or (first line only) 'game'")
+        allowed = _FIELDS[next(iter({"state", "action", "game"} & set(entry)))]
+        unknown = sorted(set(entry) - allowed)
+        if unknown:
+            # A misspelt field ('offerd') would otherwise be dropped, and with it a check.
+            raise TraceFileError(f"{path}:{number}: unknown field {unknown[0]!r}; a line of this kind has {', '.join(sorted(allowed))}")
+        if "label" in entry and not isinstance(entry["label"], str):
+            raise TraceFileError(f"{path}:{number}: label: expected a string, got {type(entry['label']).__name__}")
         if "game" in entry:
             if entries:
                 raise TraceFileError(f"{path}:{number}: 'game' may only be given on the first line")

@@ -119,6 +119,18 @@ def test_check_trace_names_file_and_line_of_a_malformed_log(tmp_path):
     assert result.exit_code == 2 and "step.jsonl:2: state.step: expected one of" in result.output
 
 
+def test_check_trace_refuses_a_misspelt_field_instead_of_dropping_its_check(tmp_path):
+    lines = record_trace(steps=5)
+    lines[1]["offerd"] = lines[1].pop("offered")
+    result = invoke("check-trace", str(write(tmp_path, lines, "typo.jsonl")))
+    assert result.exit_code == 2, result.output
+    assert "typo.jsonl:2: unknown field 'offerd'; a line of this kind has offered, state" in result.output
+    lines[1]["offered"] = lines[1].pop("offerd")
+    lines[2]["label"] = 7
+    result = invoke("check-trace", str(write(tmp_path, lines, "label.jsonl")))
+    assert result.exit_code == 2 and "label.jsonl:3: label: expected a string, got int" in result.output
+
+
 def test_pytest_plugin_runs_the_agreement_check(pytester):
     pytester.makepyfile("def test_nothing_else():\n    assert 1 + 1 == 2\n")
     ok = pytester.runpytest_subprocess("--chainproof-engine=agreement.wowtcg.builtin:BuiltinWowAdapter", "--chainproof-examples=2", "-p", "no:cacheprovider")
