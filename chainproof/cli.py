@@ -271,11 +271,20 @@ def certify(games: tuple[str, ...], rlimit: int, timeout: float) -> None:
 @main.command()
 @click.option("--game", "games", multiple=True, metavar="GAME", help="game (repeatable; default all)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def coverage(games: tuple[str, ...], as_json: bool) -> None:
+@click.option("--questions", is_flag=True, help="list the questions the model asks of the rules instead, with their sources and reading")
+def coverage(games: tuple[str, ...], as_json: bool, questions: bool) -> None:
     """The rules registry: which rules are encoded, not modelled or assumed, and which the
-    reference engine (engine/<game>/) cites."""
+    reference engine (engine/<game>/) cites; with --questions, the questions the model
+    asks of the rules, the sources that rule on each, and the reading it follows."""
 
     def run() -> int:
+        if questions:
+            listed = [report.game_questions(game) for game in _games(games, {})]
+            if as_json:
+                click.echo(json.dumps({"games": listed}, indent=2))
+            else:
+                report.print_questions(listed)
+            return 0
         tables = [report.game_coverage(game) for game in _games(games, {})]
         if as_json:
             click.echo(json.dumps({"games": tables}, indent=2))

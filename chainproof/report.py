@@ -272,6 +272,42 @@ def print_coverage(tables: Sequence[dict[str, Any]]) -> None:
             )
 
 
+def game_questions(game: Any) -> dict[str, Any]:
+    """``chainproof coverage --questions``: each question the game's model asks
+    of the rules, which sources rule on it, and the declared reading it
+    follows (issue: readings declared, not coded)."""
+    book = game.machine({}).rulings
+    reading = book.reading
+    rows = []
+    for q in book.declared.values():
+        own = reading.questions.get(q.name)
+        rows.append({
+            "question": q.name,
+            "doc": " ".join(q.doc.split()),
+            "sources": list(q.sources),
+            "rulings": len(q.rulings),
+            "assumptions": sum(r.assumption for r in q.rulings) + (0 if q.default_texts else 1),
+            "read_by": list(reading.precedence_for(q.name)),
+            "why": own[1] if own is not None else reading.why,
+            "asked_at": list(q.asked_at),
+        })
+    return {"game": game.name, "reading": reading.name, "precedence": list(reading.precedence), "why": reading.why, "questions": rows}
+
+
+def print_questions(tables: Sequence[dict[str, Any]]) -> None:
+    """One line per question: whatever the width, so that piped output keeps every column."""
+    console = _stdout()
+    for t in tables:
+        console.print(f"{t['game']}: {len(t['questions'])} questions; the model reads {' > '.join(t['precedence'])} ({t['why']})", markup=False)
+        width = max(len(q["question"]) for q in t["questions"])
+        for q in t["questions"]:
+            own = q["read_by"] != t["precedence"]
+            order = f"; read by {' > '.join(q['read_by'])} ({q['why']})" if own else ""
+            assumed = f", {q['assumptions']} by assumption (no text)" if q["assumptions"] else ""
+            counted = f"{q['rulings']} ruling{'' if q['rulings'] == 1 else 's'}"
+            console.print(f"  {q['question']:<{width}}  {counted} from {', '.join(q['sources']) or 'no text'}{assumed}{order}", markup=False)
+
+
 def edge_family(name: str) -> str:
     """Edges that differ only in their bracketed choice form a family:
     ``propose_combat[P1 hero -> P2 hero]`` belongs to ``propose_combat[...]``;

@@ -44,6 +44,8 @@ the same backend as guards and serve explicit search and Z3 alike.
 
 from __future__ import annotations
 
+import difflib
+
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -222,11 +224,18 @@ class Reading:
         chosen = tuple(x.strip() for x in asked.split(",")) if sep else None
         if chosen is not None and not all(chosen):
             # ``001@`` or ``001@a,,b``: a question left out by mistake, not "every question".
-            raise SourceError(f"reading {spec!r}: a question name is missing after '@' or between commas; questions: {', '.join(questions)}")
+            raise SourceError(f"reading {spec!r}: a question name is missing after '@' or between commas; {_where_listed(questions)}")
         unknown = [x for x in chosen or () if x not in questions]
         if unknown:
-            raise SourceError(f"reading {spec!r}: no question {', '.join(map(repr, unknown))}; questions: {', '.join(questions)}")
+            near = difflib.get_close_matches(unknown[0], questions, n=3)
+            hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+            raise SourceError(f"reading {spec!r}: no question {', '.join(map(repr, unknown))}{hint}; {_where_listed(questions)}")
         return self.first(source, chosen)
+
+
+def _where_listed(questions: tuple[str, ...]) -> str:
+    # Naming all of them made one error line of a thousand columns.
+    return f"the game has {len(questions)} questions, listed by `chainproof coverage --questions`"
 
 
 @dataclass(frozen=True)

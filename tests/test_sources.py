@@ -4,6 +4,7 @@ reports located at them (``model/sources.py``, ``model/rulings.py``,
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -199,6 +200,30 @@ def test_verify_reading_of_an_unknown_source_or_question_is_one_line_and_exit_2(
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 2, result.output
         assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_misspelt_question_gets_the_near_names_and_where_all_are_listed():
+    result = CliRunner().invoke(main, ["verify", "--game", "wowtcg", "--reading", "001@may_atack"])
+    assert result.exit_code == 2
+    assert "no question 'may_atack' (did you mean 'may_attack'" in result.output and "chainproof coverage --questions" in result.output
+    # One short line, not every question's name.
+    assert len(result.output.strip().splitlines()) == 1 and len(result.output) < 250
+
+
+def test_coverage_lists_every_declared_question_with_its_sources_and_reading():
+    result = CliRunner().invoke(main, ["coverage", "--questions", "--json"])
+    assert result.exit_code == 0, result.output
+    for game in json.loads(result.output)["games"]:
+        book = get_game(game["game"]).machine({}).rulings
+        listed = {q["question"]: q for q in game["questions"]}
+        assert set(listed) == set(book.declared)
+        for name, q in book.declared.items():
+            assert listed[name]["sources"] == list(q.sources) and listed[name]["rulings"] == len(q.rulings)
+            assert listed[name]["read_by"] == list(book.reading.precedence_for(name))
+    wow = CliRunner().invoke(main, ["coverage", "--questions", "--game", "wowtcg"]).output
+    # The question 601.2b's English reading puts first is shown with its own order and reason.
+    line = next(x for x in wow.splitlines() if x.split()[:1] == ["may_be_proposed"])
+    assert "read by 002en >" in line
 
 
 MODEL = ROOT / "model"
