@@ -277,34 +277,38 @@ def _goal_may_be_missed_forever(exploration: Any, premise: np.ndarray, missed: n
     a level of them at a time), then, among them, whether a cycle remains
     once every state that no state left leads to is taken away, level by
     level (Kahn's order).  Each round reads only the transitions leaving
-    the states it takes (``_leaving``), not every transition.  Only where the answer is
-    yes does ``_unmet`` build its weighted graph, to find the shortest such
-    run: a liveness property that holds (the usual case) builds no graph of
-    every state."""
-    pre, post = exploration.step_pre, exploration.step_post
-    inside = missed[pre]
-    inside &= missed[post]
-    # (Transitions are kept in order of their source: ``src`` stays sorted.)
-    src, dst = pre[inside], post[inside]
-    del inside
+    the states it takes (``_leaving``, over every state's run of
+    transitions), and the peeling only those among the states reached,
+    numbered among themselves: no pass over every transition, whose
+    source and target arrays are never filtered whole.  Only where the
+    answer is yes does ``_unmet`` build its weighted graph, to find the
+    shortest such run: a liveness property that holds (the usual case)
+    builds no graph of every state."""
+    post, degree = exploration.step_post, exploration.out_degree
+    # (Transitions are kept in order of their source: a state's are one run.)
+    start = np.zeros(exploration.states + 1, np.int32 if len(post) < 2**31 else np.int64)
+    np.cumsum(degree, out=start[1:])
     owed = premise & missed
-    start = _runs(src, exploration.states)
     frontier = np.flatnonzero(owed)
     while frontier.size:
-        reached = _leaving(start, dst, frontier)
-        frontier, _ = _distinct(reached[~owed[reached]])
+        reached = _leaving(start, post, frontier)
+        frontier, _ = _distinct(reached[missed[reached] & ~owed[reached]])
         owed[frontier] = True
-    stuck = owed & (exploration.out_degree == 0)
+    stuck = owed & (degree == 0)
     if stuck.any() and (np.asarray(exploration.depth)[stuck] <= exploration.expanded).any():
         return True
-    # Every transition between owed states (a transition inside that leaves one reaches another).
-    among = owed[src]
-    src, dst = src[among], dst[among]
+    # Every transition between owed states (one that leaves an owed state
+    # and misses the goal reaches another), the owed states numbered 0.. among themselves.
+    nodes = np.flatnonzero(owed)
+    dst = _leaving(start, post, nodes)
+    src = np.repeat(np.arange(len(nodes), dtype=np.int64), degree[nodes])
+    among = owed[dst]
+    src, dst = src[among], np.searchsorted(nodes, dst[among])
     del among
-    start = _runs(src, exploration.states)
-    entering = np.bincount(dst, minlength=exploration.states)
-    left = int(np.count_nonzero(owed))
-    ready = np.flatnonzero(owed & (entering == 0))
+    start = _runs(src, len(nodes))
+    entering = np.bincount(dst, minlength=len(nodes))
+    left = len(nodes)
+    ready = np.flatnonzero(entering == 0)
     while ready.size:
         left -= ready.size
         reached, times = _distinct(_leaving(start, dst, ready))

@@ -50,8 +50,6 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-import numpy as np
-
 from model import limits
 from checkers import bmc, explicit, induction, invariants, spacer, vector
 from model.machine import Machine
@@ -178,10 +176,10 @@ def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]
         "transitions": exploration.transitions,
         "exploration_seconds": round(exploration.seconds, 3),
     }
-    found = [vector.check(exploration, p) for p in properties]
+    found = vector.check_all(exploration, properties)
     if not exploration.complete:
         found += bmc.check_all(machine, properties, budget.depth, budget.timeout_ms)
-    taken = frozenset(machine.edges[i].name for i in np.unique(exploration.step_edge)) if exploration.complete else None
+    taken = frozenset(machine.edges[i].name for i in exploration.edges_taken()) if exploration.complete else None
     return stats, found, taken
 
 
@@ -200,8 +198,8 @@ def _exhaustive_job(names: Sequence[str]) -> list[Result] | None:
         return None
     everything = f"all {exploration.states} reachable states of the any-length model"
     found = []
-    for p in _by_name(names):
-        r = replace(vector.check(exploration, p), method=EXHAUSTIVE, seconds=exploration.seconds)
+    for r in vector.check_all(exploration, _by_name(names)):
+        r = replace(r, method=EXHAUSTIVE, seconds=exploration.seconds)
         # Finished, so whatever it found holds for every run of the model.
         if r.verdict == HOLDS_TO_DEPTH:
             r = replace(r, verdict=PROVED, note=f"exhaustive search: {everything}", unbounded=True)

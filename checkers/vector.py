@@ -728,19 +728,50 @@ class VectorExploration:
         place += np.arange(self.transitions, dtype=index)
         return self.set_edges[place]
 
-    def transitions_of(self, edges: Sequence[int]) -> np.ndarray:
-        """The numbers, ascending, of the transitions of the edges numbered ``edges``.
-        For a few edges, a comparison of every transition's edge with each
-        (a fast pass over bytes); for more, one look-up a transition."""
-        if len(edges) <= FEW_EDGES:
-            hit = np.zeros(self.transitions, bool)
-            for e in edges:
-                hit |= self.step_edge == e
-        else:
-            marked = np.zeros(len(self.machine.edges), bool)
-            marked[list(edges)] = True
-            hit = marked[self.step_edge]
-        return np.flatnonzero(hit)
+    def edges_taken(self) -> np.ndarray:
+        """The indices, ascending, of the edges some state takes: those of the
+        sets of enabled edges some state has (no transition is read)."""
+        used = np.bincount(self.enables, minlength=len(self.set_sizes)) > 0
+        return np.unique(self.set_edges[np.repeat(used, self.set_sizes)])
+
+    def edge_of(self, source: int, transition: int) -> int:
+        """The edge's index of one transition of state ``source``."""
+        sets = int(self.enables[source])
+        return int(self.set_edges[int(self.set_sizes[:sets].sum()) + transition - int(self.first_step[source])])
+
+    @cached_property
+    def first_step(self) -> np.ndarray:
+        """The number of each state's first transition (its others follow it)."""
+        degree = self.out_degree
+        first = np.cumsum(degree, dtype=np.int32 if self.transitions < 2**31 else np.int64)
+        first -= degree
+        return first
+
+    def transitions_of(self, edges: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The numbers, ascending, of the transitions of the edges numbered
+        ``edges``, and their sources.  Found from each state's set of enabled
+        edges (a look-up in a table of the few sets, a state), not from every
+        transition's edge: the states whose set holds one of them, each
+        transition's place its source's first plus the edge's rank in the set."""
+        marked = np.zeros(len(self.machine.edges), bool)
+        marked[list(edges)] = True
+        hit = marked[self.set_edges]
+        set_of = np.repeat(np.arange(len(self.set_sizes)), self.set_sizes)
+        # Each set's edges among those asked: how many, and their ranks in the set.
+        count = np.bincount(set_of[hit], minlength=len(self.set_sizes))
+        ranks = (np.flatnonzero(hit) - (np.cumsum(self.set_sizes) - self.set_sizes)[set_of[hit]]).astype(np.int64)
+        rank_first = np.cumsum(count) - count
+        per_state = count.astype(np.min_scalar_type(max(int(count.max(initial=0)), 1)))[self.enables]
+        sources = np.flatnonzero(per_state)
+        times = per_state[sources]
+        if int(times.max(initial=0)) == 1:
+            # One such edge a source (the usual case): no source repeated.
+            numbers = self.first_step[sources] + ranks[rank_first[self.enables[sources]]]
+            return numbers, sources.astype(np.int32)
+        sources = np.repeat(sources, times)
+        nth = np.arange(len(sources)) - np.repeat(np.cumsum(times, dtype=np.int64) - times, times)
+        numbers = self.first_step[sources] + ranks[rank_first[self.enables[sources]] + nth]
+        return numbers, sources.astype(np.int32)
 
     @cached_property
     def step_pre(self) -> np.ndarray:
@@ -922,8 +953,6 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
     )
 
 
-#: Edges up to which ``transitions_of`` compares each transition's edge with each of them.
-FEW_EDGES = 4
 #: Targets reached again that ``_often_reached`` may keep as a byte.
 OFTEN = 256
 
@@ -1193,66 +1222,134 @@ def _leaves_domain(machine: Machine, edge: Edge, names: list[str], pre: Any) -> 
 CHUNK = 1 << 16
 
 
-def _over(
-    exploration: VectorExploration, numbers: Sequence[np.ndarray] | None, predicate: Callable[..., Any]
-) -> np.ndarray:
+def _over(exploration: VectorExploration, numbers: Sequence[np.ndarray], predicate: Callable[..., Any]) -> np.ndarray:
     """``predicate(*states, backend)`` for each row of the state numbers in
-    ``numbers`` (one array per argument; None: every state, once), over
-    ``VECTOR`` a chunk at a time, each state's digits read only when the
-    predicate asks for them (most read a few variables of many).  A
-    predicate that cannot run on arrays is asked row by row over ``CONCRETE``."""
+    ``numbers`` (one array per argument), over ``VECTOR`` a chunk at a time,
+    each state's digits read only when the predicate asks for them (most
+    read a few variables of many).  A predicate that cannot run on arrays is
+    asked row by row over ``CONCRETE``."""
     layout = exploration.layout
-    n = exploration.states if numbers is None else len(numbers[0])
+    n = len(numbers[0])
     out = np.empty(n, bool)
     for a in range(0, n, CHUNK):
         b = min(a + CHUNK, n)
-        parts = [slice(a, b)] if numbers is None else [x[a:b] for x in numbers]
+        parts = [x[a:b] for x in numbers]
         try:
             states = [Fields(layout, exploration.reader(part)) for part in parts]
             out[a:b] = rows(predicate(*states, VECTOR), b - a)
         except ModelError:
             raise
         except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
-            numbered = [range(p.start, p.stop) if isinstance(p, slice) else p.tolist() for p in parts]
-            out[a:b] = [bool(predicate(*(exploration.state(x) for x in row), CONCRETE)) for row in zip(*numbered)]
+            out[a:b] = [bool(predicate(*(exploration.state(x) for x in row), CONCRETE)) for row in zip(*(p.tolist() for p in parts))]
     return out
+
+
+def _each_chunk(exploration: VectorExploration, predicates: Sequence[Callable[..., Any]]) -> Iterator[tuple[int, list[np.ndarray]]]:
+    """For each ``CHUNK`` of states in order: its first state's number and
+    each of ``predicates(state, backend)`` on its rows, over ``VECTOR``.  The
+    chunk's digits are read once for all the predicates (the properties of
+    a game read the same few variables); a predicate that cannot run on
+    arrays is asked row by row over ``CONCRETE``."""
+    layout, n = exploration.layout, exploration.states
+    for a in range(0, n, CHUNK):
+        b = min(a + CHUNK, n)
+        digit = exploration.reader(slice(a, b))
+        values = []
+        for predicate in predicates:
+            try:
+                values.append(rows(predicate(Fields(layout, digit), VECTOR), b - a))
+            except ModelError:
+                raise
+            except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
+                values.append(np.array([bool(predicate(exploration.state(x), CONCRETE)) for x in range(a, b)], bool))
+        yield a, values
+
+
+def _state_verdicts(exploration: VectorExploration, properties: Sequence[Property]) -> dict[str, tuple[bool, int | None, np.ndarray | None, np.ndarray | None]]:
+    """For each invariant and liveness property of ``properties``, from one
+    pass over the states (``_each_chunk``): whether a state meets its premise;
+    for an invariant the first state (in explicit search's order) that meets
+    it and breaks the property, for a liveness property every state's premise
+    and whether it misses the goal."""
+    m = exploration.machine
+    predicates: list[Callable[..., Any]] = []
+    for p in properties:
+        if isinstance(p, Invariant):
+            predicates += [(lambda s, b, p=p: p.premise(m, s, b)) if p.premise else (lambda s, b: True), lambda s, b, p=p: p.holds(m, s, b)]
+        elif isinstance(p, Eventually):
+            predicates += [lambda s, b, p=p: p.premise(m, s, b), lambda s, b, p=p: p.goal(m, s, b)]
+    found: dict[str, tuple[bool, int | None, np.ndarray | None, np.ndarray | None]] = {}
+    if not predicates:
+        return found
+    owners = [p for p in properties if isinstance(p, (Invariant, Eventually))]
+    met = [False] * len(owners)
+    first_bad: list[int | None] = [None] * len(owners)
+    arrays = {i: (np.empty(exploration.states, bool), np.empty(exploration.states, bool)) for i, p in enumerate(owners) if isinstance(p, Eventually)}
+    for a, values in _each_chunk(exploration, predicates):
+        for i, p in enumerate(owners):
+            premise, other = values[2 * i], values[2 * i + 1]
+            met[i] = met[i] or bool(premise.any())
+            if i in arrays:
+                arrays[i][0][a : a + len(premise)] = premise
+                np.logical_not(other, out=arrays[i][1][a : a + len(premise)])
+            elif first_bad[i] is None:
+                bad = np.flatnonzero(premise & ~other.astype(bool))
+                if bad.size:
+                    first_bad[i] = a + int(bad[0])
+    for i, p in enumerate(owners):
+        found[p.name] = (met[i], first_bad[i], *arrays.get(i, (None, None)))
+    return found
 
 
 def check(exploration: VectorExploration, prop: Property) -> Result:
     """``explicit.check`` over whole arrays of states: the same verdict, and
     the same shortest counterexample, since the states are numbered alike
     and the first violation in explicit search's order is the one kept."""
+    return check_all(exploration, [prop])[0]
+
+
+def check_all(exploration: VectorExploration, properties: Sequence[Property]) -> list[Result]:
+    """``check`` of each property; the invariants and liveness properties
+    decided in one pass over the states (``_state_verdicts``), its time
+    shared out among them."""
+    started = time.perf_counter()
+    by_states = _state_verdicts(exploration, properties)
+    shared = (time.perf_counter() - started) / max(1, len(by_states))
+    return [_check(exploration, p, by_states.get(p.name), shared if p.name in by_states else 0.0) for p in properties]
+
+
+def _check(exploration: VectorExploration, prop: Property, by_states: tuple[bool, int | None, np.ndarray | None, np.ndarray | None] | None, seconds: float) -> Result:
     started = time.perf_counter()
     m = exploration.machine
     violation: tuple[Any, list[tuple[Edge, Any]]] | None = None
     loop_start: int | None = None
     premise_met = True
     if isinstance(prop, Invariant):
-        inside = _over(exploration, None, lambda s, b: prop.premise(m, s, b)) if prop.premise else np.ones(exploration.states, bool)
-        premise_met = bool(inside.any())
-        bad = np.flatnonzero(inside & ~_over(exploration, None, lambda s, b: prop.holds(m, s, b)))
-        if bad.size:
-            violation = exploration.path_to(int(bad[0]))
+        premise_met, bad_state, _, _ = by_states
+        if bad_state is not None:
+            violation = exploration.path_to(bad_state)
     elif isinstance(prop, StepProperty):
-        chosen = exploration.transitions_of([i for i, e in enumerate(m.edges) if prop.applies(e)])
+        chosen, pre = exploration.transitions_of([i for i, e in enumerate(m.edges) if prop.applies(e)])
         premise_met = bool(chosen.size)
-        pre, post = exploration.step_pre[chosen], exploration.step_post[chosen]
-        bad = chosen[~_over(exploration, [pre, post], lambda s, t, b: prop.holds(m, s, t, b))]
-        if bad.size:
-            # Explicit search meets a state's transitions target by target, in
+        post = exploration.step_post[chosen]
+        broken = ~_over(exploration, [pre, post], lambda s, t, b: prop.holds(m, s, t, b))
+        if broken.any():
+            # The first source (sources ascend) of a broken transition; among
+            # its transitions, explicit search meets them target by target, in
             # the order it first reached each target from it, then edge by edge.
-            pairs = exploration.step_pre.astype(np.int64) * exploration.states + exploration.step_post
-            _, first, which = np.unique(pairs, return_index=True, return_inverse=True)
-            at = bad[np.lexsort((bad, first[which[bad]]))[0]]
-            start, path = exploration.path_to(int(exploration.step_pre[at]))
-            violation = (start, path + [(m.edges[int(exploration.step_edge[at])], exploration.state(int(exploration.step_post[at])))])
+            source = int(pre[broken][0])
+            bad = chosen[broken & (pre == source)].tolist()
+            first = int(exploration.first_step[source])
+            targets = exploration.step_post[first : first + int(exploration.out_degree[source])].tolist()
+            at = min(bad, key=lambda t: (targets.index(targets[t - first]), t))
+            start, path = exploration.path_to(source)
+            violation = (start, path + [(m.edges[exploration.edge_of(source, at)], exploration.state(targets[at - first]))])
     elif isinstance(prop, Deadlock):
         if len(exploration.dead_ends):
             violation = exploration.path_to(int(exploration.dead_ends[0]))
     elif isinstance(prop, Eventually):
-        premise = _over(exploration, None, lambda s, b: prop.premise(m, s, b))
-        missed = ~_over(exploration, None, lambda s, b: prop.goal(m, s, b)) if premise.any() else premise
+        _, _, premise, missed = by_states
         premise_met, violation, loop_start = explicit._unmet(exploration, premise, missed)
     else:
         raise TypeError(f"explicit search cannot check {type(prop).__name__}")
-    return explicit.result_of(exploration, prop, violation, loop_start, premise_met, time.perf_counter() - started)
+    return explicit.result_of(exploration, prop, violation, loop_start, premise_met, seconds + time.perf_counter() - started)

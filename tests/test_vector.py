@@ -358,7 +358,8 @@ def _verdict(r) -> dict:  # noqa: ANN001
 @pytest.mark.parametrize(("game", "bounds"), SAME_NUMBERING, ids=[f"{g}:{perft_case_id({'bounds': b})}" for g, b in SAME_NUMBERING])
 def test_every_property_gets_explicit_searchs_verdict_and_counterexample(game, bounds):  # noqa: ANN001
     """The portfolio and ``verify --method explicit`` check properties over
-    arrays (``vector.check``): the same verdict, depth, note and transcript as
+    arrays (``vector.check_all``, the invariants and liveness properties in one
+    pass over the states): the same verdict, depth, note and transcript as
     ``explicit.check`` on the same states, for every property of the catalogue,
     on the instances whose states both searches number alike (the default
     ones' counts are pinned by ``test_counts_are_the_pinned_ones``)."""
@@ -366,7 +367,21 @@ def test_every_property_gets_explicit_searchs_verdict_and_counterexample(game, b
 
     properties = get_game(game).properties
     plain, arrays = explored_by_state(game, tuple(bounds.items())), explored(game, tuple(bounds.items()))
-    assert [_verdict(vector.check(arrays, p)) for p in properties] == [_verdict(explicit.check(plain, p)) for p in properties]
+    assert [_verdict(r) for r in vector.check_all(arrays, properties)] == [_verdict(explicit.check(plain, p)) for p in properties]
+
+
+def test_the_transitions_of_some_edges_are_found_from_the_sets_of_enabled_edges():
+    """``transitions_of`` finds a step property's transitions and their
+    sources from each state's set of enabled edges: the transitions whose
+    edge is one of those asked, as every transition's edge and source say;
+    ``edges_taken``, the edges some transition takes."""
+    v = explored("wowtcg", tuple(SMALL.items()))
+    edges = len(v.machine.edges)
+    for asked in ([], [0], [3, 17], list(range(0, edges, 3)), list(range(edges))):
+        numbers, sources = v.transitions_of(asked)
+        expected = np.flatnonzero(np.isin(v.step_edge, asked))
+        assert numbers.tolist() == expected.tolist() and sources.tolist() == v.step_pre[expected].tolist()
+    assert v.edges_taken().tolist() == sorted(set(v.step_edge.tolist()))
 
 
 #: Mutants of small instances, one of each kind of property they break.
