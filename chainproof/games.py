@@ -22,7 +22,9 @@ class NearbyBoard:
 
     key: str  # stable, for finding keys: "P1-guard+elusive"
     label: str  # what changed, in the rulebook's words: "P1's guard gains elusive"
-    extra: Mapping[str, Any]  # the builder's keyword: {"board": ...} or {"table": ...}
+    #: The builder's keyword: {"board": ...} or {"table": ...}, with any bound
+    #: the board is built at instead of the caller's ({"players": 4}: WoW's team table).
+    extra: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,11 @@ class Game:
         self, given: Mapping[str, int | None], variant: str | None = None, reading: str | None = None, **extra: Any
     ) -> Machine:
         """The bounded model, under a variant or a source reading (``SOURCE`` or
-        ``SOURCE@question,...``) if named; ``extra`` goes to the builder (a ``board``)."""
+        ``SOURCE@question,...``) if named; ``extra`` goes to the builder (a
+        ``board``), save the bounds it names, which replace those given."""
+        own = {spec.name for spec in self.bounds}
+        given = {**given, **{k: v for k, v in extra.items() if k in own}}
+        extra = {k: v for k, v in extra.items() if k not in own}
         bounds = self.resolve(given, variant)
         chosen = {**({} if variant is None else {"variant": variant}), **({} if reading is None else {"reading": reading})}
         try:
@@ -148,6 +154,7 @@ class Game:
 
 def _wowtcg() -> Game:
     from model import wowtcg
+    from model.wowtcg import teams
     from model.wowtcg.board import every_option_board, nearby_boards
     from properties.wowtcg import CATALOGUE, PLAYABLE_PROPERTIES
 
@@ -161,7 +168,9 @@ def _wowtcg() -> Game:
         wowtcg.VARIANTS,
         length_bounds=("turns", "deck", "combats"),
         lemmas=PLAYABLE_PROPERTIES,
-        nearby_boards=lambda b: [NearbyBoard(k, label, {"board": board}) for k, label, board in nearby_boards(b["players"], b["allies"])],
+        # The team table last: it sits four players, the most costly to search.
+        nearby_boards=lambda b: [NearbyBoard(k, label, {"board": board}) for k, label, board in nearby_boards(b["players"], b["allies"])]
+        + [NearbyBoard(*teams.nearby(b["allies"]))],
         option_board=lambda b: {"board": every_option_board(b["players"], b["allies"])},
         # Who may protect (602.2, the basic rules' multiplayer section) tells
         # the texts apart only where a third player can protect; over one

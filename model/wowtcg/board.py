@@ -271,6 +271,16 @@ class Board:
     spells: tuple[Spell, ...] = ()
     #: Its non-instant abilities that deal no damage; none on the default board.
     abilities: tuple[Ability, ...] = ()
+    #: A team game (001's multiplayer rules, CR7.4 glossary, Friendly): each
+    #: seat's team, players of one team friendly to each other.  Empty: every
+    #: player his own team, as on the default board.  Whether a teammate's
+    #: characters are opposing the texts answer differently (B10, a question
+    #: of the rulings; ``model/wowtcg/teams.py``).
+    teams: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.teams and (len(self.teams) != len(self.parties) or len(set(self.teams)) < 2):
+            raise ValueError("a team game names a team for every seat, and at least two teams")
 
 
 def has_payment_powers(board: Board | None) -> bool:

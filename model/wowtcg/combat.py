@@ -526,7 +526,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     over_at_once = any(t.keepers)
 
     def batch_guard(s: Any, b: Backend) -> Any:
-        return b.And(something_to_check(s, b), t.remaining(s, b) > 1) if over_at_once else something_to_check(s, b)
+        return b.And(something_to_check(s, b), t.goes_on(s, b)) if over_at_once else something_to_check(s, b)
 
     out.append(
         Edge(
@@ -548,7 +548,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "pre_priority_checks",
             "game_over",
             ("102.1", "102.1a") + roles_end_after_checks,
-            guard=lambda s, b: t.remaining(s, b) <= 1 if over_at_once else b.And(settled(s, b), t.remaining(s, b) <= 1),
+            guard=lambda s, b: t.over(s, b) if over_at_once else b.And(settled(s, b), t.over(s, b)),
             update=after_checks(lambda s, b: {"priority_holder": t.nobody}),
             tags=frozenset({"ends_game"}),
             doc="at most one player remains: he wins, or with nobody left the game is a draw",
@@ -560,7 +560,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "pre_priority_checks",
             "action_phase",
             ("603.2", "409.5", "409.4") + roles_end_after_checks,
-            guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) > 1, b.select(s.in_game, s.turn_player, False)),
+            guard=lambda s, b: b.And(settled(s, b), t.goes_on(s, b), b.select(s.in_game, s.turn_player, False)),
             update=after_checks(t.give_turn_player_priority),
             tags=frozenset({"opens_window", "ends_combat_step"}),
             doc="the checks change nothing more: a window opens in the action phase and the turn player gets priority",
@@ -572,7 +572,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
             "pre_priority_checks",
             "ready_step_start",
             ("409.5", "102.2", "assumed:turn-player-leaves") + roles_end_after_checks,
-            guard=lambda s, b: b.And(settled(s, b), t.remaining(s, b) > 1, b.Not(b.select(s.in_game, s.turn_player, True))),
+            guard=lambda s, b: b.And(settled(s, b), t.goes_on(s, b), b.Not(b.select(s.in_game, s.turn_player, True))),
             update=after_checks(lambda s, b: t.next_turn(s, b)),
             tags=frozenset({"ends_turn"}),
             doc="the turn player lost in combat with players left: the next player clockwise starts a turn",

@@ -6,10 +6,11 @@ ends the action phase, who acts first after a link resolves, which weapons
 strike together and when, whether a combat reaches its protect point, when
 combat roles end, how bear form ends, whether an item that becomes an ally
 joins its party then, whether a character made a defender replaces the
-defender, who exchanges combat damage, and what a spell's printed text does:
+defender, who exchanges combat damage, whose characters are opposing in a
+team game, and what a spell's printed text does:
 the rules of 303, 404-410, 501-503 and 600-603 and CR7.4's bear form as
 rulings with explicit precedence (``model/rulings.py``), each citing the
-texts that state it.  Twenty-four questions of play read the board alone (``Question.fixed``): the model asks
+texts that state it.  Twenty-five questions of play read the board alone (``Question.fixed``): the model asks
 them as it builds its edges, so a reading of them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
@@ -149,6 +150,11 @@ PRINCIPLES = (
     # clash of a rule with an example under another rule still shows (I4).
     Principle("assumed:rule-over-example", ("assumed:rule-over-example",),
               "where a rule and an example printed under another rule disagree, the model follows the rule"),
+    # Ours too, for the basic rules' reading alone (B10): their multiplayer
+    # section, the one written for team games, over their glossary; a
+    # reading of 001 alone leaves it out, so their clash with themselves shows.
+    Principle("assumed:multiplayer-over-glossary", ("assumed:multiplayer-over-glossary",),
+              "where the basic rules' multiplayer section and their glossary disagree, the multiplayer section is read"),
 )
 
 
@@ -406,6 +412,58 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         # 601.2b names the only legal defenders; 002zh drops "of an opponent"
         # from it, but its 601.2 keeps the defender in the opposing party.
         default_texts={"000": "452", "002en": "35-36", "002zh": "27", "CR7.4": "1842-1846"},
+    )
+
+    # -- 001 multiplayer, 601.2b: whose characters are opposing in a team game ---------------
+    # Every player's opponent is every other player unless the board seats
+    # teams; then the texts part on a teammate.  The answer (the table's
+    # ``opposed``) decides whose characters 601.2b lets a player's attack,
+    # and whose protectors may protect against his (602.2).
+    teammates = tuple((p, q) for p in range(t.n) for q in range(t.n) if p != q and t.team[p] == t.team[q])
+    opposing_in_team_game = Question(
+        "opposing_in_team_game",
+        "are the characters this player's teammate controls opposing to his, so that his may attack them (001 multiplayer, 601.2b)?",
+        (
+            # The basic rules' multiplayer section: your characters may attack
+            # any opposing hero or ally, and an opposing character is any
+            # character you do not control, a teammate's included.
+            Ruling(
+                "opposing:multiplayer",
+                ("basic:multiplayer",),
+                True,
+                always,
+                "an opposing character is any character you do not control, a teammate's too",
+                overrides={"opposing:friendly": "assumed:multiplayer-over-glossary"},
+                texts={"001": "264"},
+            ),
+            # The basic glossary calls opposing only the cards an opponent
+            # controls (:313), and the characters of your team friendly (:300,
+            # again in the multiplayer section, :267).
+            Ruling(
+                "opposing:friendly",
+                ("basic:opposing",),
+                False,
+                always,
+                "opposing cards are an opponent's; a teammate's characters are friendly",
+                texts={"001": "313"},
+            ),
+            # CR7.4's glossary: friendly players are you and your teammates,
+            # opposing cards those opponents control (:3804-3806).
+            Ruling(
+                "opposing:friendly",
+                ("glossary.friendly",),
+                False,
+                always,
+                "a teammate is a friendly player, and his characters are friendly, not opposing",
+                texts={"CR7.4": "3648-3649"},
+            ),
+        ),
+        teammates,
+        asked_at=("action_phase",),
+        fixed=True,
+        show=lambda p, q: f"{t.player_name(p)}'s teammate {t.player_name(q)}",
+        # 601.2b: the defender of a combat is controlled by an opponent of the turn player.
+        default_texts={"002en": "35-36", "CR7.4": "1842-1843"},
     )
 
     def can_attack_and_be_proposed(s: Any, b: Backend, a: Any, d: Any) -> Any:
@@ -870,7 +928,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 True,
                 lambda s, b, c: b.And(
                     t.has_protector(s, b, c),
-                    owner(c, b) == owner(s.defender, b),
+                    t.friendly(b, owner(c, b), owner(s.defender, b)),
                     b.select(s.in_play, c, False),
                     b.Not(b.select(s.exhausted, c, True)),
                     s.defender != c,
@@ -1799,7 +1857,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     questions = (
-        may_attack, may_be_proposed, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
+        may_attack, may_be_proposed, opposing_in_team_game, may_propose, may_propose_now, may_play_non_instant_now, may_play_instant_now, may_place_resource_now,
         resource_uses_the_chain, proposal_uses_the_chain,
         bound_to_attack, combat_reaches_protect_point, may_protect,
         ready_step_readies_all, skips_draw, turn_player_ends_action_phase, uses_priority_otherwise, in_combat, priority_after_resolution,

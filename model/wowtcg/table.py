@@ -200,10 +200,30 @@ class Table:
         self.second_defender = any(sp.makes_defender for sp in board.spells)
         #: Each player's hero by player number; ``none`` for ``nobody``.
         self.hero_of = tuple(self.hero(p) for p in range(players)) + (self.none,)
+        #: Each seat's team (``Board.teams``): without teams every player is his own.
+        self.team = board.teams or tuple(range(players))
+        if board.teams:
+            # Abstraction: a combat's checks end a team game as no two
+            # teams are left (102.1, ``goes_on``), but a draw from an empty
+            # deck ends a game by seats (turn.py, windows.py), and spells'
+            # "each opposing" and Mind Control's "opposing ally" are read
+            # seat by seat.  So a team game is modelled only where nobody
+            # draws and no such card is in the game: the first player's
+            # first turn (501.2b), with no spell or ability.
+            if any_length or turns != 1 or board.spells or board.abilities:
+                raise ValueError("a team game is modelled over the first turn only, with no spell or ability")
         #: Who may attack, be proposed, protect, and who is bound to attack, as
         #: rulings with explicit precedence; ``without`` names what a variant
         #: removes, ``reading`` the source read first (None: the model's reading).
         self.rulings = rulings.book(self, without, reading)
+        #: Whose characters are opposing to whose, by ``p * (players + 1) + q``
+        #: (``nobody`` in neither place): another team's, and a teammate's
+        #: where the rulings say so (``opposing_in_team_game``, B10).
+        self.opposed = tuple(
+            p < players and q < players and p != q
+            and (self.team[p] != self.team[q] or bool(self.rulings.fixed("opposing_in_team_game", p, q)))
+            for p in range(players + 1) for q in range(players + 1)
+        )
         #: The heroes a keeper of their party keeps in play with lethal damage, as the rulings read it.
         self.kept = tuple(bool(self.keepers[c]) and self.rulings.fixed("hero_cant_be_destroyed", c) for c in range(self.count))
         #: A strike's bonus counts only while its weapon is in play, as the
@@ -363,8 +383,36 @@ class Table:
         return b.And(self.has_priority(s, b), s.passes + 1 == self.remaining(s, b))
 
     def is_opponent(self, s: Any, b: Backend, p: Any, q: Any) -> Any:
-        """``q`` is an opponent of ``p`` still in the game (every other player is one: no teams here)."""
-        return b.And(p != q, b.select(s.in_game, q, False))
+        """``q`` is an opponent of ``p`` still in the game: every other player
+        without teams; in a team game one of another team, or a teammate
+        whose characters the rulings count opposing (``opposed``)."""
+        if not self.board.teams:
+            return b.And(p != q, b.select(s.in_game, q, False))
+        return b.And(b.select(self.opposed, p * (self.n + 1) + q, False), b.select(s.in_game, q, False))
+
+    def goes_on(self, s: Any, b: Backend) -> Any:
+        """102.1: the game goes on, some opponents of each other still in it
+        (two players, without teams; two of different teams, with them).
+        The teams, not the rulings' ``opposed``: 001 too sets teams apart (:265-266)."""
+        return self.opponents_remain(b, s.in_game)
+
+    def over(self, s: Any, b: Backend) -> Any:
+        """102.1: the game is over, no two opponents of each other left in it."""
+        if not self.board.teams:
+            return self.remaining(s, b) <= 1
+        return b.Not(self.opponents_remain(b, s.in_game))
+
+    def opponents_remain(self, b: Backend, in_game: Any) -> Any:
+        """Two players of ``in_game`` (a flag a player) are of different teams."""
+        if not self.board.teams:
+            return b.count(in_game) > 1
+        return b.Or(*(b.And(in_game[p], in_game[q]) for p in range(self.n) for q in range(p + 1, self.n) if self.team[p] != self.team[q]))
+
+    def friendly(self, b: Backend, p: Any, q: Any) -> Any:
+        """``p`` and ``q`` are one player or teammates (001:267, CR7.4 glossary, Friendly); never ``nobody``."""
+        if not self.board.teams:
+            return p == q
+        return b.select(self.team, p, -1) == b.select(self.team, q, -2)
 
     def next_turn(self, s: Any, b: Backend) -> dict[str, Any]:
         """503.2a: the turn ends and the next player clockwise begins one; no ally is new any more."""
@@ -458,7 +506,7 @@ class Table:
         length = chain.size(s) - (1 if resolved else 0)
         kept = [b.And(i < length, b.Not(b.select(leaving, chain.slots(s, "controller")[i], False))) for i in range(chain.depth)]
         below = [b.count(tuple(kept[:i])) for i in range(chain.depth)]
-        goes_on = b.count(in_game) > 1
+        goes_on = self.opponents_remain(b, in_game)
         closed_up = {f"{chain.name}_len": b.If(goes_on, b.count(tuple(kept)), length)}
         for f, _, empty in chain.fields:
             slots = chain.slots(s, f)
@@ -488,7 +536,7 @@ class Table:
         owner_leaves = [b.select(leaving, s.owned_by[c], False) for c in range(self.count)]
         in_play = [b.And(s.in_play[c], b.Not(leaving[self.owner[c]]), b.Not(owner_leaves[c])) for c in range(self.count)]
         # Where the game is over (102.1) no card goes back.
-        goes_on = b.count(in_game) > 1
+        goes_on = self.opponents_remain(b, in_game)
         # ``c``'s card goes back: its controller leaves, its owner stays, and it is not destroyed now.
         back = [
             b.And(goes_on, s.in_play[c], s.owned_by[c] != self.nobody, leaving[self.owner[c]], b.Not(owner_leaves[c]),
