@@ -70,6 +70,11 @@ class Character:
     #: comes as an ally card of its controller resolves (302.1) or as Mind
     #: Control moves an opponent's copy of it over (401.3).
     starts_out_of_play: bool = False
+    #: Exhausted as the game starts under a modifier saying it "doesn't ready
+    #: until the start of your next turn" (its controller's).  Whether it
+    #: readies in that turn's ready step the texts answer differently (V11,
+    #: ``model/wowtcg/ready_hold.py``).
+    held_until_next_turn: bool = False
 
     def __post_init__(self) -> None:
         unknown = set(self.keywords) - set(KEYWORDS)
@@ -83,6 +88,8 @@ class Character:
             raise ValueError(f"{self.name}: a totem has no ATK (306.3a)")
         if self.starts_out_of_play and self.ally_this_turn_for is not None:
             raise ValueError(f"{self.name}: an item that becomes an ally is in play as an item from the start")
+        if self.held_until_next_turn and (self.held_exhausted or self.starts_out_of_play or self.ally_this_turn_for is not None):
+            raise ValueError(f"{self.name}: a character held until its controller's next turn is in play as the game starts, and held by nothing else")
         if self.ally_this_turn_for is not None and (self.ally_this_turn_for < 1 or self.totem or self.power_cost is not None or self.keeps_hero):
             raise ValueError(f"{self.name}: an item that becomes an ally costs at least 1 and has no other power")
 
@@ -271,6 +278,11 @@ class Board:
     spells: tuple[Spell, ...] = ()
     #: Its non-instant abilities that deal no damage; none on the default board.
     abilities: tuple[Ability, ...] = ()
+    #: An instant that removes its controller's hero from the game until his
+    #: action phase begins is in the game (301.3); whether 601.2a's bar then
+    #: reaches the hero the texts answer differently (I3,
+    #: ``model/wowtcg/hero_absence.py``).
+    hero_removal: bool = False
     #: A team game (001's multiplayer rules, CR7.4 glossary, Friendly): each
     #: seat's team, players of one team friendly to each other.  Empty: every
     #: player his own team, as on the default board.  Whether a teammate's
@@ -470,6 +482,20 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
     # such an instant is in the game.
     out.append(("spell+become-defender", "an instant that makes a target ally become a defender is in the game",
                 replace(board, spells=(BECOME_DEFENDER,))))
+    # No card of the default board removes a hero from the game (301.3), so
+    # whether a hero back in its party this turn may attack (601.2a against
+    # 302.2, I3) is asked only where such an instant is in the game.
+    out.append(("spell+remove-hero", "an instant that removes its player's hero from the game until his action phase is in the game",
+                replace(board, hero_removal=True)))
+    # Nothing of the default board holds a card "until the start of your
+    # next turn", so whether such a modifier ends before the ready step
+    # readies (V11) is asked only where P2's taunted starts the game so held.
+    if len(board.parties) > 1 and board.parties[1].allies:
+        second = board.parties[1]
+        last = second.allies[-1]
+        out.append((f"P2-{last.name}+held-until-next-turn",
+                    f"P2's {last.name} starts the game exhausted under a modifier: it doesn't ready until the start of P2's next turn",
+                    _with_party(board, 1, replace(second, allies=(*second.allies[:-1], replace(last, held_until_next_turn=True))))))
     return out
 
 

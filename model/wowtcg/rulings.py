@@ -7,7 +7,8 @@ strike together and when, whether a combat reaches its protect point, when
 combat roles end, how bear form ends, whether an item that becomes an ally
 joins its party then, whether a character made a defender replaces the
 defender, who exchanges combat damage, whose characters are opposing in a
-team game, and what a spell's printed text does:
+team game, whether 601.2a's bar reaches a hero back from the game, whether a
+card held until its turn readies, and what a spell's printed text does:
 the rules of 303, 404-410, 501-503 and 600-603 and CR7.4's bear form as
 rulings with explicit precedence (``model/rulings.py``), each citing the
 texts that state it.  Twenty-five questions of play read the board alone (``Question.fixed``): the model asks
@@ -29,7 +30,7 @@ from typing import Any
 
 from model.backend import CONCRETE, SYMBOLIC, Backend
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
-from model.wowtcg import setup
+from model.wowtcg import hero_absence, ready_hold, setup
 
 # -- the model's reading ----------------------------------------------------------------
 
@@ -65,6 +66,19 @@ READING = Reading(
         "bear_form_ends_by_trigger": (("CR7.4", "000", "002en"), "CR 7.4 first: the seed has no bear form and lacks the triggered powers it is one of"),
         "spell_deals_combat_damage": (
             ("002en", "CR7.4", "000"), "the English card first: 000's Mocking Blow prints 'combat' damage where the card it translates deals melee damage",
+        ),
+        # 000's 601.2a bars any character new to the party, its 302.2 only
+        # allies (I3); CR7.4 301.3 exempts heroes in as many words.  000 as
+        # written is the reading 000@new_party_bar_reaches_heroes.
+        "new_party_bar_reaches_heroes": (
+            ("CR7.4", "000", "002en"), "CR 7.4 first: its 301.3 says outright of heroes what the seed's 302.2 says of the bar's reach and its 601.2a does not",
+        ),
+        # The seed's ready step is one moment: a modifier lasting until the
+        # turn's start ends as the cards ready, and the seed does not say
+        # which wins (V11).  CR7.4's ordered ready step is compared, not
+        # followed; the reading CR7.4@readies_as_hold_ends follows it.
+        "readies_as_hold_ends": (
+            ("000", "002en"), "the seed's ready step, where the hold ends as the cards ready; CR 7.4's order is another design of the step",
         ),
     },
 )
@@ -241,7 +255,10 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "601.2a:new",
                 ("601.2a", "302.2"),
                 False,
-                lambda s, b, a: b.select(s.fresh, a, False),
+                # A hero back from the game is new to its party too; whether
+                # the bar reaches it is a question of its own (I3).
+                hero_absence.new_and_barred(t, lambda *asked: rulebook.answer(*asked)) if hero_absence.removes(t)
+                else lambda s, b, a: b.select(s.fresh, a, False),
                 "a character that joined its party this turn can't attack",
                 overrides={"601.2a:ready": "601.2a"},
                 # 001: only allies in the party as the turn began attack (its ferocity lifts it, 201).
@@ -1866,6 +1883,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         totem_combat_is_sabotage, totem_is_ally, hero_cant_be_destroyed, heals_lethal_damage,
         strike_lasts_without_weapon, bear_form_ends_by_trigger, joins_party_as_ally,
         becoming_defender_removes_defender, exchanges_combat_damage,
+        hero_absence.question(t), ready_hold.question(t),
     )
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS

@@ -30,10 +30,10 @@ from model.machine import (
     Stack,
     Var,
 )
-from model.wowtcg import REGISTRY, combat
+from model.wowtcg import REGISTRY, combat, hero_absence, ready_hold
 from model.wowtcg.board import Board, default_board, has_payment_powers
 from model.wowtcg.variants import VARIANTS
-from model.wowtcg.table import ALL_LINK_KINDS, CARD_KINDS, LINK_KINDS, LINK_KINDS_WITH_POWERS, NON_INSTANT_LINK, RESOURCE_LINK, Table
+from model.wowtcg.table import ALL_LINK_KINDS, CARD_KINDS, INSTANT_LINK, LINK_KINDS, LINK_KINDS_WITH_POWERS, NON_INSTANT_LINK, RESOURCE_LINK, Table
 from model.wowtcg.windows import closing, instants_at_any_time, resolving, top_link_is, turn_player, window_edges
 
 BOUNDS = (
@@ -169,6 +169,8 @@ def build(
         Var("in_game", BOOL, (True,), length=n, doc="each player is still in the game (102.2)"),
         *combat.variables(t, None if any_length else combats),
     ]
+    # A character held exhausted until its controller's next turn starts so (V11).
+    variables = ready_hold.variables(t, variables)
 
     locations = [
         # 101.1: the game starts here, heroes in play and hands drawn.
@@ -196,10 +198,20 @@ def build(
     # basic rules' ready step readies every card in play (ready_step_readies_all).
     readies_all = t.rulings.fixed("ready_step_readies_all")
     held = tuple(c.held_exhausted for c in t.characters)
+    # Held until its controller's turn starts: whether it readies then is a
+    # question of the rulings (readies_as_hold_ends, V11).
+    holds = ready_hold.held(t)
 
     def ready_turn_players_cards(s: Any, b: Backend) -> dict[str, Any]:
         """501.1a: the turn player readies his characters, equipment and
         resources; a character whose text holds it exhausted stays so (103.1)."""
+        out = readying(s, b)
+        if not any(holds):
+            return out
+        exhausted = tuple(ready_hold.exhausted_after(t, s, b, c, readies_all) if holds[c] else x for c, x in enumerate(out["exhausted"]))
+        return {**out, "exhausted": exhausted, **ready_hold.after_readying(t, s, b)}
+
+    def readying(s: Any, b: Backend) -> dict[str, Any]:
         if readies_all:
             # Entangling Roots holds its ally only in its controller's ready
             # step (000:191): in another player's, the basic rules ready it too.
@@ -356,6 +368,8 @@ def build(
     # 408.1, 409.2: only a reading whose instants need no priority (the basic
     # rules', B14) plays one at the protect point, in conclusion or in the end step.
     edges += instants_at_any_time(t)
+    # A hero removed from the game until its action phase (301.3, I3).
+    edges += hero_absence.removal_edges(t, resolving, top_link_is, INSTANT_LINK)
 
     # 502.2: whether the turn player alone ends his action phase is a question
     # of the rulings: the basic rules move on once he is done (001:172), where
@@ -621,6 +635,8 @@ def build(
         edges = [_with_held_cards(t, e) for e in edges]
     if t.second_defender:
         edges = [_with_second_defender(t, e) for e in edges]
+    if hero_absence.removes(t):
+        edges = [hero_absence.with_absence(t, e) for e in edges]
 
     bounds = {
         "players": players,
