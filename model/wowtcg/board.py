@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from model.wowtcg.watchers import Watcher, nearby as watching
+
 #: Keywords the model knows, with the rule or glossary entry that defines them.
 KEYWORDS = {
     "protector": "602.2",  # this character can protect
@@ -164,7 +166,9 @@ class Spell:
     question of the rulings (303.2b, V13).  ``makes_defender``: instead of
     damage, a target ally of the defending player, out of combat, "becomes a
     defender" (602.3b); whether the current defender is removed from combat
-    then is a question of the rulings (V3)."""
+    then is a question of the rulings (V3).  ``counts_as_combat``: its text
+    says its damage counts as combat damage; whether it then is combat
+    damage is a question of the rulings (407.3b, B11)."""
 
     name: str
     amount: int
@@ -177,8 +181,11 @@ class Spell:
     power: bool = False
     destroys_weapon: bool = False
     makes_defender: bool = False
+    counts_as_combat: bool = False
 
     def __post_init__(self) -> None:
+        if self.counts_as_combat and (self.doubles or self.heals or self.destroys_weapon or self.makes_defender):
+            raise ValueError(f"{self.name}: only damage dealt as a packet can count as combat damage")
         if self.makes_defender and (self.amount or self.each_opposing or self.taunts or self.doubles or self.heals or self.further
                                     or self.power or self.destroys_weapon or not self.instant):
             raise ValueError(f"{self.name}: an instant that makes a character become a defender deals no damage and does nothing else")
@@ -261,6 +268,11 @@ ARCANITE_DRAGONLING = Character("Arcanite Dragonling", atk=1, health=1, keywords
 #: the kind of modifier both texts name, on no card the model has.
 BECOME_DEFENDER = Spell("target ally becomes a defender", 0, makes_defender=True)
 
+#: An instant whose text says its 1 damage "counts as combat damage"
+#: (407.3b, CR7.4 408.3b): the kind of modifier both texts name, on no card
+#: the model has.
+COUNTED_AS_COMBAT = Spell("1 damage that counts as combat damage", 1, counts_as_combat=True)
+
 #: Mind Control (409.6d example, 000:370-371): its caster takes control of
 #: an opposing ally, which joins his party without entering play (401.3).
 MIND_CONTROL = Ability("Mind Control", "take control of an ally")
@@ -289,6 +301,13 @@ class Board:
     #: characters are opposing the texts answer differently (B10, a question
     #: of the rulings; ``model/wowtcg/teams.py``).
     teams: tuple[int, ...] = ()
+    #: Ongoing abilities in play all game whose powers note an event
+    #: (``model/wowtcg/watchers.py``: B3, B11, V10); none on the default board.
+    watchers: tuple[Watcher, ...] = ()
+    #: An attachment under this character as the game starts, as (seat, slot:
+    #: 1.. the allies); it comes off as its host leaves play (400.3), and
+    #: whether it is then destroyed is a question of the rulings (V10).
+    attached_to: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if self.teams and (len(self.teams) != len(self.parties) or len(set(self.teams)) < 2):
@@ -496,6 +515,14 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
         out.append((f"P2-{last.name}+held-until-next-turn",
                     f"P2's {last.name} starts the game exhausted under a modifier: it doesn't ready until the start of P2's next turn",
                     _with_party(board, 1, replace(second, allies=(*second.allies[:-1], replace(last, held_until_next_turn=True))))))
+    # Nothing on the default board watches for an event, so whether a combat
+    # whose defender was removed ends as usual (B3), whether an effect's
+    # damage that counts as combat damage is (B11), and whether an
+    # attachment that comes off is destroyed (V10) are asked only where
+    # powers note them.
+    watched = watching(board, COUNTED_AS_COMBAT)
+    if watched is not None:
+        out.append(watched)
     return out
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from model.backend import CONCRETE, SYMBOLIC, Backend
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
-from model.wowtcg import hero_absence, ready_hold, setup
+from model.wowtcg import hero_absence, ready_hold, setup, watchers
 
 # -- the model's reading ----------------------------------------------------------------
 
@@ -1467,6 +1467,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
 
     # -- 407.3b: whether a spell's packet is combat damage ----------------------------------
+    counted = {sp.name for sp in t.board.spells if sp.counts_as_combat}
     spell_deals_combat_damage = Question(
         "spell_deals_combat_damage",
         "is the damage this spell deals as it resolves combat damage (407.3b)?",
@@ -1488,6 +1489,16 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 "Mocking Blow deals 1 melee damage, which nothing marks as combat damage",
                 printed=True,
                 texts={"002en": "58", "CR7.4": "1865-1866"},
+            ),
+            # 407.3b: a packet an effect says counts as combat damage is
+            # combat damage (B11).
+            Ruling(
+                "407.3b",
+                ("407.3b",),
+                True,
+                lambda s, b, name: name in counted,
+                "a packet whose effect says it counts as combat damage is combat damage",
+                texts={"000": "310", "CR7.4": "1139-1140"},
             ),
             # The basic rules' glossary: only what attacker and defender deal
             # each other as a combat ends is combat damage, even where other
@@ -1885,6 +1896,8 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         becoming_defender_removes_defender, exchanges_combat_damage,
         hero_absence.question(t), ready_hold.question(t),
     )
+    # What only a power watching for an event, or an attachment, asks (B3, V10).
+    questions += watchers.questions(t, PRIORITY_WINDOWS)
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS
     # One book, built under the reading asked for (a model is built per board,

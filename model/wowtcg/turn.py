@@ -30,7 +30,7 @@ from model.machine import (
     Stack,
     Var,
 )
-from model.wowtcg import REGISTRY, combat, hero_absence, ready_hold
+from model.wowtcg import REGISTRY, combat, hero_absence, ready_hold, watchers
 from model.wowtcg.board import Board, default_board, has_payment_powers
 from model.wowtcg.variants import VARIANTS
 from model.wowtcg.table import ALL_LINK_KINDS, CARD_KINDS, INSTANT_LINK, LINK_KINDS, LINK_KINDS_WITH_POWERS, NON_INSTANT_LINK, RESOURCE_LINK, Table
@@ -168,6 +168,7 @@ def build(
         deck_var,
         Var("in_game", BOOL, (True,), length=n, doc="each player is still in the game (102.2)"),
         *combat.variables(t, None if any_length else combats),
+        *watchers.variables(t),
     ]
     # A character held exhausted until its controller's next turn starts so (V11).
     variables = ready_hold.variables(t, variables)
@@ -637,6 +638,8 @@ def build(
         edges = [_with_second_defender(t, e) for e in edges]
     if hero_absence.removes(t):
         edges = [hero_absence.with_absence(t, e) for e in edges]
+    if t.board.watchers or t.board.attached_to is not None:
+        edges = [watchers.watched(t, e) for e in edges]
 
     bounds = {
         "players": players,
@@ -797,7 +800,7 @@ def describe(t: Table, s: Any) -> dict[str, str]:
         if t.bear[p]:
             gear.append("Maul in play (hero in bear form)" if s.bear_form[p] else "Maul destroyed")
         aspects[f"{name} gear"] = ", ".join(gear)
-    return aspects
+    return {**aspects, **watchers.describe(t, s)}
 
 
 def _turn_note(t: Table, s: Any) -> str:

@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 from model.backend import Backend
 from model.machine import Edge
 from model.wowtcg.rulings import NO_PRIORITY_POINTS
+from model.wowtcg.watchers import SPELL_COMBAT_DAMAGE
 from model.wowtcg.table import BEAR_FORM_LINK, CARD_KINDS, INSTANT_LINK, NON_INSTANT_LINK, POWER_LINK, STRIKE_LINK, Table
 
 #: Windows that belong to a combat step (602.1, 602.3), where removal from combat matters.
@@ -818,6 +819,8 @@ def _dealing(
             "defender": b.If(b.And(gone(s.defender), ends_role), none, s.defender),
         }
 
+    # Packets an effect marks as combat damage (407.3b), for a power that watches for it (watchers.py).
+    marked = (SPELL_COMBAT_DAMAGE,) if combat else ()
     goes_on = Edge(
         f"{name}@{window}",
         window,
@@ -828,7 +831,7 @@ def _dealing(
         ),
         update=lambda s, b: {**update(s, b), **t.give_priority_after_resolution(s, b)},
         actor=holder,
-        tags=frozenset({"passes", "resolves", "deals_damage"}),
+        tags=frozenset({"passes", "resolves", "deals_damage", *marked}),
         doc=f"every player passed in succession: the top link resolves and {what}; characters with lethal damage are destroyed before priority",
     )
     ends = Edge(
@@ -839,7 +842,7 @@ def _dealing(
         guard=lambda s, b: b.AndThen(guard(s, b), lambda: remaining_after(s, b) <= 1),
         update=lambda s, b: {**update(s, b), "priority_holder": t.nobody, **t.fresh_succession()},
         actor=holder,
-        tags=frozenset({"passes", "resolves", "deals_damage", "loses"}),
+        tags=frozenset({"passes", "resolves", "deals_damage", "loses", *marked}),
         doc=f"the top link resolves and {what}; a destroyed hero's player loses and at most one player is left",
     )
     return [goes_on, ends]
