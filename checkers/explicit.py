@@ -276,14 +276,14 @@ def _goal_may_be_missed_forever(exploration: Any, premise: np.ndarray, missed: n
     state that misses the goal through states that miss it (breadth-first,
     a level of them at a time), then, among them, whether a cycle remains
     once every state that no state left leads to is taken away, level by
-    level (Kahn's order).  Each round reads only the transitions leaving
-    the states it takes (``_leaving``, over every state's run of
-    transitions), and the peeling only those among the states reached,
-    numbered among themselves: no pass over every transition, whose
-    source and target arrays are never filtered whole.  Only where the
-    answer is yes does ``_unmet`` build its weighted graph, to find the
-    shortest such run: a liveness property that holds (the usual case)
-    builds no graph of every state."""
+    level (Kahn's order).  Each breadth-first round reads only the
+    transitions leaving the states it takes (``_leaving``, over every
+    state's run of transitions); the peeling, only those among the states
+    reached, numbered among themselves (small arrays where few states owe
+    the goal).  No transition's source is stored: a state's transitions
+    are one run.  Only where the answer is yes does ``_unmet`` build its
+    weighted graph, to find the shortest such run: a liveness property that
+    holds (the usual case) builds no graph of every state."""
     post, degree = exploration.step_post, exploration.out_degree
     # (Transitions are kept in order of their source: a state's are one run.)
     start = np.zeros(exploration.states + 1, np.int32 if len(post) < 2**31 else np.int64)
@@ -298,16 +298,20 @@ def _goal_may_be_missed_forever(exploration: Any, premise: np.ndarray, missed: n
     if stuck.any() and (np.asarray(exploration.depth)[stuck] <= exploration.expanded).any():
         return True
     # Every transition between owed states (one that leaves an owed state
-    # and misses the goal reaches another), the owed states numbered 0.. among themselves.
-    nodes = np.flatnonzero(owed)
-    dst = _leaving(start, post, nodes)
-    src = np.repeat(np.arange(len(nodes), dtype=np.int64), degree[nodes])
+    # and misses the goal reaches another), picked by a mask over every
+    # transition (a pass in order: owed states are often half of them), the
+    # owed states numbered 0.. among themselves.
+    nodes = int(np.count_nonzero(owed))
+    local = np.cumsum(owed, dtype=np.int32 if exploration.states < 2**31 else np.int64)
+    local -= 1
+    dst = post[np.repeat(owed, degree)]
+    src = np.repeat(np.arange(nodes, dtype=local.dtype), degree[owed])
     among = owed[dst]
-    src, dst = src[among], np.searchsorted(nodes, dst[among])
-    del among
-    start = _runs(src, len(nodes))
-    entering = np.bincount(dst, minlength=len(nodes))
-    left = len(nodes)
+    src, dst = src[among], local[dst[among]]
+    del among, local
+    start = _runs(src, nodes)
+    entering = np.bincount(dst, minlength=nodes)
+    left = nodes
     ready = np.flatnonzero(entering == 0)
     while ready.size:
         left -= ready.size

@@ -215,10 +215,15 @@ class Vector:
                 for i, x in enumerate(seq):
                     out |= (index == i) & x
                 return out
-            if kind.kind in "iu":
-                out = np.full(index.shape, default, kind)
-                for i, x in enumerate(seq):
+            if kind.kind in "iu" and seq:
+                # The first slot's term is the sum to add the others to (no
+                # array of the default to start from: a pass fewer); the
+                # default, added last, is what rows of no slot keep.
+                out = ((index == 0) * (seq[0] - default if default else seq[0])).astype(kind, copy=False)
+                for i, x in enumerate(seq[1:], 1):
                     out += (index == i) * (x - default if default else x)
+                if default:
+                    out += default
                 return out
         result = default
         for i, x in enumerate(seq):
