@@ -11,8 +11,8 @@
   as its host leaves play is put into the graveyard without being destroyed by
   the seed's 400.3 (000:182), destroyed by the game by CR7.4 400.6 (:623-627).
 
-Each is asked on the board with the watchers (``nearby``), here over P1's
-first turn with an instant in each hand."""
+Each is asked on the board with the watchers (``nearby``), here cut to what
+its question needs, over P1's first turn."""
 
 from __future__ import annotations
 
@@ -29,22 +29,27 @@ from model.wowtcg.watchers import Watcher, nearby
 
 BOUNDS = {"turns": 1, "hand": 1, "deck": 0, "chain_depth": 1}
 WATCHED = dict((key, board) for key, _, board in nearby_boards(2, 2))["watchers"]
-QUESTIONS = ("combat_ends_after_removal_triggers", "spell_deals_combat_damage", "attachment_off_is_destroyed")
+ENDS, DAMAGE, DESTROYED = WATCHED.watchers
+#: Each question on the watchers' board cut to what it needs, so that each search stays small:
+#: the default instants remove combatants; the damage instant is cast between heroes alone;
+#: the attachment's host dies in P1's first combat, with no card in hand.
+CASES = {
+    "combat_ends_after_removal_triggers": (replace(WATCHED, spells=(), watchers=(ENDS,), attached_to=None), BOUNDS),
+    "spell_deals_combat_damage": (replace(default_board(2, 0), spells=(COUNTED_AS_COMBAT,), watchers=(DAMAGE,)), {**BOUNDS, "allies": 0}),
+    "attachment_off_is_destroyed": (replace(WATCHED, spells=(), watchers=(DESTROYED,)), {**BOUNDS, "hand": 0}),
+}
 
 
-def board(event: str, player: int):
-    return replace(WATCHED, watchers=(Watcher(event, player),))
-
-
-def build(b, spec: str | None = None) -> Machine:
-    return wowtcg.build(**BOUNDS, board=b, reading=spec)
+def build(b, spec: str | None = None, **bounds: int) -> Machine:
+    return wowtcg.build(**(bounds or BOUNDS), board=b, reading=spec)
 
 
 @cache
-def findings() -> dict[str, SourceFinding]:
-    """Lint's source clashes on the board with the watchers, for the three questions at once (one search)."""
-    found = lint_sources(build(WATCHED), lambda spec, more: wowtcg.build(**{**BOUNDS, **more}, board=WATCHED, reading=spec),
-                         2_000_000, 2_000_000, questions=QUESTIONS)
+def clashes(question: str) -> dict[str, SourceFinding]:
+    """Lint's source clashes on the question's board."""
+    b, bounds = CASES[question]
+    found = lint_sources(build(b, **bounds), lambda spec, more: build(b, spec, **{**bounds, **more}),
+                         2_000_000, 2_000_000, questions=(question,))
     return {f.key: f for f in found.findings if f.kind == "source-clash"}
 
 
@@ -57,7 +62,8 @@ def parted(f: SourceFinding):
 
 
 def test_a_combat_whose_combatant_was_removed_ends_as_usual_only_by_the_basic_rules():
-    f = findings()["source-clash:combat_ends_after_removal_triggers:001"]
+    f, = clashes("combat_ends_after_removal_triggers").values()
+    assert f.key == "source-clash:combat_ends_after_removal_triggers:001"
     assert "001 answers yes where the model's reading answers no" in f.summary
     assert {"001_bb13bfcb78a9b116.txt:327", "000_93427c41005e332f.txt:489"} <= set(f.places)
     ours, theirs = parted(f)
@@ -65,12 +71,9 @@ def test_a_combat_whose_combatant_was_removed_ends_as_usual_only_by_the_basic_ru
     assert "triggered" not in ours.changes and theirs.changes["triggered"][1] == "P1's 'when a combat ends'"
 
 
-def test_the_three_clashes_are_all_the_texts_clashes_there():
-    assert set(findings()) == {f"source-clash:{q}:{src}" for q, src in zip(QUESTIONS, ("001", "001", "CR7.4"))}
-
-
 def test_damage_that_counts_as_combat_damage_is_none_by_the_basic_rules():
-    f = findings()["source-clash:spell_deals_combat_damage:001"]
+    f, = clashes("spell_deals_combat_damage").values()
+    assert f.key == "source-clash:spell_deals_combat_damage:001"
     assert f"for {COUNTED_AS_COMBAT.name}: 001 answers no where the model's reading answers yes" in f.summary
     ours, theirs = parted(f)
     # P2's instant deals its packet: his watcher notes combat damage by the model only.
@@ -79,7 +82,8 @@ def test_damage_that_counts_as_combat_damage_is_none_by_the_basic_rules():
 
 
 def test_an_attachment_that_comes_off_is_destroyed_only_by_cr74():
-    f = findings()["source-clash:attachment_off_is_destroyed:CR7.4"]
+    f, = clashes("attachment_off_is_destroyed").values()
+    assert f.key == "source-clash:attachment_off_is_destroyed:CR7.4"
     assert {"000_93427c41005e332f.txt:182", "wowtcg-comprehensive-rules-7.4.txt:623-627"} <= set(f.places)
     ours, theirs = parted(f)
     # The host leaves play: the attachment goes to the graveyard under both, destroyed only by CR7.4.
@@ -92,10 +96,10 @@ def test_combat_damage_is_noted_for_the_dealers_player_only():
     the player whose card dealt it: P1's guard deals 1 to P2's hero, which
     deals none back (no strike)."""
     for player, noted in ((0, True), (1, False)):
-        m = wowtcg.build(turns=1, hand=0, deck=0, chain_depth=1, board=board("combat damage", player))
+        m = build(replace(WATCHED, watchers=(Watcher("combat damage", player),)), hand=0, turns=1, deck=0, chain_depth=1)
         t = m.table
         guard, hero = t.party(0)[1], t.hero(1)
-        edge, after = _first_step(m, "combat_damage", lambda s: s.attacker == guard and s.defender == hero)
+        _, after = _first_step(m, "combat_damage", lambda s: s.attacker == guard and s.defender == hero)
         assert after.damage[hero] == 1 and after.damage[guard] == 0
         assert after.noted == (noted,)
 
@@ -119,7 +123,7 @@ def _first_step(m: Machine, name: str, where):
 @pytest.mark.parametrize("bad", [(1, 0), (2, 1), (1, 3)])
 def test_an_attachment_goes_under_an_ally_of_the_table(bad):
     with pytest.raises(ValueError, match="an attachment goes under an ally"):
-        build(replace(WATCHED, attached_to=bad))
+        build(replace(WATCHED, attached_to=bad), hand=0, turns=1, deck=0, chain_depth=1)
 
 
 def test_the_default_board_has_no_watcher_and_asks_neither_question():
