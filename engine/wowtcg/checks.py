@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def ppp_batch(st: GameState, cards: list[Obj] | None = None) -> bool:
+def ppp_batch(st: GameState, cards: list[Obj] | None = None, standing_settled: bool = False) -> bool:
     """One batch of 409.6: every check reads the same state and what they find
     happens at once. Returns whether anything happened (then another batch).
     It runs before every grant of priority, so one pass over play gathers what
@@ -25,7 +25,10 @@ def ppp_batch(st: GameState, cards: list[Obj] | None = None) -> bool:
     a resource with neither is a card none of these checks finds anything in.
     Or only those whose damage changed, or that entered play, since a batch
     last found nothing, when they are all a batch could find anything in
-    (`GameState._changed_since_settled`)."""
+    (`GameState._changed_since_settled`). `standing_settled`: the players'
+    standing and the tokens outside play are as when a batch last found
+    nothing, and no card has left play since, so no player loses (409.6c,
+    102.1a: every hero is still in play) and no token vanishes (409.6e)."""
     objs = st.objs
     doomed, misfits, scarred = [], [], []
     for o in map(objs.__getitem__, st.play) if cards is None else cards:
@@ -41,12 +44,12 @@ def ppp_batch(st: GameState, cards: list[Obj] | None = None) -> bool:
             misfits.append(o)
     # 409.6c / 102.1a: a player who had to draw from an empty deck loses; so
     # does one whose hero has left play (its destruction was an earlier batch).
-    losers = [
+    losers = [] if standing_settled else [
         p for p in st.players
         if p.in_game and (p.drew_from_empty or p.hero not in st.party)  # a hero is never a resource
     ]
     # 409.6e: a token outside play vanishes.
-    strays = [objs[tid] for tid in st.tokens if objs[tid].zone not in ("play", "gone")]
+    strays = [] if standing_settled else [objs[tid] for tid in st.tokens if objs[tid].zone not in ("play", "gone")]
     if not (doomed or losers or misfits or strays or scarred):
         return False
     # Where each goes is read before any leaves: they leave at once (409.6).

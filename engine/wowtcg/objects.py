@@ -26,6 +26,23 @@ ZONES = ("deck", "hand", "graveyard", "removed", "play", "chain", "gone")
 #: only makes a state look again.
 BOARD_CLOCK = [0]
 CARD_FIELDS_CHECKED = frozenset({"controller", "resource", "damage", "attached_to"})
+#: Ticks whenever a field that says which resources a player could exhaust
+#: to pay (402.4a) is set on any card of any game: whether it is exhausted,
+#: its controller, whether it is a resource, its zone. With no tick since a
+#: state last counted each player's ready resources, the counts hold
+#: (`GameState.ready_resources`, asked before most choices).
+READY_CLOCK = [0]
+#: What setting each watched field of a card ticks: READY_CLOCK (`TICKS_READY`),
+#: BOARD_CLOCK while the card is in play (`TICKS_BOARD`), or, for its zone,
+#: both as the move says (`Obj.__setattr__`).
+TICKS_BOARD, TICKS_READY, TICKS_ZONE = 1, 2, 4
+CARD_FIELDS_WATCHED = {
+    **{name: TICKS_BOARD for name in CARD_FIELDS_CHECKED},
+    "controller": TICKS_BOARD | TICKS_READY,
+    "resource": TICKS_BOARD | TICKS_READY,
+    "exhausted": TICKS_READY,
+    "zone": TICKS_ZONE | TICKS_READY,
+}
 PLAYER_FIELDS_CHECKED = frozenset({"in_game", "drew_from_empty"})
 
 
@@ -54,28 +71,37 @@ class CardFields:
 class Obj(CardFields):
     """A card or a token in the game. Setting a field the checks read on a
     card in play, or moving it into or out of play, ticks `BOARD_CLOCK`,
-    whoever does it."""
+    whoever does it; setting one that decides whether it is a ready
+    resource of a player ticks `READY_CLOCK`."""
 
     __slots__ = ()
 
     @classmethod
-    def made(cls, *fields, **named) -> Obj:
-        """A new card: made with the fields' own fast setting, then an `Obj`
-        (`Obj(...)` would set each field through `__setattr__`), with one
-        tick of the clock for it, since it may be made straight into play."""
-        o = CardFields(*fields, **named)
+    def made(cls, id: int, card: Card, owner: int, zone: str, token: bool = False) -> Obj:
+        """A new card of `owner`, who controls it and puts it into play:
+        made with the fields' own fast setting, every field given in order,
+        then an `Obj` (`Obj(...)` would set each field through `__setattr__`),
+        with one tick of the clocks for it, since it may be made straight
+        into play. A game makes some eighty of them as it starts."""
+        o = CardFields(id, card, owner, zone, owner, owner, False, 0, None, 0, False, True, token)
         o.__class__ = cls
         BOARD_CLOCK[0] += 1
+        READY_CLOCK[0] += 1
         return o
 
-    def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=CARD_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
-        # A copy's card has none of its fields yet when they are set (copy.deepcopy).
-        if name in _checked:
-            if getattr(self, "zone", None) == "play":
-                _clock[0] += 1
-        elif name == "zone" and (value == "play" or getattr(self, "zone", None) == "play"):
-            bare = getattr(self, "resource", False) and not getattr(self, "damage", 0) and getattr(self, "attached_to", None) is None
-            if not bare:
+    def __setattr__(self, name: str, value, _set=object.__setattr__, _watched=CARD_FIELDS_WATCHED, _clock=BOARD_CLOCK,
+                    _ready=READY_CLOCK) -> None:
+        ticks = _watched.get(name)
+        if ticks is not None:
+            if ticks & TICKS_READY:
+                _ready[0] += 1
+            # A copy's card has none of its fields yet when they are set (copy.deepcopy).
+            if ticks & TICKS_ZONE:
+                if value == "play" or getattr(self, "zone", None) == "play":
+                    bare = getattr(self, "resource", False) and not getattr(self, "damage", 0) and getattr(self, "attached_to", None) is None
+                    if not bare:
+                        _clock[0] += 1
+            elif ticks & TICKS_BOARD and getattr(self, "zone", None) == "play":
                 _clock[0] += 1
         _set(self, name, value)
 

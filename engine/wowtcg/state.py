@@ -16,7 +16,7 @@ from operator import attrgetter
 
 from . import checks, combat, effects
 from .cards import Card, Pool, token_card
-from .objects import BOARD_CLOCK, Action, Combat, Decision, EngineSetupError, IllegalAction, Link, Obj, Packet, Player, Waiting
+from .objects import BOARD_CLOCK, READY_CLOCK, Action, Combat, Decision, EngineSetupError, IllegalAction, Link, Obj, Packet, Player, Waiting
 
 HAND_SIZE = 7  # 101.1: opening hand
 HAND_LIMIT = 7  # 413.5b, 503.2a
@@ -111,9 +111,9 @@ class GameState:
         # rather than searched for card by card in play.
         self.powers_in_play: dict[str, list[int]] = {}
         # Ids of the cards in play with a payment power (CR7.4 701) or a
-        # quest's reward power (CR7.4 702.1), kept by `move` as they enter
-        # and leave play: asked about before every choice, and most such
-        # cards are elsewhere.
+        # face-up quest's reward power (CR7.4 702.1), kept by `move` as they
+        # enter and leave play and by a quest's completion: asked about
+        # before every choice, and most such cards are elsewhere or face down.
         self.payment_sources: list[int] = []
         self.players: list[Player] = []
         # How many instants (408.1) each player holds in his hand, kept by
@@ -148,6 +148,8 @@ class GameState:
         self._settled: tuple | None = None  # what the last check that found nothing read (409.6)
         self._settled_at = -1  # BOARD_CLOCK when that was last seen to hold
         self.uniqueness_settled: list[int] = []  # what the last uniqueness check that found nothing read (412)
+        self._ready: list[int] = []  # each player's ready resources (402.4a) as counted at READY_CLOCK `_ready_at`
+        self._ready_at = -1
         # 409.2: each priority action offered so far, by what it is made of
         # and what its label reads; an action is an immutable value, and
         # building one (its label above all) costs more than finding it.
@@ -311,6 +313,8 @@ class GameState:
         new._settled = None if self._settled is None else tuple(list(facts) for facts in self._settled)
         new._settled_at = self._settled_at  # the copy reads the same facts as this state
         new.uniqueness_settled = list(self.uniqueness_settled)
+        new._ready = list(self._ready)
+        new._ready_at = self._ready_at  # the copy's resources are this state's
         new.pass_actions = list(self.pass_actions)
         new._offers = dict(self._offers)
         new._offered = None if self._offered is None else list(self._offered)  # offered in the same state
@@ -421,7 +425,7 @@ class GameState:
     # --- objects and zones ----------------------------------------------------
 
     def _new_obj(self, card: Card, owner: int, zone: str, token: bool = False) -> Obj:
-        o = Obj.made(len(self.objs), card, owner, zone, owner, entered_by=owner, token=token)
+        o = Obj.made(len(self.objs), card, owner, zone, token)
         self.objs.append(o)
         self.powers_in_game |= card.power_names
         if token:
@@ -462,7 +466,7 @@ class GameState:
         if zone == "play":
             self.play.append(o.id)
             (self.resource_row if o.resource else self.party).append(o.id)
-            if o.card.pays:
+            if o.card.pays and (o.face_up or not o.resource):  # a face-down resource is blank (410.1b) and stays so
                 self.payment_sources.append(o.id)
             for name in o.card.power_names:
                 self.powers_in_play.setdefault(name, []).append(o.id)
@@ -491,12 +495,14 @@ class GameState:
         exhausted if it says so (CR7.4 710.1b); then uniqueness is checked (CR7.4 710.1f).
         `watched`: the powers watching it enter trigger now; cards that enter
         together are watched once all of them are in (`entered_play`)."""
-        self.move(o, "play")
+        # Its facts are set before it moves in, so that a bare resource
+        # (`_checked_facts`) ticks no clock as it enters: the most frequent entry.
         o.controller = o.entered_by = controller
         o.joined_turn = self.turn_number
         o.attached_to = attached_to
         # A face-down resource is blank (410.1b): no power of its card applies as it enters.
         o.exhausted = not o.resource and o.card.has_continuous("enters_play_exhausted")
+        self.move(o, "play")
         if attached_to is not None and o.card.has_continuous("control_attached"):
             self.recompute_control(self.objs[attached_to])
         if watched:
@@ -555,12 +561,17 @@ class GameState:
             c.defender = None
 
     def ready_resources(self, player: int) -> int:
-        """402.4a: the resources he could exhaust to pay."""
-        count = 0
-        for o in map(self.objs.__getitem__, self.resource_row):
-            if o.controller == player and not o.exhausted:
-                count += 1
-        return count
+        """402.4a: the resources he could exhaust to pay. Counted for every
+        player at once, and again only once a field it reads was set
+        (`READY_CLOCK`): it is asked before most choices, where mostly
+        nothing was exhausted, readied or moved since."""
+        if self._ready_at != READY_CLOCK[0]:
+            counts = [0] * len(self.players)
+            for o in map(self.objs.__getitem__, self.resource_row):
+                if not o.exhausted:
+                    counts[o.controller] += 1
+            self._ready, self._ready_at = counts, READY_CLOCK[0]
+        return self._ready[player]
 
     def pay(self, player: int, amount: int) -> None:
         """402.4a: exhaust that many ready resources. Reading: resources are
@@ -715,7 +726,7 @@ class GameState:
                 self.push(("ppp",))
                 return
         cards = every if since is None else since[0]
-        if checks.ppp_batch(self, cards):
+        if checks.ppp_batch(self, cards, standing_settled=since is not None):
             self.push(("ppp",))
         else:
             self._settled, self._settled_at = board, at
@@ -1375,12 +1386,16 @@ class GameState:
             hand = [o for o in map(objs.__getitem__, player.hand) if o.card.instant]  # 408.1: only instants
         else:
             hand = []
-            if not (self.payment_sources or self.turn_modifiers or defend):
-                # No instant (408.1), no payment power or quest in play
-                # (CR7.4 701, CR7.4 702.2), no ability to play from a
-                # graveyard (Readiness), no strike (602.3a): his pass is all
-                # there is (409.2), as at most choices.
-                return [self.pass_actions[p]]
+            if not (self.turn_modifiers or defend):
+                for oid in self.payment_sources:
+                    if objs[oid].controller == p:
+                        break
+                else:
+                    # No instant (408.1), no payment power or face-up quest
+                    # of his in play (CR7.4 701, CR7.4 702.2), no ability to
+                    # play from a graveyard (Readiness), no strike (602.3a):
+                    # his pass is all there is (409.2), as at most choices.
+                    return [self.pass_actions[p]]
         if self.turn_modifiers and self.may_play_from_graveyard(p):  # Readiness
             for oid in player.graveyard:
                 o = objs[oid]
@@ -1610,6 +1625,7 @@ class GameState:
             self.pay(a.player, quest.card.reward.cost_of("resources") or 0)
             self.chain.append(Link(self._link_id(), "reward", a.player, a.subject, power=quest.card.reward))
             quest.face_up = False
+            self.payment_sources.remove(quest.id)  # face down, it has no reward to offer again (410.1b)
         self._t_give_priority(a.player)
 
 
