@@ -223,11 +223,86 @@ def profile(games: int) -> tuple[list[tuple[str, int, float, float]], list[tuple
     return by_cumulative, by_own, total
 
 
+#: The parts of a run that `shares` times apart from the kinds of step.
+SETTING_UP = "setting up (random decks, shuffles)"
+OFFERING = "offering the actions (`legal_actions()`)"
+DRIVER = "the playout loop itself (`rng.choice`) and the clock's readings"
+
+
+def step_kind(st, action) -> str:
+    """What applying `action` to `st` sets off, read before it is applied: a
+    decision's answer, a priority action other than a pass, a pass that only
+    hands priority to the next player (409.1), or the last pass of a round:
+    the top link resolves (409.4a), or the window closes and play moves on to
+    what follows it (409.4b: the next step, the protect point, the combat's
+    conclusion, the next turn)."""
+    if st.decision is not None:
+        return "answering a decision (mulligan, armor, protector, target, ...)"
+    if action.kind != "pass":
+        return "a priority action other than a pass (play, resource, propose, strike, ...)"
+    if st.passes + 1 < st.in_game_count():
+        return "a pass that hands priority on (409.1)"
+    if st.chain:
+        return "the last pass of a round: the top link resolves (409.4a)"
+    return f"the last pass of a round: the {st.step.replace('_', ' ')} closes (409.4b)"
+
+
+def _clock_cost(clock: Callable[[], float], reads: int = 20_000) -> float:
+    """What one interval between two readings of `clock` holds of the
+    readings themselves: subtracted from every interval timed."""
+    spent = 0.0
+    for _ in range(reads):
+        t0 = clock()
+        spent += clock() - t0
+    return spent / reads
+
+
+def shares(games: int) -> tuple[dict[str, tuple[int, float]], float]:
+    """CPU seconds of seeds 0 to games-1 by kind of step (`step_kind`), with
+    offering the actions, setting up and the loop itself apart: kind ->
+    (times, seconds), and the seconds of the whole run. Every step is timed
+    on its own; the clock's own cost is taken out of each interval and
+    counted with the loop."""
+    game = WowTcgGame(players=2)
+    clock = time.process_time
+    cost = _clock_cost(clock)
+    spent: dict[str, list] = {}
+
+    def count(kind: str, seconds: float) -> None:
+        entry = spent.setdefault(kind, [0, 0.0])
+        entry[0] += 1
+        entry[1] += max(seconds - cost, 0.0)
+
+    started = clock()
+    for seed in range(games):
+        t0 = clock()
+        st = game.new_initial_state(seed)
+        count(SETTING_UP, clock() - t0)
+        rng = random.Random(seed)
+        steps = 0
+        while not st.is_terminal() and steps < STEP_CAP:
+            t0 = clock()
+            actions = st.legal_actions()
+            t1 = clock()
+            action = rng.choice(actions)
+            kind = step_kind(st, action)
+            t2 = clock()
+            st.apply_action(action)
+            t3 = clock()
+            count(OFFERING, t1 - t0)
+            count(kind, t3 - t2)
+            steps += 1
+    total = clock() - started
+    spent[DRIVER] = [spent[OFFERING][0], total - sum(seconds for _, seconds in spent.values())]
+    return {kind: (n, seconds) for kind, (n, seconds) in spent.items()}, total
+
+
 def _progress(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: int, against: Comparison | None = None) -> str:
+def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: int, against: Comparison | None = None,
+           split: tuple[dict[str, tuple[int, float]], float] | None = None) -> str:
     met = "met" if run.games_per_s >= TARGET_GAMES_PER_S else "not met"
     p1, p2 = run.wins.get(0, 0), run.wins.get(1, 0)
     lines = [
@@ -265,6 +340,7 @@ def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: in
         f"his hero left play (102.1a) in {run.hero_gone}.",
         "",
         *_comparison_lines(against),
+        *_share_lines(split, profile_games),
         f"### Profile ({profile_games} games under cProfile, {profiled_s:.2f} s)",
         "",
         "A pointer for optimisation: the engine's functions (`engine/`) with the most cumulative time "
@@ -279,6 +355,25 @@ def render(run: Run, by_cumulative, by_own, profiled_s: float, profile_games: in
     lines += [f"| {name} | {calls:,} | {own:.2f} | {cum:.2f} |" for name, calls, own, cum in by_own]
     lines.append(END)
     return "\n".join(lines) + "\n"
+
+
+def _share_lines(split: tuple[dict[str, tuple[int, float]], float] | None, games: int) -> list[str]:
+    if split is None:
+        return []
+    spent, total = split
+    rows = sorted(spent.items(), key=lambda item: -item[1][1])
+    return [
+        f"### Where the time goes ({games} games, seeds 0-{games - 1}, each step timed, {total:.2f} s)",
+        "",
+        "CPU seconds by kind of step, the kind read before the step is applied (`step_kind`); the clock's own "
+        "cost is taken out of every interval and counted with the loop. A step is one `apply_action`; "
+        "offering the actions is counted once a step.",
+        "",
+        "| Kind of step | Times | Seconds | Share | µs each |",
+        "|---|---:|---:|---:|---:|",
+        *(f"| {kind} | {n:,} | {seconds:.2f} | {seconds / total:.1%} | {seconds / n * 1e6:,.1f} |" for kind, (n, seconds) in rows if n),
+        "",
+    ]
 
 
 def _comparison_lines(against: Comparison | None) -> list[str]:
@@ -370,7 +465,8 @@ def main(argv: list[str] | None = None) -> None:
     else:
         run = measure(args.games)
     by_cumulative, by_own, profiled_s = profile(args.profile_games)
-    update(args.output, render(run, by_cumulative, by_own, profiled_s, args.profile_games, against))
+    split = shares(args.profile_games)
+    update(args.output, render(run, by_cumulative, by_own, profiled_s, args.profile_games, against, split))
 
     met = "met" if run.games_per_s >= TARGET_GAMES_PER_S else "not met"
     p1, p2 = run.wins.get(0, 0), run.wins.get(1, 0)
