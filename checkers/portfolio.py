@@ -168,7 +168,7 @@ _SHARED: dict[str, Any] = {}
 def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]:
     """Explicit search of the bounded instance; BMC as well where it stopped short."""
     machine, properties, budget = _SHARED["bounded"], _SHARED["properties"], _SHARED["budget"]
-    exploration = vector.explore(machine, budget.max_states, budget.max_memory)
+    exploration = vector.explore(machine, budget.max_states, budget.max_memory, watch=properties)
     stats = {
         "complete": exploration.complete,
         "stopped": exploration.stopped or None,

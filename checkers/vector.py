@@ -46,7 +46,7 @@ them once per distinct case of the frontier (``Vector.each_distinct``).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -640,6 +640,11 @@ class VectorExploration:
     stopped: str = ""  # why the search stopped short, in words ("" when complete)
     tail: np.ndarray | None = None  # None: a key of one word
     tails: np.ndarray | None = None
+    #: The step properties the search was asked to watch (``explore``'s
+    #: ``watch``), each decided on the transitions as they were taken: is
+    #: one of its edges taken, and the numbers (ascending) and sources of
+    #: the transitions that break it.
+    watched: dict[str, tuple[bool, np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     @property
     def states(self) -> int:
@@ -853,12 +858,22 @@ class VectorExploration:
         return start, path
 
 
-def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: int = limits.DEFAULT_MAX_MEMORY) -> VectorExploration:
+def explore(
+    machine: Machine,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_memory: int = limits.DEFAULT_MAX_MEMORY,
+    watch: Sequence[Property] = (),
+) -> VectorExploration:
     """Breadth-first search of every reachable state, a level at a time.
 
     Past ``max_states``, or once its arrays hold more than ``max_memory``
     bytes (their sizes: the same on any machine), the search finishes the
     level it is in and stops, as ``explicit.explore`` does.
+
+    The step properties among ``watch`` are decided as each edge is taken,
+    on the states it leaves and reaches while their digits are at hand
+    (``VectorExploration.watched``): not afterwards, over transitions
+    gathered from the whole search.
     """
     started = time.perf_counter()
     layout = Layout(machine)
@@ -870,7 +885,8 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         initial.append(layout.pack(s))
     visited.add(np.array(initial, np.uint64).reshape(-1, layout.words))
     starts = [0, visited.count]
-    expander = Expander(machine, layout)
+    steps_watched = [p for p in watch if isinstance(p, StepProperty)]
+    expander = Expander(machine, layout, steps_watched)
     edge_type = expander.edge_type
     transitions = 0
     complete = True
@@ -897,7 +913,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
             if stopped:
                 complete = False
                 break
-        keys, parent, edge, degree = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2])
+        keys, parent, edge, degree = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2], transitions)
         transitions += len(keys)
         degree = degree.astype(degree_type)
         stuck = starts[-2] + np.flatnonzero(degree == 0)
@@ -950,6 +966,7 @@ def explore(machine: Machine, max_states: int = DEFAULT_MAX_STATES, max_memory: 
         stopped,
         tail,
         tails,
+        expander.watched(),
     )
 
 
@@ -1056,19 +1073,31 @@ def _compact(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarra
 class Expander:
     """The successors of a frontier, edge by edge over each location's rows."""
 
-    def __init__(self, machine: Machine, layout: Layout) -> None:
+    def __init__(self, machine: Machine, layout: Layout, watch: Sequence[StepProperty] = ()) -> None:
         self.machine = machine
         self.layout = layout
         self.row_by_row: set[str] = set()
+        # The step properties watched, by the edges they apply to; whether
+        # each has met one of its transitions, and the transitions that break it, level by level.
+        self.watching: dict[int, list[int]] = {}
+        for i, p in enumerate(watch):
+            for e, edge in enumerate(machine.edges):
+                if p.applies(edge):
+                    self.watching.setdefault(e, []).append(i)
+        self.watch = list(watch)
+        self.met = [False] * len(watch)
+        self.broken: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in watch]
         # The edges leaving each location, in the order explicit search tries them.
         self.leaving = machine.out_index
         self.location_type = np.min_scalar_type(len(machine.location_names))
         self.edge_type = np.min_scalar_type(-len(machine.edges))
 
-    def successors(self, keys: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def successors(self, keys: np.ndarray, first: int, taken_before: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every successor of the states numbered ``first`` on, whose keys are
         ``keys``: its key, its predecessor's number and the edge's index, in
-        the order explicit search meets them; and how many each state has."""
+        the order explicit search meets them; and how many each state has.
+        The watched step properties are asked of each step's transitions,
+        the first of which is numbered ``taken_before``."""
         # Sorted by location, each location's rows are one slice of the digits.
         location = self.layout.digit(keys, 0)
         # (As the smallest unsigned type, which NumPy sorts stably by radix.)
@@ -1085,16 +1114,31 @@ class Expander:
         # predecessor's first place plus its rank, and no sort is needed.
         degree = np.zeros(len(keys), np.int64)
         found = []
+        # The rows (and their ranks) whose transition breaks a watched step property, by property.
+        breaking: list[tuple[int, np.ndarray, np.ndarray]] = []
         for a, b in zip([0, *ends], [*ends, len(keys)]):
             digit = self.layout.reader(keys[a:b]) if frontier is None else lambda j, a=a, b=b: frontier(j)[a:b]
             group = Group(self.layout, keys[a:b], digit)
-            steps = [(self.machine.edge_index[edge.name], a + taken, moved) for edge, taken, moved in self._steps(self.leaving[int(location[a])], group)]
-            for edge, rows, moved in sorted(steps, key=lambda step: step[0]):
-                found.append((edge, rows, degree[rows], moved))
+            # (The state over an edge's rows is kept only where a watched property reads it.)
+            steps = [
+                (e, taken, moved, pre if e in self.watching else None)
+                for e, taken, moved, pre in ((self.machine.edge_index[edge.name], *rest) for edge, *rest in self._steps(self.leaving[int(location[a])], group))
+            ]
+            for edge, taken, moved, pre in sorted(steps, key=lambda step: step[0]):
+                rows = a + taken
+                rank = degree[rows]
+                found.append((edge, rows, rank, moved))
                 degree[rows] += 1
+                for i in self.watching.get(edge, ()) if taken.size else ():
+                    bad = np.flatnonzero(~self._step_holds(self.watch[i], group, taken, moved, pre))
+                    self.met[i] = True
+                    if bad.size:
+                        breaking.append((i, rows[bad], rank[bad]))
         out_degree = np.empty_like(degree)
         out_degree[by_location] = degree
         place = np.cumsum(out_degree) - out_degree
+        for i, rows, rank in breaking:
+            self.broken[i].append((taken_before + place[by_location[rows]] + rank, first + by_location[rows]))
         total = int(out_degree.sum())
         out_keys = np.empty((total, self.layout.words), np.uint64)
         # State numbers are int32 (``Visited``), edge numbers of the smallest type that holds them.
@@ -1111,9 +1155,34 @@ class Expander:
             out_edge[at] = np.repeat(edges, [len(r) for r in rows])
         return out_keys, out_parent, out_edge, out_degree
 
-    def _steps(self, leaving: tuple[tuple[Edge, int], ...], group: "Group") -> Iterator[tuple[Edge, np.ndarray, np.ndarray]]:
-        """Each edge of ``leaving`` with the rows of ``group`` that enable it
-        and their successors' keys."""
+    def _step_holds(self, prop: StepProperty, group: "Group", taken: np.ndarray, moved: np.ndarray, pre: "Fields | None") -> np.ndarray:
+        """Does ``prop`` hold on each step from the rows ``taken`` of
+        ``group`` to the keys ``moved``: over ``VECTOR``, on the rows'
+        digits as the edge read them (``pre``; None: read anew); row by row
+        over ``CONCRETE`` where it cannot."""
+        if pre is None:
+            pre = group.state if taken.size == len(group.keys) else group.subset(taken)
+        try:
+            return rows(prop.holds(self.machine, pre, Fields(self.layout, self.layout.reader(moved)), VECTOR), len(taken)).astype(bool)
+        except ModelError:
+            raise
+        except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
+            concrete = self.layout.concrete
+            return np.array([bool(prop.holds(self.machine, concrete(group.keys[r]), concrete(k), CONCRETE)) for r, k in zip(taken, moved)], bool)
+
+    def watched(self) -> dict[str, tuple[bool, np.ndarray, np.ndarray]]:
+        """``VectorExploration.watched``: what the search found of each watched step property."""
+        out = {}
+        for p, met, broken in zip(self.watch, self.met, self.broken):
+            numbers = np.concatenate([n for n, _ in broken]) if broken else np.empty(0, np.int64)
+            sources = np.concatenate([s for _, s in broken]) if broken else np.empty(0, np.int64)
+            order = np.argsort(numbers, kind="stable")
+            out[p.name] = (met, numbers[order], sources[order])
+        return out
+
+    def _steps(self, leaving: tuple[tuple[Edge, int], ...], group: "Group") -> Iterator[tuple[Edge, np.ndarray, np.ndarray, "Fields | None"]]:
+        """Each edge of ``leaving`` with the rows of ``group`` that enable it,
+        their successors' keys, and (taken over arrays) the state over those rows."""
         by_row = []
         for edge, target in leaving:
             if edge.name in self.row_by_row:
@@ -1127,22 +1196,24 @@ class Expander:
             if holds is not None and not holds.any():
                 continue
             try:
-                taken, moved = self._vector_step(edge, target, group)
+                taken, moved, pre = self._vector_step(edge, target, group)
             except ModelError:
                 raise
             except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
                 self.row_by_row.add(edge.name)
                 by_row.append((edge, target))
                 continue
-            yield edge, taken, moved
+            yield edge, taken, moved, pre
         if by_row:
-            yield from self._concrete_steps(by_row, group)
+            yield from ((edge, taken, moved, None) for edge, taken, moved in self._concrete_steps(by_row, group))
 
-    def _vector_step(self, edge: Edge, target: int, group: "Group") -> tuple[np.ndarray, np.ndarray]:
+    def _vector_step(self, edge: Edge, target: int, group: "Group") -> tuple[np.ndarray, np.ndarray, "Fields | None"]:
+        """The rows of ``group`` that enable ``edge``, their successors' keys,
+        and the state over those rows as the update read it (None: none enables it)."""
         n = len(group.keys)
         taken = np.flatnonzero(rows(edge.guard(group.state, VECTOR), n))
         if not taken.size:
-            return taken, np.empty((0, self.layout.words), np.uint64)
+            return taken, np.empty((0, self.layout.words), np.uint64), None
         pre, keys = (group.state, group.keys) if taken.size == n else (group.subset(taken), group.keys.take(taken, axis=0))
         changes = edge.update(pre, VECTOR)
         unknown = set(changes) - set(self.layout.span)
@@ -1153,7 +1224,7 @@ class Expander:
             first = min(int(np.argmax(rows_bad)) for _, rows_bad in bad)
             names = [name for name, rows_bad in bad if rows_bad[first]]
             raise _leaves_domain(self.machine, edge, names, self.layout.concrete(group.keys[taken[first]]))
-        return taken, moved
+        return taken, moved, pre
 
     def _concrete_steps(
         self, leaving: list[tuple[Edge, int]], group: "Group"
@@ -1222,25 +1293,26 @@ def _leaves_domain(machine: Machine, edge: Edge, names: list[str], pre: Any) -> 
 CHUNK = 1 << 16
 
 
-def _over(exploration: VectorExploration, numbers: Sequence[np.ndarray], predicate: Callable[..., Any]) -> np.ndarray:
-    """``predicate(*states, backend)`` for each row of the state numbers in
-    ``numbers`` (one array per argument), over ``VECTOR`` a chunk at a time,
-    each state's digits read only when the predicate asks for them (most
-    read a few variables of many).  A predicate that cannot run on arrays is
-    asked row by row over ``CONCRETE``."""
+def _over(exploration: VectorExploration, numbers: Sequence[np.ndarray], predicates: Sequence[Callable[..., Any]]) -> list[np.ndarray]:
+    """Each of ``predicates(*states, backend)`` for each row of the state
+    numbers in ``numbers`` (one array per argument), over ``VECTOR`` a chunk
+    at a time, each state's digits read once for all the predicates and
+    only when one asks for them (most read a few variables of many).  A
+    predicate that cannot run on arrays is asked row by row over ``CONCRETE``."""
     layout = exploration.layout
     n = len(numbers[0])
-    out = np.empty(n, bool)
+    out = [np.empty(n, bool) for _ in predicates]
     for a in range(0, n, CHUNK):
         b = min(a + CHUNK, n)
         parts = [x[a:b] for x in numbers]
-        try:
-            states = [Fields(layout, exploration.reader(part)) for part in parts]
-            out[a:b] = rows(predicate(*states, VECTOR), b - a)
-        except ModelError:
-            raise
-        except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
-            out[a:b] = [bool(predicate(*(exploration.state(x) for x in row), CONCRETE)) for row in zip(*(p.tolist() for p in parts))]
+        readers = [exploration.reader(part) for part in parts]
+        for predicate, values in zip(predicates, out):
+            try:
+                values[a:b] = rows(predicate(*(Fields(layout, r) for r in readers), VECTOR), b - a)
+            except ModelError:
+                raise
+            except Exception:  # noqa: BLE001 - any failure on arrays: the plain values decide
+                values[a:b] = [bool(predicate(*(exploration.state(x) for x in row), CONCRETE)) for row in zip(*(p.tolist() for p in parts))]
     return out
 
 
@@ -1310,45 +1382,79 @@ def check(exploration: VectorExploration, prop: Property) -> Result:
 
 def check_all(exploration: VectorExploration, properties: Sequence[Property]) -> list[Result]:
     """``check`` of each property; the invariants and liveness properties
-    decided in one pass over the states (``_state_verdicts``), its time
-    shared out among them."""
+    decided in one pass over the states (``_state_verdicts``), the step
+    properties of the same edges in one pass over their transitions
+    (``_step_verdicts``), the time of each pass shared out among them."""
     started = time.perf_counter()
-    by_states = _state_verdicts(exploration, properties)
-    shared = (time.perf_counter() - started) / max(1, len(by_states))
-    return [_check(exploration, p, by_states.get(p.name), shared if p.name in by_states else 0.0) for p in properties]
+    found: dict[str, Any] = _state_verdicts(exploration, properties)
+    seconds = dict.fromkeys(found, (time.perf_counter() - started) / max(1, len(found)))
+    for p in properties:
+        if p.name in exploration.watched:
+            met, numbers, sources = exploration.watched[p.name]
+            found[p.name] = (met, _first_broken(exploration, numbers, sources, np.ones(len(numbers), bool)))
+    unwatched = [p for p in properties if p.name not in exploration.watched]
+    for names, (verdicts, spent) in _step_verdicts(exploration, unwatched).items():
+        found.update(verdicts)
+        seconds.update(dict.fromkeys(names, spent / len(names)))
+    return [_check(exploration, p, found.get(p.name), seconds.get(p.name, 0.0)) for p in properties]
 
 
-def _check(exploration: VectorExploration, prop: Property, by_states: tuple[bool, int | None, np.ndarray | None, np.ndarray | None] | None, seconds: float) -> Result:
+def _step_verdicts(exploration: VectorExploration, properties: Sequence[Property]) -> dict[tuple[str, ...], tuple[dict[str, Any], float]]:
+    """For the step properties of ``properties``, grouped by the edges they
+    apply to (several read the same transitions): each one's premise (is
+    some transition of its edges taken?) and shortest violation, from one
+    pass over the group's transitions, and the seconds it took."""
+    m = exploration.machine
+    groups: dict[tuple[int, ...], list[StepProperty]] = {}
+    for p in properties:
+        if isinstance(p, StepProperty):
+            groups.setdefault(tuple(i for i, e in enumerate(m.edges) if p.applies(e)), []).append(p)
+    out = {}
+    for edges, group in groups.items():
+        started = time.perf_counter()
+        chosen, pre = exploration.transitions_of(edges)
+        post = exploration.step_post[chosen]
+        holds = _over(exploration, [pre, post], [lambda s, t, b, p=p: p.holds(m, s, t, b) for p in group])
+        verdicts = {p.name: (bool(chosen.size), _first_broken(exploration, chosen, pre, ~ok)) for p, ok in zip(group, holds)}
+        out[tuple(verdicts)] = (verdicts, time.perf_counter() - started)
+    return out
+
+
+def _first_broken(exploration: VectorExploration, chosen: np.ndarray, pre: np.ndarray, broken: np.ndarray) -> tuple[Any, list[tuple[Edge, Any]]] | None:
+    """The shortest run that ends in the first of the transitions ``chosen``
+    (sources ``pre``) that ``broken`` marks, in explicit search's order."""
+    if not broken.any():
+        return None
+    # The first source (sources ascend) of a broken transition; among its
+    # transitions, explicit search meets them target by target, in the
+    # order it first reached each target from it, then edge by edge.
+    source = int(pre[broken][0])
+    bad = chosen[broken & (pre == source)].tolist()
+    first = int(exploration.first_step[source])
+    targets = exploration.step_post[first : first + int(exploration.out_degree[source])].tolist()
+    at = min(bad, key=lambda t: (targets.index(targets[t - first]), t))
+    start, path = exploration.path_to(source)
+    return start, path + [(exploration.machine.edges[exploration.edge_of(source, at)], exploration.state(targets[at - first]))]
+
+
+def _check(exploration: VectorExploration, prop: Property, found: Any, seconds: float) -> Result:
+    """One property's result from what its pass found (``_state_verdicts``, ``_step_verdicts``)."""
     started = time.perf_counter()
     m = exploration.machine
     violation: tuple[Any, list[tuple[Edge, Any]]] | None = None
     loop_start: int | None = None
     premise_met = True
     if isinstance(prop, Invariant):
-        premise_met, bad_state, _, _ = by_states
+        premise_met, bad_state, _, _ = found
         if bad_state is not None:
             violation = exploration.path_to(bad_state)
     elif isinstance(prop, StepProperty):
-        chosen, pre = exploration.transitions_of([i for i, e in enumerate(m.edges) if prop.applies(e)])
-        premise_met = bool(chosen.size)
-        post = exploration.step_post[chosen]
-        broken = ~_over(exploration, [pre, post], lambda s, t, b: prop.holds(m, s, t, b))
-        if broken.any():
-            # The first source (sources ascend) of a broken transition; among
-            # its transitions, explicit search meets them target by target, in
-            # the order it first reached each target from it, then edge by edge.
-            source = int(pre[broken][0])
-            bad = chosen[broken & (pre == source)].tolist()
-            first = int(exploration.first_step[source])
-            targets = exploration.step_post[first : first + int(exploration.out_degree[source])].tolist()
-            at = min(bad, key=lambda t: (targets.index(targets[t - first]), t))
-            start, path = exploration.path_to(source)
-            violation = (start, path + [(m.edges[exploration.edge_of(source, at)], exploration.state(targets[at - first]))])
+        premise_met, violation = found
     elif isinstance(prop, Deadlock):
         if len(exploration.dead_ends):
             violation = exploration.path_to(int(exploration.dead_ends[0]))
     elif isinstance(prop, Eventually):
-        _, _, premise, missed = by_states
+        _, _, premise, missed = found
         premise_met, violation, loop_start = explicit._unmet(exploration, premise, missed)
     else:
         raise TypeError(f"explicit search cannot check {type(prop).__name__}")

@@ -367,7 +367,11 @@ def test_every_property_gets_explicit_searchs_verdict_and_counterexample(game, b
 
     properties = get_game(game).properties
     plain, arrays = explored_by_state(game, tuple(bounds.items())), explored(game, tuple(bounds.items()))
-    assert [_verdict(r) for r in vector.check_all(arrays, properties)] == [_verdict(explicit.check(plain, p)) for p in properties]
+    expected = [_verdict(explicit.check(plain, p)) for p in properties]
+    assert [_verdict(r) for r in vector.check_all(arrays, properties)] == expected
+    # The step properties decided during the search, as the portfolio has them decided.
+    watching = vector.explore(arrays.machine, watch=properties)
+    assert [_verdict(r) for r in vector.check_all(watching, properties)] == expected
 
 
 def test_the_transitions_of_some_edges_are_found_from_the_sets_of_enabled_edges():
@@ -399,6 +403,8 @@ def test_a_violation_is_the_shortest_one_explicit_search_finds(name):  # noqa: A
     found = vector.check(vector.explore(machine), prop)
     assert found.verdict == "violated"
     assert _verdict(found) == _verdict(explicit.check(explicit.explore(machine), prop))
+    # Watched by the search (a step property decided as its edges are taken): the same run.
+    assert _verdict(vector.check(vector.explore(machine, watch=[prop]), prop)) == _verdict(found)
 
 
 def test_a_liveness_violation_is_the_same_lasso(small_machine):  # noqa: ANN001
