@@ -206,7 +206,7 @@ def check_by_method(
 ) -> Iterator[Result]:
     if method in ("explicit", "both"):
         advance(f"{game.name}: exploring states", 0, 1)
-        exploration = vector.explore(machine, max_states, max_memory)
+        exploration = vector.explore(machine, max_states, max_memory, watch=chosen)
         stats[game.name] = {
             "complete": exploration.complete,
         "stopped": exploration.stopped or None,
