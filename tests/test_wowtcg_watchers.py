@@ -29,13 +29,14 @@ from model.wowtcg.watchers import Watcher, nearby
 
 BOUNDS = {"turns": 1, "hand": 1, "deck": 0, "chain_depth": 1}
 WATCHED = dict((key, board) for key, _, board in nearby_boards(2, 2))["watchers"]
-ENDS, DAMAGE, DESTROYED = WATCHED.watchers
+ENDS, _, DESTROYED = WATCHED.watchers
 #: Each question on the watchers' board cut to what it needs, so that each search stays small:
-#: the default instants remove combatants; the damage instant is cast between heroes alone;
+#: the default instants remove combatants; P1 plays the damage ability, between heroes alone;
 #: the attachment's host dies in P1's first combat, with no card in hand.
 CASES = {
     "combat_ends_after_removal_triggers": (replace(WATCHED, spells=(), watchers=(ENDS,), attached_to=None), BOUNDS),
-    "spell_deals_combat_damage": (replace(default_board(2, 0), spells=(COUNTED_AS_COMBAT,), watchers=(DAMAGE,)), {**BOUNDS, "allies": 0}),
+    "spell_deals_combat_damage": (replace(default_board(2, 0), spells=(COUNTED_AS_COMBAT,), watchers=(Watcher("combat damage", 0),)),
+                                  {**BOUNDS, "allies": 0}),
     "attachment_off_is_destroyed": (replace(WATCHED, spells=(), watchers=(DESTROYED,)), {**BOUNDS, "hand": 0}),
 }
 
@@ -76,9 +77,9 @@ def test_damage_that_counts_as_combat_damage_is_none_by_the_basic_rules():
     assert f.key == "source-clash:spell_deals_combat_damage:001"
     assert f"for {COUNTED_AS_COMBAT.name}: 001 answers no where the model's reading answers yes" in f.summary
     ours, theirs = parted(f)
-    # P2's instant deals its packet: his watcher notes combat damage by the model only.
-    assert ours.edge.startswith("resolve_instant[deal 1]")
-    assert ours.changes["triggered"][1] == "P2's 'when a card he controls deals combat damage'" and "triggered" not in theirs.changes
+    # P1's ability deals its packet in his action phase: his watcher notes combat damage by the model only.
+    assert ours.edge.startswith("resolve_ability[deal 1]")
+    assert ours.changes["triggered"][1] == "P1's 'when a card he controls deals combat damage'" and "triggered" not in theirs.changes
 
 
 def test_an_attachment_that_comes_off_is_destroyed_only_by_cr74():

@@ -268,10 +268,12 @@ ARCANITE_DRAGONLING = Character("Arcanite Dragonling", atk=1, health=1, keywords
 #: the kind of modifier both texts name, on no card the model has.
 BECOME_DEFENDER = Spell("target ally becomes a defender", 0, makes_defender=True)
 
-#: An instant whose text says its 1 damage "counts as combat damage"
-#: (407.3b, CR7.4 408.3b): the kind of modifier both texts name, on no card
-#: the model has.
-COUNTED_AS_COMBAT = Spell("1 damage that counts as combat damage", 1, counts_as_combat=True)
+#: A non-instant ability whose text says its 1 damage "counts as combat
+#: damage" (407.3b, CR7.4 408.3b): the kind of modifier both texts name, on
+#: no card the model has.  Non-instant, so that it is played only in its
+#: controller's action phase: where it is played does not bear on the
+#: question, and an instant's every window costs lint's search a third more.
+COUNTED_AS_COMBAT = Spell("1 damage that counts as combat damage", 1, instant=False, counts_as_combat=True)
 
 #: Mind Control (409.6d example, 000:370-371): its caster takes control of
 #: an opposing ally, which joins his party without entering play (401.3).

@@ -270,6 +270,6 @@ def nearby(board: Board, spell: Any) -> tuple[str, str, Board] | None:
     return (
         "watchers",
         f"powers note when a combat ends, when a card of P2 deals combat damage and when an attachment is destroyed; "
-        f"P2's {who} has an attachment that can't be destroyed; and an instant of {spell.amount} damage that counts as combat damage is in the game",
+        f"P2's {who} has an attachment that can't be destroyed; and a non-instant ability of {spell.amount} damage that counts as combat damage is in the game",
         replace(board, spells=(spell,), watchers=watchers, attached_to=(1, slot)),
     )
