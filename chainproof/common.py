@@ -118,13 +118,17 @@ def guarded(run: Callable[[], int]) -> None:
     ``--debug`` (before the command) lets an internal error raise with its traceback.
     """
     ours = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    if ours:
-        signal.signal(signal.SIGINT, _ctrl_c)
-    try:
+    if not ours:
         _guarded(run)
+        return
+    signal.signal(signal.SIGINT, _ctrl_c)
+    try:
+        # A Ctrl-C that stops a Z3 query is recorded, so that only it, never
+        # a query cancelled for another cause, is taken for one (model/limits.py).
+        with limits.ctrl_c_stops_z3():
+            _guarded(run)
     finally:
-        if ours:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _guarded(run: Callable[[], int]) -> None:

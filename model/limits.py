@@ -16,8 +16,13 @@ inherit it.
 from __future__ import annotations
 
 import re
-import time
-from typing import Any
+import signal
+import socket
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import z3
 
 #: Resource units per query.  The largest query of ``chainproof verify`` at
 #: default bounds, Spacer's proof of WoW's combat_damage_equals_atk, takes
@@ -59,32 +64,78 @@ def limit(solver: Any, timeout_ms: int) -> Any:
     return solver
 
 
-#: When this process began: a wall-clock guard of T seconds cannot have
-#: stopped a query in a process younger than T (a forked worker's start
-#: is its parent's, earlier still).
-_STARTED = time.monotonic()
-
 #: What Z3 says when a query used up its resource limit: the generic solver
 #: names it; the finite-domain (SAT) solver says "sat.canceled", or nothing
 #: at all once it has been used incrementally.
 _OUT_OF_RESOURCES = ("resource", "sat.canceled", "no reason given")
 
+#: Set when this process received SIGINT (Ctrl-C) while ``ctrl_c_stops_z3``
+#: was in force: the record that a cancelled query was the user's doing.
+_CTRL_C = threading.Event()
+
+#: Z3's own name for a query its SIGINT handler stopped (where that handler
+#: is on, outside ``ctrl_c_stops_z3``).
+_Z3_CTRL_C = "interrupted from keyboard"
+
+
+def stopped_by_ctrl_c(reason: str) -> bool:
+    """Did Ctrl-C stop the query that answered unknown for ``reason``?  Only a
+    SIGINT that really arrived says so, never the wording of the reason alone:
+    Z3 says "canceled" when the SAT solver reaches its resource limit too."""
+    return _CTRL_C.is_set() or reason == _Z3_CTRL_C
+
+
+@contextmanager
+def ctrl_c_stops_z3() -> Iterator[None]:
+    """Ctrl-C stops a running Z3 query at once and is recorded as such.
+
+    Z3 installs a SIGINT handler of its own around each query and takes the
+    first Ctrl-C for itself, so Python would never learn of it.  Here Z3's
+    handler is off; Python's own handler writes each signal to a socket (its
+    wakeup fd) even while Z3 holds the main thread, and a watcher thread
+    records the SIGINT and interrupts Z3's context, so the query returns and
+    Python raises KeyboardInterrupt as it does.  Main thread only."""
+    ours, theirs = socket.socketpair()
+    theirs.setblocking(False)
+    before = signal.set_wakeup_fd(theirs.fileno(), warn_on_full_buffer=False)
+    _CTRL_C.clear()
+    z3_handler = z3.get_param("ctrl_c")
+    z3.set_param("ctrl_c", False)
+
+    def watch() -> None:
+        while signals := ours.recv(64):
+            if signal.SIGINT in signals:
+                _CTRL_C.set()
+                z3.main_ctx().interrupt()
+
+    watcher = threading.Thread(target=watch, name="ctrl-c-watcher", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(before)
+        z3.set_param("ctrl_c", z3_handler)
+        theirs.close()  # ends the watcher: its socket reads end-of-file
+        watcher.join()
+        ours.close()
+        _CTRL_C.clear()
+
 
 def why_unknown(reason: str, timeout_ms: int) -> str:
-    """Why a query came back unknown, in words that say whether a rerun could differ."""
+    """Why a query came back unknown, in words that say whether a rerun could
+    differ; a query Ctrl-C stopped is no answer at all (KeyboardInterrupt)."""
+    if stopped_by_ctrl_c(reason):
+        raise KeyboardInterrupt
     if reason == "timeout":
         return (f"the wall-clock guard of {timeout_ms / 1000:g} s stopped it before its resource limit "
                 "(an outer guard: a busy machine reaches it sooner; raise --timeout)")
     if any(mark in reason for mark in _OUT_OF_RESOURCES):
         return f"the resource limit of {_rlimit:,} units was reached (counted work: the same on any machine; raise --rlimit)"
-    if "cancel" in reason or "interrupt" in reason:
-        # Z3 says "canceled" for its own timer as for Ctrl-C, and takes the
-        # first Ctrl-C for itself (Python never sees it).  Sooner than the
-        # guard could fire, the cancel was Ctrl-C: not an answer at all.
-        if time.monotonic() - _STARTED < timeout_ms / 1000:
-            raise KeyboardInterrupt
-        return (f"Z3 cancelled it: the wall-clock guard of {timeout_ms / 1000:g} s "
-                "(an outer guard: a busy machine reaches it sooner; raise --timeout)")
+    if "cancel" in reason:
+        # The SAT solver says "canceled" at its resource limit, and a timer
+        # may say it too: either limit, not Ctrl-C (that is recorded above).
+        return (f"Z3 cancelled it: the resource limit of {_rlimit:,} units or the wall-clock guard of "
+                f"{timeout_ms / 1000:g} s was reached (raise --rlimit, or --timeout on a busy machine)")
     return f"Z3 gave up ({reason})"
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from click.testing import CliRunner
 
 from chainproof.cli import main
+from model import limits
 
 FOUR_PLAIN = ["--unit", "A:3", "--unit", "B:3", "--unit", "C:3", "--unit", "D:3", "--total", "5"]
 
@@ -53,29 +55,37 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     assert message in result.stderr and "Traceback" not in result.output
 
 
-def _stopping_on_the(call: int, reason: str):
-    """A Z3 check that answers ``unknown`` for ``reason`` from the ``call``-th check on."""
+def _stopping_on_the(call: int, reason: str, ctrl_c: bool = False):
+    """A Z3 check that answers ``unknown`` for ``reason`` from the ``call``-th
+    check on; with ``ctrl_c``, as a SIGINT that arrived during it would, recorded."""
     import z3
 
     real, calls = z3.Solver.check, []
 
     def check(self, *args):
         calls.append(1)
-        return z3.unknown if len(calls) >= call else real(self, *args)
+        if len(calls) < call:
+            return real(self, *args)
+        if ctrl_c:
+            limits._CTRL_C.set()  # what limits.ctrl_c_stops_z3's watcher records
+        return z3.unknown
 
     return check, (lambda self: reason)
 
 
-@pytest.mark.parametrize("reason, code, said", [
-    ("timeout", 2, "the solver stopped before deciding (timeout); no answer is given"),
-    ("canceled", 130, "s: no result"),
+@pytest.mark.parametrize("reason, ctrl_c, code, said", [
+    ("timeout", False, 2, "the solver stopped before deciding (timeout); no answer is given"),
+    # Z3's SAT solver says "canceled" at its resource limit: no Ctrl-C, so no interrupt.
+    ("canceled", False, 2, "the solver stopped before deciding (canceled); no answer is given"),
+    ("canceled", True, 130, "s: no result"),
 ])
-def test_an_undecided_check_is_never_read_as_the_end_of_the_list(monkeypatch, reason, code, said):
+def test_an_undecided_check_is_never_read_as_the_end_of_the_list(monkeypatch, reason, ctrl_c, code, said):
     """The enumeration stops on unsat only: a solver that gives up, or a
     Ctrl-C that cancels it, after some splits were found prints no list."""
     import z3
 
-    check, why = _stopping_on_the(4, reason)
+    monkeypatch.setattr(limits, "_CTRL_C", threading.Event())
+    check, why = _stopping_on_the(4, reason, ctrl_c)
     monkeypatch.setattr(z3.Solver, "check", check)
     monkeypatch.setattr(z3.Solver, "reason_unknown", why)
     result = invoke(*FOUR_PLAIN, "--json")

@@ -594,12 +594,12 @@ class SolverStopped(Exception):
 
 
 def _decide(solver: z3.Solver, *assumptions: Any) -> z3.CheckSatResult:
-    """sat or unsat, never unknown read as either: Ctrl-C (Z3 cancels the
-    check) stays an interrupt, any other unknown is ``SolverStopped``."""
+    """sat or unsat, never unknown read as either: a check Ctrl-C stopped
+    stays an interrupt, any other unknown is ``SolverStopped``."""
     answer = solver.check(*assumptions)
     if answer == z3.unknown:
         reason = solver.reason_unknown()
-        if "cancel" in reason or "interrupt" in reason:
+        if limits.stopped_by_ctrl_c(reason):
             raise KeyboardInterrupt
         raise SolverStopped(f"the solver stopped before deciding ({reason})")
     return answer
