@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .objects import Action, Decision, Link, Obj, Packet, Waiting
+from .objects import RESOURCE_MARKED, Action, Decision, Link, Obj, Packet, Waiting
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -445,7 +445,9 @@ def leave_play(st: GameState, o: Obj, zone: str) -> None:
     if o.id in st.play:
         st.play.remove(o.id)
         (st.resource_row if o.resource else st.party).remove(o.id)
-    for oid in list(st.play):
+    # Its attachments, in the order of play; a resource is never one (410.1b)
+    # unless one has been given a host (`RESOURCE_MARKED`).
+    for oid in list(st.play if RESOURCE_MARKED[0] else st.party):
         a = st.objs[oid]
         if a.attached_to == o.id:
             leave_play(st, a, "graveyard")

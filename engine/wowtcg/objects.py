@@ -35,14 +35,21 @@ READY_CLOCK = [0]
 #: What setting each watched field of a card ticks: READY_CLOCK (`TICKS_READY`),
 #: BOARD_CLOCK while the card is in play (`TICKS_BOARD`), or, for its zone,
 #: both as the move says (`Obj.__setattr__`).
-TICKS_BOARD, TICKS_READY, TICKS_ZONE = 1, 2, 4
+TICKS_BOARD, TICKS_READY, TICKS_ZONE, MARKS = 1, 2, 4, 8
 CARD_FIELDS_WATCHED = {
-    **{name: TICKS_BOARD for name in CARD_FIELDS_CHECKED},
     "controller": TICKS_BOARD | TICKS_READY,
-    "resource": TICKS_BOARD | TICKS_READY,
+    "resource": TICKS_BOARD | TICKS_READY | MARKS,
+    "damage": TICKS_BOARD | MARKS,
+    "attached_to": TICKS_BOARD | MARKS,
     "exhausted": TICKS_READY,
     "zone": TICKS_ZONE | TICKS_READY,
 }
+assert CARD_FIELDS_CHECKED == {name for name, ticks in CARD_FIELDS_WATCHED.items() if ticks & TICKS_BOARD}
+#: Set for good once a resource of any game holds damage or a host, which
+#: the rules never give one (410.1b): until then, a reading of play for
+#: damage or hosts (`GameState._checked_facts`, an attachment's host leaving,
+#: `effects.leave_play`) need not look over the resource row.
+RESOURCE_MARKED = [False]
 PLAYER_FIELDS_CHECKED = frozenset({"in_game", "drew_from_empty"})
 
 
@@ -72,7 +79,10 @@ class Obj(CardFields):
     """A card or a token in the game. Setting a field the checks read on a
     card in play, or moving it into or out of play, ticks `BOARD_CLOCK`,
     whoever does it; setting one that decides whether it is a ready
-    resource of a player ticks `READY_CLOCK`."""
+    resource of a player ticks `READY_CLOCK`. The engine sets a field
+    plainly (`object.__setattr__`) only where no clock would tick for it (a
+    card about to enter play, `GameState.enter_play`) or ticks the clock
+    itself (`GameState.pay`)."""
 
     __slots__ = ()
 
@@ -90,10 +100,18 @@ class Obj(CardFields):
         return o
 
     def __setattr__(self, name: str, value, _set=object.__setattr__, _watched=CARD_FIELDS_WATCHED, _clock=BOARD_CLOCK,
-                    _ready=READY_CLOCK) -> None:
+                    _ready=READY_CLOCK, _marked=RESOURCE_MARKED) -> None:
         ticks = _watched.get(name)
         if ticks is not None:
-            if ticks & TICKS_READY:
+            if ticks & MARKS and not _marked[0]:
+                if name == "resource":
+                    marks = value and (getattr(self, "damage", 0) or getattr(self, "attached_to", None) is not None)
+                else:
+                    marks = (value is not None if name == "attached_to" else value) and getattr(self, "resource", False)
+                if marks:
+                    _marked[0] = True
+            # Only a resource, or a card becoming one, changes what is ready to pay.
+            if ticks & TICKS_READY and (name == "resource" or getattr(self, "resource", True)):
                 _ready[0] += 1
             # A copy's card has none of its fields yet when they are set (copy.deepcopy).
             if ticks & TICKS_ZONE:

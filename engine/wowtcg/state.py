@@ -16,7 +16,7 @@ from operator import attrgetter
 
 from . import checks, combat, effects
 from .cards import Card, Pool, token_card
-from .objects import BOARD_CLOCK, READY_CLOCK, Action, Combat, Decision, EngineSetupError, IllegalAction, Link, Obj, Packet, Player, Waiting
+from .objects import BOARD_CLOCK, READY_CLOCK, RESOURCE_MARKED, Action, Combat, Decision, EngineSetupError, IllegalAction, Link, Obj, Packet, Player, Waiting
 
 HAND_SIZE = 7  # 101.1: opening hand
 HAND_LIMIT = 7  # 413.5b, 503.2a
@@ -116,6 +116,8 @@ class GameState:
         # before every choice, and most such cards are elsewhere or face down.
         self.payment_sources: list[int] = []
         self.players: list[Player] = []
+        # How many players are still in the game, kept by `players_lose`: read at every pass (409.4a).
+        self.seated = len(heroes)
         # How many instants (408.1) each player holds in his hand, kept by
         # `move`: outside his main phase only these are played, and most of
         # the time he holds none.
@@ -150,6 +152,7 @@ class GameState:
         self.uniqueness_settled: list[int] = []  # what the last uniqueness check that found nothing read (412)
         self._ready: list[int] = []  # each player's ready resources (402.4a) as counted at READY_CLOCK `_ready_at`
         self._ready_at = -1
+        self._sides_of: list[tuple | None] = [None] * len(heroes)  # each player's `_sides`, with BOARD_CLOCK then
         # 409.2: each priority action offered so far, by what it is made of
         # and what its label reads; an action is an immutable value, and
         # building one (its label above all) costs more than finding it.
@@ -289,6 +292,7 @@ class GameState:
         new.powers_in_play = {name: list(ids) for name, ids in self.powers_in_play.items()}
         new.payment_sources = list(self.payment_sources)
         new.players = [p.copy() for p in self.players]
+        new.seated = self.seated
         new.instants_in_hand = list(self.instants_in_hand)
         new.play = list(self.play)
         new.party = list(self.party)
@@ -315,6 +319,10 @@ class GameState:
         new.uniqueness_settled = list(self.uniqueness_settled)
         new._ready = list(self._ready)
         new._ready_at = self._ready_at  # the copy's resources are this state's
+        new._sides_of = [  # the copy's own cards, as they were sorted here
+            None if sides is None else (sides[0], *([new.objs[o.id] for o in cards] for cards in sides[1:]))
+            for sides in self._sides_of
+        ]
         new.pass_actions = list(self.pass_actions)
         new._offers = dict(self._offers)
         new._offered = None if self._offered is None else list(self._offered)  # offered in the same state
@@ -412,15 +420,12 @@ class GameState:
 
     def clockwise_from(self, player: int) -> list[int]:
         n = len(self.players)
+        if self.seated == n:  # nobody has left: every seat, from his
+            return [*range(player, n), *range(player)]
         return [(player + i) % n for i in range(n) if self.players[(player + i) % n].in_game]
 
     def in_game_count(self) -> int:
-        # A loop, not a comprehension: it runs at every pass, over a few players.
-        count = 0
-        for p in self.players:
-            if p.in_game:
-                count += 1
-        return count
+        return self.seated
 
     # --- objects and zones ----------------------------------------------------
 
@@ -495,13 +500,19 @@ class GameState:
         exhausted if it says so (CR7.4 710.1b); then uniqueness is checked (CR7.4 710.1f).
         `watched`: the powers watching it enter trigger now; cards that enter
         together are watched once all of them are in (`entered_play`)."""
-        # Its facts are set before it moves in, so that a bare resource
-        # (`_checked_facts`) ticks no clock as it enters: the most frequent entry.
-        o.controller = o.entered_by = controller
-        o.joined_turn = self.turn_number
-        o.attached_to = attached_to
+        # Its fields are set before it moves in, where neither the checks
+        # (`_checked_facts`) nor a count of ready resources reads them: set
+        # plainly, with no tick of the clocks (`Obj.__setattr__`); the move
+        # into play ticks what entering changes, and nothing for a bare
+        # resource, the most frequent entry.
+        assert o.zone != "play", f"{o!r} is in play already"
+        plain = object.__setattr__
+        plain(o, "controller", controller)
+        plain(o, "entered_by", controller)
+        plain(o, "joined_turn", self.turn_number)
+        plain(o, "attached_to", attached_to)
         # A face-down resource is blank (410.1b): no power of its card applies as it enters.
-        o.exhausted = not o.resource and o.card.has_continuous("enters_play_exhausted")
+        plain(o, "exhausted", not o.resource and o.card.has_continuous("enters_play_exhausted"))
         self.move(o, "play")
         if attached_to is not None and o.card.has_continuous("control_attached"):
             self.recompute_control(self.objs[attached_to])
@@ -576,12 +587,15 @@ class GameState:
     def pay(self, player: int, amount: int) -> None:
         """402.4a: exhaust that many ready resources. Reading: resources are
         interchangeable for paying, so the earliest placed are used."""
+        if amount == 0:
+            return
+        READY_CLOCK[0] += 1  # for every resource exhausted below, set plainly (`Obj.__setattr__`)
         for oid in self.resource_row:
             if amount == 0:
                 break
             o = self.objs[oid]
             if o.controller == player and not o.exhausted:
-                o.exhausted = True
+                object.__setattr__(o, "exhausted", True)
                 amount -= 1
 
     def fits_attach(self, attachment: Obj, host: Obj, in_play: bool = False) -> bool:
@@ -618,11 +632,8 @@ class GameState:
         """What meets a target description (CR7.4 706.1)."""
         if kind == "player":
             return [p.index for p in self.players if p.in_game]
-        if kind == "attached_ability":
-            return [
-                oid for oid in self.play
-                if self.objs[oid].card.type == "ability" and self.objs[oid].attached_to is not None
-            ]
+        if kind == "attached_ability":  # a resource has no host (410.1b): the other cards in play are read
+            return [o.id for o in self.cards_in_play() if o.card.type == "ability" and o.attached_to is not None]
         if kind == "ability_in_play":  # 413.3: an ability named without a zone is one in play
             return [o.id for o in self.cards_in_play() if o.card.type == "ability"]
         if kind == "character":  # hero or ally; a totem in play is targeted as if an ally (306.3a)
@@ -784,13 +795,15 @@ class GameState:
         play between two checks (a token copy destroyed by uniqueness, 412)
         leaves the cards in play as they were, so the tokens outside play
         are read too (409.6e). The rules put neither damage nor a host on a
-        resource, so the resource row is only looked over for one."""
+        resource, so the resource row is looked over for one only once some
+        resource has held one (`RESOURCE_MARKED`)."""
         objs = self.objs
         cards = self.party
-        for o in map(objs.__getitem__, self.resource_row):
-            if o.damage or o.attached_to is not None:
-                cards = self.play  # read in its place in play
-                break
+        if RESOURCE_MARKED[0]:
+            for o in map(objs.__getitem__, self.resource_row):
+                if o.damage or o.attached_to is not None:
+                    cards = self.play  # read in its place in play
+                    break
         return (
             [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(objs.__getitem__, cards)
              if not o.resource or o.damage or o.attached_to is not None],
@@ -1079,6 +1092,7 @@ class GameState:
         self.history.append(", ".join(self.pname(i) for i in losers) + " leaves the game (102.1a, 102.2)")
         for i in losers:
             self.players[i].in_game = False
+            self.seated -= 1
             self.players[i].result = "drew" if not remaining else "lost"
             checks.remove_player_cards(self, i)
         if not remaining or not effects.opponents(self, remaining[0]):
@@ -1431,13 +1445,7 @@ class GameState:
         # his (attackers, weapons), and in his main phase the others' that
         # could defend, characters and, against a sabotage, items (601.2b).
         budget = self.ready_resources(p)
-        mine, theirs = [], []
-        if main or defend:
-            for o in map(objs.__getitem__, self.party):
-                if o.controller == p:
-                    mine.append(o)
-                elif main and (o.card.is_character or o.card.type == "item"):
-                    theirs.append(o)
+        mine, theirs = self._sides(p) if main or defend else ((), ())
         # Each offer is looked up by what it is made of, with the controller
         # of a card it names, which its label shows (`describe`).
         targets_of: dict[str, list[int]] = {}  # `legal_targets` of each kind, read once: several cards may ask
@@ -1523,7 +1531,7 @@ class GameState:
                         a = offers[key] = Action.made("power", p, o.id, () if t is None else (t,), x, i,
                                                       label=f"{self.pname(p)} uses {o.name}'s power{f' (X={x})' if has_x else ''}{tname}")
                     offer(a)
-        if main and theirs:
+        if main and theirs:  # the others' cards matter in his main phase only
             # What 601.2b asks of a defender, bar the attacker's sabotage, is
             # the same for every attacker of his: asked once for each
             # defender (`combat.open_defenders`), in the order of play.
@@ -1556,13 +1564,32 @@ class GameState:
                     offer(a)
         return out
 
+    def _sides(self, player: int) -> tuple[list[Obj], list[Obj]]:
+        """The cards in play that are not resources, in the order of play:
+        `player`'s, and the others' that could defend (characters, and items
+        against a sabotage, 601.2b). Asked before most choices in a main
+        phase or a defend window; kept until BOARD_CLOCK ticks, as it does
+        whenever a card enters or leaves the party or changes controller.
+        Neither list is changed by its readers."""
+        at = BOARD_CLOCK[0]
+        sides = self._sides_of[player]
+        if sides is None or sides[0] != at:
+            mine, theirs = [], []
+            for o in map(self.objs.__getitem__, self.party):
+                if o.controller == player:
+                    mine.append(o)
+                elif o.card.is_character or o.card.type == "item":
+                    theirs.append(o)
+            sides = self._sides_of[player] = (at, mine, theirs)
+        return sides[1], sides[2]
+
     def _act(self, a: Action) -> None:
         """Add the link (CR7.4 707): pay, put it on top, and its controller
         gets priority again (409.1, CR7.4 707.1f) after the pre-priority checks."""
         self.priority = None
         if a.kind == "pass":
             self.passes += 1
-            if self.passes >= self.in_game_count():
+            if self.passes >= self.seated:
                 self.passes = 0
                 if self.chain:  # 409.4a-b
                     self._t_resolve_top()

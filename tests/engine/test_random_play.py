@@ -169,6 +169,12 @@ class Referee:
         instants = [sum(1 for oid in p.hand if objs[oid].card.instant) for p in st.players]
         if st.instants_in_hand != instants:
             self.fail(st, f"instants in hand counted {st.instants_in_hand}, held {instants} (408.1)")
+        ready = [sum(1 for oid in st.resource_row if objs[oid].controller == p.index and not objs[oid].exhausted)
+                 for p in st.players]
+        if [st.ready_resources(p.index) for p in st.players] != ready:
+            self.fail(st, f"ready resources counted {[st.ready_resources(p.index) for p in st.players]}, in play {ready} (402.4a)")
+        if st.in_game_count() != sum(p.in_game for p in st.players):
+            self.fail(st, f"{st.in_game_count()} players counted in the game, {sum(p.in_game for p in st.players)} are (102.1)")
 
     # --- the change a step made ------------------------------------------------
 
