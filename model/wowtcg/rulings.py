@@ -11,8 +11,9 @@ team game, whether 601.2a's bar reaches a hero back from the game, whether a
 card held until its turn readies, and what a spell's printed text does:
 the rules of 303, 404-410, 501-503 and 600-603 and CR7.4's bear form as
 rulings with explicit precedence (``model/rulings.py``), each citing the
-texts that state it.  Twenty-five questions of play read the board alone (``Question.fixed``): the model asks
-them as it builds its edges, so a reading of them builds other edges.
+texts that state it.  Questions of play that read the board alone
+(``Question.fixed``) the model asks as it builds its edges, so a reading of
+them builds other edges.
 
 The WoW rules come in five texts (``model/sources.py``): the seed's
 comprehensive rules (000), the basic rules (001), the combat rules in English
