@@ -128,6 +128,8 @@ def model_state(m: Machine, obs: dict[str, Any]) -> Any:
     }
     if m.table.control_moves:
         fields["controller"] = tuple(e["controller"] for e in marks)
+    if m.table.takes_tokens:
+        fields["tokens_taken"] = tuple(k for row in obs["tokens_taken"] for k in row)
     if m.table.names:
         fields.update(_named(m.table, obs["named_cards"]))
     if step == "game_over":
@@ -185,9 +187,15 @@ def edge_names(m: Machine, s: Any, choice: dict[str, Any]) -> tuple[str, ...]:
     target, card = choice.get("target"), choice.get("target_card")
     if target is not None and card is None:
         base += f"_on_{PLAYER_NAMES[target].lower()}"
-    elif card == "Spirit" and choice["source"] == "Banishing Gale":
-        base += f"_on_{PLAYER_NAMES[target].lower()}s_spirit"
-    elif card is not None and card != "Spirit":
+    elif _spirit(card):
+        # A Spirit by its controller and, once another took it, its owner (109.5e);
+        # Rewind Portal's own Spirit is its edge alone.
+        owner = _owned(card, target)[0]
+        if owner != target:
+            base += f"_on_{PLAYER_NAMES[target].lower()}s_{PLAYER_NAMES[owner].lower()}s_spirit"
+        elif _owned(choice["source"], p)[1] != "Rewind Portal":
+            base += f"_on_{PLAYER_NAMES[target].lower()}s_spirit"
+    elif card is not None:
         owner, name = _owned(card, target)
         base += f"_on_{PLAYER_NAMES[owner].lower()}s_{slug(name)}"
     return (base, f"{base}_stopped")
@@ -204,6 +212,11 @@ def _taken_by(m: Machine, s: Any, e: Edge, names: tuple[str, ...], player: int) 
 def _concessions(m: Machine, base: str) -> tuple[str, ...]:
     """A concession's edges at one location: ending the game, or each way play goes on."""
     return (base, *(e.name for e in m.edges if e.name.startswith(base + "_")))
+
+
+def _spirit(ref: Any) -> bool:
+    """A Spirit token as actions name it: "Spirit", or "P2's Spirit" while another controls it."""
+    return ref == "Spirit" or (isinstance(ref, str) and _owned(ref, 0)[1] == "Spirit")
 
 
 def _owned(ref: str, controller: int) -> tuple[int, str]:
@@ -367,8 +380,10 @@ def _activation(m: Machine, s: Any, e: Edge, player: int) -> dict[str, Any] | No
                 action.update(target=player, target_card="Spirit")
             return action
         seat = PLAYER_NAMES.index(rest[:2].upper())
-        if rest.endswith("s_spirit"):
+        if rest == f"p{seat + 1}s_spirit":
             action.update(target=seat, target_card="Spirit")
+        elif rest.endswith("s_spirit") and len(rest) == len("p1s_p2s_spirit"):
+            action.update(target=seat, target_card=f"{rest[4:6].upper()}'s Spirit")
         elif len(rest) > 2:
             i = next(i for i, y in enumerate(t.entities) if y.owner == seat and rest == f"p{seat + 1}s_{slug(y.card)}")
             action.update(target=controllers[i], target_card=ref(i))

@@ -175,13 +175,21 @@ class Entity:
 @dataclass
 class Token:
     """A Spirit token (109.5, 109.5a, 109.5c): owned and controlled by the player
-    who created it. `zone` is battlefield, hand, exile or discard; anywhere but
-    the battlefield it vanishes at the next check (109.5f)."""
+    who created it, until an effect on entities gives its control to another
+    (109.5e: Mind Tether); its owner stays (107.1). `zone` is battlefield, hand,
+    exile or discard; anywhere but the battlefield it vanishes at the next
+    check (109.5f)."""
 
     id: int
     owner: int
     controller: int
     zone: str = "battlefield"
+
+    @property
+    def ref(self) -> str:
+        """How actions name it, as an entity: "Spirit" while its owner controls
+        it, else "P2's Spirit" (its owner's), once Mind Tether took it (109.5e)."""
+        return "Spirit" if self.owner == self.controller else f"{seat(self.owner)}'s Spirit"
 
 
 @dataclass

@@ -216,8 +216,14 @@ class HotaState:
         """The entity `controller` controls that actions name `ref` (Entity.ref)."""
         return next((e for e in self.entities if e.controller == controller and e.ref == ref), None)
 
-    def _spirits(self, p: int) -> list[Token]:
-        return [t for t in self.tokens if t.controller == p and t.zone == "battlefield"]
+    def _spirits(self, p: int, ref: str | None = None) -> list[Token]:
+        """The Spirits p controls on the battlefield; with `ref`, those actions
+        name so (Token.ref: one p owns, or one another player owns)."""
+        return [t for t in self.tokens if t.controller == p and t.zone == "battlefield" and ref in (None, t.ref)]
+
+    def _spirit_refs(self, p: int) -> list[str]:
+        """One name per kind of Spirit p controls: Spirits of one owner are alike."""
+        return list(dict.fromkeys(t.ref for t in self._spirits(p)))
 
     def _declarer(self) -> int:
         """103.4: the first player declares first, then the others in turn order."""
@@ -264,18 +270,18 @@ class HotaState:
             elif target == "player":
                 out += [Action("activate", p, e.ref, q) for q in self.in_game()]
             elif target == "any_token":
-                out += [Action("activate", p, e.ref, q, "Spirit") for q in self.in_game() if self._spirits(q)]
+                out += [Action("activate", p, e.ref, q, ref) for q in self.in_game() for ref in self._spirit_refs(q)]
             elif target == "own_token":
-                if self._spirits(p):
-                    out.append(Action("activate", p, e.ref, p, "Spirit"))
+                out += [Action("activate", p, e.ref, p, ref) for ref in self._spirit_refs(p)]
             elif target == "other_entity":
                 out += [Action("activate", p, e.ref, o.controller, o.ref) for o in self.entities
                         if o is not e and o.card.timing != "activated"]
             elif target == "opponent_entity":
-                # Reading: entity cards only. A Spirit token is an entity too, and
-                # 109.5e lets effects on entities reach it; the model, which counts
-                # tokens by player, moves none between players, and neither does this.
+                # An entity card or a Spirit token (109.1: both are entities;
+                # 109.5e: an effect on entities reaches tokens).
                 out += [Action("activate", p, e.ref, o.controller, o.ref) for o in self.entities if o.controller != p]
+                out += [Action("activate", p, e.ref, q, ref) for q in self.in_game() if q != p
+                        for ref in self._spirit_refs(q)]
         return out
 
     def _plays(self, p: int) -> list[Action]:
@@ -432,8 +438,14 @@ class HotaState:
         if kind in ("any_token", "own_token"):
             if kind == "own_token" and a.target != a.player:
                 return "108.4", f"{e.name} targets a token you control, not one of {seat(a.target)}'s"
-            if a.target_card != "Spirit" or not self._spirits(a.target):
-                return "108.2", f"{seat(a.target)} controls no Spirit on the battlefield"
+            if not self._spirits(a.target, a.target_card):
+                return "108.2", f"{seat(a.target)} controls no {a.target_card!r} on the battlefield"
+            return None
+        if kind == "opponent_entity" and self._spirits(a.target, a.target_card):
+            # 109.5e: a Spirit is an entity Mind Tether may take.
+            if a.target == a.player:
+                return "108.4", f"{e.name} targets an entity an opponent of {seat(a.player)} controls, not " \
+                                f"{seat(a.player)}'s own {a.target_card}"
             return None
         other = self._entity(a.target, a.target_card)
         if other is None and kind == "opponent_entity" and a.target_card in self.hands[a.target]:
@@ -867,8 +879,8 @@ class HotaState:
 
     def _ability_return_token(self, e: Entity, a: Action) -> None:
         """Banishing Gale: the token goes to its owner's hand (107.1), where it
-        vanishes at the next check (109.5f). Tokens of one controller are alike."""
-        token = self._spirits(a.target)[0]
+        vanishes at the next check (109.5f). Spirits of one controller and owner are alike."""
+        token = self._spirits(a.target, a.target_card)[0]
         self._move_token(token, "hand", f"{seat(e.controller)}'s {e.name}")
 
     def _ability_flicker_own_token(self, e: Entity, a: Action) -> None:
@@ -876,7 +888,7 @@ class HotaState:
         can't return, so 101.3 skips the return and it stays in exile. The exile
         is still done: 101.3's "no effect" is taken as the omitted action's, not
         the whole instruction's (assumed:impossible-action-only)."""
-        token = self._spirits(a.target)[0]
+        token = self._spirits(a.target, a.target_card)[0]
         self._move_token(token, "exile", f"{seat(e.controller)}'s {e.name}")
         self.history.append(f"{seat(token.controller)}'s Spirit can't return to the battlefield (109.5g): "
                             f"it stays in exile (101.3)")
@@ -887,7 +899,17 @@ class HotaState:
         is the new controller (108.4): Aegis keeps them from losing, Gatekeeper
         stops their opponents, and only they activate its ability (109.2).
         Reading: an ability used this turn stays used under its new controller
-        (assumed:once-per-turn counts uses of the ability, not of a player)."""
+        (assumed:once-per-turn counts uses of the ability, not of a player).
+        A Spirit token is taken alike (109.5e): it stays its owner's (107.1), and
+        an echo's "that token's controller" is then the taker (108.4)."""
+        spirits = self._spirits(a.target, a.target_card)
+        if spirits:
+            token = spirits[0]
+            before = f"{seat(token.controller)}'s {token.ref}"
+            token.controller = e.controller
+            self.history.append(f"{seat(e.controller)} gains control of {before} with {e.name} "
+                                f"(109.5e, 107.2; its owner is still {seat(token.owner)})")
+            return
         other = self._entity(a.target, a.target_card)
         before = f"{seat(other.controller)}'s {other.name}"
         other.controller = e.controller
@@ -1145,6 +1167,9 @@ class HotaState:
                        for p in range(self.num_players)],
             "tokens_elsewhere": [sum(1 for t in self.tokens if t.owner == p and t.zone != "battlefield")
                                  for p in range(self.num_players)],
+            # Of the Spirits each player controls, how many each other player owns (109.5e: Mind Tether took them).
+            "tokens_taken": [[sum(1 for t in self._spirits(p) if t.owner == o != p) for o in range(self.num_players)]
+                             for p in range(self.num_players)],
             "attributes": [self.attribute_values(p) for p in range(self.num_players)],
             "entities": [{"card": e.name, "controller": e.controller, "owner": e.owner, "used": e.used,
                           "silenced": e.silenced, "attributes": list(e.card.attributes)} for e in self.entities],

@@ -42,7 +42,11 @@ declared there.
 Where Mind Tether is on the table each entity's controller is part of the
 state: Mind Tether gives its controller an entity an opponent controls, whose
 owner stays (107.1, 107.2, 109.2); only the controller activates it, and its
-"you" is the controller (108.4).
+"you" is the controller (108.4). A Spirit token is such an entity too (109.1,
+109.5e; the question ``tether_reaches_tokens``): where one may be taken, the
+state keeps, of the Spirits each player controls, how many each other player
+owns (``tokens_taken``), since a token goes to its owner's hand or graveyard
+and, at a larger table, leaves with its owner.
 """
 
 from __future__ import annotations
@@ -284,6 +288,39 @@ class HotaRules:
         }
 
     # -- triggers (assumed:trigger-order) -------------------------------------------------
+
+    # -- 109.5e: Spirits one player controls and another owns -----------------------------
+
+    def taken_at(self, controller: int, owner: int) -> int:
+        """The place in ``tokens_taken`` of the Spirits ``controller`` took from ``owner``."""
+        return controller * self.n + owner
+
+    def own_tokens(self, s: Any, q: int) -> Any:
+        """The Spirits player ``q`` controls and owns."""
+        if not self.t.takes_tokens:
+            return s.tokens[q]
+        return s.tokens[q] - sum(s.tokens_taken[self.taken_at(q, o)] for o in range(self.n) if o != q)
+
+    def token_leaves(self, s: Any, b: Backend, q: int, o: int) -> dict[str, Any]:
+        """A Spirit ``q`` controls and ``o`` owns leaves the battlefield for its
+        owner's hand, graveyard or exile (107.1), and its leaving triggers with
+        ``q`` as the controller it had (109.5f)."""
+        out = {"tokens": b.store(s.tokens, q, s.tokens[q] - 1),
+               "tokens_elsewhere": b.store(s.tokens_elsewhere, o, s.tokens_elsewhere[o] + 1),
+               "waiting": self.on_token_leaves(s, b, q)}
+        if o != q:
+            i = self.taken_at(q, o)
+            out["tokens_taken"] = b.store(s.tokens_taken, i, s.tokens_taken[i] - 1)
+        return out
+
+    def spirits_of(self, q: int) -> Iterator[tuple[int, str, Callable[[Any], Any]]]:
+        """The kinds of Spirit player ``q`` may control: by owner, with how an
+        edge names it (``p1s_spirit``, ``p1s_p2s_spirit``) and its count."""
+        yield q, f"{PLAYER_NAMES[q].lower()}s_spirit", lambda s: self.own_tokens(s, q)
+        if self.t.takes_tokens:
+            for o in (o for o in range(self.n) if o != q):
+                i = self.taken_at(q, o)
+                yield o, f"{PLAYER_NAMES[q].lower()}s_{PLAYER_NAMES[o].lower()}s_spirit", lambda s, i=i: s.tokens_taken[i]
 
     def on_token_enters(self, s: Any, b: Backend, p: Any) -> Any:
         """The waiting trigger after a token of ``p`` enters the battlefield."""
@@ -654,31 +691,35 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                      tags=(CREATES_TOKEN,), doc="create a Spirit token under its controller's control"),
                 "tokens")
         elif card == "Banishing Gale":
-            # Only a player with a Spirit Caller ever controls a token.
-            for q in (q for q in range(t.players) if t.controlled_by("Spirit Caller", q)):
-                yield from r.counts.counted(
-                    edge(f"{base}_on_{PLAYER_NAMES[q].lower()}s_spirit", ("109.5f", "107.3", "109.1"),
-                         lambda s, b, q=q: {"tokens": b.store(s.tokens, q, s.tokens[q] - 1),
-                                            "tokens_elsewhere": b.store(s.tokens_elsewhere, q, s.tokens_elsewhere[q] + 1),
-                                            "waiting": r.on_token_leaves(s, b, q)},
-                         guard=lambda s, b, q=q: s.tokens[q] >= 1,
-                         doc=f"return a token of {PLAYER_NAMES[q]} to its owner's hand"),
-                    ("tokens", q, 1), "tokens_elsewhere")
+            # Only a player with a Spirit Caller, or one who took a Spirit, ever controls a token.
+            for q in (q for q in range(t.players) if t.may_control_spirits(q)):
+                for o, named, count in r.spirits_of(q):
+                    yield from r.counts.counted(
+                        edge(f"{base}_on_{named}", ("109.5f", "107.3", "109.1", *(("107.1",) if o != q else ())),
+                             lambda s, b, q=q, o=o: r.token_leaves(s, b, q, o),
+                             guard=lambda s, b, count=count: count(s) >= 1,
+                             doc=f"return a token of {PLAYER_NAMES[q]}" + (f"'s, {PLAYER_NAMES[o]}'s," if o != q else "")
+                                 + " to its owner's hand"),
+                        ("tokens", q, 1), "tokens_elsewhere")
         elif card == "Rewind Portal":
-            def rewind(s: Any, b: Backend, c: int = c) -> dict[str, Any]:
+            def rewind(s: Any, b: Backend, c: int = c, o: int = c) -> dict[str, Any]:
                 back = r.book.answer("token_returns", s, b)  # 109.5g, 101.3: no
                 # Where the return is impossible, whether the exile is still done
                 # (101.3: the question omits_only_the_impossible_action): yes.
                 exiled = b.And(b.Not(back), r.book.answer("omits_only_the_impossible_action", s, b))
+                gone = r.token_leaves(s, b, c, o)
                 return {
-                    "tokens": b.store(s.tokens, c, b.If(exiled, s.tokens[c] - 1, s.tokens[c])),
-                    "tokens_elsewhere": b.store(s.tokens_elsewhere, c, b.If(exiled, s.tokens_elsewhere[c] + 1, s.tokens_elsewhere[c])),
-                    "waiting": b.If(b.Or(back, exiled), r.on_token_leaves(s, b, c), s.waiting),
+                    **{k: tuple(b.If(exiled, x, y) for x, y in zip(v, getattr(s, k)))
+                       for k, v in gone.items() if k != "waiting"},
+                    "waiting": b.If(b.Or(back, exiled), gone["waiting"], s.waiting),
                 }
-            yield from r.counts.counted(
-                edge(base, ("109.5g", "101.3", "109.5f"), rewind, guard=lambda s, b, c=c: s.tokens[c] >= 1,
-                     doc="exile a token of its controller and return it: the return is skipped, the token stays exiled"),
-                ("tokens", c, 1), "tokens_elsewhere")
+            # Its own Spirit, or one taken from another (an edge named by its owner).
+            for o, named, count in r.spirits_of(c):
+                yield from r.counts.counted(
+                    edge(base if o == c else f"{base}_on_{named}", ("109.5g", "101.3", "109.5f"),
+                         partial(rewind, o=o), guard=lambda s, b, count=count: count(s) >= 1,
+                         doc="exile a token of its controller and return it: the return is skipped, the token stays exiled"),
+                    ("tokens", c, 1), "tokens_elsewhere")
         elif card == "Silencing Rune":
             for x, target in enumerate(t.entities):
                 if target.card in ACTIVATED:  # the card's text: target static or triggered entity
@@ -713,6 +754,23 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                            ("107.1", "107.2", "108.4", "109.2"), tether,
                            guard=lambda s, b, x=x, c=c, present=present: b.And(s.controller[x] != c, present(s, b)),
                            doc=f"gain control of {other_entity.label}, which an opponent controls; its owner stays")
+            # A Spirit an opponent controls, where the question tether_reaches_tokens says it is an entity to take.
+            for q in (q for q in range(t.players) if q != c and t.takes_tokens and t.may_control_spirits(q)):
+                for o, named, count in r.spirits_of(q):
+                    def take(s: Any, b: Backend, q: int = q, o: int = o, c: int = c) -> dict[str, Any]:
+                        out = {"tokens": b.store(b.store(s.tokens, q, s.tokens[q] - 1), c, s.tokens[c] + 1)}
+                        taken = s.tokens_taken
+                        if o != q:
+                            taken = b.store(taken, r.taken_at(q, o), taken[r.taken_at(q, o)] - 1)
+                        if o != c:
+                            taken = b.store(taken, r.taken_at(c, o), taken[r.taken_at(c, o)] + 1)
+                        return {**out, "tokens_taken": taken}
+
+                    yield from r.counts.counted(
+                        edge(f"{base}_on_{named}", ("109.5e", "109.1", "107.1", "107.2", "108.4"), take,
+                             guard=lambda s, b, count=count: b.And(count(s) >= 1, r.book.answer("tether_reaches_tokens", s, b)),
+                             doc=f"gain control of a Spirit {PLAYER_NAMES[q]} controls and {PLAYER_NAMES[o]} owns; its owner stays"),
+                        ("tokens", q, 1), "tokens")
         elif card == "Council of Elders":
             yield edge(base, ("101.4",), lambda s, b, c=c: r.convene(s, b, c),
                        target="council", doc="each player, active player first, chooses a card and an answer")
@@ -1073,6 +1131,13 @@ def _leavers_take_their_objects(e: Edge, t: Table) -> Edge:
         gone = [b.And(in_game(s, p, b), b.Not(in_game(post, p, b))) for p in range(t.players)]
         for name in ("tokens", "tokens_elsewhere"):
             after[name] = tuple(b.If(gone[p], 0, x) for p, x in enumerate(getattr(post, name)))
+        if t.takes_tokens:
+            # A Spirit another player took leaves with its owner too.
+            n = t.players
+            taken = post.tokens_taken
+            after["tokens"] = tuple(b.If(gone[c], 0, x - b.total([b.If(gone[o], taken[c * n + o], 0) for o in range(n) if o != c]))
+                                    for c, x in enumerate(post.tokens))
+            after["tokens_taken"] = tuple(b.If(b.Or(gone[i // n], gone[i % n]), 0, x) for i, x in enumerate(taken))
         # An entity leaves with its owner or its controller; what it was left at, its start.
         went = [b.Or(gone[owners[i]], *(b.And(gone[p], controls(t, post, i, p)) for p in range(t.players)))
                 for i in range(len(owners))]
@@ -1115,6 +1180,10 @@ def variables(t: Table, life: int = STARTING_LIFE, counts: Counts = Counts.exact
         Var("mulligan_done", BOOL, (False,)),
         Var("tokens", IntRange(0, tokens), (0,), length=n, doc="Spirit tokens on the battlefield, by controller"),
         Var("tokens_elsewhere", IntRange(0, elsewhere), (0,), length=n, doc="tokens off the battlefield, by owner"),
+        # Only where Mind Tether may take a Spirit (109.5e); elsewhere each controls only Spirits they own.
+        *([Var("tokens_taken", IntRange(0, tokens), (0,), length=n * n,
+               doc="of the Spirits each player controls, how many each other player owns (controller * players + owner)")]
+          if t.takes_tokens else []),
         Var("waiting", IntRange(-1, t.echo_waits + last), (NO_TRIGGER,), doc="the triggered ability waiting"),
         Var("used", BOOL, (False,), length=entities, doc="each entity's ability used this turn"),
         Var("silenced", BOOL, (False,), length=entities, doc="each entity lost its abilities until the end of the turn"),
@@ -1203,6 +1272,9 @@ def describe(m: Machine, s: Any, counts: Counts = Counts.exact()) -> dict[str, s
         "damage": "/".join(map(str, s.damage)), "status": "/".join(outcome(p) for p in range(t.players)),
         "tokens": "/".join(counts.shown("tokens", n, s) for n in s.tokens),
     }
+    if t.takes_tokens and any(s.tokens_taken):
+        n = t.players
+        out["tokens_taken"] = ", ".join(f"{seat(i // n)} controls {k} of {seat(i % n)}'s" for i, k in enumerate(s.tokens_taken) if k)
     if any(s.tokens_elsewhere):
         out["tokens_elsewhere"] = "/".join(counts.shown("tokens_elsewhere", n, s) for n in s.tokens_elsewhere)
     if any(s.drew_from_empty):

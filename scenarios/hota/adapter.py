@@ -563,6 +563,8 @@ class HotaSession(Session):
                 every.append(Action("activate", p, card))
                 every += [Action("activate", p, card, q) for q in range(n)]
                 every += [Action("activate", p, card, q, "Spirit") for q in range(n)]
+                # A Spirit another player took (109.5e) is named by its owner: "P2's Spirit".
+                every += [Action("activate", p, card, q, f"P{o + 1}'s Spirit") for q in range(n) for o in range(n) if o != q]
                 every += [Action("activate", p, card, other_owner, other) for other, other_owner in names]
                 # A card in a hand named as an entity's target (107.3: it has no controller).
                 every += [Action("activate", p, card, q, c.name) for q in range(n) for c in self.st.pool.deck_cards()]

@@ -192,3 +192,21 @@ def test_a_card_that_asks_for_no_target_refuses_one() -> None:
     with pytest.raises(IllegalAction) as err:
         st.apply_action(Action("play", 0, source="Strength Attribute", target=1, target_card="Ember Bolt"))
     assert err.value.rule == "assumed:play-from-hand"
+
+
+def test_mind_tether_takes_a_spirit_whose_owner_stays():
+    """109.1, 109.5e: a Spirit is an entity Mind Tether may take; it stays its
+    owner's (107.1), and actions name it by that owner while another controls it."""
+    st = start(table={"P1": ["Spirit Caller", "Rewind Portal"], "P2": ["Mind Tether", "Banishing Gale"]})
+    act(st, "P1 activates Spirit Caller")
+    act(st, "P1 passes")
+    assert "P2 activates Mind Tether targeting P1's Spirit" in labels(st)
+    act(st, "P2 activates Mind Tether targeting P1's Spirit")
+    snap = st.snapshot()
+    assert snap["tokens"] == [0, 1] and snap["tokens_taken"] == [[0, 0], [1, 0]]
+    # P1 controls no Spirit now: its Rewind Portal, which takes one of its controller's, has no target.
+    assert not [x for x in labels(st) if "Rewind Portal" in x]
+    passes(st, 1)
+    act(st, "P2 activates Banishing Gale targeting P1's Spirit under P2's control")
+    # To its owner's hand (107.1); the Spirit vanishes at the check (109.5f).
+    assert st.snapshot()["tokens"] == [0, 0] and "P1's Spirit vanishes (109.5f)" in st.history

@@ -31,7 +31,7 @@ from engine.hota import CHANCE, TERMINAL, HotaGame, IllegalAction, load_pool, ra
 
 KEYS = {"step", "players", "first_player", "active", "first_turn", "priority", "passes", "library", "hand",
         "damage", "drew_from_empty", "status", "mulligan_declared", "mulligan_done", "tokens",
-        "tokens_elsewhere", "attributes", "entities", "waiting_triggers", "council", "stack"}
+        "tokens_elsewhere", "tokens_taken", "attributes", "entities", "waiting_triggers", "council", "stack"}
 STEP_CAP = 400
 CONCEDE_CHANCE = 0.01
 

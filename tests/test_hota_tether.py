@@ -1,0 +1,50 @@
+"""Mind Tether and Spirit tokens (109.1, 109.5e): the question
+``tether_reaches_tokens``, which 004 answers at 109.5e, and the model's
+control of a Spirit another player owns, by controller and owner."""
+
+from __future__ import annotations
+
+from model.hota.game import build
+from model.hota.rulings import rulebook
+from model.hota.table import default_table, table_of
+
+TETHER = table_of({0: ["Mind Tether"], 1: ["Spirit Caller", "Banishing Gale", "Echo Chamber"]}, 7)
+#: From the shuffle to P1's priority, with a Spirit of P2's on the battlefield.
+TO_P1_WITH_A_SPIRIT = ("shuffle_decks", "p2_goes_first", "draw_opening_hands", "declare_mulligan_0", "declare_mulligan_0",
+                       "perform_mulligans", "skip_first_draw", "priority_check_then_priority", "p2_spirit_caller",
+                       "priority_check_then_priority", "pass_priority", "priority_check_then_priority")
+
+
+def walk(m, names, s=None):
+    """The state after these edges, from ``s`` (the start of the game if none)."""
+    s = s if s is not None else next(m.initial_states())
+    for name in names:
+        s = next(post for e, post in m.successors(s) if e.name == name)
+    return s
+
+
+def test_the_question_is_004s_answer_at_109_5e():
+    q = rulebook(TETHER).declared["tether_reaches_tokens"]
+    assert [(r.id, r.says, r.places()) for r in q.rulings] == [("109.5e", True, ("004_1df466d0e3555139.txt:230",))]
+    assert q.arguments == ((),)
+    # Asked only where Mind Tether and a Spirit Caller share the table.
+    assert rulebook(default_table(7)).declared["tether_reaches_tokens"].arguments == ()
+
+
+def test_a_taken_spirit_stays_its_owners_and_its_leaving_answers_its_taker():
+    m = build(table=TETHER)
+    s = walk(m, TO_P1_WITH_A_SPIRIT)
+    assert s.tokens == (0, 1) and s.priority == 0
+    s = walk(m, ("p1_mind_tether_on_p2s_spirit",), s)
+    # P1 controls it, P2 owns it (107.1): tokens_taken[P1 * 2 + P2].
+    assert s.tokens == (1, 0) and s.tokens_taken == (0, 1, 0, 0)
+    s = walk(m, ("priority_check_then_priority", "p2_banishing_gale_on_p1s_p2s_spirit"), s)
+    # To its owner's hand (107.1); the echo waits for the controller it had as it left.
+    assert s.tokens == (0, 0) and s.tokens_taken == (0, 0, 0, 0) and s.tokens_elsewhere == (0, 1)
+    assert s.waiting == TETHER.echo_waits + 0
+
+
+def test_without_109_5e_mind_tether_takes_no_spirit():
+    m = build(table=TETHER, without=("109.5e",))
+    names = {e.name for e, _ in m.successors(walk(m, TO_P1_WITH_A_SPIRIT))}
+    assert "p1_mind_tether_on_p2s_spirit_caller" in names and "p1_mind_tether_on_p2s_spirit" not in names
