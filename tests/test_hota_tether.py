@@ -4,9 +4,12 @@ control of a Spirit another player owns, by controller and owner."""
 
 from __future__ import annotations
 
+import pytest
+
+from model.backend import CONCRETE
 from model.hota.game import build
 from model.hota.rulings import rulebook
-from model.hota.table import default_table, table_of
+from model.hota.table import TableError, default_table, table_of
 
 TETHER = table_of({0: ["Mind Tether"], 1: ["Spirit Caller", "Banishing Gale", "Echo Chamber"]}, 7)
 #: From the shuffle to P1's priority, with a Spirit of P2's on the battlefield.
@@ -35,6 +38,9 @@ def test_a_taken_spirit_stays_its_owners_and_its_leaving_answers_its_taker():
     m = build(table=TETHER)
     s = walk(m, TO_P1_WITH_A_SPIRIT)
     assert s.tokens == (0, 1) and s.priority == 0
+    # 109.5e answers where an opponent of Mind Tether's controller has a Spirit; before that, nothing does.
+    assert m.rulings.answer("tether_reaches_tokens", s, CONCRETE) is True
+    assert not m.rulings.answer("tether_reaches_tokens", walk(m, TO_P1_WITH_A_SPIRIT[:8]), CONCRETE)
     s = walk(m, ("p1_mind_tether_on_p2s_spirit",), s)
     # P1 controls it, P2 owns it (107.1): tokens_taken[P1 * 2 + P2].
     assert s.tokens == (1, 0) and s.tokens_taken == (0, 1, 0, 0)
@@ -48,3 +54,9 @@ def test_without_109_5e_mind_tether_takes_no_spirit():
     m = build(table=TETHER, without=("109.5e",))
     names = {e.name for e, _ in m.successors(walk(m, TO_P1_WITH_A_SPIRIT))}
     assert "p1_mind_tether_on_p2s_spirit_caller" in names and "p1_mind_tether_on_p2s_spirit" not in names
+
+
+def test_the_any_length_model_refuses_a_table_where_a_spirit_may_be_taken():
+    # Its Spirits are counted up to a cap, which cannot say how many another owns.
+    with pytest.raises(TableError, match="Mind Tether"):
+        build(table=TETHER, any_length=True)

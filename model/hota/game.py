@@ -67,7 +67,7 @@ from model.hota.rulings import (
 )
 from model.hota.table import (
     ACCEPT, ACTIVATED, ATTRIBUTES, BOLT_DAMAGE, CULLING_WAITS, ECHO_WAITS, MAX_PLAYERS, NO_TRIGGER, NOBODY, NOT_YET, OPENING_HAND,
-    PICKED, PLAYERS, REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, default_table,
+    PICKED, PLAYERS, REFUSE, SKIPPED, STARTING_LIFE, TOME_DRAW, Table, TableError, default_table,
 )
 from model.machine import BOOL, GAME_OVER, BoundSpec, Edge, IntRange, Location, Machine, Var, always
 from model.rulings import RuleBook
@@ -1217,6 +1217,10 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
     ``players`` seats two to four at the default table; a table given says
     how many it seats."""
     t = table if table is not None else default_table(deck, players)
+    if any_length and t.takes_tokens:
+        # Counted up to a cap, a player's Spirits cannot say how many of them another owns.
+        raise TableError("the model of games of any length counts Spirits up to a cap, so it cannot keep whose a Spirit "
+                         "Mind Tether took is: build a table with Mind Tether and Spirit Caller bounded")
     book = rulebook(t, without, reading)
     counts = Counts.any_length(t, mulligan) if any_length else Counts.exact()
     r = HotaRules(t, book, loop_rule, counts)
