@@ -162,22 +162,32 @@ def conform(adapter: Any, checker: Any, examples: int = 60, seed: int = 0, playe
     for what in ("clone", "refusal", "candidate_actions"):
         if not guarded.has(what):
             report.skipped.append(f"the adapter has no {what}(): " + ("offered actions are not tried on copies" if what == "clone" else "forbidden actions are not tried"))
-    with _fewer_collections():
+    with _collections_between_games():
         return _rounds(guarded, checker, examples, seed, players, rounds, shrink, most_steps, reachable, report)
 
 
+#: Games played between two of the harness's own collections (``_collections_between_games``).
+GAMES_PER_COLLECTION = 100
+
+
 @contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """Python's youngest-generation collection every 10,000 allocations, not
-    700, while games are played: a step allocates many short-lived states and
-    views that reference counting frees anyway, and the collector's passes
-    over them were about a tenth of conform's time.  Restored afterwards."""
-    before = gc.get_threshold()
-    gc.set_threshold(10_000, *before[1:])
+def _collections_between_games() -> Iterator[None]:
+    """Python's cyclic collector off while games are played, and run once
+    every ``GAMES_PER_COLLECTION`` games and at the end instead.
+
+    A step's states and views are freed by reference counting; what the
+    collector finds is the models of boards the caches let go (about 12,000
+    objects over WoW's 60 games).  Its passes, each over the states the
+    caches keep, were about a tenth of WoW's run (2.0 CPU s of 23 at seed 0),
+    where the collections here cost about 0.9 s.  Restored afterwards."""
+    was = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        gc.set_threshold(*before)
+        gc.collect()
+        if was:
+            gc.enable()
 
 
 def _rounds(guarded: Guarded, checker: Any, examples: int, seed: int, players: tuple[int, ...], rounds: int, shrink: bool,
@@ -307,9 +317,14 @@ def _games(guarded: Guarded, checker: Any, targets: frozenset[str], report: Repo
         #: Set once a game fails: the games Hypothesis plays after it replay the
         #: failing one while shrinking, and are neither counted nor named.
         failed = False
+        #: Games begun in this round, those replayed while shrinking too.
+        started = 0
 
         def start(self, setup_seed: int, seats: int) -> None:
             guarded.step = 0
+            Agreement.started += 1
+            if Agreement.started % GAMES_PER_COLLECTION == 0:
+                gc.collect()
             self.setup_seed = setup_seed ^ round_seed
             self.calls = self.checked = 0  # steps run after the setup, and steps checked, in this game
             if not Agreement.failed:
