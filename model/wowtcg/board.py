@@ -168,7 +168,14 @@ class Spell:
     defender" (602.3b); whether the current defender is removed from combat
     then is a question of the rulings (V3).  ``counts_as_combat``: its text
     says its damage counts as combat damage; whether it then is combat
-    damage is a question of the rulings (407.3b, B11)."""
+    damage is a question of the rulings (407.3b, B11).
+    ``makes_proposed_defender``: instead of damage, a target ally of the
+    proposed defender's player, out of combat, becomes a proposed defender
+    beside it before the protect point, as CR7.4 602.2b's several proposed
+    defenders suppose (V4).
+    ``ends_ally``: instead of damage, a target ally that is an item as well
+    (Arcanite Dragonling) stops being an ally and stays in play as an item;
+    whether that ends its combat role is a question of the rulings (V5)."""
 
     name: str
     amount: int
@@ -182,13 +189,21 @@ class Spell:
     destroys_weapon: bool = False
     makes_defender: bool = False
     counts_as_combat: bool = False
+    makes_proposed_defender: bool = False
+    ends_ally: bool = False
+
+    @property
+    def changes_role(self) -> bool:
+        """It changes who holds a combat role or what the holder is, and deals no damage."""
+        return self.makes_defender or self.makes_proposed_defender or self.ends_ally
 
     def __post_init__(self) -> None:
-        if self.counts_as_combat and (self.doubles or self.heals or self.destroys_weapon or self.makes_defender):
+        if self.counts_as_combat and (self.doubles or self.heals or self.destroys_weapon or self.changes_role):
             raise ValueError(f"{self.name}: only damage dealt as a packet can count as combat damage")
-        if self.makes_defender and (self.amount or self.each_opposing or self.taunts or self.doubles or self.heals or self.further
-                                    or self.power or self.destroys_weapon or not self.instant):
-            raise ValueError(f"{self.name}: an instant that makes a character become a defender deals no damage and does nothing else")
+        if self.changes_role and (self.amount or self.each_opposing or self.taunts or self.doubles or self.heals or self.further
+                                  or self.power or self.destroys_weapon or not self.instant
+                                  or self.makes_defender + self.makes_proposed_defender + self.ends_ally > 1):
+            raise ValueError(f"{self.name}: an instant that changes a combat role deals no damage and does nothing else")
         if self.destroys_weapon and (self.amount or self.each_opposing or self.taunts or self.doubles or self.heals or self.further or self.power):
             raise ValueError(f"{self.name}: an ability that destroys a weapon deals no damage and does nothing else")
         if self.power and not (self.doubles and self.instant):
@@ -200,7 +215,7 @@ class Spell:
         if self.doubles:
             if self.amount or self.each_opposing or self.taunts:
                 raise ValueError(f"{self.name}: a power that doubles damage deals none and makes nobody attack")
-        elif self.amount < 1 and not self.destroys_weapon and not self.makes_defender:
+        elif self.amount < 1 and not self.destroys_weapon and not self.changes_role:
             raise ValueError(f"{self.name}: an ability that deals damage deals at least 1")
         if self.taunts and self.each_opposing:
             raise ValueError(f"{self.name}: only a targeted character can be made to attack")
@@ -274,6 +289,18 @@ BECOME_DEFENDER = Spell("target ally becomes a defender", 0, makes_defender=True
 #: controller's action phase: where it is played does not bear on the
 #: question, and an instant's every window costs lint's search a third more.
 COUNTED_AS_COMBAT = Spell("1 damage that counts as combat damage", 1, instant=False, counts_as_combat=True)
+
+#: An instant whose target ally becomes a proposed defender beside the one
+#: the proposal named: CR7.4 602.2b speaks of several proposed defenders
+#: (one protector per proposed defender, none protecting another), on no
+#: card the model has; the seed's 602.2 knows one.
+BECOME_PROPOSED_DEFENDER = Spell("target ally becomes a proposed defender", 0, makes_proposed_defender=True)
+
+#: An instant whose target ally that is an item as well stops being an ally
+#: and stays in play as an item, as Arcanite Dragonling does as the turn
+#: ends (V14): a card that stops being a character (CR7.4 602.4), on no card
+#: the model has.
+END_ALLY = Spell("target ally is an item again", 0, ends_ally=True)
 
 #: Mind Control (409.6d example, 000:370-371): its caster takes control of
 #: an opposing ally, which joins his party without entering play (401.3).
@@ -480,8 +507,17 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
     # last ally is Arcanite Dragonling, an item in play as the game starts.
     if first.allies:
         was = first.allies[-1].name
+        dragonling = _with_party(board, 0, replace(first, allies=(*first.allies[:-1], ARCANITE_DRAGONLING)))
         out.append(("P1-arcanite-dragonling", f"P1's {was} is Arcanite Dragonling, an item in play that his payment makes an ally this turn",
-                    _with_party(board, 0, replace(first, allies=(*first.allies[:-1], ARCANITE_DRAGONLING)))))
+                    dragonling))
+        # Nor does any character stop being one during a combat (V5): where
+        # an instant can make the Dragonling an item again, CR7.4's 602.4
+        # ends its combat role, the seed's keeps it.  Next to the Dragonling's
+        # board, which wakes its own rulings first, so that lint wakes V5's
+        # here without asking every later board about them.
+        out.append(("P1-arcanite-dragonling+spell+end-ally",
+                    f"P1's {was} is Arcanite Dragonling, and an instant that makes an ally an item again is in the game",
+                    replace(dragonling, spells=(END_ALLY,))))
     # No ally of the default board changes sides, so whether ferocity lets
     # an ally attack in the turn it joins its party without entering play
     # (002's Chinese 601.2a: only in the turn it enters play) is asked only
@@ -525,6 +561,10 @@ def nearby_boards(players: int, allies: int) -> list[tuple[str, str, Board]]:
     watched = watching(board, COUNTED_AS_COMBAT)
     if watched is not None:
         out.append(watched)
+    # Nor does anything make a second proposed defender (V4): CR7.4's 602.2b
+    # lets no proposed defender protect another, the seed's only not itself.
+    out.append(("spell+become-proposed-defender", "an instant that makes a target ally a second proposed defender is in the game",
+                replace(board, spells=(BECOME_PROPOSED_DEFENDER,))))
     return out
 
 

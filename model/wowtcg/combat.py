@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from model.backend import Backend
 from model.machine import BOOL, Edge, IntRange, Location, Var
-from model.wowtcg import rulings
+from model.wowtcg import roles, rulings
 from model.wowtcg.board import has_flip_powers
 from model.wowtcg.table import PROPOSAL_LINK, STRIKE_LINK, Table
 from model.wowtcg.windows import closing, holder, turn_player, window_edges
@@ -288,13 +288,16 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
     for c in range(t.count):
         if not t.protectors[c]:
             continue
+        # CR7.4 602.2b: not where it is a second proposed defender (V4, roles.py).
+        another = roles.protects_another(t, c)
         out.append(
             Edge(
                 f"protect[{t.name(c)}]",
                 "protect_point",
                 "defend_window",
-                ("602.2", "602.2a", "602.2b", "602.2c", "602.3"),
-                guard=lambda s, b, c=c: t.rulings.answer("may_protect", s, b, c),
+                ("602.2", "602.2a", "602.2b", "602.2c", "602.3") + (() if another is None else ("CR7.4 602.2b",)),
+                guard=(lambda s, b, c=c: t.rulings.answer("may_protect", s, b, c)) if another is None
+                else (lambda s, b, c=c, another=another: b.And(t.rulings.answer("may_protect", s, b, c), another(s, b))),
                 update=lambda s, b, c=c: {
                     "exhausted": b.store(s.exhausted, c, True),
                     "defender": c,
@@ -386,6 +389,10 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
         """603.1, 603.1a: simultaneous packets, ATK for ATK; none from defenders of a long-range attacker."""
         to_defender = t.combat_atk(s, b, s.attacker)
         to_attacker = b.If(b.select(long_range, s.attacker, False), 0, t.combat_atk(s, b, s.defender))
+        if roles.ends_allies(t):
+            # A role holder that is an item only deals what the rulings say (V5).
+            to_defender = b.If(roles.deals_combat_damage(t, s, b, s.attacker), to_defender, 0)
+            to_attacker = b.If(roles.deals_combat_damage(t, s, b, s.defender), to_attacker, 0)
         return {"defender": to_defender, "attacker": to_attacker}
 
     # 407.3c, 407.3d: a hero's packet is tied to every weapon it struck with, and one

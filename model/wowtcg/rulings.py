@@ -31,7 +31,7 @@ from typing import Any
 
 from model.backend import CONCRETE, SYMBOLIC, Backend
 from model.rulings import Principle, Question, Reading, RuleBook, Ruling, always
-from model.wowtcg import hero_absence, ready_hold, setup, watchers
+from model.wowtcg import hero_absence, ready_hold, roles, setup, watchers
 
 # -- the model's reading ----------------------------------------------------------------
 
@@ -1513,7 +1513,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 texts={"001": "286"},
             ),
         ),
-        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon and not sp.makes_defender),
+        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon and not sp.changes_role),
         asked_at=("defend_window",),
         fixed=True,
         show=lambda name: name,
@@ -1526,7 +1526,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
         "spell_stops_attacks",
         "does this spell's text stop each character it deals damage to from attacking this turn (404.4 example)?",
         SPELL_STOPS_ATTACKS,
-        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon and not sp.makes_defender),
+        tuple((sp.name,) for sp in t.board.spells if not sp.heals and not sp.destroys_weapon and not sp.changes_role),
         asked_at=PRIORITY_WINDOWS,
         fixed=True,
         show=lambda name: name,
@@ -1832,7 +1832,7 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
                 texts={"CR7.4": "1928-1932"},
             ),
         ),
-        ((),) if t.second_defender else (),
+        ((),) if any(sp.makes_defender for sp in t.board.spells) else (),
         asked_at=("defend_window",),
         fixed=True,
         show=lambda: "a target ally that becomes a defender",
@@ -1899,6 +1899,8 @@ def book(t: Any, without: tuple[str, ...] = (), reading: str | None = None) -> R
     )
     # What only a power watching for an event, or an attachment, asks (B3, V10).
     questions += watchers.questions(t, PRIORITY_WINDOWS)
+    # What only an instant that changes a combat role asks (V4, V5).
+    questions += roles.questions(t)
     # Deck building, the opening hand, the first player, the mulligan: asked of setups, not states.
     questions += setup.QUESTIONS
     # One book, built under the reading asked for (a model is built per board,

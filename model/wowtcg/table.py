@@ -194,10 +194,10 @@ class Table:
         self.gear_from_hand = any(party.armor_from_hand or any(w.from_hand for w in party.weapons) for party in board.parties) or any(
             sp.destroys_weapon for sp in board.spells
         )
-        #: Some instant makes a character become a defender (602.3b): where
-        #: the rulings keep the current defender too, the state holds the
-        #: second one (``also_defender``).
-        self.second_defender = any(sp.makes_defender for sp in board.spells)
+        #: Some instant makes a character become a defender (602.3b) or a
+        #: proposed defender (CR7.4 602.2b): where the rulings keep the
+        #: current one too, the state holds the second (``also_defender``).
+        self.second_defender = any(sp.makes_defender or sp.makes_proposed_defender for sp in board.spells)
         #: Each player's hero by player number; ``none`` for ``nobody``.
         self.hero_of = tuple(self.hero(p) for p in range(players)) + (self.none,)
         #: Each seat's team (``Board.teams``): without teams every player is his own.

@@ -676,7 +676,10 @@ def _with_item_allies(t: Table, edge: Edge) -> Edge:
     turn (Arcanite Dragonling): where the step takes it out of play as an
     ally (destroyed, or its player out of the game), the card leaves play,
     its item too; as the turn ends, an ally only "this turn" is an item
-    again (503.2a), still in play."""
+    again (503.2a), still in play, as it is where an instant makes it an
+    item only (``roles.ending_allies``, tagged ``stays_an_item``)."""
+    if edge.has("stays_an_item"):
+        return edge
     ends_turn = edge.has("ends_turn")
     items = [c for c in range(t.count) if t.item_allies[c]]
 
@@ -720,7 +723,9 @@ def _with_second_defender(t: Table, edge: Edge) -> Edge:
     defender (602.3b): as it leaves play it loses its role as the defender
     does (``leaving_play_ends_role``), and where the defender's role ends
     (it leaves play or is removed from combat) the second one goes on
-    defending (602.4) and takes its place in the state."""
+    defending (602.4) and takes its place in the state.  A second proposed
+    defender that protects (CR7.4 602.2b forbids it, the seed does not) is
+    the proposed defender, once."""
 
     def update(s: Any, b: Backend) -> dict[str, Any]:
         out = edge.update(s, b)
@@ -731,6 +736,7 @@ def _with_second_defender(t: Table, edge: Edge) -> Edge:
             gone = b.Not(b.select(out["in_play"], also, True))
             also = b.If(b.And(gone, t.rulings.answer("leaving_play_ends_role", s, b)), t.none, also)
         defender = out.get("defender", s.defender)
+        also = b.If(defender == also, t.none, also)
         promoted = b.And(defender == t.none, also < t.none)
         return {**out, "defender": b.If(promoted, also, defender), "also_defender": b.If(promoted, t.none, also)}
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from model.backend import Backend
 from model.machine import Edge
+from model.wowtcg import roles
 from model.wowtcg.rulings import NO_PRIORITY_POINTS
 from model.wowtcg.watchers import SPELL_COMBAT_DAMAGE
 from model.wowtcg.table import BEAR_FORM_LINK, CARD_KINDS, INSTANT_LINK, NON_INSTANT_LINK, POWER_LINK, STRIKE_LINK, Table
@@ -180,8 +181,12 @@ def window_edges(
                 )
             )
         edges.append(destroying_the_defender(t, window, "defender", ("602.4",)))
-    if window == "defend_window" and t.second_defender:
+    if window == "defend_window" and any(sp.makes_defender for sp in t.board.spells):
         edges += _making_defenders(t, window)
+    if window == "attack_window" and roles.proposes_second_defender(t):
+        edges += roles.making_proposed_defenders(t, window)
+    if window in COMBAT_WINDOWS and roles.ends_allies(t):
+        edges += roles.ending_allies(t, window)
     if any(t.bear_by_trigger):
         # Bear form's triggered effect, put on the chain above a strike or an instant (Table.ending_bear_form).
         edges.append(
@@ -445,7 +450,7 @@ def spell_edges(t: Table, window: str, abilities_only: bool) -> list[Edge]:
             t.rulings.fixed("spell_deals_combat_damage", sp.name), t.rulings.fixed("spell_stops_attacks", sp.name), sp.further,
         )
         for sp in t.board.spells
-        if (sp.instant or may_resolve_here) and not sp.doubles and not sp.heals and not sp.destroys_weapon and not sp.makes_defender
+        if (sp.instant or may_resolve_here) and not sp.doubles and not sp.heals and not sp.destroys_weapon and not sp.changes_role
     )
     edges = []
     # Powers that double damage (404.3): whom they reach is a question of the
