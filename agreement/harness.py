@@ -184,8 +184,9 @@ def _collections_between_games() -> Iterator[None]:
     gc.disable()
     try:
         yield
-    finally:
+        # Not on an interruption, which should end the run at once.
         gc.collect()
+    finally:
         if was:
             gc.enable()
 

@@ -7,12 +7,14 @@ board, and the rest of a way steering found (kept for the next steps)."""
 from __future__ import annotations
 
 import copy
+import gc
 import random
 from collections import deque
 
 import pytest
 
 from agreement import reachable
+from agreement.harness import _collections_between_games
 from agreement.hota.checker import HotaChecker
 from agreement.model_steps import successors
 from agreement.riftbound.checker import RiftboundChecker
@@ -110,3 +112,21 @@ def test_a_steps_end_kept_for_the_next_step_is_the_state_read_again():
             break
         pre = post
     assert kept >= 20
+
+
+def test_the_collector_is_off_during_the_games_and_as_it_was_after_them_even_when_interrupted():
+    assert gc.isenabled()
+    with _collections_between_games():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(KeyboardInterrupt), _collections_between_games():
+        raise KeyboardInterrupt
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _collections_between_games():
+            pass
+        # A caller who had it off keeps it off.
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
