@@ -82,7 +82,8 @@ class Obj(CardFields):
     resource of a player ticks `READY_CLOCK`. The engine sets a field
     plainly (`object.__setattr__`) only where no clock would tick for it (a
     card about to enter play, `GameState.enter_play`) or ticks the clock
-    itself (`GameState.pay`)."""
+    itself and keeps the count it stands for (readying, `_t_begin_turn`;
+    paying, `GameState.pay`)."""
 
     __slots__ = ()
 

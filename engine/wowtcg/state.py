@@ -589,14 +589,19 @@ class GameState:
         interchangeable for paying, so the earliest placed are used."""
         if amount == 0:
             return
+        counted = self._ready_at == READY_CLOCK[0]
         READY_CLOCK[0] += 1  # for every resource exhausted below, set plainly (`Obj.__setattr__`)
+        left = amount
         for oid in self.resource_row:
-            if amount == 0:
+            if left == 0:
                 break
             o = self.objs[oid]
             if o.controller == player and not o.exhausted:
                 object.__setattr__(o, "exhausted", True)
-                amount -= 1
+                left -= 1
+        if counted:  # the count of ready resources held before: it holds with those exhausted
+            self._ready[player] -= amount - left
+            self._ready_at = READY_CLOCK[0]
 
     def fits_attach(self, attachment: Obj, host: Obj, in_play: bool = False) -> bool:
         """400.1 / 409.6d: does this host fit the attach description? In play
@@ -903,10 +908,17 @@ class GameState:
             self.objs[oid].attached_to for oid in self.play
             if self.objs[oid].card.has_continuous("attached_cant_ready") and self.objs[oid].attached_to is not None
         } if "attached_cant_ready" in self.powers_in_game else ()
+        counted = self._ready_at == READY_CLOCK[0]
+        READY_CLOCK[0] += 1  # for every card readied below, set plainly (`Obj.__setattr__`)
+        readied = 0
         for oid in self.play:  # resources too: they are in play (413.9a)
             o = self.objs[oid]
             if o.exhausted and o.controller == player and o.id not in held:
-                o.exhausted = False
+                object.__setattr__(o, "exhausted", False)
+                readied += o.resource
+        if counted:  # the count of ready resources held before: it holds with those readied
+            self._ready[player] += readied
+            self._ready_at = READY_CLOCK[0]
         effects.trigger_event(self, "start_of_your_turn", lambda s: s.controller == player)
         self.push(("open_window", "ready_step"))  # 501.1b
         for other in reversed(self.clockwise_from(player)[1:]):
