@@ -226,7 +226,7 @@ def profile(games: int) -> tuple[list[tuple[str, int, float, float]], list[tuple
 #: The parts of a run that `shares` times apart from the kinds of step.
 SETTING_UP = "setting up (random decks, shuffles)"
 OFFERING = "offering the actions (`legal_actions()`)"
-DRIVER = "the playout loop itself (`rng.choice`) and the clock's readings"
+DRIVER = "the playout loop itself (`rng.choice`) and this measuring (the clock, `step_kind`)"
 
 
 def step_kind(st, action) -> str:
@@ -366,8 +366,8 @@ def _share_lines(split: tuple[dict[str, tuple[int, float]], float] | None, games
         f"### Where the time goes ({games} games, seeds 0-{games - 1}, each step timed, {total:.2f} s)",
         "",
         "CPU seconds by kind of step, the kind read before the step is applied (`step_kind`); the clock's own "
-        "cost is taken out of every interval and counted with the loop. A step is one `apply_action`; "
-        "offering the actions is counted once a step.",
+        "cost is taken out of every interval and counted with the loop, with the reading of each step's kind. "
+        "A step is one `apply_action`; offering the actions is counted once a step.",
         "",
         "| Kind of step | Times | Seconds | Share | µs each |",
         "|---|---:|---:|---:|---:|",
