@@ -645,6 +645,10 @@ class VectorExploration:
     #: one of its edges taken, and the numbers (ascending) and sources of
     #: the transitions that break it.
     watched: dict[str, tuple[bool, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    #: The ranges of state numbers (levels of at most ``WATCH_ROWS`` states)
+    #: whose transitions the search did not ask the watched properties:
+    #: ``check_all`` asks them afterwards.
+    unwatched: tuple[tuple[int, int], ...] = ()
 
     @property
     def states(self) -> int:
@@ -752,9 +756,10 @@ class VectorExploration:
         first -= degree
         return first
 
-    def transitions_of(self, edges: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    def transitions_of(self, edges: Sequence[int], within: Sequence[tuple[int, int]] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The numbers, ascending, of the transitions of the edges numbered
-        ``edges``, and their sources.  Found from each state's set of enabled
+        ``edges`` (from the states in the ranges ``within`` only, if given),
+        and their sources.  Found from each state's set of enabled
         edges (a look-up in a table of the few sets, a state), not from every
         transition's edge: the states whose set holds one of them, each
         transition's place its source's first plus the edge's rank in the set."""
@@ -766,9 +771,12 @@ class VectorExploration:
         count = np.bincount(set_of[hit], minlength=len(self.set_sizes))
         ranks = (np.flatnonzero(hit) - (np.cumsum(self.set_sizes) - self.set_sizes)[set_of[hit]]).astype(np.int64)
         rank_first = np.cumsum(count) - count
-        per_state = count.astype(np.min_scalar_type(max(int(count.max(initial=0)), 1)))[self.enables]
-        sources = np.flatnonzero(per_state)
-        times = per_state[sources]
+        per_set = count.astype(np.min_scalar_type(max(int(count.max(initial=0)), 1)))
+        if within is None:
+            sources = np.flatnonzero(per_set[self.enables])
+        else:
+            sources = np.concatenate([lo + np.flatnonzero(per_set[self.enables[lo:hi]]) for lo, hi in within] or [np.empty(0, np.int64)])
+        times = per_set[self.enables[sources]]
         if int(times.max(initial=0)) == 1:
             # One such edge a source (the usual case): no source repeated.
             numbers = self.first_step[sources] + ranks[rank_first[self.enables[sources]]]
@@ -887,6 +895,7 @@ def explore(
     starts = [0, visited.count]
     steps_watched = [p for p in watch if isinstance(p, StepProperty)]
     expander = Expander(machine, layout, steps_watched)
+    unwatched: list[tuple[int, int]] = []
     edge_type = expander.edge_type
     transitions = 0
     complete = True
@@ -913,7 +922,12 @@ def explore(
             if stopped:
                 complete = False
                 break
-        keys, parent, edge, degree = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2], transitions)
+        # A small level's steps are asked the watched properties afterwards,
+        # all together: asked edge by edge, each costs a few NumPy calls.
+        watching = starts[-1] - starts[-2] > WATCH_ROWS
+        if steps_watched and not watching:
+            unwatched.append((starts[-2], starts[-1]))
+        keys, parent, edge, degree = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2], transitions, watching)
         transitions += len(keys)
         degree = degree.astype(degree_type)
         stuck = starts[-2] + np.flatnonzero(degree == 0)
@@ -967,7 +981,19 @@ def explore(
         tail,
         tails,
         expander.watched(),
+        tuple(_joined(unwatched)),
     )
+
+
+def _joined(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ranges (ascending), with those that meet joined."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in ranges:
+        if out and out[-1][1] == lo:
+            out[-1] = (out[-1][0], hi)
+        elif lo < hi:
+            out.append((lo, hi))
+    return out
 
 
 #: Targets reached again that ``_often_reached`` may keep as a byte.
@@ -1092,12 +1118,13 @@ class Expander:
         self.location_type = np.min_scalar_type(len(machine.location_names))
         self.edge_type = np.min_scalar_type(-len(machine.edges))
 
-    def successors(self, keys: np.ndarray, first: int, taken_before: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def successors(self, keys: np.ndarray, first: int, taken_before: int = 0, watching: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every successor of the states numbered ``first`` on, whose keys are
         ``keys``: its key, its predecessor's number and the edge's index, in
         the order explicit search meets them; and how many each state has.
-        The watched step properties are asked of each step's transitions,
-        the first of which is numbered ``taken_before``."""
+        If ``watching``, the watched step properties are asked of each
+        step's transitions, the first of which is numbered ``taken_before``."""
+        by_edge = self.watching if watching else {}
         # Sorted by location, each location's rows are one slice of the digits.
         location = self.layout.digit(keys, 0)
         # (As the smallest unsigned type, which NumPy sorts stably by radix.)
@@ -1121,7 +1148,7 @@ class Expander:
             group = Group(self.layout, keys[a:b], digit)
             # (The state over an edge's rows is kept only where a watched property reads it.)
             steps = [
-                (e, taken, moved, pre if e in self.watching else None)
+                (e, taken, moved, pre if e in by_edge else None)
                 for e, taken, moved, pre in ((self.machine.edge_index[edge.name], *rest) for edge, *rest in self._steps(self.leaving[int(location[a])], group))
             ]
             for edge, taken, moved, pre in sorted(steps, key=lambda step: step[0]):
@@ -1129,7 +1156,7 @@ class Expander:
                 rank = degree[rows]
                 found.append((edge, rows, rank, moved))
                 degree[rows] += 1
-                for i in self.watching.get(edge, ()) if taken.size else ():
+                for i in by_edge.get(edge, ()) if taken.size else ():
                     bad = np.flatnonzero(~self._step_holds(self.watch[i], group, taken, moved, pre))
                     self.met[i] = True
                     if bad.size:
@@ -1291,6 +1318,10 @@ def _leaves_domain(machine: Machine, edge: Edge, names: list[str], pre: Any) -> 
 #: States (or transitions) a property is evaluated on at once: bounds the
 #: arrays its predicates build.
 CHUNK = 1 << 16
+#: Levels of more states than this have their steps asked the watched step
+#: properties as they are taken (``explore``'s ``watch``); smaller ones' are
+#: asked afterwards, all together (edge by edge, each costs a few NumPy calls).
+WATCH_ROWS = 1 << 16
 
 
 def _over(exploration: VectorExploration, numbers: Sequence[np.ndarray], predicates: Sequence[Callable[..., Any]]) -> list[np.ndarray]:
@@ -1384,26 +1415,42 @@ def check_all(exploration: VectorExploration, properties: Sequence[Property]) ->
     """``check`` of each property; the invariants and liveness properties
     decided in one pass over the states (``_state_verdicts``), the step
     properties of the same edges in one pass over their transitions
-    (``_step_verdicts``), the time of each pass shared out among them."""
+    (``_step_verdicts``; a step property the search watched, over the
+    transitions it did not watch), the time of each pass shared out among them."""
     started = time.perf_counter()
     found: dict[str, Any] = _state_verdicts(exploration, properties)
     seconds = dict.fromkeys(found, (time.perf_counter() - started) / max(1, len(found)))
+    watched = [p for p in properties if p.name in exploration.watched]
+    passes = [(watched, exploration.unwatched)] if exploration.unwatched else []
+    passes.append(([p for p in properties if p.name not in exploration.watched], None))
+    broken: dict[str, tuple[bool, np.ndarray, np.ndarray]] = dict(exploration.watched)
+    for chosen, within in passes:
+        for names, (verdicts, spent) in _step_verdicts(exploration, chosen, within).items():
+            for name, (met, numbers, sources) in verdicts.items():
+                if name in broken:
+                    # The transitions the search watched and the others, in order.
+                    was_met, were, their = broken[name]
+                    order = np.argsort(np.concatenate([were, numbers]), kind="stable")
+                    met = was_met or met
+                    numbers, sources = np.concatenate([were, numbers])[order], np.concatenate([their, sources])[order]
+                broken[name] = (met, numbers, sources)
+            seconds.update(dict.fromkeys(names, spent / len(names)))
     for p in properties:
-        if p.name in exploration.watched:
-            met, numbers, sources = exploration.watched[p.name]
-            found[p.name] = (met, _first_broken(exploration, numbers, sources, np.ones(len(numbers), bool)))
-    unwatched = [p for p in properties if p.name not in exploration.watched]
-    for names, (verdicts, spent) in _step_verdicts(exploration, unwatched).items():
-        found.update(verdicts)
-        seconds.update(dict.fromkeys(names, spent / len(names)))
+        if isinstance(p, StepProperty) and p.name in broken:
+            met, numbers, sources = broken[p.name]
+            found[p.name] = (met, _first_broken(exploration, numbers, sources))
     return [_check(exploration, p, found.get(p.name), seconds.get(p.name, 0.0)) for p in properties]
 
 
-def _step_verdicts(exploration: VectorExploration, properties: Sequence[Property]) -> dict[tuple[str, ...], tuple[dict[str, Any], float]]:
+def _step_verdicts(
+    exploration: VectorExploration, properties: Sequence[Property], within: Sequence[tuple[int, int]] | None = None
+) -> dict[tuple[str, ...], tuple[dict[str, tuple[bool, np.ndarray, np.ndarray]], float]]:
     """For the step properties of ``properties``, grouped by the edges they
-    apply to (several read the same transitions): each one's premise (is
-    some transition of its edges taken?) and shortest violation, from one
-    pass over the group's transitions, and the seconds it took."""
+    apply to (several read the same transitions), on the transitions from
+    the states in the ranges ``within`` (None: every state): whether one of
+    their edges is taken, and the numbers (ascending) and sources of the
+    transitions that break each, from one pass over the group's
+    transitions; and the seconds it took."""
     m = exploration.machine
     groups: dict[tuple[int, ...], list[StepProperty]] = {}
     for p in properties:
@@ -1412,24 +1459,24 @@ def _step_verdicts(exploration: VectorExploration, properties: Sequence[Property
     out = {}
     for edges, group in groups.items():
         started = time.perf_counter()
-        chosen, pre = exploration.transitions_of(edges)
+        chosen, pre = exploration.transitions_of(edges, within)
         post = exploration.step_post[chosen]
         holds = _over(exploration, [pre, post], [lambda s, t, b, p=p: p.holds(m, s, t, b) for p in group])
-        verdicts = {p.name: (bool(chosen.size), _first_broken(exploration, chosen, pre, ~ok)) for p, ok in zip(group, holds)}
+        verdicts = {p.name: (bool(chosen.size), chosen[~ok], pre[~ok]) for p, ok in zip(group, holds)}
         out[tuple(verdicts)] = (verdicts, time.perf_counter() - started)
     return out
 
 
-def _first_broken(exploration: VectorExploration, chosen: np.ndarray, pre: np.ndarray, broken: np.ndarray) -> tuple[Any, list[tuple[Edge, Any]]] | None:
-    """The shortest run that ends in the first of the transitions ``chosen``
-    (sources ``pre``) that ``broken`` marks, in explicit search's order."""
-    if not broken.any():
+def _first_broken(exploration: VectorExploration, numbers: np.ndarray, sources: np.ndarray) -> tuple[Any, list[tuple[Edge, Any]]] | None:
+    """The shortest run that ends in the first, in explicit search's order,
+    of the transitions ``numbers`` (ascending; their sources ``sources``)."""
+    if not len(numbers):
         return None
-    # The first source (sources ascend) of a broken transition; among its
+    # The first source (sources ascend with the numbers); among its
     # transitions, explicit search meets them target by target, in the
     # order it first reached each target from it, then edge by edge.
-    source = int(pre[broken][0])
-    bad = chosen[broken & (pre == source)].tolist()
+    source = int(sources[0])
+    bad = numbers[sources == source].tolist()
     first = int(exploration.first_step[source])
     targets = exploration.step_post[first : first + int(exploration.out_degree[source])].tolist()
     at = min(bad, key=lambda t: (targets.index(targets[t - first]), t))

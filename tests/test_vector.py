@@ -356,7 +356,7 @@ def _verdict(r) -> dict:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(("game", "bounds"), SAME_NUMBERING, ids=[f"{g}:{perft_case_id({'bounds': b})}" for g, b in SAME_NUMBERING])
-def test_every_property_gets_explicit_searchs_verdict_and_counterexample(game, bounds):  # noqa: ANN001
+def test_every_property_gets_explicit_searchs_verdict_and_counterexample(game, bounds, monkeypatch):  # noqa: ANN001
     """The portfolio and ``verify --method explicit`` check properties over
     arrays (``vector.check_all``, the invariants and liveness properties in one
     pass over the states): the same verdict, depth, note and transcript as
@@ -369,9 +369,13 @@ def test_every_property_gets_explicit_searchs_verdict_and_counterexample(game, b
     plain, arrays = explored_by_state(game, tuple(bounds.items())), explored(game, tuple(bounds.items()))
     expected = [_verdict(explicit.check(plain, p)) for p in properties]
     assert [_verdict(r) for r in vector.check_all(arrays, properties)] == expected
-    # The step properties decided during the search, as the portfolio has them decided.
-    watching = vector.explore(arrays.machine, watch=properties)
-    assert [_verdict(r) for r in vector.check_all(watching, properties)] == expected
+    # The step properties decided during the search, as the portfolio has
+    # them decided: on every level, and on the larger levels only (the others' steps asked afterwards).
+    for rows in (0, 50):
+        monkeypatch.setattr(vector, "WATCH_ROWS", rows)
+        watching = vector.explore(arrays.machine, watch=properties)
+        assert bool(watching.unwatched) == bool(rows)
+        assert [_verdict(r) for r in vector.check_all(watching, properties)] == expected
 
 
 def test_the_transitions_of_some_edges_are_found_from_the_sets_of_enabled_edges():
@@ -394,7 +398,7 @@ VIOLATED_BY = ["a hand exactly at the limit can neither discard nor end the turn
 
 
 @pytest.mark.parametrize("name", VIOLATED_BY)
-def test_a_violation_is_the_shortest_one_explicit_search_finds(name):  # noqa: ANN001
+def test_a_violation_is_the_shortest_one_explicit_search_finds(name, monkeypatch):  # noqa: ANN001
     from tests.test_mutants import BY_MUTANT_NAME, PROPERTIES
 
     mutant = BY_MUTANT_NAME[name]
@@ -403,8 +407,11 @@ def test_a_violation_is_the_shortest_one_explicit_search_finds(name):  # noqa: A
     found = vector.check(vector.explore(machine), prop)
     assert found.verdict == "violated"
     assert _verdict(found) == _verdict(explicit.check(explicit.explore(machine), prop))
-    # Watched by the search (a step property decided as its edges are taken): the same run.
-    assert _verdict(vector.check(vector.explore(machine, watch=[prop]), prop)) == _verdict(found)
+    # Watched by the search (a step property decided as its edges are
+    # taken), on every level or on the larger ones only: the same run.
+    for rows in (0, 20):
+        monkeypatch.setattr(vector, "WATCH_ROWS", rows)
+        assert _verdict(vector.check(vector.explore(machine, watch=[prop]), prop)) == _verdict(found)
 
 
 def test_a_liveness_violation_is_the_same_lasso(small_machine):  # noqa: ANN001
