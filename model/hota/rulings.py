@@ -804,18 +804,13 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     # reach tokens: a Spirit an opponent controls is a target. No sentence of
     # 100-109 keeps a token's controller fixed (109.2's is a default, and
     # 109.5a says whose a token is as it enters). Asked where Mind Tether and
-    # a Spirit Caller share the table, as the tether's guard on a Spirit; its
-    # ruling applies where a working Mind Tether's controller has an opponent
-    # who controls a Spirit.
-    def spirit_to_take(s: Any, b: Backend) -> Any:
-        return b.Or(*(b.And(controls(t, s, e, c), has_ability(s, b, e), s.tokens[q] >= 1)
-                      for e in t.holding("Mind Tether") for c in range(t.players) for q in _opponents(c, t.players)))
-
+    # a Spirit Caller share the table, as the tether's guard on a Spirit; 109.5e
+    # answers it wherever it is asked, a Spirit there to take or not.
     tether_q = Question(
         "tether_reaches_tokens",
         "may Mind Tether, which takes an entity an opponent controls, take a Spirit token an opponent controls?",
         (
-            Ruling("109.5e", ("109.5e", "109.1"), True, spirit_to_take,
+            Ruling("109.5e", ("109.5e", "109.1"), True, always,
                    "a token is an entity (109.1) and effects on entities reach it: the Spirit is a target",
                    texts={SEED: "230"}),
         ),
