@@ -173,6 +173,15 @@ class Referee:
                  for p in st.players]
         if [st.ready_resources(p.index) for p in st.players] != ready:
             self.fail(st, f"ready resources counted {[st.ready_resources(p.index) for p in st.players]}, in play {ready} (402.4a)")
+        sources = [oid for oid in st.play if objs[oid].card.pays and (objs[oid].face_up or not objs[oid].resource)]
+        if st.payment_sources != sources:
+            self.fail(st, f"payment sources kept as {st.payment_sources}, in play face up {sources} (CR7.4 701, 410.1b)")
+        for p in st.players:
+            mine = [objs[oid] for oid in st.party if objs[oid].controller == p.index]
+            theirs = [objs[oid] for oid in st.party if objs[oid].controller != p.index
+                      and (objs[oid].card.is_character or objs[oid].card.type == "item")]
+            if st._sides(p.index) != (mine, theirs):
+                self.fail(st, f"{p.name}'s cards in play and the others' kept as {st._sides(p.index)}, are {(mine, theirs)} (601.2)")
         if st.in_game_count() != sum(p.in_game for p in st.players):
             self.fail(st, f"{st.in_game_count()} players counted in the game, {sum(p.in_game for p in st.players)} are (102.1)")
 
