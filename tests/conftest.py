@@ -14,8 +14,8 @@ from model import wowtcg
 from checkers import bmc, explicit, vector
 from model.machine import Machine
 from checkers.results import Result
-from properties import Eventually
-from properties.wowtcg import CATALOGUE
+from properties import Eventually, Invariant, StepProperty
+from properties.wowtcg import CATALOGUE, TURN_PROPERTIES, deadlock
 
 #: The turn and priority model without combat (no allies, no combats), at small
 #: bounds that keep every reachable state and edge but explore in well under a second.
@@ -28,32 +28,38 @@ COMBAT = {"players": 2, "chain_depth": 1, "turns": 2, "hand": 0, "deck": 1, "han
 ONE_TURN = {"players": 2, "chain_depth": 1, "turns": 1, "hand": 0, "deck": 0, "hand_limit": 1, "allies": 0, "combats": 0}
 
 
-#: The modules that cost the most CPU (``python -m benchmarks.suite`` measures
-#: the whole suite), most first.  xdist hands a module to a worker whole, in
-#: collection order (``--dist loadscope --no-loadscope-reorder``, pyproject.toml),
-#: so these start first and the many small modules fill in behind them, rather
-#: than one long module picked up last and run alone at the end.
+#: The modules that cost the most CPU, most first, a RUN_TOGETHER group
+#: (below) at the place of its members' sum (CPU seconds of each module in
+#: one run of the whole suite, in the comments).  xdist hands a module (or a
+#: group) to a worker whole, in collection order (``--dist loadscope
+#: --no-loadscope-reorder``, pyproject.toml), so these start first and the
+#: many small modules fill in behind them, rather than one long module picked
+#: up last and run alone at the end.
 HEAVIEST_FIRST = (
-    "tests/test_lint.py",
-    "tests/test_portfolio.py",
-    "tests/test_spacer.py",
-    "tests/test_mutants.py",
-    "tests/test_induction.py",
-    "tests/test_promela.py",
+    "tests/test_lint.py",  # 86: lint of every game, in a process of its own
+    "tests/test_portfolio.py",  # 40, with test_vector 21 and test_perft 12
     "tests/test_vector.py",
-    "tests/test_liveness.py",
-    "tests/test_campaign.py",
-    "tests/engine/test_random_play.py",
-    "tests/test_hota_model.py",
-    "tests/test_checkers.py",
-    "tests/test_hota_any_length.py",
-    "tests/test_cli.py",
-    "tests/test_riftbound_model.py",
-    "tests/test_riftbound_damage.py",
-    "tests/test_steady.py",
     "tests/test_perft.py",
-    "tests/test_backends.py",
-    "tests/agreement/test_harness.py",
+    "tests/test_mutants.py",  # 32, with test_induction 27
+    "tests/test_induction.py",
+    "tests/test_liveness.py",  # 25, with test_checkers 21
+    "tests/test_checkers.py",
+    "tests/test_spacer.py",  # 39
+    "tests/test_promela.py",  # 22
+    "tests/test_campaign.py",  # 20
+    "tests/test_hota_model.py",  # 17
+    "tests/test_cli.py",  # 17
+    "tests/test_riftbound_model.py",  # 16
+    "tests/engine/test_random_play.py",  # 16
+    "tests/test_hota_any_length.py",  # 14
+    "tests/test_backends.py",  # 14
+    "tests/engine/test_clone.py",  # 12
+    "tests/agreement/test_harness.py",  # 12
+    "tests/test_steady.py",  # 12
+    "tests/test_riftbound_damage.py",  # 11
+    "tests/engine/hota/test_random_play.py",  # 11
+    "tests/test_random_play.py",  # 10
+    "tests/test_invariants.py",  # 10
 )
 
 
@@ -61,6 +67,38 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {module: i for i, module in enumerate(HEAVIEST_FIRST)}
     # A stable sort: every other module keeps its place, and every test its place in its module.
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
+#: Modules that reuse what another computes, through a cache that lives as
+#: long as the worker process: each group goes to one xdist worker whole, so
+#: the work is done once, not once on each worker.
+RUN_TOGETHER = (
+    # test_induction asks test_mutants' ``caught`` for its mutants.
+    ("tests/test_mutants.py", "tests/test_induction.py"),
+    # ``bmc_past_the_longest_run``, ``bmc_small_to_12`` and ``bmc_small_to_10`` serve both.
+    ("tests/test_checkers.py", "tests/test_liveness.py"),
+    # ``explored`` (here) serves test_perft and test_portfolio; test_perft
+    # reads test_vector's searches over arrays.
+    ("tests/test_portfolio.py", "tests/test_vector.py", "tests/test_perft.py"),
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadscope`` with each RUN_TOGETHER group as one scope: handed
+    to a worker whole, where the group's first module comes in the order."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    group = {module: modules[0] for modules in RUN_TOGETHER for module in modules}
+
+    class Together(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return group.get(scope.split("::")[0], scope)
+
+    return Together(config, log)
 
 
 #: Explorations of the seed's model on the default board, by bounds, shared by
@@ -145,6 +183,56 @@ def bmc_past_the_longest_run() -> tuple[Machine, dict[str, Result]]:
     machine = wowtcg.build(**ONE_TURN)
     results = bmc.check_all(machine, [*CATALOGUE, closes("action_phase")], depth=120)
     return machine, {r.property: r for r in results}
+
+
+#: The windows of a turn, each of which eventually closes (test_liveness).
+WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase")
+
+
+@pytest.fixture(scope="session")
+def bmc_small_to_12(small_machine: Machine) -> dict[str, Result]:
+    """BMC to depth 12 on SMALL of the turn properties and deadlock (read by
+    test_checkers) and of every window closing (test_liveness), in one
+    unrolling: as for ``bmc_past_the_longest_run``, each property's verdict,
+    depth and note are what a run of its own gives."""
+    asked = [*TURN_PROPERTIES, deadlock, *(closes(w) for w in WINDOWS)]
+    return {r.property: r for r in bmc.check_all(small_machine, asked, depth=12)}
+
+
+#: Questions whose premise no play on SMALL meets (each test says why).
+#: With two players a decked player always ends the game, so the
+#: multiplayer edge never fires (test_checkers).
+NEVER_APPLIES = StepProperty(
+    "multiplayer_leaving_keeps_someone",
+    ("102.2",),
+    "after a player leaves a multiplayer game, someone is still in it",
+    applies=lambda e: e.name == "decked_turn_passes",
+    holds=lambda m, pre, post, b: b.count(post.in_game) > 0,
+)
+#: The end step never holds a link (test_checkers, as an invariant).
+NO_CHAIN_IN_END_STEP = Invariant(
+    "chain_in_end_step",
+    ("503.2a",),
+    "the end step never holds links (premise: a link in the end step)",
+    holds=lambda m, s, b: s.chain_len == 0,
+    premise=lambda m, s, b: b.And(m.at(s, "end_step", b=b), s.chain_len > 0),
+)
+#: ... and so a link in it never has to leave (test_liveness, as liveness).
+END_STEP_CHAIN_RESOLVES = Eventually(
+    "end_step_chain_resolves",
+    ("503.2a",),
+    "a link in the end step eventually leaves the chain (premise: a link in the end step)",
+    premise=lambda m, s, b: b.And(m.at(s, "end_step", b=b), s.chain_len > 0),
+    goal=lambda m, s, b: s.chain_len == 0,
+)
+
+
+@pytest.fixture(scope="session")
+def bmc_small_to_10(small_machine: Machine) -> dict[str, Result]:
+    """BMC to depth 10 on SMALL of the three questions above, in one unrolling
+    (each verdict as a run of its own gives)."""
+    asked = [NEVER_APPLIES, NO_CHAIN_IN_END_STEP, END_STEP_CHAIN_RESOLVES]
+    return {r.property: r for r in bmc.check_all(small_machine, asked, depth=10)}
 
 
 def reachable_states(exploration: vector.VectorExploration) -> list[Any]:

@@ -7,15 +7,16 @@ import pytest
 from model import wowtcg
 from checkers import bmc, explicit, vector
 from checkers.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED
-from properties import Invariant, StepProperty
+from properties import Invariant
 from properties.wowtcg import CATALOGUE, COMBAT_PROPERTIES, TURN_PROPERTIES, deadlock
-from tests.conftest import COMBAT
+from tests.conftest import COMBAT, NEVER_APPLIES, NO_CHAIN_IN_END_STEP
 
 
-def test_every_turn_property_holds_by_both_methods(small_machine, small_exploration):  # noqa: ANN001
+def test_every_turn_property_holds_by_both_methods(small_exploration, bmc_small_to_12):  # noqa: ANN001
     chosen = (*TURN_PROPERTIES, deadlock)
     by_search = {r.property: r for r in (explicit.check(small_exploration, p) for p in chosen)}
-    by_solver = {r.property: r for r in bmc.check_all(small_machine, chosen, depth=12)}
+    # bmc.check_all(small_machine, chosen, depth=12), run together with test_liveness's windows (tests/conftest.py)
+    by_solver = bmc_small_to_12
     for p in chosen:
         assert by_search[p.name].verdict == by_solver[p.name].verdict == HOLDS_TO_DEPTH, p.name
         assert by_solver[p.name].depth == 12
@@ -65,30 +66,17 @@ def test_bmc_stops_when_no_run_is_longer(bmc_past_the_longest_run):  # noqa: ANN
     assert [r.verdict for r in results] == [explicit.check(exploration, p).verdict for p in CATALOGUE]
 
 
-def test_a_step_property_that_never_applies_is_vacuous_for_both(small_machine, small_exploration):  # noqa: ANN001
+def test_a_step_property_that_never_applies_is_vacuous_for_both(small_exploration, bmc_small_to_10):  # noqa: ANN001
     # With two players a decked player always ends the game, so the multiplayer
     # edge never fires and a property about it checks nothing.
-    prop = StepProperty(
-        "multiplayer_leaving_keeps_someone",
-        ("102.2",),
-        "after a player leaves a multiplayer game, someone is still in it",
-        applies=lambda e: e.name == "decked_turn_passes",
-        holds=lambda m, pre, post, b: b.count(post.in_game) > 0,
-    )
-    assert explicit.check(small_exploration, prop).verdict == VACUOUS
-    assert bmc.check_all(small_machine, [prop], depth=10)[0].verdict == VACUOUS
+    assert explicit.check(small_exploration, NEVER_APPLIES).verdict == VACUOUS
+    # bmc.check_all(small_machine, [NEVER_APPLIES], depth=10), asked with two others (tests/conftest.py)
+    assert bmc_small_to_10[NEVER_APPLIES.name].verdict == VACUOUS
 
 
-def test_an_invariant_whose_premise_is_unreachable_is_vacuous_for_both(small_machine, small_exploration):  # noqa: ANN001
-    prop = Invariant(
-        "chain_in_end_step",
-        ("503.2a",),
-        "the end step never holds links (premise: a link in the end step)",
-        holds=lambda m, s, b: s.chain_len == 0,
-        premise=lambda m, s, b: b.And(m.at(s, "end_step", b=b), s.chain_len > 0),
-    )
-    assert explicit.check(small_exploration, prop).verdict == VACUOUS
-    assert bmc.check_all(small_machine, [prop], depth=10)[0].verdict == VACUOUS
+def test_an_invariant_whose_premise_is_unreachable_is_vacuous_for_both(small_exploration, bmc_small_to_10):  # noqa: ANN001
+    assert explicit.check(small_exploration, NO_CHAIN_IN_END_STEP).verdict == VACUOUS
+    assert bmc_small_to_10[NO_CHAIN_IN_END_STEP.name].verdict == VACUOUS
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from checkers import bmc, explicit
 from model.machine import Machine, no_change
 from checkers.results import HOLDS_TO_DEPTH, VACUOUS, VIOLATED, Result
 from properties import Eventually
-from tests.conftest import closes
-
-WINDOWS = ("ready_step", "draw_step", "action_phase", "end_phase")
+from tests.conftest import END_STEP_CHAIN_RESOLVES, WINDOWS, closes
 
 
 def both(
@@ -34,7 +34,7 @@ def endless_passing(m: Machine) -> Machine:
     )
 
 
-def test_every_window_eventually_closes_by_both_methods(small_machine, small_exploration):  # noqa: ANN001
+def test_every_window_eventually_closes_by_both_methods(small_exploration, bmc_small_to_12):  # noqa: ANN001
     # True because hands and the chain are finite: a play spends a card, a
     # resolution shortens the chain, and passes in succession are bounded.
     properties = [closes(w) for w in WINDOWS]
@@ -42,7 +42,8 @@ def test_every_window_eventually_closes_by_both_methods(small_machine, small_exp
         assert result.verdict == HOLDS_TO_DEPTH, result.note
         assert result.depth == small_exploration.levels
         assert "every run from a premise state reaches the goal" in result.note
-    for result in bmc.check_all(small_machine, properties, depth=12):
+    # bmc.check_all(small_machine, properties, depth=12), run together with test_checkers' turn properties (tests/conftest.py)
+    for result in (bmc_small_to_12[p.name] for p in properties):
         if result.property == "draw_step_closes":
             # 501.2b: the first turn has no draw step, and the second turn's
             # is more than 12 steps away.
@@ -62,9 +63,30 @@ def test_bmc_past_the_longest_run_says_every_run_was_followed(bmc_past_the_longe
     assert "none from a premise state stops short of the goal" in by_solver.note
 
 
-def test_passing_forever_is_a_lasso_for_both(small_machine):  # noqa: ANN001
+#: Once P2 holds priority in the action phase, the window eventually closes.
+P2_WINDOW_CLOSES = Eventually(
+    "p2_window_closes",
+    ("409.4b",),
+    "once P2 holds priority in the action phase, the window eventually closes",
+    premise=lambda m, s, b: b.And(m.at(s, "action_phase", b=b), s.priority_holder == 1),
+    goal=lambda m, s, b: b.Not(m.at(s, "action_phase", b=b)),
+)
+
+
+@pytest.fixture(scope="module")
+def passing_forever(small_machine: Machine) -> tuple[Machine, explicit.Exploration, dict[str, Result]]:
+    """``endless_passing(small_machine)``, explored once and unrolled to 12
+    once for both questions the tests below ask of it (BMC decides each
+    property on its own: the verdicts, depths and runs of separate runs)."""
     machine = endless_passing(small_machine)
-    for result in both(machine, closes("action_phase"), depth=12):
+    asked = [closes("action_phase"), P2_WINDOW_CLOSES]
+    return machine, explicit.explore(machine), {r.property: r for r in bmc.check_all(machine, asked, depth=12)}
+
+
+def test_passing_forever_is_a_lasso_for_both(passing_forever):  # noqa: ANN001
+    machine, exploration, by_solver = passing_forever
+    prop = closes("action_phase")
+    for result in both(machine, prop, depth=12, by_solver=by_solver[prop.name], exploration=exploration):
         assert result.verdict == VIOLATED
         # the action phase opens after 4 steps (no draw step on the first
         # turn, 501.2b); two passes bring back the same state
@@ -76,17 +98,10 @@ def test_passing_forever_is_a_lasso_for_both(small_machine):  # noqa: ANN001
         assert transcript.to_json()["loop_start"] == 4
 
 
-def test_a_lasso_loops_back_no_earlier_than_its_premise_state(small_machine):  # noqa: ANN001
+def test_a_lasso_loops_back_no_earlier_than_its_premise_state(passing_forever):  # noqa: ANN001
     """The premise holds only halfway round the cycle: the loop must close after it."""
-    machine = endless_passing(small_machine)
-    prop = Eventually(
-        "p2_window_closes",
-        ("409.4b",),
-        "once P2 holds priority in the action phase, the window eventually closes",
-        premise=lambda m, s, b: b.And(m.at(s, "action_phase", b=b), s.priority_holder == 1),
-        goal=lambda m, s, b: b.Not(m.at(s, "action_phase", b=b)),
-    )
-    for result in both(machine, prop, depth=12):
+    machine, exploration, by_solver = passing_forever
+    for result in both(machine, P2_WINDOW_CLOSES, depth=12, by_solver=by_solver[P2_WINDOW_CLOSES.name], exploration=exploration):
         assert result.verdict == VIOLATED
         # P2 first holds priority after step 5; the run returns to that state two passes later
         assert result.depth == 7
@@ -141,16 +156,10 @@ def test_a_terminal_location_outside_the_goal_is_a_dead_end(small_machine, small
         assert "P2: - -> out of the game" in result.counterexample.text()
 
 
-def test_an_unreachable_premise_is_vacuous_for_both(small_machine, small_exploration):  # noqa: ANN001
-    prop = Eventually(
-        "end_step_chain_resolves",
-        ("503.2a",),
-        "a link in the end step eventually leaves the chain (premise: a link in the end step)",
-        premise=lambda m, s, b: b.And(m.at(s, "end_step", b=b), s.chain_len > 0),
-        goal=lambda m, s, b: s.chain_len == 0,
-    )
-    by_search = explicit.check(small_exploration, prop)
-    by_solver = bmc.check_all(small_machine, [prop], depth=10)[0]
+def test_an_unreachable_premise_is_vacuous_for_both(small_exploration, bmc_small_to_10):  # noqa: ANN001
+    by_search = explicit.check(small_exploration, END_STEP_CHAIN_RESOLVES)
+    # bmc.check_all(small_machine, [END_STEP_CHAIN_RESOLVES], depth=10), asked with two others (tests/conftest.py)
+    by_solver = bmc_small_to_10[END_STEP_CHAIN_RESOLVES.name]
     assert by_search.verdict == by_solver.verdict == VACUOUS
     assert by_search.note.startswith("premise never reached")
 
