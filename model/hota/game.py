@@ -287,8 +287,6 @@ class HotaRules:
             ),
         }
 
-    # -- triggers (assumed:trigger-order) -------------------------------------------------
-
     # -- 109.5e: Spirits one player controls and another owns -----------------------------
 
     def taken_at(self, controller: int, owner: int) -> int:
@@ -321,6 +319,8 @@ class HotaRules:
             for o in (o for o in range(self.n) if o != q):
                 i = self.taken_at(q, o)
                 yield o, f"{PLAYER_NAMES[q].lower()}s_{PLAYER_NAMES[o].lower()}s_spirit", lambda s, i=i: s.tokens_taken[i]
+
+    # -- triggers (assumed:trigger-order) -------------------------------------------------
 
     def on_token_enters(self, s: Any, b: Backend, p: Any) -> Any:
         """The waiting trigger after a token of ``p`` enters the battlefield."""
@@ -698,7 +698,7 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                         edge(f"{base}_on_{named}", ("109.5f", "107.3", "109.1", *(("107.1",) if o != q else ())),
                              lambda s, b, q=q, o=o: r.token_leaves(s, b, q, o),
                              guard=lambda s, b, count=count: count(s) >= 1,
-                             doc=f"return a token of {PLAYER_NAMES[q]}" + (f"'s, {PLAYER_NAMES[o]}'s," if o != q else "")
+                             doc=f"return a Spirit {PLAYER_NAMES[q]} controls" + (f" and {PLAYER_NAMES[o]} owns" if o != q else "")
                                  + " to its owner's hand"),
                         ("tokens", q, 1), "tokens_elsewhere")
         elif card == "Rewind Portal":
