@@ -141,9 +141,28 @@ def test_a_wow_clash_found_with_a_spell_in_the_game_is_searched_with_the_spell_o
     assert out.exit_code == 0 and result["status"] == "pass" and result["model"].startswith("agrees over"), result
 
 
-def test_a_wow_clash_on_a_board_of_the_models_own_characters_says_why_it_has_no_scenario(tmp_path: Path) -> None:
-    f = wow_clash("source-clash:may_protect:001@P1-guard+elusive", "P1's guard gains elusive")
+@pytest.mark.parametrize("key, board, card", [
+    # 002's Chinese 602.2c: a combat against a totem is a sabotage; P2's skirmisher is the table's Silvermoon Skirmisher.
+    ("source-clash:totem_combat_is_sabotage:002zh@P2-searing-totem", "P2's skirmisher is Searing Totem", "Searing Totem"),
+    # CR7.4 306.3a: a totem is no ally, so Frost Nova's "each opposing hero and ally" misses it.
+    ("source-clash:totem_is_ally:CR7.4@P2-searing-totem+frost-nova", "P2's skirmisher is Searing Totem and Frost Nova is in the game", "Searing Totem"),
+])
+def test_a_wow_clash_on_a_board_with_an_engine_card_swapped_in_is_searched_with_that_card(key: str, board: str, card: str, tmp_path: Path) -> None:
+    """The model's ally swapped for a character the engine has as a card: the
+    engine's table with that card in place of the ally that plays it there."""
+    f = wow_clash(key, board)
     lint_cli._write_scenarios(linting.Lint([f]), tmp_path, 100_000)
-    assert f.scenario is None and f.scenario_note.startswith("found where P1's guard gains elusive, which the engine's table cannot be made")
+    assert f.scenario is not None, f.scenario_note
+    doc = yaml.safe_load(Path(f.scenario).read_text(encoding="utf-8"))
+    assert card in doc["situation"]["play"]["P2"] and "Silvermoon Skirmisher" not in doc["situation"]["play"]["P2"]
+    out = CliRunner().invoke(main, ["scenarios", "--path", f.scenario, "--json"])
+    (result,) = json.loads(out.output)["results"]
+    assert out.exit_code == 0 and result["status"] == "pass" and result["model"].startswith("agrees over"), result
+
+
+def test_a_wow_clash_on_a_board_of_the_models_own_characters_says_why_it_has_no_scenario(tmp_path: Path) -> None:
+    f = wow_clash("source-clash:heals_lethal_damage:001@P2-keeps-hero+flash-heal", "P2's skirmisher says 'your hero can't be destroyed'")
+    lint_cli._write_scenarios(linting.Lint([f]), tmp_path, 100_000)
+    assert f.scenario is None and f.scenario_note.startswith("found where P2's skirmisher says 'your hero can't be destroyed', which the engine's table cannot be made")
     assert "the model's own (stats, not engine cards)" in f.scenario_note
     assert not list(tmp_path.iterdir())

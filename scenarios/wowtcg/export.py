@@ -38,14 +38,14 @@ from typing import Any, Iterator
 import z3
 
 from agreement.wowtcg import abstraction as ab
-from agreement.wowtcg.builtin import BEAR_FORM, BuiltinWowAdapter, Setup, card_kind, observe, observe_action, outside_fragment
+from agreement.wowtcg.builtin import BEAR_FORM, TOTEMS, BuiltinWowAdapter, Setup, card_kind, observe, observe_action, outside_fragment
 from agreement.wowtcg.checker import WowChecker
 from agreement.wowtcg.follow import ModelFollower
 from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
 from model.machine import Machine, ModelError
 from model.wowtcg import BOUNDS, build
-from model.wowtcg.board import Board, default_board
+from model.wowtcg.board import SEARING_TOTEM, Board, Character, default_board
 from model.wowtcg.table import CARD_KINDS
 from scenarios import tables
 from scenarios.tables import dump
@@ -148,6 +148,17 @@ DEFENDERS = _Party(
 )
 
 
+#: The card of the engine's table that plays each ally of the model's default
+#: board (``model/wowtcg/board.py``) by the keywords it has (the model's guard
+#: has no counterpart: no card of the table is a saboteur and a protector).
+PLAYED_BY = {"prowler": "Shadowed Prowler", "skirmisher": "Silvermoon Skirmisher", "taunted": "Stonehide Defender"}
+#: The model's characters that are engine cards: a nearby board that swaps
+#: one in for an ally of the default board is the engine's table with that
+#: card in place of the ally's.  Searing Totem: a totem in an ally slot, which
+#: may defend and never attacks (306.3a).
+AS_CARDS: dict[Character, str] = {SEARING_TOTEM: "Searing Totem"}
+
+
 def engine_table(players: int = 2) -> Setup:
     """A table of fragment cards (``builtin.FRAGMENT``) where most edge families of
     the model are a few steps from the start: the two parties above, seated
@@ -176,9 +187,11 @@ def nearby_table(board: Board | None, players: int, allies: int) -> Setup:
     (``model/wowtcg/board.py``, ``nearby_boards``), or of the default board
     at another number of players (``board`` None): ``engine_table(players)``,
     where the change brings spells into the game, those cards in every
-    player's hand, and where it puts a hero in bear form, Maul in his
-    party's play.  A board whose characters or equipment changed has
-    none: the model's characters are stats, not engine cards (ExportError)."""
+    player's hand; where it puts a hero in bear form, Maul in his party's
+    play; where it swaps an ally for a character the engine has as a card
+    (``AS_CARDS``), that card in place of the table's ally (``PLAYED_BY``).
+    A board whose characters or equipment changed otherwise has none: the
+    model's characters are stats, not engine cards (ExportError)."""
     table = engine_table(players)
     if board is None:
         return table
@@ -186,9 +199,18 @@ def nearby_table(board: Board | None, players: int, allies: int) -> Setup:
     # A hero in bear form: Maul in his party's play from the start (builtin.BEAR_FORM).
     bear = tuple(party.bear_form for party in board.parties)
     unchanged = tuple(dataclasses.replace(party, bear_form=False) for party in board.parties)
+    # An ally of the default board swapped for one the engine has as a card: that card in place of the table's own.
+    play = [list(cards) for cards in table.play]
+    for p, (party, was) in enumerate(zip(unchanged, default.parties)):
+        kept = list(party.allies)
+        for i, (now, before) in enumerate(zip(party.allies, was.allies)):
+            if now != before and now in AS_CARDS and before.name in PLAYED_BY:
+                play[p][play[p].index(PLAYED_BY[before.name])] = AS_CARDS[now]
+                kept[i] = before
+        unchanged = tuple(dataclasses.replace(x, allies=tuple(kept)) if q == p else x for q, x in enumerate(unchanged))
     if (unchanged, board.abilities) != (default.parties, default.abilities):
         raise ExportError("its characters or equipment are the model's own (stats, not engine cards): the engine's table has no counterpart")
-    table = dataclasses.replace(table, play=tuple(play + BEAR_FORM if bear[p] else play for p, play in enumerate(table.play)))
+    table = dataclasses.replace(table, play=tuple(tuple(cards) + BEAR_FORM if bear[p] else tuple(cards) for p, cards in enumerate(play)))
     for spell in board.spells:
         card = _adapter().pool.cards.get(spell.name)
         if card is None or card_kind(card) != "instant":
@@ -269,7 +291,9 @@ def table_machine(setup: Setup, **bounds: Any) -> Machine:
 
 def _table(st: GameState, bounds: dict[str, Any]) -> tuple[TableMachine, ab.View]:
     """The model of the engine game ``st`` at its start, and how the start's ids map onto it."""
-    outside = outside_fragment(st)
+    # A totem is the board's own (Character.totem, observed as such); the
+    # others outside the fragment the model follows only in scripted games.
+    outside = [name for name in outside_fragment(st) if name not in TOTEMS]
     if outside:
         raise ExportError("the model does not abstract these cards of the table: " + ", ".join(outside))
     obs = observe(st)
