@@ -45,7 +45,7 @@ from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
 from model.machine import Machine, ModelError
 from model.wowtcg import BOUNDS, build
-from model.wowtcg.board import SEARING_TOTEM, Board, Character, default_board
+from model.wowtcg.board import BARNATHRUM, SEARING_TOTEM, Board, Character, default_board
 from model.wowtcg.table import CARD_KINDS
 from scenarios import tables
 from scenarios.tables import dump
@@ -157,6 +157,10 @@ PLAYED_BY = {"prowler": "Shadowed Prowler", "skirmisher": "Silvermoon Skirmisher
 #: card in place of the ally's.  Searing Totem: a totem in an ally slot, which
 #: may defend and never attacks (306.3a).
 AS_CARDS: dict[Character, str] = {SEARING_TOTEM: "Searing Totem"}
+#: The model's spells that are an engine card's payment power (CR7.4 701.2):
+#: the card that has it.  Barnathrum's doubles the damage on each character
+#: (404.3 example).
+POWER_OF = {BARNATHRUM.name: "Barnathrum, Lord of Pain"}
 
 
 def engine_table(players: int = 2) -> Setup:
@@ -189,7 +193,9 @@ def nearby_table(board: Board | None, players: int, allies: int) -> Setup:
     where the change brings spells into the game, those cards in every
     player's hand; where it puts a hero in bear form, Maul in his party's
     play; where it swaps an ally for a character the engine has as a card
-    (``AS_CARDS``), that card in place of the table's ally (``PLAYED_BY``).
+    (``AS_CARDS``), that card in place of the table's ally (``PLAYED_BY``);
+    where it brings a card's payment power, that card in the first player's
+    play (``POWER_OF``).
     A board whose characters or equipment changed otherwise has none: the
     model's characters are stats, not engine cards (ExportError)."""
     table = engine_table(players)
@@ -211,12 +217,16 @@ def nearby_table(board: Board | None, players: int, allies: int) -> Setup:
     if (unchanged, board.abilities) != (default.parties, default.abilities):
         raise ExportError("its characters or equipment are the model's own (stats, not engine cards): the engine's table has no counterpart")
     table = dataclasses.replace(table, play=tuple(tuple(cards) + BEAR_FORM if bear[p] else tuple(cards) for p, cards in enumerate(play)))
-    for spell in board.spells:
-        card = _adapter().pool.cards.get(spell.name)
+    instants = tuple(spell.name for spell in board.spells if spell.name not in POWER_OF)
+    for name in instants:
+        card = _adapter().pool.cards.get(name)
         if card is None or card_kind(card) != "instant":
-            raise ExportError(f"the engine has no instant card {spell.name!r}")
+            raise ExportError(f"the engine has no instant card {name!r}")
+    # A power's card in the first player's party: his to use, as the first to hold priority (409.2).
+    powers = tuple(POWER_OF[spell.name] for spell in board.spells if spell.name in POWER_OF)
+    table = dataclasses.replace(table, play=(table.play[0] + powers, *table.play[1:]))
     # The model decides an instant's effect only as it resolves: any player's instant may be the spell.
-    return dataclasses.replace(table, hands=tuple(hand + tuple(s.name for s in board.spells) for hand in table.hands))
+    return dataclasses.replace(table, hands=tuple(hand + instants for hand in table.hands))
 
 
 @lru_cache(maxsize=1)
@@ -291,9 +301,10 @@ def table_machine(setup: Setup, **bounds: Any) -> Machine:
 
 def _table(st: GameState, bounds: dict[str, Any]) -> tuple[TableMachine, ab.View]:
     """The model of the engine game ``st`` at its start, and how the start's ids map onto it."""
-    # A totem is the board's own (Character.totem, observed as such); the
-    # others outside the fragment the model follows only in scripted games.
-    outside = [name for name in outside_fragment(st) if name not in TOTEMS]
+    # A totem (Character.totem) and a payment power's card (Character.power_cost)
+    # are the board's own, observed as such; the others outside the fragment
+    # the model follows only in scripted games.
+    outside = [name for name in outside_fragment(st) if name not in TOTEMS + tuple(POWER_OF.values())]
     if outside:
         raise ExportError("the model does not abstract these cards of the table: " + ", ".join(outside))
     obs = observe(st)
