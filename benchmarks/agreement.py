@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "unknown"
     rows, notes = [], []
+    load = os.getloadavg()[0]
     for game in args.games:
         started, cpu_started = time.perf_counter(), time.process_time()
         report = conform(builtin_adapter(game), checker_for(game), examples=args.examples, seed=0)
@@ -137,7 +138,8 @@ def main(argv: list[str] | None = None) -> None:
         "## Agreement harness throughput (`python -m benchmarks.agreement`)",
         "",
         f"Run on {datetime.date.today()} at commit {commit}, Python {platform.python_version()}: "
-        f"`chainproof conform --game GAME --examples {args.examples} --seed 0` on each built-in engine, one after another.",
+        f"`chainproof conform --game GAME --examples {args.examples} --seed 0` on each built-in engine, one after another; "
+        f"load average {load:.1f} on {os.cpu_count()} CPUs as it began (CPU seconds too grow on a busy machine).",
         "",
         "| game | games ended | steps checked | seconds | steps/s | CPU seconds | steps per CPU second | edge families exercised (of those reachable at default bounds) | agree |",
         "|---|---|---|---|---|---|---|---|---|",
