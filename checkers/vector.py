@@ -32,7 +32,13 @@ The same breadth-first search as ``checkers/explicit.py``, level by level:
   transitions, each predicate reading only the digits it asks for, with
   explicit search's verdicts and shortest counterexamples, and builds the
   networkx graph only for a liveness property that is violated.  A state's
-  parent and edge are not kept: the transition that first reaches it tells them.
+  parent and edge are not kept: the transition that first reaches it tells them;
+- ``check_all`` decides the invariants and liveness properties in one pass
+  over the states, each chunk's digits read once for all of them; a step
+  property, on a large level, as the search takes its edges (``explore``'s
+  ``watch``: on the digits the edge read and the successors' keys), and on
+  the others afterwards, from the transitions of its edges alone, found by
+  each state's set of enabled edges.
 
 ``benchmarks/vector.py`` measures both choices against their alternatives.
 
