@@ -179,7 +179,7 @@ def _collections_between_games() -> Iterator[None]:
     collector finds is the models of boards the caches let go (about 12,000
     objects over WoW's 60 games).  Its passes, each over the states the
     caches keep, were about a tenth of WoW's run (2.0 CPU s of 23 at seed 0),
-    where the collections here cost about 0.9 s.  The one at the end reads
+    where the collections here cost about 0.8 s.  The one at the end reads
     only what the run made (the two younger generations): what the
     collector's next pass after the run would read.  Restored afterwards."""
     was = gc.isenabled()
