@@ -147,15 +147,18 @@ def test_a_wow_clash_found_with_a_spell_in_the_game_is_searched_with_the_spell_o
     # CR7.4 306.3a: a totem is no ally, so Frost Nova's "each opposing hero and ally" misses it.
     ("source-clash:totem_is_ally:CR7.4@P2-searing-totem+frost-nova", "P2's skirmisher is Searing Totem and Frost Nova is in the game", "P2",
      "Searing Totem", "Silvermoon Skirmisher"),
+    # 001: an elusive character can't be attacked, so it can't protect; P1's guard is Veiled Sentry, in the Tunnel Rat's place.
+    ("source-clash:may_protect:001@P1-guard+elusive", "P1's guard gains elusive", "P1", "Veiled Sentry", "Tunnel Rat"),
     # CR7.4's 404.3 example doubles the damage on allies only: P2's hero, doubled from 24, is destroyed only in the seed's reading.
     ("source-clash:doubling_reaches_heroes:CR7.4@spell+barnathrum", "Barnathrum's power is in the game", "P1", "Barnathrum, Lord of Pain", None),
 ])
 def test_a_wow_clash_on_a_board_with_an_engine_card_swapped_in_is_searched_with_that_card(
     key: str, board: str, seat: str, card: str, gone: str | None, tmp_path: Path
 ) -> None:
-    """The model's ally swapped for a character the engine has as a card, or a
-    spell that is a card's payment power: the engine's table with that card in
-    place of the ally that plays it there, or in the first player's party."""
+    """The model's ally swapped for a character the engine has as a card, or
+    given a keyword a card of the engine has with its own, or a spell that is a
+    card's payment power: the engine's table with that card in place of the
+    ally that plays it there, or in the first player's party."""
     f = wow_clash(key, board)
     lint_cli._write_scenarios(linting.Lint([f]), tmp_path, 100_000)
     assert f.scenario is not None, f.scenario_note

@@ -83,6 +83,7 @@ SCRIPTED_ONLY = (
     # Her allies that would go to the graveyard are removed from the game
     # instead (CR7.4 709.2f): the model follows no zone but play.
     "Dramla Lifebender",
+    "Veiled Sentry",  # protector, sabotage and elusive: the model's keywords (601.2b, 602.2)
 )
 #: Allies with one power the model lacks, followed in a scripted game only
 #: until that power acts (``power_acting``): until then each is an ally with its

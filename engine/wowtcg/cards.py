@@ -287,6 +287,9 @@ class Card:
     payments: tuple[Power, ...] = ()
     alternate_cost: str | None = None  # CR7.4 403.3: paid rather than `cost`
     reward: Power | None = None  # a quest's reward power (307.1, CR7.4 702.1): its cost and its effect
+    #: Kept out of random decks and random heroes: a pool filler for written
+    #: scenarios only, so that seeded random games stay those they always were.
+    scripted_only: bool = False
 
     # The derived facts below are read on every pass of the game loop; a card
     # is immutable, so each is worked out once, on first reading.
@@ -367,7 +370,7 @@ _CARD_FIELDS = {
     "name", "type", "text", "source", "cost", "x_cost", "traits", "subtypes", "tags",
     "instant", "ongoing", "atk", "damage_type", "health", "defense", "strike_cost",
     "keywords", "talent", "hero_required", "reputation", "attach", "effect",
-    "continuous", "triggers", "payments", "target", "alternate_cost", "reward",
+    "continuous", "triggers", "payments", "target", "alternate_cost", "reward", "scripted_only",
 }
 
 
@@ -500,6 +503,7 @@ def card_from_dict(raw: dict) -> Card:
         defense=raw.get("defense"),
         strike_cost=raw.get("strike_cost"),
         keywords=frozenset(raw.get("keywords", [])),
+        scripted_only=bool(raw.get("scripted_only", False)),
         talent=raw.get("talent"),
         hero_required=raw.get("hero_required"),
         reputation=raw.get("reputation"),

@@ -254,7 +254,7 @@ def random_legal_deck(
     if size < minimum:
         raise ValueError(f"a {format} deck needs at least {minimum} cards (100.1), asked for {size}")
 
-    candidates = legal_cards(pool, hero)
+    candidates = [c for c in legal_cards(pool, hero) if not c.scripted_only]
     # 100.2c: keep one side of each opposed pair, picked at random.
     for a, b in OPPOSED_REPUTATIONS:
         present = [r for r in (a, b) if any(c.reputation == r for c in candidates)]

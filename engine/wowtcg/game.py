@@ -26,7 +26,7 @@ class WowTcgGame:
                           deck_format: str = "sealed") -> GameState:
         rng = random.Random(seed)
         if decks is None:
-            heroes = [c.name for c in self.pool if c.type == "hero"]
+            heroes = [c.name for c in self.pool if c.type == "hero" and not c.scripted_only]
             decks = [
                 random_legal_deck(self.pool, rng.choice(heroes), rng, size=self.deck_size)
                 for _ in range(self.num_players)

@@ -45,7 +45,7 @@ from engine.wowtcg.objects import Action
 from engine.wowtcg.state import GameState
 from model.machine import Machine, ModelError
 from model.wowtcg import BOUNDS, build
-from model.wowtcg.board import BARNATHRUM, SEARING_TOTEM, Board, Character, default_board
+from model.wowtcg.board import BARNATHRUM, SEARING_TOTEM, Board, Character, default_board, nearby_boards
 from model.wowtcg.table import CARD_KINDS
 from scenarios import tables
 from scenarios.tables import dump
@@ -163,6 +163,21 @@ AS_CARDS: dict[Character, str] = {SEARING_TOTEM: "Searing Totem"}
 POWER_OF = {BARNATHRUM.name: "Barnathrum, Lord of Pain"}
 
 
+def _elusive_guard(table: Setup) -> Setup:
+    """P1's Tunnel Rat, the table's saboteur, is Veiled Sentry: the model's
+    guard (protector, sabotage) with elusive (601.2b, 602.2).  The readings
+    part only as it may protect, in P2's turn: no card in hand, whose plays
+    over P1's whole turn would multiply the ways past any search."""
+    play = list(table.play)
+    play[0] = tuple("Veiled Sentry" if card == "Tunnel Rat" else card for card in play[0])
+    return dataclasses.replace(table, play=tuple(play), hands=tuple(() for _ in play))
+
+
+#: The nearby boards (by key) whose engine table is written by hand: the
+#: model writes their change as stats where the engine has a card for it.
+CARD_TABLES = {"P1-guard+elusive": _elusive_guard}
+
+
 def engine_table(players: int = 2) -> Setup:
     """A table of fragment cards (``builtin.FRAGMENT``) where most edge families of
     the model are a few steps from the start: the two parties above, seated
@@ -201,6 +216,9 @@ def nearby_table(board: Board | None, players: int, allies: int) -> Setup:
     table = engine_table(players)
     if board is None:
         return table
+    key = next((key for key, _, nearby in nearby_boards(players, allies) if nearby == board), None)
+    if key in CARD_TABLES:
+        return CARD_TABLES[key](table)
     default = default_board(players, allies)
     # A hero in bear form: Maul in his party's play from the start (builtin.BEAR_FORM).
     bear = tuple(party.bear_form for party in board.parties)
