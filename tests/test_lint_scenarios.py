@@ -24,8 +24,10 @@ from chainproof.cli import main
 from chainproof.games import get_game
 from checkers.results import Transcript
 from model.riftbound.table import HAND, Unit, default_table
+from model.wowtcg.board import nearby_boards
 from scenarios.riftbound import export as riftbound_export
 from scenarios.tables import ExportError
+from scenarios.wowtcg import export as wowtcg_export
 
 #: (game, key, kind, board, rules, the edges of its game)
 FINDINGS = {
@@ -175,3 +177,12 @@ def test_a_wow_clash_on_a_board_of_the_models_own_characters_says_why_it_has_no_
     assert f.scenario is None and f.scenario_note.startswith("found where P2's skirmisher says 'your hero can't be destroyed', which the engine's table cannot be made")
     assert "the model's own (stats, not engine cards)" in f.scenario_note
     assert not list(tmp_path.iterdir())
+
+
+def test_a_hero_given_ranged_dual_wield_is_a_hero_card_with_both_dual_wields() -> None:
+    """The board where P1's hero gains ranged dual wield (405.2) is the engine's
+    table with Draka Twinshot, dual wield and ranged dual wield, as P1's hero."""
+    (board,) = [b for key, _, b in nearby_boards(2, 2) if key == "P1-hero+ranged_dual_wield"]
+    table = wowtcg_export.nearby_table(board, 2, 2)
+    assert table.heroes == ("Draka Twinshot", wowtcg_export.engine_table(2).heroes[1])
+    assert {"dual_wield", "ranged_dual_wield"} <= wowtcg_export._adapter().pool["Draka Twinshot"].keywords

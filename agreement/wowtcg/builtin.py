@@ -84,6 +84,7 @@ SCRIPTED_ONLY = (
     # instead (CR7.4 709.2f): the model follows no zone but play.
     "Dramla Lifebender",
     "Veiled Sentry",  # protector, sabotage and elusive: the model's keywords (601.2b, 602.2)
+    "Draka Twinshot",  # a hero with dual wield and ranged dual wield (405.1, 405.2)
 )
 #: Allies with one power the model lacks, followed in a scripted game only
 #: until that power acts (``power_acting``): until then each is an ally with its

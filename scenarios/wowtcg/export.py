@@ -173,9 +173,14 @@ def _elusive_guard(table: Setup) -> Setup:
     return dataclasses.replace(table, play=tuple(play), hands=tuple(() for _ in play))
 
 
+def _both_dual_wields(table: Setup) -> Setup:
+    """P1's hero is Draka Twinshot: the table's dual wielder with ranged dual wield too (405.1, 405.2)."""
+    return dataclasses.replace(table, heroes=("Draka Twinshot", *table.heroes[1:]))
+
+
 #: The nearby boards (by key) whose engine table is written by hand: the
 #: model writes their change as stats where the engine has a card for it.
-CARD_TABLES = {"P1-guard+elusive": _elusive_guard}
+CARD_TABLES = {"P1-guard+elusive": _elusive_guard, "P1-hero+ranged_dual_wield": _both_dual_wields}
 
 
 def engine_table(players: int = 2) -> Setup:
