@@ -291,9 +291,11 @@ class HotaState:
         for n in dict.fromkeys(self.hands[p]):
             effect = self.pool.card(n).effect
             if effect in GIVE_CONTROL:
-                # Once per opponent and entity p controls (108.4: "you" is p).
-                out += [a for a in (Action("play", p, source=n, target=q, target_card=e.ref)
-                                    for e in self.entities if e.controller == p for q in self.in_game() if q != p)
+                # Once per opponent and entity p controls (108.4: "you" is p), a
+                # Spirit token among them (109.1, 109.5e).
+                refs = [e.ref for e in self.entities if e.controller == p] + self._spirit_refs(p)
+                out += [a for a in (Action("play", p, source=n, target=q, target_card=ref)
+                                    for ref in refs for q in self.in_game() if q != p)
                         if self._play_problem(p, n, None, a.target, a.target_card) is None]
                 continue
             # 105.3: a card that asks for an attribute is offered once per attribute.
@@ -409,13 +411,16 @@ class HotaState:
     def _gift_problem(self, p: int, name: str, target: Any, target_card: Any) -> Problem | None:
         """Gift of Fealty: 108.4: its "you" is the player playing it (the card's
         would-be controller), so the target is an opponent of p still in the game
-        (104.5) and an entity p controls (109.2), named as p names it."""
+        (104.5) and an entity p controls (109.2), named as p names it: a Spirit
+        token p controls is one (109.1, 109.5e)."""
         if target not in self.in_game():
             return "104.5", f"{target!r} is no player in the game"
         if target == p:
             return "108.4", f"{name} gives an entity to an opponent of {seat(p)}, not to {seat(p)}"
-        if self._entity(p, target_card) is None:
-            if any(target_card in (o.name, o.ref) for o in self.entities):
+        if self._entity(p, target_card) is None and not self._spirits(p, target_card):
+            spirit = any(t.zone == "battlefield" and target_card in ("Spirit", f"{seat(t.owner)}'s Spirit")
+                         for t in self.tokens)
+            if spirit or any(target_card in (o.name, o.ref) for o in self.entities):
                 return "109.2", f"{seat(p)} does not control {target_card}: {name} gives an entity you control"
             return "109.1", f"no entity named {target_card!r} is on the battlefield"
         return None
@@ -847,7 +852,10 @@ class HotaState:
 
     def _effect_give_control(self, p: int, a: Action) -> None:
         """Gift of Fealty: the target opponent controls the entity from now on;
-        its owner stays (107.1, 109.2) and its "you" is its new controller (108.4)."""
+        its owner stays (107.1, 109.2) and its "you" is its new controller (108.4).
+        A Spirit token is given alike (109.5e)."""
+        if self._move_spirit(p, a.target_card, a.target):
+            return
         given = self._entity(p, a.target_card)
         given.controller = a.target
         self.history.append(f"{seat(a.target)} gains control of {seat(p)}'s {given.name} "
@@ -893,6 +901,20 @@ class HotaState:
         self.history.append(f"{seat(token.controller)}'s Spirit can't return to the battlefield (109.5g): "
                             f"it stays in exile (101.3)")
 
+    def _move_spirit(self, controller: int, ref: str, taker: int, how: str = "") -> bool:
+        """109.5e: an effect that moves an entity's control moves a Spirit named
+        `ref` that `controller` controls to `taker`, if there is one; its owner
+        stays (107.1). Whether one was there to move."""
+        spirits = self._spirits(controller, ref)
+        if not spirits:
+            return False
+        token = spirits[0]
+        before = f"{seat(controller)}'s {token.ref}"
+        token.controller = taker
+        self.history.append(f"{seat(taker)} gains control of {before}{how} "
+                            f"(109.5e, 107.2; its owner is still {seat(token.owner)})")
+        return True
+
     def _ability_gain_control(self, e: Entity, a: Action) -> None:
         """Mind Tether: the target changes controller for the rest of the game; its
         owner stays who put it in the game (107.1, 109.2). From now on its "you"
@@ -902,13 +924,7 @@ class HotaState:
         (assumed:once-per-turn counts uses of the ability, not of a player).
         A Spirit token is taken alike (109.5e): it stays its owner's (107.1), and
         an echo's "that token's controller" is then the taker (108.4)."""
-        spirits = self._spirits(a.target, a.target_card)
-        if spirits:
-            token = spirits[0]
-            before = f"{seat(token.controller)}'s {token.ref}"
-            token.controller = e.controller
-            self.history.append(f"{seat(e.controller)} gains control of {before} with {e.name} "
-                                f"(109.5e, 107.2; its owner is still {seat(token.owner)})")
+        if self._move_spirit(a.target, a.target_card, e.controller, f" with {e.name}"):
             return
         other = self._entity(a.target, a.target_card)
         before = f"{seat(other.controller)}'s {other.name}"

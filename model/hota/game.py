@@ -43,10 +43,11 @@ Where Mind Tether is on the table each entity's controller is part of the
 state: Mind Tether gives its controller an entity an opponent controls, whose
 owner stays (107.1, 107.2, 109.2); only the controller activates it, and its
 "you" is the controller (108.4). A Spirit token is such an entity too (109.1,
-109.5e; the question ``tether_reaches_tokens``): where one may be taken, the
-state keeps, of the Spirits each player controls, how many each other player
-owns (``tokens_taken``), since a token goes to its owner's hand or graveyard
-and, at a larger table, leaves with its owner.
+109.5e; the question ``control_reaches_tokens``), for Mind Tether as for Gift
+of Fealty, which gives an entity its player controls to an opponent: where a
+Spirit may move, the state keeps, of the Spirits each player controls, how
+many each other player owns (``tokens_taken``), since a token goes to its
+owner's hand or graveyard and, at a larger table, leaves with its owner.
 """
 
 from __future__ import annotations
@@ -310,6 +311,21 @@ class HotaRules:
             i = self.taken_at(q, o)
             out["tokens_taken"] = b.store(s.tokens_taken, i, s.tokens_taken[i] - 1)
         return out
+
+    def token_moves(self, s: Any, b: Backend, giver: int, taker: int, o: int) -> dict[str, Any]:
+        """A Spirit ``giver`` controls and ``o`` owns comes under ``taker``'s
+        control (Mind Tether, Gift of Fealty); its owner stays (107.1)."""
+        taken = s.tokens_taken
+        if o != giver:
+            taken = b.store(taken, self.taken_at(giver, o), taken[self.taken_at(giver, o)] - 1)
+        if o != taker:
+            taken = b.store(taken, self.taken_at(taker, o), taken[self.taken_at(taker, o)] + 1)
+        return {"tokens": b.store(b.store(s.tokens, giver, s.tokens[giver] - 1), taker, s.tokens[taker] + 1),
+                "tokens_taken": taken}
+
+    def spirit_moves(self, s: Any, b: Backend) -> Any:
+        """The question control_reaches_tokens: may an effect that moves an entity's control move a Spirit (109.5e)."""
+        return self.book.answer("control_reaches_tokens", s, b)
 
     def spirits_of(self, q: int) -> Iterator[tuple[int, str, Callable[[Any], Any]]]:
         """The kinds of Spirit player ``q`` may control: by owner, with how an
@@ -754,21 +770,13 @@ def _activations(r: HotaRules) -> Iterator[Edge]:
                            ("107.1", "107.2", "108.4", "109.2"), tether,
                            guard=lambda s, b, x=x, c=c, present=present: b.And(s.controller[x] != c, present(s, b)),
                            doc=f"gain control of {other_entity.label}, which an opponent controls; its owner stays")
-            # A Spirit an opponent controls, where the question tether_reaches_tokens says it is an entity to take.
+            # A Spirit an opponent controls, where the question control_reaches_tokens says it is an entity to take.
             for q in (q for q in range(t.players) if q != c and t.takes_tokens and t.may_control_spirits(q)):
                 for o, named, count in r.spirits_of(q):
-                    def take(s: Any, b: Backend, q: int = q, o: int = o, c: int = c) -> dict[str, Any]:
-                        out = {"tokens": b.store(b.store(s.tokens, q, s.tokens[q] - 1), c, s.tokens[c] + 1)}
-                        taken = s.tokens_taken
-                        if o != q:
-                            taken = b.store(taken, r.taken_at(q, o), taken[r.taken_at(q, o)] - 1)
-                        if o != c:
-                            taken = b.store(taken, r.taken_at(c, o), taken[r.taken_at(c, o)] + 1)
-                        return {**out, "tokens_taken": taken}
-
                     yield from r.counts.counted(
-                        edge(f"{base}_on_{named}", ("109.5e", "109.1", "107.1", "107.2", "108.4"), take,
-                             guard=lambda s, b, count=count: b.And(count(s) >= 1, r.book.answer("tether_reaches_tokens", s, b)),
+                        edge(f"{base}_on_{named}", ("109.5e", "109.1", "107.1", "107.2", "108.4"),
+                             lambda s, b, q=q, o=o, c=c: r.token_moves(s, b, q, c, o),
+                             guard=lambda s, b, count=count: b.And(count(s) >= 1, r.spirit_moves(s, b)),
                              doc=f"gain control of a Spirit {PLAYER_NAMES[q]} controls and {PLAYER_NAMES[o]} owns; its owner stays"),
                         ("tokens", q, 1), "tokens")
         elif card == "Council of Elders":
@@ -1220,7 +1228,7 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
     if any_length and t.takes_tokens:
         # Counted up to a cap, a player's Spirits cannot say how many of them another owns.
         raise TableError("the model of games of any length counts Spirits up to a cap, so it cannot keep whose a Spirit "
-                         "Mind Tether took is: build a table with Mind Tether and Spirit Caller bounded")
+                         "Mind Tether or Gift of Fealty moved is: build a table with either and Spirit Caller bounded")
     book = rulebook(t, without, reading)
     counts = Counts.any_length(t, mulligan) if any_length else Counts.exact()
     r = HotaRules(t, book, loop_rule, counts)
@@ -1228,7 +1236,7 @@ def build(deck: int = 7, mulligan: int = 1, table: Table | None = None, without:
         *_start_edges(t, mulligan, counts, book),
         *_turn_edges(r),
         *_activations(r),
-        *plays.play_edges(t, r.provides_value, in_game, r.convene, r.draw_one),
+        *plays.play_edges(t, r.provides_value, in_game, r.convene, r.draw_one, r.spirits_of, r.token_moves, r.spirit_moves),
         *(_council_edges(r) if t.holding("Council of Elders") or t.council_convened_by_play else ()),
         *_trigger_edges(r),
     ]

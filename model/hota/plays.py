@@ -274,14 +274,18 @@ def discard_chosen(t: Table, s: Any, b: Backend, staying: Callable[[int], Any]) 
 
 
 def play_edges(t: Table, provides: Callable[..., Any], in_game: Callable[..., Any],
-               council_start: Callable[..., dict[str, Any]], draw: Callable[..., dict[str, Any]]) -> list[Edge]:
+               council_start: Callable[..., dict[str, Any]], draw: Callable[..., dict[str, Any]],
+               spirits_of: Callable[[int], Any], token_moves: Callable[..., dict[str, Any]],
+               spirit_moves: Callable[..., Any]) -> list[Edge]:
     """The plays from hand (assumed:play-from-hand): the player holding
     priority plays a named card of their hand whose requirements their
     attribute values meet (106.3), once per choice it asks for; it resolves
     at once (assumed:resolve-at-once) and never enters the battlefield
     (109.4, which the model does not encode: it has no entity types); then the check, and the active player receives priority.
     ``council_start`` opens the council for a player; ``draw`` is one card
-    drawn by a player, in counts."""
+    drawn by a player, in counts. ``spirits_of`` names the Spirits a player
+    may control by owner, ``token_moves`` moves one to another controller,
+    and ``spirit_moves`` is the question control_reaches_tokens (109.5e)."""
     edges = []
     for p in range(t.players):
         for name in t.names:
@@ -336,6 +340,15 @@ def play_edges(t: Table, provides: Callable[..., Any], in_game: Callable[..., An
                             lambda s, b, x=x, q=q: {"controller": b.store(s.controller, x, q)},
                             f"P{q + 1} gains control of {entity.label}, which P{p + 1} controls; its owner stays",
                             guard=lambda s, b, x=x, q=q, p=p: b.And(controls(t, s, x, p), in_game(s, q, b))))
+                # A Spirit p controls is an entity too (109.1, 109.5e), named by its owner once another's.
+                for q in (q for q in range(t.players) if q != p and t.takes_tokens and t.may_control_spirits(p)):
+                    for o, _, count in spirits_of(p):
+                        ref = "Spirit" if o == p else f"P{o + 1}'s Spirit"
+                        edges.append(edge(
+                            play_name(p, name, given=ref, to=q), ("109.5e", "109.1", "107.1", "107.2", "108.4"),
+                            lambda s, b, q=q, o=o, p=p: token_moves(s, b, p, q, o),
+                            f"P{q + 1} gains control of a Spirit P{p + 1} controls and P{o + 1} owns; its owner stays",
+                            guard=lambda s, b, q=q, count=count: b.And(count(s) >= 1, in_game(s, q, b), spirit_moves(s, b))))
             elif card.effect == "draw":
                 # The card has left the hand before its effect draws.
                 # 106.2a: an Arcane Sanctum's point counts toward the requirement.

@@ -2,12 +2,12 @@
 the other decisions the model takes that seed 004 answers or leaves open:
 who loses, who wins, which entities have their abilities, whether a council
 player chooses a card or the active player chooses anew, whether a token
-returns, whether Mind Tether takes a Spirit token, who draws at the start
-of a turn, when the losses of 104.3b-c happen, how much damage 104.3b's
-"starting life limit" is, when state actions are checked, what settles a
-win and a loss at once (104.3e) or everyone's loss at once (104.4a),
-whether that draw takes the place of the losses, what damage dealt to a
-player does, and when a loop is a draw.
+returns, whether Mind Tether or Gift of Fealty moves a Spirit token, who
+draws at the start of a turn, when the losses of 104.3b-c happen, how
+much damage 104.3b's "starting life limit" is, when state actions are
+checked, what settles a win and a loss at once (104.3e) or everyone's loss
+at once (104.4a), whether that draw takes the place of the losses, what
+damage dealt to a player does, and when a loop is a draw.
 
 Each question collects every rule's answer as a ruling; the principles say
 which ruling beats which (``model/rulings.py``), never source order:
@@ -770,8 +770,8 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
     # owner to the owner of the entity that produced it: the echo's owner,
     # and by 107.1 that player then owns it too. The two part only where the
     # token that left was another player's than the echo's owner's, which
-    # takes a Spirit that player may control (by a Spirit Caller, or taken
-    # with Mind Tether). 109.5e says a token is
+    # takes a Spirit that player may control (by a Spirit Caller, or moved to
+    # them by Mind Tether or Gift of Fealty). 109.5e says a token is
     # no card, in the other of 004's two words for tokens than 109.5a uses:
     # read as one thing, 107.2 does not reach tokens (the model's reading).
     echo_entities = (*t.holding("Echo Chamber"), *t.holding("Whispering Echo"))
@@ -798,17 +798,20 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         show=lambda: "the echo's Spirit",
     )
 
-    # -- tether_reaches_tokens(): may Mind Tether take a Spirit token ------------------------------
-    # Mind Tether takes "an entity an opponent controls". 109.1 calls a card or
-    # a token on the battlefield an entity, and 109.5e has effects on entities
-    # reach tokens: a Spirit an opponent controls is a target. No sentence of
-    # 100-109 keeps a token's controller fixed (109.2's is a default, and
-    # 109.5a says whose a token is as it enters). Asked where Mind Tether and
-    # a Spirit Caller share the table, as the tether's guard on a Spirit; 109.5e
-    # answers it wherever it is asked, a Spirit there to take or not.
-    tether_q = Question(
-        "tether_reaches_tokens",
-        "may Mind Tether, which takes an entity an opponent controls, take a Spirit token an opponent controls?",
+    # -- control_reaches_tokens(): may a change of control move a Spirit token ---------------------
+    # Mind Tether takes "an entity an opponent controls" and Gift of Fealty
+    # gives "an entity you control" to an opponent. 109.1 calls a card or a
+    # token on the battlefield an entity, and 109.5e has effects on entities
+    # reach tokens: a Spirit is a target of either. No sentence of 100-109
+    # keeps a token's controller fixed (109.2's is a default, and 109.5a says
+    # whose a token is as it enters). One question for both cards: the same
+    # sentences answer it, alike, for any effect that moves an entity's
+    # control. Asked where Spirit Caller shares the table with either card, as
+    # the guard of each edge that moves a Spirit; 109.5e answers it wherever it
+    # is asked, a Spirit there to move or not.
+    control_tokens_q = Question(
+        "control_reaches_tokens",
+        "may an effect that moves control of an entity (Mind Tether, Gift of Fealty) move a Spirit token?",
         (
             Ruling("109.5e", ("109.5e", "109.1"), True, always,
                    "a token is an entity (109.1) and effects on entities reach it: the Spirit is a target",
@@ -816,7 +819,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
         ),
         ((),) if t.takes_tokens else (),
         asked_at=("priority",),
-        show=lambda: "a Spirit an opponent controls",
+        show=lambda: "a Spirit whose control an effect moves",
     )
 
     # -- provides_attribute_value(e): an entity's attribute value under Silencing Rune, H12 ---------
@@ -884,7 +887,7 @@ def rulebook(t: Table, without: tuple[str, ...] = (), reading: str | None = None
 
     questions = (leaves_q, has_ability_q, loses_q, wins_q, ends_q, chooses_q, anew_q, next_q, declares_q, mulligan_q, first_turn_q,
                  returns_q, omit_q, destroyed_q, two_q, draws_q, turn_q, priority_q, waits_q, life_q, checks_q, both_q, all_lose_q,
-                 replaces_q, markers_q, left_q, creator_q, tether_q, value_q, loop_q)
+                 replaces_q, markers_q, left_q, creator_q, control_tokens_q, value_q, loop_q)
     chosen = READING.derive(reading, (SEED,), (q.name for q in questions))
     made = RuleBook(questions, PRINCIPLES, reading=chosen, game="hota")
     book.append(made.without(without) if without else made)

@@ -228,16 +228,19 @@ class Table:
 
     @cached_property
     def takes_tokens(self) -> bool:
-        """Mind Tether may take a Spirit (109.5e: an effect on entities reaches
-        tokens), so a player may control Spirits another owns: the model keeps
-        them by controller and owner."""
-        return bool(self.holding("Mind Tether")) and bool(self.holding("Spirit Caller"))
+        """Mind Tether may take a Spirit, or Gift of Fealty give one (109.5e: an
+        effect on entities reaches tokens), so a player may control Spirits
+        another owns: the model keeps them by controller and owner."""
+        moves = bool(self.holding("Mind Tether")) or "Gift of Fealty" in self.names
+        return moves and bool(self.holding("Spirit Caller"))
 
     def may_control_spirits(self, p: int) -> bool:
         """Player ``p`` may come to control a Spirit: by a Spirit Caller they
-        control, or by Mind Tether taking one (an echo gives its Spirit to the
-        controller of a token that left, who held it one of these ways)."""
-        return bool(self.controlled_by("Spirit Caller", p) or (self.takes_tokens and self.controlled_by("Mind Tether", p)))
+        control, by Mind Tether taking one, or by another's Gift of Fealty giving
+        one (an echo gives its Spirit to the controller of a token that left,
+        who held it one of these ways)."""
+        moved = self.takes_tokens and ("Gift of Fealty" in self.names or self.controlled_by("Mind Tether", p))
+        return bool(self.controlled_by("Spirit Caller", p) or moved)
 
     @property
     def activated(self) -> tuple[int, ...]:

@@ -554,9 +554,11 @@ class HotaSession(Session):
             # A play names a card of the pool, in the hand or not (assumed:play-from-hand).
             every += [Action("play", p, source=c.name, choice=x) for c in self.st.pool.deck_cards()
                       for x in (None, "strength", "agility", "intelligence")]
-            # A play that gives an entity to a player (Gift of Fealty), whoever controls it now.
+            # A play that gives an entity to a player (Gift of Fealty), whoever controls it now; a
+            # Spirit among them, named by its owner once another's (109.5e).
+            spirits = ["Spirit"] + [f"P{o + 1}'s Spirit" for o in range(n)]
             every += [Action("play", p, source=c.name, target=q, target_card=ref) for c in self.st.pool.deck_cards()
-                      if c.effect == "give_control" for ref, _ in names for q in range(n)]
+                      if c.effect == "give_control" for ref in [r for r, _ in names] + spirits for q in range(n)]
             for card, owner in names:
                 if owner != p:
                     continue

@@ -1,4 +1,4 @@
-"""Control that changes hands (Mind Tether): owner and controller part ways
+"""Control that changes hands (Mind Tether, Gift of Fealty): owner and controller part ways
 (107.1, 107.2, 109.2), "you" follows the controller (108.4), and a player who
 leaves takes what they own or control (assumed:leaver-objects)."""
 
@@ -186,6 +186,26 @@ def test_gift_of_fealty_gives_an_entity_it_controls_to_an_opponent() -> None:
     act(st, "P1 activates Curse of Ruin targeting P2")
     assert st.status == ["playing", "playing"]
 
+
+def test_gift_of_fealty_gives_a_spirit_whose_owner_stays() -> None:
+    """109.1, 109.5e: a Spirit its player controls is an entity Gift of Fealty
+    gives; it stays its owner's (107.1), named by that owner while another
+    controls it, and one its player no longer controls is refused (109.2)."""
+    st = start(table={"P1": ["Spirit Caller"], "P2": ["Banishing Gale"]}, decks={"P1": ["Gift of Fealty"] * 9})
+    act(st, "P1 activates Spirit Caller")
+    assert "P1 plays Gift of Fealty giving Spirit to P2" in labels(st)
+    act(st, "P1 plays Gift of Fealty giving Spirit to P2")
+    snap = st.snapshot()
+    assert snap["tokens"] == [0, 1] and snap["tokens_taken"] == [[0, 0], [1, 0]]
+    assert [x for x in labels(st) if "Gift" in x] == ["P1 plays Gift of Fealty giving Spirit Caller to P2"]
+    for card in ("Spirit", "P1's Spirit"):
+        with pytest.raises(IllegalAction) as err:
+            st.clone().apply_action(Action("play", 0, source="Gift of Fealty", target=1, target_card=card))
+        assert err.value.rule == "109.2", (card, err.value)
+    passes(st, 1)
+    act(st, "P2 activates Banishing Gale targeting P1's Spirit under P2's control")
+    # To its owner's hand (107.1); the Spirit vanishes at the check (109.5f).
+    assert st.snapshot()["tokens"] == [0, 0] and "P1's Spirit vanishes (109.5f)" in st.history
 
 def test_a_card_that_asks_for_no_target_refuses_one() -> None:
     st = start(decks={"P1": ["Strength Attribute"] * 9})
