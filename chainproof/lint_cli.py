@@ -161,8 +161,9 @@ def _write_scenarios(found: linting.Lint, folder: Path, max_pairs: int, bounds: 
     variant's and each source clash's game searched again on the engine's
     table (named after the variant that aliases its reading, if one does),
     with the change one away the clash was found with where the engine has
-    it (a third player, a spell card in hand).  The others say why they
-    have none."""
+    it (a third player, a spell card in hand, an engine card in an ally's
+    place: ``scenarios/wowtcg/export.py``, ``nearby_table``).  The others
+    say why they have none."""
     for f in found.findings:
         game = get_game(f.game)
         if f.setup is not None:
