@@ -909,7 +909,8 @@ class HotaState:
         if not spirits:
             return False
         token = spirits[0]
-        before = f"{seat(controller)}'s {token.ref}"
+        before = f"{seat(controller)}'s Spirit" if token.owner == controller else \
+            f"{seat(token.owner)}'s Spirit under {seat(controller)}'s control"
         token.controller = taker
         self.history.append(f"{seat(taker)} gains control of {before}{how} "
                             f"(109.5e, 107.2; its owner is still {seat(token.owner)})")
