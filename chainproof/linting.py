@@ -915,10 +915,15 @@ class Boards:
     def lint_sources(self, board: NearbyBoard, questions: Collection[str]) -> source_lint.SourceLint:
         """``source_lint.lint_sources`` on ``board`` for ``questions``."""
 
+        machine = self.machine(board)
+
         def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
+            if spec is None and not shows_with:
+                # The board's own model, searched already: the rules diff's
+                # walk of its side reuses what that search compiled.
+                return machine
             return self.game.machine({**self.settings, **shows_with}, reading=spec, **board.extra)
 
-        machine = self.machine(board)
         return source_lint.lint_sources(
             machine, build_reading, self.max_states, self.max_states, questions=questions, exploration=self.searched(board)
         )
