@@ -215,8 +215,9 @@ def nearby_table(board: Board | None, players: int, allies: int) -> Setup:
     play; where it swaps an ally for a character the engine has as a card
     (``AS_CARDS``), that card in place of the table's ally (``PLAYED_BY``);
     where it brings a card's payment power, that card in the first player's
-    play (``POWER_OF``).
-    A board whose characters or equipment changed otherwise has none: the
+    play (``POWER_OF``); and the tables written by hand for the boards of
+    ``CARD_TABLES`` (an elusive guard, a hero with both dual wields).  A
+    board whose characters or equipment changed otherwise has none: the
     model's characters are stats, not engine cards (ExportError)."""
     table = engine_table(players)
     if board is None:
