@@ -919,8 +919,7 @@ class Boards:
 
         def build_reading(spec: str | None, shows_with: Mapping[str, int]) -> Machine:
             if spec is None and not shows_with:
-                # The board's own model, searched already: the rules diff's
-                # walk of its side reuses what that search compiled.
+                # The board's own model, the one already searched: not built a second time.
                 return machine
             return self.game.machine({**self.settings, **shows_with}, reading=spec, **board.extra)
 
