@@ -158,28 +158,15 @@ def making_proposed_defenders(t: Any, window: str) -> list[Edge]:
     Kept small, as V3's instant is: a combat that is no sabotage, with an
     ally attacking, at most two proposed defenders; protecting the second
     proposed defender is left out."""
-    from model.wowtcg.windows import INSTANT_LINK, resolving, top_link_is
+    from model.wowtcg.windows import joining_the_defence, resolving
 
     edges = []
     for c in range(t.count):
         if t.is_hero[c] or t.totem[c]:
             continue
 
-        def guard(s: Any, b: Backend, c: int = c) -> Any:
-            return b.And(
-                top_link_is(t, s, b, INSTANT_LINK),
-                b.Not(s.sabotage),
-                s.attacker < t.count,
-                b.Not(b.select(t.is_hero, s.attacker, True)),
-                t.is_character(s.defender),
-                s.defender != c,
-                s.also_defender == t.none,
-                s.in_play[c],
-                b.select(t.owner, s.defender, t.nobody) == t.owner[c],
-            )
-
         edges.append(resolving(
-            t, window, f"resolve_instant[{t.name(c)} becomes a proposed defender]", ("602.2",), guard,
+            t, window, f"resolve_instant[{t.name(c)} becomes a proposed defender]", ("602.2",), joining_the_defence(t, c),
             lambda s, b, c=c: {"also_defender": c},
             f"an instant resolves and {t.name(c)} becomes a proposed defender beside the proposed defender",
         ))

@@ -382,6 +382,28 @@ def destroying_the_defender(t: Table, window: str, role: str, rules: tuple[str, 
     )
 
 
+def joining_the_defence(t: Table, c: int) -> Callable[[Any, Backend], Any]:
+    """The guard of an instant that makes ally ``c`` a second defender or
+    proposed defender beside the one the combat has (602.2, 602.3b; V3's and
+    V4's boards): on top of the chain, in a combat that is no sabotage, with
+    an ally attacking, ``c`` in play, not that one, and of its player."""
+
+    def guard(s: Any, b: Backend) -> Any:
+            return b.And(
+                top_link_is(t, s, b, INSTANT_LINK),
+                b.Not(s.sabotage),
+                s.attacker < t.count,
+                b.Not(b.select(t.is_hero, s.attacker, True)),
+                t.is_character(s.defender),
+                s.defender != c,
+                s.also_defender == t.none,
+                s.in_play[c],
+                b.select(t.owner, s.defender, t.nobody) == t.owner[c],
+            )
+
+    return guard
+
+
 def _making_defenders(t: Table, window: str) -> list[Edge]:
     """An instant resolves and a target ally of the defending player, out of
     combat, "becomes a defender" (602.3b): it starts defending against the
@@ -401,21 +423,8 @@ def _making_defenders(t: Table, window: str) -> list[Edge]:
         if t.is_hero[c] or t.totem[c]:
             continue
 
-        def guard(s: Any, b: Backend, c: int = c) -> Any:
-            return b.And(
-                top_link_is(t, s, b, INSTANT_LINK),
-                b.Not(s.sabotage),
-                s.attacker < t.count,
-                b.Not(b.select(t.is_hero, s.attacker, True)),
-                t.is_character(s.defender),
-                s.defender != c,
-                s.also_defender == t.none,
-                s.in_play[c],
-                b.select(t.owner, s.defender, t.nobody) == t.owner[c],
-            )
-
         edges.append(resolving(
-            t, window, f"resolve_instant[{t.name(c)} becomes a defender]", rules, guard,
+            t, window, f"resolve_instant[{t.name(c)} becomes a defender]", rules, joining_the_defence(t, c),
             (lambda s, b, c=c: {"defender": c}) if removes else (lambda s, b, c=c: {"also_defender": c}),
             f"an instant resolves and {t.name(c)} becomes a defender against the attacker; "
             + ("the current defender is removed from combat" if removes else "the current defender goes on defending"),
