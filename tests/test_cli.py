@@ -445,7 +445,7 @@ def test_broken_edge_is_caught(broken_resolution: None) -> None:
 
 
 def test_an_internal_error_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken_explore(machine, max_states, max_memory):  # noqa: ANN001, ANN202
+    def broken_explore(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise RuntimeError("graph store exploded")
 
     monkeypatch.setattr("chainproof.cli.vector.explore", broken_explore)

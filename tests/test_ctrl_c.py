@@ -43,15 +43,25 @@ def test_a_cancelled_query_with_no_ctrl_c_is_unknown_not_an_interrupt():
 
 STOPPED_BY_SIGINT = textwrap.dedent(
     """
-    import os, signal, threading, traceback
+    import os, signal, threading, time, traceback
     import z3
     from model import limits
     from tests.test_ctrl_c import pigeons
 
     solver = pigeons(13)  # far more work than the test waits for: only the SIGINT can end it
+    checking = threading.Event()
+
+    def press_ctrl_c():
+        # Counted from the query's start, not the thread's: on a busy machine
+        # the main thread may take a while to reach it.
+        checking.wait()
+        time.sleep(0.3)
+        os.kill(os.getpid(), signal.SIGINT)
+
     with limits.ctrl_c_stops_z3():
-        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        threading.Thread(target=press_ctrl_c, daemon=True).start()
         try:
+            checking.set()
             solver.check()
         except KeyboardInterrupt as stopped:
             # Raised where the query returned, inside Z3's Python layer.
