@@ -103,19 +103,7 @@ def ctrl_c_stops_z3() -> Iterator[None]:
     z3.set_param("ctrl_c", False)
 
     def watch() -> None:
-        ours.settimeout(0.1)
-        while True:
-            try:
-                signals = ours.recv(64)
-            except TimeoutError:
-                # Once Ctrl-C is pressed, keep interrupting: Z3 drops an
-                # interrupt that lands before a query has registered itself
-                # (a busy machine shows it), and the query would run on.
-                if _CTRL_C.is_set():
-                    z3.main_ctx().interrupt()
-                continue
-            if not signals:
-                return
+        while signals := ours.recv(64):
             if signal.SIGINT in signals:
                 _CTRL_C.set()
                 z3.main_ctx().interrupt()
