@@ -48,6 +48,10 @@ STOPPED_BY_SIGINT = textwrap.dedent(
     from model import limits
     from tests.test_ctrl_c import pigeons
 
+    # A run started in the background by a shell (`... &`) ignores SIGINT,
+    # and a child inherits that, so Python would not install its handler:
+    # put back what a terminal gives.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     solver = pigeons(13)  # far more work than the test waits for: only the SIGINT can end it
     checking = threading.Event()
 
