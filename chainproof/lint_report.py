@@ -39,6 +39,7 @@ KIND_DOCS = {
     "dangling-reference": "a rule text cites a rule that it does not hold, nor any text of the game that holds that section",
     "misdirected-reference": "a rule text cites one section for words that are another section's title",
     "translation-clash": "the two languages of one rule text state a rule with different numbers or citations",
+    "version-clash": "two versions of one rulebook, aligned section by section, state a rule with different numbers or citations",
 }
 
 _FILE_OF = {s.file: s for s in SOURCES.values()}

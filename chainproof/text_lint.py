@@ -25,6 +25,15 @@ to say).
   number (digits, or number words of either language) or cite a rule that
   the other does not.  One that only adds to the other (a "two" for "both",
   a citation left out) contradicts nothing and is only counted.
+- **version-clash**: two versions of one rulebook (the seeds' numbering and
+  CR7.4) where a rule's two versions do the same, compared through a declared
+  concordance of their sections (``model/concordance.py``): a section the
+  concordance pairs is compared sub-rule by sub-rule by number, and the older
+  text's citations are read in the later numbering (000's "see 409.6" is
+  CR7.4's 410.6), so a citation that only moved is no finding.  Lint also
+  counts the pairs that state numbers or citations on both sides and share
+  none (sub-rules numbered apart, or a rule rewritten), and how far the
+  citations bear the concordance out (``version_concordance``).
 
 A rule's words run from its heading to the next heading, without its
 examples and card texts (which a translation may leave out or keep
@@ -37,12 +46,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
+from model.concordance import CONCORDANCES, Concordance
 from model.sources import GAME_SOURCES, SOURCES, Source, lines_of
 
 #: The kinds of finding this module reports, in report order.
-KINDS = ("dangling-reference", "misdirected-reference", "translation-clash")
+KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash")
 
 #: A rule's heading: its number first on the line (after a Markdown ``###``),
 #: then its words (a wrapped line that starts with a rule number and stops,
@@ -162,6 +172,13 @@ class RuleText:
     rules: dict[str, Rule] = field(default_factory=dict)
     titles: dict[str, tuple[str, ...]] = field(default_factory=dict)
     cited: list[Citation] = field(default_factory=list)
+    #: The sections' titles its table of contents lists (before its rules start).
+    listed: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def title_words(title: str) -> tuple[str, ...]:
+    """A section title's words in each language it is given in, lower-cased."""
+    return tuple(t.lower() for t in _TITLE_PART.findall(title))
 
 
 def _language(line: str) -> str:
@@ -184,15 +201,19 @@ def read(source: str, lines: Iterable[str]) -> RuleText:
     said: dict[str, list[tuple[int, str, list[str]]]] = {}
     ended = False  # the current rule's words have given way to an example or a card
     for i, line in enumerate(lines, start=1):
-        if i < me.rules_from:
-            continue
         head = _HEAD.match(line)
+        if i < me.rules_from:
+            if head is not None and "." not in head.group(1):
+                # A contents line may run on into a page number and a second column.
+                entry = re.split(r"\.{3,}", line[head.end():])[0]
+                out.listed[head.group(1)] = title_words(entry)
+            continue
         if head is not None and head.group(1) != current:
             current, ended = head.group(1), False
             out.rules.setdefault(current, Rule(current, i))
             said.setdefault(current, [])
             if "." not in current:
-                out.titles[current] = tuple(t.lower() for t in _TITLE_PART.findall(line[head.end():]))
+                out.titles[current] = title_words(line[head.end():])
         if _CLOSE.search(line):
             current = None
         if not line.strip() or _PAGE.match(line) or (bilingual and _language(line) != me.language):
@@ -343,46 +364,139 @@ def _overlap(title: str, others: Iterable[str]) -> bool:
     return any(mine & units(o) for o in others)
 
 
+def _related(a: str, b: str) -> bool:
+    """A rule and one of its own sub-rules (410.6, 410.6b) point at the same place."""
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short) and (len(long) == len(short) or long[len(short)] == "." or long[len(short):].isalpha())
+
+
 def _unmatched(cites: set[str], others: set[str]) -> set[str]:
-    """The citations in ``cites`` that none of ``others`` matches: a rule and
-    one of its own sub-rules (410.6, 410.6b) point at the same place."""
-    def related(a: str, b: str) -> bool:
-        short, long = sorted((a, b), key=len)
-        return long.startswith(short) and (len(long) == len(short) or long[len(short)] == "." or long[len(short):].isalpha())
-    return {c for c in cites if not any(related(c, o) for o in others)}
+    """The citations in ``cites`` that none of ``others`` matches."""
+    return {c for c in cites if not any(_related(c, o) for o in others)}
 
 
 def _show(values: set[int] | set[str]) -> str:
-    return ", ".join(f"{v:,}" if isinstance(v, int) else v for v in sorted(values)) or "none"
+    return ", ".join(f"{v:,}" if isinstance(v, int) else "a reference it lost" if v == LOST else v for v in sorted(values)) or "none"
+
+
+@dataclass
+class _Compared:
+    """Rules of two texts compared pair by pair: the clashes, how many pairs,
+    how many where one only adds to the other, and how many that state
+    numbers or citations on both sides and share none of them."""
+
+    found: list[TextFinding] = field(default_factory=list)
+    pairs: int = 0
+    one_sided: int = 0
+    unrelated: int = 0
+
+
+def _compare(kind: str, first: RuleText, second: RuleText, pairs: Iterable[tuple[Rule, Rule]],
+             renumber: Callable[[str], str] = lambda rule: rule) -> _Compared:
+    """Each pair's numbers and citations, the first text's citations read in
+    the second's numbering (``renumber``) and shown as the first writes them."""
+    out = _Compared()
+    for mine, theirs in pairs:
+        if not mine.lines or not theirs.lines:
+            continue
+        out.pairs += 1
+        said = []
+        a, b = numbers(mine.text), numbers(theirs.text)
+        if a - b and b - a:
+            said.append(f"the numbers {_show(a - b)} in {first.source} against {_show(b - a)} in {second.source}")
+        written = {renumber(c): c for c in mine.cites}
+        only_a, only_b = _unmatched(set(written), set(theirs.cites)), _unmatched(set(theirs.cites), set(written))
+        if (a or written) and (b or theirs.cites) and not a & b and not set(written) - only_a:
+            out.unrelated += 1
+        if only_a and only_b:
+            shown = sorted(written[c] if written[c] == c else f"{written[c]} ({second.source} {c})" for c in only_a)
+            said.append(f"{first.source} cites {', '.join(shown)} where {second.source} cites {_show(only_b)}")
+        if not said:
+            out.one_sided += a != b or bool(only_a or only_b)
+            continue
+        at = f"{mine.number} in {first.source} and {'' if mine.number == theirs.number else theirs.number + ' '}in {second.source}"
+        rules = (SOURCES[first.source].cites_as(mine.number),)
+        if kind != "translation-clash":
+            rules += (SOURCES[second.source].cites_as(theirs.number),)
+        out.found.append(TextFinding(
+            kind, f"{kind}:{first.source}+{second.source}:{mine.number}", rules,
+            f"{at}: {'; '.join(said)} ({TEXTUAL})",
+            (_place(first.source, mine.lines), _place(second.source, theirs.lines)), (first.source, second.source),
+        ))
+    return out
 
 
 def translation(first: RuleText, second: RuleText) -> tuple[list[TextFinding], tuple[str, str]]:
     """Rules that the two languages of one text both state, whose versions
     each carry a number or a citation the other lacks."""
-    found: list[TextFinding] = []
-    compared = one_sided = 0
-    for number, mine in first.rules.items():
-        theirs = second.rules.get(number)
-        if theirs is None or not mine.lines or not theirs.lines:
-            continue
-        compared += 1
-        said = []
-        a, b = numbers(mine.text), numbers(theirs.text)
-        if a - b and b - a:
-            said.append(f"the numbers {_show(a - b)} in {first.source} against {_show(b - a)} in {second.source}")
-        only_a, only_b = _unmatched(set(mine.cites), set(theirs.cites)), _unmatched(set(theirs.cites), set(mine.cites))
-        if only_a and only_b:
-            said.append(f"{first.source} cites {_show(only_a)} where {second.source} cites {_show(only_b)}")
-        if not said:
-            one_sided += a != b or bool(only_a or only_b)
-            continue
-        found.append(TextFinding(
-            "translation-clash", f"translation-clash:{first.source}+{second.source}:{number}", (SOURCES[first.source].cites_as(number),),
-            f"{number} in {first.source} and in {second.source}: {'; '.join(said)} ({TEXTUAL})",
-            (_place(first.source, mine.lines), _place(second.source, theirs.lines)), (first.source, second.source),
-        ))
-    verdict = f"{len(found)} of the {compared} rules both state differ" if found else f"the {compared} rules both state agree"
-    return found, (f"translation_clash[{first.source} {second.source}]", f"{verdict}; in {one_sided} more, one only adds to the other")
+    pairs = [(mine, second.rules[n]) for n, mine in first.rules.items() if n in second.rules]
+    out = _compare("translation-clash", first, second, pairs)
+    verdict = f"{len(out.found)} of the {out.pairs} rules both state differ" if out.found else f"the {out.pairs} rules both state agree"
+    return out.found, (f"translation_clash[{first.source} {second.source}]", f"{verdict}; in {out.one_sided} more, one only adds to the other")
+
+
+def aligned(older: RuleText, later: RuleText, concordance: Concordance) -> list[tuple[Rule, Rule]]:
+    """The rules of two versions paired through ``concordance``: a section it
+    pairs, and that section's sub-rules by number; a section it leaves out is
+    not compared."""
+    sections = concordance.sections
+    return [
+        (rule, later.rules[concordance.rule(n)]) for n, rule in older.rules.items()
+        if n.partition(".")[0] in sections and concordance.rule(n) in later.rules
+    ]
+
+
+def version(older: RuleText, later: RuleText, concordance: Concordance) -> tuple[list[TextFinding], list[tuple[str, str]]]:
+    """Rules that two versions of one rulebook both state, paired through
+    ``concordance``, whose versions each carry a number or a citation the
+    other lacks once the older's citations are renumbered; and how far the
+    citations bear the concordance out."""
+    pairs = aligned(older, later, concordance)
+    out = _compare("version-clash", older, later, pairs, concordance.rule)
+    names = f"{older.source} {later.source}"
+    verdict = f"{len(out.found)} of the {out.pairs} rules both state differ" if out.found else f"the {out.pairs} rules both state agree"
+    checks = [(f"version_clash[{names}]",
+               f"{verdict}; in {out.one_sided} more, one only adds to the other; "
+               f"{out.unrelated} pairs state numbers or citations on both sides and share none (numbered apart, or rewritten)")]
+    return out.found, checks + [(f"version_concordance[{names}]", _bears_out(pairs, concordance))]
+
+
+def _bears_out(pairs: Iterable[tuple[Rule, Rule]], concordance: Concordance) -> str:
+    """Do the paired rules' citations bear out each entry of the concordance?
+    An older rule's citation of a section agrees with the section's entry
+    when the later rule cites its new number.  Where the later rule cites
+    the same sub-rule under another section of that chapter instead, the
+    citation goes against the entry if no entry gives that section (the
+    number the entry should have given); if another entry does, one of the
+    two texts cites the wrong section (000's "healed (see 405)"), which says
+    nothing against the concordance and is only counted.  An entry goes
+    wrong when more citations go against it than agree with it."""
+    sections = concordance.sections
+    taken = set(sections.values())
+    agree: dict[str, int] = {}
+    against: dict[str, set[str]] = {}
+    slips = 0
+    for mine, theirs in pairs:
+        for cited in mine.cites:
+            section, _, rest = cited.partition(".")
+            if section not in sections:
+                continue
+            if any(_related(concordance.rule(cited), c) for c in theirs.cites):
+                agree[section] = agree.get(section, 0) + 1
+                continue
+            # A section for a section, a sub-rule for the same sub-rule.
+            elsewhere = {c for c in theirs.cites if (s := c.partition(".")[0]) != sections[section] and s[0] == section[0]
+                         and (c == s if not rest else c != s and _related(c, f"{s}.{rest}"))}
+            slips += any(c.partition(".")[0] in taken for c in elsewhere)
+            if wrong := {c for c in elsewhere if c.partition(".")[0] not in taken}:
+                against.setdefault(section, set()).update(f"{mine.number} cites {cited} as {c}" for c in wrong)
+    wrong_entries = sorted(s for s in against if len(against[s]) > agree.get(s, 0))
+    borne = (f"the paired rules' citations agree on {sum(agree.values())} citations under {len(agree)} of its "
+             f"{len(sections)} entries; {slips} more point at another entry's section (a text that cites the wrong section, or a pair numbered apart)")
+    if not wrong_entries:
+        return f"{borne}; none goes against an entry"
+    return borne + "; the citations go against " + "; ".join(
+        f"{s} -> {sections[s]} ({', '.join(sorted(against[s]))}; {agree.get(s, 0)} agree)" for s in wrong_entries)
 
 
 #: One text in two languages, compared rule by rule.
@@ -406,4 +520,10 @@ def lint_texts(game: str) -> tuple[list[TextFinding], list[tuple[str, str]]]:
             more, check = translation(texts[a], texts[b])
             found += more
             checks.append(check)
+    for concordance in CONCORDANCES:
+        for a in concordance.older:
+            if a in texts and concordance.later in texts:
+                more, version_checks = version(texts[a], texts[concordance.later], concordance)
+                found += more
+                checks += version_checks
     return found, checks

@@ -1,6 +1,7 @@
 """The rule texts read as texts (``chainproof/text_lint.py``): citations of
-rules that are not there or that name another section, and the two
-languages of one text that state a rule with different numbers."""
+rules that are not there or that name another section, the two languages of
+one text that state a rule with different numbers, and two versions of one
+rulebook compared through the concordance of their sections."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from chainproof import text_lint
 from chainproof.lint_report import sarif
 from chainproof.linting import KINDS, Lint, lint_texts
 from model import sources
+from model.concordance import SEED_TO_CR74
 from model.sources import SOURCES, texts_folder
 
 
@@ -126,6 +128,74 @@ def test_a_number_or_a_citation_that_differs_between_the_languages_is_a_translat
     assert "002en cites 602.1 where 002zh cites 603.1" in found.summary
 
 
+#: The seed's priority (409) is CR7.4's 410, its dual wield (405) CR7.4's wielding (406).
+SEED = [
+    "102.1a 这是预·优先权检验(见规则409.6)。",
+    "300.1 共有七种牌类别。图腾(见规则306.3)归为角色类。",
+    "405.1 若英雄具有双持,可以持有两件武器(见规则412)。",
+    "409.优先权",
+    "409.6 预·优先权检验。",
+]
+LATER = [
+    "102.1a These are pre-priority checks (410.6b).",
+    "300.1 There are six card types. Totems (305.3) are characters.",
+    "406.1 A hero with dual wield can have two weapons (414).",
+    "409. Playing cards",
+    "409.6 Something else.",
+    "410. Priority",
+    "410.6 Pre-priority checks.",
+]
+
+
+def test_a_shifted_section_is_aligned_through_the_concordance(whole_files):
+    seed, later = text_lint.read("000", SEED), text_lint.read("CR7.4", LATER)
+    pairs = {mine.number: theirs.number for mine, theirs in text_lint.aligned(seed, later, SEED_TO_CR74)}
+    assert pairs["405.1"] == "406.1" and pairs["409.6"] == "410.6" and pairs["300.1"] == "300.1"
+    assert "409" in pairs and pairs["409"] == "410"
+
+
+def test_two_versions_that_state_different_numbers_clash_and_a_renumbered_citation_does_not(whole_files):
+    (found,), checks = text_lint.version(text_lint.read("000", SEED), text_lint.read("CR7.4", LATER), SEED_TO_CR74)
+    # 102.1a's 409.6 is CR7.4's 410.6 and 405.1's 412 its 414: only 300.1's count of card types differs.
+    assert found.key == "version-clash:000+CR7.4:300.1" and found.rules == ("300.1", "CR7.4 300.1")
+    assert found.places == ("000_93427c41005e332f.txt:2", "wowtcg-comprehensive-rules-7.4.txt:2")
+    assert found.summary.startswith("300.1 in 000 and in CR7.4: the numbers 7 in 000 against 6 in CR7.4 (")
+    assert dict(checks)["version_clash[000 CR7.4]"].startswith("1 of the 5 rules both state differ")
+
+
+def test_a_citation_that_moved_elsewhere_than_the_concordance_says_is_a_clash_shown_as_each_text_cites_it(whole_files):
+    moved = [line.replace("(414)", "(413)") for line in LATER]
+    found = {f.key: f for f in text_lint.version(text_lint.read("000", SEED), text_lint.read("CR7.4", moved), SEED_TO_CR74)[0]}
+    assert sorted(found) == ["version-clash:000+CR7.4:300.1", "version-clash:000+CR7.4:405.1"]
+    found = found["version-clash:000+CR7.4:405.1"]
+    assert found.rules == ("405.1", "CR7.4 406.1")
+    assert "405.1 in 000 and 406.1 in CR7.4: 000 cites 412 (CR7.4 414) where CR7.4 cites 413" in found.summary
+
+
+def test_the_citations_bear_out_the_concordance_and_go_against_a_wrong_entry(whole_files):
+    seed, later = text_lint.read("000", SEED), text_lint.read("CR7.4", LATER)
+    checks = dict(text_lint.version(seed, later, SEED_TO_CR74)[1])
+    assert checks["version_concordance[000 CR7.4]"] == (
+        f"the paired rules' citations agree on 3 citations under 3 of its {len(SEED_TO_CR74.entries)} entries; 0 more point at "
+        "another entry's section (a text that cites the wrong section, or a pair numbered apart); none goes against an entry"
+    )
+    # Declared unshifted, priority's entry is contradicted: 102.1a's 409.6 is cited as 410.6b, under no entry's section.
+    unshifted = replace(SEED_TO_CR74, entries=tuple(replace(e, later="409") if e.older == "409" else e for e in SEED_TO_CR74.entries))
+    verdict = dict(text_lint.version(seed, later, unshifted)[1])["version_concordance[000 CR7.4]"]
+    assert verdict.endswith("the citations go against 409 -> 409 (102.1a cites 409.6 as 410.6b; 0 agree)")
+
+
+@pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
+def test_each_concordance_entry_names_its_sections_as_their_texts_title_them():
+    """The seed's title from its heading, or from its contents for a section
+    the translation leaves out (411, 500, the 700s); CR7.4's from its heading."""
+    seed, later = text_lint.load("000"), text_lint.load("CR7.4")
+    assert seed is not None and later is not None
+    for e in SEED_TO_CR74.entries:
+        assert seed.titles.get(e.older, seed.listed.get(e.older)) == text_lint.title_words(e.older_title), e
+        assert later.titles.get(e.later) == text_lint.title_words(e.later_title), e
+
+
 def test_without_the_texts_lint_says_the_text_checks_were_skipped(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(text_lint, "lines_of", lambda source: None)
     out = Lint()
@@ -138,7 +208,7 @@ def test_without_the_texts_lint_says_the_text_checks_were_skipped(monkeypatch: p
 @pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
 def test_the_shipped_texts_findings():
     wow, wow_checks = text_lint.lint_texts("wowtcg")
-    assert keys(wow) == [
+    assert [k for k in keys(wow) if not k.startswith("version-clash:")] == [
         "dangling-reference:000:412.3b@405.1",
         "dangling-reference:000:412.3b@405.2",
         "dangling-reference:000:413.10@403.1b",
@@ -152,6 +222,15 @@ def test_the_shipped_texts_findings():
     assert checks["dangling_reference[000]"] == "3 of its 96 citations point at no rule"
     assert checks["dangling_reference[001]"] == "the text numbers no rules: nothing to check"
     assert checks["translation_clash[002en 002zh]"].startswith("the 30 rules both state agree")
+    versions = sorted(k for k in keys(wow) if k.startswith("version-clash:"))
+    assert versions == [f"version-clash:000+CR7.4:{n}" for n in (
+        "103.3", "300.1", "303.2a", "403.1b", "404.1", "405.3", "407.1", "409.2a", "409.6d", "409.6e", "409.6f", "412.3d", "413.9a",
+        "502.1", "603.2")] + ["version-clash:002en+CR7.4:603.2"]
+    assert checks["version_clash[000 CR7.4]"] == (
+        "15 of the 192 rules both state differ; in 47 more, one only adds to the other; "
+        "12 pairs state numbers or citations on both sides and share none (numbered apart, or rewritten)"
+    )
+    assert checks["version_concordance[000 CR7.4]"].endswith("none goes against an entry")
     hota, _ = text_lint.lint_texts("hota")
     assert keys(hota) == ["dangling-reference:004:112.10@101.2a"]
     assert hota[0].places == ("004_1df466d0e3555139.txt:94",)
