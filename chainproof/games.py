@@ -72,6 +72,14 @@ class Game:
     #: texts' rulings could clash on the default board but no game within its
     #: bounds gets there, lint searches these once (``linting.wake_quiet_clashes``).
     nearby_bounds: Callable[[Mapping[str, int]], Sequence[NearbyBounds]] | None = None
+    #: The bounds ``chainproof verify`` checks where neither the user nor the
+    #: variant sets them, over the search defaults (``bounds``).  They are
+    #: larger because verify searches each bounded instance once, while lint,
+    #: diff, graph, export and the scenarios build at the search defaults and
+    #: lint searches dozens of readings there.  They are sized so that
+    #: verify's default run, all three games, ends within about a minute on
+    #: two cores (the README's verify section gives the measured time).
+    verify_bounds: Mapping[str, int] = field(default_factory=dict)
 
     def budget(self, budget: Any) -> Any:
         """The portfolio budget for this game: ``budget`` with its own exhaustive-search cap."""
@@ -93,6 +101,13 @@ class Game:
             return resolve_bounds(self.bounds, wanted)
         except BoundError as exc:
             raise BadInput(f"{self.name}: {exc}") from None
+
+    def verify_given(self, given: Mapping[str, int | None], variant: str | None = None) -> dict[str, int | None]:
+        """The bounds ``verify`` builds with, as ``given`` for ``machine``: the
+        user's, else the variant's, else ``verify_bounds``, else the search defaults."""
+        held = set(self.variant(variant).bounds) if variant is not None else set()
+        chosen = {k: v for k, v in given.items() if v is not None}
+        return {**{k: v for k, v in self.verify_bounds.items() if k not in held}, **chosen}
 
     def machine(
         self, given: Mapping[str, int | None], variant: str | None = None, reading: str | None = None, **extra: Any
@@ -178,6 +193,12 @@ def _wowtcg() -> Game:
         nearby_bounds=lambda b: [
             NearbyBounds("players3-turns1", "a third player at the table, over one turn", {"players": 3, "turns": 1})
         ] if b["players"] == 2 else [],
+        # A card of each kind in every opening hand: 40,631,412 states over
+        # two turns.  A third turn at hand 1 was still growing past 60 million
+        # states at its 59th level (a third turn multiplies hand 0's states
+        # by nine), past verify's memory guard; the any-length proofs cover
+        # every turn for the properties they prove.
+        verify_bounds={"hand": 1},
     )
 
 
@@ -201,6 +222,8 @@ def _riftbound() -> Game:
             NearbyBoard(key, label, {"table": table})
             for key, label, table in nearby_tables(b["players"], b["battlefields"], b["spells"], b["victory_points"])
         ],
+        # Three turns: 43,084 states against 18,105 at two.
+        verify_bounds={"turns": 3},
         # A second showdown spell lets units of both players stand on an open
         # battlefield when a combat's cleanup comes (R8); one turn and a game
         # won at the first point keep the search near six times the default's
