@@ -20,13 +20,17 @@ from chainproof import junit, report
 from chainproof.common import DEFAULT_GUARD_S, bound_options, check_output, check_rlimit, check_timeout, guarded
 from chainproof.games import GAME_NAMES, BadInput, Game, bounds_apply, games_with_reading, games_with_variant, get_game
 from model import limits
-from checkers import bmc, explicit, invariants, portfolio, spacer, vector
+from checkers import bmc, invariants, portfolio, spacer, vector
 from checkers.results import PROVED, Result
 from properties import Eventually, select
 
 #: "portfolio" runs every method that applies and keeps the strongest honest
 #: verdict per property (checkers/portfolio.py); the others run one method alone.
 METHODS = ("portfolio", "explicit", "bmc", "both")
+#: Where verify's explicit search stops: past the 40.6 million states of its
+#: own default run's largest instance (WoW with a card of each kind in hand),
+#: so that on larger bounds the memory guard (``--max-memory``) stops it first.
+VERIFY_MAX_STATES = 100_000_000
 GRAPH_FORMATS = ("dot", "svg")
 
 
@@ -63,7 +67,7 @@ def main(debug: bool) -> None:
     metavar="SOURCE[@QUESTION,...]",
     help="check the rules as one source text reads them (e.g. 001, 002zh@bound_to_attack), the model's reading where it is silent",
 )
-@click.option("--max-states", type=int, default=explicit.DEFAULT_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
+@click.option("--max-states", type=int, default=VERIFY_MAX_STATES, show_default=True, help="explicit search stops at the end of the level where it passes this many states")
 @click.option("--max-memory", default="2GiB", show_default=True, metavar="SIZE",
               help="explicit search stops at the end of the level where its arrays pass this many bytes (their sizes: the same on any machine)")
 @click.option("--rlimit", type=int, default=limits.DEFAULT_RLIMIT, show_default=True,
@@ -95,7 +99,12 @@ def verify(
     reading: str | None,
     **bounds: Any,
 ) -> None:
-    """Check every property of every game at the given (or default) bounds."""
+    """Check every property of every game at the given bounds, else at verify's defaults.
+
+    verify's defaults are larger than those the other commands build at:
+    WoW with a card of each kind in every opening hand (--hand 1), Riftbound
+    over three turns (--turns 3), Heroes of Ancients as the others; a bound
+    given, or set by the variant, replaces them."""
 
     def run() -> int:
         if not 1 <= max_k <= 50:
@@ -133,7 +142,7 @@ def verify(
                     # A malformed kept-invariants file is bad input: refuse it
                     # before any search, not after the explicit search is done.
                     invariants.load(game.name)
-                jobs.append((game, game.machine(bounds, variant, reading), chosen))
+                jobs.append((game, game.machine(game.verify_given(bounds, variant), variant, reading), chosen))
         if not jobs:
             known = ", ".join(p.name for g in candidates for p in g.properties)
             raise BadInput(f"no property of {', '.join(g.name for g in candidates)} matches {pattern!r}; properties: {known}")
@@ -145,7 +154,8 @@ def verify(
                     budget = portfolio.Budget(
                         round(timeout * 1000), max_states, max_k=max_k, depth=depth, max_memory=memory, kept_invariants=not fresh_proofs
                     )
-                    any_length = game.any_length_machine(bounds, variant, reading) if game.proves_any_length else None
+                    given = game.verify_given(bounds, variant)
+                    any_length = game.any_length_machine(given, variant, reading) if game.proves_any_length else None
                     found = portfolio.verify(machine, any_length, chosen, game.budget(budget), advance)
                     results.extend(found.results)
                     stats[game.name] = found.stats
@@ -183,7 +193,7 @@ def _explain(
         )
     if not game.proves_any_length:
         raise BadInput(f"--explain: {game.name} has no model of games of any length")
-    machine = game.any_length_machine(bounds, variant, reading)
+    machine = game.any_length_machine(game.verify_given(bounds, variant), variant, reading)
     result = spacer.check(machine, prop, timeout_ms)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
@@ -231,9 +241,10 @@ def check_by_method(
 @click.option("--timeout", type=float, default=DEFAULT_GUARD_S, show_default=True,
               help="wall-clock guard per solver query in seconds (an outer guard; the resource limit decides first)")
 def certify(games: tuple[str, ...], rlimit: int, timeout: float) -> None:
-    """Prove each game's properties afresh at the default bounds and keep the
-    invariants Spacer finds (checkers/invariants/GAME.json), which verify then
-    re-checks instead of searching again."""
+    """Prove each game's properties afresh and keep the invariants Spacer
+    finds (checkers/invariants/GAME.json), which verify then re-checks instead
+    of searching again: at the default bounds, and at verify's own where its
+    any-length model differs (WoW: cards in the opening hands)."""
 
     def run() -> int:
         check_timeout(timeout)
@@ -243,29 +254,47 @@ def certify(games: tuple[str, ...], rlimit: int, timeout: float) -> None:
             if not game.proves_any_length:
                 click.echo(f"{game.name}: no model of games of any length; nothing to keep")
                 continue
-            any_length = game.any_length_machine({})
-            budget = game.budget(portfolio.Budget(round(timeout * 1000), kept_invariants=False))
-            found = portfolio.verify(game.machine({}), any_length, game.properties, budget)
-            lemmas = found.stats.get("lemmas", [])
-            kept = [k for r in found.results if (k := invariants.from_result(r, lemmas)) is not None]
-            by_spacer = [r for r in found.results if any(a.method == "spacer" for a in r.attempts)]
-            missing += len(by_spacer) - len(kept)
-            if not by_spacer:
-                click.echo(f"{game.name}: other methods decide every property; Spacer was asked nothing, so nothing is kept")
-                continue
-            if len(kept) < len(by_spacer):
-                # A shortfall (a low --rlimit, a proof the model no longer has) must not wipe what was kept before.
-                lost = sorted({r.property for r in by_spacer} - {k.property for k in kept})
-                click.echo(f"{game.name}: Spacer proved {len(kept)} of the {len(by_spacer)} properties it was asked about, "
-                           f"not {', '.join(lost)}; {invariants.shown(invariants.path_for(game.name))} is left as it was")
-                continue
-            path = invariants.save(game.name, any_length, kept)
-            click.echo(f"{game.name}: kept {len(kept)} of the {len(by_spacer)} properties Spacer was asked about, in {invariants.shown(path)}")
-            for k in kept:
-                click.echo(f"  {k.property}: {k.found}" + (f", assuming {', '.join(k.lemmas)}" if k.lemmas else ""))
+            for label, given in _certified_bounds(game).items():
+                missing += _certify(game, label, given, timeout)
         return 0 if not missing else 1
 
     guarded(run)
+
+
+def _certified_bounds(game: Game) -> dict[str, dict[str, int | None]]:
+    """The bounds certify proves at, by what it calls them: the default
+    bounds, and verify's where they give another any-length model (a kept
+    invariant is found for one model: ``invariants.bounds_key``)."""
+    chosen: dict[str, dict[str, int | None]] = {game.name: {}}
+    verify_given = game.verify_given({})
+    if invariants.bounds_key(game.any_length_machine(verify_given)) != invariants.bounds_key(game.any_length_machine({})):
+        shown = ", ".join(f"{k}={v}" for k, v in sorted(verify_given.items()))
+        chosen[f"{game.name} at verify's bounds ({shown})"] = verify_given
+    return chosen
+
+
+def _certify(game: Game, label: str, given: dict[str, int | None], timeout: float) -> int:
+    """Keep the invariants Spacer finds at these bounds; how many properties it was asked about and did not prove."""
+    any_length = game.any_length_machine(given)
+    budget = game.budget(portfolio.Budget(round(timeout * 1000), VERIFY_MAX_STATES, kept_invariants=False))
+    found = portfolio.verify(game.machine(given), any_length, game.properties, budget)
+    lemmas = found.stats.get("lemmas", [])
+    kept = [k for r in found.results if (k := invariants.from_result(r, lemmas)) is not None]
+    by_spacer = [r for r in found.results if any(a.method == "spacer" for a in r.attempts)]
+    if not by_spacer:
+        click.echo(f"{label}: other methods decide every property; Spacer was asked nothing, so nothing is kept")
+        return 0
+    if len(kept) < len(by_spacer):
+        # A shortfall (a low --rlimit, a proof the model no longer has) must not wipe what was kept before.
+        lost = sorted({r.property for r in by_spacer} - {k.property for k in kept})
+        click.echo(f"{label}: Spacer proved {len(kept)} of the {len(by_spacer)} properties it was asked about, "
+                   f"not {', '.join(lost)}; {invariants.shown(invariants.path_for(game.name))} is left as it was")
+        return len(by_spacer) - len(kept)
+    path = invariants.save(game.name, any_length, kept)
+    click.echo(f"{label}: kept {len(kept)} of the {len(by_spacer)} properties Spacer was asked about, in {invariants.shown(path)}")
+    for k in kept:
+        click.echo(f"  {k.property}: {k.found}" + (f", assuming {', '.join(k.lemmas)}" if k.lemmas else ""))
+    return 0
 
 
 @main.command()

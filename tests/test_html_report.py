@@ -80,7 +80,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "holds": command_json(folder / "holds.json", "verify", "--game", "hota", "--property", "nobody_wins_and_loses",
                               "--method", "explicit"),
         "source": command_json(folder / "source.json", "verify", "--game", "wowtcg", "--reading", "001", "--property", "turn_player_first",
-                               "--turns", "1", "--allies", "0", "--method", "explicit"),
+                               "--turns", "1", "--hand", "0", "--allies", "0", "--method", "explicit"),
         "lint": variant_lint_json(folder / "lint.json"),
         "scenarios": command_json(folder / "scenarios.json", "scenarios", "--path", str(SCENARIO)),
         "conform": command_json(folder / "conform.json", "conform", "--game", "hota", "--examples", "3", "--no-shrink"),

@@ -39,7 +39,7 @@ def test_the_plain_value_search_stops_at_the_first_level_boundary_past_the_budge
 
 def test_a_verdict_cut_by_the_budget_is_bounded_and_names_the_bounds_to_lower():
     result = CliRunner().invoke(
-        main, ["verify", "--game", "wowtcg", "--method", "explicit", "--max-memory", "2M", "--property", "turn_player_first", "--json"]
+        main, ["verify", "--game", "wowtcg", "--hand", "0", "--method", "explicit", "--max-memory", "2M", "--property", "turn_player_first", "--json"]
     )
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
