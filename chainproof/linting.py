@@ -19,7 +19,7 @@ For each game, at its default bounds (or those given):
   hand, the mulligan) over every setup of their domains (``lint_setup``);
 - the texts read as texts, with no question declared
   (``chainproof/text_lint.py``): **dangling-reference**,
-  **misdirected-reference**, **translation-clash**.
+  **misdirected-reference**, **translation-clash**, **version-clash**.
 
 Deadlocks and conflicts are checked by the same portfolio as ``verify``, so
 their absence is proved for games of any length where the solvers manage it.
@@ -697,7 +697,8 @@ def lint_variants(
 
 def lint_texts(game: str, out: Lint) -> None:
     """The texts read as texts (``chainproof/text_lint.py``): citations of
-    rules that are not there, and a text's two languages that part."""
+    rules that are not there, a text's two languages that part, and two
+    versions of a rulebook that part."""
     found, checks = text_lint.lint_texts(game)
     out.checks += [Check(game, query, verdict, "text scan", 0) for query, verdict in checks]
     out.findings += [Finding(game, f.kind, f.key, f.rules, f.summary, places=f.places, sources=f.sources) for f in found]
