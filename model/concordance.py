@@ -22,6 +22,7 @@ or 801 (additional documents) plainly enough to pair them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Mapping
 
 
@@ -40,7 +41,7 @@ class Concordance:
     later: str
     entries: tuple[Entry, ...]
 
-    @property
+    @cached_property
     def sections(self) -> Mapping[str, str]:
         """Each older section's number in the later version."""
         return {e.older: e.later for e in self.entries}
