@@ -3,9 +3,10 @@ differently: the concordance ``chainproof lint`` aligns two versions by
 (``chainproof/text_lint.py``, the version-clash check).
 
 The seeds number WoW's comprehensive rules as the translation (``000``) does,
-and the combat text (``002``) follows the same numbering; CR7.4 inserted
-sections (copying 402, ready and exhausted moved to 411), merged the seed's
-armor 304 and items 305 into one equipment section, and renumbered the rest.
+and the combat text (``002``) follows the same numbering.  CR7.4 inserted
+copying (402), moved ready and exhausted from 105 to 411, merged the seed's
+armor (304) and items (305) into one equipment section, and renumbered what
+follows each change.
 Each entry pairs a seed section with the CR7.4 section that holds its rules,
 judged by the two sections' titles, which stand beside it so that a reader can
 check the pairing (``tests/test_text_lint.py`` holds each title to its text:
