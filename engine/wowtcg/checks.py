@@ -61,7 +61,8 @@ def ppp_batch(st: GameState, cards: list[Obj] | None = None, standing_settled: b
     if removed:
         st.history.append("pre-priority checks remove " + ", ".join(st.describe(o) for o in removed)
                           + " from the game instead of destroying them (409.6, 413.8a)")
-    watchers = [st.objs[oid] for oid in st.play]
+    # The cards in play with a triggered power (CR7.4 703.1), in the order of play: no other watches.
+    watchers = [o for o in map(st.objs.__getitem__, st.play) if o.card.triggers]
     for o, zone in zip(doomed, zones):
         leave_play(st, o, zone)
     destroyed_triggers(st, destroyed, watchers)

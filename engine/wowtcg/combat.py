@@ -81,15 +81,18 @@ def attacker_rule(st: GameState, a: Obj) -> tuple[str, str] | None:
     """`attacker_problem` with its reason unwritten (`CANT_ATTACK`): asked of
     every character of the turn player before each of his main-phase
     choices, where a refusal is common and its words are never read."""
-    if a.zone != "play" or not is_character(a) or a.controller != st.turn_player:
+    # `is_character`, `hosts_of` and `in_party_since_turn_start` written out:
+    # this runs for every character of his before each of his main-phase choices.
+    card = a.card
+    if a.zone != "play" or a.resource or not card.is_character or a.controller != st.turn_player:
         return CANT_ATTACK["not_his"]
-    if a.card.is_totem:
+    if card.is_totem:
         return CANT_ATTACK["totem"]
-    if a.id in hosts_of(st, "attached_cant_attack_or_protect"):
+    if "attached_cant_attack_or_protect" in st.powers_in_game and a.id in hosts_of(st, "attached_cant_attack_or_protect"):
         return CANT_ATTACK["held"]
     if a.exhausted:
         return CANT_ATTACK["exhausted"]
-    if not in_party_since_turn_start(st, a) and not has(st, a, "ferocity"):
+    if card.type != "hero" and a.joined_turn >= st.players[a.controller].last_turn_start and not has(st, a, "ferocity"):
         return CANT_ATTACK["new"]
     return None
 
@@ -289,15 +292,21 @@ def atk_in_combat(st: GameState, o: Obj) -> tuple[int, str | None, tuple[int, ..
     """A character's ATK, damage type and the weapons its damage is dealt with:
     an ally's ATK (`atk_of`); a hero's strike modifiers (303.2a, 407.3d) and,
     while it attacks, Mason's Fraternity Ring's +N (000 407.3c example)."""
-    if o.card.type != "hero":
-        return atk_of(st, o), o.card.damage_type or "melee", ()
-    strikes = [s for s in st.combat.strikes if s[0] == o.controller]
-    atk = sum(s[2] for s in strikes)
-    if st.combat.attacker == o.id and "hero_atk_while_attacking" in st.powers_in_game:
+    card = o.card
+    if card.type != "hero":
+        return atk_of(st, o), card.damage_type or "melee", ()
+    c = st.combat
+    # Most heroes in combat struck with nothing: no lists to build for them.
+    strikes = [s for s in c.strikes if s[0] == o.controller] if c.strikes else ()
+    atk = 0
+    for s in strikes:
+        atk += s[2]
+    if c.attacker == o.id and "hero_atk_while_attacking" in st.powers_in_game:
         atk += sum(ring.card.continuous_powers["hero_atk_while_attacking"]
                    for ring in sources_in_play(st, "hero_atk_while_attacking", o.controller))
-    kind = strikes[-1][3] if strikes else "melee"
-    return atk, kind, tuple(dict.fromkeys(s[1] for s in strikes))
+    if not strikes:
+        return atk, "melee", ()
+    return atk, strikes[-1][3], tuple(dict.fromkeys(s[1] for s in strikes))
 
 
 def conclude(st: GameState) -> None:
@@ -323,10 +332,9 @@ def conclude(st: GameState) -> None:
         unpreventable = bool(weapons) and any(
             st.objs[w].card.has_continuous("combat_damage_unpreventable") and w in st.play for w in weapons
         )
-        p = make_packet(st, Packet(
-            amount=atk, target=target.id, source=source.id, controller=source.controller,
-            type=kind, combat=True, preventable=not unpreventable, weapons=weapons,
-        ))
+        # Positional, in the field order: amount, target, source, controller,
+        # heal, type, combat, preventable, weapons (made twice in every combat).
+        p = make_packet(st, Packet(atk, target.id, source.id, source.controller, False, kind, True, not unpreventable, weapons))
         if p is not None:
             packets.append(p)
     for p in reversed(packets):

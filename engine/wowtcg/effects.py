@@ -486,7 +486,8 @@ def destroy(st: GameState, o: Obj, *, by_rule_over_cant: bool = False) -> bool:
     if not by_rule_over_cant and not can_be_destroyed(st, o):
         return False
     zone = graveyard_from_play(st, o)
-    watchers = [st.objs[oid] for oid in st.play]
+    # The cards in play with a triggered power (CR7.4 703.1), in the order of play: no other watches.
+    watchers = [o for o in map(st.objs.__getitem__, st.play) if o.card.triggers]
     host = o.attached_to
     blank = is_blank(o)
     leave_play(st, o, zone)

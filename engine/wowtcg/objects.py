@@ -102,25 +102,25 @@ class Obj(CardFields):
 
     def __setattr__(self, name: str, value, _set=object.__setattr__, _watched=CARD_FIELDS_WATCHED, _clock=BOARD_CLOCK,
                     _ready=READY_CLOCK, _marked=RESOURCE_MARKED) -> None:
+        # Every field is set by now: a card is made whole (`made`, `copy`,
+        # `__deepcopy__`), never field by field.
         ticks = _watched.get(name)
         if ticks is not None:
             if ticks & MARKS and not _marked[0]:
                 if name == "resource":
-                    marks = value and (getattr(self, "damage", 0) or getattr(self, "attached_to", None) is not None)
+                    marks = value and (self.damage or self.attached_to is not None)
                 else:
-                    marks = (value is not None if name == "attached_to" else value) and getattr(self, "resource", False)
+                    marks = (value is not None if name == "attached_to" else value) and self.resource
                 if marks:
                     _marked[0] = True
             # Only a resource, or a card becoming one, changes what is ready to pay.
-            if ticks & TICKS_READY and (name == "resource" or getattr(self, "resource", True)):
+            if ticks & TICKS_READY and (name == "resource" or self.resource):
                 _ready[0] += 1
-            # A copy's card has none of its fields yet when they are set (copy.deepcopy).
             if ticks & TICKS_ZONE:
-                if value == "play" or getattr(self, "zone", None) == "play":
-                    bare = getattr(self, "resource", False) and not getattr(self, "damage", 0) and getattr(self, "attached_to", None) is None
-                    if not bare:
+                if value == "play" or self.zone == "play":
+                    if not self.resource or self.damage or self.attached_to is not None:  # not a bare resource
                         _clock[0] += 1
-            elif ticks & TICKS_BOARD and getattr(self, "zone", None) == "play":
+            elif ticks & TICKS_BOARD and self.zone == "play":
                 _clock[0] += 1
         _set(self, name, value)
 
@@ -132,6 +132,12 @@ class Obj(CardFields):
                           self.damage, self.attached_to, self.joined_turn, self.resource, self.face_up, self.token,
                           self.flipped, self.first_combat_damage_turn)
         twin.__class__ = Obj
+        return twin
+
+    def __deepcopy__(self, memo) -> Obj:
+        # Whole, as `copy` makes it (`copy.deepcopy` would set its fields one
+        # by one through `__setattr__`), and once for every place that holds it.
+        twin = memo[id(self)] = self.copy()
         return twin
 
     @property

@@ -157,6 +157,15 @@ class GameState:
         # and what its label reads; an action is an immutable value, and
         # building one (its label above all) costs more than finding it.
         self._offers: dict[tuple, Action] = {}
+        # The two most frequent offers, by the card's id alone, with no key
+        # to build: a card of his hand placed face down as a resource (410.1),
+        # and one played from his hand with no target and no X. A hand is its
+        # owner's (413.1), so the id names the player too.
+        self._placings: dict[int, Action] = {}
+        self._plays: dict[int, Action] = {}
+        # Each proposal offered (601.2), by attacker and defender, with the
+        # proposing player and the defender's controller its label shows.
+        self._proposals: dict[int, dict[int, tuple[int, int, Action]]] = {}
         # The priority actions `legal_actions` last returned, until the state
         # next acts: each was built only once the rules allowed it (409.2).
         self._offered: list[Action] | None = None
@@ -215,6 +224,21 @@ class GameState:
         return offered[:]  # the caller's own list: what he adds to it was never offered
 
     def apply_action(self, action: Action) -> None:
+        offered = self._offered
+        if offered is not None and self.decision is None and not self.over:
+            # An action from the list just offered, the very object, was built
+            # only once the rules allowed it (`_priority_actions`): asking
+            # `_problem` again would find nothing. The list is kept only while
+            # the state stands as it was offered in (`legal_actions`), so the
+            # checks below (409.1, 102.1) would find nothing either.
+            for a in offered:
+                if a is action:
+                    self._offered = None
+                    self.history.append(action.label or str(action))
+                    self._act(action)
+                    if self.priority is None:  # `_run` would stop at once while a player holds priority
+                        self._run()
+                    return
         if not isinstance(action, Action):
             raise IllegalAction("409.1", f"not an action: {action!r}", repr(action), str(self))
         if self.over:
@@ -228,24 +252,13 @@ class GameState:
             self.history.append(str(decision.options[decision.options.index(action)]))
             self._answer(decision, action)
         else:
-            # An action from the list just offered, the very object, was built
-            # only once the rules allowed it (`_priority_actions`): asking
-            # `_problem` again would find nothing. Any other action is asked
-            # whether it is well formed (409.1), then what the rules say; the
-            # priority holder's pass is this state's own object, well formed
-            # by construction.
-            offered = self._offered
-            if offered is not None:
-                for a in offered:
-                    if a is action:
-                        break
-                else:
-                    offered = None
-            if offered is None:
-                own_pass = self.priority is not None and action is self.pass_actions[self.priority]
-                problem = (None if own_pass else self._malformed(action)) or self._problem(action)
-                if problem is not None:
-                    raise IllegalAction(problem[0], problem[1], action, str(self))
+            # An action not taken from the list just offered is asked whether
+            # it is well formed (409.1), then what the rules say; the priority
+            # holder's pass is this state's own object, well formed by construction.
+            own_pass = self.priority is not None and action is self.pass_actions[self.priority]
+            problem = (None if own_pass else self._malformed(action)) or self._problem(action)
+            if problem is not None:
+                raise IllegalAction(problem[0], problem[1], action, str(self))
             self._offered = None
             self.history.append(action.label or str(action))
             self._act(action)
@@ -325,6 +338,9 @@ class GameState:
         ]
         new.pass_actions = list(self.pass_actions)
         new._offers = dict(self._offers)
+        new._placings = dict(self._placings)
+        new._plays = dict(self._plays)
+        new._proposals = {attacker: dict(made) for attacker, made in self._proposals.items()}
         new._offered = None if self._offered is None else list(self._offered)  # offered in the same state
         return new
 
@@ -911,11 +927,11 @@ class GameState:
         counted = self._ready_at == READY_CLOCK[0]
         READY_CLOCK[0] += 1  # for every card readied below, set plainly (`Obj.__setattr__`)
         readied = 0
-        for oid in self.play:  # resources too: they are in play (413.9a)
-            o = self.objs[oid]
-            if o.exhausted and o.controller == player and o.id not in held:
-                object.__setattr__(o, "exhausted", False)
-                readied += o.resource
+        plain = object.__setattr__
+        # Resources too: they are in play (413.9a).
+        for o in [o for o in map(self.objs.__getitem__, self.play) if o.exhausted and o.controller == player and o.id not in held]:
+            plain(o, "exhausted", False)
+            readied += o.resource
         if counted:  # the count of ready resources held before: it holds with those readied
             self._ready[player] += readied
             self._ready_at = READY_CLOCK[0]
@@ -1461,12 +1477,13 @@ class GameState:
         # Each offer is looked up by what it is made of, with the controller
         # of a card it names, which its label shows (`describe`).
         targets_of: dict[str, list[int]] = {}  # `legal_targets` of each kind, read once: several cards may ask
+        placings, plays = self._placings, self._plays
         for o in hand:
             card = o.card
             if place:
-                a = offers.get(key := ("resource", p, o.id, None))
+                a = placings.get(o.id)
                 if a is None:
-                    a = offers[key] = Action.made("resource", p, o.id, label=f"{self.pname(p)} places {card.name} as a resource")
+                    a = placings[o.id] = Action.made("resource", p, o.id, label=f"{self.pname(p)} places {card.name} as a resource")
                 offer(a)
             if card.type == "quest":
                 if place:
@@ -1510,6 +1527,11 @@ class GameState:
                     if a is None:
                         a = offers[key] = Action.made("play", p, o.id, (t,), label=f"{self.pname(p)} plays {card.name}{where} on {self._target_name(target, t)}")
                     offer(a)
+            elif zone == "hand":
+                a = plays.get(o.id)
+                if a is None:
+                    a = plays[o.id] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
+                offer(a)
             else:
                 a = offers.get(key := ("play", p, o.id, zone))
                 if a is None:
@@ -1548,6 +1570,7 @@ class GameState:
             # the same for every attacker of his: asked once for each
             # defender (`combat.open_defenders`), in the order of play.
             defenders = None
+            proposals = self._proposals
             for a in mine:
                 # `mine` holds no resource; an exhausted character can't attack (601.2a), asked first as the cheapest.
                 if not a.card.is_character or a.exhausted or combat.attacker_rule(self, a):
@@ -1558,14 +1581,21 @@ class GameState:
                     defenders = combat.open_defenders(self, p, theirs)
                 saboteur = combat.has(self, a, "sabotage")
                 only = combat.attack_only(self, a)
+                made = proposals.get(a.id)
+                if made is None:
+                    made = proposals[a.id] = {}
                 for d, sabotage in defenders:
                     if (sabotage and not saboteur) or (only and combat.attack_only_problem(self, a, d, only)):
                         continue
-                    proposal = offers.get(key := ("propose", p, a.id, d.id, sabotage, d.controller))
-                    if proposal is None:
+                    # Whether it is a sabotage follows from the defender's card (601.2b).
+                    known = made.get(d.id)
+                    if known is not None and known[0] == p and known[1] == d.controller:
+                        proposal = known[2]
+                    else:
                         word = "sabotages" if sabotage else "attacks"
-                        proposal = offers[key] = Action.made("propose", p, a.id, (d.id,), option=sabotage,
-                                                             label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
+                        proposal = Action.made("propose", p, a.id, (d.id,), option=sabotage,
+                                               label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
+                        made[d.id] = (p, d.controller, proposal)
                     offer(proposal)
         if defend:
             for w in mine:
