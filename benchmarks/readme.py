@@ -1,14 +1,16 @@
 """The README's figures, from the commands that give them: rewrites each marked
 span of README.md instead of leaving the numbers to be typed.
 
-    python -m benchmarks.readme              # verify and scenarios once each, about a minute
+    python -m benchmarks.readme              # verify (twice: JSON, then the WoW console) and scenarios, a few minutes
     python -m benchmarks.readme --output F   # rewrite F's spans instead
 
 A span is ``<!-- figures:NAME -->...<!-- /figures:NAME -->``, inline or over
 lines; ``SPANS`` names every one and how it is written.  Counts come from
-``chainproof verify --json`` and ``chainproof scenarios --json`` at default
-bounds, each run in a process of its own as a user runs it; the seconds are
-that run's, on this machine, so they vary with its load.
+``chainproof verify --json`` (its own default run) and ``chainproof scenarios
+--json`` at default bounds, each run in a process of its own as a user runs
+it, save the states of WoW's instance at the search defaults, which the other
+commands build at (one search here); the seconds are that run's, on this
+machine, so they vary with its load.
 ``tests/test_readme_figures.py`` holds the README's counts to the rules
 registry, the property catalogues and the shipped scenario files.
 """
@@ -125,8 +127,18 @@ def scenario_counts(_verify: dict, scenarios: dict) -> str:
     )
 
 
-def wow_default_states(verify: dict, _scenarios: dict) -> str:
-    return f"{verify['summary']['games']['wowtcg']['states']:,} states"
+def wow_default_states(_verify: dict, _scenarios: dict) -> str:
+    """WoW's instance at the search defaults (not verify's: ``Game.verify_bounds``)."""
+    from chainproof.games import get_game
+    from checkers import vector
+
+    return f"{vector.explore(get_game('wowtcg').machine({})).states:,} states"
+
+
+def verify_default_states(verify: dict, _scenarios: dict) -> str:
+    """The bounded instances of verify's own default run, WoW's and Riftbound's."""
+    games = verify["summary"]["games"]
+    return f"{games['wowtcg']['states']:,} states for WoW and {games['riftbound']['states']:,} for Riftbound"
 
 
 def hota_default_states(verify: dict, _scenarios: dict) -> str:
@@ -190,6 +202,7 @@ SPANS: dict[str, Callable[[dict, dict], str]] = {
     "portfolio-methods": portfolio_methods,
     "scenario-counts": scenario_counts,
     "wow-default-states": wow_default_states,
+    "verify-default-states": verify_default_states,
     "hota-default-states": hota_default_states,
     "benchmark-targets": lambda _v, _s: benchmark_targets(RESULTS.read_text(encoding="utf-8")),
     "spin-ratio": lambda _v, _s: spin_ratio(RESULTS.read_text(encoding="utf-8")),

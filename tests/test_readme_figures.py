@@ -100,6 +100,18 @@ def test_the_default_instances_state_counts_are_the_searches():
     assert span("hota-default-states").startswith(f"{pinned['states']:,} states in about ")
 
 
+def test_verifys_default_instances_are_named_with_their_states():
+    """verify's own default run (``Game.verify_bounds``): Riftbound's instance
+    is searched here; WoW's, forty million states, is too large for a test
+    and is only held to be larger than the search defaults'."""
+    said = re.fullmatch(r"([\d,]+) states for WoW and ([\d,]+) for Riftbound", span("verify-default-states"))
+    assert said, span("verify-default-states")
+    wow, rift = (int(n.replace(",", "")) for n in said.groups())
+    game = get_game("riftbound")
+    assert rift == vector.explore(game.machine(game.verify_given({}))).states
+    assert wow > int(span("wow-default-states").split()[0].replace(",", ""))
+
+
 def test_the_benchmark_figures_are_those_of_results_md():
     results = readme.RESULTS.read_text(encoding="utf-8")
     spans = {m["name"]: m["text"] for m in readme.SPAN.finditer(TEXT)}
