@@ -184,21 +184,23 @@ def validate_deck(deck: Deck, pool: Pool, *, format: str = "constructed") -> lis
                 continue
             if not full:
                 continue
-            card = pool[name]
+            card = pool.cards[name]
             # 100.1: heroes start in play, so none belong in the deck.
             if card.type == "hero":
                 found.append(DeckViolation(
                     "100.1", f"{where} card {_copies(name, n)} is a hero; heroes are not part of a deck"))
                 continue
-            if hero is not None:
+            if hero is not None and _hero_rules_broken(card, hero):  # most cards break none: no words to write
                 found.extend(_hero_problems(card, hero, where, n))
 
     # 100.2c: Aldor and Scryer cards exclude each other (deck and sideboard together).
     checked = list(deck.cards) + (list(deck.sideboard) if constructed else [])
     by_rep: dict[str, list[str]] = {}
+    known = pool.cards
     for name in dict.fromkeys(checked):
-        if name in pool and pool[name].reputation:
-            by_rep.setdefault(pool[name].reputation, []).append(name)
+        card = known.get(name)
+        if card is not None and card.reputation:
+            by_rep.setdefault(card.reputation, []).append(name)
     for a, b in OPPOSED_REPUTATIONS:
         if a in by_rep and b in by_rep:
             found.append(DeckViolation(
@@ -263,10 +265,8 @@ def random_legal_deck(
             candidates = [c for c in candidates if c.reputation != drop]
 
     # 100.4: copies left of each name (None: no limit).
-    def cap(card: Card) -> int | None:
-        return MAX_COPIES if format == "constructed" and not card.unlimited else None
-
-    room = {c.name: cap(c) for c in candidates}
+    constructed = format == "constructed"
+    room = {c.name: MAX_COPIES if constructed and not c.unlimited else None for c in candidates}
     if any(v is None for v in room.values()):
         available = None
     else:
@@ -277,22 +277,20 @@ def random_legal_deck(
             f"{len(candidates)} legal card names, {available or 0} legal copies in all"
         )
 
-    cards: list[str] = []
-
-    def take(name: str) -> None:
-        cards.append(name)
+    quests = [c.name for c in candidates if c.type == "quest"]
+    cards = rng.sample(quests, min(len(quests), size))
+    for name in cards:
         if room[name] is not None:
             room[name] -= 1
-
-    quests = [c.name for c in candidates if c.type == "quest"]
-    for name in rng.sample(quests, min(len(quests), size)):
-        take(name)
     # The names with copies left change only when one runs out (100.4).
     open_names = [name for name, left in room.items() if left is None or left > 0]
     while len(cards) < size:
         name = rng.choice(open_names)
-        take(name)
-        if room[name] == 0:
-            open_names.remove(name)
+        cards.append(name)
+        left = room[name]
+        if left is not None:
+            room[name] = left - 1
+            if left == 1:
+                open_names.remove(name)
     rng.shuffle(cards)
     return Deck(hero_name, tuple(cards))

@@ -21,12 +21,15 @@ class WowTcgGame:
         self.num_players = players
         self.pool = pool if pool is not None else default_pool()
         self.deck_size = deck_size
+        self._heroes: list[str] | None = None  # the heroes a random seat is given
 
     def new_initial_state(self, seed: int = 0, decks: list[Deck] | None = None,
                           deck_format: str = "sealed") -> GameState:
         rng = random.Random(seed)
         if decks is None:
-            heroes = [c.name for c in self.pool if c.type == "hero" and not c.scripted_only]
+            if self._heroes is None:  # a pool never changes once loaded: its heroes are listed once
+                self._heroes = [c.name for c in self.pool if c.type == "hero" and not c.scripted_only]
+            heroes = self._heroes
             decks = [
                 random_legal_deck(self.pool, rng.choice(heroes), rng, size=self.deck_size)
                 for _ in range(self.num_players)

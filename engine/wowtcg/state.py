@@ -153,6 +153,10 @@ class GameState:
         self._ready: list[int] = []  # each player's ready resources (402.4a) as counted at READY_CLOCK `_ready_at`
         self._ready_at = -1
         self._sides_of: list[tuple | None] = [None] * len(heroes)  # each player's `_sides`, with BOARD_CLOCK then
+        # Each player's `combat.open_defenders` of the others' side, with
+        # BOARD_CLOCK then: what it reads (controllers, keywords, which follow
+        # from cards in play and their hosts) ticks that clock when it changes.
+        self._defenders_of: list[tuple | None] = [None] * len(heroes)
         # 409.2: each priority action offered so far, by what it is made of
         # and what its label reads; an action is an immutable value, and
         # building one (its label above all) costs more than finding it.
@@ -179,8 +183,14 @@ class GameState:
                 self.powers_in_play.setdefault(name, []).append(hero_obj.id)
             player = Player(index, hero_obj.id)
             self.players.append(player)
+            # `_new_obj` written out for the forty cards or more of a deck.
+            known, objs, made, ids = pool.cards, self.objs, Obj.made, player.deck
             for name in deck:
-                player.deck.append(self._new_obj(pool[name], index, "deck").id)
+                o = made(len(objs), known.get(name) or pool[name], index, "deck")  # pool[name] names an unknown card
+                objs.append(o)
+                ids.append(o.id)
+            for name in set(deck):
+                self.powers_in_game |= known[name].power_names
             self.rng.shuffle(player.deck)  # 101.1, 413.4b
         # 409.2: each player's pass, offered at every grant of priority; an
         # action is an immutable value, so one object per player serves.
@@ -335,6 +345,10 @@ class GameState:
         new._sides_of = [  # the copy's own cards, as they were sorted here
             None if sides is None else (sides[0], *([new.objs[o.id] for o in cards] for cards in sides[1:]))
             for sides in self._sides_of
+        ]
+        new._defenders_of = [
+            None if found is None else (found[0], [(new.objs[d.id], sabotage) for d, sabotage in found[1]])
+            for found in self._defenders_of
         ]
         new.pass_actions = list(self.pass_actions)
         new._offers = dict(self._offers)
@@ -721,7 +735,12 @@ class GameState:
     # then waiting triggered effects go on the chain, then he gets priority.
     def _t_give_priority(self, player: int) -> None:
         if self._settled_at == BOARD_CLOCK[0] and not self.waiting:
-            self._t_grant(player)  # nothing the checks read was even set, no trigger waits
+            # Nothing the checks read was even set, no trigger waits: he gets
+            # priority (`_t_grant`, written out: this follows most passes).
+            if not self.players[player].in_game:
+                player = self.next_clockwise(player)
+            assert not self.tasks, f"tasks left when granting priority: {self.tasks}"
+            self.priority = player
             return
         at = BOARD_CLOCK[0]
         board = self._checked_facts()
@@ -819,15 +838,15 @@ class GameState:
         resource, so the resource row is looked over for one only once some
         resource has held one (`RESOURCE_MARKED`)."""
         objs = self.objs
-        cards = self.party
-        if RESOURCE_MARKED[0]:
-            for o in map(objs.__getitem__, self.resource_row):
-                if o.damage or o.attached_to is not None:
-                    cards = self.play  # read in its place in play
-                    break
+        if RESOURCE_MARKED[0] and any(o.damage or o.attached_to is not None for o in map(objs.__getitem__, self.resource_row)):
+            # Read in its place in play.
+            facts = [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(objs.__getitem__, self.play)
+                     if not o.resource or o.damage or o.attached_to is not None]
+        else:
+            # The party holds no resource (`move`): each of its cards is read.
+            facts = [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(objs.__getitem__, self.party)]
         return (
-            [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(objs.__getitem__, cards)
-             if not o.resource or o.damage or o.attached_to is not None],
+            facts,
             [(p.in_game, p.drew_from_empty) for p in self.players],
             [tid for tid in self.tokens if objs[tid].zone not in ("play", "gone")],
         )
@@ -927,11 +946,11 @@ class GameState:
         counted = self._ready_at == READY_CLOCK[0]
         READY_CLOCK[0] += 1  # for every card readied below, set plainly (`Obj.__setattr__`)
         readied = 0
-        plain = object.__setattr__
-        # Resources too: they are in play (413.9a).
-        for o in [o for o in map(self.objs.__getitem__, self.play) if o.exhausted and o.controller == player and o.id not in held]:
-            plain(o, "exhausted", False)
-            readied += o.resource
+        for oid in self.play:  # resources too: they are in play (413.9a)
+            o = self.objs[oid]
+            if o.exhausted and o.controller == player and o.id not in held:
+                object.__setattr__(o, "exhausted", False)
+                readied += o.resource
         if counted:  # the count of ready resources held before: it holds with those readied
             self._ready[player] += readied
             self._ready_at = READY_CLOCK[0]
@@ -1421,7 +1440,13 @@ class GameState:
         player = self.players[p]
         # `_in_main_phase` (408.1, 409.2b, 502.1), written out: this runs before every choice.
         main = self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
-        defend = self.step == "defend_window" and combat.may_strike_now(self, p)  # 602.3a
+        # 602.3a: in the defend window, while his hero is in combat, he may
+        # strike with a ready weapon of his (303.2); with none, he can't.
+        if self.step == "defend_window" and combat.may_strike_now(self, p):
+            weapons = [w for w in self._sides(p)[0] if w.card.type == "weapon" and not w.exhausted]
+            defend = bool(weapons)
+        else:
+            defend = False
         if main:
             hand = [*map(objs.__getitem__, player.hand)]
         elif self.instants_in_hand[p]:
@@ -1578,9 +1603,16 @@ class GameState:
                 if "attack_tax" in self.powers_in_game and budget < combat.attack_tax(a):  # 600.3: he can't pay to propose it
                     continue
                 if defenders is None:
-                    defenders = combat.open_defenders(self, p, theirs)
-                saboteur = combat.has(self, a, "sabotage")
-                only = combat.attack_only(self, a)
+                    found = self._defenders_of[p]
+                    if found is None or found[0] != BOARD_CLOCK[0]:
+                        found = self._defenders_of[p] = (BOARD_CLOCK[0], combat.open_defenders(self, p, theirs))
+                    defenders = found[1]
+                    items = any(sabotage for _, sabotage in defenders)
+                # Asked only where it can matter: whether it may sabotage, if an
+                # item could be sabotaged (601.2b); what it may attack only, if a
+                # card's power or a turn's modifier could say (601.2c-d).
+                saboteur = items and combat.has(self, a, "sabotage")
+                only = combat.attack_only(self, a) if self.turn_modifiers or "opponents_attack_only_this" in self.powers_in_game else None
                 made = proposals.get(a.id)
                 if made is None:
                     made = proposals[a.id] = {}
@@ -1598,8 +1630,8 @@ class GameState:
                         made[d.id] = (p, d.controller, proposal)
                     offer(proposal)
         if defend:
-            for w in mine:
-                if w.card.type == "weapon" and not w.exhausted and combat.strike_problem(self, p, w, budget) is None:  # 303.2
+            for w in weapons:
+                if combat.strike_problem(self, p, w, budget) is None:  # 303.2
                     a = offers.get(key := ("strike", p, w.id))
                     if a is None:
                         a = offers[key] = Action.made("strike", p, w.id, label=f"{self.pname(p)} strikes with {w.name}")
