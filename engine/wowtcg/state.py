@@ -1437,22 +1437,21 @@ class GameState:
         (`_offers`)."""
         p = self.priority
         objs = self.objs
-        player = self.players[p]
+        step = self.step
         # `_in_main_phase` (408.1, 409.2b, 502.1), written out: this runs before every choice.
-        main = self.step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
+        main = step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
         # 602.3a: in the defend window, while his hero is in combat, he may
         # strike with a ready weapon of his (303.2); with none, he can't.
-        if self.step == "defend_window" and combat.may_strike_now(self, p):
+        if step == "defend_window" and combat.may_strike_now(self, p):
             weapons = [w for w in self._sides(p)[0] if w.card.type == "weapon" and not w.exhausted]
             defend = bool(weapons)
         else:
             defend = False
         if main:
-            hand = [*map(objs.__getitem__, player.hand)]
+            hand = [*map(objs.__getitem__, self.players[p].hand)]
         elif self.instants_in_hand[p]:
-            hand = [o for o in map(objs.__getitem__, player.hand) if o.card.instant]  # 408.1: only instants
+            hand = [o for o in map(objs.__getitem__, self.players[p].hand) if o.card.instant]  # 408.1: only instants
         else:
-            hand = []
             if not (self.turn_modifiers or defend):
                 for oid in self.payment_sources:
                     if objs[oid].controller == p:
@@ -1463,6 +1462,8 @@ class GameState:
                     # play from a graveyard (Readiness), no strike (602.3a):
                     # his pass is all there is (409.2), as at most choices.
                     return [self.pass_actions[p]]
+            hand = []
+        player = self.players[p]
         if self.turn_modifiers and self.may_play_from_graveyard(p):  # Readiness
             for oid in player.graveyard:
                 o = objs[oid]
