@@ -219,10 +219,12 @@ def check_by_method(
         exploration = vector.explore(machine, max_states, max_memory, watch=chosen)
         stats[game.name] = {
             "complete": exploration.complete,
-        "stopped": exploration.stopped or None,
+            "stopped": exploration.stopped or None,
             "states": exploration.states,
             "transitions": exploration.transitions,
             "exploration_seconds": round(exploration.seconds, 3),
+            # What the memory guard (--max-memory) counts: the most bytes its arrays held.
+            "peak_bytes": exploration.peak_bytes,
         }
         advance(f"{game.name}: explicit checks", 0, len(chosen))
         # In one call: the invariants and liveness properties share a pass over the states.

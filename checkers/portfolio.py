@@ -175,6 +175,8 @@ def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]
         "states": exploration.states,
         "transitions": exploration.transitions,
         "exploration_seconds": round(exploration.seconds, 3),
+        # What the memory guard (--max-memory) counts: the most bytes its arrays held.
+        "peak_bytes": exploration.peak_bytes,
     }
     found = vector.check_all(exploration, properties)
     if not exploration.complete:

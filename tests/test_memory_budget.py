@@ -47,6 +47,8 @@ def test_a_verdict_cut_by_the_budget_is_bounded_and_names_the_bounds_to_lower():
     assert r["verdict"] == "holds-to-depth"
     assert "memory budget of 2 MiB" in r["note"] and "--turns 2" in r["note"] and "raise --max-memory" in r["note"]
     assert out["summary"]["games"]["wowtcg"]["stopped"].startswith("at the memory budget")
+    # What the guard counted is reported: past the budget, since the search finished the level it was in.
+    assert out["summary"]["games"]["wowtcg"]["peak_bytes"] > 2 * 2**20
 
 
 @pytest.mark.parametrize("size, message", [
