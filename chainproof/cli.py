@@ -46,7 +46,10 @@ def _games(names: tuple[str, ...], bounds: dict[str, Any], variant: str | None =
 @click.version_option(package_name="chainproof")
 @click.option("--debug", is_flag=True, help="let an internal error show its traceback")
 def main(debug: bool) -> None:
-    """Check trading-card-game rulebooks encoded as state-machine graphs."""
+    """Check trading-card-game rulebooks encoded as state-machine graphs.
+
+    A bound not given is the game's search default, which every command
+    builds at, save verify: its default run checks more (verify --help)."""
 
 
 @main.command()
