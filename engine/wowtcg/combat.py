@@ -232,11 +232,14 @@ def begin_defending(st: GameState) -> None:
     a, d = st.objs[c.attacker], st.objs[c.defender]
     if c.sabotage:
         return  # an item is not a character: nobody enters combat with it
-    if is_ally(a):
+    # Asked first whether any card of the game watches for these (every combat comes here).
+    powers = st.powers_in_game
+    if "this_defends_against_ally" in powers and is_ally(a):
         trigger_event(st, "this_defends_against_ally", lambda s: s.id == d.id)
-    for me, other in ((a, d), (d, a)):
-        if is_ally(other):
-            trigger_event(st, "ally_enters_combat_with_this", lambda s, me=me: s.id == me.id, ally=other.id)
+    if "ally_enters_combat_with_this" in powers:
+        for me, other in ((a, d), (d, a)):
+            if is_ally(other):
+                trigger_event(st, "ally_enters_combat_with_this", lambda s, me=me: s.id == me.id, ally=other.id)
 
 
 # --- Strikes (303.2, 405.3, 602.3a) ----------------------------------------------

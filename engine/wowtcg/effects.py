@@ -27,7 +27,10 @@ def in_play_with(st: GameState, power: str) -> list[Obj]:
     """The cards in play, resources too, whose card has this continuous power
     or watches for this event, in the order of play (`GameState.powers_in_play`)."""
     ids = st.powers_in_play.get(power)
-    return list(map(st.objs.__getitem__, ids)) if ids else []
+    if not ids:
+        return []
+    objs = st.objs
+    return [objs[oid] for oid in ids]
 
 
 def sources_in_play(st: GameState, power: str, controller: int | None = None):

@@ -470,7 +470,8 @@ class GameState:
     def cards_in_play(self) -> list[Obj]:
         """Cards and tokens in play other than resources: a face-down resource is
         blank (410.1b), and a resource is used only to pay (402.4a)."""
-        return [*map(self.objs.__getitem__, self.party)]
+        objs = self.objs
+        return [objs[oid] for oid in self.party]
 
     def move(self, o: Obj, zone: str) -> None:
         """Move a card out of its zone into `zone` of its owner (413.2). Its
@@ -608,7 +609,9 @@ class GameState:
         nothing was exhausted, readied or moved since."""
         if self._ready_at != READY_CLOCK[0]:
             counts = [0] * len(self.players)
-            for o in map(self.objs.__getitem__, self.resource_row):
+            objs = self.objs
+            for oid in self.resource_row:
+                o = objs[oid]
                 if not o.exhausted:
                     counts[o.controller] += 1
             self._ready, self._ready_at = counts, READY_CLOCK[0]
@@ -1448,7 +1451,7 @@ class GameState:
         else:
             defend = False
         if main:
-            hand = [*map(objs.__getitem__, self.players[p].hand)]
+            hand = [objs[oid] for oid in self.players[p].hand]
         elif self.instants_in_hand[p]:
             hand = [o for o in map(objs.__getitem__, self.players[p].hand) if o.card.instant]  # 408.1: only instants
         else:
@@ -1650,7 +1653,9 @@ class GameState:
         sides = self._sides_of[player]
         if sides is None or sides[0] != at:
             mine, theirs = [], []
-            for o in map(self.objs.__getitem__, self.party):
+            objs = self.objs
+            for oid in self.party:
+                o = objs[oid]
                 if o.controller == player:
                     mine.append(o)
                 elif o.card.is_character or o.card.type == "item":
