@@ -207,9 +207,9 @@ class Step:
     op: str
     args: tuple[tuple[str, Any], ...] = ()
 
-    @cached_property  # read as the step resolves: build the mapping once
-    def _args(self) -> dict[str, Any]:
-        return dict(self.args)
+    def __post_init__(self) -> None:
+        # Read as the step resolves: the mapping is built once (see `Card.__post_init__`).
+        object.__setattr__(self, "_args", dict(self.args))
 
     def arg(self, name: str, default: Any = None) -> Any:
         return self._args.get(name, default)
@@ -227,35 +227,23 @@ class Power:
     own_turn_only: bool = False
     race: str | None = None  # friendly_race_destroyed: which race
 
-    @cached_property  # read for every candidate power action: build the mapping once
-    def _costs(self) -> dict[str, Any]:
-        return dict(self.cost)
+    def __post_init__(self) -> None:
+        # What each payment power's cost asks (402.1, CR7.4 701), read for
+        # every candidate power action: worked out once, as a card's facts
+        # are (see `Card.__post_init__`).
+        costs = dict(self.cost)
+        derived = {
+            "_costs": costs,
+            "resources": costs.get("resources") or 0,  # the resources it costs, X aside
+            "has_x": bool(costs.get("x")),  # CR7.4 707.1b: its cost has an X
+            "exhausts_this": bool(costs.get("exhaust_this")),  # exhausting its own card is part of the cost
+            "flips_hero": bool(costs.get("flip_hero")),  # flipping the hero is part of the cost
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     def cost_of(self, name: str, default: Any = None) -> Any:
         return self._costs.get(name, default)
-
-    # What each payment power's cost asks (402.1, CR7.4 701), read before
-    # every choice: worked out once, on first reading, as a card's facts are.
-
-    @cached_property
-    def resources(self) -> int:
-        """The resources it costs, X aside."""
-        return self._costs.get("resources") or 0
-
-    @cached_property
-    def has_x(self) -> bool:
-        """CR7.4 707.1b: its cost has an X."""
-        return bool(self._costs.get("x"))
-
-    @cached_property
-    def exhausts_this(self) -> bool:
-        """Exhausting its own card is part of the cost."""
-        return bool(self._costs.get("exhaust_this"))
-
-    @cached_property
-    def flips_hero(self) -> bool:
-        """Flipping the hero is part of the cost."""
-        return bool(self._costs.get("flip_hero"))
 
 
 @dataclass(frozen=True)
@@ -292,75 +280,53 @@ class Card:
     scripted_only: bool = False
 
     # The derived facts below are read on every pass of the game loop; a card
-    # is immutable, so each is worked out once, on first reading.
+    # is immutable, so each is worked out once, as the card is made, and kept
+    # as a plain attribute of the card (not a field: equality, hashing and
+    # `replace` see only the printed facts). Plain attributes rather than
+    # cached properties: CPython reads an instance's attribute fastest when
+    # its class holds nothing of that name.
 
-    @cached_property
-    def is_totem(self) -> bool:
-        """306.3a: an ability whose type line says Totem."""
-        return self.type == "ability" and TOTEM in self.subtypes
-
-    @cached_property
-    def is_character(self) -> bool:
-        """300.1: heroes, allies and totems (306.3a) are characters."""
-        return self.type in CHARACTER_TYPES or self.is_totem
-
-    @cached_property
-    def targetable_as_ally(self) -> bool:
-        """306.3a: an ally, or a totem, which in play may be targeted as if it
-        were an ally (it still is not one for any choice that does not target)."""
-        return self.type == "ally" or self.is_totem
-
-    @cached_property
-    def pays(self) -> bool:
-        """Whether it has a payment power (CR7.4 701) or a reward power (CR7.4 702.1)."""
-        return bool(self.payments) or self.reward is not None
-
-    @cached_property
-    def is_equipment(self) -> bool:
-        """300.1: armor, items and weapons are equipment."""
-        return self.type in EQUIPMENT_TYPES
-
-    @cached_property
-    def unique(self) -> bool:
-        return "Unique" in self.tags
-
-    @cached_property
-    def unlimited(self) -> bool:
-        return "Unlimited" in self.tags
-
-    @cached_property
-    def continuous_powers(self) -> dict[str, Any]:
-        """Its continuous powers (CR7.4 704) by name, with their arguments."""
-        return dict(self.continuous)
-
-    @cached_property
-    def power_names(self) -> frozenset[str]:
-        """Its continuous powers' names and the events its triggered powers
-        watch for (CR7.4 703, CR7.4 704)."""
-        return frozenset(self.continuous_powers) | {t.when for t in self.triggers} | ({"reward"} if self.reward else set())
+    def __post_init__(self) -> None:
+        is_totem = self.type == "ability" and TOTEM in self.subtypes  # 306.3a: an ability whose type line says Totem
+        continuous_powers = dict(self.continuous)
+        labels = {}
+        for tag in self.tags:
+            if tag.endswith(")") and "(" in tag:
+                label, _, n = tag[:-1].rpartition("(")
+                labels[label.strip()] = int(n)
+        unique = "Unique" in self.tags
+        derived = {
+            "is_totem": is_totem,
+            # 300.1: heroes, allies and totems (306.3a) are characters.
+            "is_character": self.type in CHARACTER_TYPES or is_totem,
+            # 306.3a: an ally, or a totem, which in play may be targeted as if it
+            # were an ally (it still is not one for any choice that does not target).
+            "targetable_as_ally": self.type == "ally" or is_totem,
+            # Whether it has a payment power (CR7.4 701) or a reward power (CR7.4 702.1).
+            "pays": bool(self.payments) or self.reward is not None,
+            "is_equipment": self.type in EQUIPMENT_TYPES,  # 300.1: armor, items and weapons are equipment
+            "unique": unique,
+            "unlimited": "Unlimited" in self.tags,
+            # Its continuous powers (CR7.4 704) by name, with their arguments.
+            "continuous_powers": continuous_powers,
+            # Its continuous powers' names and the events its triggered powers
+            # watch for (CR7.4 703, CR7.4 704).
+            "power_names": frozenset(continuous_powers) | {t.when for t in self.triggers} | ({"reward"} if self.reward else set()),
+            # Tags such as "Pet (1)" or "Melee (1)": at most n cards with the label
+            # under one player's control (412; basic rules, "unique").
+            "limited_labels": labels,
+            # Whether the card can take part in a uniqueness violation (412, 405.1;
+            # basic rules "Unique"): unique, a limited label, two-handed or off-hand.
+            "bound_by_uniqueness": unique or bool(labels) or "Two-Handed" in self.tags or "Off-Hand" in self.tags,
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     def has_continuous(self, name: str) -> bool:
         return name in self.continuous_powers
 
     def continuous_arg(self, name: str) -> Any:
         return self.continuous_powers.get(name)
-
-    @cached_property
-    def bound_by_uniqueness(self) -> bool:
-        """Whether the card can take part in a uniqueness violation (412, 405.1;
-        basic rules "Unique"): unique, a limited label, two-handed or off-hand."""
-        return self.unique or bool(self.limited_labels) or "Two-Handed" in self.tags or "Off-Hand" in self.tags
-
-    @cached_property
-    def limited_labels(self) -> dict[str, int]:
-        """Tags such as "Pet (1)" or "Melee (1)": at most n cards with the label
-        under one player's control (412; basic rules, "unique")."""
-        labels = {}
-        for tag in self.tags:
-            if tag.endswith(")") and "(" in tag:
-                label, _, n = tag[:-1].rpartition("(")
-                labels[label.strip()] = int(n)
-        return labels
 
     def __deepcopy__(self, memo):  # cards are immutable definitions, shared
         return self
