@@ -120,7 +120,8 @@ def characters_in_play(st: GameState):
     """300.1: the heroes and allies in play, not resources (410.1b), in the
     order they entered; `is_character` written out, as this runs for every
     targeted card offered."""
-    return [o for o in map(st.objs.__getitem__, st.party) if o.card.is_character]
+    objs = st.objs
+    return [seen for oid in st.party if (seen := objs[oid]).card.is_character]  # indexed: faster than map
 
 
 def heroes_and_allies_in_play(st: GameState):

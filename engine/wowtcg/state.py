@@ -847,7 +847,7 @@ class GameState:
                      if not o.resource or o.damage or o.attached_to is not None]
         else:
             # The party holds no resource (`move`): each of its cards is read.
-            facts = [(o.id, o.controller, o.resource, o.damage, o.attached_to) for o in map(objs.__getitem__, self.party)]
+            facts = [((seen := objs[oid]).id, seen.controller, seen.resource, seen.damage, seen.attached_to) for oid in self.party]
         return (
             facts,
             [(p.in_game, p.drew_from_empty) for p in self.players],
