@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .objects import RESOURCE_MARKED, Action, Decision, Link, Obj, Packet, Waiting
+from .objects import BOARD_CLOCK, READY_CLOCK, RESOURCE_MARKED, Action, Decision, Link, Obj, Packet, Waiting
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -457,11 +457,17 @@ def leave_play(st: GameState, o: Obj, zone: str) -> None:
             leave_play(st, a, "graveyard")
     host = st.objs[o.attached_to] if o.attached_to is not None else None
     st.remove_from_combat(o.id)
-    o.exhausted = False
-    o.damage = 0
-    o.attached_to = None
+    # Its fields set plainly, with the clocks ticked here for them, as
+    # `Obj.__setattr__` would: play changes (damage, host), and so may what
+    # is ready to pay (a resource leaves); none of these marks a resource.
+    BOARD_CLOCK[0] += 1
+    READY_CLOCK[0] += 1
+    plain = object.__setattr__
+    plain(o, "exhausted", False)
+    plain(o, "damage", 0)
+    plain(o, "attached_to", None)
     st.move(o, zone)  # before it stops being a resource: `move` asks whether it is blank (410.1b)
-    o.resource = False
+    plain(o, "resource", False)
     if host is not None and o.card.has_continuous("control_attached"):
         st.recompute_control(host)  # 401.3b: control goes back
 

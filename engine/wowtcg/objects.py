@@ -83,7 +83,8 @@ class Obj(CardFields):
     plainly (`object.__setattr__`) only where no clock would tick for it (a
     card about to enter play, `GameState.enter_play`) or ticks the clock
     itself and keeps the count it stands for (readying, `_t_begin_turn`;
-    paying, `GameState.pay`)."""
+    paying, `GameState.pay`) or ticks the clocks as this method would (a
+    move, `GameState.move`; leaving play, `effects.leave_play`)."""
 
     __slots__ = ()
 

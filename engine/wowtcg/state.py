@@ -498,7 +498,14 @@ class GameState:
                 ids = self.powers_in_play.get(name)
                 if ids and o.id in ids:
                     ids.remove(o.id)
-        o.zone = zone
+        # `o.zone = zone` with the ticks `Obj.__setattr__` makes for it written
+        # out, as every move comes here: what is ready to pay changes with a
+        # resource's zone; play changes unless a bare resource enters or leaves it.
+        if o.resource:
+            READY_CLOCK[0] += 1
+        if (where == "play" or zone == "play") and (not o.resource or o.damage or o.attached_to is not None):
+            BOARD_CLOCK[0] += 1
+        object.__setattr__(o, "zone", zone)
         if zone == "play":
             self.play.append(o.id)
             (self.resource_row if o.resource else self.party).append(o.id)
