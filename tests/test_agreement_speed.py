@@ -114,6 +114,38 @@ def test_a_steps_end_kept_for_the_next_step_is_the_state_read_again():
     assert kept >= 20
 
 
+def _changed(value):
+    """Another value of a variable: its first slot changed, for a tuple."""
+    if isinstance(value, tuple):
+        return (_changed(value[0]), *value[1:]) if value else value
+    return (not value) if isinstance(value, bool) else value + 1
+
+
+def test_differences_read_at_once_are_those_read_variable_by_variable():
+    adapter, checker = BuiltinWowAdapter(), WowChecker()
+    rng = random.Random(4)
+    state = adapter.new_game(adapter.random_setup(rng, 2))
+    checker.begin(adapter.observe(state))
+    compared = 0
+    for _ in range(12):
+        v, s, _ = checker.model_view(adapter.observe(state))
+        for e, first in ab.choice_edges(v.machine, s):
+            for ignore in (frozenset(), ab.frame(e, s, v.machine)):
+                for _, end in ab.automatic_paths(v.machine, first):
+                    # Every model end against the state read off the engine, and
+                    # against the end itself with one variable changed at a time.
+                    for observed in [s, *(end._replace(**{name: _changed(getattr(end, name))}) for name in end._fields)]:
+                        assert ab.differences(v, end, observed, ignore) == ab.field_differences(v, end, observed, ignore)
+                        compared += 1
+        actions = adapter.legal_actions(state)
+        adapter.apply_action(state, actions[rng.randrange(len(actions))])
+        while not (adapter.is_terminal(state) or checker.waits_for_choice(adapter.observe(state))):
+            adapter.apply_action(state, adapter.legal_actions(state)[0])
+        if adapter.is_terminal(state):
+            break
+    assert compared > 500
+
+
 def test_the_collector_is_off_during_the_games_and_as_it_was_after_them_even_when_interrupted():
     assert gc.isenabled()
     with _collections_between_games():
