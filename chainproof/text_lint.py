@@ -28,12 +28,14 @@ to say).
 - **version-clash**: two versions of one rulebook (the seeds' numbering and
   CR7.4) where a rule's two versions do the same, compared through a declared
   concordance of their sections (``model/concordance.py``): a section the
-  concordance pairs is compared sub-rule by sub-rule by number, and the older
+  concordance pairs is compared sub-rule by sub-rule, by number or by the
+  move the concordance declares for a rule numbered otherwise, and the older
   text's citations are read in the later numbering (000's "see 409.6" is
   CR7.4's 410.6), so a citation that only moved is no finding.  Lint also
-  counts the pairs that state numbers or citations on both sides and share
-  none (sub-rules numbered apart, or a rule rewritten), and how far the
-  citations bear the concordance out (``version_concordance``).
+  says how far the citations bear the concordance out, and names each pair
+  that states numbers or citations on both sides and shares none, unless the
+  concordance declares it one rule rewritten: such a pair is most likely two
+  different rules, a move the concordance lacks (``version_concordance``).
 
 A rule's words run from its heading to the next heading, without its
 examples and card texts (which a translation may leave out or keep
@@ -56,8 +58,8 @@ KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "ve
 
 #: A rule's heading: its number first on the line (after a Markdown ``###``),
 #: then its words (a wrapped line that starts with a rule number and stops,
-#: "603.1.", ends a citation instead; 004 writes one number twice, "103.4. 103.4.").
-_HEAD = re.compile(r"^\s*(?:#+\s*)?([1-9]\d{2}(?:\.\d+[a-z]?)?)\.?(?=\s*(?:[^\s\d(（.]|[1-9]\d{2}\.\d))")
+#: "603.1." or "415.9a.", ends a citation instead; 004 writes one number twice, "103.4. 103.4.").
+_HEAD = re.compile(r"^\s*(?:#+\s*)?([1-9]\d{2}(?:\.\d+[a-z]?)?)(?![a-z])\.?(?=\s*(?:[^\s\d(（.]|[1-9]\d{2}\.\d))")
 #: A citation: a dotted rule number, a bare section number where the words say
 #: it is one (after "rule", "see", 规则, 见) or alone in brackets, or a number
 #: the document lost.
@@ -91,15 +93,16 @@ _TITLE_PART = re.compile(r"[\u4e00-\u9fff]+|[A-Za-z][A-Za-z ,'-]*[A-Za-z]")
 #: Number words.  "one" and 一 are left out in both languages: each is also an
 #: article ("a", 一个), so neither says a count the other must carry.
 _EN_WORDS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "twice": 2, "second": 2, "third": 3, "million": 1_000_000,
 }
 _EN_WORD = re.compile(r"\b(" + "|".join(_EN_WORDS) + r")\b", re.IGNORECASE)
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
 _ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
-#: Names written with a numeral that state no number (万智牌: Magic: the Gathering).
-_NAMES = re.compile(r"万智")
+#: Words written with a numeral that state no number: 万智牌 (Magic: the
+#: Gathering), 十字 (a cross, holy damage's icon), 并无二致 ("no different").
+_NOT_NUMBERS = re.compile(r"万智|十字|无二致")
 _DIGITS = re.compile(r"(?<![\d.])\d+(?:,\d{3})*(?!\d)")
 
 
@@ -121,7 +124,7 @@ def _zh_value(run: str) -> int:
 def numbers(text: str) -> frozenset[int]:
     """The numbers ``text`` states, in digits or in words of either language;
     rule numbers are citations, compared as such, and 1 is left out."""
-    bare = _NAMES.sub(" ", _CITE.sub(" ", text))
+    bare = _NOT_NUMBERS.sub(" ", _CITE.sub(" ", text))
     found = {int(d.replace(",", "")) for d in _DIGITS.findall(bare)}
     found |= {_EN_WORDS[w.lower()] for w in _EN_WORD.findall(bare)}
     found |= {_zh_value(run) for run in _ZH_NUMERAL.findall(bare)}
@@ -382,19 +385,22 @@ def _show(values: set[int] | set[str]) -> str:
 @dataclass
 class _Compared:
     """Rules of two texts compared pair by pair: the clashes, how many pairs,
-    how many where one only adds to the other, and how many that state
-    numbers or citations on both sides and share none of them."""
+    how many where one only adds to the other, and the first text's numbers
+    of the pairs that state numbers or citations on both sides and share
+    none of them."""
 
     found: list[TextFinding] = field(default_factory=list)
     pairs: int = 0
     one_sided: int = 0
-    unrelated: int = 0
+    unrelated: list[str] = field(default_factory=list)
 
 
 def _compare(kind: str, first: RuleText, second: RuleText, pairs: Iterable[tuple[Rule, Rule]],
-             renumber: Callable[[str], str] = lambda rule: rule) -> _Compared:
+             renumber: Callable[[str], str | None] = lambda rule: rule) -> _Compared:
     """Each pair's numbers and citations, the first text's citations read in
-    the second's numbering (``renumber``) and shown as the first writes them."""
+    the second's numbering (``renumber``; None for a rule the second lacks,
+    which no citation of the second can match) and shown as the first writes
+    them."""
     out = _Compared()
     for mine, theirs in pairs:
         if not mine.lines or not theirs.lines:
@@ -404,15 +410,18 @@ def _compare(kind: str, first: RuleText, second: RuleText, pairs: Iterable[tuple
         a, b = numbers(mine.text), numbers(theirs.text)
         if a - b and b - a:
             said.append(f"the numbers {_show(a - b)} in {first.source} against {_show(b - a)} in {second.source}")
-        written = {renumber(c): c for c in mine.cites}
+        renumbered = {c: renumber(c) for c in mine.cites}
+        written = {r: c for c, r in renumbered.items() if r is not None}
+        lacking = {c for c, r in renumbered.items() if r is None}
         only_a, only_b = _unmatched(set(written), set(theirs.cites)), _unmatched(set(theirs.cites), set(written))
-        if (a or written) and (b or theirs.cites) and not a & b and not set(written) - only_a:
-            out.unrelated += 1
-        if only_a and only_b:
-            shown = sorted(written[c] if written[c] == c else f"{written[c]} ({second.source} {c})" for c in only_a)
+        if (a or mine.cites) and (b or theirs.cites) and not a & b and not set(written) - only_a:
+            out.unrelated.append(mine.number)
+        if (only_a or lacking) and only_b:
+            shown = sorted([written[c] if written[c] == c else f"{written[c]} ({second.source} {c})" for c in only_a]
+                           + [f"{c} (no rule of {second.source})" for c in lacking])
             said.append(f"{first.source} cites {', '.join(shown)} where {second.source} cites {_show(only_b)}")
         if not said:
-            out.one_sided += a != b or bool(only_a or only_b)
+            out.one_sided += a != b or bool(only_a or only_b or lacking)
             continue
         at = f"{mine.number} in {first.source} and {'' if mine.number == theirs.number else theirs.number + ' '}in {second.source}"
         rules = (SOURCES[first.source].cites_as(mine.number),)
@@ -437,12 +446,13 @@ def translation(first: RuleText, second: RuleText) -> tuple[list[TextFinding], t
 
 def aligned(older: RuleText, later: RuleText, concordance: Concordance) -> list[tuple[Rule, Rule]]:
     """The rules of two versions paired through ``concordance``: a section it
-    pairs, and that section's sub-rules by number; a section it leaves out is
-    not compared."""
+    pairs, and that section's sub-rules by number or by their declared moves;
+    a section it leaves out, and a rule the later version lacks, are not
+    compared."""
     sections = concordance.sections
     return [
-        (rule, later.rules[concordance.rule(n)]) for n, rule in older.rules.items()
-        if n.partition(".")[0] in sections and concordance.rule(n) in later.rules
+        (rule, later.rules[at]) for n, rule in older.rules.items()
+        if n.partition(".")[0] in sections and (at := concordance.rule(n)) in later.rules
     ]
 
 
@@ -455,10 +465,23 @@ def version(older: RuleText, later: RuleText, concordance: Concordance) -> tuple
     out = _compare("version-clash", older, later, pairs, concordance.rule)
     names = f"{older.source} {later.source}"
     verdict = f"{len(out.found)} of the {out.pairs} rules both state differ" if out.found else f"the {out.pairs} rules both state agree"
-    checks = [(f"version_clash[{names}]",
-               f"{verdict}; in {out.one_sided} more, one only adds to the other; "
-               f"{out.unrelated} pairs state numbers or citations on both sides and share none (numbered apart, or rewritten)")]
-    return out.found, checks + [(f"version_concordance[{names}]", _bears_out(pairs, concordance))]
+    checks = [(f"version_clash[{names}]", f"{verdict}; in {out.one_sided} more, one only adds to the other")]
+    return out.found, checks + [(f"version_concordance[{names}]", f"{_bears_out(pairs, concordance)}; {_apart(out.unrelated, concordance)}")]
+
+
+def _apart(unrelated: list[str], concordance: Concordance) -> str:
+    """The pairs that state numbers or citations on both sides and share none:
+    one the concordance declares the same rule rewritten is only counted; any
+    other is named, as a place where the concordance may pair two different
+    rules (a move it lacks)."""
+    kept = {k.older for k in concordance.kept}
+    declared = [n for n in unrelated if n in kept]
+    suspect = [n for n in unrelated if n not in kept]
+    said = (f"{len(unrelated)} pairs state numbers or citations on both sides and share none; "
+            f"{len(declared)} of them declared one rule rewritten")
+    if not suspect:
+        return said
+    return f"{said}; not declared, and maybe two different rules: {', '.join(suspect)}"
 
 
 def _bears_out(pairs: Iterable[tuple[Rule, Rule]], concordance: Concordance) -> str:
@@ -479,9 +502,9 @@ def _bears_out(pairs: Iterable[tuple[Rule, Rule]], concordance: Concordance) -> 
     for mine, theirs in pairs:
         for cited in mine.cites:
             section, _, rest = cited.partition(".")
-            if section not in sections:
+            if section not in sections or (renumbered := concordance.rule(cited)) is None:
                 continue
-            if any(_related(concordance.rule(cited), c) for c in theirs.cites):
+            if any(_related(renumbered, c) for c in theirs.cites):
                 agree[section] = agree.get(section, 0) + 1
                 continue
             # A section for a section, a sub-rule for the same sub-rule.

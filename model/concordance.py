@@ -12,8 +12,13 @@ judged by the two sections' titles, which stand beside it so that a reader can
 check the pairing (``tests/test_text_lint.py`` holds each title to its text:
 the seed's from its heading, or from its table of contents for a section the
 translation lists and leaves out).  Inside a paired section, rules are paired
-by number (the seed's 409.6 is CR7.4's 410.6); where a version numbers its
-sub-rules differently, the pairs share nothing, and lint counts them.
+by number (the seed's 409.6 is CR7.4's 410.6), except where CR7.4 numbered a
+rule otherwise inside its section: each such move is declared (``Move``, read
+in both texts), as is each rule of one version that the other lacks, so that
+lint compares a rule with itself and never with its neighbour.  A pair that
+still shares no number and no citation is either declared the same rule
+rewritten (``Kept``) or named by lint as a place where the concordance may
+be wrong.
 
 Left out: the seed's 800 (附加术语, "additional terms") and 803 (附件,
 "attachments"), whose titles name none of CR7.4's 800 (card-specific rules)
@@ -36,20 +41,68 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Move:
+    """An older rule that the later version numbers otherwise than its
+    section's entry implies; its sub-rules move with it, letter for letter,
+    unless a move of their own is declared.  ``later`` is None where the
+    later version has no counterpart."""
+
+    older: str
+    later: str | None
+    #: What the rule says, in a few words, so that a reader can check the move.
+    subject: str
+
+
+@dataclass(frozen=True)
+class Added:
+    """A later rule that no older rule is: it stands at a number an older rule
+    moved away from, so that only the moves say it has no counterpart."""
+
+    later: str
+    subject: str
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A pair that states numbers or citations in both versions and shares
+    none of them, and which, read in both texts, is still one rule."""
+
+    older: str
+    subject: str
+
+
+@dataclass(frozen=True)
 class Concordance:
     #: The texts numbered the older way, and the later version.
     older: tuple[str, ...]
     later: str
     entries: tuple[Entry, ...]
+    moves: tuple[Move, ...] = ()
+    added: tuple[Added, ...] = ()
+    kept: tuple[Kept, ...] = ()
 
     @cached_property
     def sections(self) -> Mapping[str, str]:
         """Each older section's number in the later version."""
         return {e.older: e.later for e in self.entries}
 
-    def rule(self, number: str) -> str:
-        """The later version's number for the older ``number`` (a section's
-        own sub-rules keep their numbers); a section with no entry keeps its own."""
+    @cached_property
+    def moved(self) -> Mapping[str, str | None]:
+        """Each moved older rule's later number (None: no counterpart)."""
+        return {m.older: m.later for m in self.moves}
+
+    def rule(self, number: str) -> str | None:
+        """The later version's number for the older ``number``: its own move,
+        else the move of the rule it is a sub-rule of (413.4a goes where 413.4
+        goes), else its section's entry with the same sub-rule number; a
+        section with no entry keeps its own.  None: the later version has no
+        counterpart."""
+        if number in self.moved:
+            return self.moved[number]
+        above = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+        if above != number and above in self.moved:
+            later = self.moved[above]
+            return None if later is None else later + number[len(above):]
         section, dot, rest = number.partition(".")
         return self.sections.get(section, section) + dot + rest
 
@@ -57,6 +110,84 @@ class Concordance:
 def _entries(*rows: tuple[str, str, str, str]) -> tuple[Entry, ...]:
     return tuple(Entry(*row) for row in rows)
 
+
+#: Rules CR7.4 numbers otherwise inside a paired section, each read in the
+#: seed (000, whose numbering 002 shares) and in CR7.4.
+_SEED_MOVES = (
+    # CR7.4 inserts talent specs as 100.2c.
+    Move("100.2c", "100.2d", "a reputation's bold words limit which cards share a deck"),
+    # CR7.4 inserts heroes' control time (301.3) and master heroes (301.4).
+    Move("301.3", "301.5", "a hero removed from the game for a while: no cards played meanwhile"),
+    # CR7.4 lifts the seed's two sub-rules on attach descriptions to rules
+    # of their own, then places, checks and moving after them.
+    Move("400.1a", "400.2", "a targeted attach description"),
+    Move("400.1b", "400.3", "an attach description that does not target"),
+    Move("400.2", "400.5", "an attachment lies under its one host"),
+    # The seed's host leaving play and the PPP check: CR7.4 keeps the check
+    # here, and the host leaving play as 400.5's last sentence.
+    Move("400.3", "400.6", "each attachment checks its host as part of PPP"),
+    Move("400.4", "400.7", "moving attachments"),
+    # CR7.4 folds who controls a moved attachment into 400.7b.
+    Move("400.4d", "400.7b", "a moved attachment's controller"),
+    # CR7.4 inserts counters removed as a cost (403.4) and destroying a friendly character (403.5).
+    Move("402.4", "403.6", "resource costs"),
+    # CR7.4 lists the wield variants (406.1) and adds sextuple (406.3) and infinite wield.
+    Move("405.1", "406.2", "dual wield: two one-handed melee weapons without a uniqueness violation"),
+    Move("405.2", "406.4", "ranged dual wield: two ranged weapons"),
+    Move("405.3", "406.6", "striking with two weapons per combat"),
+    # CR7.4 strikes as a wielder becomes an attacker or defender (303.2,
+    # 602.3), with no priority: the seed's defend-window option has no place in its list.
+    Move("409.2a", None, "striking with a weapon while the defend window is open"),
+    Move("409.2b", "410.2a", "what a player may also do in his non-combat action phase"),
+    # CR7.4 merges the two character destructions into one check, 410.6a.
+    Move("409.6a", "410.6a", "characters with 0 health are destroyed"),
+    Move("409.6b", "410.6a", "characters with fatal damage are destroyed"),
+    Move("409.6c", "410.6b", "a player who must draw from too small a deck loses"),
+    Move("409.6d", "410.6c", "attachments check their hosts"),
+    Move("409.6e", "410.6d", "tokens outside play cease to exist"),
+    Move("409.6f", "410.6e", "damage on non-characters is removed"),
+    # CR7.4 drops the seed's reading of a "[description]"; from the deck zone
+    # on, each zone is one number lower.  The seed's text stops at 413.9a,
+    # but 403.1b cites 413.10 for a card changing zones: CR7.4's 415.9.
+    Move("413.3", None, 'a "[description]" means a face-up card in play'),
+    Move("413.4", "415.3", "deck zone"),
+    Move("413.5", "415.4", "hand zone"),
+    Move("413.6", "415.5", "graveyard zone"),
+    Move("413.7", "415.6", "chain zone"),
+    Move("413.8", "415.7", "removed-from-game zone"),
+    Move("413.9", "415.8", "play zone"),
+    Move("413.10", "415.9", "changing zones"),
+    # CR7.4 lists the ready step's actions and its priority window in 501.1a
+    # and gives inspire a rule of its own, 501.1b.
+    Move("501.1b", "501.1a", "the ready step's priority window"),
+    # The seed's strike in the defend window, as in 409.2a: CR7.4 strikes as
+    # the defender is declared (a sentence of 602.3); the rules after it move up.
+    Move("602.3a", None, "striking with a weapon only while the defend window is open"),
+    Move("602.3b", "602.3a", 'a character that "becomes a defender" in combat'),
+    Move("602.3c", "602.3b", "what being in combat means"),
+    # CR7.4 inserts the pre-priority checks of combat conclusion as 603.2.
+    Move("603.2", "603.3", "the last part of combat conclusion: out of combat, then a priority window"),
+)
+
+#: CR7.4 rules at numbers a seed rule moved away from, which no seed rule is.
+_CR74_ADDED = (
+    Added("100.2c", "talent specs limit which cards a deck may include"),
+    Added("301.3", "a hero may attack or use its exhaust powers however long it has been controlled"),
+    Added("400.4", 'an attachment that puts "[something] into play" attaches to it'),
+    Added("403.4", "removing all counters of a type as a cost"),
+    Added("406.1", "the variants of wielding"),
+    Added("406.3", "sextuple wield"),
+    Added("410.6f", "counters on face-down resources are removed"),
+    Added("501.1b", "inspire, which the seed states within 501.1a"),
+    Added("603.2", "the pre-priority checks of combat conclusion"),
+)
+
+#: Pairs that share no number or citation and are, read in both texts, one rule.
+_SEED_KEPT = (
+    Kept("103.3", "what the game does can't be stopped: the seed names uniqueness and the chain's rules, CR7.4 says \"by the game\""),
+    Kept("303.2a", "a strike: the seed's goes on the chain, CR7.4's does not and ties the weapon to its wielder"),
+    Kept("412.3d", "dual wield's uniqueness: CR7.4's reference to it is lost"),
+)
 
 #: The seed's numbering (000, and 002's English) to CR7.4's.
 SEED_TO_CR74 = Concordance(("000", "002en"), "CR7.4", _entries(
@@ -128,7 +259,7 @@ SEED_TO_CR74 = Concordance(("000", "002en"), "CR7.4", _entries(
     # CR7.4 moved loops to the end of the chapter.
     ("801", "死循环", "803", "Loops"),
     ("802", "同时发生", "802", "Simultaneity"),
-))
+), _SEED_MOVES, _CR74_ADDED, _SEED_KEPT)
 
 #: Every concordance lint aligns versions by.
 CONCORDANCES: tuple[Concordance, ...] = (SEED_TO_CR74,)
