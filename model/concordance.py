@@ -116,6 +116,8 @@ def _entries(*rows: tuple[str, str, str, str]) -> tuple[Entry, ...]:
 _SEED_MOVES = (
     # CR7.4 inserts talent specs as 100.2c.
     Move("100.2c", "100.2d", "a reputation's bold words limit which cards share a deck"),
+    # CR7.4 gathers what changes a card's type under 300.1.
+    Move("300.2", "300.1b", "a modifier that adds a card type takes none away"),
     # CR7.4 inserts heroes' control time (301.3) and master heroes (301.4).
     Move("301.3", "301.5", "a hero removed from the game for a while: no cards played meanwhile"),
     # CR7.4 lifts the seed's two sub-rules on attach descriptions to rules
