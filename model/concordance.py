@@ -120,8 +120,8 @@ _SEED_MOVES = (
     Move("300.2", "300.1b", "a modifier that adds a card type takes none away"),
     # CR7.4 inserts heroes' control time (301.3) and master heroes (301.4).
     Move("301.3", "301.5", "a hero removed from the game for a while: no cards played meanwhile"),
-    # CR7.4 lifts the seed's two sub-rules on attach descriptions to rules
-    # of their own, then places, checks and moving after them.
+    # CR7.4 makes the seed's two sub-rules on attach descriptions rules of
+    # their own (400.2-3) and inserts 400.4, so the seed's 400.2-4 move by three.
     Move("400.1a", "400.2", "a targeted attach description"),
     Move("400.1b", "400.3", "an attach description that does not target"),
     Move("400.2", "400.5", "an attachment lies under its one host"),
