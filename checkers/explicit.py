@@ -278,10 +278,9 @@ def _goal_may_be_missed_forever(exploration: Any, premise: np.ndarray, missed: n
     once every state that no state left leads to is taken away, level by
     level (Kahn's order).  Each breadth-first round reads only the
     transitions leaving the states it takes (``_leaving``, over every
-    state's run of transitions); the peeling, only those among the states
-    reached, numbered among themselves (small arrays where few states owe
-    the goal).  No transition's source is stored: a state's transitions
-    are one run.  Only where the answer is yes does ``_unmet`` build its
+    state's run of transitions), and so does each round of the peeling,
+    keeping the targets that owe the goal.  No transition's source is
+    stored: a state's transitions are one run.  Only where the answer is yes does ``_unmet`` build its
     weighted graph, to find the shortest such run: a liveness property that
     holds (the usual case) builds no graph of every state."""
     post, degree = exploration.step_post, exploration.out_degree
@@ -297,25 +296,21 @@ def _goal_may_be_missed_forever(exploration: Any, premise: np.ndarray, missed: n
     stuck = owed & (degree == 0)
     if stuck.any() and (np.asarray(exploration.depth)[stuck] <= exploration.expanded).any():
         return True
-    # Every transition between owed states (one that leaves an owed state
-    # and misses the goal reaches another), picked by a mask over every
-    # transition (a pass in order: owed states are often half of them), the
-    # owed states numbered 0.. among themselves.
-    nodes = int(np.count_nonzero(owed))
-    local = np.cumsum(owed, dtype=np.int32 if exploration.states < 2**31 else np.int64)
-    local -= 1
-    dst = post[np.repeat(owed, degree)]
-    src = np.repeat(np.arange(nodes, dtype=local.dtype), degree[owed])
-    among = owed[dst]
-    src, dst = src[among], local[dst[among]]
-    del among, local
-    start = _runs(src, nodes)
-    entering = np.bincount(dst, minlength=nodes)
-    left = nodes
-    ready = np.flatnonzero(entering == 0)
+    # How many transitions between owed states (one that leaves an owed
+    # state and misses the goal reaches another) enter each state, counted
+    # over the targets picked by a mask over every transition (a pass in
+    # order: owed states are often half of them).  The peeling then walks
+    # the whole exploration's runs of transitions, keeping the owed targets:
+    # no graph of the owed states is built, nor are they numbered apart.
+    targets = post[np.repeat(owed, degree)]
+    entering = np.bincount(targets[owed[targets]], minlength=exploration.states)
+    del targets
+    left = int(np.count_nonzero(owed))
+    ready = np.flatnonzero(owed & (entering == 0))
     while ready.size:
         left -= ready.size
-        reached, times = _distinct(_leaving(start, dst, ready))
+        reached = _leaving(start, post, ready)
+        reached, times = _distinct(reached[owed[reached]])
         entering[reached] -= times
         ready = reached[entering[reached] == 0]
     return left > 0  # what no peeling takes lies on a cycle or after one
@@ -331,17 +326,9 @@ def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values[starts], np.diff(np.append(starts, len(values)))
 
 
-def _runs(src: np.ndarray, states: int) -> np.ndarray:
-    """For the transitions leaving ``src`` (sorted), where each state's run of
-    them starts, and where the last one ends: ``states + 1`` places, so that
-    a state's transitions are found by two look-ups, not by searching."""
-    start = np.zeros(states + 1, np.int32 if len(src) < 2**31 else np.int64)
-    np.cumsum(np.bincount(src, minlength=states), out=start[1:])
-    return start
-
-
 def _leaving(start: np.ndarray, dst: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-    """The targets of the transitions that leave ``nodes``, whose runs in ``dst`` start as ``_runs`` says."""
+    """The targets of the transitions that leave ``nodes``: state ``i``'s
+    run of them is ``dst[start[i] : start[i + 1]]``."""
     first = start[nodes].astype(np.int64)
     count = start[nodes + 1] - first
     # Each transition's place: its run's first place, plus its rank in the run.

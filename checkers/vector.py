@@ -386,7 +386,11 @@ def rows(value: Any, n: int) -> np.ndarray:
 # The states seen
 
 
-#: A free slot of the hash table (state numbers are int32: 4 bytes a slot).
+#: No state's number (state numbers are int32: 4 bytes a slot).  A slot
+#: holds ``EMPTY`` less the number it holds, so that a free slot holds 0: a
+#: grown table is taken zeroed, pages the system hands over as they are
+#: first touched, where filling it with a mark wrote every page (a second of
+#: the search's page faults on WoW's ``--hand 1``).
 EMPTY = np.iinfo(np.int32).max
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX_WORD = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -407,7 +411,7 @@ class Visited:
     def __init__(self, words: int) -> None:
         self.keys = np.empty((1024, words), np.uint64)
         self.count = 0
-        self.slots = np.full(4096, EMPTY, np.int32)
+        self.slots = np.zeros(4096, np.int32)
 
     @property
     def nbytes(self) -> int:
@@ -432,13 +436,14 @@ class Visited:
         # half the time, on the arrays of a large level.)
         at = slot
         while pending.size:
-            holder = self.slots.take(at)
+            holder = EMPTY - self.slots.take(at)
             free = np.flatnonzero(holder == EMPTY)
             if free.size:
-                # Candidates racing for one free slot: the first in order wins it.
+                # Candidates racing for one free slot: the first in order
+                # wins it (the least number, the greatest slot value).
                 claimed = at.take(free)
-                np.minimum.at(self.slots, claimed, candidate.take(free))
-                holder[free] = self.slots.take(claimed)
+                np.maximum.at(self.slots, claimed, EMPTY - candidate.take(free))
+                holder[free] = EMPTY - self.slots.take(claimed)
             found = holder == candidate
             won = np.flatnonzero(found)
             taken[pending.take(won)] = at.take(won)
@@ -452,7 +457,7 @@ class Visited:
             at = (slot.take(pending) + 1) & mask
             slot[pending] = at
         new = np.flatnonzero(taken >= 0)
-        self.slots[taken.take(new)] = base + np.arange(len(new))
+        self.slots[taken.take(new)] = EMPTY - (base + np.arange(len(new), dtype=np.int32))
         self._make_room(base + len(new))
         np.take(keys, new, axis=0, out=self.keys[base : base + len(new)])
         self.count += len(new)
@@ -469,7 +474,7 @@ class Visited:
         table that already holds nearly every key asked."""
         if not self.count:
             return np.full(len(keys), -1)
-        holder = self.slots.take(self._home(keys))
+        holder = EMPTY - self.slots.take(self._home(keys))
         # An empty slot reads the last key (any held one would do): it is never found.
         held = self.keys.take(np.minimum(holder, self.count - 1), axis=0)
         same = holder != EMPTY
@@ -529,7 +534,7 @@ class Visited:
             while 2 * need > size:
                 size *= 2
             del self.slots  # the old table is not read again: given back before the new one is taken
-            self.slots = np.full(size, EMPTY, np.int32)
+            self.slots = np.zeros(size, np.int32)
             self._rehash()
 
     def _rehash(self) -> None:
@@ -566,14 +571,14 @@ class Visited:
                 if last >= size:
                     passed = count - wrapped - (first + int(np.searchsorted(place, size)))
                     break
-                self.slots[place] = (pairs & np.uint64(0xFFFFFFFF)).astype(np.int32)
+                self.slots[place] = EMPTY - (pairs & np.uint64(0xFFFFFFFF)).astype(np.int32)
             if not passed:
                 break
             # Those go on from the table's start, and push on the numbers placed there.
             wrapped += passed
-            self.slots.fill(EMPTY)
+            self.slots.fill(0)
         if wrapped:
-            self.slots[:wrapped] = (order[count - wrapped :] & np.uint64(0xFFFFFFFF)).astype(np.int32)
+            self.slots[:wrapped] = EMPTY - (order[count - wrapped :] & np.uint64(0xFFFFFFFF)).astype(np.int32)
 
 
 # --------------------------------------------------------------------------

@@ -215,12 +215,12 @@ def test_runs_that_pass_the_tables_end_go_on_from_its_start(monkeypatch):  # noq
     monkeypatch.setattr(vector, "REHASH_KEYS", 7)
     monkeypatch.setattr(vector.Visited, "_home", lambda self, keys: (len(self.slots) - 3 + (keys[:, 1] % np.uint64(5)).astype(np.int64)) % len(self.slots))
     visited = vector.Visited(words=2)
-    visited.slots = np.full(16, vector.EMPTY, np.int32)  # a small table, grown several times
+    visited.slots = np.zeros(16, np.int32)  # a small table (all free), grown several times
     keys = np.array([(k % 2, k * 31) for k in range(300)], np.uint64)
     for batch in np.array_split(keys, 5):
         visited.add(batch)
     assert len(visited.slots) == 1024
-    assert (visited.slots[:100] != vector.EMPTY).all()  # the runs went on from the start
+    assert (visited.slots[:100] != 0).all()  # the runs went on from the start (no slot free)
     new, number = visited.add(keys[::-1])
     assert not new.size and number.tolist() == list(range(len(keys)))[::-1]
 
