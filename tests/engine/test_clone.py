@@ -66,7 +66,7 @@ def field_names(cls: type) -> tuple[str, ...] | None:
 def parts(value) -> list:
     """The values directly inside `value`, in a fixed order."""
     if isinstance(value, GameState):
-        return [vars(value)[key] for key in sorted(vars(value))]
+        return [getattr(value, key) for key in sorted(GameState.__slots__)]  # an unset field raises here
     names = field_names(type(value))
     if names is not None:
         return [getattr(value, name) for name in names]
@@ -114,7 +114,9 @@ def assert_same_structure(deep, twin, pairs: dict[int, int], path: Path = None) 
         assert deep == twin, show(path)
         return
     if isinstance(deep, GameState):
-        assert vars(deep).keys() == vars(twin).keys(), show(path)
+        # Every field is a slot (no other can be set): each is set in both.
+        set_in = [name for name in GameState.__slots__ if hasattr(deep, name)]
+        assert set_in == [name for name in GameState.__slots__ if hasattr(twin, name)] == list(GameState.__slots__), show(path)
     if isinstance(deep, dict):
         assert sorted(deep, key=repr) == sorted(twin, key=repr), show(path)
     mine, theirs = parts(deep), parts(twin)
