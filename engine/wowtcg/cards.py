@@ -246,7 +246,7 @@ class Power:
         return self._costs.get(name, default)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     name: str
     type: str
@@ -280,11 +280,23 @@ class Card:
     scripted_only: bool = False
 
     # The derived facts below are read on every pass of the game loop; a card
-    # is immutable, so each is worked out once, as the card is made, and kept
-    # as a plain attribute of the card (not a field: equality, hashing and
-    # `replace` see only the printed facts). Plain attributes rather than
-    # cached properties: CPython reads an instance's attribute fastest when
-    # its class holds nothing of that name.
+    # is immutable, so each is worked out once, as the card is made
+    # (`__post_init__`), and kept in a slot of its own: fields that are not
+    # given, shown or compared (equality, hashing and `replace` see only the
+    # printed facts). Slots rather than cached properties: CPython reads a
+    # slot fastest, and a card has more facts than it shares the keys of in
+    # an instance dictionary.
+    is_totem: bool = field(init=False, repr=False, compare=False)
+    is_character: bool = field(init=False, repr=False, compare=False)
+    targetable_as_ally: bool = field(init=False, repr=False, compare=False)
+    pays: bool = field(init=False, repr=False, compare=False)
+    is_equipment: bool = field(init=False, repr=False, compare=False)
+    unique: bool = field(init=False, repr=False, compare=False)
+    unlimited: bool = field(init=False, repr=False, compare=False)
+    continuous_powers: dict[str, Any] = field(init=False, repr=False, compare=False)
+    power_names: frozenset[str] = field(init=False, repr=False, compare=False)
+    limited_labels: dict[str, int] = field(init=False, repr=False, compare=False)
+    bound_by_uniqueness: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         is_totem = self.type == "ability" and TOTEM in self.subtypes  # 306.3a: an ability whose type line says Totem
