@@ -180,9 +180,9 @@ class GameState:
         # owner's (413.1), so the id names the player too.
         self._placings: dict[int, Action] = {}
         self._plays: dict[int, Action] = {}
-        # Each proposal offered (601.2), by attacker and defender, with the
-        # proposing player and the defender's controller its label shows.
-        self._proposals: dict[int, dict[int, tuple[int, int, Action]]] = {}
+        # Each proposal offered (601.2), by attacker, then by defender,
+        # proposing player and the defender's controller (`_priority_actions`).
+        self._proposals: dict[int, dict[int, Action]] = {}
         # The priority actions `legal_actions` last returned, until the state
         # next acts: each was built only once the rules allowed it (409.2).
         self._offered: list[Action] | None = None
@@ -1619,7 +1619,7 @@ class GameState:
             # the same for every attacker of his: asked once for each
             # defender (`combat.open_defenders`), in the order of play.
             defenders = None
-            proposals = self._proposals
+            proposals, seats = self._proposals, len(self.players)
             for a in mine:
                 # `mine` holds no resource; an exhausted character can't attack (601.2a), asked first as the cheapest.
                 if not a.card.is_character or a.exhausted or combat.attacker_rule(self, a):
@@ -1643,15 +1643,15 @@ class GameState:
                 for d, sabotage in defenders:
                     if (sabotage and not saboteur) or (only and combat.attack_only_problem(self, a, d, only)):
                         continue
+                    # By the defender, the proposing player and the defender's
+                    # controller (its label shows him), packed in one number.
                     # Whether it is a sabotage follows from the defender's card (601.2b).
-                    known = made.get(d.id)
-                    if known is not None and known[0] == p and known[1] == d.controller:
-                        proposal = known[2]
-                    else:
+                    key = (d.id * seats + p) * seats + d.controller
+                    proposal = made.get(key)
+                    if proposal is None:
                         word = "sabotages" if sabotage else "attacks"
-                        proposal = Action.made("propose", p, a.id, (d.id,), option=sabotage,
-                                               label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
-                        made[d.id] = (p, d.controller, proposal)
+                        proposal = made[key] = Action.made("propose", p, a.id, (d.id,), option=sabotage,
+                                                           label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
                     offer(proposal)
         if defend:
             for w in weapons:
