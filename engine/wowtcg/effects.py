@@ -249,19 +249,24 @@ def deliver(st: GameState, packet: Packet) -> None:
             if packet.amount >= 1:
                 st.push(("deliver", packet))
             return
-        options += [
-            Action.made("prevent", target.controller, st.turn_modifiers[i][2], option=("shield", i),
-                        label=f"{st.pname(target.controller)} applies {st.objs[st.turn_modifiers[i][2]].name}'s prevention "
-                              f"({st.turn_modifiers[i][0][1]} left) against {packet.amount} damage")
-            for i in shields
-        ]
-        if packet.preventable and target.card.type == "hero":
+        if shields:
             options += [
-                Action.made("prevent", target.controller, a.id, label=f"{st.pname(target.controller)} exhausts {a.name} (DEF {a.card.defense}) against {packet.amount} damage")
-                for a in st.cards_in_play()
-                if a.card.type == "armor" and a.controller == target.controller
-                and not a.exhausted and (a.card.defense or 0) >= 1
+                Action.made("prevent", target.controller, st.turn_modifiers[i][2], option=("shield", i),
+                            label=f"{st.pname(target.controller)} applies {st.objs[st.turn_modifiers[i][2]].name}'s prevention "
+                                  f"({st.turn_modifiers[i][0][1]} left) against {packet.amount} damage")
+                for i in shields
             ]
+        if packet.preventable and target.card.type == "hero":
+            # His ready armor in play (304.2); most heroes wear none, so the
+            # party is looked over by index before any choice is made.
+            objs = st.objs
+            worn = [oid for oid in st.party if objs[oid].card.type == "armor"]
+            if worn:
+                options += [
+                    Action.made("prevent", target.controller, a.id, label=f"{st.pname(target.controller)} exhausts {a.name} (DEF {a.card.defense}) against {packet.amount} damage")
+                    for a in map(objs.__getitem__, worn)
+                    if a.controller == target.controller and not a.exhausted and (a.card.defense or 0) >= 1
+                ]
         if "may_return_to_prevent_hero_damage" in st.powers_in_game and target.card.type == "hero":
             options += [
                 Action.made("prevent", target.controller, b.id, option="return", label=f"{st.pname(target.controller)} returns {b.name} to its owner's hand against {packet.amount} damage")
@@ -277,7 +282,9 @@ def deliver(st: GameState, packet: Packet) -> None:
     was_damaged = target.damage > 0  # the state just before the damage, for the powers watching it (CR7.4 703.4)
     target.damage += packet.amount
     # The packet as dealt, so that scenarios see its source (407.2c), type (407.3a) and whether it is combat damage (407.3b).
-    kind = " ".join(x for x in (packet.type, "combat" if packet.combat else "") if x)
+    kind = packet.type or ""
+    if packet.combat:
+        kind = f"{kind} combat" if kind else "combat"
     st.history.append(f"{_packet_source(st, packet)} deals {packet.amount} {kind + ' ' if kind else ''}damage to {st.describe(target)} (407.2)")
     if packet.combat:
         combat_damage_triggers(st, packet, was_damaged)
