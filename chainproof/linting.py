@@ -738,7 +738,7 @@ def lint_readings(
             else:
                 f.summary += "; no game at these bounds reaches it (induction does not prove it)"
             out.checks.append(Check(game.name, r.property, r.verdict, r.method, r.depth))
-    boards = Boards(game, {**resolved, **user}, max_pairs)
+    boards = Boards(game, {**resolved, **user}, max_pairs, budget.timeout_ms)
     woken = wake_dead_rulings(game, {**resolved, **user}, bounded, dead, budget, out.checks, boards) if dead else []
     seen = {f.key for f in [*found.findings, *woken]}
     woken += wake_quiet_clashes(game, {**resolved, **user}, bounded, found.quiet, seen, budget, max_pairs, out.checks, boards)
@@ -898,23 +898,41 @@ def _term(x: Any) -> Any:
     return x if z3.is_expr(x) else z3.BoolVal(bool(x))
 
 
+#: A board is first searched to this share of the states allowed: where
+#: that shorter search already settles every finding its questions could have
+#: (``Boards.lint_sources``), the whole search would find the very same ones.
+FIRST_SEARCH_SHARE = 32
+
+
 class Boards:
     """The game's boards one change away as lint builds and searches them for
     one game, each once: a board a dead ruling is woken on is often one a
-    quiet clash is looked for on too, and several clashes may ask one board."""
+    quiet clash is looked for on too, and several clashes may ask one board.
 
-    def __init__(self, game: Game, settings: Mapping[str, int], max_states: int) -> None:
-        self.game, self.settings, self.max_states = game, settings, max_states
+    A board's search is first a short one (``FIRST_SEARCH_SHARE``), carried
+    to ``max_states`` only where it leaves some finding of the questions
+    asked unsettled: states are numbered breadth first, so a search stopped
+    early numbers its states as the whole one does, and every clash, gap or
+    applying ruling it meets is the one the whole search would report first."""
+
+    def __init__(self, game: Game, settings: Mapping[str, int], max_states: int, timeout_ms: int) -> None:
+        self.game, self.settings, self.max_states, self.timeout_ms = game, settings, max_states, timeout_ms
         self._machines: dict[str, Machine] = {}
         self._searched: dict[str, vector.VectorExploration] = {}
+        #: Boards searched to ``max_states``, not only the first, short search.
+        self._whole: set[str] = set()
 
     def machine(self, board: NearbyBoard) -> Machine:
         if board.key not in self._machines:
             self._machines[board.key] = self.game.machine(self.settings, **board.extra)
         return self._machines[board.key]
 
-    def lint_sources(self, board: NearbyBoard, questions: Collection[str]) -> source_lint.SourceLint:
-        """``source_lint.lint_sources`` on ``board`` for ``questions``."""
+    def lint_sources(
+        self, board: NearbyBoard, questions: Collection[str], needs: Collection[tuple[str, int]] = ()
+    ) -> source_lint.SourceLint:
+        """``source_lint.lint_sources`` on ``board`` for ``questions``, as the
+        search to ``max_states`` gives it; ``needs``: the rulings (question,
+        index) the caller looks to see apply there."""
 
         machine = self.machine(board)
 
@@ -924,14 +942,41 @@ class Boards:
                 return machine
             return self.game.machine({**self.settings, **shows_with}, reading=spec, **board.extra)
 
+        searched = self.searched(board)
+        if not searched.complete and board.key not in self._whole:
+            # Asked without the rules diff, which reads no state searched.
+            short = source_lint.lint_sources(machine, None, self.max_states, self.max_states, questions=questions, exploration=searched)
+            if not self._settled(machine, short, needs):
+                searched = self._searched[board.key] = vector.explore(machine, self.max_states)
+                self._whole.add(board.key)
         return source_lint.lint_sources(
-            machine, build_reading, self.max_states, self.max_states, questions=questions, exploration=self.searched(board)
+            machine, build_reading, self.max_states, self.max_states, questions=questions, exploration=searched
         )
 
     def searched(self, board: NearbyBoard) -> vector.VectorExploration:
+        """The board's search as far as it has gone (at first, the short one)."""
         if board.key not in self._searched:
-            self._searched[board.key] = vector.explore(self.machine(board), self.max_states)
+            self._searched[board.key] = vector.explore(self.machine(board), max(1, self.max_states // FIRST_SEARCH_SHARE))
         return self._searched[board.key]
+
+    def _settled(self, machine: Machine, short: source_lint.SourceLint, needs: Collection[tuple[str, int]]) -> bool:
+        """Would a longer search find what ``short`` found and nothing more?
+        So every ruling of ``needs`` applies in it, and each clash or gap it
+        did not meet is one Z3 says no state of the declared domains holds
+        (``clash_possible``, ``gap_possible``).  A source clash the rules diff
+        is asked of even unmet (its question names bounds of its own) is left
+        to the longer search: its summary says how far the search went."""
+        assert machine.rulings is not None
+        if any(need not in short.applies_at for need in needs):
+            return False
+        for kind, name, source in short.quiet:
+            q = machine.rulings.declared[name]
+            if kind == "source-clash" and q.bounds and q.arguments:
+                return False
+            if clash_possible(machine, kind, name, source, self.timeout_ms) is not False:
+                return False
+        unmet_gaps = [query[len("gap[") : -1] for query, verdict in short.checks if query.startswith("gap[") and verdict != VIOLATED]
+        return all(gap_possible(machine, name, self.timeout_ms) is False for name in unmet_gaps)
 
 
 def wake_dead_rulings(
@@ -981,7 +1026,7 @@ def wake_dead_rulings(
         # asleep too: a rule for more players than the default seats reads
         # the state, so Z3 alone does not rule it out on the default board.
         here += waiting(by_play, machine)
-        there = boards.lint_sources(board, {f.question for f in here})
+        there = boards.lint_sources(board, {f.question for f in here}, [f.ruling for f in here])  # type: ignore[misc]
         still_dead = {x.key for x in there.findings}
         for f in here:
             searched[f.key].append(board.label)
@@ -1039,6 +1084,21 @@ def clash_possible(machine: Machine, kind: str, question: str, source: str, time
     solver = limits.limit(z3.Solver(), timeout_ms)
     solver.add(domain, machine.at(s, *q.asked_at, b=SYMBOLIC))
     solver.add(z3.Or(*(_term(h) for h in holds), z3.BoolVal(False)))
+    answer = solver.check()
+    return True if answer == z3.sat else False if answer == z3.unsat else None
+
+
+def gap_possible(machine: Machine, question: str, timeout_ms: int) -> bool | None:
+    """Can the question go unanswered at all on this board: is there a state
+    of the declared domains, at a location where it is asked, where no text
+    answers it (``RuleBook.speaks``)?  None: the solver could not say."""
+    book = machine.rulings
+    assert book is not None
+    q = book.declared[question]
+    s, domain = _anywhere(machine)
+    solver = limits.limit(z3.Solver(), timeout_ms)
+    solver.add(domain, machine.at(s, *q.asked_at, b=SYMBOLIC))
+    solver.add(z3.Or(*(z3.Not(_term(book.speaks(question, s, SYMBOLIC, *args))) for args in q.arguments), z3.BoolVal(False)))
     answer = solver.check()
     return True if answer == z3.sat else False if answer == z3.unsat else None
 

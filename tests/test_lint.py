@@ -12,7 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from chainproof import text_lint
+from chainproof import source_lint, text_lint
 from chainproof.cli import main
 from chainproof.games import GAME_NAMES
 from chainproof.lint_cli import _print_lint
@@ -576,3 +576,41 @@ def test_a_source_whose_precedence_ranks_each_yes_against_each_no_is_never_searc
     assert _ranked(alone, alone.questions["may_be_proposed"])
     alone = book.only("001")
     assert not _ranked(alone, alone.questions["ready_step_readies_all"])
+
+
+def test_whether_a_question_can_go_unanswered_on_a_board_is_asked_of_z3_over_the_whole_domain():
+    from chainproof.games import get_game
+    from chainproof.linting import gap_possible
+
+    # Riftbound: some state where a conquest's points are asked has no text that answers (gap:conquest_points).
+    assert gap_possible(get_game("riftbound").machine({}), "conquest_points", 60_000) is True
+    # HotA's rulings of who loses the game answer it wherever it is asked.
+    assert gap_possible(get_game("hota").machine({}), "loses_game", 60_000) is False
+
+
+def test_a_board_searched_a_little_settles_what_the_whole_search_finds_or_is_searched_whole():
+    """Arcane Sanctum (HotA, P1 holds it) wakes 108.3 and 'silenced' within
+    the first levels, where 004 alone clashes with itself; no gap can hold
+    there (Z3), so the short search serves and reports what the whole search
+    does.  Asked also of 104.3b, which needs Mind Tether and so never applies
+    there, the board is searched whole."""
+    from chainproof.games import get_game
+    from chainproof.linting import Boards
+
+    game = get_game("hota")
+    settings = game.resolve({})
+    board = next(b for b in game.nearby_boards(settings) if b.key == "P1+Arcane-Sanctum")
+    question = "provides_attribute_value"
+    boards = Boards(game, settings, 64_000, 60_000)
+    machine = boards.machine(board)
+    short = boards.lint_sources(board, [question], [(question, 0), (question, 1)])
+    assert not boards.searched(board).complete
+    whole = source_lint.lint_sources(machine, None, 64_000, 64_000, questions=[question])
+    assert whole.complete and boards.searched(board).states < whole.states
+    assert [(f.key, f.summary, f.transcript) for f in short.findings] == [(f.key, f.summary, f.transcript) for f in whole.findings]
+    assert [f.kind for f in short.findings] == ["self-clash"]
+    assert short.applies_at == whole.applies_at
+    again = Boards(game, settings, 64_000, 60_000)
+    asleep = again.lint_sources(board, [question, "loses_game"], [(question, 0), ("loses_game", 1)])
+    assert again.searched(board).complete and again.searched(board).states == whole.states
+    assert ("loses_game", 1) not in asleep.applies_at
