@@ -95,3 +95,25 @@ def test_edges_passed_over_by_their_shared_prefilter_are_never_enabled():
                 skipped += 1
                 assert not e.guard(state, CONCRETE), (e.name, machine.describe(state))
     assert skipped > 0
+
+
+def test_every_prefilter_is_implied_by_its_guard():
+    """A prefilter may only pass over states where the guard fails too: for
+    each edge that has one (the combat proposals, 601.1; a resolving
+    non-instant, 409.4a), Z3 finds no state, reachable or not, where the guard
+    holds and the prefilter does not, on a board with gear in hand (whose
+    weapon and armor edges share the non-instant's prefilter)."""
+    import z3
+
+    from model.backend import SYMBOLIC
+    from model.wowtcg.board import every_option_board
+
+    machine = wowtcg.build(players=2, chain_depth=2, turns=2, hand=1, deck=1, hand_limit=2, allies=2, combats=1,
+                           board=every_option_board(2, 2))
+    s = machine.symbolic_state("pre")
+    filtered = [e for e in machine.edges if e.prefilter is not None]
+    assert {e.name.split("[")[0] for e in filtered} >= {"propose_combat", "resolve_ally", "resolve_weapon", "resolve_armor"}
+    for e in filtered:
+        solver = z3.Solver()
+        solver.add(e.guard(s, SYMBOLIC), z3.Not(e.prefilter(s, SYMBOLIC)))
+        assert solver.check() == z3.unsat, e.name

@@ -530,6 +530,12 @@ def build(
         earlier = [x for x in t.party(t.owner[c]) if x < c and not t.is_hero[x] and not t.item_allies[x]]
         return b.And(b.Not(s.in_play[c]), *(s.in_play[x] for x in earlier))
 
+    # A resolving non-instant's edges (an ally, a weapon or an armor enters)
+    # share their first conjunct: one prefilter passes them all over at once
+    # where no non-instant is on top of the chain, as in most states.
+    def non_instant_on_top(s: Any, b: Backend) -> Any:
+        return top_link_is(t, s, b, NON_INSTANT_LINK)
+
     for c in range(t.count):
         if t.is_hero[c] or t.item_allies[c]:
             continue
@@ -539,9 +545,7 @@ def build(
                 "action_phase",
                 f"resolve_ally[{t.name(c)}]",
                 ("302.1", "105.1", "601.2a"),
-                lambda s, b, c=c: b.And(
-                    top_link_is(t, s, b, NON_INSTANT_LINK), s.turn_player == t.owner[c], free_slot_is(s, b, c)
-                ),
+                lambda s, b, c=c: b.And(non_instant_on_top(s, b), s.turn_player == t.owner[c], free_slot_is(s, b, c)),
                 lambda s, b, c=c: {
                     "in_play": b.store(s.in_play, c, True),
                     "fresh": b.store(s.fresh, c, True),
@@ -553,6 +557,7 @@ def build(
                     **({"cant_attack": b.store(s.cant_attack, c, False)} if t.stopping else {}),
                 },
                 f"the ally resolves and enters play as {t.name(c)}, new to the party",
+                prefilter=non_instant_on_top,
             )
         )
 
@@ -572,12 +577,13 @@ def build(
                     "action_phase",
                     f"resolve_weapon[{t.player_name(p)} {weapon.name}]",
                     ("303.1", "105.1"),
-                    lambda s, b, p=p, i=i: b.And(top_link_is(t, s, b, NON_INSTANT_LINK), s.turn_player == p, b.Not(s.weapon_in_play[i])),
+                    lambda s, b, p=p, i=i: b.And(non_instant_on_top(s, b), s.turn_player == p, b.Not(s.weapon_in_play[i])),
                     lambda s, b, i=i: {
                         "weapon_in_play": b.store(s.weapon_in_play, i, True),
                         "weapon_exhausted": b.store(s.weapon_exhausted, i, False),
                     },
                     f"the weapon resolves and enters {t.player_name(p)}'s hero zone as {weapon.name}",
+                    prefilter=non_instant_on_top,
                 )
             )
         if party.armor_from_hand:
@@ -587,12 +593,13 @@ def build(
                     "action_phase",
                     f"resolve_armor[{t.player_name(p)}]",
                     ("304.1", "105.1"),
-                    lambda s, b, p=p: b.And(top_link_is(t, s, b, NON_INSTANT_LINK), s.turn_player == p, b.Not(s.armor_in_play[p])),
+                    lambda s, b, p=p: b.And(non_instant_on_top(s, b), s.turn_player == p, b.Not(s.armor_in_play[p])),
                     lambda s, b, p=p: {
                         "armor_in_play": b.store(s.armor_in_play, p, True),
                         "armor_exhausted": b.store(s.armor_exhausted, p, False),
                     },
                     f"the armor resolves and enters {t.player_name(p)}'s hero zone",
+                    prefilter=non_instant_on_top,
                 )
             )
 

@@ -875,9 +875,11 @@ def resolving(
     guard: Callable[[Any, Backend], Any],
     effect: Callable[[Any, Backend], Mapping[str, Any]],
     doc: str,
+    prefilter: Callable[[Any, Backend], Any] | None = None,
 ) -> Edge:
     """The top link resolves with ``effect`` and leaves the chain; then the
-    player the rulings name gets priority (409.4a: the turn player)."""
+    player the rulings name gets priority (409.4a: the turn player).
+    ``prefilter``: a conjunct of ``guard`` that a family of such edges shares."""
     return Edge(
         f"{name}@{window}",
         window,
@@ -888,6 +890,7 @@ def resolving(
         actor=holder,
         tags=frozenset({"passes", "resolves"}),
         doc=doc,
+        prefilter=prefilter,
     )
 
 
