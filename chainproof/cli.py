@@ -152,17 +152,21 @@ def verify(
         results: list[Result] = []
         stats: dict[str, Any] = {}
         with report.progress(console, enabled=not as_json) as advance:
-            for game, machine, chosen in jobs:
-                if method == "portfolio":
-                    budget = portfolio.Budget(
-                        round(timeout * 1000), max_states, max_k=max_k, depth=depth, max_memory=memory, kept_invariants=not fresh_proofs
-                    )
+            if method == "portfolio":
+                budget = portfolio.Budget(
+                    round(timeout * 1000), max_states, max_k=max_k, depth=depth, max_memory=memory, kept_invariants=not fresh_proofs
+                )
+                portfolio_jobs = []
+                for game, machine, chosen in jobs:
                     given = game.verify_given(bounds, variant)
                     any_length = game.any_length_machine(given, variant, reading) if game.proves_any_length else None
-                    found = portfolio.verify(machine, any_length, chosen, game.budget(budget), advance)
+                    portfolio_jobs.append(portfolio.Job(machine, any_length, chosen, game.budget(budget)))
+                # The games share one pool of workers: the others' work fills what WoW's bounded search leaves free.
+                for (game, _, _), found in zip(jobs, portfolio.verify_games(portfolio_jobs, advance)):
                     results.extend(found.results)
                     stats[game.name] = found.stats
-                else:
+            else:
+                for game, machine, chosen in jobs:
                     results.extend(
                         check_by_method(game, machine, chosen, method, depth, round(timeout * 1000), max_states, memory, advance, stats)
                     )

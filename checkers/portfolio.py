@@ -37,7 +37,12 @@ Every attempt is kept on the result (``Result.attempts``).
 
 With ``Budget.workers`` above one (two by default, on a system that can
 fork), steps 1 and 3 run in one worker process while step 2 runs in another,
-and Spacer's queries, one property each, share the workers.
+and Spacer's queries, one property each, share the workers.  Several games
+share one pool (``verify_games``): while one game's bounded search holds a
+worker, the other games' searches and every game's step 2 run in the others.
+Sharing changes when a verdict comes, not what it is: a solver query is
+bounded by counted work, not by time (``model/limits.py``), and Spacer
+answers each query in a process of its own.
 """
 
 from __future__ import annotations
@@ -46,8 +51,9 @@ import multiprocessing
 import os
 import signal
 import time
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Callable, Sequence
 
 from model import limits
@@ -104,6 +110,19 @@ class Run:
     edges_taken: frozenset[str] | None = None
 
 
+@dataclass(frozen=True)
+class Job:
+    """One game's check: its bounded instance, its any-length model (None:
+    it has none), the properties and the budget; ``any_length_search`` as for
+    ``verify``."""
+
+    bounded: Machine
+    any_length: Machine | None
+    properties: Sequence[Property]
+    budget: Budget = Budget()
+    any_length_search: vector.VectorExploration | None = None
+
+
 def verify(
     bounded: Machine,
     any_length: Machine | None,
@@ -115,7 +134,32 @@ def verify(
     """``any_length_search``: the any-length model's search to
     ``budget.any_length_states``, where the caller has it already (lint reads
     the same search for its own query): step 2a reads it instead of searching again."""
+    (run,) = verify_games([Job(bounded, any_length, properties, budget, any_length_search)], advance)
+    return run
+
+
+def verify_games(jobs: Sequence[Job], advance: Progress = _quiet) -> list[Run]:
+    """Each job's ``Run``, in the jobs' order, from one pool of workers (as
+    many as the largest ``Budget.workers``): every bounded search is queued
+    first, in the jobs' order, and while the first ones run, the others' and
+    every any-length method fill the workers they leave free (verify's
+    default run: WoW's bounded search takes one worker for most of the run,
+    and the other worker does everything else).  Each game's ``seconds``
+    runs from the start of the whole run to its last verdict."""
     started = time.perf_counter()
+    _SHARED.update(enumerate(jobs))
+    with _workers(max(job.budget.workers for job in jobs)) as pool:
+        on_bounded = []
+        for key, job in enumerate(jobs):
+            advance(f"{job.bounded.game}: exploring states", 0, 1)
+            on_bounded.append(pool.submit(_bounded_job, key))
+        return _side_by_side(pool, [partial(_verify_one, pool, key, on_bounded[key], started, advance) for key in range(len(jobs))])
+
+
+def _verify_one(pool: Any, key: int, on_bounded: Future, started: float, advance: Progress) -> Run:
+    """One job's verdicts: its any-length methods, run here over the pool, and its bounded search's."""
+    job: Job = _SHARED[key]
+    properties, budget, any_length = job.properties, job.budget, job.any_length
     attempts: dict[str, list[Attempt]] = {p.name: [] for p in properties}
 
     def note(r: Result, model: str) -> Result:
@@ -123,18 +167,14 @@ def verify(
         return r
 
     safety = [p for p in properties if not isinstance(p, Eventually)]
-    _SHARED.update(bounded=bounded, any_length=any_length, properties=list(properties), budget=budget, any_length_search=any_length_search)
     on_any_length: dict[str, Result] = {}
-    with _workers(budget.workers) as pool:
-        advance(f"{bounded.game}: exploring states", 0, 1)
-        on_bounded = pool.submit(_bounded_job)
-        if any_length is not None:
-            advance(f"{bounded.game}: games of any length", 0, 1)
-            on_any_length, lemmas = _any_length(pool, [p.name for p in properties], [p.name for p in safety], advance, note)
-        stats, found, taken = on_bounded.result()
-        if any_length is not None:
-            #: The proved invariants Spacer's queries assumed (what a kept invariant names).
-            stats["lemmas"] = lemmas
+    if any_length is not None:
+        advance(f"{job.bounded.game}: games of any length", 0, 1)
+        on_any_length, lemmas = _any_length(pool, key, [p.name for p in properties], [p.name for p in safety], advance, note)
+    stats, found, taken = on_bounded.result()
+    if any_length is not None:
+        #: The proved invariants Spacer's queries assumed (what a kept invariant names).
+        stats["lemmas"] = lemmas
     bounded_result: dict[str, Result] = {}
     for r in found:
         note(r, BOUNDED)
@@ -157,17 +197,42 @@ def verify(
     return Run(results, stats, taken)
 
 
+def _side_by_side(pool: Any, calls: Sequence[Callable[[], Run]]) -> list[Run]:
+    """Each call's answer, in order: in threads of this process where the
+    pool's workers run the jobs (the calls only submit jobs and wait), so that
+    no game waits for another's; one after another where the jobs run here,
+    since Z3 is stopped by Ctrl-C in the main thread only (``model/limits.py``)."""
+    if isinstance(pool, _InProcess) or len(calls) == 1:
+        return [call() for call in calls]
+    with ThreadPoolExecutor(len(calls)) as threads:
+        waiting = [threads.submit(call) for call in calls]
+        try:
+            # A call that failed is raised at once, not after the calls before it.
+            wait(waiting, return_when=FIRST_EXCEPTION)
+            return [w.result() for w in waiting]
+        except BaseException:
+            # Ctrl-C, or a job that failed: the calls still waiting must not
+            # go on submitting work; jobs not yet started are dropped.
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
 # --------------------------------------------------------------------------
 # Jobs, run in worker processes forked from this one: they read the machines
-# from ``_SHARED`` (a machine's guards are closures, which cannot be pickled)
-# and send back only results.
+# from ``_SHARED``, by the number of their job (a machine's guards are
+# closures, which cannot be pickled), and send back only results.
 
-_SHARED: dict[str, Any] = {}
+_SHARED: dict[int, Job] = {}
+#: Spacer's clauses for a job's any-length model with given lemmas, built
+#: once in each worker that answers that job's queries.
+_CLAUSES: dict[tuple[int, tuple[str, ...]], Any] = {}
 
 
-def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]:
+def _bounded_job(key: int) -> tuple[dict[str, Any], list[Result], frozenset[str] | None]:
     """Explicit search of the bounded instance; BMC as well where it stopped short."""
-    machine, properties, budget = _SHARED["bounded"], _SHARED["properties"], _SHARED["budget"]
+    job = _SHARED[key]
+    machine, properties, budget = job.bounded, job.properties, job.budget
+    started = time.perf_counter()
     exploration = vector.explore(machine, budget.max_states, budget.max_memory, watch=properties)
     stats = {
         "complete": exploration.complete,
@@ -182,25 +247,27 @@ def _bounded_job() -> tuple[dict[str, Any], list[Result], frozenset[str] | None]
     if not exploration.complete:
         found += bmc.check_all(machine, properties, budget.depth, budget.timeout_ms)
     taken = frozenset(machine.edges[i].name for i in exploration.edges_taken()) if exploration.complete else None
+    # The job's own time, search and checks (a game's ``seconds`` may include waiting for a worker).
+    stats["bounded_seconds"] = round(time.perf_counter() - started, 3)
     return stats, found, taken
 
 
-def _by_name(names: Sequence[str]) -> list[Property]:
+def _by_name(key: int, names: Sequence[str]) -> list[Property]:
     wanted = set(names)
-    return [p for p in _SHARED["properties"] if p.name in wanted]
+    return [p for p in _SHARED[key].properties if p.name in wanted]
 
 
-def _exhaustive_job(names: Sequence[str]) -> list[Result] | None:
+def _exhaustive_job(key: int, names: Sequence[str]) -> list[Result] | None:
     """Exhaustive search of the any-length model, if it ends under the budget's states."""
-    machine, budget = _SHARED["any_length"], _SHARED["budget"]
-    exploration = _SHARED["any_length_search"]
+    job = _SHARED[key]
+    machine, budget, exploration = job.any_length, job.budget, job.any_length_search
     if exploration is None:
         exploration = vector.explore(machine, budget.any_length_states)
     if not exploration.complete:
         return None
     everything = f"all {exploration.states} reachable states of the any-length model"
     found = []
-    for r in vector.check_all(exploration, _by_name(names)):
+    for r in vector.check_all(exploration, _by_name(key, names)):
         r = replace(r, method=EXHAUSTIVE, seconds=exploration.seconds)
         # Finished, so whatever it found holds for every run of the model.
         if r.verdict == HOLDS_TO_DEPTH:
@@ -211,29 +278,30 @@ def _exhaustive_job(names: Sequence[str]) -> list[Result] | None:
     return found
 
 
-def _induction_job(names: Sequence[str]) -> list[Result]:
-    budget = _SHARED["budget"]
-    return induction.check_all(_SHARED["any_length"], _by_name(names), budget.max_k, budget.timeout_ms)
+def _induction_job(key: int, names: Sequence[str]) -> list[Result]:
+    job = _SHARED[key]
+    return induction.check_all(job.any_length, _by_name(key, names), job.budget.max_k, job.budget.timeout_ms)
 
 
-def _spacer_job(name: str, lemmas: Sequence[str]) -> Result:
-    (p,) = _by_name([name])
-    machine, budget = _SHARED["any_length"], _SHARED["budget"]
+def _spacer_job(key: int, name: str, lemmas: Sequence[str]) -> Result:
+    (p,) = _by_name(key, [name])
+    job = _SHARED[key]
+    machine, budget = job.any_length, job.budget
     stale = ""
     kept = invariants.find(machine, name, lemmas) if budget.kept_invariants else None
     if kept is not None:
-        again = invariants.recheck(machine, p, kept, _by_name(lemmas), budget.timeout_ms)
+        again = invariants.recheck(machine, p, kept, _by_name(key, lemmas), budget.timeout_ms)
         if again.unbounded:
             return again
         stale = f"; {again.note}, so Spacer searched anew"
     # A worker answers several properties' queries with the same lemmas: it
     # builds the model's clauses once (the query's text is the same either way).
-    built = _SHARED.setdefault("spacer_clauses", {})
-    if tuple(lemmas) not in built:
-        built[tuple(lemmas)] = spacer._Clauses(machine, _by_name(lemmas))
+    built = (key, tuple(lemmas))
+    if built not in _CLAUSES:
+        _CLAUSES[built] = spacer._Clauses(machine, _by_name(key, lemmas))
     # The invariant is re-checked but not printed here: ``verify --explain``
     # prints one that stands alone, without lemmas.
-    found = spacer.check(machine, p, budget.timeout_ms, _clauses=built[tuple(lemmas)], print_invariant=False, lemmas=_by_name(lemmas))
+    found = spacer.check(machine, p, budget.timeout_ms, _clauses=_CLAUSES[built], print_invariant=False, lemmas=_by_name(key, lemmas))
     return replace(found, note=found.note + stale) if stale else found
 
 
@@ -244,7 +312,7 @@ class _InProcess:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        _SHARED.clear()
+        _forget()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         future: Future = Future()
@@ -257,7 +325,13 @@ class _Forked(ProcessPoolExecutor):
         try:
             return super().__exit__(*exc)
         finally:
-            _SHARED.clear()
+            _forget()
+
+
+def _forget() -> None:
+    """The jobs' machines and Spacer's clauses, once their pool is done."""
+    _SHARED.clear()
+    _CLAUSES.clear()
 
 
 def _end_on_interrupt() -> None:
@@ -286,15 +360,15 @@ def _stronger_bounded(new: Result, old: Result) -> bool:
 
 
 def _any_length(
-    pool: Any, everything: list[str], safety: list[str], advance: Progress, note: Callable[[Result, str], Result]
+    pool: Any, key: int, everything: list[str], safety: list[str], advance: Progress, note: Callable[[Result, str], Result]
 ) -> tuple[dict[str, Result], list[str]]:
     """The best verdict on the any-length model for each property: exhaustive
     search if it ends (liveness too: the model has every run of the game, so
     what every one of its runs meets, every game meets), else k-induction,
     then Spacer on what is left of the safety properties, one per worker;
     and the lemmas Spacer's queries assumed."""
-    budget: Budget = _SHARED["budget"]
-    exhaustive = pool.submit(_exhaustive_job, everything).result()
+    budget = _SHARED[key].budget
+    exhaustive = pool.submit(_exhaustive_job, key, everything).result()
     if exhaustive is not None:
         return {r.property: note(r, ANY_LENGTH) for r in exhaustive}, []
     stopped = f"search of the any-length model stopped past {budget.any_length_states} states"
@@ -303,13 +377,13 @@ def _any_length(
         return {}, []
 
     advance("k-induction", 0, 1)
-    best = {r.property: note(r, ANY_LENGTH) for r in pool.submit(_induction_job, names).result()}
+    best = {r.property: note(r, ANY_LENGTH) for r in pool.submit(_induction_job, key, names).result()}
     left = [n for n in names if not best[n].unbounded and best[n].verdict != VIOLATED]
     # What k-induction proved of every reachable state helps Spacer (it need
     # not find those facts again): the invariants among its proofs.
-    invariants = {p.name for p in _SHARED["properties"] if isinstance(p, Invariant)}
+    invariants = {p.name for p in _SHARED[key].properties if isinstance(p, Invariant)}
     lemmas = [n for n in names if best[n].verdict == PROVED and best[n].unbounded and n in invariants]
-    pending = {pool.submit(_spacer_job, n, lemmas): n for n in left}
+    pending = {pool.submit(_spacer_job, key, n, lemmas): n for n in left}
     for i, future in enumerate(as_completed(pending)):
         advance(f"spacer: {pending[future]}", i + 1, len(pending))
         r = note(future.result(), ANY_LENGTH)

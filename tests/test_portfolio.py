@@ -5,7 +5,9 @@ one."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
+from typing import Any
 
 from chainproof.games import get_game
 from checkers import explicit, portfolio
@@ -222,3 +224,45 @@ def test_liveness_is_proved_where_the_any_length_model_is_searched_whole() -> No
     for r in run.results:
         assert (r.verdict, r.unbounded, r.method) == (PROVED, True, portfolio.EXHAUSTIVE), (r.property, r.note)
         assert "exhaustive search: all" in r.note
+
+
+# -- several games in one pool ------------------------------------------------------
+
+
+def _without_seconds(run: portfolio.Run) -> tuple[list, dict]:
+    """A run's results and stats, less what the clock says."""
+
+    def strip(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if not k.endswith("seconds")}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    return strip([r.to_json() for r in run.results]), strip(run.stats)
+
+
+def test_games_sharing_one_pool_get_the_verdicts_each_gets_alone() -> None:
+    """``verify_games`` runs several games' jobs in one pool of workers, each
+    job's machines found by its number: Riftbound on an instance whose
+    any-length model is searched whole, beside the passing round (409.1),
+    whose any-length verdicts come from k-induction, one a violation.  Each
+    gets what it gets alone, and the same again with the jobs run in this
+    process, one after another."""
+    rift = get_game("riftbound")
+    small = {"battlefields": 1, "turns": 1, "spells": 0, "victory_points": 1}
+    toy = passing_round()
+    jobs = [
+        portfolio.Job(rift.machine(small), rift.any_length_machine(small), rift.properties, rift.budget(portfolio.Budget())),
+        # One state short of the whole search: the any-length verdicts fall to k-induction.
+        portfolio.Job(toy, toy, [holder_is_a_player, passes_follow_the_holder, holder_never_changes], portfolio.Budget(any_length_states=1)),
+    ]
+    alone = [_without_seconds(portfolio.verify_games([job])[0]) for job in jobs]
+    assert [_without_seconds(run) for run in portfolio.verify_games(jobs)] == alone
+    in_process = [replace(job, budget=replace(job.budget, workers=1)) for job in jobs]
+    assert [_without_seconds(run) for run in portfolio.verify_games(in_process)] == alone
+    # What each game's methods concluded, so that the comparison is not of two empty runs.
+    (rift_results, rift_stats), (toy_results, toy_stats) = alone
+    assert {r["method"] for r in rift_results} == {portfolio.EXHAUSTIVE} and rift_stats["complete"]
+    assert [r["verdict"] for r in toy_results] == [PROVED, PROVED, VIOLATED]
+    assert toy_stats["lemmas"] == ["holder_is_a_player", "passes_follow_the_holder"]

@@ -89,7 +89,7 @@ def test_ctrl_c_is_one_line_and_exit_130_even_inside_z3(monkeypatch, raised):
     def interrupted(*args, **kwargs):
         raise raised
 
-    monkeypatch.setattr(portfolio, "verify", interrupted)
+    monkeypatch.setattr(portfolio, "verify_games", interrupted)
     result = CliRunner().invoke(main, ["verify", "--game", "hota"])
     assert result.exit_code == 130
     (line,) = result.output.splitlines()

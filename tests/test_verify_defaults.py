@@ -20,12 +20,12 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> list:
     """What each game's portfolio run was given: (bounded, any_length, budget)."""
     calls: list = []
 
-    def record(bounded, any_length, properties, budget, advance=None, any_length_search=None):
-        calls.append((bounded, any_length, budget))
+    def record(jobs, advance=None):
+        calls.extend((job.bounded, job.any_length, job.budget) for job in jobs)
         searched = {"complete": True, "stopped": None, "states": 0, "transitions": 0, "exploration_seconds": 0.0}
-        return portfolio.Run([], {**searched, "seconds": 0.0})
+        return [portfolio.Run([], {**searched, "seconds": 0.0}) for _ in jobs]
 
-    monkeypatch.setattr(portfolio, "verify", record)
+    monkeypatch.setattr(portfolio, "verify_games", record)
     return calls
 
 
