@@ -901,7 +901,7 @@ def _term(x: Any) -> Any:
 #: A board is first searched to this share of the states allowed: where
 #: that shorter search already settles every finding its questions could have
 #: (``Boards.lint_sources``), the whole search would find the very same ones.
-FIRST_SEARCH_SHARE = 32
+FIRST_SEARCH_SHARE = 128
 
 
 class Boards:
