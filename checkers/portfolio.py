@@ -37,7 +37,9 @@ Every attempt is kept on the result (``Result.attempts``).
 
 With ``Budget.workers`` above one (two by default, on a system that can
 fork), steps 1 and 3 run in one worker process while step 2 runs in another,
-and Spacer's queries, one property each, share the workers.  Several games
+and Spacer's queries, one property each, share the workers; on a large
+instance the liveness properties are checked beside the others, in a process
+forked for them from the search's (``_checked``).  Several games
 share one pool (``verify_games``): while one game's bounded search holds a
 worker, the other games' searches and every game's step 2 run in the others.
 Sharing changes when a verdict comes, not what it is: a solver query is
@@ -49,6 +51,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import time
 from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed, wait
@@ -243,13 +246,59 @@ def _bounded_job(key: int) -> tuple[dict[str, Any], list[Result], frozenset[str]
         # What the memory guard (--max-memory) counts: the most bytes its arrays held.
         "peak_bytes": exploration.peak_bytes,
     }
-    found = vector.check_all(exploration, properties)
+    found = _checked(exploration, properties, budget)
     if not exploration.complete:
         found += bmc.check_all(machine, properties, budget.depth, budget.timeout_ms)
     taken = frozenset(machine.edges[i].name for i in exploration.edges_taken()) if exploration.complete else None
     # The job's own time, search and checks (a game's ``seconds`` may include waiting for a worker).
     stats["bounded_seconds"] = round(time.perf_counter() - started, 3)
     return stats, found, taken
+
+
+#: From how many states the liveness properties are checked in a process of
+#: their own (``_checked``): below it a fork costs more than it saves.
+SPLIT_CHECKS_FROM = 1_000_000
+
+
+def _checked(exploration: vector.VectorExploration, properties: Sequence[Property], budget: Budget) -> list[Result]:
+    """``vector.check_all``, with the liveness properties checked in a child
+    process forked for them, beside the others, where more than one worker is
+    allowed and the states are many: on verify's default run, WoW's liveness
+    check (its premise's cycles and dead ends) takes longer than every other
+    property together, and by then the other workers are idle.  The child
+    reads the search's arrays as they are (a fork copies nothing it only reads)."""
+    live = [p for p in properties if isinstance(p, Eventually)]
+    rest = [p for p in properties if not isinstance(p, Eventually)]
+    if budget.workers < 2 or not live or not rest or exploration.states < SPLIT_CHECKS_FROM or not hasattr(os, "fork"):
+        return vector.check_all(exploration, properties)
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:
+        # The child only answers: whatever happens, it never returns into the worker's loop.
+        try:
+            os.close(reader)
+            try:
+                answer: tuple[bool, Any] = (True, vector.check_all(exploration, live))
+            except BaseException as exc:  # noqa: BLE001 - sent to the worker, which raises it
+                answer = (False, exc)
+            with os.fdopen(writer, "wb") as out:
+                pickle.dump(answer, out)
+        finally:
+            os._exit(0)
+    os.close(writer)
+    back = os.fdopen(reader, "rb")
+    try:
+        found = vector.check_all(exploration, rest)
+        done, answer = pickle.load(back)
+    except (EOFError, pickle.UnpicklingError):
+        raise RuntimeError("the process checking the liveness properties ended without an answer") from None
+    finally:
+        back.close()  # first: a child still writing then stops, rather than wait for a reader
+        os.waitpid(child, 0)
+    if not done:
+        raise answer
+    by_name = {r.property: r for r in [*found, *answer]}
+    return [by_name[p.name] for p in properties]
 
 
 def _by_name(key: int, names: Sequence[str]) -> list[Property]:

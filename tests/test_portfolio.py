@@ -9,6 +9,8 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
+import pytest
+
 from chainproof.games import get_game
 from checkers import explicit, portfolio
 from model.backend import CONCRETE
@@ -242,13 +244,14 @@ def _without_seconds(run: portfolio.Run) -> tuple[list, dict]:
     return strip([r.to_json() for r in run.results]), strip(run.stats)
 
 
-def test_games_sharing_one_pool_get_the_verdicts_each_gets_alone() -> None:
+def test_games_sharing_one_pool_get_the_verdicts_each_gets_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     """``verify_games`` runs several games' jobs in one pool of workers, each
     job's machines found by its number: Riftbound on an instance whose
     any-length model is searched whole, beside the passing round (409.1),
     whose any-length verdicts come from k-induction, one a violation.  Each
     gets what it gets alone, and the same again with the jobs run in this
-    process, one after another."""
+    process, one after another; and with the liveness properties checked in
+    a process of their own, as they are on large instances."""
     rift = get_game("riftbound")
     small = {"battlefields": 1, "turns": 1, "spells": 0, "victory_points": 1}
     toy = passing_round()
@@ -261,6 +264,8 @@ def test_games_sharing_one_pool_get_the_verdicts_each_gets_alone() -> None:
     assert [_without_seconds(run) for run in portfolio.verify_games(jobs)] == alone
     in_process = [replace(job, budget=replace(job.budget, workers=1)) for job in jobs]
     assert [_without_seconds(run) for run in portfolio.verify_games(in_process)] == alone
+    monkeypatch.setattr(portfolio, "SPLIT_CHECKS_FROM", 0)
+    assert [_without_seconds(run) for run in portfolio.verify_games(jobs)] == alone
     # What each game's methods concluded, so that the comparison is not of two empty runs.
     (rift_results, rift_stats), (toy_results, toy_stats) = alone
     assert {r["method"] for r in rift_results} == {portfolio.EXHAUSTIVE} and rift_stats["complete"]
