@@ -116,16 +116,17 @@ def test_the_portfolio_rechecks_kept_invariants_unless_told_to_search_afresh(mon
     monkeypatch.setattr(invariants, "load", counting)
     name = "first_player_skips_first_draw"
     k = invariants.load("wowtcg")[invariants.bounds_key(machine)][name]
-    portfolio._SHARED.update(any_length=machine, properties=list(GAME.properties), budget=portfolio.Budget(workers=1))
+    # The job numbered 0, as a portfolio run shares it with its workers.
+    portfolio._SHARED[0] = portfolio.Job(machine, machine, GAME.properties, portfolio.Budget(workers=1))
     try:
-        r = portfolio._spacer_job(name, list(k.lemmas))
+        r = portfolio._spacer_job(0, name, list(k.lemmas))
         assert r.verdict == PROVED and "kept in checkers/invariants/wowtcg.json" in r.note
         read.clear()
-        portfolio._SHARED["budget"] = portfolio.Budget(workers=1, kept_invariants=False)
-        fresh = portfolio._spacer_job(name, list(k.lemmas))
+        portfolio._SHARED[0] = portfolio.Job(machine, machine, GAME.properties, portfolio.Budget(workers=1, kept_invariants=False))
+        fresh = portfolio._spacer_job(0, name, list(k.lemmas))
         assert not read and fresh.verdict == PROVED and fresh.note.startswith("proved by Spacer in ")
     finally:
-        portfolio._SHARED.clear()
+        portfolio._forget()
 
 
 def test_a_malformed_file_is_refused_with_its_name(tmp_path, monkeypatch):
