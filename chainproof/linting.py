@@ -19,7 +19,8 @@ For each game, at its default bounds (or those given):
   hand, the mulligan) over every setup of their domains (``lint_setup``);
 - the texts read as texts, with no question declared
   (``chainproof/text_lint.py``): **dangling-reference**,
-  **misdirected-reference**, **translation-clash**, **version-clash**.
+  **misdirected-reference**, **translation-clash**, **version-clash**,
+  **basic-clash**.
 
 Deadlocks and conflicts are checked by the same portfolio as ``verify``, so
 their absence is proved for games of any length where the solvers manage it.

@@ -36,6 +36,19 @@ to say).
   that states numbers or citations on both sides and shares none, unless the
   concordance declares it one rule rewritten: such a pair is most likely two
   different rules, a move the concordance lacks (``version_concordance``).
+- **basic-clash**: a text that numbers nothing (``001``, the basic rules)
+  against the numbered versions, through a declared concordance of its
+  passages (``model/basic_concordance.py``: a section's heading and a few of
+  the passage's words, paired with a rule of each version).  Only figures are
+  compared, each with what it counts (cards, players, steps, phases, zones,
+  kinds of trait...), read from the words after it in either language, or
+  the items a rule lists (its bullets, its row of icons) where the
+  concordance says what they count: a pair where both sides count one thing
+  and each states a figure the other does not is a finding.  One counts only
+  in digits or after a word that limits ("only one resource"), since it is
+  an article too.  Lint says how far the pairs bear the concordance out: a
+  pair whose two sides count, but count different things, is named as most
+  likely two different rules (``basic_concordance``).
 
 A rule's words run from its heading to the next heading, without its
 examples and card texts (which a translation may leave out or keep
@@ -50,11 +63,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
+from model.basic_concordance import BASIC_CONCORDANCES, BasicConcordance
 from model.concordance import CONCORDANCES, Concordance
 from model.sources import GAME_SOURCES, SOURCES, Source, lines_of
 
 #: The kinds of finding this module reports, in report order.
-KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash")
+KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash", "basic-clash")
 
 #: A rule's heading: its number first on the line (after a Markdown ``###``),
 #: then its words (a wrapped line that starts with a rule number and stops,
@@ -97,12 +111,13 @@ _EN_WORDS = {
     "twice": 2, "second": 2, "third": 3, "million": 1_000_000,
 }
 _EN_WORD = re.compile(r"\b(" + "|".join(_EN_WORDS) + r")\b", re.IGNORECASE)
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+#: Simplified and Traditional forms alike (两 and 兩, 万 and 萬: 001 is in Traditional Chinese).
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
-_ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+_ZH_NUMERAL = re.compile(r"[零〇一二两兩三四五六七八九十百千万萬]+")
 #: Words written with a numeral that state no number: 万智牌 (Magic: the
 #: Gathering), 十字 (a cross, holy damage's icon), 并无二致 ("no different").
-_NOT_NUMBERS = re.compile(r"万智|十字|无二致")
+_NOT_NUMBERS = re.compile(r"[万萬]智|十字|[无無]二致")
 _DIGITS = re.compile(r"(?<![\d.])\d+(?:,\d{3})*(?!\d)")
 
 
@@ -112,7 +127,7 @@ def _zh_value(run: str) -> int:
     for ch in run:
         if ch in _ZH_DIGITS:
             digit = _ZH_DIGITS[ch]
-        elif ch == "万":
+        elif ch in "万萬":
             total += (section + (digit or 0) or 1) * 10_000
             section, digit = 0, None
         else:
@@ -121,15 +136,91 @@ def _zh_value(run: str) -> int:
     return total + section + (digit or 0)
 
 
+def _blank(pattern: re.Pattern[str], text: str) -> str:
+    """``text`` with what ``pattern`` matches blanked out, every other character where it was."""
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _stated(text: str) -> list[tuple[int, int, int]]:
+    """Where ``text`` states a number, and its value: ``(start, end, value)``
+    for digits and number words of either language, rule numbers left out."""
+    bare = _blank(_NOT_NUMBERS, _blank(_CITE, text))
+    found = [(m.start(), m.end(), int(m.group(0).replace(",", ""))) for m in _DIGITS.finditer(bare)]
+    found += [(m.start(), m.end(), _EN_WORDS[m.group(0).lower()]) for m in _EN_WORD.finditer(bare)]
+    found += [(m.start(), m.end(), _zh_value(m.group(0))) for m in _ZH_NUMERAL.finditer(bare)]
+    return sorted(found)
+
+
 def numbers(text: str) -> frozenset[int]:
     """The numbers ``text`` states, in digits or in words of either language;
     rule numbers are citations, compared as such, and 1 is left out."""
-    bare = _NOT_NUMBERS.sub(" ", _CITE.sub(" ", text))
-    found = {int(d.replace(",", "")) for d in _DIGITS.findall(bare)}
-    found |= {_EN_WORDS[w.lower()] for w in _EN_WORD.findall(bare)}
-    found |= {_zh_value(run) for run in _ZH_NUMERAL.findall(bare)}
-    found.discard(1)
-    return frozenset(found)
+    return frozenset(v for _, _, v in _stated(text)) - {1}
+
+
+#: What a number counts, read from the words right after it: a measure word
+#: (個, 張, 名, 點, 種...) and a noun in Chinese of either script, or a noun
+#: after at most one other word in English ("six game zones"), not a word that
+#: starts another phrase ("two of them").  The first that fits wins, so the
+#: longer names come first (damage types before damage).
+_EN_GAP = r"\s+(?:(?!(?:of|the|a|an|to|and|or|in|per|for|at|on|as|is|are|be)\b)[a-z-]+\s+)??"
+_COUNTED = tuple((what, re.compile(r"\s*(?:" + zh + ")"), re.compile(_EN_GAP + "(?:" + en + r")\b", re.IGNORECASE)) for what, zh, en in (
+    ("cards", r"[張张]", r"cards?|copies"),
+    ("players", r"[名位個个]?玩家|人(?!物)", r"players?"),
+    ("steps", r"[個个]?步[驟骤]", r"steps?"),
+    ("phases", r"[個个]?[階阶]段", r"phases?"),
+    ("zones", r"[個个]?(?:[遊游]戲)?[區区]域", r"zones?"),
+    ("kinds of trait", r"[個个種种]?特性", r"kinds? of traits?"),
+    ("classes", r"大?[職职][業业]", r"classes"),
+    ("resources", r"[個个]?[資资]源", r"resources?"),
+    ("kinds of action", r"[種种]行[動动]", r"kinds? of actions?"),
+    ("weapons", r"[個个件]?武器", r"weapons?"),
+    ("booster packs", r"[個个]?[補补]充包", r"(?:booster )?packs?"),
+    ("damage types", r"[種种][傷伤]害(?:符[號号]|[類类][型别別])", r"damage types?"),
+    ("damage", r"[點点]?[傷伤]害", r"damage"),
+    ("health", r"[點点]?生命", r"health"),
+))
+#: A count that the words before it name: "a token's cost is always zero", 代替物的費用為0.
+_NAMED_BEFORE = (("cost", re.compile(r"(?:費用|费用)[為为]\s*$|\bcost is (?:always )?$", re.IGNORECASE)),)
+#: A range, "4-8人": its first number counts what its last does.
+_RANGE = re.compile(r"\s*(?:-|–|~|至|到|to)\s*$")
+#: One is an article as well as a number ("a card", 一張牌): it counts only
+#: where written in digits, or after a word that limits ("only one resource",
+#: 只能放置一個資源).
+_LIMITS_ONE = re.compile(r"(?:只|僅|仅|唯)[^,，。；;]{0,3}$")
+_ONLY_ONE = re.compile(r"\bonly (one)\b", re.IGNORECASE)
+#: An ordinal ("the second player", 第一個玩家) or "twice" counts nothing.
+_ORDINAL = re.compile(r"second|third|twice", re.IGNORECASE)
+
+
+def _counted(text: str, start: int, end: int) -> str | None:
+    """What the number at ``text[start:end]`` counts, if the table knows it."""
+    for what, before in _NAMED_BEFORE:
+        if before.search(text, max(0, start - 20), start):
+            return what
+    # Chinese puts no space between a number and its measure word; English does.
+    chinese = _CJK.match(text, start) is not None or not text[end:end + 1].isspace()
+    return next((what for what, zh, en in _COUNTED if (zh if chinese else en).match(text, end)), None)
+
+
+def counts(text: str) -> dict[str, frozenset[int]]:
+    """The numbers ``text`` states with what each counts (``{"cards": {60,
+    30}}``), in either language; a number whose words name nothing the
+    table knows counts nothing comparable and is left out."""
+    # English "one" is no number word of _stated's: "only one" is added here, as a count.
+    stated = sorted([(a, b, v, v != 1 or text[a:b].isdigit() or bool(_LIMITS_ONE.search(text, max(0, a - 5), a)))
+                     for a, b, v in _stated(text) if not _ORDINAL.match(text[a:b]) and text[a - 1:a] != "第"]
+                    + [(m.start(1), m.end(1), 1, True) for m in _ONLY_ONE.finditer(text)])
+    found: dict[str, set[int]] = {}
+    what_next: str | None = None
+    for i in range(len(stated) - 1, -1, -1):
+        start, end, value, counted = stated[i]
+        what = _counted(text, start, end)
+        if what is None and i + 1 < len(stated) and _RANGE.match(text[end:stated[i + 1][0]]):
+            what = what_next
+        what_next = what
+        if what is not None and counted:
+            found.setdefault(what, set()).add(value)
+    return {what: frozenset(values) for what, values in found.items()}
 
 
 @dataclass(frozen=True)
@@ -177,6 +268,8 @@ class RuleText:
     cited: list[Citation] = field(default_factory=list)
     #: The sections' titles its table of contents lists (before its rules start).
     listed: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The text's lines as written, first line first (a list's items are lines).
+    lines: tuple[str, ...] = ()
 
 
 def title_words(title: str) -> tuple[str, ...]:
@@ -199,11 +292,11 @@ def read(source: str, lines: Iterable[str]) -> RuleText:
     rules in English and translates each rule below it)."""
     me = SOURCES[source]
     bilingual = _shares_file(me)
-    out = RuleText(source)
+    out = RuleText(source, lines=tuple(lines))
     current: str | None = None
     said: dict[str, list[tuple[int, str, list[str]]]] = {}
     ended = False  # the current rule's words have given way to an example or a card
-    for i, line in enumerate(lines, start=1):
+    for i, line in enumerate(out.lines, start=1):
         head = _HEAD.match(line)
         if i < me.rules_from:
             if head is not None and "." not in head.group(1):
@@ -522,6 +615,136 @@ def _bears_out(pairs: Iterable[tuple[Rule, Rule]], concordance: Concordance) -> 
         f"{s} -> {sections[s]} ({', '.join(sorted(against[s]))}; {agree.get(s, 0)} agree)" for s in wrong_entries)
 
 
+#: A line of titles, comma-separated: the contents of a text that numbers nothing.
+_CONTENTS_SPLIT = re.compile(r"[,，、]")
+_NOT_A_TITLE = re.compile(r"[\s。:：]")
+#: An example inside a paragraph runs to the end of its sentence.
+_INLINE_EXAMPLE = re.compile(r"(?:例如|示例)[^。]*。?")
+
+
+@dataclass
+class SectionText:
+    """A text that numbers no rules (001), read by the sections its contents
+    line lists: each runs from the line that is its title to the next title's."""
+
+    source: str
+    lines: tuple[str, ...]
+    #: Each listed title's heading line and its section's last line.
+    sections: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def passage(self, heading: str, anchor: str) -> tuple[int, str]:
+        """The line of the section ``heading`` that holds ``anchor``, and its
+        words without examples; LookupError when there is no such section, or
+        not exactly one such line."""
+        if heading not in self.sections:
+            raise LookupError(f"{self.source} has no section {heading}")
+        first, last = self.sections[heading]
+        at = [i for i in range(first + 1, last + 1) if anchor in self.lines[i - 1]]
+        if len(at) != 1:
+            raise LookupError(f"{self.source}'s {heading} has {len(at) or 'no'} lines holding {anchor!r}")
+        return at[0], _INLINE_EXAMPLE.sub(" ", self.lines[at[0] - 1])
+
+
+def read_sections(source: str, lines: Iterable[str]) -> SectionText:
+    """``source``'s sections, by the first line that lists five titles or more."""
+    out = SectionText(source, tuple(lines))
+    for i, line in enumerate(out.lines, start=1):
+        titles = [t.strip() for t in _CONTENTS_SPLIT.split(line) if t.strip()]
+        if len(titles) >= 5 and all(len(t) <= 10 and not _NOT_A_TITLE.search(t) for t in titles):
+            break
+    else:
+        return out
+    heads = sorted((j, t) for t in titles if (j := next((j for j in range(i + 1, len(out.lines) + 1)
+                                                           if out.lines[j - 1].strip() == t), None)) is not None)
+    for k, (j, title) in enumerate(heads):
+        out.sections[title] = (j, heads[k + 1][0] - 1 if k + 1 < len(heads) else len(out.lines))
+    return out
+
+
+#: A list's item: a line that starts with a bullet (000's ·, CR7.4's private-use bullet).
+_BULLET = re.compile(r"^\s*[·•\uf0b7]")
+#: A row of icons' names, as the reference prints its classes and damage types:
+#: names set apart by wide gaps, with no sentence in between.
+_ICON_GAP = re.compile(r"\s{3,}")
+
+
+def list_items(rule: Rule, lines: tuple[str, ...]) -> int:
+    """How many items ``rule`` lists: its bulleted lines, or the names in its
+    rows of icons (``lines``: its text's lines as written)."""
+    rows = [lines[i - 1] for i in rule.lines]
+    bullets = sum(1 for row in rows if _BULLET.match(row))
+    if bullets:
+        return bullets
+    icons = [_ICON_GAP.split(row.strip()) for row in rows]
+    return sum(len(names) for names in icons if len(names) > 1 and not any(re.search(r"[.,:;]", n) for n in names))
+
+
+def basic(text: SectionText, versions: Mapping[str, RuleText], concordance: BasicConcordance) -> tuple[list[TextFinding], list[tuple[str, str]]]:
+    """Each passage of an unnumbered text against its rule in each numbered
+    version the concordance pairs it with: where both count one thing (cards,
+    players, phases...) and each states a figure for it that the other does
+    not.  How far the pairs bear the concordance out: a pair whose two sides
+    count, but count different things, most likely pairs two different rules."""
+    located: dict[str, tuple[int, str]] = {}
+    lost: list[str] = []
+    for p in concordance.passages:
+        try:
+            located[p.key] = text.passage(p.heading, p.anchor)
+        except LookupError as exc:
+            lost.append(f"{p.key} ({exc})")
+    found: list[TextFinding] = []
+    checks: list[tuple[str, str]] = []
+    for source in (concordance.seed, concordance.later):
+        other = versions.get(source)
+        if other is None:
+            continue
+        pairs = agree = one_sided = one_side_counts = 0
+        apart: list[str] = []
+        absent = [f"{p.key} ({source} has no rule {n})" for p, n in concordance.rules(source) if n not in other.rules]
+        names = f"{text.source} {source}"
+        for p, number in concordance.rules(source):
+            if p.key not in located or number not in other.rules:
+                continue
+            line, words = located[p.key]
+            rule = other.rules[number]
+            mine, theirs = counts(words), counts(rule.text)
+            if p.listed is not None and (listed := list_items(rule, other.lines)):
+                theirs = {**theirs, p.listed: theirs.get(p.listed, frozenset()) | {listed}}
+            pairs += 1
+            both = sorted(mine.keys() & theirs.keys())
+            if not both:
+                if mine and theirs:
+                    apart.append(p.key)
+                else:
+                    one_side_counts += 1
+                continue
+            differ = [w for w in both if mine[w] - theirs[w] and theirs[w] - mine[w]]
+            if not differ:
+                agree += 1
+                one_sided += any(mine[w] != theirs[w] for w in both)
+                continue
+            said = "; ".join(f"{_show(set(mine[w]))} {w} in {text.source} against {_show(set(theirs[w]))} in {source}" for w in differ)
+            found.append(TextFinding(
+                "basic-clash", f"basic-clash:{text.source}+{source}:{p.key}", (SOURCES[source].cites_as(number),),
+                f"{text.source}'s {p.heading} (\"{p.anchor}\") and {number} in {source}: {said}; "
+                f"concordance entry {p.key}, {p.subject} ({TEXTUAL})",
+                (_place(text.source, [line]), _place(source, rule.lines)), (text.source, source),
+            ))
+        clashing = sum(1 for f in found if f.sources == (text.source, source))
+        verdict = (f"{clashing} of the {pairs} pairs count one thing differently" if clashing
+                   else f"no pair of the {pairs} counts one thing differently")
+        checks.append((f"basic_clash[{names}]", f"{verdict}; {agree} agree on all they both count, "
+                                                f"in {one_sided} of them one only adds to the other"))
+        borne = (f"{agree + clashing} of its {pairs} pairs count the same thing on both sides; "
+                 f"in {one_side_counts} only one side counts")
+        if apart:
+            borne += f"; these count on both sides and share nothing they count, so may pair two different rules: {', '.join(apart)}"
+        if lost or absent:
+            borne += f"; not found in the texts: {', '.join(lost + absent)}"
+        checks.append((f"basic_concordance[{names}]", borne))
+    return found, checks
+
+
 #: One text in two languages, compared rule by rule.
 TRANSLATIONS = (("002en", "002zh"),)
 
@@ -549,4 +772,9 @@ def lint_texts(game: str) -> tuple[list[TextFinding], list[tuple[str, str]]]:
                 more, version_checks = version(texts[a], texts[concordance.later], concordance)
                 found += more
                 checks += version_checks
+    for basics in BASIC_CONCORDANCES:
+        if basics.basic in texts and (lines := lines_of(basics.basic)) is not None:
+            more, basic_checks = basic(read_sections(basics.basic, lines), texts, basics)
+            found += more
+            checks += basic_checks
     return found, checks
