@@ -1,10 +1,18 @@
-"""Measure explicit exploration and bounded model checking; write RESULTS.md.
+"""Measure WoW's explicit search and bounded model checking; write their section of RESULTS.md.
 
     python -m benchmarks.run            # full run, about a quarter of an hour
-    python -m benchmarks.run --quick    # reduced smoke test, under 30 s
+    python -m benchmarks.run --quick    # reduced smoke test, under 30 s (printed, not written)
 
-The full run also measures the BMC depth that covers two full turns with one
-combat each, and cross-checks it by explicit search (benchmarks/combat_depth.py).
+Explicit search is measured with the search ``chainproof verify --method
+explicit``, the portfolio and lint run (the vectorized one,
+checkers/vector.py); the state-by-state search (checkers/explicit.py), which
+the tests hold it to, is measured beside it at the default bounds.  The full
+run also measures the BMC depth that covers two full turns with one combat
+each, and cross-checks it by explicit search (benchmarks/combat_depth.py).
+
+The section between ``<!-- benchmarks.run: begin -->`` and ``<!--
+benchmarks.run: end -->`` is replaced; the rest of the file, the other
+benchmarks' sections, is left as it is.
 
 Every measurement runs in a fresh process: a long-lived interpreter that has
 already built large graphs explores markedly slower (allocator and garbage
@@ -32,25 +40,36 @@ import networkx
 import z3
 
 from benchmarks import combat_depth
+from chainproof.cli import VERIFY_MAX_STATES
 from model import wowtcg
-from checkers import bmc, explicit
+from checkers import bmc, explicit, vector
 from properties.wowtcg import CATALOGUE, TURN_PROPERTIES
 
 DEFAULTS = {b.name: b.default for b in wowtcg.BOUNDS}
 #: The turn, priority and chain model alone: no allies on the board, no combat explored.
 TURN_ONLY = {"allies": 0, "combats": 0}
-#: The default bounds of the previous results (commit 67f0eb2, before combat).
-PREVIOUS_DEFAULTS = {"chain_depth": 3, "turns": 3, "hand": 1}
+#: The default bounds before combat (commit 67f0eb2), the turn-only targets' other instance.
+BEFORE_COMBAT = {"chain_depth": 3, "turns": 3, "hand": 1}
 #: Rows whose bounds have a name of their own.
 NAMED = {
     tuple(DEFAULTS.items()): "default",
-    tuple({**DEFAULTS, **TURN_ONLY, **PREVIOUS_DEFAULTS}.items()): "previous defaults, turn-only",
+    tuple({**DEFAULTS, **TURN_ONLY, **BEFORE_COMBAT}.items()): "defaults before combat, turn-only",
 }
 PROPERTY_SETS = {"catalogue": CATALOGUE, "turn": TURN_PROPERTIES}
 
-EXPLICIT_CAP_S = 60.0  # longest untraced exploration we run (or predict) per row
+BEGIN, END = "<!-- benchmarks.run: begin -->", "<!-- benchmarks.run: end -->"
+
+#: The two explicit searches: the one verify, the portfolio and lint run, and
+#: the tests' reference, with how each is named in the results and its limits:
+#: verify's own (``--max-states``, ``--max-memory``), and the reference's defaults.
+SEARCHES = {
+    "vector": ("vectorized (`checkers/vector.py`), what `verify --method explicit` runs", vector.explore, {"max_states": VERIFY_MAX_STATES}),
+    "reference": ("state by state (`checkers/explicit.py`), the tests' reference", explicit.explore, {}),
+}
+
+EXPLICIT_CAP_S = 120.0  # longest untraced exploration we run (or predict) per row, wall clock
 REPEATS = 3  # untraced runs per row, fastest kept: single runs vary by a third on this VM
-TRACED_TIMEOUT_S = 4 * EXPLICIT_CAP_S  # tracemalloc slows exploration roughly threefold
+TRACED_TIMEOUT_S = 4 * EXPLICIT_CAP_S  # tracemalloc slows the reference search roughly threefold
 BMC_TIMEOUT_S = 180.0  # three times the target: enough to see how far off a miss is
 BMC_DEPTH, BMC_QUICK_DEPTH = 30, 15
 BMC_TARGET_S = 60.0
@@ -68,38 +87,48 @@ FULL_SERIES = (
     # Turns and combats start at the defaults: a turn-1 or combat-free instance
     # is too different in kind (114 states without combat) to extrapolate from,
     # so the next row is run against the cap instead of predicted.
-    ("Turns", [{"turns": t} for t in (2, 3)]),
+    ("Turns", [{"turns": t} for t in (2, 3, 4, 5)]),
     ("Chain depth", [{"chain_depth": c} for c in (1, 2, 3)]),
     ("Cards of each kind in the starting hand", [{"hand": h} for h in (0, 1, 2)]),
     ("Allies per party", [{"allies": a} for a in (0, 1, 2)]),
-    ("Combats per turn", [{"combats": c} for c in (1, 2)]),
+    ("Combats per turn", [{"combats": c} for c in (1, 2, 3)]),
     # At turns=1 (only P1's turn): each added player adds a party to attack
     # and a seat to pass priority through.
     ("Players (turns=1)", [{"players": p, "turns": 1} for p in (2, 3, 4)]),
     # The model before combat, as far as bounds can give it back; the last
-    # row is the previous default instance.
+    # row is the default instance before combat.
     (
         "Turn-only model (allies=0, combats=0)",
-        [{**TURN_ONLY, "turns": t} for t in (2, 3, 4)] + [{**TURN_ONLY, **PREVIOUS_DEFAULTS}],
+        [{**TURN_ONLY, "turns": t} for t in (2, 3, 4)] + [{**TURN_ONLY, **BEFORE_COMBAT}],
     ),
 )
 QUICK_SERIES = (("Turn-only model (allies=0, combats=0)", [{**TURN_ONLY, "turns": t} for t in (1, 2)]),)
 
-#: Figures of the previous results (benchmarks/RESULTS.md at commit 74f0106,
-#: measured at 67f0eb2), the model before combat, for the comparison section.
+#: Figures of the previous results (benchmarks/RESULTS.md as of commit
+#: 7f29b8e, measured 2026-11-23 at fc6c112), for the comparison section.  Its
+#: explicit rows measured the state-by-state search, on the wall clock.
 PREVIOUS = {
-    "commit": "67f0eb2",
-    "bounds": "players=2, chain_depth=3, turns=3, hand=1, deck=1, hand_limit=2",
-    "states": 18_276,
-    "transitions": 24_751,
-    "levels": 53,
-    "rate": 37_247,
-    "peak_mib": 27.2,
-    "edges": 32,  # edges of the machine at those bounds
-    "slots": 26,  # scalar slots of a state (location included)
-    "bmc_priority_s": 15.76,  # 12 priority properties to depth 30
-    "bmc_all_s": 20.86,  # all 13 properties to depth 30
+    "commit": "fc6c112",
+    "date": "2026-11-23",
+    "states": 146_144,
+    "transitions": 176_504,
+    "levels": 58,
+    "rate": 18_083,  # states/s of the state-by-state search, default bounds
+    "peak_mib": 225.7,
+    "edges": 87,  # edges of the machine at the default bounds
+    "properties": 30,
+    "bmc_catalogue_s": 44.35,  # the catalogue to depth 30
+    "bmc_turn_s": 4.08,  # the 12 turn properties, allies=0, combats=0 (every run ended by depth 26)
+    "bmc_before_combat_s": 25.16,  # the same at the defaults before combat
+    "goal_k": 42,  # two turns with a combat each
+    "goal_s": 43.73,
 }
+#: What changed in the model between the previous results and these, in words
+#: (the git log of model/wowtcg since the commit above).
+MODEL_CHANGES = (
+    "the first player skips the whole draw step of his first turn, its priority window too (501.2b), "
+    "and the rulings and powers added since give the machine more edges"
+)
 
 
 # --- running a measurement in a child process -------------------------------------
@@ -137,21 +166,16 @@ def _in_child(fn: Callable[..., None], args: tuple, timeout: float) -> tuple[lis
         proc.join()
 
 
-def _explore_child(report: Callable[[Any], None], bounds: dict[str, int], traced: bool) -> None:
+def _explore_child(report: Callable[[Any], None], bounds: dict[str, int], traced: bool, search: str) -> None:
     machine = wowtcg.build(**bounds)
+    _, explore, limits = SEARCHES[search]
     if traced:
-        tracemalloc.start()  # after building, so the peak is the exploration's own
-    ex = explicit.explore(machine)
+        tracemalloc.start()  # after building, so the peak is the exploration's own (NumPy's arrays included)
+    started = time.process_time()  # CPU seconds: the machine is shared, and waiting for a core is not the search's time
+    ex = explore(machine, **limits)
+    seconds = time.process_time() - started
     peak = tracemalloc.get_traced_memory()[1] if traced else None
-    report(dict(states=ex.states, transitions=ex.transitions, levels=ex.levels, seconds=ex.seconds, peak=peak))
-
-
-def _projection_child(report: Callable[[Any], None], bounds: dict[str, int], dropped: tuple[str, ...]) -> None:
-    """States, and how many remain distinct when the variables ``dropped`` are ignored."""
-    machine = wowtcg.build(**bounds)
-    ex = explicit.explore(machine)
-    kept = [i for i, name in enumerate(machine.State._fields) if name not in dropped]
-    report(dict(states=ex.states, projected=len({tuple(s[i] for i in kept) for s in ex.nodes})))
+    report(dict(states=ex.states, transitions=ex.transitions, levels=ex.levels, seconds=seconds, peak=peak, stopped=ex.stopped))
 
 
 def _bmc_child(report: Callable[[Any], None], which: str, bounds: dict[str, int], max_depth: int) -> None:
@@ -180,12 +204,12 @@ class ExplicitRow:
         return self.states / self.seconds if self.states and self.seconds else None
 
 
-def measure_explicit(bounds: dict[str, int]) -> ExplicitRow:
+def measure_explicit(bounds: dict[str, int], search: str = "vector") -> ExplicitRow:
     row = ExplicitRow()
     seconds: list[float] = []
     # Repeat only while the repeats fit in the cap, so large rows run once.
     while len(seconds) < REPEATS and (not seconds or sum(seconds) + seconds[0] <= EXPLICIT_CAP_S):
-        messages, finished = _in_child(_explore_child, (bounds, False), EXPLICIT_CAP_S)
+        messages, finished = _in_child(_explore_child, (bounds, False, search), EXPLICIT_CAP_S)
         if not finished:
             row.note = f"stopped: not finished within {EXPLICIT_CAP_S:.0f} s"
             return row
@@ -193,20 +217,22 @@ def measure_explicit(bounds: dict[str, int]) -> ExplicitRow:
         row.states, row.transitions, row.levels = run["states"], run["transitions"], run["levels"]
         seconds.append(run["seconds"])
     row.seconds = min(seconds)
+    notes = [f"search stopped {run['stopped']}: the states reached so far"] if run["stopped"] else []
     if len(seconds) < REPEATS:
-        row.note = f"fastest of {len(seconds)} run{'s' * (len(seconds) > 1)}"
-    messages, finished = _in_child(_explore_child, (bounds, True), TRACED_TIMEOUT_S)
+        notes.append(f"fastest of {len(seconds)} run{'s' * (len(seconds) > 1)}")
+    messages, finished = _in_child(_explore_child, (bounds, True, search), TRACED_TIMEOUT_S)
     if finished:
         row.peak_mib = messages[-1]["peak"] / 2**20
     else:
-        row.note = "; ".join(filter(None, (row.note, f"traced run stopped after {TRACED_TIMEOUT_S:.0f} s")))
+        notes.append(f"traced run stopped after {TRACED_TIMEOUT_S:.0f} s")
+    row.note = "; ".join(notes)
     return row
 
 
 def measure_series(configs: list[dict[str, int]], done: dict[tuple, ExplicitRow]) -> list[tuple[str, ExplicitRow]]:
-    """Measure a series smallest first, each row labelled by the bounds it
-    sets, reusing rows already measured and skipping rows that would take
-    longer than the cap."""
+    """Measure a series with the vectorized search, smallest first, each row
+    labelled by the bounds it sets, reusing rows already measured and
+    skipping rows that would take longer than the cap."""
     rows: list[tuple[str, ExplicitRow]] = []
     for changes in configs:
         bounds = {**DEFAULTS, **changes}
@@ -379,12 +405,20 @@ def _bmc_target(run: BMCRun | None, quick: bool) -> tuple[str, str]:
     return f"stopped after {run.timeout:.0f} s at depth {run.reached}", "not met"
 
 
-def _rate_target(default: ExplicitRow | None) -> tuple[str, str]:
-    if default is None:
+def _rate_target(row: ExplicitRow | None, quick: bool) -> tuple[str, str]:
+    """The measured value and verdict of the rate target, for one search at the default bounds."""
+    if row is None or quick:
         return "not measured (--quick)", "not measured"
-    if default.rate is None:
-        return default.note, "not met"
-    return f"{default.rate:,.0f} states/s", "met" if default.rate > RATE_TARGET else "not met"
+    if row.rate is None:
+        return row.note, "not met"
+    return f"{row.rate:,.0f} states/s", "met" if row.rate > RATE_TARGET else "not met"
+
+
+def _load() -> str:
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "unknown"
 
 
 def _verdict_summary(run: BMCRun) -> str:
@@ -396,70 +430,56 @@ def _verdict_summary(run: BMCRun) -> str:
 
 def _changes_section(
     default: ExplicitRow | None,
-    previous_turn_only: ExplicitRow | None,
-    projection: dict[str, int] | None,
+    reference: ExplicitRow | None,
     catalogue: BMCRun | None,
     turn: BMCRun | None,
+    before_combat: BMCRun | None,
     goal: GoalRun | None,
 ) -> list[str]:
-    """What moved since the previous results, the model before combat, and why."""
+    """What moved since the previous results, and why."""
     machine = wowtcg.build(**DEFAULTS)
-    edges, slots = len(machine.edges), sum(v.length or 1 for v in machine.variables) + 1
     p = PREVIOUS
     lines = [
-        "## Changes since the previous results",
+        "### Changes since the previous results",
         "",
-        f"The previous results (commit {p['commit']}) measured the model before combat: turn, priority and "
-        f"chain only, at its default bounds then ({p['bounds']}).",
+        f"The previous results were measured on {p['date']} at commit {p['commit']}.",
         "",
-        f"- **The model grew combat (600-603).** A state has {slots} scalar slots instead of {p['slots']} "
-        "(each character's presence, readiness, newness and damage, weapons, armor, resources in play, "
-        f"combat roles); the machine has {edges} edges instead of {p['edges']}; the catalogue checks "
-        f"{len(CATALOGUE)} properties instead of 13.",
+        "- **This section alone is rewritten.** `benchmarks.run` used to write the whole file, so every other "
+        "benchmark had to be run again after it; it now replaces only the text between its markers.",
     ]
-    changed = ", ".join(
-        f"{k} {v}→{DEFAULTS[k]}" for k, v in {"chain_depth": 3, "turns": 3, "hand": 1}.items() if DEFAULTS[k] != v
-    )
     if default is not None and default.states is not None:
         lines.append(
-            f"- **The default bounds shrank** ({changed}; new: allies={DEFAULTS['allies']}, "
-            f"resources={DEFAULTS['resources']}, combats={DEFAULTS['combats']}) so that explicit search stays "
-            f"complete: {default.states:,} states, {default.transitions:,} transitions, {default.levels} BFS levels "
-            f"(before: {p['states']:,}, {p['transitions']:,}, {p['levels']}). Exploration runs at "
-            f"{default.rate:,.0f} states/s against {p['rate']:,} before: each state is wider to hash and store, "
-            f"and more edges are tried from each; peak heap {_num(default.peak_mib, '.1f')} MiB against {p['peak_mib']}."
+            "- **Explicit search is measured with the search verify runs.** Since issue 21 `chainproof verify "
+            "--method explicit`, the portfolio and lint search with the vectorized search (`checkers/vector.py`); "
+            "the previous results measured the state-by-state search (`checkers/explicit.py`), now the reference "
+            f"the tests hold it to. At the default bounds the vectorized search explores {default.rate:,.0f} "
+            f"states/s, the state-by-state one {_num(reference.rate if reference else None, ',.0f')} "
+            f"(against {p['rate']:,} then). Seconds are now CPU seconds of the search's process, where they "
+            "were the wall clock: the machine is shared."
         )
-    if previous_turn_only is not None and previous_turn_only.states is not None and projection is not None:
-        same = projection["projected"] == p["states"]
         lines.append(
-            ("- **The turn-only model is the old model plus one counter.** " if same else "- **The turn-only model.** ")
-            + f"At the previous default bounds with "
-            f"allies=0, combats=0 explicit search finds {previous_turn_only.states:,} states; with `resources` "
-            f"(resources in play, which a resolved resource now increments) ignored, {projection['projected']:,} "
-            + (f"remain: the previous count exactly." if same else f"remain, against {p['states']:,} before.")
+            f"- **The model.** Since then {MODEL_CHANGES}: {len(machine.edges)} edges at the default bounds "
+            f"instead of {p['edges']}. The default instance has {default.states:,} states, "
+            f"{default.transitions:,} transitions and {default.levels} BFS levels (before: {p['states']:,}, "
+            f"{p['transitions']:,}, {p['levels']})."
         )
     bmc_parts = []
-    if catalogue is not None and BMC_DEPTH in catalogue.seconds_at:
-        bmc_parts.append(
-            f"all {catalogue.properties} properties at the new default bounds reach depth {BMC_DEPTH} in "
-            f"{catalogue.seconds_at[BMC_DEPTH]:.2f} s"
-        )
-    if turn is not None and BMC_DEPTH in turn.seconds_at:
-        bmc_parts.append(
-            f"the same {turn.properties} properties on the previous default instance (allies=0, combats=0) in "
-            f"{turn.seconds_at[BMC_DEPTH]:.2f} s"
-        )
+    for run, was, what in (
+        (catalogue, p["bmc_catalogue_s"], f"The whole catalogue ({len(CATALOGUE)} properties, {p['properties']} then)"),
+        (turn, p["bmc_turn_s"], f"the {len(TURN_PROPERTIES)} turn properties (allies=0, combats=0)"),
+        (before_combat, p["bmc_before_combat_s"], "the same at the defaults before combat"),
+    ):
+        if run is not None:
+            value, _ = _bmc_target(run, False)
+            bmc_parts.append(f"{what}: {value} against {was} s")
     if bmc_parts:
-        lines.append(
-            f"- **BMC.** Before: the 12 priority properties reached depth {BMC_DEPTH} in {p['bmc_priority_s']} s "
-            f"and all 13 in {p['bmc_all_s']} s (at chain_depth=3, turns=3, hand=1). Now " + "; ".join(bmc_parts) + "."
-        )
+        lines.append(f"- **BMC to depth {BMC_DEPTH}.** " + "; ".join(bmc_parts) + ".")
     if goal is not None and goal.k is not None:
         lines.append(
-            f"- **New: the depth of two turns with a combat each** is {goal.k} steps (below), "
+            f"- **Two turns with a combat each** take {goal.k} steps, found by BMC in {goal.seconds:.2f} s "
+            f"(before: {p['goal_k']} steps in {p['goal_s']} s); "
             + (
-                f"past the depth {BMC_DEPTH} that `chainproof verify` unrolls by default: no run of {BMC_DEPTH} "
-                "steps or fewer completes two turns with a combat in each."
+                f"still past the depth {BMC_DEPTH} that `chainproof verify` unrolls by default."
                 if goal.k > BMC_DEPTH
                 else f"within the depth {BMC_DEPTH} that `chainproof verify` unrolls by default."
             )
@@ -470,7 +490,7 @@ def _changes_section(
 
 def _goal_section(goal: GoalRun, catalogue: BMCRun | None) -> list[str]:
     lines = [
-        "## Two turns with one combat each",
+        "### Two turns with one combat each",
         "",
         f"Bounds: {_bounds_text(goal.bounds)}. The goal: a run from an initial state that completes two turns "
         f"(it reaches `ready_step_start` of turn 3; `turn_limit` is one step later) with exactly one combat "
@@ -482,7 +502,8 @@ def _goal_section(goal: GoalRun, catalogue: BMCRun | None) -> list[str]:
         "one query asks for a run ending at the goal, the conclusions of each turn counted by a pseudo-Boolean "
         "constraint over the step selectors. Seconds run from creating the checker to the first satisfiable "
         "answer, every unsatisfiable depth before it included. The run found is replayed on the concrete backend.",
-        "- Explicit search: the reachable-state graph of the same instance, then a breadth-first search of its "
+        "- Explicit search: the reachable-state graph of the same instance (from the state-by-state search, "
+        "which keeps the graph), then a breadth-first search of its "
         "product with a monitor (conclusions in turn 1, in turn 2, each capped at 2). The BFS depth in the "
         "product is the length of a shortest run that reaches a turn-3 start *with* those counts.",
         "",
@@ -548,41 +569,32 @@ def _goal_section(goal: GoalRun, catalogue: BMCRun | None) -> list[str]:
 
 def render(
     quick: bool,
+    compared: dict[str, ExplicitRow],
     series: list[tuple[str, list[tuple[str, ExplicitRow]]]],
-    default: ExplicitRow | None,
     runs: list[BMCRun],
     goal: GoalRun | None = None,
-    projection: dict[str, int] | None = None,
     explored: dict[tuple, ExplicitRow] | None = None,
 ) -> str:
+    """The section of RESULTS.md, its markers included.  ``compared`` holds both
+    searches at the default bounds (at the smallest turn-only instance with --quick)."""
     catalogue = next((r for r in runs if r.label == "catalogue"), None)
     turn = next((r for r in runs if r.label == "turn-only"), None)
-    turn_previous = next((r for r in runs if r.label == "turn-only, previous defaults"), None)
-    rate_value, rate_met = _rate_target(default)
+    before_combat = next((r for r in runs if r.label == "turn-only, defaults before combat"), None)
+    default, reference = (None, None) if quick else (compared["vector"], compared["reference"])
     command = "python -m benchmarks.run" + (" --quick" if quick else "")
-    rows = {label: row for _, rows in series for label, row in rows}
-    previous_turn_only = rows.get(_label({**TURN_ONLY, **PREVIOUS_DEFAULTS}) + " (previous defaults, turn-only)")
     lines = [
-        "# Benchmarks",
+        BEGIN,
+        "## WoW's explicit search and bounded model checking (`python -m benchmarks.run`)",
         "",
-        "Speed targets are measured here, never asserted in tests.",
+        "Written by `python -m benchmarks.run` (about a quarter of an hour; `--quick`, a smoke test under 30 s, "
+        f"prints its section instead). This text was written by `{command}`; the machine and date below are those "
+        "of this section alone: each other section says when its own command ran.",
         "",
-        "## Reproduce",
-        "",
-        "From the repository root, after `pip install -e '.[test]'`:",
-        "",
-        "```",
-        "python -m benchmarks.run            # full run, about a quarter of an hour",
-        "python -m benchmarks.run --quick    # reduced smoke test, under 30 s",
-        "```",
-        "",
-        f"This file was written by `{command}`.",
-        "",
-        "## Machine",
+        "### Machine",
         "",
         f"- Date: {datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",
         f"- Platform: {platform.platform()}",
-        f"- CPU: {_cpu_model()}, {os.cpu_count()} logical CPUs",
+        f"- CPU: {_cpu_model()}, {os.cpu_count()} logical CPUs; load average {_load()} at the end (others may share the cores)",
         f"- Python: {platform.python_implementation()} {platform.python_version()}",
         f"- z3: {z3.get_version_string()}",
         f"- networkx: {networkx.__version__}",
@@ -590,12 +602,12 @@ def render(
         "",
     ]
     if not quick:
-        lines += _changes_section(default, previous_turn_only, projection, catalogue, turn_previous, goal)
+        lines += _changes_section(default, reference, catalogue, turn, before_combat, goal)
     cat_value, cat_met = _bmc_target(catalogue, quick)
     turn_value, turn_met = _bmc_target(turn, quick)
-    previous_value, previous_met = _bmc_target(turn_previous, quick)
+    before_value, before_met = _bmc_target(before_combat, quick)
     lines += [
-        "## Targets",
+        "### Targets",
         "",
         "| Target | Measured | Result |",
         "|---|---|---|",
@@ -603,45 +615,51 @@ def render(
         f"in under {BMC_TARGET_S:.0f} s | {cat_value} | {cat_met} |",
         f"| BMC to depth {BMC_DEPTH} on the {len(TURN_PROPERTIES)} turn properties "
         f"(allies=0, combats=0) in under {BMC_TARGET_S:.0f} s | {turn_value} | {turn_met} |",
-        f"| The same at the previous default bounds (allies=0, combats=0, "
-        f"{_bounds_text(PREVIOUS_DEFAULTS)}) in under {BMC_TARGET_S:.0f} s | {previous_value} | {previous_met} |",
-        f"| Explicit exploration above {RATE_TARGET:,} states/s (default bounds) | {rate_value} | {rate_met} |",
+        f"| The same at the default bounds before combat (allies=0, combats=0, "
+        f"{_bounds_text(BEFORE_COMBAT)}) in under {BMC_TARGET_S:.0f} s | {before_value} | {before_met} |",
+        *(
+            f"| Explicit exploration above {RATE_TARGET:,} states/s (default bounds), {SEARCHES[search][0]} "
+            f"| {value} | {met} |"
+            for search, (value, met) in ((s, _rate_target(None if quick else compared[s], quick)) for s in SEARCHES)
+        ),
         "",
     ]
     if goal is not None:
         lines += _goal_section(goal, catalogue)
+    where = "the smallest turn-only instance (--quick)" if quick else "the default bounds"
     lines += [
-        "## Explicit exploration",
+        "### Explicit exploration",
         "",
-        f"Default bounds: {_bounds_text(DEFAULTS)}. Each row changes only the bounds named.",
+        "`chainproof verify --method explicit`, the portfolio and lint search with the vectorized search "
+        "(`checkers/vector.py`), under verify's state limit; the state-by-state search (`checkers/explicit.py`) "
+        "stays as the reference the tests hold it to, and is measured beside it at "
+        f"{where} only. Default bounds: {_bounds_text(DEFAULTS)}. Each row of the series changes only the bounds named.",
         "",
         "- Every run is in a fresh process, so the heap left by one run does not slow the next.",
-        "- *Seconds* is `Exploration.seconds`: the breadth-first search alone, not building the machine; "
+        "- *Seconds* are the CPU seconds of that process for the search alone, not building the machine; "
         f"the fastest of {REPEATS} runs unless the note says otherwise (repeats stop when they would pass the cap). "
         "*Levels* is the number of BFS levels (the longest shortest path from the initial state).",
-        "- *Peak MiB* is the peak Python-heap allocation during the exploration, measured with "
-        "`tracemalloc`. Tracing slows the search about threefold, so it is a separate run; "
-        "*states/s* comes from the untraced run.",
-        f"- A run is capped at {EXPLICIT_CAP_S:.0f} s. A row predicted by geometric extrapolation from "
+        "- *Peak MiB* is the peak Python-heap allocation during the exploration (NumPy's arrays included), "
+        "measured with `tracemalloc` in a separate run, since tracing slows the search; *states/s* comes from the "
+        "untraced runs.",
+        f"- A run is stopped after {EXPLICIT_CAP_S:.0f} s of wall clock. A row predicted by geometric extrapolation from "
         "the two rows before it to take longer is skipped, with the estimate given; a row after a stopped "
         "or skipped one in its series is skipped too.",
         "",
+        f"#### Both searches at {where}",
+        "",
+        *_explicit_table([(SEARCHES[s][0], row) for s, row in compared.items()], "Search"),
+    ]
+    same = {(r.states, r.transitions, r.levels) for r in compared.values()}
+    lines += [
+        "Both find the same states, transitions and levels." if len(same) == 1
+        else "**The two searches disagree on the states, transitions or levels.**",
+        "",
     ]
     for title, series_rows in series:
-        lines += [
-            f"### {title}",
-            "",
-            "| Bounds | States | Transitions | Levels | Seconds | States/s | Peak MiB | Note |",
-            "|---|---:|---:|---:|---:|---:|---:|---|",
-        ]
-        for label, r in series_rows:
-            lines.append(
-                f"| {label} | {_num(r.states, ',')} | {_num(r.transitions, ',')} | {_num(r.levels, 'd')} "
-                f"| {_num(r.seconds, '.2f')} | {_num(r.rate, ',.0f')} | {_num(r.peak_mib, '.1f')} | {r.note} |"
-            )
-        lines.append("")
+        lines += [f"#### {title}", "", *_explicit_table(series_rows, "Bounds")]
     lines += [
-        "## Bounded model checking",
+        "### Bounded model checking",
         "",
         "Cumulative seconds from creating the checker to the end of each depth "
         "(Z3 `QF_FD`, all properties of a run asked together at each depth).",
@@ -679,7 +697,20 @@ def render(
     for k in range(deepest + 1):
         lines.append(f"| {k} | " + " | ".join(_num(c.get(k), ".2f") for _, c in columns) + " |")
     lines += scaling_section()
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + END + "\n"
+
+
+def _explicit_table(rows: list[tuple[str, ExplicitRow]], first: str) -> list[str]:
+    lines = [
+        f"| {first} | States | Transitions | Levels | Seconds | States/s | Peak MiB | Note |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for label, r in rows:
+        lines.append(
+            f"| {label} | {_num(r.states, ',')} | {_num(r.transitions, ',')} | {_num(r.levels, 'd')} "
+            f"| {_num(r.seconds, '.2f')} | {_num(r.rate, ',.0f')} | {_num(r.peak_mib, '.1f')} | {r.note} |"
+        )
+    return lines + [""]
 
 
 #: Written by ``python -m benchmarks.scaling``: its sweep tables are repeated here.
@@ -687,17 +718,17 @@ SCALING = Path(__file__).with_name("SCALING.md")
 
 
 def scaling_section() -> list[str]:
-    """The sweep tables of SCALING.md and its plot, as a section of RESULTS.md (none if it is missing)."""
+    """The sweep tables of SCALING.md and its plot, as a part of this section (none if it is missing)."""
     if not SCALING.exists():
         return []
     text = SCALING.read_text(encoding="utf-8")
     start, end = text.find("## Sweep: "), text.find("## Spacer, property by property")
     if start < 0:
         return []
-    tables = text[start : end if end > start else len(text)].strip().replace("## Sweep: ", "### Sweep: ")
+    tables = text[start : end if end > start else len(text)].strip().replace("## Sweep: ", "#### Sweep: ")
     return [
         "",
-        "## Scaling with the bounds",
+        "### Scaling with the bounds",
         "",
         "From `python -m benchmarks.scaling` (run it before `benchmarks.run`, which copies its tables here): "
         "explicit search, BMC, Spacer and k-induction as turns, chain depth and players grow. "
@@ -711,26 +742,22 @@ def scaling_section() -> list[str]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a reduced set, for a smoke test (under 30 s)")
+    parser.add_argument("--quick", action="store_true", help="a reduced set, for a smoke test (under 30 s); printed unless --output is given")
     parser.add_argument(
-        "--output", type=Path, default=Path(__file__).with_name("RESULTS.md"), help="where to write the results (default: benchmarks/RESULTS.md)"
+        "--output", type=Path, help="the file whose section is replaced (default: benchmarks/RESULTS.md; with --quick, none)"
     )
     args = parser.parse_args(argv)
+    output = args.output or (None if args.quick else Path(__file__).with_name("RESULTS.md"))
 
     done: dict[tuple, ExplicitRow] = {}
     goal: GoalRun | None = None
-    projection: dict[str, int] | None = None
     if args.quick:
-        default = None
+        compared_bounds = {**DEFAULTS, **TURN_ONLY, "turns": 1}
         series = [(title, measure_series(configs, done)) for title, configs in QUICK_SERIES]
         runs = [measure_bmc("turn-only", "turn", TURN_ONLY, BMC_QUICK_DEPTH)]
     else:
-        default = measure_series([{}], done)[0][1]
+        compared_bounds = dict(DEFAULTS)
         series = [(title, measure_series(configs, done)) for title, configs in FULL_SERIES]
-        # The previous default instance, turn-only, with the one new counter ignored.
-        bounds = {**DEFAULTS, **TURN_ONLY, **PREVIOUS_DEFAULTS}
-        messages, finished = _in_child(_projection_child, (bounds, ("resources",)), EXPLICIT_CAP_S)
-        projection = messages[-1] if finished else None
         goal = measure_goal(GOAL_MAX_DEPTH)
         # The catalogue run goes on past depth 30 to the two-turn depth, to say what covering it costs.
         depth = max(BMC_DEPTH, goal.k or 0)
@@ -738,19 +765,30 @@ def main(argv: list[str] | None = None) -> None:
         runs = [
             measure_bmc("catalogue", "catalogue", {}, depth, timeout),
             measure_bmc("turn-only", "turn", TURN_ONLY, BMC_DEPTH),
-            # The same 12 properties on the instance of the previous results (plus the resources counter).
-            measure_bmc("turn-only, previous defaults", "turn", {**TURN_ONLY, **PREVIOUS_DEFAULTS}, BMC_DEPTH),
+            # The same 12 properties on the default instance before combat (plus the resources counter).
+            measure_bmc("turn-only, defaults before combat", "turn", {**TURN_ONLY, **BEFORE_COMBAT}, BMC_DEPTH),
         ]
+    # The vectorized search's row is the series' own where they share bounds.
+    key = tuple(compared_bounds.items())
+    compared = {"vector": done.get(key) or measure_explicit(compared_bounds), "reference": measure_explicit(compared_bounds, "reference")}
+    _progress(f"explicit, state by state, {_label(compared_bounds)}: {_row_text(compared['reference'])}")
 
-    args.output.write_text(render(args.quick, series, default, runs, goal, projection, done))
-    if default is not None:
-        print(f"explicit, default bounds: {_row_text(default)} (target > {RATE_TARGET:,}/s: {_rate_target(default)[1]})")
+    section = render(args.quick, compared, series, runs, goal, done)
+    if output is None:
+        print(section)
+    else:
+        from benchmarks.engine import update  # here: benchmarks.engine imports this module
+
+        update(output, section, BEGIN, END)
+    for search, row in compared.items():
+        print(f"explicit ({search}), {_label(compared_bounds)}: {_row_text(row)} (target > {RATE_TARGET:,}/s: {_rate_target(row, args.quick)[1]})")
     for run in runs:
         value, met = _bmc_target(run, args.quick)
         print(f"BMC, {run.label} ({run.properties} properties) to depth {BMC_DEPTH}: {value} ({met})")
     if goal is not None:
         print(f"two turns with a combat each: BMC depth {goal.k}, {_num(goal.seconds, '.2f')} s")
-    print(f"wrote {args.output}")
+    if output is not None:
+        print(f"wrote its section of {output}")
 
 
 if __name__ == "__main__":
