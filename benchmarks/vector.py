@@ -157,7 +157,7 @@ def dedup(v: vector.VectorExploration) -> dict:
     levels = list(zip(v.level_starts, v.level_starts[1:]))
     keys = v.keys  # put back together once, untimed (the search keeps them compact)
     started = time.perf_counter()
-    table = vector.Visited(v.layout.words)
+    table = vector.seen_table(v.layout.words)
     for a, b in levels:
         table.add(keys[a:b])
     table_s = time.perf_counter() - started
@@ -169,7 +169,6 @@ def dedup(v: vector.VectorExploration) -> dict:
             if k not in seen:
                 seen.add(k)
     set_s = time.perf_counter() - started
-    table.shrink()
     return {
         "states": v.states,
         "compact_bytes": (v.low.nbytes + (0 if v.tails is None else v.tail.nbytes + v.tails.nbytes)) / v.states,

@@ -20,10 +20,13 @@ The same breadth-first search as ``checkers/explicit.py``, level by level:
   (by predecessor, then edge: its predecessor's first place plus its rank
   among that predecessor's successors) and the first of each new key is
   kept, so states are numbered as ``explicit.explore`` numbers them;
-- the states seen are an open-addressing hash table of state numbers over
-  the keys (``Visited``), given back when the search is over;
-- once the search is over, a key is kept as its first word and the number
-  of its other words' row among the few distinct such rows (``_compact``);
+- a key is kept as its first word and the number of its other words' row
+  among the few distinct such rows (``States``), and the states seen are an
+  open-addressing hash table of state numbers over those pairs, given back
+  when the search is over;
+- a large level is expanded a block of states at a time, and its
+  successors added to the states seen a block at a time, so that the
+  arrays of a level stay bounded;
 - every transition is kept in order of its source, as a bit (is it the
   first to reach its target?) and, for the others, its target; a state
   keeps the number of its set of enabled edges, which gives its
@@ -70,6 +73,8 @@ from properties import Deadlock, Eventually, Invariant, Property, StepProperty
 WORD_BITS = 64
 #: Frontiers of more rows than this have each location's digits read on their own.
 GROUP_READS = 1 << 16
+#: States of a level expanded at a time (``explore``).
+FRONTIER_ROWS = 1 << 20
 #: The type of a field over arrays: every declared domain is small, and a
 #: guard reads and writes half the bytes it would with 64 bits.
 FIELD = np.int32
@@ -385,7 +390,6 @@ def rows(value: Any, n: int) -> np.ndarray:
 # --------------------------------------------------------------------------
 # The states seen
 
-
 #: No state's number (state numbers are int32: 4 bytes a slot).  A slot
 #: holds ``EMPTY`` less the number it holds, so that a free slot holds 0: a
 #: grown table is taken zeroed, pages the system hands over as they are
@@ -396,42 +400,74 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX_WORD = np.uint64(0xC2B2AE3D27D4EB4F)
 #: Keys put back in a grown hash table at a time.
 REHASH_KEYS = 1 << 20
-#: Keys whose later words are numbered at a time (``_compact``).
-TAIL_KEYS = 1 << 16
+#: The most of its slots a hash table fills before it grows (by half, or to
+#: what is needed).  Linear probing's runs lengthen as the table fills; at
+#: most half full, the table alone took 8 to 16 bytes a state.
+FILL = 0.7
+#: Keys added at a time: bounds the arrays that probing builds (some 40
+#: bytes a key) whatever the size of the level.
+ADD_KEYS = 1 << 20
+
+
+def _grown(array: np.ndarray, length: int) -> np.ndarray:
+    """``array`` with room for ``length`` rows, grown in place where it can be:
+    the system moves a large block's pages, not its bytes, and the old rows
+    and the new are never held side by side."""
+    if length <= len(array):
+        return array
+    shape = (length, *array.shape[1:])
+    try:
+        array.resize(shape)
+        return array
+    except ValueError:  # a view of the array is held elsewhere: copied instead
+        grown = np.empty(shape, array.dtype)
+        grown[: len(array)] = array
+        return grown
 
 
 class Visited:
     """The keys seen, numbered in the order first added.
 
-    ``keys[i]`` is the key of state number ``i``.  An open-addressing hash
-    table (linear probing, at most half full) holds the state numbers, so a
-    key is stored once, in ``keys``.
+    ``keys[i]`` is the key of number ``i``.  An open-addressing hash table
+    (linear probing, at most ``FILL`` full, of any size) holds the numbers,
+    so a key is stored once, in ``keys``, grown to what it holds at each
+    ``add``: no room is kept for keys to come.
     """
 
     def __init__(self, words: int) -> None:
-        self.keys = np.empty((1024, words), np.uint64)
         self.count = 0
         self.slots = np.zeros(4096, np.int32)
+        self.keys = np.empty((0, words), np.uint64)
 
     @property
     def nbytes(self) -> int:
         return self.keys.nbytes + self.slots.nbytes
 
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        """The keys numbered ``start`` up to ``stop``, a row each."""
+        return self.keys[start:stop]
+
     def add(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Number the keys not seen before, each once, in the order given;
         return the positions in ``keys`` of those numbered, and the number of
-        every key (the probing that adds a key finds the number of one seen)."""
+        every key (the probing that adds a key finds the number of one seen).
+        ``ADD_KEYS`` at a time: a block's keys are numbered before the next's,
+        as they would be in one go."""
+        if len(keys) > ADD_KEYS:
+            parts = [(a, *self.add(keys[a : a + ADD_KEYS])) for a in range(0, len(keys), ADD_KEYS)]
+            return np.concatenate([a + new for a, new, _ in parts]), np.concatenate([number for _, _, number in parts])
+        keys = self._form(keys)
         base, n = self.count, len(keys)
         self._reserve(base + n)
         # Each key is a candidate under the provisional number base + its position.
         slot = self._home(keys)
-        mask = len(self.slots) - 1
+        size = len(self.slots)
         pending = np.arange(n)
         # The pending keys' provisional numbers, as the table holds numbers:
         # compared with what a slot holds in half the bytes of int64.
         candidate = np.arange(base, base + n, dtype=np.int32)
         taken = np.full(n, -1)
-        number = np.empty(n, np.int64)
+        number = np.empty(n, np.int32)
         # (``take`` and ``compress``, not indexing: the same rows in about
         # half the time, on the arrays of a large level.)
         at = slot
@@ -454,17 +490,17 @@ class Visited:
             number[pending.take(known)] = holder.take(known)
             left = ~found
             pending, candidate = pending.compress(left), candidate.compress(left)
-            at = (slot.take(pending) + 1) & mask
+            at = slot.take(pending) + 1
+            at[at == size] = 0  # a run that passes the table's end goes on from its start
             slot[pending] = at
         new = np.flatnonzero(taken >= 0)
         self.slots[taken.take(new)] = EMPTY - (base + np.arange(len(new), dtype=np.int32))
-        self._make_room(base + len(new))
-        np.take(keys, new, axis=0, out=self.keys[base : base + len(new)])
+        self._put(keys, new, base)
         self.count += len(new)
         # A new key's provisional number becomes its place among the new ones.
         provisional = np.flatnonzero(number >= base)
-        place = np.empty(n, np.int64)
-        place[new] = base + np.arange(len(new))
+        place = np.empty(n, np.int32)
+        place[new] = base + np.arange(len(new), dtype=np.int32)
         number[provisional] = place.take(number.take(provisional) - base)
         return new, number
 
@@ -473,25 +509,43 @@ class Visited:
         (keys not seen, or whose probing goes further): one look a key, for a
         table that already holds nearly every key asked."""
         if not self.count:
-            return np.full(len(keys), -1)
+            return np.full(len(keys), -1, np.int32)
         holder = EMPTY - self.slots.take(self._home(keys))
         # An empty slot reads the last key (any held one would do): it is never found.
-        held = self.keys.take(np.minimum(holder, self.count - 1), axis=0)
+        held = self._held(np.minimum(holder, self.count - 1))
         same = holder != EMPTY
         for w in range(keys.shape[1]):
             same &= held[:, w] == keys[:, w]
         return np.where(same, holder, -1)
+
+    # -- how the keys are held: as given, a row each ---------------------------
+
+    def _form(self, keys: np.ndarray) -> np.ndarray:
+        """The keys as the hash table compares them."""
+        return keys
+
+    def _held(self, numbers: np.ndarray | slice) -> np.ndarray:
+        """The keys numbered ``numbers``, as ``_form`` gives them."""
+        return self.keys[numbers] if isinstance(numbers, slice) else self.keys.take(numbers, axis=0)
+
+    def _put(self, keys: np.ndarray, new: np.ndarray, base: int) -> None:
+        """Hold the rows ``new`` of ``keys`` (as ``_form`` gives them) under the numbers from ``base`` on."""
+        self.keys = _grown(self.keys, base + len(new))
+        np.take(keys, new, axis=0, out=self.keys[base : base + len(new)])
+
+    # -- the table -----------------------------------------------------------------
 
     def _same(self, holder: np.ndarray, keys: np.ndarray, pending: np.ndarray, base: int) -> np.ndarray:
         """Is the key numbered ``holder`` (a provisional number from ``base``
         on: the key at that place of ``keys``) the key at ``pending``, for
         each pair?"""
         same = np.empty(len(holder), bool)
-        for held, where in ((self.keys, holder < base), (keys, holder >= base)):
-            at = np.flatnonzero(where)
-            rows = holder.take(at) - (0 if held is self.keys else base)
-            # Whole rows at once: a held key's words lie side by side.
-            mine, theirs = held.take(rows, axis=0), keys.take(pending.take(at), axis=0)
+        for held in (True, False):
+            at = np.flatnonzero(holder < base if held else holder >= base)
+            rows = holder.take(at)
+            # Whole rows at once: a key's words lie side by side.
+            mine = self._held(rows) if held else keys.take(rows - base, axis=0)
+            theirs = keys.take(pending.take(at), axis=0)
             equal = mine[:, 0] == theirs[:, 0]
             for w in range(1, keys.shape[1]):
                 equal &= mine[:, w] == theirs[:, w]
@@ -500,39 +554,21 @@ class Visited:
 
     def _home(self, keys: np.ndarray) -> np.ndarray:
         """Each key's first slot: the top bits of a product of its words
-        (Fibonacci hashing), in place on one array."""
+        (Fibonacci hashing) scaled to the table's size, in place on one array."""
         h = keys[:, 0] * _MIX
         for w in range(1, keys.shape[1]):
             h ^= keys[:, w] * _MIX_WORD
             h *= _MIX
-        h >>= np.uint64(64 - (len(self.slots).bit_length() - 1))
+        h >>= np.uint64(32)
+        h *= np.uint64(len(self.slots))
+        h >>= np.uint64(32)
         return h.astype(np.int64)
-
-    def shrink(self) -> None:
-        """Give back the room kept for keys to come."""
-        self.keys = self.keys[: self.count].copy()
-
-    def _make_room(self, need: int) -> None:
-        """Room for ``need`` keys, grown by half at least: fewer copies than
-        growing by what is needed, less room unused than doubling."""
-        if need > len(self.keys):
-            shape = (max(need, len(self.keys) * 3 // 2), self.keys.shape[1])
-            try:
-                # In place: the system moves a large block's pages, not its bytes,
-                # and the old keys and the new are never held side by side.
-                self.keys.resize(shape)
-            except ValueError:  # a view of the keys is held elsewhere: copied instead
-                grown = np.empty(shape, np.uint64)
-                grown[: self.count] = self.keys[: self.count]
-                self.keys = grown
 
     def _reserve(self, need: int) -> None:
         if need >= EMPTY:
             raise OverflowError(f"{need} states and successors do not fit state numbers of 32 bits")
-        if 2 * need > len(self.slots):
-            size = len(self.slots)
-            while 2 * need > size:
-                size *= 2
+        if need > FILL * len(self.slots):
+            size = max(int(need / FILL) + 1, len(self.slots) * 3 // 2)
             del self.slots  # the old table is not read again: given back before the new one is taken
             self.slots = np.zeros(size, np.int32)
             self._rehash()
@@ -553,7 +589,7 @@ class Visited:
         order = np.empty(count, np.uint64)
         for first in range(0, count, REHASH_KEYS):
             block = slice(first, min(first + REHASH_KEYS, count))
-            order[block] = self._home(self.keys[block]).astype(np.uint64) << np.uint64(32)
+            order[block] = self._home(self._held(block)).astype(np.uint64) << np.uint64(32)
             order[block] |= np.arange(block.start, block.stop, dtype=np.uint64)
         order.sort()
         wrapped = 0  # numbers placed from the table's start: the end of a run that passed the table's end
@@ -579,6 +615,70 @@ class Visited:
             self.slots.fill(0)
         if wrapped:
             self.slots[:wrapped] = EMPTY - (order[count - wrapped :] & np.uint64(0xFFFFFFFF)).astype(np.int32)
+
+
+
+class States(Visited):
+    """``Visited`` for the search's keys of several words, held from the
+    start as ``VectorExploration`` keeps them: each key's first word
+    (``low``) and the number of the row of its other words among the
+    distinct such rows (``tail`` into ``tails``, a table of its own, numbered
+    as first met), in the smallest unsigned type that holds those numbers.
+    The hash table compares these pairs.  The later words hold the
+    slow-moving variables: some ten thousand rows serve the 40 million
+    states of WoW's ``--hand 1``, whose keys then take 10 bytes, not 16."""
+
+    def __init__(self, words: int) -> None:
+        self.count = 0
+        self.slots = np.zeros(4096, np.int32)
+        self.low = np.empty(0, np.uint64)
+        self.tail = np.empty(0, np.uint8)
+        self.tails = Visited(words - 1)
+
+    @property
+    def nbytes(self) -> int:
+        return self.low.nbytes + self.tail.nbytes + self.tails.nbytes + self.slots.nbytes
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        out = np.empty((stop - start, 1 + self.tails.keys.shape[1]), np.uint64)
+        out[:, 0] = self.low[start:stop]
+        out[:, 1:] = self.tails.keys.take(self.tail[start:stop], axis=0)
+        return out
+
+    def _form(self, keys: np.ndarray) -> np.ndarray:
+        # A key whose later words are new is itself new: ``tails`` numbers
+        # rows in the order the states that have them are first met.
+        later = np.ascontiguousarray(keys[:, 1:])
+        # Most rows are in the table already, and found at one look.
+        number = self.tails.find(later)
+        missed = np.flatnonzero(number < 0)
+        if missed.size:
+            number[missed] = self.tails.add(later.take(missed, axis=0))[1]
+            width = np.min_scalar_type(self.tails.count - 1)
+            if width.itemsize > self.tail.itemsize:
+                self.tail = self.tail.astype(width)
+        pairs = np.empty((len(keys), 2), np.uint64)
+        pairs[:, 0] = keys[:, 0]
+        pairs[:, 1] = number
+        return pairs
+
+    def _held(self, numbers: np.ndarray | slice) -> np.ndarray:
+        low, tail = (self.low[numbers], self.tail[numbers]) if isinstance(numbers, slice) else (self.low.take(numbers), self.tail.take(numbers))
+        pairs = np.empty((len(low), 2), np.uint64)
+        pairs[:, 0] = low
+        pairs[:, 1] = tail
+        return pairs
+
+    def _put(self, pairs: np.ndarray, new: np.ndarray, base: int) -> None:
+        end = base + len(new)
+        self.low, self.tail = _grown(self.low, end), _grown(self.tail, end)
+        np.take(pairs[:, 0], new, out=self.low[base:end])
+        self.tail[base:end] = pairs[:, 1].take(new)
+
+
+def seen_table(words: int) -> Visited:
+    """The table of the states seen for keys of ``words`` words."""
+    return States(words) if words > 1 else Visited(words)
 
 
 # --------------------------------------------------------------------------
@@ -643,10 +743,10 @@ class VectorExploration:
     enables: np.ndarray
     set_edges: np.ndarray
     set_sizes: np.ndarray
-    #: The most bytes the search held, counted at the end of each level: the
-    #: transitions so far, the hash table of the states seen and its room for
-    #: keys to come (both given back at the end), and the level's successors;
-    #: and once over, while the keys are made compact.
+    #: The most bytes the search's arrays held, counted at the end of each
+    #: block of a level: the keys and the transitions so far, the hash table
+    #: of the states seen (given back at the end), and the block's states and
+    #: successors; and once over, while the transitions are joined.
     peak_bytes: int
     stopped: str = ""  # why the search stopped short, in words ("" when complete)
     tail: np.ndarray | None = None  # None: a key of one word
@@ -896,7 +996,7 @@ def explore(
     """
     started = time.perf_counter()
     layout = Layout(machine)
-    visited = Visited(layout.words)
+    visited = seen_table(layout.words)
     initial = []
     for s in machine.initial_states():
         if machine.out_of_bounds(s):
@@ -918,17 +1018,18 @@ def explore(
     edge_bits = np.zeros((enabled_sets.keys.shape[1], len(machine.edges)), np.uint64)
     for e in range(len(machine.edges)):
         edge_bits[e // WORD_BITS, e] = 1 << e % WORD_BITS
-    # Each level's states' sets, the bits of its transitions' firsts and their targets.
+    # Each block of the frontier's states' sets, the bits of its transitions' firsts and their targets.
     steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    level_transitions: list[int] = []
-    held = peak = visited.nbytes + enabled_sets.nbytes
+    block_transitions: list[int] = []
+    kept = 0  # the bytes of ``steps``
+    peak = visited.nbytes + enabled_sets.nbytes
     stopped = ""
     while starts[-1] > starts[-2]:
         # As explicit search: at a level boundary, once the first level is expanded.
         if len(starts) > 2:
             if visited.count > max_states:
                 stopped = f"past {max_states:,} states (--max-states)"
-            elif held > max_memory:
+            elif visited.nbytes + enabled_sets.nbytes + kept > max_memory:
                 stopped = f"at the memory budget of {limits.show_memory(max_memory)} (--max-memory)"
             if stopped:
                 complete = False
@@ -938,40 +1039,47 @@ def explore(
         watching = starts[-1] - starts[-2] > WATCH_ROWS
         if steps_watched and not watching:
             unwatched.append((starts[-2], starts[-1]))
-        keys, parent, edge, degree = expander.successors(visited.keys[starts[-2] : starts[-1]], starts[-2], transitions, watching)
-        transitions += len(keys)
-        degree = degree.astype(degree_type)
-        stuck = starts[-2] + np.flatnonzero(degree == 0)
-        dead_ends.append(stuck[~terminal[layout.digit(visited.keys[stuck], 0)]])
-        new, number = visited.add(keys)
-        # A state's parent and edge are not kept: the transitions tell them (``parent``).
-        first = np.zeros(len(keys), bool)
-        first[new] = True
-        steps.append((_numbered_sets(enabled_sets, edge_bits, edge, degree), np.packbits(first), number.compress(~first).astype(np.int32)))
-        level_transitions.append(len(keys))
+        # A large level is expanded a block of its states at a time, in order:
+        # the successors' arrays (some 50 bytes a transition while they are
+        # found) stay bounded, and they come in the same order as in one go.
+        for a in range(starts[-2], starts[-1], FRONTIER_ROWS):
+            frontier = visited.rows(a, min(a + FRONTIER_ROWS, starts[-1]))
+            # A state's parent is not kept: the transition that first reaches it tells it (``parent``).
+            keys, _, edge, degree = expander.successors(frontier, a, transitions, watching)
+            transitions += len(keys)
+            degree = degree.astype(degree_type)
+            stuck = np.flatnonzero(degree == 0)
+            dead_ends.append(a + stuck[~terminal[layout.digit(frontier[stuck], 0)]])
+            new, number = visited.add(keys)
+            first = np.zeros(len(keys), bool)
+            first[new] = True
+            steps.append((_numbered_sets(enabled_sets, edge_bits, edge, degree), np.packbits(first), number.compress(~first)))
+            block_transitions.append(len(keys))
+            kept += sum(x.nbytes for x in steps[-1])
+            peak = max(peak, visited.nbytes + enabled_sets.nbytes + kept + frontier.nbytes + keys.nbytes + edge.nbytes + number.nbytes + first.nbytes)
+            del frontier, keys, edge, number, first
         starts.append(visited.count)
-        held = visited.nbytes + enabled_sets.nbytes + sum(a.nbytes for step in steps for a in step)
-        peak = max(peak, held + keys.nbytes + parent.nbytes + edge.nbytes + number.nbytes + first.nbytes)
     if complete:
         starts.pop()  # the empty level that ended the search
-    stored, count = visited.keys, visited.count
+    count = visited.count
+    if isinstance(visited, States):
+        low, tail, tails = visited.low, visited.tail, visited.tails.keys
+    else:
+        low, tail, tails = visited.keys[:, 0].copy(), None, None
     del visited  # its hash table given back before the transitions are joined
-    try:
-        stored.resize((count, layout.words))  # the room for keys to come given back in place
-    except ValueError:  # a view of the keys is held elsewhere (a debugger's): copied instead
-        stored = stored[:count].copy()
-    low, tail, tails = _compact(stored)
-    if tail is not None:
-        # Both forms of the keys, and the rows' numbers as int32, are held at
-        # once while one form is made from the other.
-        transition_bytes = sum(a.nbytes for step in steps for a in step)
-        peak = max(peak, transition_bytes + stored.nbytes + low.nbytes + 4 * count + tail.nbytes + tails.nbytes)
-    del stored
-    # Counting how often each target is reached again (``_often_reached``)
-    # holds a count of 8 bytes a state and the targets as int32, besides.
-    repeats = sum(len(step[2]) for step in steps)
     key_bytes = low.nbytes + (0 if tail is None else tail.nbytes + tails.nbytes)
-    peak = max(peak, sum(a.nbytes for step in steps for a in step) + key_bytes + 8 * count + 4 * repeats)
+    step_first = _joined_bits([step[1] for step in steps], block_transitions)
+    # Each block's targets reached again are moved into one array, given back as they are.
+    repeats = sum(len(step[2]) for step in steps)
+    seen = np.empty(repeats, np.int32)
+    at = 0
+    for i, (sets, _, targets) in enumerate(steps):
+        seen[at : at + len(targets)] = targets
+        at += len(targets)
+        steps[i] = (sets, None, None)
+    # While the targets are split (``_often_reached``): a bit a target, and a byte or its number besides.
+    splitting = repeats * (2 + np.min_scalar_type(max(count - 1, 0)).itemsize)
+    peak = max(peak, key_bytes + kept + step_first.nbytes, key_bytes + step_first.nbytes + sum(len(step[0]) for step in steps) + seen.nbytes + splitting)
     return VectorExploration(
         machine,
         layout,
@@ -983,10 +1091,9 @@ def explore(
         len(starts) - 2 if complete else len(starts) - 3,
         frozenset(expander.row_by_row),
         np.concatenate(dead_ends) if dead_ends else np.empty(0, np.int64),
-        # Each level's bits were packed on their own: a level need not end on a byte.
-        np.packbits(np.concatenate([np.unpackbits(step[1], count=t) for step, t in zip(steps, level_transitions)])) if steps else np.empty(0, np.uint8),
-        *_often_reached(np.concatenate([step[2] for step in steps]) if steps else np.empty(0, np.int32), count),
-        *_edge_sets(enabled_sets, [step[0] for step in steps], count - starts[len(steps)], edge_type, degree_type),
+        step_first,
+        *_often_reached(seen, count),
+        *_edge_sets(enabled_sets, [step[0] for step in steps], count - sum(len(step[0]) for step in steps), edge_type, degree_type),
         peak,
         stopped,
         tail,
@@ -994,6 +1101,22 @@ def explore(
         expander.watched(),
         tuple(_joined(unwatched)),
     )
+
+
+def _joined_bits(blocks: list[np.ndarray], counts: list[int]) -> np.ndarray:
+    """The bits of ``blocks`` (each packed on its own, of ``counts[i]`` bits:
+    a block need not end on a byte), packed as one, a block at a time."""
+    out = np.empty(-(-sum(counts) // 8), np.uint8)
+    at, carry = 0, np.empty(0, np.uint8)  # bytes written; the bits of a byte not yet full
+    for packed, count in zip(blocks, counts):
+        bits = np.concatenate([carry, np.unpackbits(packed, count=count)])
+        whole = len(bits) // 8 * 8
+        out[at : at + whole // 8] = np.packbits(bits[:whole])
+        at += whole // 8
+        carry = bits[whole:]
+    if carry.size:
+        out[at] = np.packbits(carry)[0]
+    return out
 
 
 def _joined(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -1014,26 +1137,69 @@ OFTEN = 256
 def _often_reached(seen: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``VectorExploration``'s ``step_seen``, ``often``, ``seen_often`` and
     ``seen_code`` for the targets ``seen`` (of the transitions that are not
-    the first to reach them) among ``count`` states.  A state number is kept
-    in the smallest unsigned type that holds the last (a small instance's in
-    two bytes, not four); the ``OFTEN`` targets most often reached again as
-    a byte and a bit, where that saves more than ``often`` and the bits cost."""
+    the first to reach them, as int32) among ``count`` states.  A state
+    number is kept in the smallest unsigned type that holds the last (a
+    small instance's in two bytes, not four); the ``OFTEN`` targets most
+    often reached again as a byte and a bit, where that saves more than
+    ``often`` and the bits cost.  Made ``SPLIT_TARGETS`` targets at a time."""
     width = np.min_scalar_type(max(count - 1, 0))
     nothing = np.empty(0, width), np.empty(0, np.uint8), np.empty(0, np.uint8)
     if width.itemsize == 1 or not len(seen):
-        return (seen.astype(width), *nothing)
-    times = np.bincount(seen, minlength=count)
+        return (_as_width(seen, width), *nothing)
     # Targets reached again fewer times than this save less, all ``OFTEN``
     # of them together, than their bits cost: only the others are ranked.
-    often = np.flatnonzero(times >= max(1, len(seen) // (8 * OFTEN)))
+    often, times = _reached_at_least(seen, count, max(1, len(seen) // (8 * OFTEN)))
     if len(often) > OFTEN:
-        often = np.sort(often[np.argpartition(times[often], -OFTEN)[-OFTEN:]])
-    saved = int(times[often].sum()) * (width.itemsize - 1) - often.size * width.itemsize - len(seen) // 8
+        top = np.sort(np.argpartition(times, -OFTEN)[-OFTEN:])
+        often, times = often[top], times[top]
+    saved = int(times.sum()) * (width.itemsize - 1) - often.size * width.itemsize - len(seen) // 8
     if saved <= 0:
-        return (seen.astype(width), *nothing)
-    place = np.minimum(np.searchsorted(often, seen), len(often) - 1)
-    hit = often[place] == seen
-    return seen[~hit].astype(width), often.astype(width), np.packbits(hit), place[hit].astype(np.uint8)
+        return (_as_width(seen, width), *nothing)
+    hit = np.empty(len(seen), bool)
+    rest, code = [], []
+    for a in range(0, len(seen), SPLIT_TARGETS):
+        part = seen[a : a + SPLIT_TARGETS]
+        place = np.minimum(np.searchsorted(often, part), len(often) - 1)
+        mine = hit[a : a + len(part)]
+        np.equal(often.take(place), part, out=mine)
+        rest.append(part[~mine].astype(width))
+        code.append(place[mine].astype(np.uint8))
+    return np.concatenate(rest), often.astype(width), np.packbits(hit), np.concatenate(code)
+
+
+def _as_width(seen: np.ndarray, width: np.dtype) -> np.ndarray:
+    """The targets ``seen`` (int32, none negative) as ``width``: the same bytes where it is as wide."""
+    return seen.view(width) if width.itemsize == seen.itemsize else seen.astype(width)
+
+
+#: Targets reached again that ``_often_reached`` splits, and counts, at a time.
+SPLIT_TARGETS = 1 << 22
+#: ``_reached_at_least`` counts targets by blocks of ``1 << BLOCK_BITS`` first.
+BLOCK_BITS = 4
+
+
+def _reached_at_least(seen: np.ndarray, count: int, least: int) -> tuple[np.ndarray, np.ndarray]:
+    """The targets (ascending) that ``seen`` holds ``least`` times or more,
+    and how many times each.  A block of ``1 << BLOCK_BITS`` targets holds
+    one only where the block's own count reaches ``least``: few blocks do
+    (``len(seen) // least`` at most), and only their targets are counted one
+    by one, so that no count is kept for every state (8 bytes a state)."""
+    blocks = np.zeros((count >> BLOCK_BITS) + 1, np.int64)
+    for a in range(0, len(seen), SPLIT_TARGETS):
+        blocks += np.bincount(seen[a : a + SPLIT_TARGETS] >> BLOCK_BITS, minlength=len(blocks))
+    hot = np.flatnonzero(blocks >= least)
+    del blocks
+    rank = np.full((count >> BLOCK_BITS) + 1, -1, np.int32)
+    rank[hot] = np.arange(len(hot), dtype=np.int32)
+    low = (1 << BLOCK_BITS) - 1
+    times = np.zeros(len(hot) << BLOCK_BITS, np.int64)
+    for a in range(0, len(seen), SPLIT_TARGETS):
+        part = seen[a : a + SPLIT_TARGETS]
+        inside = rank.take(part >> BLOCK_BITS)
+        mine = inside >= 0
+        times += np.bincount((inside[mine] << BLOCK_BITS) | (part[mine] & low), minlength=len(times))
+    found = np.flatnonzero(times >= least)
+    return (hot[found >> BLOCK_BITS] << BLOCK_BITS) | (found & low), times[found]
 
 
 def _reached_again(rest: np.ndarray, often: np.ndarray, seen_often: np.ndarray, seen_code: np.ndarray) -> np.ndarray:
@@ -1060,7 +1226,7 @@ def _numbered_sets(table: Visited, edge_bits: np.ndarray, edge: np.ndarray, degr
         for w in range(masks.shape[1]):
             # A state's edges are distinct, so adding their bits sets them.
             masks[some, w] = np.add.reduceat(edge_bits[w].take(edge), first)
-    # Nearly every set is known already, and found at one look (as ``_compact``'s rows).
+    # Nearly every set is known already, and found at one look (as ``States``' rows of later words).
     number = table.find(masks)
     missed = np.flatnonzero(number < 0)
     if missed.size:
@@ -1082,29 +1248,6 @@ def _edge_sets(
     enables = np.concatenate(numbers, dtype=np.min_scalar_type(max(table.count - 1, 0)), casting="unsafe") if numbers else np.empty(0, np.uint8)
     set_edges = (np.flatnonzero(bits) % bits.shape[1]).astype(edge_type)
     return enables, set_edges, bits.sum(axis=1, dtype=degree_type)
-
-
-def _compact(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """Each key's first word; and for keys of more words, the number of the
-    row of its other words among their distinct rows, numbered as first met,
-    and those rows.  The rows are numbered by a hash table of their own, a
-    block of keys at a time (``TAIL_KEYS``: small blocks keep the table small
-    while it fills, and its arrays in the cache)."""
-    if keys.shape[1] == 1:
-        return keys[:, 0], None, None
-    low = keys[:, 0].copy()
-    table = Visited(keys.shape[1] - 1)
-    numbers = np.empty(len(keys), np.int32)
-    for first in range(0, len(keys), TAIL_KEYS):
-        rows = np.ascontiguousarray(keys[first : first + TAIL_KEYS, 1:])
-        # Most rows are in the table already, and found at one look.
-        number = table.find(rows)
-        missed = np.flatnonzero(number < 0)
-        if missed.size:
-            number[missed] = table.add(rows.take(missed, axis=0))[1]
-        numbers[first : first + len(rows)] = number
-    tail = numbers.astype(np.min_scalar_type(max(table.count - 1, 0)))
-    return low, tail, table.keys[: table.count].copy()
 
 
 class Expander:
