@@ -40,7 +40,7 @@ KIND_DOCS = {
     "misdirected-reference": "a rule text cites one section for words that are another section's title",
     "translation-clash": "the two languages of one rule text state a rule with different numbers or citations",
     "version-clash": "two versions of one rulebook, aligned section by section, state a rule with different numbers or citations",
-    "basic-clash": "the basic rules and a comprehensive rule paired with them count one thing (cards, players, phases...) differently",
+    "basic-clash": "the basic rules and a comprehensive rule paired with them count one thing (cards, players, phases...) differently, or a list of names lacks one of theirs",
 }
 
 _FILE_OF = {s.file: s for s in SOURCES.values()}

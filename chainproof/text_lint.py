@@ -48,7 +48,11 @@ to say).
   in digits or after a word that limits ("only one resource"), since it is
   an article too.  Lint says how far the pairs bear the concordance out: a
   pair whose two sides count, but count different things, is named as most
-  likely two different rules (``basic_concordance``).
+  likely two different rules (``basic_concordance``).  A list of names (the
+  keywords: the heads of a section's bullets) is compared with the list an
+  entry of CR7.4's glossary gives, through the terms the concordance declares
+  for them, each of which must be a term that glossary defines: a name whose
+  term the later list lacks is a finding.
 
 A rule's words run from its heading to the next heading, without its
 examples and card texts (which a translation may leave out or keep
@@ -186,7 +190,7 @@ _RANGE = re.compile(r"\s*(?:-|–|~|至|到|to)\s*$")
 #: One is an article as well as a number ("a card", 一張牌): it counts only
 #: where written in digits, or after a word that limits ("only one resource",
 #: 只能放置一個資源).
-_LIMITS_ONE = re.compile(r"(?:只|僅|仅|唯)[^,，。；;]{0,3}$")
+_LIMITS_ONE = re.compile(r"(?:只|僅|仅)[^,，。；;]{0,3}$")
 _ONLY_ONE = re.compile(r"\bonly (one)\b", re.IGNORECASE)
 #: An ordinal ("the second player", 第一個玩家) or "twice" counts nothing.
 _ORDINAL = re.compile(r"second|third|twice", re.IGNORECASE)
@@ -620,6 +624,39 @@ _CONTENTS_SPLIT = re.compile(r"[,，、]")
 _NOT_A_TITLE = re.compile(r"[\s。:：]")
 #: An example inside a paragraph runs to the end of its sentence.
 _INLINE_EXAMPLE = re.compile(r"(?:例如|示例)[^。]*。?")
+#: A bullet that defines a name: "·熊形態:有些德魯伊技能...".
+_BULLET_HEAD = re.compile(r"^\s*·\s*([^:：·\s]{1,12})\s*[:：]")
+#: A glossary's chapter title ("10. Glossary"), and an entry's head: its term,
+#: maybe the rule it points at, and a colon ("Ongoing (305.2): ...").
+_GLOSSARY = re.compile(r"^\s*\d{1,2}\.\s*Glossary\s*$")
+_GLOSSARY_HEAD = re.compile(r"^\s*([^\s:(][^:(]{0,40}?)\s*(?:\([^)]*\))?:\s")
+_PARENTHESIS = re.compile(r"\s*\([^)]*\)")
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+
+
+def glossary(lines: tuple[str, ...]) -> dict[str, tuple[int, int]]:
+    """The entries of a text's glossary: each term's first and last line
+    (an entry runs to the next blank line); empty where the text has none."""
+    start = next((i for i, line in enumerate(lines, start=1) if _GLOSSARY.match(line)), None)
+    out: dict[str, tuple[int, int]] = {}
+    if start is None:
+        return out
+    term, first = None, 0
+    for i in range(start + 1, len(lines) + 2):
+        line = lines[i - 1] if i <= len(lines) else ""
+        if term is not None and not line.strip():
+            out.setdefault(term, (first, i - 1))
+            term = None
+        elif term is None and (m := _GLOSSARY_HEAD.match(line)):
+            term, first = m.group(1), i
+    return out
+
+
+def glossary_list(lines: tuple[str, ...], entry: tuple[int, int], lead: str) -> list[str]:
+    """The names a glossary entry lists after ``lead`` ("Current keywords are:"), asides in brackets left out."""
+    text = " ".join(lines[i - 1].strip() for i in range(entry[0], entry[1] + 1))
+    _, found, listed = text.partition(lead)
+    return [n for n in _LIST_SPLIT.split(_PARENTHESIS.sub("", listed).strip().rstrip(".")) if n] if found else []
 
 
 @dataclass
@@ -631,6 +668,11 @@ class SectionText:
     lines: tuple[str, ...]
     #: Each listed title's heading line and its section's last line.
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def bullet_heads(self, heading: str) -> list[tuple[int, str]]:
+        """The names the section ``heading`` defines in a bulleted list ("·熊形態:..."), with their lines."""
+        first, last = self.sections.get(heading, (0, -1))
+        return [(i, m.group(1)) for i in range(first + 1, last + 1) if (m := _BULLET_HEAD.match(self.lines[i - 1]))]
 
     def passage(self, heading: str, anchor: str) -> tuple[int, str]:
         """The line of the section ``heading`` that holds ``anchor``, and its
@@ -733,16 +775,57 @@ def basic(text: SectionText, versions: Mapping[str, RuleText], concordance: Basi
         clashing = sum(1 for f in found if f.sources == (text.source, source))
         verdict = (f"{clashing} of the {pairs} pairs count one thing differently" if clashing
                    else f"no pair of the {pairs} counts one thing differently")
-        checks.append((f"basic_clash[{names}]", f"{verdict}; {agree} agree on all they both count, "
-                                                f"in {one_sided} of them one only adds to the other"))
+        verdict += f"; {agree} agree on all they both count, in {one_sided} of them one only adds to the other"
         borne = (f"{agree + clashing} of its {pairs} pairs count the same thing on both sides; "
                  f"in {one_side_counts} only one side counts")
         if apart:
             borne += f"; these count on both sides and share nothing they count, so may pair two different rules: {', '.join(apart)}"
+        if source == concordance.later and concordance.lists:
+            more, named, unnamed = _named_lists(text, other, concordance)
+            found += more
+            verdict += f"; {len(more)} of its {len(concordance.lists)} lists of names lack names of {text.source}'s"
+            borne += f"; {named} names in its lists are terms of {source}'s glossary"
+            absent += unnamed
+        checks.append((f"basic_clash[{names}]", verdict))
         if lost or absent:
             borne += f"; not found in the texts: {', '.join(lost + absent)}"
         checks.append((f"basic_concordance[{names}]", borne))
     return found, checks
+
+
+def _named_lists(text: SectionText, later: RuleText, concordance: BasicConcordance) -> tuple[list[TextFinding], int, list[str]]:
+    """Each list of names of the basic rules against the list the later
+    version's glossary gives under one entry: a name of the basic list
+    whose term the later list lacks is a clash.  Also how many of the
+    declared terms the later glossary defines, and what was not found."""
+    terms = glossary(later.lines)
+    found: list[TextFinding] = []
+    named = 0
+    unnamed: list[str] = []
+    for named_list in concordance.lists:
+        heads = text.bullet_heads(named_list.heading)
+        vocabulary = dict(named_list.names)
+        named += sum(1 for t in vocabulary.values() if t in terms)
+        unnamed += [f"{named_list.key} ({b}: no {later.source} glossary entry {t})" for b, t in vocabulary.items() if t not in terms]
+        unnamed += [f"{named_list.key} ({b}: no term declared for it)" for _, b in heads if b not in vocabulary]
+        entry = terms.get(named_list.entry)
+        listed = glossary_list(later.lines, entry, named_list.lead) if entry else []
+        if not heads or entry is None or not listed:
+            where = f"{text.source}'s {named_list.heading}" if not heads else f"{later.source}'s glossary entry {named_list.entry}"
+            unnamed.append(f"{named_list.key} (no list in {where})")
+            continue
+        lacking = [(b, vocabulary[b]) for _, b in heads if b in vocabulary and vocabulary[b] not in listed]
+        if not lacking:
+            continue
+        found.append(TextFinding(
+            "basic-clash", f"basic-clash:{text.source}+{later.source}:{named_list.key}", (f"{later.source} glossary: {named_list.entry}",),
+            f"{text.source}'s {named_list.heading} names {len(heads)} {named_list.subject.removeprefix('the ')}; the list of them in "
+            f"{later.source}'s glossary ({named_list.entry}, {len(listed)} names) lacks {len(lacking)}: "
+            f"{', '.join(f'{t} ({b})' for b, t in lacking)}; concordance entry {named_list.key} ({TEXTUAL})",
+            (_place(text.source, [i for i, _ in heads]), _place(later.source, range(entry[0], entry[1] + 1))),
+            (text.source, later.source),
+        ))
+    return found, named, unnamed
 
 
 #: One text in two languages, compared rule by rule.

@@ -16,7 +16,9 @@ the sections those rules stand in, so that a reader can check the pairing
 to its text).  ``None`` where a text has no such rule: the translation
 leaves out the turn's overview (500) and the traits (206), which its
 contents list.  Only passages that count something are paired: the
-comparison is of the figures both sides state, and what each counts.
+comparison is of the figures both sides state, and what each counts.  A list
+of names (the keywords) is paired with the list CR7.4's glossary gives, name
+by name (``NamedList``).
 """
 
 from __future__ import annotations
@@ -44,12 +46,28 @@ class Passage:
 
 
 @dataclass(frozen=True)
+class NamedList:
+    """Things the basic rules name in a list (the heads of a section's
+    bullets, "·熊形態:") that the later version lists under an entry of its
+    glossary, after a few words that lead the list in; each name with the
+    later version's term for it, which must be a term its glossary defines."""
+
+    key: str
+    heading: str
+    subject: str
+    entry: str
+    lead: str
+    names: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class BasicConcordance:
     #: The unnumbered text, and the numbered versions it is compared with.
     basic: str
     seed: str
     later: str
     passages: tuple[Passage, ...]
+    lists: tuple[NamedList, ...] = ()
 
     def rules(self, source: str) -> list[tuple[Passage, str]]:
         """Each passage with its rule in ``source`` (the seed or the later version), where it has one."""
@@ -103,6 +121,14 @@ BASIC_TO_COMPREHENSIVE = BasicConcordance("001", "000", "CR7.4", _passages(
      None, "综述", "500.1", "Overview"),
     ("hand-size", "遊戲設定", "最大值(7張)", "the end step discards down to the maximum hand size of seven",
      "503.2a", "结束阶段", "503.2a", "End phase"),
+), (
+    # The seed translation has no glossary and leaves out the powers (700s).
+    NamedList("keywords", "關鍵文字", "the words the basic rules call keywords", "Keyword", "Current keywords are:", (
+        ("熊形態", "Bear Form"), ("隱遁", "Elusive"), ("狂暴", "Ferocity"), ("瞬發", "Instant"),
+        # The basic rules' 遠程 keeps defenders from dealing combat damage to the attacker: CR7.4's
+        # long-range, which its glossary tells apart from the ranged damage type.
+        ("遠程", "Long-Range"), ("持續", "Ongoing"),
+    )),
 ))
 
 #: Every concordance of an unnumbered text that lint compares.

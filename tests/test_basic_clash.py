@@ -12,7 +12,7 @@ import pytest
 from chainproof import text_lint
 from chainproof.linting import KINDS
 from model import sources
-from model.basic_concordance import BASIC_TO_COMPREHENSIVE, Passage
+from model.basic_concordance import BASIC_TO_COMPREHENSIVE, NamedList, Passage
 from model.concordance import SEED_TO_CR74
 from model.sources import SOURCES, texts_folder
 
@@ -117,7 +117,7 @@ LATER = [
     "       Druid       Hunter       Mage",
     "       Priest      Rogue",
 ]
-CONCORDANCE = replace(BASIC_TO_COMPREHENSIVE, passages=(
+CONCORDANCE = replace(BASIC_TO_COMPREHENSIVE, lists=(), passages=(
     Passage("deck-size", "牌組", "至少60張", "a deck holds at least 60 cards", "100.1", "组建套牌", "100.1", "Building a deck"),
     Passage("opening-hand", "開局", "抓取起始", "each player draws seven", "101.1", "开始游戏", "101.1", "Starting a game"),
     Passage("phases", "回合", "三個階段", "a turn has three phases", "502.1", "行动阶段", "206.1a", "Traits", "classes"),
@@ -207,16 +207,22 @@ def test_the_shipped_basic_rules_findings():
         "basic-clash:001+000:action-phase",
         "basic-clash:001+CR7.4:action-phase",
         "basic-clash:001+CR7.4:classes",
+        "basic-clash:001+CR7.4:keywords",
         "basic-clash:001+CR7.4:traits",
     ]
+    keywords = next(f for f in found if f.key == "basic-clash:001+CR7.4:keywords")
+    assert keywords.places == ("001_bb13bfcb78a9b116.txt:198-204", "wowtcg-comprehensive-rules-7.4.txt:3729-3738")
+    assert "(Keyword, 52 names) lacks 2: Instant (瞬發), Ongoing (持續)" in keywords.summary
     traits = next(f for f in found if f.key == "basic-clash:001+CR7.4:traits")
     assert traits.places == ("001_bb13bfcb78a9b116.txt:35", "wowtcg-comprehensive-rules-7.4.txt:352-356")
     assert "5 kinds of trait in 001 against 6 in CR7.4" in traits.summary
     checks = dict(checks)
     assert checks["basic_clash[001 000]"].startswith("1 of the 15 pairs count one thing differently")
     assert checks["basic_clash[001 CR7.4]"].startswith("3 of the 20 pairs count one thing differently")
+    assert checks["basic_clash[001 CR7.4]"].endswith("1 of its 1 lists of names lack names of 001's")
     assert checks["basic_concordance[001 000]"] == "14 of its 15 pairs count the same thing on both sides; in 1 only one side counts"
-    assert checks["basic_concordance[001 CR7.4]"] == "18 of its 20 pairs count the same thing on both sides; in 2 only one side counts"
+    assert checks["basic_concordance[001 CR7.4]"] == (
+        "18 of its 20 pairs count the same thing on both sides; in 2 only one side counts; 6 names in its lists are terms of CR7.4's glossary")
 
 
 @needs_texts
@@ -232,7 +238,54 @@ def test_a_planted_wrong_entry_is_reported(rule: str, shown: str):
     found, checks = text_lint.basic(basic, texts, planted)
     verdict = dict(checks)["basic_concordance[001 CR7.4]"]
     if shown:
-        assert verdict.endswith(shown) and "basic-clash:001+CR7.4:hand-size" not in {f.key for f in found}
+        assert shown in verdict and "basic-clash:001+CR7.4:hand-size" not in {f.key for f in found}
     else:
         (clash,) = [f for f in found if f.key == "basic-clash:001+CR7.4:hand-size"]
         assert "7 cards in 001 against 30, 60 in CR7.4" in clash.summary
+
+
+KEYWORDS = ["詞", "規則,關鍵文字,術語,附錄,多人,", "關鍵文字", "這些字有特殊意義。", "·隱遁:無法被攻擊。", "·瞬發:任何時候都能使用。", "術語"]
+GLOSSARY = [
+    "10. Glossary",
+    "Elusive: A keyword power. It means the card can't be proposed as a defender.",
+    "",
+    "Instant: A tag that some cards have.",
+    "",
+    "Keyword: A bold word. Current keywords are: Bear Form, Dual Wield (including Ranged",
+    "Dual Wield), Elusive, and Ferocity.",
+]
+NAMES = NamedList("keywords", "關鍵文字", "the words the basic rules call keywords", "Keyword", "Current keywords are:",
+                  (("隱遁", "Elusive"), ("瞬發", "Instant")))
+
+
+def test_a_glossary_is_read_entry_by_entry_and_a_list_in_it_name_by_name():
+    lines = tuple(GLOSSARY)
+    terms = text_lint.glossary(lines)
+    assert terms == {"Elusive": (2, 2), "Instant": (4, 4), "Keyword": (6, 7)}
+    assert text_lint.glossary_list(lines, terms["Keyword"], "Current keywords are:") == ["Bear Form", "Dual Wield", "Elusive", "Ferocity"]
+
+
+def _keywords(names: NamedList = NAMES):
+    later = text_lint.read("CR7.4", GLOSSARY)
+    concordance = replace(BASIC_TO_COMPREHENSIVE, passages=(), lists=(names,))
+    return text_lint.basic(text_lint.read_sections("001", KEYWORDS), {"CR7.4": later}, concordance)
+
+
+def test_a_name_the_later_list_lacks_is_a_basic_clash():
+    """The basic rules call instant a keyword; the glossary's list of
+    keywords does not hold it (it defines it as a tag)."""
+    (clash,), checks = _keywords()
+    assert clash.key == "basic-clash:001+CR7.4:keywords" and clash.rules == ("CR7.4 glossary: Keyword",)
+    assert clash.places == ("001_bb13bfcb78a9b116.txt:5-6", "wowtcg-comprehensive-rules-7.4.txt:6-7")
+    assert "names 2 words the basic rules call keywords" in clash.summary and "(Keyword, 4 names) lacks 1: Instant (瞬發)" in clash.summary
+    assert dict(checks)["basic_concordance[001 CR7.4]"].endswith("2 names in its lists are terms of CR7.4's glossary")
+
+
+def test_a_planted_wrong_term_is_reported():
+    """瞬發 declared as a term the glossary does not define; a name of the basic list with no term declared."""
+    wrong = replace(NAMES, names=(("瞬發", "Instance"),))
+    found, checks = _keywords(wrong)
+    verdict = dict(checks)["basic_concordance[001 CR7.4]"]
+    assert verdict.endswith("0 names in its lists are terms of CR7.4's glossary; not found in the texts: "
+                            "keywords (瞬發: no CR7.4 glossary entry Instance), keywords (隱遁: no term declared for it)")
+    assert [f.key for f in found] == ["basic-clash:001+CR7.4:keywords"]
