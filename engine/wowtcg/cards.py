@@ -297,6 +297,8 @@ class Card:
     power_names: frozenset[str] = field(init=False, repr=False, compare=False)
     limited_labels: dict[str, int] = field(init=False, repr=False, compare=False)
     bound_by_uniqueness: bool = field(init=False, repr=False, compare=False)
+    keywords_possible: frozenset[str] = field(init=False, repr=False, compare=False)
+    effect_target: str | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         is_totem = self.type == "ability" and TOTEM in self.subtypes  # 306.3a: an ability whose type line says Totem
@@ -330,6 +332,13 @@ class Card:
             # Whether the card can take part in a uniqueness violation (412, 405.1;
             # basic rules "Unique"): unique, a limited label, two-handed or off-hand.
             "bound_by_uniqueness": unique or bool(labels) or "Two-Handed" in self.tags or "Off-Hand" in self.tags,
+            # The keywords it could ever have: printed, or gained by its hero's
+            # faction (Thunderhead Hippogryph); a keyword outside them is asked
+            # about without reading play (`combat.has`), bar a hero's protector
+            # in bear form.
+            "keywords_possible": self.keywords.union(*(words for _, words in continuous_powers.get("keywords_by_hero_trait", ()))),
+            # What its effect targets (CR7.4 706), if anything.
+            "effect_target": self.effect.target if self.effect is not None else None,
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .effects import (
     can_be_destroyed, destroyed_triggers, graveyard_from_play, health_of, in_play_with, keywords_of, leave_play, sources_in_play,
 )
-from .objects import Action, Decision
+from .objects import READY_CLOCK, Action, Decision
 
 if TYPE_CHECKING:
     from .objects import Obj
@@ -162,9 +162,23 @@ def remove_player_cards(st: GameState, player: int) -> None:
     links are interrupted; what he controlled of others' goes back (401.3b)."""
     st.chain[:] = [link for link in st.chain if link.controller != player]
     st.waiting[:] = [w for w in st.waiting if w.controller != player]
+    owner = st.players[player]
+    removed = owner.removed
     for o in st.objs:
-        if o.owner == player and o.zone not in ("removed", "gone"):
-            if o.zone == "play":
+        if o.owner == player:
+            zone = o.zone
+            if zone == "play":
                 leave_play(st, o, "removed")
-            else:
-                st.move(o, "removed" if not o.token else "gone")
+            elif zone != "removed" and zone != "gone":
+                # `st.move` written out for a card out of play, but for taking
+                # it out of its pile: every pile of his is emptied below, as
+                # each card in them is his own (413.1) and leaves with him.
+                if o.resource:
+                    READY_CLOCK[0] += 1
+                object.__setattr__(o, "zone", "gone" if o.token else "removed")  # a token out of play vanishes (403.2a)
+                if not o.token:
+                    removed.append(o.id)
+    owner.deck.clear()
+    owner.hand.clear()
+    owner.graveyard.clear()
+    st.instants_in_hand[player] = 0

@@ -116,22 +116,25 @@ def defender_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:
     return None
 
 
-def open_defenders(st: GameState, player: int, cards: list[Obj]) -> list[tuple[Obj, bool]]:
+def open_defenders(st: GameState, player: int, cards: list[Obj]) -> tuple[list[tuple[Obj, bool]], bool]:
     """Those of `cards` (in play, not resources) that an attacker of this
     player could be proposed against, each with whether it would be a
     sabotage: what `defender_problem` finds for every attacker alike, which
-    leaves only a sabotage's need of an attacker with sabotage (601.2b)."""
+    leaves only a sabotage's need of an attacker with sabotage (601.2b).
+    With them, whether any would be a sabotage."""
     teams = st.teams
     mine = teams[player]
     out = []
+    items = False
     for d in cards:
-        if teams[d.controller] == mine or has(st, d, "elusive"):
+        if teams[d.controller] == mine or ("elusive" in d.card.keywords_possible and has(st, d, "elusive")):
             continue
         if d.card.type == "item":
             out.append((d, True))
+            items = True
         elif d.card.is_character:
             out.append((d, False))
-    return out
+    return out, items
 
 
 def proposal_problem(st: GameState, a: Obj, d: Obj, sabotage: bool) -> Problem:

@@ -458,17 +458,17 @@ def leave_play(st: GameState, o: Obj, zone: str) -> None:
         (st.resource_row if o.resource else st.party).remove(o.id)
     # Its attachments, in the order of play; a resource is never one (410.1b)
     # unless one has been given a host (`RESOURCE_MARKED`).
-    for oid in list(st.play if RESOURCE_MARKED[0] else st.party):
-        a = st.objs[oid]
-        if a.attached_to == o.id:
-            leave_play(st, a, "graveyard")
+    objs, host_id = st.objs, o.id
+    for a in [a for a in map(objs.__getitem__, st.play if RESOURCE_MARKED[0] else st.party) if a.attached_to == host_id]:
+        leave_play(st, a, "graveyard")
     host = st.objs[o.attached_to] if o.attached_to is not None else None
     st.remove_from_combat(o.id)
     # Its fields set plainly, with the clocks ticked here for them, as
-    # `Obj.__setattr__` would: play changes (damage, host), and so may what
-    # is ready to pay (a resource leaves); none of these marks a resource.
+    # `Obj.__setattr__` would: play changes (damage, host), and so does what
+    # is ready to pay if a resource leaves; none of these marks a resource.
     BOARD_CLOCK[0] += 1
-    READY_CLOCK[0] += 1
+    if o.resource:
+        READY_CLOCK[0] += 1
     plain = object.__setattr__
     plain(o, "exhausted", False)
     plain(o, "damage", 0)

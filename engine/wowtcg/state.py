@@ -53,6 +53,30 @@ UNTAKEN_UNSET = {
 
 FACTIONS = ("Alliance", "Horde")  # 206: the faction traits
 
+
+class _SeatNames(dict):
+    """Each seat's name, "P1" for seat 0, made once: a name is written into
+    most labels and history lines."""
+
+    def __missing__(self, seat: int) -> str:
+        name = self[seat] = f"P{seat + 1}"
+        return name
+
+
+SEAT_NAMES = _SeatNames()
+
+
+class _EverySeat(dict):
+    """For a table of n seats, each seat's clockwise order of all the seats
+    from it (409.1), made once."""
+
+    def __missing__(self, n: int) -> tuple[tuple[int, ...], ...]:
+        orders = self[n] = tuple((*range(seat, n), *range(seat)) for seat in range(n))
+        return orders
+
+
+EVERY_SEAT_FROM = _EverySeat()
+
 #: Why a payment power can't be used now (`GameState._power_source_rule`):
 #: the rule, and the reason with the card's and the player's names to fill in.
 POWER_UNUSABLE = {
@@ -360,7 +384,7 @@ class GameState:
             for sides in self._sides_of
         ]
         new._defenders_of = [
-            None if found is None else (found[0], [(new.objs[d.id], sabotage) for d, sabotage in found[1]])
+            None if found is None else (found[0], [(new.objs[d.id], sabotage) for d, sabotage in found[1]], found[2])
             for found in self._defenders_of
         ]
         new.pass_actions = list(self.pass_actions)
@@ -397,7 +421,7 @@ class GameState:
     # --- names ----------------------------------------------------------------
 
     def pname(self, player: int) -> str:
-        return f"P{player + 1}"
+        return SEAT_NAMES[player]
 
     def describe(self, o: Obj) -> str:
         return f"{self.pname(o.controller)}'s {o.name}"
@@ -461,11 +485,12 @@ class GameState:
                 return q
         return player
 
-    def clockwise_from(self, player: int) -> list[int]:
+    def clockwise_from(self, player: int) -> tuple[int, ...]:
+        """409.1: the players still in the game, clockwise from `player`."""
         n = len(self.players)
-        if self.seated == n:  # nobody has left: every seat, from his
-            return [*range(player, n), *range(player)]
-        return [(player + i) % n for i in range(n) if self.players[(player + i) % n].in_game]
+        if self.seated == n:  # nobody has left: every seat, from his, the same order every time
+            return EVERY_SEAT_FROM[n][player]
+        return tuple((player + i) % n for i in range(n) if self.players[(player + i) % n].in_game)
 
     def in_game_count(self) -> int:
         return self.seated
@@ -515,7 +540,14 @@ class GameState:
         # out, as every move comes here: what is ready to pay changes with a
         # resource's zone; play changes unless a bare resource enters or leaves it.
         if o.resource:
+            counted = self._ready_at == READY_CLOCK[0]
             READY_CLOCK[0] += 1
+            if counted:
+                # The count of ready resources held before: it holds with this
+                # one counted where it goes (402.4a: a ready resource in play).
+                if not o.exhausted:
+                    self._ready[o.controller] += (zone == "play") - (where == "play")
+                self._ready_at = READY_CLOCK[0]
         if (where == "play" or zone == "play") and (not o.resource or o.damage or o.attached_to is not None):
             BOARD_CLOCK[0] += 1
         object.__setattr__(o, "zone", zone)
@@ -1101,8 +1133,13 @@ class GameState:
         self.resolving = None
         if link.kind == "resource":
             o = self.objs[link.source]
-            o.resource = True  # it enters play as a resource, blank if face down (410.1b)
-            o.face_up = bool(link.event.get("face_up"))
+            # It enters play as a resource, blank if face down (410.1b). Set
+            # plainly: off play, it is in no count of ready resources and no
+            # check reads it, so no clock would tick (`Obj.__setattr__`), and
+            # a card on the chain holds neither damage nor a host.
+            plain = object.__setattr__
+            plain(o, "resource", True)
+            plain(o, "face_up", bool(link.event.get("face_up")))
             self.enter_play(o, link.controller)
         elif link.kind == "strike":
             weapon = self.objs[link.source]
@@ -1466,7 +1503,7 @@ class GameState:
         # 602.3a: in the defend window, while his hero is in combat, he may
         # strike with a ready weapon of his (303.2); with none, he can't.
         if step == "defend_window" and combat.may_strike_now(self, p):
-            weapons = [w for w in self._sides(p)[0] if w.card.type == "weapon" and not w.exhausted]
+            weapons = [w for w in map(objs.__getitem__, self.party) if w.card.type == "weapon" and w.controller == p and not w.exhausted]
             defend = bool(weapons)
         else:
             defend = False
@@ -1554,8 +1591,14 @@ class GameState:
             if card.type == "hero" or card.cost > budget:
                 continue
             zone = o.zone
+            target = card.effect_target
+            if target is None and zone == "hand":  # the most frequent: no target, from his hand
+                a = plays.get(o.id)
+                if a is None:
+                    a = plays[o.id] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
+                offer(a)
+                continue
             where = " from his graveyard" if zone == "graveyard" else ""
-            target = card.effect.target if card.effect else None
             if target == "ally_cost_x":
                 allies = targets_of.get("ally")
                 if allies is None:
@@ -1576,12 +1619,7 @@ class GameState:
                     if a is None:
                         a = offers[key] = Action.made("play", p, o.id, (t,), label=f"{self.pname(p)} plays {card.name}{where} on {self._target_name(target, t)}")
                     offer(a)
-            elif zone == "hand":
-                a = plays.get(o.id)
-                if a is None:
-                    a = plays[o.id] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
-                offer(a)
-            else:
+            else:  # from his graveyard (Readiness)
                 a = offers.get(key := ("play", p, o.id, zone))
                 if a is None:
                     a = offers[key] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}{where}")
@@ -1615,28 +1653,41 @@ class GameState:
                                                       label=f"{self.pname(p)} uses {o.name}'s power{f' (X={x})' if has_x else ''}{tname}")
                     offer(a)
         if main and theirs:  # the others' cards matter in his main phase only
-            # What 601.2b asks of a defender, bar the attacker's sabotage, is
-            # the same for every attacker of his: asked once for each
-            # defender (`combat.open_defenders`), in the order of play.
+            powers_in_game = self.powers_in_game
+            taxed = "attack_tax" in powers_in_game
+            # `combat.attacker_rule` written out for `mine`, his cards in play
+            # that are not resources, before each of his main-phase choices: a
+            # character (601.2), not a totem (306.3a), not held by Polymorph
+            # (103.2), ready (601.2a), in his party since his turn began
+            # unless it has ferocity (302.2).
+            held = effects.hosts_of(self, "attached_cant_attack_or_protect") if "attached_cant_attack_or_protect" in powers_in_game else ()
+            since = player.last_turn_start
+            limited = self.turn_modifiers or "opponents_attack_only_this" in powers_in_game
             defenders = None
             proposals, seats = self._proposals, len(self.players)
             for a in mine:
-                # `mine` holds no resource; an exhausted character can't attack (601.2a), asked first as the cheapest.
-                if not a.card.is_character or a.exhausted or combat.attacker_rule(self, a):
+                card = a.card
+                if not card.is_character or a.exhausted or card.is_totem or (held and a.id in held):
                     continue
-                if "attack_tax" in self.powers_in_game and budget < combat.attack_tax(a):  # 600.3: he can't pay to propose it
+                if card.type != "hero" and a.joined_turn >= since \
+                        and not ("ferocity" in card.keywords_possible and combat.has(self, a, "ferocity")):
+                    continue
+                if taxed and budget < combat.attack_tax(a):  # 600.3: he can't pay to propose it
                     continue
                 if defenders is None:
+                    # What 601.2b asks of a defender, bar the attacker's
+                    # sabotage, is the same for every attacker of his: asked
+                    # once for each defender (`combat.open_defenders`), in the
+                    # order of play, with whether any is an item to sabotage.
                     found = self._defenders_of[p]
                     if found is None or found[0] != BOARD_CLOCK[0]:
-                        found = self._defenders_of[p] = (BOARD_CLOCK[0], combat.open_defenders(self, p, theirs))
-                    defenders = found[1]
-                    items = any(sabotage for _, sabotage in defenders)
+                        found = self._defenders_of[p] = (BOARD_CLOCK[0], *combat.open_defenders(self, p, theirs))
+                    defenders, items = found[1], found[2]
                 # Asked only where it can matter: whether it may sabotage, if an
                 # item could be sabotaged (601.2b); what it may attack only, if a
                 # card's power or a turn's modifier could say (601.2c-d).
-                saboteur = items and combat.has(self, a, "sabotage")
-                only = combat.attack_only(self, a) if self.turn_modifiers or "opponents_attack_only_this" in self.powers_in_game else None
+                saboteur = items and "sabotage" in card.keywords_possible and combat.has(self, a, "sabotage")
+                only = combat.attack_only(self, a) if limited else None
                 made = proposals.get(a.id)
                 if made is None:
                     made = proposals[a.id] = {}
