@@ -75,7 +75,8 @@ class BasicConcordance:
         return [(p, rule) for p in self.passages if (rule := pick(p)) is not None]
 
 
-def _passages(*rows: tuple[str, ...] | tuple[str, str, str, str, str | None, str, str | None, str]) -> tuple[Passage, ...]:
+def _passages(*rows: tuple[str | None, ...]) -> tuple[Passage, ...]:
+    """Rows of the fields of ``Passage``, in its order."""
     return tuple(Passage(*row) for row in rows)
 
 
