@@ -7,6 +7,7 @@ import pytest
 from model import wowtcg
 from model.backend import CONCRETE
 from model.machine import Edge, IntRange, ModelError, Stack
+from model.sources import GAME_SOURCES
 
 
 @pytest.fixture(scope="module")
@@ -78,23 +79,29 @@ def test_a_stack_pops_what_it_pushed_and_clears_the_slot():
 
 
 def test_edges_passed_over_by_their_shared_prefilter_are_never_enabled():
-    """Concrete stepping skips the edges whose shared prefilter fails (every
-    combat proposal, 601.1): on each reachable state of a one-combat board,
-    no edge whose prefilter fails has its guard hold, so the states and
-    transitions found are those the guards alone give."""
+    """Concrete stepping skips the edges whose shared prefilter fails (an
+    attacker's combat proposals, 601.1, 601.2a): on each reachable state of
+    the first turn of a one-combat board, no edge whose prefilter fails has
+    its guard hold, so the states and transitions found are those the guards
+    alone give.  Some proposals are passed over where the turn player could
+    propose but not with that attacker, and some are enabled."""
     from checkers import explicit
 
-    machine = wowtcg.build(players=2, chain_depth=1, turns=2, hand=0, deck=1, hand_limit=1, allies=1, combats=1)
+    machine = wowtcg.build(players=2, chain_depth=1, turns=1, hand=0, deck=1, hand_limit=1, allies=1, combats=1)
     shared = [e for e in machine.edges if e.prefilter is not None]
-    assert len({e.prefilter for e in shared}) < len(shared), "the proposals share one prefilter"
+    assert len({e.prefilter for e in shared}) < len(shared), "an attacker's proposals share one prefilter"
     exploration = explicit.explore(machine)
-    skipped = 0
+    skipped = by_attacker = enabled = 0
     for state in exploration.nodes:
+        may_propose = state.priority_holder == state.turn_player and state.chain_len == 0
         for e in machine.edges_leaving(state):
             if e.prefilter is not None and not e.prefilter(state, CONCRETE):
                 skipped += 1
+                by_attacker += e.has("proposes") and may_propose
                 assert not e.guard(state, CONCRETE), (e.name, machine.describe(state))
-    assert skipped > 0
+            elif e.has("proposes") and e.guard(state, CONCRETE):
+                enabled += 1
+    assert skipped > by_attacker > 0 and enabled > 0
 
 
 def test_every_prefilter_is_implied_by_its_guard():
@@ -117,3 +124,31 @@ def test_every_prefilter_is_implied_by_its_guard():
         solver = z3.Solver()
         solver.add(e.guard(s, SYMBOLIC), z3.Not(e.prefilter(s, SYMBOLIC)))
         assert solver.check() == z3.unsat, e.name
+
+
+@pytest.mark.parametrize("reading", GAME_SOURCES["wowtcg"])
+def test_every_proposal_prefilter_is_implied_by_its_guard_under_each_source(reading):  # noqa: ANN001
+    """A proposal's prefilter asks that its attacker be a ready character of
+    the turn player's party in play (601.2a), which the guard leaves to the
+    rulings: under each source's reading Z3 finds no state where some
+    proposal's guard holds and its prefilter does not, on a board where one
+    card may change sides (Mind Control, 401.3), with a reading's own
+    proposals too (000's against one's own party, 001's declarations, 002's
+    Chinese windows)."""
+    import z3
+
+    from model.backend import SYMBOLIC
+    from model.wowtcg.board import every_option_board
+
+    machine = wowtcg.build(players=2, chain_depth=1, turns=1, hand=0, deck=1, hand_limit=1, allies=1, combats=1,
+                           board=every_option_board(2, 1), reading=reading)
+    s = machine.symbolic_state("pre")
+    proposals = [e for e in machine.edges if e.has("proposes")]
+    assert proposals and all(e.prefilter is not None for e in proposals)
+    solver = z3.Solver()
+    # One query for all of them: building the guards' terms is the cost, not solving.
+    solver.add(z3.Or(*(z3.And(e.guard(s, SYMBOLIC), z3.Not(e.prefilter(s, SYMBOLIC))) for e in proposals)))
+    if solver.check() == z3.sat:
+        model = solver.model()
+        wrong = [e.name for e in proposals if z3.is_true(model.eval(z3.And(e.guard(s, SYMBOLIC), z3.Not(e.prefilter(s, SYMBOLIC))), True))]
+        pytest.fail(f"under {reading}, the guard holds where the prefilter does not: {wrong}")

@@ -128,13 +128,24 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
         at = f"@{window}" if elsewhere else ""
 
         # 601.1: the turn player holds priority on an empty chain (and the
-        # bound on combats explored is not reached).  Every proposal's guard
-        # starts with these conjuncts, so they are the proposals' one shared
-        # prefilter; the guard keeps its own copy so that its Z3 term stays flat.
-        def may_propose_here(s: Any, b: Backend) -> Any:
-            return b.And(below_combat_bound(s), s.priority_holder == s.turn_player, s.chain_len == 0)
+        # bound on combats explored is not reached); 601.2a: the attacker is a
+        # ready character of his party in play, which every source's rulings
+        # ask before any proposal of it is legal (may_attack's one ruling that
+        # grants, under may_propose's one that grants).  These conjuncts are
+        # the prefilter an attacker's proposals share, so concrete stepping
+        # passes over all of them at once where it cannot attack; the guard
+        # implies it under every source's reading (tests/test_machine.py), and
+        # keeps its own copy so that its Z3 term stays flat.
+        def may_propose_with(a: int) -> Any:
+            def may_propose_here(s: Any, b: Backend) -> Any:
+                return b.And(
+                    below_combat_bound(s), s.priority_holder == s.turn_player, s.chain_len == 0,
+                    s.turn_player == t.owner[a], b.select(s.in_play, a, False), b.Not(b.select(s.exhausted, a, True)),
+                )
+            return may_propose_here
 
         for a in range(t.count):
+            may_propose_here = may_propose_with(a)
             for d in t.defenders(a):
                 tax = t.attack_tax[a]
                 # A combat against an object is a sabotage (601.2b); against a
