@@ -128,24 +128,29 @@ def check_uniqueness(st: GameState, cards: list[Obj] | None = None) -> None:
     `cards`: at least the cards in play that are not resources, in the order
     of play, when the caller has them (as for `ppp_batch`)."""
     bound: dict[int, list[Obj]] = {}
-    read = []  # each bound card and its controller, in the order of play
     for o in map(st.objs.__getitem__, st.play) if cards is None else cards:
         if o.card.bound_by_uniqueness and not o.resource:
-            bound.setdefault(o.controller, []).append(o)
-            read += (o.id, o.controller)
+            mine = bound.get(o.controller)
+            if mine is None:
+                bound[o.controller] = [o]
+            else:
+                mine.append(o)
     if not bound:
         return  # nothing in play is bound by uniqueness
-    if in_play_with(st, "attached_loses_keyword"):
-        # A hero's keywords change only by these attachments (405.1): where they are is read too.
-        read.append(tuple(a.attached_to for a in sources_in_play(st, "attached_loses_keyword")))
-    # A card's definition and a player's hero never change, so the same bound
-    # cards under the same controllers as when nothing was found find nothing.
-    if read == st.uniqueness_settled:
-        return
+    # A hero's keywords change only by these attachments (405.1): where they are is read too.
+    lost = tuple(a.attached_to for a in sources_in_play(st, "attached_loses_keyword")) \
+        if in_play_with(st, "attached_loses_keyword") else ()
+    # What each player's check read when it last found nothing: a card's
+    # definition and a player's hero never change, so the same bound cards
+    # of his, in the same order, with the same such attachments, find nothing again.
+    settled = st.uniqueness_settled
     for p in st.clockwise_from(st.turn_player):
         mine = bound.get(p)
         if not mine:
             continue  # nothing of his is bound by uniqueness
+        read = (tuple([o.id for o in mine]), lost)
+        if settled.get(p) == read:
+            continue
         ids = uniqueness_violation(keywords_of(st, st.objs[st.players[p].hero]), mine)
         if ids:
             options = [
@@ -154,7 +159,7 @@ def check_uniqueness(st: GameState, cards: list[Obj] | None = None) -> None:
             ]
             st.decide(Decision("uniqueness", p, options, "412", {}))
             return
-    st.uniqueness_settled = read
+        settled[p] = read
 
 
 def remove_player_cards(st: GameState, player: int) -> None:

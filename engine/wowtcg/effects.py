@@ -38,9 +38,11 @@ def sources_in_play(st: GameState, power: str, controller: int | None = None):
     not one that has lost its powers (CR7.4 700.3)."""
     if power not in st.powers_in_game:
         return
-    found = in_play_with(st, power)
-    if not found:
+    ids = st.powers_in_play.get(power)  # `in_play_with`, written out
+    if not ids:
         return
+    objs = st.objs
+    found = [objs[oid] for oid in ids]
     lost = powerless(st) if "attached_powerless" in st.powers_in_game else NONE
     for o in found:
         if power in o.card.continuous_powers and not o.resource and (controller is None or o.controller == controller) \
@@ -178,7 +180,7 @@ def make_packet(st: GameState, packet: Packet) -> Packet | None:
     """407.2a-b: a packet of less than 1, or to a target that can't take it, is
     never created; 406.3: healing an undamaged character creates none."""
     target = st.objs[packet.target]
-    if packet.amount < 1 or target.id not in st.play or not is_character(target):
+    if packet.amount < 1 or target.id not in st.play or not target.card.is_character or target.resource:  # `is_character`
         return None
     if not packet.heal and "cant_be_dealt_damage_of_type" in st.powers_in_game \
             and target.card.continuous_powers.get("cant_be_dealt_damage_of_type") == packet.type \
@@ -371,8 +373,13 @@ def powers_watching(st: GameState, when: str, objs=None):
     that watch for `when`."""
     if when not in st.powers_in_game:
         return
+    if objs is None:
+        ids = st.powers_in_play.get(when)  # `in_play_with`, written out
+        if not ids:
+            return
+        objs = [st.objs[oid] for oid in ids]
     lost = powerless(st) if "attached_powerless" in st.powers_in_game else NONE
-    for o in objs if objs is not None else in_play_with(st, when):
+    for o in objs:
         if o.resource or o.id in lost:
             continue  # 402.4a: a resource only pays; face down it is blank (410.1b); CR7.4 700.3
         for power in o.card.triggers:
@@ -407,7 +414,7 @@ def combat_damage_triggers(st: GameState, packet: Packet, was_damaged: bool) -> 
     Brigg's power watches his own combat damage to an ally that was damaged
     before it (`was_damaged`, CR7.4 703.4 example)."""
     target = st.objs[packet.target]
-    to_ally = is_ally(target)
+    to_ally = target.card.type == "ally"  # `is_ally`
     if to_ally and was_damaged:
         for source, power in powers_watching(st, "this_deals_combat_damage_to_damaged_ally"):
             if source.id == packet.source:
@@ -443,7 +450,9 @@ def trigger_event(st: GameState, when: str, test, **event) -> None:
     """Trigger every power watching `when` whose source passes `test`."""
     if when not in st.powers_in_game:
         return  # no card of the game watches for it: nothing to gather
-    for source, power in list(powers_watching(st, when)):
+    # `powers_watching` reads a list of its own (`in_play_with`): what a
+    # trigger adds to the waiting effects does not change it.
+    for source, power in powers_watching(st, when):
         if test(source):
             _trigger(st, source, power, **event)
 

@@ -126,7 +126,7 @@ class GameState:
         "seated", "instants_in_hand", "play", "party", "resource_row", "chain", "waiting", "tasks", "decision",
         "priority", "passes", "step", "turn_player", "first_player", "turn_number", "combat", "turn_modifiers",
         "resolving", "over", "history", "_next_link", "_settled", "_settled_at", "uniqueness_settled", "_ready",
-        "_ready_at", "_sides_of", "_defenders_of", "_offers", "_placings", "_plays", "_proposals", "_offered",
+        "_ready_at", "_sides_of", "_defenders_of", "_targets", "_targets_at", "_offers", "_placings", "_plays", "_proposals", "_offered",
         "pass_actions",
     )
 
@@ -186,7 +186,8 @@ class GameState:
         self._next_link = 0
         self._settled: tuple | None = None  # what the last check that found nothing read (409.6)
         self._settled_at = -1  # BOARD_CLOCK when that was last seen to hold
-        self.uniqueness_settled: list[int] = []  # what the last uniqueness check that found nothing read (412)
+        # What each player's last uniqueness check that found nothing read (412).
+        self.uniqueness_settled: dict[int, tuple] = {}
         self._ready: list[int] = []  # each player's ready resources (402.4a) as counted at READY_CLOCK `_ready_at`
         self._ready_at = -1
         self._sides_of: list[tuple | None] = [None] * len(heroes)  # each player's `_sides`, with BOARD_CLOCK then
@@ -194,6 +195,9 @@ class GameState:
         # BOARD_CLOCK then: what it reads (controllers, keywords, which follow
         # from cards in play and their hosts) ticks that clock when it changes.
         self._defenders_of: list[tuple | None] = [None] * len(heroes)
+        # `legal_targets` of each kind, controller and X, as listed at BOARD_CLOCK `_targets_at`.
+        self._targets: dict[tuple, list[int]] = {}
+        self._targets_at = -1
         # 409.2: each priority action offered so far, by what it is made of
         # and what its label reads; an action is an immutable value, and
         # building one (its label above all) costs more than finding it.
@@ -291,12 +295,18 @@ class GameState:
         if self.over:
             raise IllegalAction("102.1", "the game is over", action, str(self))
         if self.decision is not None:
-            if action not in self.decision.options:
-                raise IllegalAction(self.decision.rule, f"{self.pname(self.decision.player)} must {self.decision.kind}: "
-                                    f"one of {[str(o) for o in self.decision.options]}", action, str(self))
+            options = self.decision.options
+            for taken in options:  # mostly the very object offered: found without comparing values
+                if taken is action:
+                    break
+            else:
+                if action not in options:
+                    raise IllegalAction(self.decision.rule, f"{self.pname(self.decision.player)} must {self.decision.kind}: "
+                                        f"one of {[str(o) for o in options]}", action, str(self))
+                taken = options[options.index(action)]
             decision, self.decision = self.decision, None
             self._offered = None
-            self.history.append(str(decision.options[decision.options.index(action)]))
+            self.history.append(str(taken))
             self._answer(decision, action)
         else:
             # An action not taken from the list just offered is asked whether
@@ -376,7 +386,7 @@ class GameState:
         # Compared, never changed in place; copied anyway so that no list is shared.
         new._settled = None if self._settled is None else tuple(list(facts) for facts in self._settled)
         new._settled_at = self._settled_at  # the copy reads the same facts as this state
-        new.uniqueness_settled = list(self.uniqueness_settled)
+        new.uniqueness_settled = dict(self.uniqueness_settled)  # of tuples
         new._ready = list(self._ready)
         new._ready_at = self._ready_at  # the copy's resources are this state's
         new._sides_of = [  # the copy's own cards, as they were sorted here
@@ -387,6 +397,8 @@ class GameState:
             None if found is None else (found[0], [(new.objs[d.id], sabotage) for d, sabotage in found[1]], found[2])
             for found in self._defenders_of
         ]
+        new._targets = {key: list(targets) for key, targets in self._targets.items()}
+        new._targets_at = self._targets_at  # the copy's cards in play are this state's
         new.pass_actions = list(self.pass_actions)
         new._offers = dict(self._offers)
         new._placings = dict(self._placings)
@@ -424,7 +436,7 @@ class GameState:
         return SEAT_NAMES[player]
 
     def describe(self, o: Obj) -> str:
-        return f"{self.pname(o.controller)}'s {o.name}"
+        return f"{SEAT_NAMES[o.controller]}'s {o.name}"
 
     def __str__(self) -> str:
         lines = [
@@ -595,7 +607,7 @@ class GameState:
         plain(o, "joined_turn", self.turn_number)
         plain(o, "attached_to", attached_to)
         # A face-down resource is blank (410.1b): no power of its card applies as it enters.
-        plain(o, "exhausted", not o.resource and o.card.has_continuous("enters_play_exhausted"))
+        plain(o, "exhausted", not o.resource and "enters_play_exhausted" in o.card.continuous_powers)
         self.move(o, "play")
         if attached_to is not None and o.card.has_continuous("control_attached"):
             self.recompute_control(self.objs[attached_to])
@@ -711,6 +723,23 @@ class GameState:
     # --- targets (CR7.4 706, CR7.4 707.1d, CR7.4 709.2a) ----------------------------------
 
     def legal_targets(self, kind: str, controller: int, x: int | None = None) -> list[int]:
+        """The legal targets of this kind for this controller (CR7.4 706.1),
+        in the order of play; the caller does not change the list. What they
+        read of cards in play (which are there, their types, controllers and
+        hosts) and the players still in the game ticks BOARD_CLOCK when it
+        changes, so each kind is listed once until it ticks; a graveyard is
+        not in play and is read every time."""
+        if kind == "ally_in_your_graveyard":
+            return self._listed_targets(kind, controller, x)
+        if self._targets_at != BOARD_CLOCK[0]:
+            self._targets, self._targets_at = {}, BOARD_CLOCK[0]
+        key = (kind, controller, x)
+        targets = self._targets.get(key)
+        if targets is None:
+            targets = self._targets[key] = self._listed_targets(kind, controller, x)
+        return targets
+
+    def _listed_targets(self, kind: str, controller: int, x: int | None) -> list[int]:
         targets = self._described(kind, controller, x)
         if kind != "player" and "attached_untargetable" in self.powers_in_game:
             # CR7.4 706.1: an untargetable card in play can't be chosen (Blessing of Freedom's host).
@@ -859,7 +888,8 @@ class GameState:
             return None
         objs = self.objs
         changed = []
-        for was, fact in zip(before, now):
+        # Compared whole first, in one go: most often cards only entered play.
+        for was, fact in () if now[:len(before)] == before else zip(before, now):
             if was != fact:
                 if was[0] != fact[0] or was[1] != fact[1] or was[2] != fact[2] or was[4] != fact[4]:
                     return None
@@ -1001,10 +1031,11 @@ class GameState:
         counted = self._ready_at == READY_CLOCK[0]
         READY_CLOCK[0] += 1  # for every card readied below, set plainly (`Obj.__setattr__`)
         readied = 0
-        for oid in self.play:  # resources too: they are in play (413.9a)
-            o = self.objs[oid]
-            if o.exhausted and o.controller == player and o.id not in held:
-                object.__setattr__(o, "exhausted", False)
+        plain = object.__setattr__
+        # Resources too: they are in play (413.9a).
+        for o in [o for o in map(self.objs.__getitem__, self.play) if o.exhausted and o.controller == player]:
+            if o.id not in held:
+                plain(o, "exhausted", False)
                 readied += o.resource
         if counted:  # the count of ready resources held before: it holds with those readied
             self._ready[player] += readied
@@ -1499,10 +1530,13 @@ class GameState:
         objs = self.objs
         step = self.step
         # `_in_main_phase` (408.1, 409.2b, 502.1), written out: this runs before every choice.
-        main = step == "action_phase" and p == self.turn_player and not self.chain and self.combat is None
+        c = self.combat
+        main = step == "action_phase" and p == self.turn_player and not self.chain and c is None
         # 602.3a: in the defend window, while his hero is in combat, he may
         # strike with a ready weapon of his (303.2); with none, he can't.
-        if step == "defend_window" and combat.may_strike_now(self, p):
+        # (`combat.may_strike_now`, written out.)
+        if step == "defend_window" and c is not None and c.defending and c.attacker is not None and c.defender is not None \
+                and self.players[p].hero in (c.attacker, c.defender):
             weapons = [w for w in map(objs.__getitem__, self.party) if w.card.type == "weapon" and w.controller == p and not w.exhausted]
             defend = bool(weapons)
         else:
@@ -1748,8 +1782,13 @@ class GameState:
                     self._t_close_window()
             else:
                 # The task stack is empty while a player holds priority (`_t_grant`),
-                # so the next player's grant is the task to run now.
-                self._t_give_priority(self.next_clockwise(a.player))
+                # so the next player's grant is the task to run now: his
+                # neighbour's, if still in the game (`next_clockwise`, 409.1).
+                players = self.players
+                q = a.player + 1
+                if q == len(players):
+                    q = 0
+                self._t_give_priority(q if players[q].in_game else self.next_clockwise(a.player))
             return
         self.passes = 0
         player = self.players[a.player]
