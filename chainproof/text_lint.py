@@ -44,7 +44,10 @@ to say).
   kinds of trait...), read from the words after it in either language, or
   the items a rule lists (its bullets, its row of icons) where the
   concordance says what they count: a pair where both sides count one thing
-  and each states a figure the other does not is a finding.  One counts only
+  and each states a figure the other does not is a finding, and so is one
+  whose two sides name things in an order that is part of the rule (the
+  start phase's steps, through the words the concordance declares for them)
+  in different orders.  One counts only
   in digits or after a word that limits ("only one resource"), since it is
   an article too.  Lint says how far the pairs bear the concordance out: a
   pair whose two sides count, but count different things, is named as most
@@ -753,19 +756,22 @@ def basic(text: SectionText, versions: Mapping[str, RuleText], concordance: Basi
             if p.listed is not None and (listed := list_items(rule, other.lines)):
                 theirs = {**theirs, p.listed: theirs.get(p.listed, frozenset()) | {listed}}
             pairs += 1
+            order, unordered = _order(words, rule.text, concordance.names(p, source))
+            absent += [f"{p.key} ({w} not in {who})" for w, who in unordered]
             both = sorted(mine.keys() & theirs.keys())
-            if not both:
+            if not both and not order:
                 if mine and theirs:
                     apart.append(p.key)
                 else:
                     one_side_counts += 1
                 continue
             differ = [w for w in both if mine[w] - theirs[w] and theirs[w] - mine[w]]
-            if not differ:
+            if not differ and not order:
                 agree += 1
                 one_sided += any(mine[w] != theirs[w] for w in both)
                 continue
-            said = "; ".join(f"{_show(set(mine[w]))} {w} in {text.source} against {_show(set(theirs[w]))} in {source}" for w in differ)
+            said = "; ".join([f"{_show(set(mine[w]))} {w} in {text.source} against {_show(set(theirs[w]))} in {source}" for w in differ]
+                             + ([f"{text.source} names {', '.join(order[0])} in this order, {source} {', '.join(order[1])}"] if order else []))
             found.append(TextFinding(
                 "basic-clash", f"basic-clash:{text.source}+{source}:{p.key}", (SOURCES[source].cites_as(number),),
                 f"{text.source}'s {p.heading} (\"{p.anchor}\") and {number} in {source}: {said}; "
@@ -773,8 +779,8 @@ def basic(text: SectionText, versions: Mapping[str, RuleText], concordance: Basi
                 (_place(text.source, [line]), _place(source, rule.lines)), (text.source, source),
             ))
         clashing = sum(1 for f in found if f.sources == (text.source, source))
-        verdict = (f"{clashing} of the {pairs} pairs count one thing differently" if clashing
-                   else f"no pair of the {pairs} counts one thing differently")
+        verdict = (f"{clashing} of the {pairs} pairs differ in what they count or in the order they name things" if clashing
+                   else f"none of the {pairs} pairs differs in what they count or in the order they name things")
         verdict += f"; {agree} agree on all they both count, in {one_sided} of them one only adds to the other"
         borne = (f"{agree + clashing} of its {pairs} pairs count the same thing on both sides; "
                  f"in {one_side_counts} only one side counts")
@@ -791,6 +797,20 @@ def basic(text: SectionText, versions: Mapping[str, RuleText], concordance: Basi
             borne += f"; not found in the texts: {', '.join(lost + absent)}"
         checks.append((f"basic_concordance[{names}]", borne))
     return found, checks
+
+
+def _order(words: str, rule: str, names: list[tuple[str, str | None]]) -> tuple[tuple[list[str], list[str]] | None, list[tuple[str, str]]]:
+    """The things a passage names in order, as each side writes them, where
+    the two sides name them in different orders (else None); and each name
+    a side does not hold, with the side's text ("the passage" or "the rule")."""
+    lower = rule.lower()
+    missing = [(b, "the passage") for b, _ in names if b not in words]
+    missing += [(t or f"a word for {b}", "the rule") for b, t in names if t is None or t.lower() not in lower]
+    if not names or missing:
+        return None, missing
+    mine = sorted(names, key=lambda n: words.index(n[0]))
+    theirs = sorted(names, key=lambda n: lower.index(str(n[1]).lower()))
+    return (None if mine == theirs else ([b for b, _ in mine], [str(t) for _, t in theirs])), []
 
 
 def _named_lists(text: SectionText, later: RuleText, concordance: BasicConcordance) -> tuple[list[TextFinding], int, list[str]]:

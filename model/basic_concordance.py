@@ -43,6 +43,10 @@ class Passage:
     #: What the rules' list counts, where they list the things (their bullets,
     #: or a row of icons' names) that the passage counts.
     listed: str | None = None
+    #: Things the passage names in an order that is part of the rule (steps),
+    #: each as the basic rules, the seed and CR7.4 write it (None: that text
+    #: has no such rule).
+    order: tuple[tuple[str, str | None, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,13 +73,18 @@ class BasicConcordance:
     passages: tuple[Passage, ...]
     lists: tuple[NamedList, ...] = ()
 
+    def names(self, passage: Passage, source: str) -> list[tuple[str, str | None]]:
+        """The things ``passage`` names in order, each with how ``source`` writes it."""
+        at = {self.seed: 1, self.later: 2}[source]
+        return [(named[0], named[at]) for named in passage.order]
+
     def rules(self, source: str) -> list[tuple[Passage, str]]:
         """Each passage with its rule in ``source`` (the seed or the later version), where it has one."""
         pick = {self.seed: lambda p: p.seed, self.later: lambda p: p.later}[source]
         return [(p, rule) for p in self.passages if (rule := pick(p)) is not None]
 
 
-def _passages(*rows: tuple[str | None, ...]) -> tuple[Passage, ...]:
+def _passages(*rows: tuple[object, ...]) -> tuple[Passage, ...]:
     """Rows of the fields of ``Passage``, in its order."""
     return tuple(Passage(*row) for row in rows)
 
@@ -119,7 +128,7 @@ BASIC_TO_COMPREHENSIVE = BasicConcordance("001", "000", "CR7.4", _passages(
     ("turn-phases", "遊戲設定", "分為三個階段", "a turn has three phases",
      None, "综述", "500.1", "Overview"),
     ("start-phase-steps", "遊戲設定", "分為2個步驟", "the start phase has two steps, ready and draw",
-     None, "综述", "500.1", "Overview"),
+     None, "综述", "500.1", "Overview", None, (("重置步驟", None, "ready"), ("抓牌步驟", None, "draw"))),
     ("hand-size", "遊戲設定", "最大值(7張)", "the end step discards down to the maximum hand size of seven",
      "503.2a", "结束阶段", "503.2a", "End phase"),
 ), (

@@ -1,7 +1,8 @@
 """The basic rules (001, unnumbered) read against the comprehensive rules
 through the declared concordance of their passages
 (``model/basic_concordance.py``): what each side counts, and the pairs that
-count one thing differently (``chainproof/text_lint.py``, basic-clash)."""
+count one thing differently, name steps in another order, or whose list of
+names the other's lacks (``chainproof/text_lint.py``, basic-clash)."""
 
 from __future__ import annotations
 
@@ -138,8 +139,8 @@ def test_a_figure_both_sides_count_differently_is_a_basic_clash(whole_files):
     assert "7 cards in 001 against 8 in CR7.4" in clash.summary and "concordance entry opening-hand" in clash.summary
     checks = dict(checks)
     # 60 cards against 60 and 30: the seed only adds a figure.
-    assert checks["basic_clash[001 000]"] == "no pair of the 3 counts one thing differently; 2 agree on all they both count, in 1 of them one only adds to the other"
-    assert checks["basic_clash[001 CR7.4]"].startswith("1 of the 3 pairs count one thing differently")
+    assert checks["basic_clash[001 000]"] == "none of the 3 pairs differs in what they count or in the order they name things; 2 agree on all they both count, in 1 of them one only adds to the other"
+    assert checks["basic_clash[001 CR7.4]"].startswith("1 of the 3 pairs differ in what they count")
 
 
 def test_a_pair_that_counts_different_things_is_named_as_a_doubtful_entry(whole_files):
@@ -194,6 +195,9 @@ def test_each_passage_and_rule_of_the_concordance_is_in_its_text():
             assert seed_section in seed.listed and not any(n.partition(".")[0] == seed_section for n in seed.rules), p
         assert seed.titles.get(seed_section, seed.listed.get(seed_section)) == text_lint.title_words(p.seed_title), p
         assert later.titles.get(p.later.partition(".")[0]) == text_lint.title_words(p.later_title), p
+        for basic_word, seed_word, later_word in p.order:
+            assert basic_word in words and later_word is not None and later_word in later.rules[p.later].text.lower(), p
+            assert p.seed is None or (seed_word is not None and seed_word in seed.rules[p.seed].text), p
         if p.listed is not None:
             assert text_lint.list_items(later.rules[p.later], later.lines) > 0, p
             if p.seed is not None:
@@ -217,8 +221,8 @@ def test_the_shipped_basic_rules_findings():
     assert traits.places == ("001_bb13bfcb78a9b116.txt:35", "wowtcg-comprehensive-rules-7.4.txt:352-356")
     assert "5 kinds of trait in 001 against 6 in CR7.4" in traits.summary
     checks = dict(checks)
-    assert checks["basic_clash[001 000]"].startswith("1 of the 15 pairs count one thing differently")
-    assert checks["basic_clash[001 CR7.4]"].startswith("3 of the 20 pairs count one thing differently")
+    assert checks["basic_clash[001 000]"].startswith("1 of the 15 pairs differ in what they count")
+    assert checks["basic_clash[001 CR7.4]"].startswith("3 of the 20 pairs differ in what they count")
     assert checks["basic_clash[001 CR7.4]"].endswith("1 of its 1 lists of names lack names of 001's")
     assert checks["basic_concordance[001 000]"] == "14 of its 15 pairs count the same thing on both sides; in 1 only one side counts"
     assert checks["basic_concordance[001 CR7.4]"] == (
@@ -242,6 +246,30 @@ def test_a_planted_wrong_entry_is_reported(rule: str, shown: str):
     else:
         (clash,) = [f for f in found if f.key == "basic-clash:001+CR7.4:hand-size"]
         assert "7 cards in 001 against 30, 60 in CR7.4" in clash.summary
+
+
+STEPS = ["詞", "規則,開局,回合,術語,多人,", "回合", "開始階段分為2個步驟:重置步驟和抓牌步驟。"]
+STEPS_LATER = ["500. Overview", "500.1 Each start phase has two steps. In order, they are draw and ready."]
+STEPS_ENTRY = Passage("start-phase-steps", "回合", "分為2個步驟", "the start phase's steps", None, "综述", "500.1", "Overview",
+                      None, (("重置步驟", None, "ready"), ("抓牌步驟", None, "draw")))
+
+
+@pytest.mark.parametrize("later, found", [
+    (STEPS_LATER, ["001 names 重置步驟, 抓牌步驟 in this order, CR7.4 draw, ready"]),
+    ([STEPS_LATER[0], STEPS_LATER[1].replace("draw and ready", "ready and draw")], []),
+])
+def test_steps_named_in_another_order_are_a_basic_clash(whole_files, later, found):
+    """Both count two steps; a planted swap of their order is found."""
+    concordance = replace(BASIC_TO_COMPREHENSIVE, passages=(STEPS_ENTRY,), lists=())
+    clashes, checks = text_lint.basic(text_lint.read_sections("001", STEPS), {"CR7.4": text_lint.read("CR7.4", later)}, concordance)
+    assert [c.summary.partition(": ")[2].partition("; concordance")[0] for c in clashes] == found
+    assert "not found" not in dict(checks)["basic_concordance[001 CR7.4]"]
+
+
+def test_a_step_the_rule_does_not_name_is_reported(whole_files):
+    concordance = replace(BASIC_TO_COMPREHENSIVE, passages=(replace(STEPS_ENTRY, order=(("重置步驟", None, "inspire"),)),), lists=())
+    _, checks = text_lint.basic(text_lint.read_sections("001", STEPS), {"CR7.4": text_lint.read("CR7.4", STEPS_LATER)}, concordance)
+    assert dict(checks)["basic_concordance[001 CR7.4]"].endswith("not found in the texts: start-phase-steps (inspire not in the rule)")
 
 
 KEYWORDS = ["詞", "規則,關鍵文字,術語,附錄,多人,", "關鍵文字", "這些字有特殊意義。", "·隱遁:無法被攻擊。", "·瞬發:任何時候都能使用。", "術語"]
