@@ -728,8 +728,10 @@ def basic(text: SectionText, versions: Mapping[str, RuleText], concordance: Basi
     """Each passage of an unnumbered text against its rule in each numbered
     version the concordance pairs it with: where both count one thing (cards,
     players, phases...) and each states a figure for it that the other does
-    not.  How far the pairs bear the concordance out: a pair whose two sides
-    count, but count different things, most likely pairs two different rules."""
+    not, or where they name steps in different orders; and each of its lists
+    of names against the later version's (``_named_lists``).  How far the
+    pairs bear the concordance out: a pair whose two sides count, but count
+    different things, most likely pairs two different rules."""
     located: dict[str, tuple[int, str]] = {}
     lost: list[str] = []
     for p in concordance.passages:
