@@ -230,6 +230,9 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                 "attack_window",
                 ("601.3", "602.1", "409.4a", "CR7.4 709.1", "413.7a", "409.4"),
                 guard=lambda s, b: b.And(proposal_on_top(s, b), t.legal_proposal(s, b, s.attacker, s.defender)),
+                # Its first conjunct, shared with the interruption: the proposal's
+                # legality is not asked where no proposal is on top.
+                prefilter=proposal_on_top,
                 update=lambda s, b: {
                     **chain.pop(s, b),
                     **t.give_turn_player_priority(s, b),
@@ -249,6 +252,7 @@ def edges(t: Table, combats: int | None) -> tuple[list[Edge], Any]:
                 "action_phase",
                 ("601.3", "CR7.4 711.1", "409.4a", "413.7a", "409.4"),
                 guard=lambda s, b: b.And(proposal_on_top(s, b), b.Not(t.legal_proposal(s, b, s.attacker, s.defender))),
+                prefilter=proposal_on_top,
                 update=lambda s, b: {
                     **chain.pop(s, b),
                     **t.give_turn_player_priority(s, b),
