@@ -404,6 +404,9 @@ REHASH_KEYS = 1 << 20
 #: what is needed).  Linear probing's runs lengthen as the table fills; at
 #: most half full, the table alone took 8 to 16 bytes a state.
 FILL = 0.7
+#: Blocks larger than this are mapped by the system on their own (glibc's
+#: largest threshold): they grow in place, without a copy, to what is needed.
+MAPPED_BYTES = 32 << 20
 #: Keys added at a time: bounds the arrays that probing builds (some 40
 #: bytes a key) whatever the size of the level.
 ADD_KEYS = 1 << 20
@@ -412,10 +415,11 @@ ADD_KEYS = 1 << 20
 def _grown(array: np.ndarray, length: int) -> np.ndarray:
     """``array`` with room for ``length`` rows, grown in place where it can be:
     the system moves a large block's pages, not its bytes, and the old rows
-    and the new are never held side by side."""
+    and the new are never held side by side.  A small block is copied as it
+    grows: it grows by an eighth at least."""
     if length <= len(array):
         return array
-    shape = (length, *array.shape[1:])
+    shape = (length if array.nbytes > MAPPED_BYTES else max(length, len(array) * 9 // 8), *array.shape[1:])
     try:
         array.resize(shape)
         return array
@@ -425,13 +429,30 @@ def _grown(array: np.ndarray, length: int) -> np.ndarray:
         return grown
 
 
+def _rows_equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Is row ``i`` of ``a`` row ``i`` of ``b``, for each ``i``?"""
+    equal = a[:, 0] == b[:, 0]
+    for w in range(1, a.shape[1]):
+        equal &= a[:, w] == b[:, w]
+    return equal
+
+
+def _trimmed(array: np.ndarray, length: int) -> np.ndarray:
+    """``array``'s first ``length`` rows, the room after them given back (in place where it can be)."""
+    try:
+        array.resize((length, *array.shape[1:]))
+        return array
+    except ValueError:  # a view of the array is held elsewhere: copied instead
+        return array[:length].copy()
+
+
 class Visited:
     """The keys seen, numbered in the order first added.
 
     ``keys[i]`` is the key of number ``i``.  An open-addressing hash table
     (linear probing, at most ``FILL`` full, of any size) holds the numbers,
-    so a key is stored once, in ``keys``, grown to what it holds at each
-    ``add``: no room is kept for keys to come.
+    so a key is stored once, in ``keys``, grown as it fills by an eighth
+    (``_grown``): little room is kept for keys to come.
     """
 
     def __init__(self, words: int) -> None:
@@ -528,6 +549,10 @@ class Visited:
         """The keys numbered ``numbers``, as ``_form`` gives them."""
         return self.keys[numbers] if isinstance(numbers, slice) else self.keys.take(numbers, axis=0)
 
+    def _equal(self, numbers: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """Is the key numbered ``numbers[i]`` the key ``keys[i]`` (as ``_form`` gives them), for each ``i``?"""
+        return _rows_equal(self.keys.take(numbers, axis=0), keys)  # whole rows at once: a key's words lie side by side
+
     def _put(self, keys: np.ndarray, new: np.ndarray, base: int) -> None:
         """Hold the rows ``new`` of ``keys`` (as ``_form`` gives them) under the numbers from ``base`` on."""
         self.keys = _grown(self.keys, base + len(new))
@@ -543,13 +568,8 @@ class Visited:
         for held in (True, False):
             at = np.flatnonzero(holder < base if held else holder >= base)
             rows = holder.take(at)
-            # Whole rows at once: a key's words lie side by side.
-            mine = self._held(rows) if held else keys.take(rows - base, axis=0)
             theirs = keys.take(pending.take(at), axis=0)
-            equal = mine[:, 0] == theirs[:, 0]
-            for w in range(1, keys.shape[1]):
-                equal &= mine[:, w] == theirs[:, w]
-            same[at] = equal
+            same[at] = self._equal(rows, theirs) if held else _rows_equal(keys.take(rows - base, axis=0), theirs)
         return same
 
     def _home(self, keys: np.ndarray) -> np.ndarray:
@@ -668,6 +688,14 @@ class States(Visited):
         pairs[:, 0] = low
         pairs[:, 1] = tail
         return pairs
+
+    def _equal(self, numbers: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        # The first words first: most keys that differ differ there, and the
+        # tails of the others alone are read (a second look into memory).
+        equal = self.low.take(numbers) == pairs[:, 0]
+        alike = np.flatnonzero(equal)
+        equal[alike] = self.tail.take(numbers.take(alike)) == pairs[:, 1].take(alike)
+        return equal
 
     def _put(self, pairs: np.ndarray, new: np.ndarray, base: int) -> None:
         end = base + len(new)
@@ -1063,9 +1091,9 @@ def explore(
         starts.pop()  # the empty level that ended the search
     count = visited.count
     if isinstance(visited, States):
-        low, tail, tails = visited.low, visited.tail, visited.tails.keys
+        low, tail, tails = _trimmed(visited.low, count), _trimmed(visited.tail, count), visited.tails.keys[: visited.tails.count].copy()
     else:
-        low, tail, tails = visited.keys[:, 0].copy(), None, None
+        low, tail, tails = visited.keys[:count, 0].copy(), None, None
     del visited  # its hash table given back before the transitions are joined
     key_bytes = low.nbytes + (0 if tail is None else tail.nbytes + tails.nbytes)
     step_first = _joined_bits([step[1] for step in steps], block_transitions)

@@ -234,9 +234,9 @@ def test_keys_of_several_words_are_held_as_their_first_word_and_the_number_of_th
     states = vector.States(3)
     new, number = states.add(np.concatenate([keys[:40], keys[:40], keys[40:]]))
     assert new.tolist() == list(range(40)) + list(range(80, 640)) and number.tolist() == list(range(40)) * 2 + list(range(40, 600))
-    assert states.tail.dtype == np.uint16 and len(states.tails.keys) == 300
-    assert (states.low == keys[:, 0]).all() and (states.rows(0, 600) == keys).all()
-    assert list(dict.fromkeys(states.tail.tolist())) == list(range(300))
+    assert states.count == 600 and states.tail.dtype == np.uint16 and states.tails.count == 300
+    assert (states.low[:600] == keys[:, 0]).all() and (states.rows(0, 600) == keys).all()
+    assert list(dict.fromkeys(states.tail[:600].tolist())) == list(range(300))
 
 
 @settings(max_examples=40, deadline=None)
