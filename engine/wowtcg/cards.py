@@ -11,7 +11,7 @@ file that is not a pool at all is `CardFileError` naming the file and line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -540,14 +540,33 @@ class Pool:
         return out
 
 
+#: The token cards made so far, by the id of what they were made from (a
+#: step or a card) with that object, which keeps the id from being reused:
+#: a card is an immutable definition, so every token of one step, or every
+#: token copy of one card, shares one (`token_card`, `token_copy`).
+_TOKEN_CARDS: dict[int, tuple[Any, Card]] = {}
+
+
 def token_card(step: Step) -> Card:
     """403.2: a token ally with the stats a create_token step gives; cost 0;
     its label is its name; melee unless said otherwise."""
-    return Card(
-        name=step.arg("name"), type="ally", text="token", source="403.2",
-        atk=step.arg("atk", 0), damage_type=step.arg("type", "melee"), health=step.arg("health", 1),
-        subtypes=tuple(step.arg("subtypes", ())),
-    )
+    made = _TOKEN_CARDS.get(id(step))
+    if made is None or made[0] is not step:
+        made = _TOKEN_CARDS[id(step)] = (step, Card(
+            name=step.arg("name"), type="ally", text="token", source="403.2",
+            atk=step.arg("atk", 0), damage_type=step.arg("type", "melee"), health=step.arg("health", 1),
+            subtypes=tuple(step.arg("subtypes", ())),
+        ))
+    return made[1]
+
+
+def token_copy(card: Card) -> Card:
+    """403.2: a token copy of a card (Highborne Soul Mirror): the card's
+    printed facts but a cost of 0, as every token's (CR7.4 402.4)."""
+    made = _TOKEN_CARDS.get(id(card))
+    if made is None or made[0] is not card:
+        made = _TOKEN_CARDS[id(card)] = (card, replace(card, cost=0))
+    return made[1]
 
 
 @cache

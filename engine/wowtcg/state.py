@@ -11,11 +11,10 @@ resolves). Everything is data, so a state can be copied with `clone()`.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from operator import attrgetter
 
 from . import checks, combat, effects
-from .cards import Card, Pool, token_card
+from .cards import Card, Pool, token_card, token_copy
 from .objects import BOARD_CLOCK, READY_CLOCK, RESOURCE_MARKED, Action, Combat, Decision, EngineSetupError, IllegalAction, Link, Obj, Packet, Player, Waiting
 
 HAND_SIZE = 7  # 101.1: opening hand
@@ -126,7 +125,7 @@ class GameState:
         "seated", "instants_in_hand", "play", "party", "resource_row", "chain", "waiting", "tasks", "decision",
         "priority", "passes", "step", "turn_player", "first_player", "turn_number", "combat", "turn_modifiers",
         "resolving", "over", "history", "_next_link", "_settled", "_settled_at", "uniqueness_settled", "_ready",
-        "_ready_at", "_sides_of", "_defenders_of", "_targets", "_targets_at", "_offers", "_placings", "_plays", "_proposals", "_offered",
+        "_ready_at", "_sides_of", "_defenders_of", "_attacks_of", "_targets", "_targets_at", "_offers", "_placings", "_plays", "_proposals", "_offered",
         "pass_actions",
     )
 
@@ -195,6 +194,9 @@ class GameState:
         # BOARD_CLOCK then: what it reads (controllers, keywords, which follow
         # from cards in play and their hosts) ticks that clock when it changes.
         self._defenders_of: list[tuple | None] = [None] * len(heroes)
+        # Each player's proposals at his last main-phase choice, with what
+        # they read that BOARD_CLOCK does not stand for (`_priority_actions`).
+        self._attacks_of: list[tuple | None] = [None] * len(heroes)
         # `legal_targets` of each kind, controller and X, as listed at BOARD_CLOCK `_targets_at`.
         self._targets: dict[tuple, list[int]] = {}
         self._targets_at = -1
@@ -397,6 +399,7 @@ class GameState:
             None if found is None else (found[0], [(new.objs[d.id], sabotage) for d, sabotage in found[1]], found[2])
             for found in self._defenders_of
         ]
+        new._attacks_of = [None if last is None else (*last[:2], list(last[2]), last[3], list(last[4])) for last in self._attacks_of]
         new._targets = {key: list(targets) for key, targets in self._targets.items()}
         new._targets_at = self._targets_at  # the copy's cards in play are this state's
         new.pass_actions = list(self.pass_actions)
@@ -633,7 +636,7 @@ class GameState:
         """403.2: a token copy of a card (Highborne Soul Mirror) enters play
         under the effect's controller, with the card's printed facts but a
         cost of 0, as every token's (CR7.4 402.4)."""
-        o = self._new_obj(replace(card, cost=0), controller, "play", token=True)
+        o = self._new_obj(token_copy(card), controller, "play", token=True)
         o.zone = "chain"  # not yet anywhere; enter_play moves it
         self.enter_play(o, controller)
 
@@ -1689,6 +1692,21 @@ class GameState:
         if main and theirs:  # the others' cards matter in his main phase only
             powers_in_game = self.powers_in_game
             taxed = "attack_tax" in powers_in_game
+            # His proposals at his last main-phase choice hold again while
+            # nothing they read has changed: the cards in play with their
+            # controllers and hosts (BOARD_CLOCK), the turn (302.2), which of
+            # his cards are exhausted (601.2a), what he can pay if one of his
+            # attackers is taxed (600.3); and with no modifier of this turn
+            # (600.2, 601.2c). A resource placed, the most frequent choice,
+            # changes none of them.
+            exhausted = [a.exhausted for a in mine]
+            last = self._attacks_of[p]
+            if last is not None and last[0] == BOARD_CLOCK[0] and last[1] == self.turn_number and last[2] == exhausted \
+                    and (last[3] is None or last[3] == budget) and not self.turn_modifiers:
+                out += last[4]
+                return out  # no strike in the main phase (602.3a)
+            first = len(out)
+            paid = None
             # `combat.attacker_rule` written out for `mine`, his cards in play
             # that are not resources, before each of his main-phase choices: a
             # character (601.2), not a totem (306.3a), not held by Polymorph
@@ -1706,8 +1724,10 @@ class GameState:
                 if card.type != "hero" and a.joined_turn >= since \
                         and not ("ferocity" in card.keywords_possible and combat.has(self, a, "ferocity")):
                     continue
-                if taxed and budget < combat.attack_tax(a):  # 600.3: he can't pay to propose it
-                    continue
+                if taxed and combat.attack_tax(a):
+                    paid = budget  # what he can pay decides this attacker (600.3)
+                    if budget < combat.attack_tax(a):  # he can't pay to propose it
+                        continue
                 if defenders is None:
                     # What 601.2b asks of a defender, bar the attacker's
                     # sabotage, is the same for every attacker of his: asked
@@ -1738,6 +1758,7 @@ class GameState:
                         proposal = made[key] = Action.made("propose", p, a.id, (d.id,), option=sabotage,
                                                            label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
                     offer(proposal)
+            self._attacks_of[p] = None if self.turn_modifiers else (BOARD_CLOCK[0], self.turn_number, exhausted, paid, out[first:])
         if defend:
             for w in weapons:
                 if combat.strike_problem(self, p, w, budget) is None:  # 303.2
