@@ -56,6 +56,22 @@ to say).
   entry of CR7.4's glossary gives, through the terms the concordance declares
   for them, each of which must be a term that glossary defines: a name whose
   term the later list lacks is a finding.
+- **self-count**: a text against itself.  A passage (a rule, a glossary
+  entry, a section of a text that numbers nothing) that states a count and
+  goes on to enumerate what it counts, where the items it lists are not as
+  many: "six card types: Ability, Ally...", "分為2個步驟:重置步驟和抓牌步驟",
+  a count whose words end its line with the list in the lines below (bullets,
+  numbered lines, names each with a colon, a row of icons), a colon that ends
+  a rule with its sub-rules below, "三種...分別為", "分為力量、敏捷和智力三種",
+  "兩個方面。首先...其次".  A count is paired with a list only where the text
+  puts one right after the other: its counted words run up to a colon (or to
+  "they are" in the next sentence), or end the line that the list follows.  A
+  list that says it is not whole ("such as", 等) or that lint cannot split
+  (names run together with no mark between them) is named, not compared.
+  Also the counted words (two English words or more, a Chinese noun of two
+  characters or more: "card types", 種牌類別) that the same text states after
+  another number elsewhere, enumerated or not: a finding where the numbers
+  differ.  Lint says per text how many counts it compared and how many agree.
 
 A rule's words run from its heading to the next heading, without its
 examples and card texts (which a translation may leave out or keep
@@ -66,6 +82,8 @@ texts are not at hand, lint says the text checks were skipped.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
@@ -75,7 +93,7 @@ from model.concordance import CONCORDANCES, Concordance
 from model.sources import GAME_SOURCES, SOURCES, Source, lines_of
 
 #: The kinds of finding this module reports, in report order.
-KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash", "basic-clash")
+KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash", "basic-clash", "self-count")
 
 #: A rule's heading: its number first on the line (after a Markdown ``###``),
 #: then its words (a wrapped line that starts with a rule number and stops,
@@ -850,6 +868,301 @@ def _named_lists(text: SectionText, later: RuleText, concordance: BasicConcordan
     return found, named, unnamed
 
 
+#: What follows a count to say the passage enumerates what it counts: the
+#: counted words (a few English words, "card types", "kinds of trait"; in
+#: Chinese a measure word and a noun, 種牌類別, 大職業), then a colon, or a
+#: full stop and "they are" ("three phases. In order, they are start...").
+#: Where an English passage may enumerate a count: no colon and no "they are", no list.
+_EN_MAYBE = re.compile(r":|\b(?:they|these) are\b")
+_EN_ENUMERATED = re.compile(r"\s+([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){0,3}?)(?:\s*:|\.\s+(?:In order,\s+)?(?:they|these) are\b)")
+_ZH_ENUMERATED = re.compile(r"\s*([^\s\d,，。:：;；、()（）“”\"·]{1,12}?)[ \t]*(?:[:：]|[,，]\s*(?:分别为|分別為)|(?=[ \t]*(?:\n|$)))")
+#: A Chinese count whose next sentence starts its items in words (兩個方面。首先...其次...).
+_ZH_FIRSTLY = re.compile(r"\s*([^\s\d,，。:：;；、()（）]{1,12}?)。\s*首先")
+_ZH_THEN = re.compile(r"其次|再次|最[後后]")
+#: A Chinese count that divides (分為兩類): a comma after what it counts leads to the list too.
+_ZH_DIVIDES = re.compile(r"(?:分为|分為)\s*$")
+_ZH_COMMA = re.compile(r"[,，]")
+#: A Chinese list before its count: "分為力量、敏捷和智力三種".
+_ZH_LIST_BEFORE = re.compile(r"(?:分为|分為)([^,，。:：;；]+?[、和及与與][^,，。:：;；]+?)\s*$")
+#: A list's items in a sentence: commas, semicolons where an item holds a
+#: comma ("a resource row for resources; an ally row..."), the last joined by
+#: "and" (以及, 和, 及, 與).
+_EN_ITEMS = re.compile(r"\s*;\s*(?:and\s+)?|\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_ZH_ITEMS = re.compile(r"\s*[,，、;；]\s*(?:以及|及|和|與|与|或是|或)?\s*|以及|或是|和|與|与|及|或")
+#: A sentence's end: an English full stop before a space, a Chinese one, or a
+#: Chinese semicolon (a clause of its own).
+_EN_END = re.compile(r"\.(?=\s|$)")
+_ZH_END = re.compile(r"[。;；]|\n")
+#: A list that says it is not whole ("such as", 等) counts no items.
+_OPEN_LIST = re.compile(r"\b(?:such as|e\.g|etc|including)\b|等$")
+#: A line that names one item: a bullet, or a short name and a colon ("德魯伊:...").
+#: A numbered list's marker at the start of a line ("1.宣告:..."), which counts nothing.
+_ROW_NUMBER = re.compile(r"^[ \t]*\d{1,2}[.、．](?!\d)", re.MULTILINE)
+_NAME_HEAD = re.compile(r"^\s*(?:[A-Za-z][A-Za-z' -]{0,24}|[^\s\d:：,，。·]{1,8})[:：]")
+_SENTENCE = re.compile(r"[.,;:。,，；:：]")
+_BRACKETS = re.compile(r"\([^()]*\)|（[^（）]*）")
+
+
+@dataclass(frozen=True)
+class Enumeration:
+    """A count a passage states, with the items it goes on to list (None
+    where what follows is no list lint can read)."""
+
+    line: int
+    value: int
+    what: str
+    items: tuple[str, ...] | None
+    item_lines: tuple[int, ...] = ()
+
+
+def _block(rows: list[tuple[int, str]], start: int) -> tuple[list[str], list[int]] | None:
+    """The items the rows from ``start`` on list, one a row: bullets, short
+    names each with a colon, or a row of names set apart by wide gaps (the
+    reference's icons; a second row may go on with them).  Each item is of
+    one shape, all names or all sentences; None for fewer than two items."""
+    kept = [(i, row) for i, row in rows[start:] if row.strip()]
+    if not kept:
+        return None
+    def shape(row: str) -> str | None:
+        names = _ICON_GAP.split(row.strip())
+        if len(names) > 1 and not any(_SENTENCE.search(n) for n in names):
+            return "icons"
+        if _BULLET.match(row):
+            return "bullet"
+        if _ROW_NUMBER.match(row):
+            return "numbered"
+        return "head" if _NAME_HEAD.match(row) else None
+    first = shape(kept[0][1])
+    if first is None:
+        return None
+    items: list[str] = []
+    lines: list[int] = []
+    for i, row in kept:
+        if shape(row) != first:
+            break
+        named = _ICON_GAP.split(row.strip()) if first == "icons" else [row.strip()]
+        items += named
+        lines.append(i)
+    if first == "bullet" and len({bool(_SENTENCE.search(item[1:].strip())) for item in items}) > 1:
+        return None
+    return (items, lines) if len(items) > 1 else None
+
+
+def enumerations(rows: list[tuple[int, str]], language: str, subrules: tuple[tuple[int, str], ...] = ()) -> list[Enumeration]:
+    """The counts ``rows`` (a passage's lines, by number) state and then
+    enumerate: a count whose words end at a colon, or in "they are", with
+    the items up to the sentence's end; or whose words end the row, with the
+    rows after it as the items (``_block``), or, where a colon ends the
+    rule, its sub-rules (``subrules``: each heading's line and number)."""
+    text = "\n".join(row for _, row in rows)
+    if language == "en" and not _EN_MAYBE.search(text):
+        return []
+    starts = [0]
+    for _, row in rows[:-1]:
+        starts.append(starts[-1] + len(row) + 1)
+    flat = _blank(_BRACKETS, text)
+    out: list[Enumeration] = []
+    for a, b, value in _stated(_blank(_ROW_NUMBER, text)):
+        if value < 2 or _ORDINAL.match(text[a:b]) or text[a - 1:a] == "第":
+            continue
+        row = bisect.bisect_right(starts, a) - 1
+        chinese = _CJK.match(text, a) is not None or _CJK.match(text, b) is not None
+        if not chinese and not text[b:b + 1].isspace():
+            continue  # "2H", "Two-Handed": a name, not a count
+        m = (_ZH_ENUMERATED if chinese else _EN_ENUMERATED).match(flat, b)
+        if chinese and m is None and _ZH_DIVIDES.search(flat, starts[row], a):
+            m = re.compile(r"\s*([^\s\d,，。:：;；、()（）]{1,4}?)[,，]").match(flat, b)
+        if chinese and m is None and (before := _ZH_LIST_BEFORE.search(flat, starts[row], a)):
+            items = [x for x in _ZH_ITEMS.split(before.group(1)) if x.strip()]
+            if len(items) > 1:
+                out.append(Enumeration(rows[row][0], value, re.sub(r"[,，。].*", "", flat[b:b + 4]), tuple(items), (rows[row][0],)))
+            continue
+        if chinese and m is None and (firstly := _ZH_FIRSTLY.match(flat, b)):
+            # The first item is the rest of this row; each further one starts a row or follows in this one.
+            then = list(itertools.takewhile(lambda r: _ZH_THEN.match(r[1].strip()), rows[row + 1:]))
+            count = 1 + len(_ZH_THEN.findall(flat, firstly.end(), starts[row + 1] - 1 if row + 1 < len(starts) else len(flat))) + len(then)
+            out.append(Enumeration(rows[row][0], value, firstly.group(1), ("首先", *(["其次"] * (count - 1))) if count > 1 else None,
+                                   (rows[row][0], *(i for i, _ in then))))
+            continue
+        if m is None:
+            continue
+        what = re.sub(r"\s+", " ", m.group(1))
+        rest = flat[m.end():starts[row + 1] - 1 if row + 1 < len(starts) else len(flat)]
+        block = _block(rows, row + 1) if not rest.strip() else None
+        if block is not None:
+            items, lines = block
+        elif not flat[m.end():].strip() and m.group(0).rstrip().endswith((":", "：")) and len(subrules) > 1:
+            items, lines = [n for _, n in subrules], [i for i, _ in subrules]
+        elif not rest.strip() and (language == "zh" or not flat[m.end():].strip()):
+            if not m.group(0).rstrip().endswith((":", "：")):
+                continue  # a count that ends its row with no colon and no list after it enumerates nothing
+            items, lines = None, []
+        else:
+            end = (_ZH_END if language == "zh" else _EN_END).search(flat, m.end())
+            listed = flat[m.end():end.start() if end else len(flat)].strip()
+            split = _ZH_ITEMS if language == "zh" else _EN_ITEMS
+            if language == "en" and ";" in listed:
+                split = re.compile(r"\s*;\s*(?:and\s+)?")
+            items = None if _OPEN_LIST.search(listed) else [x for x in split.split(listed) if x.strip()]
+            if _ZH_COMMA.match(m.group(0).rstrip()[-1:]) and not (items and len(items) > 1):
+                continue  # "分為三個階段,某些階段..." goes on with a sentence, not a list
+            last = end.start() if end else len(flat)
+            lines = sorted({rows[bisect.bisect_right(starts, p) - 1][0] for p in (m.end(), max(m.end(), last - 1))})
+        out.append(Enumeration(rows[row][0], value, what, tuple(items) if items and len(items) > 1 else None, tuple(lines)))
+    return out
+
+
+#: A rule's number: its section, and the rule and letter under it.
+_NUMBER = re.compile(r"^(\d{3})(?:\.(\d+)([a-z]?))?$")
+
+
+def _parent(number: str) -> str | None:
+    """The rule a sub-rule is under: 501.1a under 501.1, 501.1 under 501."""
+    m = _NUMBER.match(number)
+    if m is None or m.group(2) is None:
+        return None
+    return f"{m.group(1)}.{m.group(2)}" if m.group(3) else m.group(1)
+
+
+def _passages(text: RuleText) -> list[tuple[str, list[tuple[int, str]], tuple[tuple[int, str], ...]]]:
+    """Each rule of a numbered text with its words' lines (its heading's
+    number and a list's markers left out), and each entry of its glossary,
+    which runs to the next entry (the reference's rows of icons stand apart;
+    entries not set apart by a blank line read as one, so a place in the
+    glossary is named by its line)."""
+    out = []
+    children: dict[str, list[tuple[int, str]]] = {}
+    for number, rule in text.rules.items():
+        if (parent := _parent(number)) is not None:
+            children.setdefault(parent, []).append((rule.head, number))
+    for number, rule in text.rules.items():
+        rows = []
+        for i in rule.lines:
+            line = text.lines[i - 1]
+            head = _HEAD.match(line) if i == rule.head else None
+            rows.append((i, _MARKER.sub(" ", line[head.end():] if head else line)))
+        out.append((number, rows, tuple(children.get(number, ()))))
+    entries = sorted(glossary(text.lines).items(), key=lambda e: e[1][0])
+    for k, (_, (first, _)) in enumerate(entries):
+        last = entries[k + 1][1][0] - 1 if k + 1 < len(entries) else len(text.lines)
+        out.append(("glossary", [(i, text.lines[i - 1]) for i in range(first, last + 1) if not _PAGE.match(text.lines[i - 1])], ()))
+    return out
+
+
+#: A line that is an example as a whole (示例:...), in a text that numbers nothing.
+_EXAMPLE_ROW = re.compile(r"^\s*(?:示例|例如|举例|舉例)")
+
+
+def _sections(text: SectionText) -> list[tuple[str, list[tuple[int, str]], tuple[tuple[int, str], ...]]]:
+    """Each section of a text that numbers nothing, or the whole text where
+    it lists no sections (003), its examples left out."""
+    def row(i: int) -> tuple[int, str]:
+        line = text.lines[i - 1]
+        return i, "" if _EXAMPLE_ROW.match(line) else _INLINE_EXAMPLE.sub(" ", line)
+    spans = text.sections.items() if text.sections else [("", (0, len(text.lines)))]
+    return [(title, [row(i) for i in range(first + 1, last + 1)], ()) for title, (first, last) in spans]
+
+
+#: An item's name: the words before its colon, without its bullet or number.
+_ITEM_NAME = re.compile(r"^[\s·•\uf0b7]*(?:\d{1,2}[.、．])?\s*([^:：]{1,12})[:：]")
+
+
+def _item_name(item: str) -> str:
+    m = _ITEM_NAME.match(item)
+    return m.group(1).strip() if m else re.sub(r"\s+", " ", item).strip(" ·•\uf0b7")[:24]
+
+
+def passages(text: RuleText) -> list[tuple[str, list[tuple[int, str]], tuple[tuple[int, str], ...]]]:
+    """A text's passages, each with its rows and its sub-rules' headings: a
+    numbered text's rules and glossary entries, or the sections of one that
+    numbers nothing (the whole text where it lists none)."""
+    return _passages(text) if text.rules else _sections(read_sections(text.source, text.lines))
+
+
+def _where(source: str, where: str, line: int) -> tuple[str, str]:
+    """How a finding cites a place of a passage, and how it names it: a
+    rule by its number, the glossary and a text that numbers nothing by
+    their section and line."""
+    if where[:1].isdigit():
+        return SOURCES[source].cites_as(where), where
+    shown = f"{where} (line {line})" if where else f"line {line}"
+    return f"{source} {shown}", shown
+
+
+def _key_place(where: str, line: int) -> str:
+    """A place in a finding's key: a rule's number or a section's title, a line in the glossary or a text without either."""
+    return where if where and where != "glossary" else f"{where or 'line'}{line}"
+
+
+#: A measure word before what a Chinese count counts (個特性, 種牌類別).
+_MEASURE = re.compile(r"^[個个種种類类大件名張张位項项條条]")
+
+
+def _specific(what: str) -> bool:
+    """Are a count's words specific enough to name one thing wherever the
+    text uses them: two English words or more ("card types", not "zones",
+    which the reference uses for all zones and for those players share), or
+    a Chinese noun of two characters or more after its measure word?"""
+    return len(what.split()) > 1 if what.isascii() else len(_MEASURE.sub("", what)) > 1
+
+
+def self_count(source: str, passages: list[tuple[str, list[tuple[int, str]], tuple[tuple[int, str], ...]]]) -> tuple[list[TextFinding], tuple[str, str]]:
+    """Each count a passage of one text states and goes on to enumerate
+    (``enumerations``), against the items it lists: a finding where the two
+    differ.  Also each count's words where the text states them after
+    another number, enumerated or not ("six card types", "seven card
+    types"): a finding where the numbers differ (``_specific`` words only)."""
+    found: list[TextFinding] = []
+    pairs = agree = 0
+    unread: list[str] = []
+    counted: dict[str, dict[tuple[str, int], int]] = {}
+    for where, rows, subrules in passages:
+        for e in enumerations(rows, SOURCES[source].language, subrules):
+            rule, shown = _where(source, where, e.line)
+            if e.items is None:
+                unread.append(f"{shown}: {e.value} {e.what}")
+                continue
+            pairs += 1
+            counted.setdefault(e.what, {})[(where, e.line)] = e.value
+            if len(e.items) == e.value:
+                agree += 1
+                continue
+            found.append(TextFinding(
+                "self-count", f"self-count:{source}:{_key_place(where, e.line)}:{e.what.replace(' ', '-')}", (rule,),
+                f"{source}'s {shown} counts {e.value} {e.what} and then lists {len(e.items)}: "
+                f"{', '.join(_item_name(x) for x in e.items)} ({TEXTUAL})",
+                (_place(source, [e.line]), _place(source, e.item_lines)), (source,),
+            ))
+    listed = len(found)
+    words = {what: re.compile(r"\s*" + re.escape(what).replace(r"\ ", r"\s+") + r"\b", re.IGNORECASE) for what in counted if _specific(what)}
+    for where, rows, _ in passages:
+        text = "\n".join(row for _, row in rows)
+        if not any(pattern.search(text) for pattern in words.values()):
+            continue
+        for a, b, value in _stated(_blank(_ROW_NUMBER, text)):
+            for what, pattern in words.items():
+                if value > 1 and pattern.match(text, b):
+                    counted[what].setdefault((where, rows[text.count("\n", 0, a)][0]), value)
+    twice = {what: said for what, said in counted.items() if what in words and len(said) > 1}
+    for what, said in twice.items():
+        if len(set(said.values())) == 1:
+            continue
+        places = [(_where(source, w, i), i, v) for (w, i), v in said.items()]
+        found.append(TextFinding(
+            "self-count", f"self-count:{source}:{what.replace(' ', '-')}@" + "+".join(_key_place(w, i) for w, i in said),
+            tuple(dict.fromkeys(r for (r, _), _, _ in places)),
+            f"{source} counts {what} differently: {', '.join(f'{v} in {shown}' for (_, shown), _, v in places)} ({TEXTUAL})",
+            tuple(_place(source, [i]) for _, i, _ in places), (source,),
+        ))
+    verdict = (f"{pairs} counts it goes on to enumerate, {agree} agree with the items it lists"
+               + (f", {listed} do not" if listed else "")
+               + f"; {len(twice)} of their words it states twice or more, "
+               + (f"{len(found) - listed} with different numbers" if len(found) > listed else "each time with the same number"))
+    if unread:
+        verdict += f"; followed by no list lint can read: {', '.join(unread)}"
+    return found, (f"self_count[{source}]", verdict)
+
+
 #: One text in two languages, compared rule by rule.
 TRANSLATIONS = (("002en", "002zh"),)
 
@@ -877,6 +1190,10 @@ def lint_texts(game: str) -> tuple[list[TextFinding], list[tuple[str, str]]]:
                 more, version_checks = version(texts[a], texts[concordance.later], concordance)
                 found += more
                 checks += version_checks
+    for source, text in texts.items():
+        more, check = self_count(source, passages(text))
+        found += more
+        checks.append(check)
     for basics in BASIC_CONCORDANCES:
         if basics.basic in texts and (lines := lines_of(basics.basic)) is not None:
             more, basic_checks = basic(read_sections(basics.basic, lines), texts, basics)
