@@ -400,9 +400,10 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX_WORD = np.uint64(0xC2B2AE3D27D4EB4F)
 #: Keys put back in a grown hash table at a time.
 REHASH_KEYS = 1 << 20
-#: The most of its slots a hash table fills before it grows (by half, or to
-#: what is needed).  Linear probing's runs lengthen as the table fills; at
-#: most half full, the table alone took 8 to 16 bytes a state.
+#: The most of its slots a hash table fills before it grows (to twice its
+#: size, or to what is needed: growing by half took more rehashing, and a
+#: tenth more time on WoW's ``--turns 3``).  Linear probing's runs lengthen
+#: as the table fills; at most half full, it took 8 to 16 bytes a state.
 FILL = 0.7
 #: Blocks larger than this are mapped by the system on their own (glibc's
 #: largest threshold): they grow in place, without a copy, to what is needed.
@@ -478,6 +479,17 @@ class Visited:
             parts = [(a, *self.add(keys[a : a + ADD_KEYS])) for a in range(0, len(keys), ADD_KEYS)]
             return np.concatenate([a + new for a, new, _ in parts]), np.concatenate([number for _, _, number in parts])
         keys = self._form(keys)
+        # Keys seen before and held at their first slot need no probing, and
+        # no room in the table (grown for the others alone).
+        number = self.find(keys)
+        rest = np.flatnonzero(number < 0)
+        if len(rest) == len(keys):
+            return self._probe(keys)
+        new, number[rest] = self._probe(keys.take(rest, axis=0))
+        return rest.take(new), number
+
+    def _probe(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``add`` of keys (as ``_form`` gives them) by linear probing."""
         base, n = self.count, len(keys)
         self._reserve(base + n)
         # Each key is a candidate under the provisional number base + its position.
@@ -526,18 +538,18 @@ class Visited:
         return new, number
 
     def find(self, keys: np.ndarray) -> np.ndarray:
-        """The number of each key whose first slot holds it, -1 for the others
-        (keys not seen, or whose probing goes further): one look a key, for a
-        table that already holds nearly every key asked."""
+        """The number of each key (as ``_form`` gives them) whose first slot
+        holds it, -1 for the others (keys not seen, or whose probing goes
+        further): one look a key."""
+        number = np.full(len(keys), -1, np.int32)
         if not self.count:
-            return np.full(len(keys), -1, np.int32)
+            return number
         holder = EMPTY - self.slots.take(self._home(keys))
-        # An empty slot reads the last key (any held one would do): it is never found.
-        held = self._held(np.minimum(holder, self.count - 1))
-        same = holder != EMPTY
-        for w in range(keys.shape[1]):
-            same &= held[:, w] == keys[:, w]
-        return np.where(same, holder, -1)
+        at = np.flatnonzero(holder != EMPTY)
+        held = holder.take(at)
+        same = self._equal(held, keys.take(at, axis=0))
+        number[at.compress(same)] = held.compress(same)
+        return number
 
     # -- how the keys are held: as given, a row each ---------------------------
 
@@ -588,7 +600,7 @@ class Visited:
         if need >= EMPTY:
             raise OverflowError(f"{need} states and successors do not fit state numbers of 32 bits")
         if need > FILL * len(self.slots):
-            size = max(int(need / FILL) + 1, len(self.slots) * 3 // 2)
+            size = max(int(need / FILL) + 1, 2 * len(self.slots))
             del self.slots  # the old table is not read again: given back before the new one is taken
             self.slots = np.zeros(size, np.int32)
             self._rehash()
@@ -1081,7 +1093,9 @@ def explore(
             new, number = visited.add(keys)
             first = np.zeros(len(keys), bool)
             first[new] = True
-            steps.append((_numbered_sets(enabled_sets, edge_bits, edge, degree), np.packbits(first), number.compress(~first)))
+            # (Targets in the smallest type that holds every number so far: a small instance's in two bytes.)
+            again = number.compress(~first).astype(np.min_scalar_type(visited.count - 1))
+            steps.append((_numbered_sets(enabled_sets, edge_bits, edge, degree), np.packbits(first), again))
             block_transitions.append(len(keys))
             kept += sum(x.nbytes for x in steps[-1])
             peak = max(peak, visited.nbytes + enabled_sets.nbytes + kept + frontier.nbytes + keys.nbytes + edge.nbytes + number.nbytes + first.nbytes)
@@ -1099,14 +1113,14 @@ def explore(
     step_first = _joined_bits([step[1] for step in steps], block_transitions)
     # Each block's targets reached again are moved into one array, given back as they are.
     repeats = sum(len(step[2]) for step in steps)
-    seen = np.empty(repeats, np.int32)
+    seen = np.empty(repeats, np.min_scalar_type(max(count - 1, 0)))
     at = 0
     for i, (sets, _, targets) in enumerate(steps):
         seen[at : at + len(targets)] = targets
         at += len(targets)
         steps[i] = (sets, None, None)
-    # While the targets are split (``_often_reached``): a bit a target, and a byte or its number besides.
-    splitting = repeats * (2 + np.min_scalar_type(max(count - 1, 0)).itemsize)
+    # While the targets are split (``_often_reached``): a bit and a byte a target, at most, besides.
+    splitting = repeats + repeats // 8
     peak = max(peak, key_bytes + kept + step_first.nbytes, key_bytes + step_first.nbytes + sum(len(step[0]) for step in steps) + seen.nbytes + splitting)
     return VectorExploration(
         machine,
@@ -1165,15 +1179,17 @@ OFTEN = 256
 def _often_reached(seen: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``VectorExploration``'s ``step_seen``, ``often``, ``seen_often`` and
     ``seen_code`` for the targets ``seen`` (of the transitions that are not
-    the first to reach them, as int32) among ``count`` states.  A state
-    number is kept in the smallest unsigned type that holds the last (a
-    small instance's in two bytes, not four); the ``OFTEN`` targets most
-    often reached again as a byte and a bit, where that saves more than
-    ``often`` and the bits cost.  Made ``SPLIT_TARGETS`` targets at a time."""
-    width = np.min_scalar_type(max(count - 1, 0))
+    the first to reach them) among ``count`` states, ``seen`` in the
+    smallest unsigned type that holds the last state's number (a small
+    instance's in two bytes, not four); the ``OFTEN`` targets most often
+    reached again as a byte and a bit, where that saves more than ``often``
+    and the bits cost.  ``seen`` is taken over: the targets kept as numbers
+    are moved to its start, ``SPLIT_TARGETS`` at a time, and the rest of it
+    given back."""
+    width = seen.dtype
     nothing = np.empty(0, width), np.empty(0, np.uint8), np.empty(0, np.uint8)
     if width.itemsize == 1 or not len(seen):
-        return (_as_width(seen, width), *nothing)
+        return (seen, *nothing)
     # Targets reached again fewer times than this save less, all ``OFTEN``
     # of them together, than their bits cost: only the others are ranked.
     often, times = _reached_at_least(seen, count, max(1, len(seen) // (8 * OFTEN)))
@@ -1182,25 +1198,23 @@ def _often_reached(seen: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray
         often, times = often[top], times[top]
     saved = int(times.sum()) * (width.itemsize - 1) - often.size * width.itemsize - len(seen) // 8
     if saved <= 0:
-        return (_as_width(seen, width), *nothing)
-    hit = np.empty(len(seen), bool)
-    rest, code = [], []
-    for a in range(0, len(seen), SPLIT_TARGETS):
+        return (seen, *nothing)
+    often = often.astype(width)
+    bits, code = [], []
+    kept = 0  # targets kept as numbers so far, at the start of ``seen``
+    for a in range(0, len(seen), SPLIT_TARGETS):  # (a multiple of 8: each block's bits fill whole bytes)
         part = seen[a : a + SPLIT_TARGETS]
         place = np.minimum(np.searchsorted(often, part), len(often) - 1)
-        mine = hit[a : a + len(part)]
-        np.equal(often.take(place), part, out=mine)
-        rest.append(part[~mine].astype(width))
-        code.append(place[mine].astype(np.uint8))
-    return np.concatenate(rest), often.astype(width), np.packbits(hit), np.concatenate(code)
+        hit = often.take(place) == part
+        rest = part[~hit]  # a copy: moved to where the kept ones end, which is not past ``a``
+        seen[kept : kept + len(rest)] = rest
+        kept += len(rest)
+        bits.append(np.packbits(hit))
+        code.append(place[hit].astype(np.uint8))
+    return _trimmed(seen, kept), often, np.concatenate(bits), np.concatenate(code)
 
 
-def _as_width(seen: np.ndarray, width: np.dtype) -> np.ndarray:
-    """The targets ``seen`` (int32, none negative) as ``width``: the same bytes where it is as wide."""
-    return seen.view(width) if width.itemsize == seen.itemsize else seen.astype(width)
-
-
-#: Targets reached again that ``_often_reached`` splits, and counts, at a time.
+#: Targets reached again that ``_often_reached`` splits, and counts, at a time (a multiple of 8).
 SPLIT_TARGETS = 1 << 22
 #: ``_reached_at_least`` counts targets by blocks of ``1 << BLOCK_BITS`` first.
 BLOCK_BITS = 4
