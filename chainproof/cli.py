@@ -28,8 +28,9 @@ from properties import Eventually, select
 #: verdict per property (checkers/portfolio.py); the others run one method alone.
 METHODS = ("portfolio", "explicit", "bmc", "both")
 #: Where verify's explicit search stops: past the 40.6 million states of its
-#: own default run's largest instance (WoW with a card of each kind in hand),
-#: so that on larger bounds the memory guard (``--max-memory``) stops it first.
+#: own default run's largest instance (WoW with a card of each kind in hand);
+#: on larger bounds this or the memory guard (``--max-memory``, some 100
+#: million states at its default), whichever comes first.
 VERIFY_MAX_STATES = 100_000_000
 GRAPH_FORMATS = ("dot", "svg")
 

@@ -140,7 +140,8 @@ def why_unknown(reason: str, timeout_ms: int) -> str:
 
 
 #: What explicit search may hold, in bytes, unless ``--max-memory`` says
-#: otherwise: some 1.2 million states of WoW's model.
+#: otherwise: some 100 million states of WoW's model in the vectorized
+#: search's arrays (1.2 million by the state-by-state search's cost model).
 DEFAULT_MAX_MEMORY = 2 * 2**30
 
 _SIZE = re.compile(r"\s*(\d+(?:\.\d*)?)\s*([KMG]?)(?:I?B)?\s*", re.IGNORECASE)
