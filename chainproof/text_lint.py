@@ -872,22 +872,23 @@ def _named_lists(text: SectionText, later: RuleText, concordance: BasicConcordan
 #: counted words (a few English words, "card types", "kinds of trait"; in
 #: Chinese a measure word and a noun, 種牌類別, 大職業), then a colon, or a
 #: full stop and "they are" ("three phases. In order, they are start...").
-#: Where an English passage may enumerate a count: no colon and no "they are", no list.
-_EN_MAYBE = re.compile(r":|\b(?:they|these) are\b")
 _EN_ENUMERATED = re.compile(r"\s+([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){0,3}?)(?:\s*:|\.\s+(?:In order,\s+)?(?:they|these) are\b)")
 _ZH_ENUMERATED = re.compile(r"\s*([^\s\d,，。:：;；、()（）“”\"·]{1,12}?)[ \t]*(?:[:：]|[,，]\s*(?:分别为|分別為)|(?=[ \t]*(?:\n|$)))")
+#: Where an English passage may enumerate a count: no colon and no "they are", no list.
+_EN_MAYBE = re.compile(r":|\b(?:they|these) are\b")
 #: A Chinese count whose next sentence starts its items in words (兩個方面。首先...其次...).
 _ZH_FIRSTLY = re.compile(r"\s*([^\s\d,，。:：;；、()（）]{1,12}?)。\s*首先")
 _ZH_THEN = re.compile(r"其次|再次|最[後后]")
 #: A Chinese count that divides (分為兩類): a comma after what it counts leads to the list too.
 _ZH_DIVIDES = re.compile(r"(?:分为|分為)\s*$")
-_ZH_COMMA = re.compile(r"[,，]")
+_ZH_DIVIDED = re.compile(r"\s*([^\s\d,，。:：;；、()（）]{1,4}?)[,，]")
 #: A Chinese list before its count: "分為力量、敏捷和智力三種".
 _ZH_LIST_BEFORE = re.compile(r"(?:分为|分為)([^,，。:：;；]+?[、和及与與][^,，。:：;；]+?)\s*$")
 #: A list's items in a sentence: commas, semicolons where an item holds a
 #: comma ("a resource row for resources; an ally row..."), the last joined by
 #: "and" (以及, 和, 及, 與).
-_EN_ITEMS = re.compile(r"\s*;\s*(?:and\s+)?|\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_EN_ITEMS = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_EN_ITEMS_WITH_COMMAS = re.compile(r"\s*;\s*(?:and\s+)?")
 _ZH_ITEMS = re.compile(r"\s*[,，、;；]\s*(?:以及|及|和|與|与|或是|或)?\s*|以及|或是|和|與|与|及|或")
 #: A sentence's end: an English full stop before a space, a Chinese one, or a
 #: Chinese semicolon (a clause of its own).
@@ -895,9 +896,9 @@ _EN_END = re.compile(r"\.(?=\s|$)")
 _ZH_END = re.compile(r"[。;；]|\n")
 #: A list that says it is not whole ("such as", 等) counts no items.
 _OPEN_LIST = re.compile(r"\b(?:such as|e\.g|etc|including)\b|等$")
-#: A line that names one item: a bullet, or a short name and a colon ("德魯伊:...").
 #: A numbered list's marker at the start of a line ("1.宣告:..."), which counts nothing.
 _ROW_NUMBER = re.compile(r"^[ \t]*\d{1,2}[.、．](?!\d)", re.MULTILINE)
+#: A line that names one item with a colon ("德魯伊:...", "Arcane: ..."), and the marks of a sentence.
 _NAME_HEAD = re.compile(r"^\s*(?:[A-Za-z][A-Za-z' -]{0,24}|[^\s\d:：,，。·]{1,8})[:：]")
 _SENTENCE = re.compile(r"[.,;:。,，；:：]")
 _BRACKETS = re.compile(r"\([^()]*\)|（[^（）]*）")
@@ -971,17 +972,18 @@ def enumerations(rows: list[tuple[int, str]], language: str, subrules: tuple[tup
             continue  # "2H", "Two-Handed": a name, not a count
         m = (_ZH_ENUMERATED if chinese else _EN_ENUMERATED).match(flat, b)
         if chinese and m is None and _ZH_DIVIDES.search(flat, starts[row], a):
-            m = re.compile(r"\s*([^\s\d,，。:：;；、()（）]{1,4}?)[,，]").match(flat, b)
+            m = _ZH_DIVIDED.match(flat, b)
         if chinese and m is None and (before := _ZH_LIST_BEFORE.search(flat, starts[row], a)):
             items = [x for x in _ZH_ITEMS.split(before.group(1)) if x.strip()]
             if len(items) > 1:
                 out.append(Enumeration(rows[row][0], value, re.sub(r"[,，。].*", "", flat[b:b + 4]), tuple(items), (rows[row][0],)))
             continue
         if chinese and m is None and (firstly := _ZH_FIRSTLY.match(flat, b)):
-            # The first item is the rest of this row; each further one starts a row or follows in this one.
+            # The first item is the rest of this row; each further one follows in it or starts a row after it.
             then = list(itertools.takewhile(lambda r: _ZH_THEN.match(r[1].strip()), rows[row + 1:]))
-            count = 1 + len(_ZH_THEN.findall(flat, firstly.end(), starts[row + 1] - 1 if row + 1 < len(starts) else len(flat))) + len(then)
-            out.append(Enumeration(rows[row][0], value, firstly.group(1), ("首先", *(["其次"] * (count - 1))) if count > 1 else None,
+            markers = ["首先", *_ZH_THEN.findall(flat, firstly.end(), starts[row + 1] - 1 if row + 1 < len(starts) else len(flat)),
+                       *(_ZH_THEN.match(r.strip()).group(0) for _, r in then)]
+            out.append(Enumeration(rows[row][0], value, firstly.group(1), tuple(markers) if len(markers) > 1 else None,
                                    (rows[row][0], *(i for i, _ in then))))
             continue
         if m is None:
@@ -1000,11 +1002,9 @@ def enumerations(rows: list[tuple[int, str]], language: str, subrules: tuple[tup
         else:
             end = (_ZH_END if language == "zh" else _EN_END).search(flat, m.end())
             listed = flat[m.end():end.start() if end else len(flat)].strip()
-            split = _ZH_ITEMS if language == "zh" else _EN_ITEMS
-            if language == "en" and ";" in listed:
-                split = re.compile(r"\s*;\s*(?:and\s+)?")
+            split = _ZH_ITEMS if language == "zh" else _EN_ITEMS_WITH_COMMAS if ";" in listed else _EN_ITEMS
             items = None if _OPEN_LIST.search(listed) else [x for x in split.split(listed) if x.strip()]
-            if _ZH_COMMA.match(m.group(0).rstrip()[-1:]) and not (items and len(items) > 1):
+            if m.group(0).rstrip().endswith((",", "，")) and not (items and len(items) > 1):
                 continue  # "分為三個階段,某些階段..." goes on with a sentence, not a list
             last = end.start() if end else len(flat)
             lines = sorted({rows[bisect.bisect_right(starts, p) - 1][0] for p in (m.end(), max(m.end(), last - 1))})
