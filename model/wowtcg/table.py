@@ -382,6 +382,12 @@ class Table:
         """This pass completes a succession of passes by every player in the game (409.4)."""
         return b.And(self.has_priority(s, b), s.passes + 1 == self.remaining(s, b))
 
+    def link_resolves(self, s: Any, b: Backend) -> Any:
+        """This pass completes a succession of passes on a chain that holds a
+        link, so the top link resolves (409.4): what every resolving edge's
+        guard asks first, and so their shared prefilter (windows.resolving)."""
+        return b.And(self.last_pass(s, b), s.chain_len > 0)
+
     def is_opponent(self, s: Any, b: Backend, p: Any, q: Any) -> Any:
         """``q`` is an opponent of ``p`` still in the game: every other player
         without teams; in a team game one of another team, or a teammate

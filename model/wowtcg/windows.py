@@ -879,7 +879,9 @@ def resolving(
 ) -> Edge:
     """The top link resolves with ``effect`` and leaves the chain; then the
     player the rulings name gets priority (409.4a: the turn player).
-    ``prefilter``: a conjunct of ``guard`` that a family of such edges shares."""
+    ``prefilter``: a conjunct of ``guard`` that a family of such edges
+    shares; by default the one every resolution shares, a last pass on a
+    chain that holds a link (``Table.link_resolves``, which ``guard`` must imply)."""
     return Edge(
         f"{name}@{window}",
         window,
@@ -890,7 +892,7 @@ def resolving(
         actor=holder,
         tags=frozenset({"passes", "resolves"}),
         doc=doc,
-        prefilter=prefilter,
+        prefilter=t.link_resolves if prefilter is None else prefilter,
     )
 
 
