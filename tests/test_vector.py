@@ -118,6 +118,30 @@ def test_dead_ends_are_the_states_explicit_search_finds_with_no_step():
     assert expected and sorted(vector.explore(broken).dead_ends.tolist()) == expected
 
 
+def test_a_level_expanded_and_added_a_block_at_a_time_is_searched_as_in_one_go(monkeypatch):  # noqa: ANN001
+    """A large level is expanded, its successors added to the states seen,
+    and once over its targets split, a block at a time: the same keys,
+    numbers and transitions as in one go."""
+    machine = wowtcg.build(turns=1, deck=0)
+    whole = vector.explore(machine)
+    monkeypatch.setattr(vector, "FRONTIER_ROWS", 29)
+    monkeypatch.setattr(vector, "ADD_KEYS", 17)
+    monkeypatch.setattr(vector, "SPLIT_TARGETS", 8)
+    blocks = vector.explore(machine)
+    assert whole.level_starts == blocks.level_starts and max(np.diff(whole.level_starts)) > 29
+    for name in ("low", "tail", "tails", "step_first", "step_seen", "often", "seen_often", "seen_code", "enables", "set_edges", "dead_ends"):
+        assert np.array_equal(getattr(whole, name), getattr(blocks, name)), name
+
+
+def test_targets_reached_at_least_so_often_are_counted_by_blocks_first():
+    rng = np.random.default_rng(1)
+    seen = np.concatenate([rng.integers(0, 5000, 3000), np.repeat([7, 8, 4095, 4999], [40, 3, 25, 60])]).astype(np.uint16)
+    counts = np.bincount(seen, minlength=5000)
+    for least in (1, 4, 25, 61):
+        targets, times = vector._reached_at_least(seen, 5000, least)
+        assert targets.tolist() == np.flatnonzero(counts >= least).tolist() and times.tolist() == counts[targets].tolist()
+
+
 def test_an_edge_that_fails_on_arrays_is_taken_row_by_row():
     """A guard that tests its state with Python's ``if`` cannot run on arrays:
     the search takes that edge state by state over plain values, and finds
@@ -381,6 +405,10 @@ def test_every_property_gets_explicit_searchs_verdict_and_counterexample(game, b
         watching = vector.explore(arrays.machine, watch=properties)
         assert bool(watching.unwatched) == bool(rows)
         assert [_verdict(r) for r in vector.check_all(watching, properties)] == expected
+    # And with each level expanded, and its successors added, a few at a time.
+    monkeypatch.setattr(vector, "FRONTIER_ROWS", 40)
+    monkeypatch.setattr(vector, "ADD_KEYS", 33)
+    assert [_verdict(r) for r in vector.check_all(vector.explore(arrays.machine, watch=properties), properties)] == expected
 
 
 def test_the_transitions_of_some_edges_are_found_from_the_sets_of_enabled_edges():
