@@ -416,21 +416,33 @@ def test_whether_the_board_alone_rules_a_ruling_out_is_asked_of_z3_over_the_whol
 def test_a_ruling_still_asleep_after_the_searches_allowed_says_the_rest_were_not_searched(monkeypatch):
     """Rewind Portal's ruling needs P2's token maker: on the first board Z3
     lets it apply (P1 holds the Portal) it still never applies.  With one
-    search allowed, lint says so, and claims nothing of the boards it skipped."""
+    search allowed, lint says so, and claims nothing of the boards it skipped.
+
+    Lint's steps for the one question, as ``lint_readings`` takes them for
+    every question (a ruling or clash of another question wakes only
+    findings of its own question, and is not needed here): its findings on
+    the default board, the dead rulings woken, then the quiet clashes."""
     from chainproof import linting
     from chainproof.games import get_game
     from checkers import portfolio
 
     monkeypatch.setattr(linting, "WAKE_SEARCHES", 1)
-    out = Lint()
-    linting.lint_readings(get_game("hota"), {}, portfolio.Budget(), 100_000, out)
-    by_key = {f.key: f for f in out.findings}
+    game, question, budget = get_game("hota"), "token_returns", portfolio.Budget()
+    settings = game.resolve({})
+    bounded = game.machine(settings)
+    found = source_lint.lint_sources(bounded, None, 100_000, 100_000, questions=[question])
+    dead = [f for f in found.findings if f.ruling is not None]
+    boards = linting.Boards(game, settings, 100_000, budget.timeout_ms)
+    woken = linting.wake_dead_rulings(game, settings, bounded, dead, budget, [], boards)
+    seen = {f.key for f in [*found.findings, *woken]}
+    woken += linting.wake_quiet_clashes(game, settings, bounded, found.quiet, seen, budget, 100_000, [], boards)
+    by_key = {f.key: f for f in found.findings}
     asleep = by_key["dead-ruling:token_returns:rewind-portal@004"].summary
     assert "the first 1 boards one change away that let it apply never reach it" in asleep
     assert "searched: P1 also has Rewind Portal" in asleep and "the others were not searched" in asleep
-    # Nothing of its question is claimed on a board; other questions' quiet
-    # clashes (H11, H12) do show on the boards one change away.
-    assert not any(f.board for f in out.findings if f.key.split(":")[1] == "token_returns")
+    # Its own clash is quiet on the default board, and nothing of its question is claimed on a board.
+    assert ("self-clash", question, "004") in found.quiet
+    assert not any(f.board for f in [*found.findings, *woken])
 
 
 def test_a_clash_the_table_allows_but_play_never_reaches_is_searched_a_little_further(lint_all):
