@@ -299,6 +299,7 @@ class Card:
     bound_by_uniqueness: bool = field(init=False, repr=False, compare=False)
     keywords_possible: frozenset[str] = field(init=False, repr=False, compare=False)
     effect_target: str | None = field(init=False, repr=False, compare=False)
+    played_plainly: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         is_totem = self.type == "ability" and TOTEM in self.subtypes  # 306.3a: an ability whose type line says Totem
@@ -339,6 +340,10 @@ class Card:
             "keywords_possible": self.keywords.union(*(words for _, words in continuous_powers.get("keywords_by_hero_trait", ()))),
             # What its effect targets (CR7.4 706), if anything.
             "effect_target": self.effect.target if self.effect is not None else None,
+            # Played from a hand with no choice but to play it: not a quest
+            # (307.1) or a hero (301.1), no alternate cost (CR7.4 403.3), no target.
+            "played_plainly": self.type not in ("quest", "hero") and self.alternate_cost is None
+                              and (self.effect is None or self.effect.target is None),
         }
         for name, value in derived.items():
             object.__setattr__(self, name, value)

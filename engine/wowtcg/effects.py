@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .objects import BOARD_CLOCK, READY_CLOCK, RESOURCE_MARKED, Action, Decision, Link, Obj, Packet, Waiting
+from .objects import BOARD_CLOCK, PARTY_CLOCK, READY_CLOCK, RESOURCE_MARKED, Action, Decision, Link, Obj, Packet, Waiting
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -180,7 +180,8 @@ def make_packet(st: GameState, packet: Packet) -> Packet | None:
     """407.2a-b: a packet of less than 1, or to a target that can't take it, is
     never created; 406.3: healing an undamaged character creates none."""
     target = st.objs[packet.target]
-    if packet.amount < 1 or target.id not in st.play or not target.card.is_character or target.resource:  # `is_character`
+    # In play: its zone says so (`GameState.move` keeps both), read without searching play.
+    if packet.amount < 1 or target.zone != "play" or not target.card.is_character or target.resource:  # `is_character`
         return None
     if not packet.heal and "cant_be_dealt_damage_of_type" in st.powers_in_game \
             and target.card.continuous_powers.get("cant_be_dealt_damage_of_type") == packet.type \
@@ -216,7 +217,7 @@ def _stance(st: GameState, packet: Packet, target: Obj) -> None:
     001 basic rules' first Preventing damage example has it: 2 becomes 3, then
     2 of it is prevented."""
     source = st.objs[packet.source] if packet.source is not None else None
-    if source is not None and source.card.type == "hero" and source.id in st.play:
+    if source is not None and source.card.type == "hero" and source.zone == "play":
         for stance in sources_in_play(st, "hero_damage_plus", source.controller):
             packet.amount += int(stance.card.continuous_powers["hero_damage_plus"])
     if target.card.type == "hero":
@@ -233,7 +234,7 @@ def deliver(st: GameState, packet: Packet) -> None:
     unpreventable packet, which is then dealt all the same). That choice is a
     Decision."""
     target = st.objs[packet.target]
-    if target.id not in st.play:
+    if target.zone != "play":  # `GameState.move` keeps its zone and play together
         return
     if packet.heal:
         healed = min(packet.amount, target.damage)  # 406.1: extra healing is wasted
@@ -421,7 +422,7 @@ def combat_damage_triggers(st: GameState, packet: Packet, was_damaged: bool) -> 
                 _trigger(st, source, power, ally=target.id)
     for wid in packet.weapons:
         weapon = st.objs[wid]
-        if wid not in st.play:
+        if weapon.zone != "play":
             continue  # CR7.4 703.3: a power is active only in play
         for power in weapon.card.triggers:
             if power.when == "hero_combat_damage_with_this" or (
@@ -476,6 +477,7 @@ def leave_play(st: GameState, o: Obj, zone: str) -> None:
     # `Obj.__setattr__` would: play changes (damage, host), and so does what
     # is ready to pay if a resource leaves; none of these marks a resource.
     BOARD_CLOCK[0] += 1
+    PARTY_CLOCK[0] += 1
     if o.resource:
         READY_CLOCK[0] += 1
     plain = object.__setattr__

@@ -26,6 +26,12 @@ ZONES = ("deck", "hand", "graveyard", "removed", "play", "chain", "gone")
 #: only makes a state look again.
 BOARD_CLOCK = [0]
 CARD_FIELDS_CHECKED = frozenset({"controller", "resource", "damage", "attached_to"})
+#: Ticks with BOARD_CLOCK, but for damage: whenever which cards are in play
+#: and not bare resources, their controllers or hosts, or a player's standing
+#: may have changed. What is read of play to offer the actions (each
+#: player's cards, the defenders, the legal targets, the proposals) reads no
+#: damage, so a combat that destroys nothing leaves it as it was.
+PARTY_CLOCK = [0]
 #: Ticks whenever a field that says which resources a player could exhaust
 #: to pay (402.4a) is set on any card of any game: whether it is exhausted,
 #: its controller, whether it is a resource, its zone. With no tick since a
@@ -98,11 +104,12 @@ class Obj(CardFields):
         o = CardFields(id, card, owner, zone, owner, owner, False, 0, None, 0, False, True, token)
         o.__class__ = cls
         BOARD_CLOCK[0] += 1
+        PARTY_CLOCK[0] += 1
         READY_CLOCK[0] += 1
         return o
 
     def __setattr__(self, name: str, value, _set=object.__setattr__, _watched=CARD_FIELDS_WATCHED, _clock=BOARD_CLOCK,
-                    _ready=READY_CLOCK, _marked=RESOURCE_MARKED) -> None:
+                    _ready=READY_CLOCK, _marked=RESOURCE_MARKED, _party=PARTY_CLOCK) -> None:
         # Every field is set by now: a card is made whole (`made`, `copy`,
         # `__deepcopy__`), never field by field.
         ticks = _watched.get(name)
@@ -121,8 +128,11 @@ class Obj(CardFields):
                 if value == "play" or self.zone == "play":
                     if not self.resource or self.damage or self.attached_to is not None:  # not a bare resource
                         _clock[0] += 1
+                        _party[0] += 1
             elif ticks & TICKS_BOARD and self.zone == "play":
                 _clock[0] += 1
+                if name != "damage":
+                    _party[0] += 1
         _set(self, name, value)
 
     def copy(self) -> Obj:
@@ -168,13 +178,16 @@ class PlayerFields:
 
 
 class Player(PlayerFields):
-    """A player at the table. Setting a field the checks read ticks `BOARD_CLOCK`."""
+    """A player at the table. Setting a field the checks read ticks `BOARD_CLOCK`
+    and `PARTY_CLOCK`."""
 
     __slots__ = ()
 
-    def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=PLAYER_FIELDS_CHECKED, _clock=BOARD_CLOCK) -> None:
+    def __setattr__(self, name: str, value, _set=object.__setattr__, _checked=PLAYER_FIELDS_CHECKED, _clock=BOARD_CLOCK,
+                    _party=PARTY_CLOCK) -> None:
         if name in _checked:
             _clock[0] += 1
+            _party[0] += 1
         _set(self, name, value)
 
     def copy(self) -> Player:

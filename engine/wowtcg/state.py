@@ -15,7 +15,7 @@ from operator import attrgetter
 
 from . import checks, combat, effects
 from .cards import Card, Pool, token_card, token_copy
-from .objects import BOARD_CLOCK, READY_CLOCK, RESOURCE_MARKED, Action, Combat, Decision, EngineSetupError, IllegalAction, Link, Obj, Packet, Player, Waiting
+from .objects import BOARD_CLOCK, PARTY_CLOCK, READY_CLOCK, RESOURCE_MARKED, Action, Combat, Decision, EngineSetupError, IllegalAction, Link, Obj, Packet, Player, Waiting
 
 HAND_SIZE = 7  # 101.1: opening hand
 HAND_LIMIT = 7  # 413.5b, 503.2a
@@ -189,15 +189,15 @@ class GameState:
         self.uniqueness_settled: dict[int, tuple] = {}
         self._ready: list[int] = []  # each player's ready resources (402.4a) as counted at READY_CLOCK `_ready_at`
         self._ready_at = -1
-        self._sides_of: list[tuple | None] = [None] * len(heroes)  # each player's `_sides`, with BOARD_CLOCK then
+        self._sides_of: list[tuple | None] = [None] * len(heroes)  # each player's `_sides`, with PARTY_CLOCK then
         # Each player's `combat.open_defenders` of the others' side, with
-        # BOARD_CLOCK then: what it reads (controllers, keywords, which follow
+        # PARTY_CLOCK then: what it reads (controllers, keywords, which follow
         # from cards in play and their hosts) ticks that clock when it changes.
         self._defenders_of: list[tuple | None] = [None] * len(heroes)
         # Each player's proposals at his last main-phase choice, with what
-        # they read that BOARD_CLOCK does not stand for (`_priority_actions`).
+        # they read that PARTY_CLOCK does not stand for (`_priority_actions`).
         self._attacks_of: list[tuple | None] = [None] * len(heroes)
-        # `legal_targets` of each kind, controller and X, as listed at BOARD_CLOCK `_targets_at`.
+        # `legal_targets` of each kind, controller and X, as listed at PARTY_CLOCK `_targets_at`.
         self._targets: dict[tuple, list[int]] = {}
         self._targets_at = -1
         # 409.2: each priority action offered so far, by what it is made of
@@ -427,10 +427,10 @@ class GameState:
         if held_priority:
             self.priority = None
             self.passes = 0
-            self.push(("give_priority", self.next_clockwise(player)))
+            self.tasks.append(("give_priority", self.next_clockwise(player)))
         self._run()
         if not self.over and self.priority is None and self.decision is None:
-            self.push(("give_priority", self.turn_player))
+            self.tasks.append(("give_priority", self.turn_player))
             self._run()
 
     # --- names ----------------------------------------------------------------
@@ -537,8 +537,11 @@ class GameState:
             self.history.append(f"{o.name} is removed from the game instead of entering the graveyard (413.8a)")
         where = o.zone
         pile = self.play if where == "play" else getattr(owner, where) if where in PILES else None
-        if pile is not None and o.id in pile:
-            pile.remove(o.id)
+        if pile and (pile[-1] == o.id or o.id in pile):  # the last first: the top of a deck, drawn
+            if pile[-1] == o.id:
+                pile.pop()
+            else:
+                pile.remove(o.id)
             if where == "hand" and o.card.instant:
                 self.instants_in_hand[o.owner] -= 1
         if where == "play":
@@ -565,6 +568,7 @@ class GameState:
                 self._ready_at = READY_CLOCK[0]
         if (where == "play" or zone == "play") and (not o.resource or o.damage or o.attached_to is not None):
             BOARD_CLOCK[0] += 1
+            PARTY_CLOCK[0] += 1
         object.__setattr__(o, "zone", zone)
         if zone == "play":
             self.play.append(o.id)
@@ -729,13 +733,13 @@ class GameState:
         """The legal targets of this kind for this controller (CR7.4 706.1),
         in the order of play; the caller does not change the list. What they
         read of cards in play (which are there, their types, controllers and
-        hosts) and the players still in the game ticks BOARD_CLOCK when it
+        hosts) and the players still in the game ticks PARTY_CLOCK when it
         changes, so each kind is listed once until it ticks; a graveyard is
         not in play and is read every time."""
         if kind == "ally_in_your_graveyard":
             return self._listed_targets(kind, controller, x)
-        if self._targets_at != BOARD_CLOCK[0]:
-            self._targets, self._targets_at = {}, BOARD_CLOCK[0]
+        if self._targets_at != PARTY_CLOCK[0]:
+            self._targets, self._targets_at = {}, PARTY_CLOCK[0]
         key = (kind, controller, x)
         targets = self._targets.get(key)
         if targets is None:
@@ -799,6 +803,7 @@ class GameState:
     # --- the task loop ----------------------------------------------------------
 
     def push(self, task: tuple) -> None:
+        """Put a task on the stack (`_run`); the state's own methods append to `tasks` directly."""
         self.tasks.append(task)
 
     def decide(self, decision: Decision) -> None:
@@ -831,12 +836,16 @@ class GameState:
             return
         at = BOARD_CLOCK[0]
         board = self._checked_facts()
-        if board == self._settled and not self.waiting:
+        if board == self._settled:  # nothing the checks read has changed: they would find nothing
             self._settled_at = at
-            self._t_grant(player)  # nothing the checks read has changed, no trigger waits
+            if not self.waiting:
+                self._t_grant(player)
+            else:
+                self.tasks.append(("grant", player))
+                self.tasks.append(("add_triggers",))
             return
-        self.push(("grant", player))
-        self.push(("add_triggers",))
+        self.tasks.append(("grant", player))
+        self.tasks.append(("add_triggers",))
         self._t_ppp(board, at)  # at once: nothing can change the facts before it reads them
         if self._settled is board and not self.waiting:
             # The checks found nothing and no trigger waits: the two tasks
@@ -846,26 +855,26 @@ class GameState:
 
     def _t_ppp(self, board: tuple | None = None, at: int = -1) -> None:
         """`board`: the checked facts as they are now, when the caller has
-        just read them, at BOARD_CLOCK `at`."""
+        just read them, at BOARD_CLOCK `at`, and found them changed."""
         # Reading: uniqueness is checked continuously (CR7.4 414.1); checking
         # before every batch catches each card that entered play (CR7.4 710.1f).
         if board is None:
             at = BOARD_CLOCK[0]
             board = self._checked_facts()
-        if board == self._settled:
-            self._settled_at = at
-            return  # the same facts as the last check that found nothing: nothing to find
+            if board == self._settled:
+                self._settled_at = at
+                return  # the same facts as the last check that found nothing: nothing to find
         objs = self.objs
         since = self._changed_since_settled(board)
         if since is None or since[1]:
             every = [objs[fact[0]] for fact in board[0]]  # what the checks read of play, in its order
             checks.check_uniqueness(self, every)
             if self.decision is not None:
-                self.push(("ppp",))
+                self.tasks.append(("ppp",))
                 return
         cards = every if since is None else since[0]
         if checks.ppp_batch(self, cards, standing_settled=since is not None):
-            self.push(("ppp",))
+            self.tasks.append(("ppp",))
         else:
             self._settled, self._settled_at = board, at
 
@@ -944,7 +953,7 @@ class GameState:
         order he chooses, then each next player's clockwise."""
         if not self.waiting:
             return
-        self.push(("add_triggers",))
+        self.tasks.append(("add_triggers",))
         for p in self.clockwise_from(self.turn_player):
             mine = [i for i, w in enumerate(self.waiting) if w.controller == p]
             if not mine:
@@ -1014,7 +1023,7 @@ class GameState:
         elif step == "end_phase":
             self._t_end_step()
         elif step == "attack_window":
-            self.push(("after_protect",))  # 602.2
+            self.tasks.append(("after_protect",))  # 602.2
             self._t_protect_point()
         elif step == "defend_window":
             self._t_conclude()  # 603
@@ -1044,10 +1053,10 @@ class GameState:
             self._ready[player] += readied
             self._ready_at = READY_CLOCK[0]
         effects.trigger_event(self, "start_of_your_turn", lambda s: s.controller == player)
-        self.push(("open_window", "ready_step"))  # 501.1b
+        self.tasks.append(("open_window", "ready_step"))  # 501.1b
         for other in reversed(self.clockwise_from(player)[1:]):
             for source in effects.sources_in_play(self, "inspire_ally", other):
-                self.push(("inspire", other, source.id))
+                self.tasks.append(("inspire", other, source.id))
 
     def _t_inspire(self, player: int, source: int) -> None:
         # Reading: inspire readies at the same time as the turn player's cards
@@ -1086,7 +1095,7 @@ class GameState:
         p = self.players[player]
         if count < 1 or not p.in_game or not p.hand:
             return
-        self.push(("discard_for_effect", player, count - 1))
+        self.tasks.append(("discard_for_effect", player, count - 1))
         self.decide(Decision("discard_for_effect", player, [
             Action("discard", player, oid, label=f"{p.name} discards {self.objs[oid].name}") for oid in p.hand
         ], "413.6a"))
@@ -1097,7 +1106,7 @@ class GameState:
         self.step = "end_step"
         p = self.players[self.turn_player]
         if len(p.hand) > HAND_LIMIT:
-            self.push(("end_step",))
+            self.tasks.append(("end_step",))
             self.decide(Decision("discard", p.index, [
                 Action("discard", p.index, oid, label=f"{p.name} discards {self.objs[oid].name}") for oid in p.hand
             ], "503.2a"))
@@ -1113,8 +1122,7 @@ class GameState:
     def _t_resolve_top(self) -> None:
         link = self.chain.pop()
         self.resolving = link
-        kind = self._target_kind(link)
-        if kind and link.targets and not any(self.target_still_legal(link, t) for t in link.targets):
+        if link.targets and self._target_kind(link) and not any(self.target_still_legal(link, t) for t in link.targets):
             self._interrupt(link, "CR7.4 709.2a")
             return
         if link.kind == "proposal":
@@ -1131,10 +1139,10 @@ class GameState:
             self.resolving = None
             self._t_open_window("attack_window")
             return
-        self.push(("finish_link", link))
+        self.tasks.append(("finish_link", link))
         steps = self._steps_of(link)
         if steps:
-            self.push(("effect_step", link, steps, 0))
+            self.tasks.append(("effect_step", link, steps, 0))
 
     def _interrupt(self, link: Link, rule: str) -> None:
         """CR7.4 711.1: removed from the chain, a card to its owner's graveyard;
@@ -1155,7 +1163,7 @@ class GameState:
 
     def _t_effect_step(self, link: Link, steps, index: int) -> None:
         if index + 1 < len(steps):
-            self.push(("effect_step", link, steps, index + 1))
+            self.tasks.append(("effect_step", link, steps, index + 1))
         effects.run_step(self, link, steps[index])
 
     def _t_deliver(self, packet) -> None:
@@ -1252,7 +1260,7 @@ class GameState:
             self.tasks.clear()
             self.decision = None
             self.priority = None
-            self.push(("begin_turn", self.next_clockwise(self.turn_player)))
+            self.tasks.append(("begin_turn", self.next_clockwise(self.turn_player)))
 
     # --- decisions ---------------------------------------------------------------------
 
@@ -1296,7 +1304,7 @@ class GameState:
                     type=step.arg("type"), card=link.source,
                 ))
                 if p is not None:
-                    self.push(("deliver", p))
+                    self.tasks.append(("deliver", p))
         elif kind == "ready_resources":
             if action.option:
                 count = ctx["count"]
@@ -1326,7 +1334,7 @@ class GameState:
         """101.2: the first player decides first, then clockwise; once each."""
         order = self.clockwise_from(self.first_player)
         if asked >= len(order):
-            self.push(("begin_turn", self.first_player))
+            self.tasks.append(("begin_turn", self.first_player))
             return
         p = order[asked]
         self.decide(Decision("mulligan", p, [
@@ -1535,12 +1543,22 @@ class GameState:
         # `_in_main_phase` (408.1, 409.2b, 502.1), written out: this runs before every choice.
         c = self.combat
         main = step == "action_phase" and p == self.turn_player and not self.chain and c is None
+        if not main and step != "defend_window" and not self.instants_in_hand[p] and not self.turn_modifiers:
+            for oid in self.payment_sources:
+                if objs[oid].controller == p:
+                    break
+            else:
+                # Outside his main phase and the defend window, no instant
+                # (408.1), no payment power or face-up quest of his in play
+                # (CR7.4 701, CR7.4 702.2), no ability to play from a graveyard
+                # (Readiness): his pass is all there is (409.2), as at most choices.
+                return [self.pass_actions[p]]
         # 602.3a: in the defend window, while his hero is in combat, he may
         # strike with a ready weapon of his (303.2); with none, he can't.
         # (`combat.may_strike_now`, written out.)
         if step == "defend_window" and c is not None and c.defending and c.attacker is not None and c.defender is not None \
                 and self.players[p].hero in (c.attacker, c.defender):
-            weapons = [w for w in map(objs.__getitem__, self.party) if w.card.type == "weapon" and w.controller == p and not w.exhausted]
+            weapons = [w for w in self._sides(p)[0] if w.card.type == "weapon" and not w.exhausted]
             defend = bool(weapons)
         else:
             defend = False
@@ -1608,6 +1626,13 @@ class GameState:
                 if a is None:
                     a = placings[o.id] = Action.made("resource", p, o.id, label=f"{self.pname(p)} places {card.name} as a resource")
                 offer(a)
+            if card.played_plainly and o.zone == "hand":  # the most frequent: what he can pay for, he can play
+                if card.cost <= budget:
+                    a = plays.get(o.id)
+                    if a is None:
+                        a = plays[o.id] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
+                    offer(a)
+                continue
             if card.type == "quest":
                 if place:
                     a = offers.get(key := ("resource", p, o.id, True))
@@ -1629,7 +1654,7 @@ class GameState:
                 continue
             zone = o.zone
             target = card.effect_target
-            if target is None and zone == "hand":  # the most frequent: no target, from his hand
+            if target is None and zone == "hand":  # Nalonae, paying her cost instead
                 a = plays.get(o.id)
                 if a is None:
                     a = plays[o.id] = Action.made("play", p, o.id, label=f"{self.pname(p)} plays {card.name}")
@@ -1694,14 +1719,14 @@ class GameState:
             taxed = "attack_tax" in powers_in_game
             # His proposals at his last main-phase choice hold again while
             # nothing they read has changed: the cards in play with their
-            # controllers and hosts (BOARD_CLOCK), the turn (302.2), which of
+            # controllers and hosts (PARTY_CLOCK), the turn (302.2), which of
             # his cards are exhausted (601.2a), what he can pay if one of his
             # attackers is taxed (600.3); and with no modifier of this turn
             # (600.2, 601.2c). A resource placed, the most frequent choice,
             # changes none of them.
             exhausted = [a.exhausted for a in mine]
             last = self._attacks_of[p]
-            if last is not None and last[0] == BOARD_CLOCK[0] and last[1] == self.turn_number and last[2] == exhausted \
+            if last is not None and last[0] == PARTY_CLOCK[0] and last[1] == self.turn_number and last[2] == exhausted \
                     and (last[3] is None or last[3] == budget) and not self.turn_modifiers:
                 out += last[4]
                 return out  # no strike in the main phase (602.3a)
@@ -1734,8 +1759,8 @@ class GameState:
                     # once for each defender (`combat.open_defenders`), in the
                     # order of play, with whether any is an item to sabotage.
                     found = self._defenders_of[p]
-                    if found is None or found[0] != BOARD_CLOCK[0]:
-                        found = self._defenders_of[p] = (BOARD_CLOCK[0], *combat.open_defenders(self, p, theirs))
+                    if found is None or found[0] != PARTY_CLOCK[0]:
+                        found = self._defenders_of[p] = (PARTY_CLOCK[0], *combat.open_defenders(self, p, theirs))
                     defenders, items = found[1], found[2]
                 # Asked only where it can matter: whether it may sabotage, if an
                 # item could be sabotaged (601.2b); what it may attack only, if a
@@ -1758,7 +1783,7 @@ class GameState:
                         proposal = made[key] = Action.made("propose", p, a.id, (d.id,), option=sabotage,
                                                            label=f"{self.pname(p)} proposes {a.name} {word} {self.describe(d)}")
                     offer(proposal)
-            self._attacks_of[p] = None if self.turn_modifiers else (BOARD_CLOCK[0], self.turn_number, exhausted, paid, out[first:])
+            self._attacks_of[p] = None if self.turn_modifiers else (PARTY_CLOCK[0], self.turn_number, exhausted, paid, out[first:])
         if defend:
             for w in weapons:
                 if combat.strike_problem(self, p, w, budget) is None:  # 303.2
@@ -1772,20 +1797,15 @@ class GameState:
         """The cards in play that are not resources, in the order of play:
         `player`'s, and the others' that could defend (characters, and items
         against a sabotage, 601.2b). Asked before most choices in a main
-        phase or a defend window; kept until BOARD_CLOCK ticks, as it does
+        phase or a defend window; kept until PARTY_CLOCK ticks, as it does
         whenever a card enters or leaves the party or changes controller.
         Neither list is changed by its readers."""
-        at = BOARD_CLOCK[0]
+        at = PARTY_CLOCK[0]
         sides = self._sides_of[player]
         if sides is None or sides[0] != at:
-            mine, theirs = [], []
-            objs = self.objs
-            for oid in self.party:
-                o = objs[oid]
-                if o.controller == player:
-                    mine.append(o)
-                elif o.card.is_character or o.card.type == "item":
-                    theirs.append(o)
+            party = [*map(self.objs.__getitem__, self.party)]
+            mine = [o for o in party if o.controller == player]
+            theirs = [o for o in party if o.controller != player and (o.card.is_character or o.card.type == "item")]
             sides = self._sides_of[player] = (at, mine, theirs)
         return sides[1], sides[2]
 
@@ -1816,7 +1836,8 @@ class GameState:
         if a.kind == "resource":
             player.placed_resource_turn = self.turn_number
             self.move(self.objs[a.subject], "chain")
-            self.chain.append(Link(self._link_id(), "resource", a.player, a.subject, event={"face_up": bool(a.option)}))
+            self._next_link += 1  # `_link_id`
+            self.chain.append(Link(self._next_link, "resource", a.player, a.subject, (), 0, None, {"face_up": bool(a.option)}))
         elif a.kind == "play":
             card = self.objs[a.subject].card
             if a.option is None:
@@ -1847,8 +1868,8 @@ class GameState:
             self.chain.append(Link(self._link_id(), "payment", a.player, a.subject, a.targets, a.x, power=power))
         elif a.kind == "propose":
             self.pay(a.player, combat.attack_tax(self.objs[a.subject]))  # 600.3: an additional cost
-            self.chain.append(Link(self._link_id(), "proposal", a.player, None, attacker=a.subject,
-                                   defender=a.targets[0], sabotage=bool(a.option)))
+            self._next_link += 1  # `_link_id`
+            self.chain.append(Link(self._next_link, "proposal", a.player, None, (), 0, None, {}, a.subject, a.targets[0], bool(a.option)))
         elif a.kind == "strike":
             weapon = self.objs[a.subject]
             self.pay(a.player, weapon.card.strike_cost or 0)
