@@ -1155,9 +1155,10 @@ def self_count(source: str, passages: list[tuple[str, list[tuple[int, str]], tup
             tuple(_place(source, [i]) for _, i, _ in places), (source,),
         ))
     verdict = (f"{pairs} counts it goes on to enumerate, {agree} agree with the items it lists"
-               + (f", {listed} do not" if listed else "")
-               + f"; {len(twice)} of their words it states twice or more, "
-               + (f"{len(found) - listed} with different numbers" if len(found) > listed else "each time with the same number"))
+               + (f", {listed} {'does' if listed == 1 else 'do'} not" if listed else "")
+               + (f"; {len(twice)} of their words it states twice or more, "
+                  + (f"{len(found) - listed} with different numbers" if len(found) > listed else "each time with the same number")
+                  if twice else "; it states none of their words twice"))
     if unread:
         verdict += f"; followed by no list lint can read: {', '.join(unread)}"
     return found, (f"self_count[{source}]", verdict)
