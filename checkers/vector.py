@@ -606,48 +606,27 @@ class Visited:
             self._rehash()
 
     def _rehash(self) -> None:
-        """Put every number back in the (larger) table, in order of their first
-        slots: each takes its first slot, or the slot after the number placed
-        before it where that is further, so that probing from its first slot
-        (as ``add`` probes) passes no free slot before it.  A run that passes
-        the table's end goes on from its start, pushing the first numbers on.
-        One sort of the first slots and numbers, each pair one word (the slot
-        in the high half), places them all: probing them in took a round of
-        gathers over the table for each step a number moved.  The arrays
-        but that word are made ``REHASH_KEYS`` at a time."""
-        size, count = len(self.slots), self.count
-        if not count:
-            return
-        order = np.empty(count, np.uint64)
-        for first in range(0, count, REHASH_KEYS):
-            block = slice(first, min(first + REHASH_KEYS, count))
-            order[block] = self._home(self._held(block)).astype(np.uint64) << np.uint64(32)
-            order[block] |= np.arange(block.start, block.stop, dtype=np.uint64)
-        order.sort()
-        wrapped = 0  # numbers placed from the table's start: the end of a run that passed the table's end
-        while True:
-            last, passed = -1, 0  # the slot of the number placed before; how many pass the end
-            for first in range(0, count - wrapped, REHASH_KEYS):
-                pairs = order[first : min(first + REHASH_KEYS, count - wrapped)]
-                rank = np.arange(first, first + len(pairs))
-                # Slot i is max(home_i, slot_(i-1) + 1): i plus the greatest home_j - j up to i.
-                place = np.maximum((pairs >> np.uint64(32)).astype(np.int64), wrapped) - rank
-                np.maximum.accumulate(place, out=place)
-                np.maximum(place, last - (first - 1), out=place)
-                place += rank
-                last = int(place[-1])
-                if last >= size:
-                    passed = count - wrapped - (first + int(np.searchsorted(place, size)))
-                    break
-                self.slots[place] = EMPTY - (pairs & np.uint64(0xFFFFFFFF)).astype(np.int32)
-            if not passed:
-                break
-            # Those go on from the table's start, and push on the numbers placed there.
-            wrapped += passed
-            self.slots.fill(0)
-        if wrapped:
-            self.slots[:wrapped] = EMPTY - (order[count - wrapped :] & np.uint64(0xFFFFFFFF)).astype(np.int32)
-
+        """Put every number back in the (larger) table, ``REHASH_KEYS`` at a
+        time, by linear probing: the keys all differ, so a number takes the
+        first free slot from its first slot on, no key is compared, and
+        numbers racing for one slot leave one of them there.  The table is
+        at most half as full as it may be, so the runs are short.  (Sorting
+        every number by its first slot and placing them in one sweep held a
+        word of 8 bytes for every state at once: the search's most.)"""
+        size = len(self.slots)
+        for first in range(0, self.count, REHASH_KEYS):
+            stop = min(first + REHASH_KEYS, self.count)
+            at = self._home(self._held(slice(first, stop)))
+            value = EMPTY - np.arange(first, stop, dtype=np.int32)
+            while at.size:
+                free = np.flatnonzero(self.slots.take(at) == 0)
+                claimed = at.take(free)
+                self.slots[claimed] = value.take(free)
+                left = np.ones(len(at), bool)
+                left[free] = self.slots.take(claimed) != value.take(free)
+                at, value = at.compress(left), value.compress(left)
+                at += 1
+                at[at == size] = 0  # a run that passes the table's end goes on from its start
 
 
 class States(Visited):
