@@ -26,15 +26,25 @@ from model.machine import Edge, Machine
 #: How many states' steps are kept (a step's searches read some hundreds).
 KEPT = 1 << 12
 
-#: Per machine: each location's leaving edges as (edge, target index, prefilter,
-#: guard, update), and each variable's place in a state; made once per machine.
+#: Per machine: each location's leaving edges, in the machine's order, in runs
+#: of edges that share a prefilter (None: none), each run as its prefilter and
+#: its edges as (edge, target index, guard, update); and each variable's place
+#: in a state.  Made once per machine.
 _plans: "weakref.WeakKeyDictionary[Machine, tuple[dict[int, tuple[Any, ...]], dict[str, int]]]" = weakref.WeakKeyDictionary()
 
 
 def _plan(m: Machine) -> tuple[dict[int, tuple[Any, ...]], dict[str, int]]:
     found = _plans.get(m)
     if found is None:
-        leaving = {loc: tuple((e, target, e.prefilter, e.guard, e.update) for e, target in out) for loc, out in m.out_index.items()}
+        leaving = {}
+        for loc, out in m.out_index.items():
+            runs: list[tuple[Any, list[tuple[Any, ...]]]] = []
+            for e, target in out:
+                # Equal, not the same: a bound method shared as a prefilter is a new object each time it is read.
+                if not runs or runs[-1][0] != e.prefilter:
+                    runs.append((e.prefilter, []))
+                runs[-1][1].append((e, target, e.guard, e.update))
+            leaving[loc] = tuple((prefilter, tuple(edges)) for prefilter, edges in runs)
         found = _plans[m] = (leaving, {name: i for i, name in enumerate(m.State._fields)})
     return found
 
@@ -42,22 +52,24 @@ def _plan(m: Machine) -> tuple[dict[int, tuple[Any, ...]], dict[str, int]]:
 @lru_cache(maxsize=KEPT)
 def successors(m: Machine, s: Any) -> tuple[tuple[Edge, Any], ...]:
     """Each edge of ``m`` enabled in ``s``, with its successor, in the machine's
-    order: ``Machine.successors``, prefilters asked once for the edges that share one."""
+    order: ``Machine.successors``, prefilters asked once for the edges that
+    share one, and a run of such edges passed over at once where it fails."""
     leaving, place = _plan(m)
     make = m.State._make
     out = []
     asked: dict[Any, bool] = {}
-    for e, target, prefilter, guard, update in leaving[s.location]:
+    for prefilter, edges in leaving[s.location]:
         if prefilter is not None:
             holds = asked.get(prefilter)
             if holds is None:
                 holds = asked[prefilter] = bool(prefilter(s, CONCRETE))
             if not holds:
                 continue
-        if guard(s, CONCRETE):
-            values = list(s)
-            values[0] = target
-            for name, value in update(s, CONCRETE).items():
-                values[place[name]] = value
-            out.append((e, make(values)))
+        for e, target, guard, update in edges:
+            if guard(s, CONCRETE):
+                values = list(s)
+                values[0] = target
+                for name, value in update(s, CONCRETE).items():
+                    values[place[name]] = value
+                out.append((e, make(values)))
     return tuple(out)
