@@ -15,9 +15,8 @@ state's key (its first word, and the number of its other words' row among
 their distinct rows), the number of each state's set of enabled edges
 (and those few sets), a bit for each transition, and the target of each
 transition but the first to reach it (a byte and a bit where it is one of
-the targets most often reached again), and at its peak also the whole keys,
-a hash table of state numbers, room for the keys to come and the level's
-successors.  Bytes are counted object
+the targets most often reached again), and at its peak also a hash table
+of state numbers and a block of a level's states and their successors.  Bytes are counted object
 by object (``sys.getsizeof``, shared objects once) and array by array.
 Then the two design choices of checkers/vector.py, on the keys of the
 largest instance both searches finish: digits of power-of-two radix
