@@ -92,7 +92,7 @@ CATALOGUE_TO_GOAL_TIMEOUT_S = 600.0
 # exceed the cap can be skipped.
 FULL_SERIES = (
     # Turns and combats start at the defaults: a turn-1 or combat-free instance
-    # is too different in kind (114 states without combat) to extrapolate from,
+    # is too different in kind (106 states without combat) to extrapolate from,
     # so the next row is run against the cap instead of predicted.
     ("Turns", [{"turns": t} for t in (2, 3, 4, 5)]),
     ("Chain depth", [{"chain_depth": c} for c in (1, 2, 3)]),
