@@ -20,8 +20,7 @@ one per worker, each with its own cosmic-ray session; the working tree is
 never changed. Copies hold the tracked and untracked, not ignored, files as
 they are when the run starts. The run writes its own section of
 benchmarks/RESULTS.md, between HTML comment markers, and leaves the rest of the
-file as it is; `python -m benchmarks.run` rewrites the whole file without it,
-so run this after that one.
+file as it is, as every other benchmark does.
 """
 
 from __future__ import annotations
@@ -444,8 +443,7 @@ def render(r: Report, machine: str, commit: str, date: str) -> str:
         BEGIN,
         "## Reference engine: mutation testing",
         "",
-        "Written by `python -m benchmarks.mutation` (it replaces only this section; "
-        "`python -m benchmarks.run` rewrites the file without it, so run this one after).",
+        "Written by `python -m benchmarks.mutation` (it replaces only this section).",
         "",
         f"- Date: {date}",
         f"- Machine: {machine}",
