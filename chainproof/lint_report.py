@@ -42,6 +42,7 @@ KIND_DOCS = {
     "version-clash": "two versions of one rulebook, aligned section by section, state a rule with different numbers or citations",
     "basic-clash": "the basic rules and a comprehensive rule paired with them count one thing (cards, players, phases...) differently, or a list of names lacks one of theirs",
     "self-count": "a text states a count and then lists a different number of the things it counts, or counts one thing with two numbers",
+    "glossary-clash": "a glossary entry states a figure its rule does not state for the same thing, or cites a rule that never names its term",
 }
 
 _FILE_OF = {s.file: s for s in SOURCES.values()}

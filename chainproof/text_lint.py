@@ -73,6 +73,24 @@ to say).
   another number elsewhere, enumerated or not: a finding where the numbers
   differ.  Lint says per text how many counts it compared and how many agree.
 
+- **glossary-clash**: a glossary against the rules it restates, in one
+  text.  Each entry is paired with its rule: by the rule its head cites
+  (CR7.4's "Chain (415.6):", the rule read with its sub-rules), else by a
+  heading in the same words (a rule's title, singular or plural; in the
+  basic rules, ``001``, a section's title or a bulleted or numbered name with
+  its colon, "·熊形態:"), else through a small declared table
+  (``model/glossary_concordance.py``).  Each pair's figures are compared with
+  what they count (``counts``): an entry that states a figure for a thing
+  its rule counts too, and which the rule never states for it, is a finding.
+  So is a citation that points past what the entry restates (a misdirected
+  glossary reference): the cited rule, with its sub-rules, names none of the
+  term's words (a keyword's rule may instead share two words in a row of
+  what the keyword means), or shares no four words in a row with the entry
+  while another rule of its section shares seven or more (the entry is that
+  rule's words, CR7.4's Destroy is 415.9d's and cites 415.9c).  Lint says per
+  glossary how many entries it paired, how many state a count of one thing
+  on both sides, and how many of those agree.
+
 A rule's words run from its heading to the next heading, without its
 examples and card texts (which a translation may leave out or keep
 untranslated), chapter titles, page footers and the forum's post stamps; a
@@ -90,10 +108,11 @@ from typing import Callable, Iterable, Mapping
 
 from model.basic_concordance import BASIC_CONCORDANCES, BasicConcordance
 from model.concordance import CONCORDANCES, Concordance
+from model.glossary_concordance import GLOSSARY_CONCORDANCES, GlossaryPassage
 from model.sources import GAME_SOURCES, SOURCES, Source, lines_of
 
 #: The kinds of finding this module reports, in report order.
-KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash", "basic-clash", "self-count")
+KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash", "basic-clash", "self-count", "glossary-clash")
 
 #: A rule's heading: its number first on the line (after a Markdown ``###``),
 #: then its words (a wrapped line that starts with a rule number and stops,
@@ -1164,6 +1183,246 @@ def self_count(source: str, passages: list[tuple[str, list[tuple[int, str]], tup
     return found, (f"self_count[{source}]", verdict)
 
 
+#: A glossary entry's head that cites its rule: the term, then rule numbers in brackets ("Chain (415.6):", "Play (Noun, 415.8):").
+_GLOSSARY_CITES = re.compile(r"^\s*[^\s:(][^:(]{0,40}?\s*\(([^)]*\d[^)]*)\)\s*:")
+_RULE_NUMBER = re.compile(r"(?<![\d.])[1-9]\d{2}(?:\.\d+[a-z]?)?(?![\d.])")
+#: An entry of a glossary that numbers nothing: its term, up to eight characters, and a colon (001's "再調度:").
+_TERM_HEAD = re.compile(r"^\s*([^\s:：·,，。(（]{1,8})[:：]")
+
+
+@dataclass(frozen=True)
+class GlossaryPair:
+    """A glossary entry and the passage of the same text it restates."""
+
+    term: str
+    lines: tuple[int, ...]
+    words: str
+    #: How the passage is named in a finding (a rule's number, a section and line), its lines and its words' counts.
+    rule: str
+    rule_lines: tuple[int, ...]
+    said: dict[str, frozenset[int]]
+    #: How it was paired: "cited", "heading" or "declared".
+    how: str
+
+
+def _family(text: RuleText, number: str) -> list[Rule]:
+    """The rule ``number`` and every rule under it (403: 403.1, 403.6a...)."""
+    return [r for n, r in text.rules.items()
+            if n == number or n.startswith(number + ".") or ("." in number and n.startswith(number) and n[len(number):].isalpha())]
+
+
+def _counts_of(texts: Iterable[str]) -> dict[str, frozenset[int]]:
+    """``counts`` of each text, merged: a rule's sub-rules are read one by one, so no count runs on into the next."""
+    out: dict[str, frozenset[int]] = {}
+    for text in texts:
+        for what, values in counts(text).items():
+            out[what] = out.get(what, frozenset()) | values
+    return out
+
+
+def _entry_words(lines: tuple[str, ...], first: int, last: int) -> tuple[tuple[int, ...], str]:
+    """An entry's lines and words after its head's colon, without page footers
+    and examples (an example runs to the next line that is not indented)."""
+    kept: list[int] = []
+    example = False
+    for i in range(first, last + 1):
+        line = lines[i - 1]
+        example = bool(_EXAMPLE.match(line)) or (example and line[:1].isspace())
+        if not example and not _PAGE.match(line) and line.strip():
+            kept.append(i)
+    words = "\n".join(lines[i - 1] for i in kept)
+    return tuple(kept), words.partition(":")[2]
+
+
+#: What a keyword entry says its keyword means: the quoted text after "It means" (Preparation's "... without paying its cost").
+_MEANS = re.compile(r"\bmeans\s+[“\"]([^”\"]+)")
+
+
+def _shares_phrase(meaning: str, rule: str) -> bool:
+    """Do ``meaning`` and ``rule`` share two words in a row?  A keyword's
+    citation may point at the rule for what it does (Preparation at 403.3's
+    playing "without paying" a cost), which need not name the keyword."""
+    words = re.findall(r"[a-z]+", meaning.lower())
+    plain = " " + " ".join(re.findall(r"[a-z]+", rule.lower())) + " "
+    return any(f" {a} {b} " in plain for a, b in zip(words, words[1:]) if len(a) > 2 and len(b) > 2)
+
+
+def _term_words(term: str) -> list[str]:
+    """The words of an English term that lint looks for in its rule, each cut
+    to a stem ("Activate" finds "activated", "Copy" finds "copies")."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]{3,}", term)]
+    return [w[:max(3, len(w) - 2)] if len(w) > 4 else w.rstrip("ye") or w for w in words]
+
+
+@dataclass(frozen=True)
+class GlossaryCitation:
+    """A glossary entry's citation of a rule that does not say what the
+    entry says: the rules of the cited rule's section that name the term
+    (``near``, where the cited rule names no word of it) and those that
+    restate the entry word for word (``restated``, where the cited rule
+    shares no four words in a row with it)."""
+
+    term: str
+    rule: str
+    lines: tuple[int, ...]
+    rule_lines: tuple[int, ...]
+    near: tuple[str, ...] | None
+    restated: tuple[str, ...]
+
+
+#: How many words in a row a rule shares with an entry that it restates (a
+#: sentence's worth), and how few a cited rule shares with one it does not.
+_RESTATES, _SHARES = 7, 4
+
+
+def _runs(text: str, size: int) -> set[tuple[str, ...]]:
+    """The runs of ``size`` words in ``text``, lower-cased, apostrophes dropped."""
+    words = re.findall(r"[a-z0-9]+", re.sub(r"['’]", "", text.lower()))
+    return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
+
+
+def _astray(text: RuleText, term: str, words: str, number: str, lines: tuple[int, ...]) -> GlossaryCitation | None:
+    """The entry's citation of ``number``, if the rule with its sub-rules
+    names no word of the term (a keyword's rule may instead share two words
+    of what the keyword means), or shares no four words in a row with the
+    entry while another rule of its section shares seven."""
+    family = _family(text, number)
+    said = " ".join(r.text for r in family).lower()
+    section = [(m, r) for m, r in text.rules.items() if m.partition(".")[0] == number.partition(".")[0] and r not in family]
+    stems = _term_words(term)
+    meaning = _MEANS.search(words)
+    near = None
+    if stems and not any(re.search(r"\b" + s, said) for s in stems) and not (meaning and _shares_phrase(meaning.group(1), said)):
+        near = tuple(m for m, r in section if any(re.search(r"\b" + s, r.text.lower()) for s in stems))
+    restated: tuple[str, ...] = ()
+    if not _runs(words, _SHARES) & _runs(said, _SHARES):
+        mine = _runs(words, _RESTATES)
+        shared = sorted(((len(mine & _runs(r.text, _RESTATES)), m) for m, r in section), key=lambda x: -x[0])
+        # The rules that share the most: a parent that repeats a phrase or two is left out.
+        restated = tuple(m for k, m in shared if k and 2 * k >= shared[0][0])
+    if near is None and not restated:
+        return None
+    return GlossaryCitation(term, number, lines, tuple(i for r in family for i in r.lines), near, restated)
+
+
+def numbered_glossary(text: RuleText) -> tuple[list[GlossaryPair], list[GlossaryCitation], int]:
+    """Each glossary entry of a numbered text paired with the rules it
+    restates: those its head cites, each with its sub-rules; else a rule
+    whose title is the term (or its plural).  Also each citation that does
+    not point at what the entry says (``_astray``), and how many entries
+    the glossary holds."""
+    entries = glossary(text.lines)
+    titles: dict[str, str] = {}
+    for n, r in text.rules.items():
+        if r.lines and len(r.lines) == 1 and len(r.text) < 40:
+            titles.setdefault(r.text.strip().lower(), n)
+    pairs: list[GlossaryPair] = []
+    astray: list[GlossaryCitation] = []
+    for term, (first, last) in entries.items():
+        lines, words = _entry_words(text.lines, first, last)
+        head = _GLOSSARY_CITES.match(text.lines[first - 1])
+        cited = [n for n in _RULE_NUMBER.findall(head.group(1)) if n in text.rules] if head else []
+        how = "cited"
+        if not cited and (n := next((titles[t] for t in (term.lower(), term.lower() + "s", term.lower() + "es") if t in titles), None)):
+            cited, how = [n], "heading"
+        if not cited:
+            continue
+        family = [r for n in cited for r in _family(text, n)]
+        pairs.append(GlossaryPair(term, lines, words, ", ".join(cited), tuple(i for r in family for i in r.lines),
+                                  _counts_of(r.text for r in family), how))
+        if how == "cited":
+            astray += [a for n in cited if (a := _astray(text, term, words, n, lines)) is not None]
+    return pairs, astray, len(entries)
+
+
+def section_glossary(text: SectionText, heading: str, declared: tuple[GlossaryPassage, ...]) -> tuple[list[GlossaryPair], list[str], int]:
+    """Each entry of the glossary section ``heading`` of a text that numbers
+    nothing, paired with the passage of the same text it restates: a
+    section titled with its term, else a line elsewhere that names the
+    term first with a colon (a bullet, a numbered step), else the declared
+    passage.  Also the declared pairs not found in the text, and how many
+    entries the glossary holds."""
+    first, last = text.sections.get(heading, (0, -1))
+    entries = [(i, m.group(1)) for i in range(first + 1, last + 1) if (m := _TERM_HEAD.match(text.lines[i - 1]))]
+    table = {d.term: d for d in declared}
+    lost = [f"{d.term} (no entry of {heading})" for d in declared if d.term not in {t for _, t in entries}]
+    rows = {title: rows for title, rows, _ in _sections(text)}
+    pairs: list[GlossaryPair] = []
+    for i, term in entries:
+        words = _INLINE_EXAMPLE.sub(" ", text.lines[i - 1]).partition(":" if ":" in text.lines[i - 1] else "：")[2]
+        named = [j for j in range(1, len(text.lines) + 1) if not first <= j <= last
+                 and re.match(r"^\s*(?:·|\d{1,2}[.、．])?\s*" + re.escape(term) + r"\s*[:：]", text.lines[j - 1])]
+        if term in rows and term != heading:
+            found = [(j, line) for j, line in rows[term] if line.strip()]
+            at, how = f"{term}", "heading"
+        elif named:
+            found = [(j, _INLINE_EXAMPLE.sub(" ", text.lines[j - 1])) for j in named]
+            at, how = next(t for t, (a, b) in text.sections.items() if a <= named[0] <= b), "heading"
+        elif term in table:
+            d = table[term]
+            try:
+                found, at, how = [text.passage(d.heading, d.anchor)], d.heading, "declared"
+            except LookupError as exc:
+                lost.append(f"{term} ({exc})")
+                continue
+        else:
+            continue
+        pairs.append(GlossaryPair(term, (i,), words, at, tuple(j for j, _ in found), _counts_of(w for _, w in found), how))
+    return pairs, lost, len(entries)
+
+
+def glossary_clash(source: str, pairs: list[GlossaryPair], astray: list[GlossaryCitation],
+                   entries: int, lost: list[str]) -> tuple[list[TextFinding], tuple[str, str]]:
+    """Each pair's figures, each with what it counts: a finding where the
+    entry states a figure for a thing its passage counts and the passage
+    never states it; and each cited rule that never names the entry's term."""
+    found: list[TextFinding] = []
+    compared = agree = 0
+    for p in pairs:
+        mine = counts(p.words)
+        both = sorted(mine.keys() & p.said.keys())
+        if not both:
+            continue
+        compared += 1
+        differ = [w for w in both if mine[w] - p.said[w]]
+        if not differ:
+            agree += 1
+            continue
+        rule, shown = _where(source, p.rule if p.rule[:1].isdigit() else p.rule, p.rule_lines[0])
+        said = "; ".join(f"{_show(set(mine[w]))} {w} in the entry against {_show(set(p.said[w]))} in {shown}" for w in differ)
+        found.append(TextFinding(
+            "glossary-clash", f"glossary-clash:{source}:{p.term.replace(' ', '-')}", (f"{source} glossary: {p.term}", rule),
+            f"{source}'s glossary entry {p.term} restates {shown} ({p.how}) with other figures: {said} ({TEXTUAL})",
+            (_place(source, p.lines), _place(source, p.rule_lines)), (source,),
+        ))
+    clashes = len(found)
+    for a in astray:
+        rule = SOURCES[source].cites_as(a.rule)
+        why = []
+        if a.restated:
+            why.append(f"which shares no {_SHARES} words in a row with it, while {', '.join(a.restated)} "
+                       f"{'restates' if len(a.restated) == 1 else 'restate'} it ({_RESTATES} words in a row or more)")
+        if a.near is not None:
+            why.append("which with its sub-rules names no word of the term; "
+                       + (f"{', '.join(a.near)} {'does' if len(a.near) == 1 else 'do'}" if a.near else f"no other rule of section {a.rule.partition('.')[0]} does"))
+        found.append(TextFinding(
+            "glossary-clash", f"glossary-clash:{source}:{a.term.replace(' ', '-')}@{a.rule}", (f"{source} glossary: {a.term}", rule),
+            f"{source}'s glossary entry {a.term} cites {rule}, {'; and '.join(why)} ({TEXTUAL})",
+            (_place(source, a.lines), _place(source, a.rule_lines)), (source,),
+        ))
+    ways = {how: sum(1 for p in pairs if p.how == how) for how in ("cited", "heading", "declared")}
+    shown = {"cited": "by their own citation", "heading": "by a heading in the same words", "declared": "declared"}
+    verdict = (f"{len(pairs)} of its {entries} entries paired with what they restate ("
+               + ", ".join(f"{n} {shown[how]}" for how, n in ways.items() if n) + f"); {compared} state a count of one thing on both sides, "
+               + f"{agree} agree" + (f", {clashes} {'does' if clashes == 1 else 'do'} not" if clashes else ""))
+    if ways["cited"]:
+        verdict += (f"; {len(astray)} of their citations {'points' if len(astray) == 1 else 'point'} at a rule that names no word of the term or that another rule's words restate"
+                    if astray else "; each of their citations points at a rule that names the term and is the one restated")
+    if lost:
+        verdict += f"; not found in the text: {', '.join(lost)}"
+    return found, (f"glossary_clash[{source}]", verdict)
+
+
 #: One text in two languages, compared rule by rule.
 TRANSLATIONS = (("002en", "002zh"),)
 
@@ -1200,4 +1459,16 @@ def lint_texts(game: str) -> tuple[list[TextFinding], list[tuple[str, str]]]:
             more, basic_checks = basic(read_sections(basics.basic, lines), texts, basics)
             found += more
             checks += basic_checks
+    for source, text in texts.items():
+        if text.rules and glossary(text.lines):
+            pairs, astray, entries = numbered_glossary(text)
+            more, check = glossary_clash(source, pairs, astray, entries, [])
+        elif source in GLOSSARY_CONCORDANCES and (lines := lines_of(source)) is not None:
+            heading, declared = GLOSSARY_CONCORDANCES[source]
+            pairs, lost, entries = section_glossary(read_sections(source, lines), heading, declared)
+            more, check = glossary_clash(source, pairs, [], entries, lost)
+        else:
+            continue
+        found += more
+        checks.append(check)
     return found, checks
