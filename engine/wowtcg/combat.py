@@ -184,13 +184,19 @@ def protect_options(st: GameState, player: int) -> list[Action]:
     attacker = st.objs[c.attacker]
     if c.protected or has(st, attacker, "stealth"):
         return []
+    # The cheap tests first: this is asked at every protect point, and most
+    # characters could never have protector (a hero gains it in bear form).
+    # The party holds no resource, so `is_character` reads the card alone.
+    bear = "hero_bear_form" in st.powers_in_game
+    ready = [o for o in map(st.objs.__getitem__, st.party)
+             if ("protector" in o.card.keywords_possible or (bear and o.card.type == "hero")) and o.controller == player
+             and not o.exhausted and o.id != c.defender and o.card.is_character]
+    if not ready:
+        return []
     held = hosts_of(st, "attached_cant_attack_or_protect")  # Polymorph (103.2: "can't" beats "can")
-    # The cheap tests first: this is asked at every protect point.
     return [
         Action.made("protect", player, o.id, label=f"{st.pname(player)} protects with {st.describe(o)}")
-        for o in st.cards_in_play()
-        if o.controller == player and not o.exhausted and o.id != c.defender and is_character(o)
-        and o.id not in held and has(st, o, "protector")
+        for o in ready if o.id not in held and has(st, o, "protector")
     ]
 
 

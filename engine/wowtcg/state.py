@@ -1823,13 +1823,8 @@ class GameState:
                     self._t_close_window()
             else:
                 # The task stack is empty while a player holds priority (`_t_grant`),
-                # so the next player's grant is the task to run now: his
-                # neighbour's, if still in the game (`next_clockwise`, 409.1).
-                players = self.players
-                q = a.player + 1
-                if q == len(players):
-                    q = 0
-                self._t_give_priority(q if players[q].in_game else self.next_clockwise(a.player))
+                # so the next player's grant is the task to run now.
+                self._t_give_priority(self.next_clockwise(a.player))
             return
         self.passes = 0
         player = self.players[a.player]
