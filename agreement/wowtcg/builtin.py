@@ -400,6 +400,22 @@ def abilities_of(st: GameState) -> list[dict[str, Any]]:
     return [found[name] for name in sorted(found) if found[name] is not None]
 
 
+#: The game whose spells and abilities were read last: its objects (held, so
+#: that no other list takes their identity), how many, and what they were.
+_read_last: list[Any] = [None, 0, None]
+
+
+def board_spells(st: GameState) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``spells_of`` and ``abilities_of``, read once while the game's objects
+    stay as they were: a game only adds objects (tokens), and an object's
+    card never changes, so its spells change only as objects are added
+    (every observation of a step read them all again, some 60 cards)."""
+    objs = st.objs
+    if _read_last[0] is not objs or _read_last[1] != len(objs):
+        _read_last[:] = [objs, len(objs), (spells_of(st), abilities_of(st))]
+    return _read_last[2]
+
+
 @dataclass(frozen=True)
 class Setup:
     """A game to play: heroes and the damage on them, what each player has in
@@ -649,7 +665,7 @@ def observe(st: GameState) -> dict[str, Any]:
             }
         )
     step = st.step
-    spells, abilities = spells_of(st), abilities_of(st)
+    spells, abilities = board_spells(st)
     return {
         **({"spells": spells} if spells else {}),
         **({"abilities": abilities} if abilities else {}),
