@@ -1205,10 +1205,15 @@ class GlossaryPair:
     how: str
 
 
-def _family(text: RuleText, number: str) -> list[Rule]:
-    """The rule ``number`` and every rule under it (403: 403.1, 403.6a...)."""
-    return [r for n, r in text.rules.items()
-            if n == number or n.startswith(number + ".") or ("." in number and n.startswith(number) and n[len(number):].isalpha())]
+def _families(text: RuleText) -> dict[str, list[Rule]]:
+    """Each rule with every rule under it (403: 403, 403.1, 403.6a...), in the text's order."""
+    out: dict[str, list[Rule]] = {}
+    for n, rule in text.rules.items():
+        at: str | None = n
+        while at is not None:
+            out.setdefault(at, []).append(rule)
+            at = _parent(at)
+    return out
 
 
 def _counts_of(texts: Iterable[str]) -> dict[str, frozenset[int]]:
@@ -1281,14 +1286,14 @@ def _runs(text: str, size: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + size]) for i in range(len(words) - size + 1)}
 
 
-def _astray(text: RuleText, term: str, words: str, number: str, lines: tuple[int, ...]) -> GlossaryCitation | None:
+def _astray(families: dict[str, list[Rule]], term: str, words: str, number: str, lines: tuple[int, ...]) -> GlossaryCitation | None:
     """The entry's citation of ``number``, if the rule with its sub-rules
     names no word of the term (a keyword's rule may instead share two words
     of what the keyword means), or shares no four words in a row with the
     entry while another rule of its section shares seven."""
-    family = _family(text, number)
+    family = families[number]
     said = " ".join(r.text for r in family).lower()
-    section = [(m, r) for m, r in text.rules.items() if m.partition(".")[0] == number.partition(".")[0] and r not in family]
+    section = [(r.number, r) for r in families.get(number.partition(".")[0], ()) if r not in family]
     stems = _term_words(term)
     meaning = _MEANS.search(words)
     near = None
@@ -1316,6 +1321,7 @@ def numbered_glossary(text: RuleText) -> tuple[list[GlossaryPair], list[Glossary
     for n, r in text.rules.items():
         if r.lines and len(r.lines) == 1 and len(r.text) < 40:
             titles.setdefault(r.text.strip().lower(), n)
+    families = _families(text)
     pairs: list[GlossaryPair] = []
     astray: list[GlossaryCitation] = []
     for term, (first, last) in entries.items():
@@ -1327,11 +1333,11 @@ def numbered_glossary(text: RuleText) -> tuple[list[GlossaryPair], list[Glossary
             cited, how = [n], "heading"
         if not cited:
             continue
-        family = [r for n in cited for r in _family(text, n)]
+        family = [r for n in cited for r in families[n]]
         pairs.append(GlossaryPair(term, lines, words, ", ".join(cited), tuple(i for r in family for i in r.lines),
                                   _counts_of(r.text for r in family), how))
         if how == "cited":
-            astray += [a for n in cited if (a := _astray(text, term, words, n, lines)) is not None]
+            astray += [a for n in cited if (a := _astray(families, term, words, n, lines)) is not None]
     return pairs, astray, len(entries)
 
 

@@ -23,6 +23,14 @@ def whole_files(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.setitem(sources.SOURCES, x, replace(s, rules_from=1))
 
 
+@pytest.fixture(scope="module")
+def reference() -> text_lint.RuleText:
+    """CR7.4, read once for the tests that read it."""
+    text = text_lint.load("CR7.4")
+    assert text is not None
+    return text
+
+
 def test_glossary_clash_is_a_lint_kind():
     assert "glossary-clash" in text_lint.KINDS and "glossary-clash" in KINDS
 
@@ -104,11 +112,10 @@ def test_an_unnumbered_glossary_is_paired_by_headings_and_the_declared_table():
 
 
 @pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
-def test_the_shipped_glossaries():
+def test_the_shipped_glossaries(reference: text_lint.RuleText):
     """How many entries each glossary pairs and compares, and the four citations astray: each entry is the words of
     the rule after the one it cites (717.3, 402.3, 415.9d, 415.8b)."""
-    text = text_lint.load("CR7.4")
-    pairs, astray, entries = text_lint.numbered_glossary(text)
+    pairs, astray, entries = text_lint.numbered_glossary(reference)
     found, (_, verdict) = text_lint.glossary_clash("CR7.4", pairs, astray, entries, [])
     assert {f.key: f.summary.partition(" (7 words")[0].rpartition("while ")[2] for f in found} == {
         "glossary-clash:CR7.4:Conditional-Replacement-Modifier@717.2d": "717.3 restates it",
@@ -132,12 +139,13 @@ def test_the_shipped_glossaries():
 
 
 @pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
-def test_a_figure_planted_in_the_real_glossary_is_reported():
-    lines = list(lines_of("CR7.4"))
+def test_a_figure_planted_in_the_real_glossary_is_reported(reference: text_lint.RuleText):
+    # The glossary is read from the text's lines, its rules from the rules read before: only the entry changes.
+    lines = list(reference.lines)
     entry = next(i for i, line in enumerate(lines) if line.startswith("Side Deck (100.3):"))
     at = next(i for i in range(entry, len(lines)) if "a side deck is exactly 10 cards" in lines[i])
     lines[at] = lines[at].replace("exactly 10 cards", "exactly 12 cards")
-    pairs, astray, entries = text_lint.numbered_glossary(text_lint.read("CR7.4", lines))
+    pairs, astray, entries = text_lint.numbered_glossary(replace(reference, lines=tuple(lines)))
     found, _ = text_lint.glossary_clash("CR7.4", pairs, astray, entries, [])
     (planted,) = [f for f in found if f.key == "glossary-clash:CR7.4:Side-Deck"]
     assert "12 cards in the entry against 10 in 100.3" in planted.summary
