@@ -80,8 +80,9 @@ to say).
   basic rules, ``001``, a section's title or a bulleted or numbered name with
   its colon, "·熊形態:"), else through a small declared table
   (``model/glossary_concordance.py``).  Each pair's figures are compared with
-  what they count (``counts``): an entry that states a figure for a thing
-  its rule counts too, and which the rule never states for it, is a finding.
+  what they count (``counts``): a pair where both sides count one thing and
+  each states a figure for it that the other does not is a finding (one that
+  only adds a figure, "two zones: chain and play", is counted).
   So is a citation that points past what the entry restates (a misdirected
   glossary reference): the cited rule, with its sub-rules, names none of the
   term's words (a keyword's rule may instead share two words in a row of
@@ -674,9 +675,16 @@ _PARENTHESIS = re.compile(r"\s*\([^)]*\)")
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 
 
+#: The end of a sentence at the end of a line, after which a term's head at the margin starts the next entry.
+_SENTENCE_END = re.compile(r"[.”\")]\s*$")
+
+
 def glossary(lines: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     """The entries of a text's glossary: each term's first and last line
-    (an entry runs to the next blank line); empty where the text has none."""
+    (an entry runs to the next blank line, or to a line that starts with a
+    capitalized term's head at the margin after a sentence ends: CR7.4 sets
+    "Character (300.1):" under "Chain" with no blank line); empty where the
+    text has none."""
     start = next((i for i, line in enumerate(lines, start=1) if _GLOSSARY.match(line)), None)
     out: dict[str, tuple[int, int]] = {}
     if start is None:
@@ -684,10 +692,14 @@ def glossary(lines: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     term, first = None, 0
     for i in range(start + 1, len(lines) + 2):
         line = lines[i - 1] if i <= len(lines) else ""
-        if term is not None and not line.strip():
+        m = _GLOSSARY_HEAD.match(line)
+        if term is not None and m and line[:1].isupper() and _SENTENCE_END.search(lines[i - 2]):
+            out.setdefault(term, (first, i - 1))
+            term, first = m.group(1), i
+        elif term is not None and not line.strip():
             out.setdefault(term, (first, i - 1))
             term = None
-        elif term is None and (m := _GLOSSARY_HEAD.match(line)):
+        elif term is None and m:
             term, first = m.group(1), i
     return out
 
@@ -1379,22 +1391,24 @@ def section_glossary(text: SectionText, heading: str, declared: tuple[GlossaryPa
 
 def glossary_clash(source: str, pairs: list[GlossaryPair], astray: list[GlossaryCitation],
                    entries: int, lost: list[str]) -> tuple[list[TextFinding], tuple[str, str]]:
-    """Each pair's figures, each with what it counts: a finding where the
-    entry states a figure for a thing its passage counts and the passage
-    never states it; and each cited rule that never names the entry's term."""
+    """Each pair's figures, each with what it counts: a finding where both
+    count one thing and each states a figure for it that the other does not;
+    and each citation that points past what the entry restates."""
     found: list[TextFinding] = []
-    compared = agree = 0
+    compared = agree = adds = 0
     for p in pairs:
         mine = counts(p.words)
         both = sorted(mine.keys() & p.said.keys())
         if not both:
             continue
         compared += 1
-        differ = [w for w in both if mine[w] - p.said[w]]
+        # A figure only one side states ("share two zones: chain and play" for "share the chain and play zones") adds, not contradicts.
+        differ = [w for w in both if mine[w] - p.said[w] and p.said[w] - mine[w]]
         if not differ:
             agree += 1
+            adds += any(mine[w] != p.said[w] for w in both)
             continue
-        rule, shown = _where(source, p.rule if p.rule[:1].isdigit() else p.rule, p.rule_lines[0])
+        rule, shown = _where(source, p.rule, p.rule_lines[0])
         said = "; ".join(f"{_show(set(mine[w]))} {w} in the entry against {_show(set(p.said[w]))} in {shown}" for w in differ)
         found.append(TextFinding(
             "glossary-clash", f"glossary-clash:{source}:{p.term.replace(' ', '-')}", (f"{source} glossary: {p.term}", rule),
@@ -1420,7 +1434,8 @@ def glossary_clash(source: str, pairs: list[GlossaryPair], astray: list[Glossary
     shown = {"cited": "by their own citation", "heading": "by a heading in the same words", "declared": "declared"}
     verdict = (f"{len(pairs)} of its {entries} entries paired with what they restate ("
                + ", ".join(f"{n} {shown[how]}" for how, n in ways.items() if n) + f"); {compared} state a count of one thing on both sides, "
-               + f"{agree} agree" + (f", {clashes} {'does' if clashes == 1 else 'do'} not" if clashes else ""))
+               + f"{agree} agree" + (f", {clashes} {'does' if clashes == 1 else 'do'} not" if clashes else "")
+               + (f" (in {adds} of those that agree, one side states a figure the other does not)" if adds else ""))
     if ways["cited"]:
         verdict += (f"; {len(astray)} of their citations {'points' if len(astray) == 1 else 'point'} at a rule that names no word of the term or that another rule's words restate"
                     if astray else "; each of their citations points at a rule that names the term and is the one restated")

@@ -124,8 +124,9 @@ def test_the_shipped_glossaries(reference: text_lint.RuleText):
         "glossary-clash:CR7.4:Party@415.8a": "415.8b restates it",
     }
     assert found[-1].places == ("wowtcg-comprehensive-rules-7.4.txt:3829-3832", "wowtcg-comprehensive-rules-7.4.txt:1533-1536")
-    assert verdict == ("127 of its 215 entries paired with what they restate (126 by their own citation, 1 by a heading in the same words); "
-                       "9 state a count of one thing on both sides, 9 agree; "
+    # Entries with no blank line between them are read apart ("Character (300.1)" under "Chain").
+    assert verdict == ("133 of its 227 entries paired with what they restate (132 by their own citation, 1 by a heading in the same words); "
+                       "11 state a count of one thing on both sides, 11 agree (in 2 of those that agree, one side states a figure the other does not); "
                        "4 of their citations point at a rule that names no word of the term or that another rule's words restate")
     heading, declared = GLOSSARY_CONCORDANCES["001"]
     basic = text_lint.read_sections("001", lines_of("001"))
@@ -149,3 +150,10 @@ def test_a_figure_planted_in_the_real_glossary_is_reported(reference: text_lint.
     found, _ = text_lint.glossary_clash("CR7.4", pairs, astray, entries, [])
     (planted,) = [f for f in found if f.key == "glossary-clash:CR7.4:Side-Deck"]
     assert "12 cards in the entry against 10 in 100.3" in planted.summary
+
+
+def test_an_entry_ends_where_the_next_head_starts_a_line_after_a_sentence():
+    lines = ("10. Glossary", "Chain (415.6): The chain zone is where links wait.", "Character (300.1): A hero, ally, or Totem.",
+             "Control (401): A player controls his hero, each card he puts into",
+             "play, and each link: he adds them.", "", "Cost (403): Anything a player must pay.")
+    assert text_lint.glossary(lines) == {"Chain": (2, 2), "Character": (3, 3), "Control": (4, 5), "Cost": (7, 7)}
