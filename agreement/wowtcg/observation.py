@@ -29,48 +29,88 @@ class ObservationError(ValueError):
     """An observation does not follow the format; the message names the field."""
 
 
-def _fail(path: str, what: str) -> NoReturn:
-    raise ObservationError(f"{path}: {what}")
+#: Where a field is: a path, or the parts of one (written out only for a
+#: field at fault: the harness checks every observation of every step, and
+#: nearly all are well formed).
+Path = str | tuple[Any, ...]
 
 
-# The checks below build a message only for a field at fault: the harness
-# checks every observation of every step, and nearly all are well formed.
+def _path(where: Path, *more: Any) -> str:
+    return "".join(map(str, (*where, *more) if isinstance(where, tuple) else (where, *more)))
 
 
-def _int(value: Any, path: str, lo: int = 0) -> None:
+def _fail(path: Path, what: str) -> NoReturn:
+    raise ObservationError(f"{_path(path)}: {what}")
+
+
+def _int(value: Any, path: Path, lo: int = 0) -> None:
     if not (isinstance(value, int) and not isinstance(value, bool) and value >= lo):
         _fail(path, f"expected an integer >= {lo}, got {value!r}")
 
 
-def _object(value: Any, path: str, fields: dict[str, str]) -> None:
+class Fields:
+    """The fields an object must have, each with its kind: ``int`` (at least
+    0), ``health`` (at least 1), ``bool``, ``str`` (a name), ``id`` (an
+    integer or a string), or "" (checked by the caller).  Made once, grouped
+    by kind, so that a check asks each field the test of its kind alone."""
+
+    def __init__(self, **kinds: str) -> None:
+        self.names = tuple(kinds)
+        self.keys = kinds.keys()
+        self.by_kind = tuple((kind, tuple(n for n, k in kinds.items() if k == kind)) for kind in ("int", "bool", "str", "health", "id"))
+
+
+def _object(value: Any, path: Path, fields: Fields) -> None:
     if not isinstance(value, dict):
-        _fail(path, f"expected an object with {', '.join(fields)}, got {type(value).__name__}")
-    if not value.keys() >= fields.keys():
-        _fail(path, f"missing field(s) {', '.join(f for f in fields if f not in value)}")
-    for name, kind in fields.items():
+        _fail(path, f"expected an object with {', '.join(fields.names)}, got {type(value).__name__}")
+    if not value.keys() >= fields.keys:
+        _fail(path, f"missing field(s) {', '.join(f for f in fields.names if f not in value)}")
+    # Each test reads the usual value first (a plain int, a bool, a name)
+    # and looks closer only when it fails.
+    (_, ints), (_, bools), (_, strs), (_, healths), (_, ids) = fields.by_kind
+    for name in ints:
         v = value[name]
-        # Each test reads the usual value first (a plain int, a bool, a name)
-        # and looks closer only when it fails.
-        if kind == "int":
-            if type(v) is not int or v < 0:
-                _int(v, f"{path}.{name}")
-        elif kind == "bool":
-            if not isinstance(v, bool):
-                _fail(f"{path}.{name}", f"expected true or false, got {v!r}")
-        elif kind == "str":
-            if not (isinstance(v, str) and v):
-                _fail(f"{path}.{name}", f"expected a name, got {v!r}")
-        elif kind == "health":
-            if type(v) is not int or v < 1:
-                _int(v, f"{path}.{name}", 1)
-        elif kind == "id":
-            if not isinstance(v, (int, str)) or isinstance(v, bool):
-                _fail(f"{path}.{name}", f"expected an id (integer or string), got {v!r}")
+        if type(v) is not int or v < 0:
+            _int(v, _path(path, ".", name))
+    for name in bools:
+        v = value[name]
+        if v is not True and v is not False:
+            _fail(_path(path, ".", name), f"expected true or false, got {v!r}")
+    for name in strs:
+        v = value[name]
+        if not (isinstance(v, str) and v):
+            _fail(_path(path, ".", name), f"expected a name, got {v!r}")
+    for name in healths:
+        v = value[name]
+        if type(v) is not int or v < 1:
+            _int(v, _path(path, ".", name), 1)
+    for name in ids:
+        v = value[name]
+        if not isinstance(v, (int, str)) or isinstance(v, bool):
+            _fail(_path(path, ".", name), f"expected an id (integer or string), got {v!r}")
+
+
+_STATE = Fields(step="", turn_player="int", turn="int", first_turn="bool", passes="int", chain="", players="")
+_LINK = Fields(controller="int", kind="")
+_COMBAT = Fields(attacker="", defender="", sabotage="bool", protected="bool")
+_DECISION = Fields(kind="str", player="int")
+_PLAYER = Fields(in_game="bool", deck="int", hand="", resources="int", resources_exhausted="int", resource_placed="bool", hero="", allies="", weapons="")
+_HERO = Fields(id="id", name="str", health="health", damage="int", exhausted="bool", in_play="bool", dual_wield="bool")
+_ALLY = Fields(id="id", name="str", atk="int", health="health", keywords="", damage="int", exhausted="bool", new="bool")
+_WEAPON = Fields(id="id", name="str", atk="int", strike_cost="int", melee="bool", exhausted="bool", struck="bool")
+_ARMOR = Fields(id="id", defense="int", exhausted="bool")
+_ITEM = Fields(id="id", name="str")
+_SPELL = Fields(name="str", amount="int", each_opposing="bool", instant="bool")
+_ABILITY = Fields(name="str", effect="str")
+_ACTION = Fields(kind="", player="int")
+_PROPOSAL = Fields(attacker="id", defender="id", sabotage="bool")
+_STRIKE = Fields(weapon="id")
+_POWER = Fields(source="id")
 
 
 def check_state(obs: Any) -> None:
     """Raise ObservationError unless ``obs`` is a well-formed state observation."""
-    _object(obs, "state", {"step": "", "turn_player": "int", "turn": "int", "first_turn": "bool", "passes": "int", "chain": "", "players": ""})
+    _object(obs, "state", _STATE)
     if obs["step"] not in STEPS:
         _fail("state.step", f"expected one of {', '.join(STEPS)}, got {obs['step']!r}")
     players = obs["players"]
@@ -85,66 +125,67 @@ def check_state(obs: Any) -> None:
     if not isinstance(obs["chain"], list):
         _fail("state.chain", "expected a list of links, bottom first")
     for i, link in enumerate(obs["chain"]):
-        _object(link, f"state.chain[{i}]", {"controller": "int", "kind": ""})
+        _object(link, ("state.chain[", i, "]"), _LINK)
         if link["kind"] not in LINK_KINDS:
             _fail(f"state.chain[{i}].kind", f"expected one of {', '.join(LINK_KINDS)}, got {link['kind']!r}")
     combat = obs.get("combat")
     if combat is not None:
-        _object(combat, "state.combat", {"attacker": "", "defender": "", "sabotage": "bool", "protected": "bool"})
+        _object(combat, "state.combat", _COMBAT)
     decision = obs.get("decision")
     if decision is not None:
-        _object(decision, "state.decision", {"kind": "str", "player": "int"})
+        _object(decision, "state.decision", _DECISION)
     for p, pl in enumerate(players):
-        where = f"state.players[{p}]"
-        _object(pl, where, {"in_game": "bool", "deck": "int", "hand": "", "resources": "int", "resources_exhausted": "int", "resource_placed": "bool", "hero": "", "allies": "", "weapons": ""})
+        where = ("state.players[", p, "]")
+        _object(pl, where, _PLAYER)
         if not (isinstance(pl["hand"], dict) and set(pl["hand"]) == set(CARD_KINDS)):
-            _fail(f"{where}.hand", f"expected the costs of the cards in hand by kind: {', '.join(CARD_KINDS)}")
+            _fail((*where, ".hand"), f"expected the costs of the cards in hand by kind: {', '.join(CARD_KINDS)}")
         for kind, costs in pl["hand"].items():
             if not isinstance(costs, list):
-                _fail(f"{where}.hand.{kind}", "expected a list of costs")
+                _fail((*where, ".hand.", kind), "expected a list of costs")
             for j, c in enumerate(costs):
-                _int(c, f"{where}.hand.{kind}[{j}]")
-        _object(pl["hero"], f"{where}.hero", {"id": "id", "name": "str", "health": "health", "damage": "int", "exhausted": "bool", "in_play": "bool", "dual_wield": "bool"})
+                if type(c) is not int or c < 0:
+                    _int(c, (*where, ".hand.", kind, "[", j, "]"))
+        _object(pl["hero"], (*where, ".hero"), _HERO)
         for flag in ("ranged_dual_wield", "flips_to_heal", "flipped", "bear_form"):
             if not isinstance(pl["hero"].get(flag, False), bool):
-                _fail(f"{where}.hero.{flag}", f"expected true or false, got {pl['hero'][flag]!r}")
+                _fail((*where, ".hero.", flag), f"expected true or false, got {pl['hero'][flag]!r}")
         if not isinstance(pl["allies"], list):
-            _fail(f"{where}.allies", "expected a list")
+            _fail((*where, ".allies"), "expected a list")
         for j, ally in enumerate(pl["allies"]):
-            _object(ally, f"{where}.allies[{j}]", {"id": "id", "name": "str", "atk": "int", "health": "health", "keywords": "", "damage": "int", "exhausted": "bool", "new": "bool"})
+            _object(ally, (*where, ".allies[", j, "]"), _ALLY)
             if not isinstance(ally.get("draws_attacks", False), bool):
-                _fail(f"{where}.allies[{j}].draws_attacks", f"expected true or false, got {ally['draws_attacks']!r}")
+                _fail((*where, ".allies[", j, "].draws_attacks"), f"expected true or false, got {ally['draws_attacks']!r}")
             if not isinstance(ally.get("held_exhausted", False), bool):
-                _fail(f"{where}.allies[{j}].held_exhausted", f"expected true or false, got {ally['held_exhausted']!r}")
+                _fail((*where, ".allies[", j, "].held_exhausted"), f"expected true or false, got {ally['held_exhausted']!r}")
             if not isinstance(ally.get("totem", False), bool):
-                _fail(f"{where}.allies[{j}].totem", f"expected true or false, got {ally['totem']!r}")
+                _fail((*where, ".allies[", j, "].totem"), f"expected true or false, got {ally['totem']!r}")
             if ally.get("totem") and ally["atk"]:
-                _fail(f"{where}.allies[{j}].atk", f"a totem has no ATK (306.3a), got {ally['atk']}")
+                _fail((*where, ".allies[", j, "].atk"), f"a totem has no ATK (306.3a), got {ally['atk']}")
             if "power_cost" in ally:
-                _int(ally["power_cost"], f"{where}.allies[{j}].power_cost")
+                _int(ally["power_cost"], (*where, ".allies[", j, "].power_cost"))
             if "attack_tax" in ally:
-                _int(ally["attack_tax"], f"{where}.allies[{j}].attack_tax")
+                _int(ally["attack_tax"], (*where, ".allies[", j, "].attack_tax"))
             bad = [k for k in ally["keywords"] if k not in KEYWORDS] if isinstance(ally["keywords"], list) else ["(not a list)"]
             if bad:
-                _fail(f"{where}.allies[{j}].keywords", f"unknown keyword(s) {bad}; the model knows {', '.join(KEYWORDS)}")
+                _fail((*where, ".allies[", j, "].keywords"), f"unknown keyword(s) {bad}; the model knows {', '.join(KEYWORDS)}")
         if not isinstance(pl["weapons"], list):
-            _fail(f"{where}.weapons", "expected a list")
+            _fail((*where, ".weapons"), "expected a list")
         for j, w in enumerate(pl["weapons"]):
-            _object(w, f"{where}.weapons[{j}]", {"id": "id", "name": "str", "atk": "int", "strike_cost": "int", "melee": "bool", "exhausted": "bool", "struck": "bool"})
+            _object(w, (*where, ".weapons[", j, "]"), _WEAPON)
             if not isinstance(w.get("unpreventable", False), bool):
-                _fail(f"{where}.weapons[{j}].unpreventable", f"expected true or false, got {w['unpreventable']!r}")
+                _fail((*where, ".weapons[", j, "].unpreventable"), f"expected true or false, got {w['unpreventable']!r}")
             if "power_cost" in w:
-                _int(w["power_cost"], f"{where}.weapons[{j}].power_cost")
+                _int(w["power_cost"], (*where, ".weapons[", j, "].power_cost"))
         if pl.get("armor") is not None:
-            _object(pl["armor"], f"{where}.armor", {"id": "id", "defense": "int", "exhausted": "bool"})
+            _object(pl["armor"], (*where, ".armor"), _ARMOR)
         if pl.get("item") is not None:
-            _object(pl["item"], f"{where}.item", {"id": "id", "name": "str"})
+            _object(pl["item"], (*where, ".item"), _ITEM)
     spells = obs.get("spells")
     if spells is not None:
         if not isinstance(spells, list):
             _fail("state.spells", "expected a list of the abilities that deal damage as they resolve")
         for i, sp in enumerate(spells):
-            _object(sp, f"state.spells[{i}]", {"name": "str", "amount": "int", "each_opposing": "bool", "instant": "bool"})
+            _object(sp, ("state.spells[", i, "]"), _SPELL)
             for flag in ("taunts", "doubles", "power"):
                 if not isinstance(sp.get(flag, False), bool):
                     _fail(f"state.spells[{i}].{flag}", f"expected true or false, got {sp[flag]!r}")
@@ -158,19 +199,19 @@ def check_state(obs: Any) -> None:
         if not isinstance(abilities, list):
             _fail("state.abilities", "expected a list of the non-instant abilities that deal no damage")
         for i, ab in enumerate(abilities):
-            _object(ab, f"state.abilities[{i}]", {"name": "str", "effect": "str"})
+            _object(ab, ("state.abilities[", i, "]"), _ABILITY)
             if ab["effect"] not in ABILITY_EFFECTS:
                 _fail(f"state.abilities[{i}].effect", f"expected one of {', '.join(ABILITY_EFFECTS)}, got {ab['effect']!r}")
     for p, pl in enumerate(players):
-        for where, ch in [(f"state.players[{p}].hero", pl["hero"])] + [(f"state.players[{p}].allies[{j}]", a) for j, a in enumerate(pl["allies"])]:
+        for where, ch in [(("state.players[", p, "].hero"), pl["hero"])] + [(("state.players[", p, "].allies[", j, "]"), a) for j, a in enumerate(pl["allies"])]:
             taunt = ch.get("taunted_by")
             if not (taunt is None or (isinstance(taunt, int) and not isinstance(taunt, bool) and 0 <= taunt < n)):
-                _fail(f"{where}.taunted_by", f"expected null or a player index, got {taunt!r}")
+                _fail((*where, ".taunted_by"), f"expected null or a player index, got {taunt!r}")
 
 
 def check_action(obs: Any) -> None:
     """Raise ObservationError unless ``obs`` is a well-formed action observation."""
-    _object(obs, "action", {"kind": "", "player": "int"})
+    _object(obs, "action", _ACTION)
     kind = obs["kind"]
     if kind not in ACTION_KINDS:
         _fail("action.kind", f"expected one of {', '.join(ACTION_KINDS)}, got {kind!r}")
@@ -185,8 +226,8 @@ def check_action(obs: Any) -> None:
             if not isinstance(t, (int, str)) or isinstance(t, bool):
                 _fail(f"action.targets[{i}]", f"expected an id (integer or string), got {t!r}")
     if kind == "propose":
-        _object(obs, "action", {"attacker": "id", "defender": "id", "sabotage": "bool"})
+        _object(obs, "action", _PROPOSAL)
     if kind == "strike":
-        _object(obs, "action", {"weapon": "id"})
+        _object(obs, "action", _STRIKE)
     if kind == "power":
-        _object(obs, "action", {"source": "id"})
+        _object(obs, "action", _POWER)
