@@ -42,7 +42,7 @@ KIND_DOCS = {
     "version-clash": "two versions of one rulebook, aligned section by section, state a rule with different numbers or citations",
     "basic-clash": "the basic rules and a comprehensive rule paired with them count one thing (cards, players, phases...) differently, or a list of names lacks one of theirs",
     "self-count": "a text states a count and then lists a different number of the things it counts, or counts one thing with two numbers",
-    "glossary-clash": "a glossary entry states a figure its rule does not state for the same thing, or cites a rule that never names its term",
+    "glossary-clash": "a glossary entry and the rule it restates count one thing with different figures, or its citation points past that rule (the term is not there, or another rule has the entry's words)",
 }
 
 _FILE_OF = {s.file: s for s in SOURCES.values()}
