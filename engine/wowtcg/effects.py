@@ -265,11 +265,14 @@ def deliver(st: GameState, packet: Packet) -> None:
             objs = st.objs
             worn = [oid for oid in st.party if objs[oid].card.type == "armor"]
             if worn:
-                options += [
-                    Action.made("prevent", target.controller, a.id, label=f"{st.pname(target.controller)} exhausts {a.name} (DEF {a.card.defense}) against {packet.amount} damage")
-                    for a in map(objs.__getitem__, worn)
-                    if a.controller == target.controller and not a.exhausted and (a.card.defense or 0) >= 1
-                ]
+                offers, player, amount = st._offers, target.controller, packet.amount
+                for a in map(objs.__getitem__, worn):
+                    if a.controller == player and not a.exhausted and (a.card.defense or 0) >= 1:
+                        # Offered again as made the first time, by the armor (its card shows in the label) and the damage.
+                        offer = offers.get(key := ("prevent", player, a.id, amount))
+                        if offer is None:
+                            offer = offers[key] = Action.made("prevent", player, a.id, label=f"{st.pname(player)} exhausts {a.name} (DEF {a.card.defense}) against {amount} damage")
+                        options.append(offer)
         if "may_return_to_prevent_hero_damage" in st.powers_in_game and target.card.type == "hero":
             options += [
                 Action.made("prevent", target.controller, b.id, option="return", label=f"{st.pname(target.controller)} returns {b.name} to its owner's hand against {packet.amount} damage")
@@ -277,7 +280,10 @@ def deliver(st: GameState, packet: Packet) -> None:
             ]
         if options:
             if not shields:  # a prevention that applies can't be declined (CR7.4 717.2)
-                options.append(Action.made("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage"))
+                offer = st._offers.get(key := ("prevent", target.controller, None, packet.amount))
+                if offer is None:
+                    offer = st._offers[key] = Action.made("prevent", target.controller, None, label=f"{st.pname(target.controller)} takes {packet.amount} damage")
+                options.append(offer)
             armor = any(o.option is None and o.subject is not None for o in options)
             rule = "CR7.4 717.4b" if shields else "304.2" if armor else "407.1"
             st.decide(Decision("prevent", target.controller, options, rule, {"packet": packet}))

@@ -200,9 +200,10 @@ class GameState:
         # `legal_targets` of each kind, controller and X, as listed at PARTY_CLOCK `_targets_at`.
         self._targets: dict[tuple, list[int]] = {}
         self._targets_at = -1
-        # 409.2: each priority action offered so far, by what it is made of
-        # and what its label reads; an action is an immutable value, and
-        # building one (its label above all) costs more than finding it.
+        # 409.2: each priority action offered so far (and armor's choices,
+        # 304.2), by what it is made of and what its label reads; an action
+        # is an immutable value, and building one (its label above all)
+        # costs more than finding it.
         self._offers: dict[tuple, Action] = {}
         # The two most frequent offers, by the card's id alone, with no key
         # to build: a card of his hand placed face down as a resource (410.1),
