@@ -1059,8 +1059,7 @@ def _passages(text: RuleText) -> list[tuple[str, list[tuple[int, str]], tuple[tu
     """Each rule of a numbered text with its words' lines (its heading's
     number and a list's markers left out), and each entry of its glossary,
     which runs to the next entry (the reference's rows of icons stand apart;
-    entries not set apart by a blank line read as one, so a place in the
-    glossary is named by its line)."""
+    a place in the glossary is named by its line)."""
     out = []
     children: dict[str, list[tuple[int, str]]] = {}
     for number, rule in text.rules.items():
@@ -1372,7 +1371,7 @@ def section_glossary(text: SectionText, heading: str, declared: tuple[GlossaryPa
                  and re.match(r"^\s*(?:·|\d{1,2}[.、．])?\s*" + re.escape(term) + r"\s*[:：]", text.lines[j - 1])]
         if term in rows and term != heading:
             found = [(j, line) for j, line in rows[term] if line.strip()]
-            at, how = f"{term}", "heading"
+            at, how = term, "heading"
         elif named:
             found = [(j, _INLINE_EXAMPLE.sub(" ", text.lines[j - 1])) for j in named]
             at, how = next(t for t, (a, b) in text.sections.items() if a <= named[0] <= b), "heading"
@@ -1431,10 +1430,10 @@ def glossary_clash(source: str, pairs: list[GlossaryPair], astray: list[Glossary
             (_place(source, a.lines), _place(source, a.rule_lines)), (source,),
         ))
     ways = {how: sum(1 for p in pairs if p.how == how) for how in ("cited", "heading", "declared")}
-    shown = {"cited": "by their own citation", "heading": "by a heading in the same words", "declared": "declared"}
+    said_how = {"cited": "by their own citation", "heading": "by a heading in the same words", "declared": "declared"}
     verdict = (f"{len(pairs)} of its {entries} entries paired with what they restate ("
-               + ", ".join(f"{n} {shown[how]}" for how, n in ways.items() if n) + f"); {compared} state a count of one thing on both sides, "
-               + f"{agree} agree" + (f", {clashes} {'does' if clashes == 1 else 'do'} not" if clashes else "")
+               + ", ".join(f"{n} {said_how[how]}" for how, n in ways.items() if n) + f"); {compared} {'states' if compared == 1 else 'state'} a count of one thing on both sides, "
+               + f"{agree} {'agrees' if agree == 1 else 'agree'}" + (f", {clashes} {'does' if clashes == 1 else 'do'} not" if clashes else "")
                + (f" (in {adds} of those that agree, one side states a figure the other does not)" if adds else ""))
     if ways["cited"]:
         verdict += (f"; {len(astray)} of their citations {'points' if len(astray) == 1 else 'point'} at a rule that names no word of the term or that another rule's words restate"

@@ -83,7 +83,7 @@ def test_an_entry_with_another_figure_or_a_citation_astray_is_a_finding(whole_fi
                                       "while 415.9d restates it (7 words in a row or more) (")
     assert destroy.places == ("wowtcg-comprehensive-rules-7.4.txt:25", "wowtcg-comprehensive-rules-7.4.txt:11")
     assert verdict == ("5 of its 6 entries paired with what they restate (4 by their own citation, 1 by a heading in the same words); "
-                       "2 state a count of one thing on both sides, 1 agree, 1 does not; "
+                       "2 state a count of one thing on both sides, 1 agrees, 1 does not; "
                        "2 of their citations point at a rule that names no word of the term or that another rule's words restate")
 
 
@@ -108,7 +108,7 @@ def test_an_unnumbered_glossary_is_paired_by_headings_and_the_declared_table():
     assert found.key == "glossary-clash:001:再調度" and found.places == ("001_bb13bfcb78a9b116.txt:6", "001_bb13bfcb78a9b116.txt:2")
     assert "8 cards in the entry against 7 in 遊戲設定 (line 2)" in found.summary
     assert verdict.startswith("2 of its 3 entries paired with what they restate (1 by a heading in the same words, 1 declared); "
-                              "1 state a count of one thing on both sides, 0 agree, 1 does not; not found in the text: 隊伍")
+                              "1 states a count of one thing on both sides, 0 agree, 1 does not; not found in the text: 隊伍")
 
 
 @pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
@@ -136,7 +136,7 @@ def test_the_shipped_glossaries(reference: text_lint.RuleText):
     assert found == [] and lost == []
     assert {p.term for p in pairs if p.how == "declared"} == {d.term for d in declared}
     assert verdict == ("12 of its 55 entries paired with what they restate (8 by a heading in the same words, 4 declared); "
-                       "1 state a count of one thing on both sides, 1 agree")
+                       "1 states a count of one thing on both sides, 1 agrees")
 
 
 @pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
