@@ -333,9 +333,16 @@ class Machine:
         return clone
 
     def replace_edge(self, name: str, **changes: Any) -> "Machine":
-        """A variant of this machine with one edge's guard, update or target replaced."""
+        """A variant of this machine with one edge's guard, update or target replaced.
+
+        A new guard drops the edge's prefilter unless one is given with it: the
+        prefilter was implied by the old guard, and a mutant's weaker guard
+        (a link resolving one pass early) need not imply it.
+        """
         if name not in self.edge_index:
             raise ModelError(f"no edge named {name!r}; edges are {', '.join(self.edge_index)}")
+        if "guard" in changes:
+            changes.setdefault("prefilter", None)
         return self.with_edges(replace(e, **changes) if e.name == name else e for e in self.edges)
 
     def without_edge(self, name: str) -> "Machine":
