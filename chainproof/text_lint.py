@@ -110,10 +110,11 @@ from typing import Callable, Iterable, Mapping
 from model.basic_concordance import BASIC_CONCORDANCES, BasicConcordance
 from model.concordance import CONCORDANCES, Concordance
 from model.glossary_concordance import GLOSSARY_CONCORDANCES, GlossaryPassage
+from model.term_concordance import READINGS, SHARED, TERMS, Term, TEXTS as TERM_TEXTS
 from model.sources import GAME_SOURCES, SOURCES, Source, lines_of
 
 #: The kinds of finding this module reports, in report order.
-KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash", "basic-clash", "self-count", "glossary-clash")
+KINDS = ("dangling-reference", "misdirected-reference", "translation-clash", "version-clash", "basic-clash", "self-count", "glossary-clash", "term-clash")
 
 #: A rule's heading: its number first on the line (after a Markdown ``###``),
 #: then its words (a wrapped line that starts with a rule number and stops,
@@ -1443,6 +1444,216 @@ def glossary_clash(source: str, pairs: list[GlossaryPair], astray: list[Glossary
     return found, (f"glossary_clash[{source}]", verdict)
 
 
+def rendering_pattern(rendering: str) -> str:
+    """A rendering as a pattern: "…" stands for a few words of the same clause
+    between its parts (提议…为攻击者 reads 提议它为攻击者, "propose it as the attacker")."""
+    return r"[^\s,，。;；:：、()（）]{0,10}?".join(map(re.escape, rendering.split("…")))
+
+
+@dataclass
+class _TermReader:
+    """The declared terms' words in one language: English patterns, or one
+    Chinese text's renderings, those with a gap and then the longest first,
+    so that a term whose words hold another's (被提议防御者, 防御者) is read as
+    the longer."""
+
+    english: dict[str, re.Pattern[str]] = field(default_factory=dict)
+    rendered: dict[str, list[str]] = field(default_factory=dict)
+    chinese: re.Pattern[str] | None = None
+    groups: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, source: str | None) -> "_TermReader":
+        if source is None:
+            return cls(english={t.name: re.compile(t.english, re.IGNORECASE) for t in TERMS})
+        rendered: dict[str, list[str]] = {}
+        for t in TERMS:
+            for r in t.renderings.get(source, ()):
+                rendered.setdefault(r, []).append(t.name)
+        first = sorted(rendered, key=lambda r: ("…" not in r, -len(r), r))
+        groups = {f"r{i}": r for i, r in enumerate(first)}
+        # A class of the first characters lets the search skip a place no rendering starts at.
+        starts = "".join(sorted({re.escape(r[0]) for r in groups.values()}))
+        pattern = f"(?=[{starts}])(?:" + "|".join(f"(?P<{g}>{rendering_pattern(r)})" for g, r in groups.items()) + ")"
+        return cls(rendered=rendered, chinese=re.compile(pattern) if groups else None, groups=groups)
+
+    def named(self, text: str) -> dict[str, list[str]]:
+        """Each term ``text`` names, with the words it names it by (an
+        English text's own, a Chinese text's declared rendering), one entry
+        an occurrence."""
+        out: dict[str, list[str]] = {}
+        for name, pattern in self.english.items():
+            for m in pattern.finditer(text):
+                out.setdefault(name, []).append(m.group(0))
+        for m in self.chinese.finditer(text) if self.chinese is not None else ():
+            rendering = self.groups[str(m.lastgroup)]
+            for name in self.rendered[rendering]:
+                out.setdefault(name, []).append(rendering)
+        return out
+
+
+_BY_NAME = {t.name: t for t in TERMS}
+
+
+def _rendered_as(words: Iterable[str]) -> str:
+    return "/".join(dict.fromkeys(words))
+
+
+def _term_lines(source: str, lines: tuple[str, ...]) -> dict[str, dict[str, list[int]]]:
+    """Where each rendering of each term occurs in ``source``'s lines (its
+    language's lines only, where a file holds two)."""
+    reader = _TermReader.of(source)
+    bilingual = _shares_file(SOURCES[source])
+    out: dict[str, dict[str, list[int]]] = {}
+    for i, line in enumerate(lines, start=1):
+        if bilingual and _language(line) != SOURCES[source].language:
+            continue
+        for name, words in reader.named(line).items():
+            for w in words:
+                out.setdefault(name, {}).setdefault(w, []).append(i)
+    return out
+
+
+def term_text(source: str, lines: tuple[str, ...]) -> tuple[list[TextFinding], tuple[str, str]]:
+    """One Chinese text's renderings of the declared terms: a term it renders
+    two ways, unless declared synonyms, and a rendering two terms share,
+    unless declared; and the declared renderings it never uses."""
+    seen = _term_lines(source, lines)
+    found: list[TextFinding] = []
+    declared = [t for t in TERMS if source in t.renderings]
+    absent = [f"{r} ({t.name})" for t in declared for r in t.renderings[source] if r not in seen.get(t.name, {})]
+    synonyms = 0
+    for t in declared:
+        used = seen.get(t.name, {})
+        if len(used) < 2:
+            continue
+        if source in t.synonyms:
+            synonyms += 1
+            continue
+        said = "; ".join(f"{w} {len(at)} times (first at line {at[0]})" for w, at in used.items())
+        found.append(TextFinding(
+            "term-clash", f"term-clash:{source}:{t.name.replace(' ', '-')}", (f"{source} term: {t.name}",),
+            f"{source} renders the {t.kind} term {t.name} {len(used)} ways: {said}; nothing in the text says they are one thing ({TEXTUAL})",
+            tuple(_place(source, at[:1]) for at in used.values()), (source,),
+        ))
+    shared_declared = 0
+    sharing: dict[str, list[str]] = {}
+    for t in declared:
+        for r in t.renderings[source]:
+            if r in seen.get(t.name, {}):
+                sharing.setdefault(r, []).append(t.name)
+    for r, names in sharing.items():
+        if len(names) < 2:
+            continue
+        if (source, r) in SHARED:
+            shared_declared += 1
+            continue
+        at = seen[names[0]][r]
+        found.append(TextFinding(
+            "term-clash", f"term-clash:{source}:{r}", tuple(f"{source} term: {n}" for n in names),
+            f"{source} renders {' and '.join(names)} alike, as {r} ({len(at)} times, first at line {at[0]}): "
+            f"where it stands, a reader cannot tell which is meant ({TEXTUAL})",
+            (_place(source, at[:1]),), (source,),
+        ))
+    occurrences = sum(len(at) for used in seen.values() for at in used.values())
+    clashes = len(found)
+    verdict = (f"{occurrences} occurrences of {len(seen)} of its {len(declared)} declared terms; "
+               + (f"{clashes} {'term or rendering clashes' if clashes == 1 else 'terms or renderings clash'}" if clashes else "each term rendered one way and each rendering one term's")
+               + (f" ({synonyms} rendered two ways declared synonyms" if synonyms else "")
+               + (f"{', ' if synonyms else ' ('}{shared_declared} shared renderings declared" if shared_declared else "")
+               + (")" if synonyms or shared_declared else ""))
+    if absent:
+        verdict += f"; declared but not in the text: {', '.join(absent)}"
+    return found, (f"term_clash[{source}]", verdict)
+
+
+def term_pairs(english: RuleText, chinese: RuleText, pairs: Iterable[tuple[Rule, Rule]]) -> tuple[list[TextFinding], tuple[str, str]]:
+    """Rule by rule, each term the English names against the Chinese: a
+    finding where the Chinese renders none of the term's renderings, but
+    another term of its kind more often than the English names that one."""
+    en, zh = _TermReader.of(None), _TermReader.of(chinese.source)
+    found: list[TextFinding] = []
+    compared = agree = 0
+    declared = {k: v for k, v in READINGS.items() if k[:2] == (english.source, chinese.source)}
+    read: list[tuple[str, str, str, str]] = []
+    for a, b in pairs:
+        if not a.lines or not b.lines:
+            continue
+        said, rendered = en.named(a.text), zh.named(b.text)
+        for name, words in said.items():
+            t = _BY_NAME[name]
+            compared += len(words)
+            if name in rendered:
+                agree += len(words)
+                continue
+            instead = [o for o, w in rendered.items() if o != name and _BY_NAME[o].kind == t.kind and len(w) > len(said.get(o, ()))]
+            if not instead:
+                continue
+            if (english.source, chinese.source, b.number, name) in declared:
+                read.append((english.source, chinese.source, b.number, name))
+                continue
+            shown = "; ".join(f"{o} ({_rendered_as(rendered[o])}) {len(rendered[o])} times, which the English names {len(said.get(o, ())) or 'no'} times" for o in instead)
+            rule = f"{a.number} in {english.source} and {'' if a.number == b.number else b.number + ' '}in {chinese.source}"
+            rules = (SOURCES[english.source].cites_as(a.number),) + ((SOURCES[chinese.source].cites_as(b.number),) if b.number != a.number or english.source != "002en" else ())
+            found.append(TextFinding(
+                "term-clash", f"term-clash:{english.source}+{chinese.source}:{b.number}:{name.replace(' ', '-')}", rules,
+                f"{rule}: the English names {name} ({_rendered_as(words)}); the Chinese renders it by none of "
+                f"{_rendered_as(t.renderings.get(chinese.source, ())) or 'the renderings of other texts (it has none)'} but names {shown} ({TEXTUAL})",
+                (_place(english.source, a.lines), _place(chinese.source, b.lines)), (english.source, chinese.source),
+            ))
+    verdict = (f"{compared} occurrences of declared terms in the English compared rule by rule; the Chinese renders {agree} of them"
+               + (f"; {len(found)} rendered as another term of their kind" if found else "; none rendered as another term of its kind")
+               + (f" ({len(read)} more declared read and found to say the same)" if read else ""))
+    if stale := sorted(set(declared) - set(read)):
+        verdict += "; declared but not found: " + ", ".join(f"{n} {t}" for _, _, n, t in stale)
+    return found, (f"term_clash[{english.source} {chinese.source}]", verdict)
+
+
+def _synonymous(term: Term, first: str, mine: list[str], second: str, theirs: list[str]) -> bool:
+    """Are two texts' words for ``term`` declared one thing: for the pair of
+    texts, or as synonyms in a text whose renderings hold both sides' words?"""
+    if f"{first}+{second}" in term.synonyms:
+        return True
+    words = set(mine) | set(theirs)
+    return any(x in term.synonyms and words <= set(term.renderings[x]) for x in (first, second))
+
+
+def term_versions(first: RuleText, second: RuleText, english: RuleText) -> tuple[list[TextFinding], tuple[str, str]]:
+    """Two Chinese texts of the same rules (``000`` and ``002zh``): a term the
+    English rule names that both render, each by words the other does not use
+    there; one finding per term, with each rule where they part."""
+    en, mine, theirs = _TermReader.of(None), _TermReader.of(first.source), _TermReader.of(second.source)
+    parted: dict[str, list[tuple[str, str, str]]] = {}
+    compared = alike = 0
+    for n, rule in english.rules.items():
+        if n not in first.rules or n not in second.rules or not rule.lines:
+            continue
+        a, b = mine.named(first.rules[n].text), theirs.named(second.rules[n].text)
+        for name in en.named(rule.text):
+            if name not in a or name not in b:
+                continue
+            compared += 1
+            if _synonymous(_BY_NAME[name], first.source, a[name], second.source, b[name]):
+                alike += not set(a[name]) & set(b[name])
+                continue
+            if not set(a[name]) & set(b[name]):
+                parted.setdefault(name, []).append((n, _rendered_as(a[name]), _rendered_as(b[name])))
+    found: list[TextFinding] = []
+    for name, rules in parted.items():
+        shown = "; ".join(f"{n}: {x} against {y}" for n, x, y in rules)
+        lines_a = [i for n, _, _ in rules for i in first.rules[n].lines]
+        lines_b = [i for n, _, _ in rules for i in second.rules[n].lines]
+        found.append(TextFinding(
+            "term-clash", f"term-clash:{first.source}+{second.source}:{name.replace(' ', '-')}", tuple(n for n, _, _ in rules),
+            f"{first.source} and {second.source} render {name} differently in the same rules ({shown}) ({TEXTUAL})",
+            (_place(first.source, lines_a), _place(second.source, lines_b)), (first.source, second.source),
+        ))
+    verdict = (f"{compared} terms that a rule's English names and both Chinese texts render there; "
+               + (f"{sum(len(r) for r in parted.values())} of them rendered apart, for {len(found)} {'term' if len(found) == 1 else 'terms'}" if found else "each rendered alike")
+               + (f" ({alike} more by words declared synonyms)" if alike else ""))
+    return found, (f"term_clash[{first.source} {second.source}]", verdict)
+
+
 #: One text in two languages, compared rule by rule.
 TRANSLATIONS = (("002en", "002zh"),)
 
@@ -1489,6 +1700,33 @@ def lint_texts(game: str) -> tuple[list[TextFinding], list[tuple[str, str]]]:
             more, check = glossary_clash(source, pairs, [], entries, lost)
         else:
             continue
+        found += more
+        checks.append(check)
+    more, term_checks = terms(texts)
+    return found + more, checks + term_checks
+
+
+def terms(texts: Mapping[str, RuleText]) -> tuple[list[TextFinding], list[tuple[str, str]]]:
+    """The term-clash checks of the texts at hand: each Chinese text the term
+    table covers by itself, each English text against its Chinese rule by
+    rule, and the two Chinese texts of the combat rules against each other."""
+    found: list[TextFinding] = []
+    checks: list[tuple[str, str]] = []
+    for source in TERM_TEXTS:
+        if source in texts and (lines := lines_of(source)) is not None:
+            more, check = term_text(source, lines)
+            found += more
+            checks.append(check)
+    rule_pairs = [(texts[a], texts[b], [(x, texts[b].rules[n]) for n, x in texts[a].rules.items() if n in texts[b].rules])
+                  for a, b in TRANSLATIONS if a in texts and b in texts]
+    rule_pairs += [(texts[c.later], texts[a], [(y, x) for x, y in aligned(texts[a], texts[c.later], c)])
+                   for c in CONCORDANCES for a in c.older if a in TERM_TEXTS and a in texts and c.later in texts]
+    for english, chinese, pairs in rule_pairs:
+        more, check = term_pairs(english, chinese, pairs)
+        found += more
+        checks.append(check)
+    if all(x in texts for x in ("000", "002zh", "002en")):
+        more, check = term_versions(texts["000"], texts["002zh"], texts["002en"])
         found += more
         checks.append(check)
     return found, checks
