@@ -92,6 +92,20 @@ to say).
   glossary how many entries it paired, how many state a count of one thing
   on both sides, and how many of those agree.
 
+- **term-clash**: the game's terms against their Chinese renderings, through
+  a declared table (``model/term_concordance.py``: each term's CR7.4 name, an
+  English pattern, and the words each Chinese text renders it by; a "…" in a
+  rendering stands for a few words of one clause, 提议…为攻击者).  A text that
+  renders one term two ways, unless the table says why they are synonyms, or
+  two terms alike, unless it says why its words still tell them apart; a rule
+  whose English names a term its Chinese renders by none of its words, while
+  the Chinese names another term of the same kind (a zone for a zone, a role
+  for a role) more often than the English does (002's two languages, and 000
+  against CR7.4 through the concordance), unless declared read and found to
+  say the same; and a rule of both 000 and 002's Chinese whose English names a
+  term the two render by different words.  Lint says per text how many
+  occurrences of terms it read, and per pair how many the Chinese renders.
+
 A rule's words run from its heading to the next heading, without its
 examples and card texts (which a translation may leave out or keep
 untranslated), chapter titles, page footers and the forum's post stamps; a
