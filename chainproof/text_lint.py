@@ -102,8 +102,9 @@ to say).
   the Chinese names another term of the same kind (a zone for a zone, a role
   for a role) more often than the English does (002's two languages, and 000
   against CR7.4 through the concordance), unless declared read and found to
-  say the same; and a rule of both 000 and 002's Chinese whose English names a
-  term the two render by different words.  Lint says per text how many
+  say the same; a rule of both 000 and 002's Chinese whose English names a
+  term the two render by different words; and one word two texts use for
+  different terms.  Lint says per text how many
   occurrences of terms it read, and per pair how many the Chinese renders.
 
 A rule's words run from its heading to the next heading, without its
@@ -1581,6 +1582,36 @@ def term_text(source: str, lines: tuple[str, ...]) -> tuple[list[TextFinding], t
     return found, (f"term_clash[{source}]", verdict)
 
 
+def term_across(seen: Mapping[str, dict[str, dict[str, list[int]]]]) -> tuple[list[TextFinding], tuple[str, str]]:
+    """The same words for different terms in two texts (``seen``: each text's
+    renderings in use, by term, as ``_term_lines`` reads them): a reader of
+    both cannot tell which is meant.  A pair declared in ``SHARED`` under
+    both texts' ids is counted, not reported."""
+    found: list[TextFinding] = []
+    shared = declared = 0
+    for x, y in itertools.combinations(seen, 2):
+        words_x = {r: {n for n, used in seen[x].items() if r in used} for used in seen[x].values() for r in used}
+        words_y = {r: {n for n, used in seen[y].items() if r in used} for used in seen[y].values() for r in used}
+        for r in sorted(words_x.keys() & words_y.keys()):
+            shared += 1
+            if words_x[r] & words_y[r]:
+                continue
+            if (f"{x}+{y}", r) in SHARED:
+                declared += 1
+                continue
+            at_x = sorted({i for n in words_x[r] for i in seen[x][n][r]})
+            at_y = sorted({i for n in words_y[r] for i in seen[y][n][r]})
+            found.append(TextFinding(
+                "term-clash", f"term-clash:{x}+{y}:{r}", tuple(f"{s} term: {n}" for s, names in ((x, words_x[r]), (y, words_y[r])) for n in sorted(names)),
+                f"{r} is {x}'s word for {' and '.join(sorted(words_x[r]))} (on {len(at_x)} lines, the first {at_x[0]}) and "
+                f"{y}'s for {' and '.join(sorted(words_y[r]))} (on {len(at_y)} lines, the first {at_y[0]}) ({TEXTUAL})",
+                (_place(x, at_x[:1]), _place(y, at_y[:1])), (x, y),
+            ))
+    verdict = (f"{shared} renderings in use in two texts; " + (f"{len(found)} of them name different terms" if found else "each names the same term in both")
+               + (f" ({declared} more declared)" if declared else ""))
+    return found, ("term_clash[across texts]", verdict)
+
+
 def term_pairs(english: RuleText, chinese: RuleText, pairs: Iterable[tuple[Rule, Rule]]) -> tuple[list[TextFinding], tuple[str, str]]:
     """Rule by rule, each term the English names against the Chinese: a
     finding where the Chinese renders none of the term's renderings, but
@@ -1726,11 +1757,17 @@ def terms(texts: Mapping[str, RuleText]) -> tuple[list[TextFinding], list[tuple[
     rule, and the two Chinese texts of the combat rules against each other."""
     found: list[TextFinding] = []
     checks: list[tuple[str, str]] = []
+    seen: dict[str, dict[str, dict[str, list[int]]]] = {}
     for source in TERM_TEXTS:
         if source in texts and (lines := lines_of(source)) is not None:
             more, check = term_text(source, lines)
             found += more
             checks.append(check)
+            seen[source] = _term_lines(source, lines)
+    if len(seen) > 1:
+        more, check = term_across(seen)
+        found += more
+        checks.append(check)
     rule_pairs = [(texts[a], texts[b], [(x, texts[b].rules[n]) for n, x in texts[a].rules.items() if n in texts[b].rules])
                   for a, b in TRANSLATIONS if a in texts and b in texts]
     rule_pairs += [(texts[c.later], texts[a], [(y, x) for x, y in aligned(texts[a], texts[c.later], c)])

@@ -98,11 +98,15 @@ TERMS: tuple[Term, ...] = (
        synonyms={"000": _PROPOSED.format("防御者", "defender"), "002zh": _PROPOSED.format("防御者", "defender")}),
     _t("Controller", "player", r"\bcontrollers?\b", "操控者", None, ("操控者", "控制者"),
        synonyms={"002zh": "控制 and 操控 are two words for to control, and 控制 is the basic rules' word for it (控制了一個雙手武器)"}),
+    _t("Turn player", "side", r"\bturn player(?:’s|'s)?\b", "回合玩家", "回合玩家"),
+    _t("Opponent", "side", r"\bopponents?\b", "对手", "對手"),
     _t("Owner", "player", r"\bowners?\b", "拥有者", "擁有者", ()),
     # The chain and priority (CR7.4 410, 415.6, 700s).
     _t("Chain", "chain", r"\bchain\b", "连锁", "鎖鏈"),
     _t("Link", "chain", r"\blinks?\b", "连结", None, ()),
     _t("Priority", "chain", r"\bpriority\b", "优先权", None),
+    _t("Target", "chain", r"\btarget(?:s|ed|ing)?\b", "目标", None, ()),
+    _t("Resolve", "chain", r"\bresol(?:ve|ves|ved|ving|ution)\b", "结算", "解析"),
     _t("Proposal", "chain", r"\bpropos(?:e|es|ed|ing|al|als)\b(?! (?:as (?:an? |the )?)?(?:attacker|defender))", "提议", "宣告"),
     # Parts of a turn and of a combat (500-503, 600-603).
     _t("Start phase", "turn", r"\bstart phase\b", "开始阶段", "開始階段", ()),
@@ -124,6 +128,8 @@ TERMS: tuple[Term, ...] = (
     _t("Removed from Game", "zone", r"\bremoved from (?:the )?game\b|\bRFG\b", ("移出游戏", "RFG"), "移出遊戲", "移出游戏",
        synonyms={"000": "413.1 introduces RFG as the English abbreviation of 移出游戏区 and uses it after"}),
     # Cards and what they are.
+    _t("Character", "character", r"\bcharacters?\b", "角色", None, ("角色", "目标")),
+    _t("Totem", "card", r"\btotems?\b", "图腾", "圖騰"),
     _t("Ally", "card", r"\ball(?:y|ies)\b", "盟军", "盟軍"),
     _t("Hero", "card", r"\bhero(?:es)?\b", "英雄", "英雄"),
     _t("Equipment", "card", r"\bequipment\b", "装备", "裝備", ()),
@@ -135,6 +141,10 @@ TERMS: tuple[Term, ...] = (
     _t("Resource", "card", r"\bresources?\b", "资源", "資源", ()),
     _t("Token", "card", r"\btokens?\b", "衍生物", "代替物", ()),
     _t("Party", "card", r"\bpart(?:y|ies)\b", "队伍", "隊伍"),
+    # What a player does to a card.
+    _t("Destroy", "action", r"\bdestroy(?:s|ed|ing)?\b", "消灭", ("消滅", "摧毀"), (),
+       synonyms={"001": "摧毀 puts an ally with lethal damage into its owner's graveyard (line 100), which is what the glossary's 消滅 says destroying does; its other 摧毀 (line 44) is a class's description"}),
+    _t("Strike", "action", r"\bstrik(?:e|es|ing)\b|\bstruck\b", "打击", "打擊", ()),
     # Tags and bold words of a card's text.
     _t("Instant", "tag", r"\binstant\b", "瞬发", "瞬發", ()),
     _t("Ongoing", "tag", r"\bongoing\b", "持续性", "持續", ()),

@@ -82,6 +82,14 @@ def test_two_translations_of_one_rule_that_name_a_term_apart_are_a_finding():
     assert "战斗终结 against 伤害判定" in found[0].summary and verdict.startswith("2 terms")
 
 
+def test_one_word_for_two_terms_in_two_texts_is_a_finding():
+    seen = {"000": {"Target": {"目标": [66]}, "Character": {"角色": [70]}}, "002zh": {"Character": {"目标": [8, 9], "角色": [40]}}}
+    found, (query, verdict) = text_lint.term_across(seen)
+    assert [f.key for f in found] == ["term-clash:000+002zh:目标"] and query == "term_clash[across texts]"
+    assert found[0].places == ("000_93427c41005e332f.txt:66", "002_747842af486db20b.txt:8")
+    assert verdict == "2 renderings in use in two texts; 1 of them name different terms"
+
+
 def test_the_table_names_each_term_once_and_declares_each_kind_of_reading():
     names = [t.name for t in TERMS]
     assert len(names) == len(set(names))
@@ -113,14 +121,15 @@ def test_lint_reads_the_texts_terms_and_says_how_many_agree():
     texts = {x: text_lint.load(x) for x in ("000", "001", "002en", "002zh", "CR7.4")}
     found, checks = text_lint.terms(texts)
     said = dict(checks)
-    assert set(said) == {"term_clash[000]", "term_clash[001]", "term_clash[002zh]", "term_clash[002en 002zh]",
-                         "term_clash[CR7.4 000]", "term_clash[000 002zh]"}
+    assert set(said) == {"term_clash[000]", "term_clash[001]", "term_clash[002zh]", "term_clash[across texts]",
+                         "term_clash[002en 002zh]", "term_clash[CR7.4 000]", "term_clash[000 002zh]"}
     # Not vacuous: hundreds of occurrences compared, most of them rendered.
     for query in ("term_clash[002en 002zh]", "term_clash[CR7.4 000]"):
         compared, agree = map(int, re.match(r"(\d+) occurrences .* renders (\d+) of them", said[query]).groups())
         assert compared > 150 and agree > 0.85 * compared, said[query]
     assert "declared but not" not in " ".join(said.values())
     assert sorted(f.key for f in found) == [
-        "term-clash:000+002zh:Combat-conclusion", "term-clash:001:遠程",
-        "term-clash:002en+002zh:602.2b:Attacker", "term-clash:002en+002zh:602.3b:Attacker",
+        "term-clash:000+002zh:Character", "term-clash:000+002zh:Combat-conclusion", "term-clash:000+002zh:目标",
+        "term-clash:001:遠程", "term-clash:002en+002zh:602.2b:Attacker", "term-clash:002en+002zh:602.3b:Attacker",
+        "term-clash:002zh:Character",
     ]
