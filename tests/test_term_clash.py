@@ -71,6 +71,10 @@ def test_a_term_rendered_two_ways_or_two_terms_alike_is_a_finding(monkeypatch: p
     assert "1 rendered two ways declared synonyms" in verdict
     exhaust = next(f for f in found if f.key.endswith("Exhaust"))
     assert exhaust.places == ("000_93427c41005e332f.txt:1", "000_93427c41005e332f.txt:3")
+    # Declared, with why the words still tell the two terms apart, the shared rendering is counted instead.
+    monkeypatch.setattr(text_lint, "SHARED", {("000", "牌区"): "planted"})
+    found, (_, verdict) = text_lint.term_text("000", lines)
+    assert [f.key for f in found] == ["term-clash:000:Exhaust"] and "1 shared renderings declared" in verdict
 
 
 def test_two_translations_of_one_rule_that_name_a_term_apart_are_a_finding():
