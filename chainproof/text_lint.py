@@ -104,8 +104,14 @@ to say).
   against CR7.4 through the concordance), unless declared read and found to
   say the same; a rule of both 000 and 002's Chinese whose English names a
   term the two render by different words; and one word two texts use for
-  different terms.  Lint says per text how many
-  occurrences of terms it read, and per pair how many the Chinese renders.
+  different terms.  Riftbound's combat rules (003) are held within the text
+  to their own table (``model/riftbound/terms.py``).  Heroes of Ancients'
+  rules (004) are held to the term list the text opens with, read from the
+  file, and to what ``model/hota/terms.py`` declares beside it: one Chinese
+  the list gives two terms, a listed term the rules write only in other words,
+  and the terms the rules use heavily that the list lacks.  Lint says per text
+  how many occurrences of terms it read, and per pair how many the Chinese
+  renders.
 
 A rule's words run from its heading to the next heading, without its
 examples and card texts (which a translation may leave out or keep
@@ -125,6 +131,8 @@ from typing import Callable, Iterable, Mapping
 from model.basic_concordance import BASIC_CONCORDANCES, BasicConcordance
 from model.concordance import CONCORDANCES, Concordance
 from model.glossary_concordance import GLOSSARY_CONCORDANCES, GlossaryPassage
+from model.hota import terms as hota_terms
+from model.riftbound import terms as riftbound_terms
 from model.term_concordance import READINGS, SHARED, TERMS, Term, TEXTS as TERM_TEXTS
 from model.sources import GAME_SOURCES, SOURCES, Source, lines_of
 
@@ -1478,11 +1486,12 @@ class _TermReader:
     groups: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, source: str | None) -> "_TermReader":
+    def of(cls, source: str | None, table: Iterable[Term] | None = None) -> "_TermReader":
+        table = TERMS if table is None else table
         if source is None:
-            return cls(english={t.name: re.compile(t.english, re.IGNORECASE) for t in TERMS})
+            return cls(english={t.name: re.compile(t.english, re.IGNORECASE) for t in table})
         rendered: dict[str, list[str]] = {}
-        for t in TERMS:
+        for t in table:
             for r in t.renderings.get(source, ()):
                 rendered.setdefault(r, []).append(t.name)
         first = sorted(rendered, key=lambda r: ("…" not in r, -len(r), r))
@@ -1514,10 +1523,10 @@ def _rendered_as(words: Iterable[str]) -> str:
     return "/".join(dict.fromkeys(words))
 
 
-def _term_lines(source: str, lines: tuple[str, ...]) -> dict[str, dict[str, list[int]]]:
+def _term_lines(source: str, lines: tuple[str, ...], table: Iterable[Term] | None = None) -> dict[str, dict[str, list[int]]]:
     """Where each rendering of each term occurs in ``source``'s lines (its
     language's lines only, where a file holds two)."""
-    reader = _TermReader.of(source)
+    reader = _TermReader.of(source, table)
     bilingual = _shares_file(SOURCES[source])
     out: dict[str, dict[str, list[int]]] = {}
     for i, line in enumerate(lines, start=1):
@@ -1529,13 +1538,17 @@ def _term_lines(source: str, lines: tuple[str, ...]) -> dict[str, dict[str, list
     return out
 
 
-def term_text(source: str, lines: tuple[str, ...]) -> tuple[list[TextFinding], tuple[str, str]]:
-    """One Chinese text's renderings of the declared terms: a term it renders
+def term_text(source: str, lines: tuple[str, ...], table: Iterable[Term] | None = None,
+              shared: Mapping[tuple[str, str], str] | None = None) -> tuple[list[TextFinding], tuple[str, str]]:
+    """One Chinese text's renderings of the declared terms (``table``, the
+    WoW table unless given, and its ``shared`` renderings): a term it renders
     two ways, unless declared synonyms, and a rendering two terms share,
     unless declared; and the declared renderings it never uses."""
-    seen = _term_lines(source, lines)
+    table = TERMS if table is None else tuple(table)
+    shared = SHARED if shared is None else shared
+    seen = _term_lines(source, lines, table)
     found: list[TextFinding] = []
-    declared = [t for t in TERMS if source in t.renderings]
+    declared = [t for t in table if source in t.renderings]
     absent = [f"{r} ({t.name})" for t in declared for r in t.renderings[source] if r not in seen.get(t.name, {})]
     synonyms = 0
     for t in declared:
@@ -1560,7 +1573,7 @@ def term_text(source: str, lines: tuple[str, ...]) -> tuple[list[TextFinding], t
     for r, names in sharing.items():
         if len(names) < 2:
             continue
-        if (source, r) in SHARED:
+        if (source, r) in shared:
             shared_declared += 1
             continue
         at = seen[names[0]][r]
@@ -1699,6 +1712,107 @@ def term_versions(first: RuleText, second: RuleText, english: RuleText) -> tuple
     return found, (f"term_clash[{first.source} {second.source}]", verdict)
 
 
+#: The heading a text's own term list stands under (004's 中英文对应), an
+#: entry of it (an indented Chinese term, two joined by a slash, then its
+#: English) and a group's title at the margin ("区域 Zones").
+_LIST_HEAD = re.compile(r"^#+\s*中英文对应\s*$")
+_LIST_ENTRY = re.compile(r"^\s{2,}([\u4e00-\u9fff/]+)\s+([A-Za-z][A-Za-z /'-]*?)\s*$")
+_LIST_GROUP = re.compile(r"^([\u4e00-\u9fff、]+)\s+([A-Za-z].*?)\s*$")
+
+
+@dataclass(frozen=True)
+class ListedTerm:
+    """An entry of a text's own term list: its line, its group's English title, its words."""
+
+    line: int
+    group: str
+    chinese: str
+    english: str
+
+
+def term_list(lines: tuple[str, ...], rules_from: int) -> list[ListedTerm]:
+    """The entries of the term list a text opens with: the lines under its
+    中英文对应 heading, before its first rule's line."""
+    out: list[ListedTerm] = []
+    group, inside = "", False
+    for i, line in enumerate(lines[:rules_from - 1], start=1):
+        if _LIST_HEAD.match(line):
+            inside = True
+        elif inside and (m := _LIST_ENTRY.match(line)):
+            out.append(ListedTerm(i, group, m.group(1), m.group(2)))
+        elif inside and (m := _LIST_GROUP.match(line)):
+            group = m.group(2)
+    return out
+
+
+def term_listed(source: str, rules: tuple[str, ...], listed: list[ListedTerm], split: Callable[[str, str], tuple[tuple[str, str], ...]],
+                table: tuple[Term, ...], shared: Mapping[tuple[str, str], str], heavy: int) -> tuple[list[TextFinding], tuple[str, str]]:
+    """A text's rules (``rules``: its lines, those before the rules blank)
+    held to the term list it opens with (``listed``, each entry cut into its
+    terms by ``split``): one Chinese the list gives two terms, unless
+    ``shared`` says why the rules tell them apart; a listed term the rules
+    never write as listed but in other words its ``table`` entry declares,
+    unless declared synonyms; and the table's terms the list lacks that the
+    rules write ``heavy`` times or more.  A listed term the rules write both
+    as listed and otherwise is ``term_text``'s to report."""
+    seen = _term_lines(source, rules, table)
+    by_name = {t.name: t for t in table}
+    found: list[TextFinding] = []
+    rows = [(e.line, name, word) for e in listed for name, word in split(e.chinese, e.english)]
+    first: dict[str, int] = {}
+    words: dict[str, list[str]] = {}
+    names: dict[str, list[str]] = {}
+    for line, name, word in rows:
+        first.setdefault(name, line)
+        if word not in words.setdefault(name, []):
+            words[name].append(word)
+        if name not in names.setdefault(word, []):
+            names[word].append(name)
+    repeated = len(rows) - sum(len(w) for w in words.values())
+    alike = [w for w, n in names.items() if len(n) > 1]
+    for w in alike:
+        if (source, w) in shared:
+            continue
+        at = [line for line, _, word in rows if word == w]
+        found.append(TextFinding(
+            "term-clash", f"term-clash:{source}:list:{w}", tuple(f"{source} term: {n}" for n in names[w]),
+            f"{source}'s term list gives {w} to {' and '.join(names[w])} (lines {', '.join(map(str, at))}) ({TEXTUAL})",
+            (_place(source, at[:1]),), (source,)))
+    as_listed, synonyms, unused, otherwise = 0, 0, [], []
+    for name, listed_words in words.items():
+        used = seen.get(name, {})
+        if any(w in used for w in listed_words):
+            as_listed += 1
+        elif not used:
+            unused.append(f"{'/'.join(listed_words)} ({name})")
+        elif source in by_name[name].synonyms:
+            synonyms += 1
+        else:
+            otherwise.append(name)
+            said = "; ".join(f"{w} {len(at)} times (first at line {at[0]})" for w, at in used.items())
+            found.append(TextFinding(
+                "term-clash", f"term-clash:{source}:{name.replace(' ', '-')}", (f"{source} term: {name}",),
+                f"{source}'s term list gives {'/'.join(listed_words)} for {name} (line {first[name]}); its rules never write it, "
+                f"and write {said} where the term is meant ({TEXTUAL})",
+                (_place(source, (first[name],)),) + tuple(_place(source, at[:1]) for at in used.values()), (source,)))
+    unlisted = {t.name: seen.get(t.name, {}) for t in table if t.name not in words and source in t.renderings}
+    heavy_used = {n: used for n, used in unlisted.items() if sum(map(len, used.values())) >= heavy}
+    if heavy_used:
+        said = "; ".join(f"{n} ({_rendered_as(used)}, {sum(map(len, used.values()))} times, first at line {min(at[0] for at in used.values())})"
+                         for n, used in heavy_used.items())
+        found.append(TextFinding(
+            "term-clash", f"term-clash:{source}:unlisted", tuple(f"{source} term: {n}" for n in heavy_used),
+            f"{source}'s term list lacks {len(heavy_used)} terms its rules write {heavy} times or more: {said} ({TEXTUAL})",
+            tuple(_place(source, (min(at[0] for at in used.values()),)) for used in heavy_used.values()), (source,)))
+    verdict = (f"{len(listed)} entries of its term list" + (f" ({len(rows) - len(listed)} cut in two)" if len(rows) > len(listed) else "")
+               + f" name {len(words)} terms" + (f" ({repeated} repeated)" if repeated else "") + f"; its rules write {as_listed} of them as listed, "
+               f"{len(otherwise) + synonyms} only in other words" + (f" ({synonyms} declared synonyms)" if synonyms else "")
+               + f", {len(unused)} never" + (f" ({', '.join(unused)})" if unused else "")
+               + f"; {len(alike)} Chinese given two terms" + (f" ({sum(1 for w in alike if (source, w) in shared)} declared)" if alike else "")
+               + f"; {sum(1 for u in unlisted.values() if u)} of {len(unlisted)} declared terms the list lacks in use, {len(heavy_used)} of them {heavy} times or more")
+    return found, (f"term_clash[{source} list]", verdict)
+
+
 #: One text in two languages, compared rule by rule.
 TRANSLATIONS = (("002en", "002zh"),)
 
@@ -1780,4 +1894,28 @@ def terms(texts: Mapping[str, RuleText]) -> tuple[list[TextFinding], list[tuple[
         more, check = term_versions(texts["000"], texts["002zh"], texts["002en"])
         found += more
         checks.append(check)
+    for game in (riftbound_terms,):
+        if game.TEXT in texts and (lines := lines_of(game.TEXT)) is not None:
+            more, check = term_text(game.TEXT, lines, game.TERMS, game.SHARED)
+            found += more
+            checks.append(check)
+    if hota_terms.TEXT in texts and (lines := lines_of(hota_terms.TEXT)) is not None:
+        more, hota_checks = term_own_list(hota_terms.TEXT, lines)
+        found += more
+        checks += hota_checks
     return found, checks
+
+
+def term_own_list(source: str, lines: tuple[str, ...]) -> tuple[list[TextFinding], list[tuple[str, str]]]:
+    """The term-clash checks of a text that opens with its own term list
+    (004): its rules read by the list and ``model/hota/terms.py``'s
+    declarations, within the text and against the list."""
+    rules_from = SOURCES[source].rules_from
+    listed = term_list(lines, rules_from)
+    table = hota_terms.table((e.group, name, word) for e in listed for name, word in hota_terms.split(e.chinese, e.english))
+    rules = tuple(line if i >= rules_from else "" for i, line in enumerate(lines, start=1))
+    found, list_check = term_listed(source, rules, listed, hota_terms.split, table, hota_terms.SHARED, hota_terms.HEAVY)
+    more, check = term_text(source, rules, table, hota_terms.SHARED)
+    # A listed term the rules write only in other words is reported against the list, which names the word they never use.
+    keys = {f.key for f in found}
+    return found + [f for f in more if f.key not in keys], [check, list_check]

@@ -298,10 +298,11 @@ def test_the_shipped_texts_findings():
     assert checks["version_clash[000 CR7.4]"] == "8 of the 204 rules both state differ; in 44 more, one only adds to the other"
     assert checks["version_clash[002en CR7.4]"] == "the 29 rules both state agree; in 3 more, one only adds to the other"
     assert "none goes against an entry; 3 pairs state numbers or citations on both sides" in checks["version_concordance[000 CR7.4]"]
-    hota, _ = text_lint.lint_texts("hota")
+    # term-clash's findings in 003 and 004 are pinned by tests/test_term_clash_games.py.
+    hota = [f for f in text_lint.lint_texts("hota")[0] if f.kind != "term-clash"]
     assert keys(hota) == ["dangling-reference:004:112.10@101.2a"]
     assert hota[0].places == ("004_1df466d0e3555139.txt:94",)
-    assert text_lint.lint_texts("riftbound")[0] == []
+    assert [f.kind for f in text_lint.lint_texts("riftbound")[0]] == ["term-clash"]
     assert dict(text_lint.lint_texts("riftbound")[1])["dangling_reference[003]"] == "the text numbers no rules: nothing to check"
 
 
@@ -309,12 +310,12 @@ def test_the_shipped_texts_findings():
 def test_a_textual_finding_is_located_at_its_line_in_sarif():
     out = Lint()
     lint_texts("hota", out)
-    (result,) = sarif(out)["runs"][0]["results"]
+    (result,) = [r for r in sarif(out)["runs"][0]["results"] if r["ruleId"] != "term-clash"]
     assert result["ruleId"] == "dangling-reference"
     (location,) = result["locations"]
     assert location["physicalLocation"]["artifactLocation"]["uri"] == "seeds/004_1df466d0e3555139.txt"
     assert location["physicalLocation"]["region"] == {"startLine": 94, "endLine": 94}
-    assert [c.method for c in out.checks] == ["text scan"] * 3
+    assert [c.method for c in out.checks] == ["text scan"] * 5
 
 
 @pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
