@@ -96,7 +96,7 @@ def test_lint_reads_both_texts_terms_and_says_how_many():
         assert int(re.match(r"(\d+) occurrences", said[query]).group(1)) > 200, said[query]
     assert "its rules write 24 of them as listed" in said["term_clash[004 list]"]
     assert _keys(found) == [
-        "term-clash:003:Closed", "term-clash:004:Battle-field", "term-clash:004:Creatures", "term-clash:004:Deck",
+        "term-clash:003:Closed", "term-clash:004:Creatures", "term-clash:004:Deck",
         "term-clash:004:Defense", "term-clash:004:Equipments", "term-clash:004:Life", "term-clash:004:Token", "term-clash:004:unlisted",
     ]
     unlisted = next(f for f in found if f.key.endswith("unlisted")).summary
@@ -111,9 +111,9 @@ def test_planted_renderings_in_hotas_rules_are_reported_and_a_fixed_one_is_not()
     planted = lines[:at] + (lines[at].replace("单位", "生物", 1),) + lines[at + 1:]
     found = {f.key: f for f in text_lint.term_own_list("004", planted)[0]}
     assert "renders the Cards term Creatures 2 ways: 生物 1 times (first at line 214); 单位 6 times" in found["term-clash:004:Creatures"].summary
-    # 109.5f written with the list's 战场: the battlefield is one word throughout.
-    fixed = tuple(line.replace("阵地", "战场") for line in lines)
-    assert "term-clash:004:Battle-field" not in {f.key for f in text_lint.term_own_list("004", fixed)[0]}
+    # 104.3b written with 103.3's 生命值: life is one word throughout.
+    fixed = tuple(line.replace("体力", "生命值") for line in lines)
+    assert "term-clash:004:Life" not in {f.key for f in text_lint.term_own_list("004", fixed)[0]}
 
 
 @needs_texts

@@ -56,6 +56,8 @@ VARIANTS: Mapping[str, tuple[tuple[str, str], ...]] = {
 
 #: Listed terms whose several words the text shows to be one thing, and why.
 SYNONYMS: Mapping[str, str] = {
+    "Battle field": "阵地 stands once, in 109.5f, whose token outside it ceases to exist; 109.5g goes on with the token that leaves the 战场, "
+                    "and no zone of 004 has the name 阵地 beside it",
     "Attributes": "属性牌 is the listed 属性 with 牌 (card) after it: the rules name the card type so, which also tells it from the attribute",
 }
 
