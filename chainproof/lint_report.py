@@ -43,7 +43,7 @@ KIND_DOCS = {
     "basic-clash": "the basic rules and a comprehensive rule paired with them count one thing (cards, players, phases...) differently, or a list of names lacks one of theirs",
     "self-count": "a text states a count and then lists a different number of the things it counts, or counts one thing with two numbers",
     "glossary-clash": "a glossary entry and the rule it restates count one thing with different figures, or its citation points past that rule (the term is not there, or another rule has the entry's words)",
-    "term-clash": "a Chinese rule text renders one game term two ways, or two terms alike, or a rule's Chinese renders another term of the kind its English names, or two translations of one rule name a term differently",
+    "term-clash": "a Chinese rule text renders one game term two ways, or two terms alike, or a rule's Chinese renders another term of the kind its English names, or two translations of one rule name a term differently, or a text's rules write a term of its own term list in other words or lack it",
 }
 
 _FILE_OF = {s.file: s for s in SOURCES.values()}
