@@ -27,9 +27,12 @@ MOST_KEPT = 1 << 14
 
 
 class _Reads:
-    """A concrete state that notes each field read the first time, with its value."""
+    """A concrete state that notes each field read the first time, with its value.
 
-    __slots__ = ("_state", "_read", "_derived")
+    A field once read is kept on the object, so reading it again is a plain
+    attribute (``__getattr__`` is asked only for what is not there): the
+    rulings behind an answer read the same few fields many times over, and
+    a second read has nothing to note."""
 
     def __init__(self, state: Any, read: dict[str, Any], derived: frozenset[str] = frozenset()) -> None:
         self._state = state
@@ -41,6 +44,7 @@ class _Reads:
         value = getattr(self._state, name)
         if name not in self._derived and name not in self._read:
             self._read[name] = value
+        self.__dict__[name] = value
         return value
 
     def _replace(self, **changes: Any) -> "_Reads":
