@@ -279,3 +279,14 @@ def source_findings(question: str, bounds: Mapping[str, int], model_bounds: Mapp
 def _source_findings(question: str, bounds: tuple[tuple[str, int], ...], model_bounds: tuple[tuple[str, int], ...]) -> dict[str, SourceFinding]:
     found = lint_sources(wowtcg.build(**dict(model_bounds)), wowtcg_reading(dict(bounds)), 2_000_000, 2_000_000, questions=(question,))
     return {f.key: f for f in found.findings}
+
+
+@pytest.fixture
+def whole_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every source's rules start on line 1, so a few lines make a text (the text lint tests)."""
+    from dataclasses import replace
+
+    from model import sources
+
+    for x, s in sources.SOURCES.items():
+        monkeypatch.setitem(sources.SOURCES, x, replace(s, rules_from=1))

@@ -15,16 +15,9 @@ from chainproof.linting import KINDS
 from model import sources
 from model.basic_concordance import BASIC_TO_COMPREHENSIVE, NamedList, Passage
 from model.concordance import SEED_TO_CR74
-from model.sources import SOURCES, texts_folder
+from model.sources import texts_folder
 
 needs_texts = pytest.mark.skipif(texts_folder() is None, reason="the rule texts are not beside the project")
-
-
-@pytest.fixture
-def whole_files(monkeypatch: pytest.MonkeyPatch):
-    """Every source's rules start on line 1, so a few lines make a text."""
-    for x, s in SOURCES.items():
-        monkeypatch.setitem(sources.SOURCES, x, replace(s, rules_from=1))
 
 
 def test_basic_clash_is_a_lint_kind():

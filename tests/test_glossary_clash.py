@@ -11,16 +11,8 @@ import pytest
 
 from chainproof import text_lint
 from chainproof.linting import KINDS
-from model import sources
 from model.glossary_concordance import GLOSSARY_CONCORDANCES, GlossaryPassage
-from model.sources import SOURCES, lines_of, texts_folder
-
-
-@pytest.fixture
-def whole_files(monkeypatch: pytest.MonkeyPatch):
-    """Every source's rules start on line 1, so a few lines make a text."""
-    for x, s in SOURCES.items():
-        monkeypatch.setitem(sources.SOURCES, x, replace(s, rules_from=1))
+from model.sources import lines_of, texts_folder
 
 
 @pytest.fixture(scope="module")

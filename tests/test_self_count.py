@@ -4,21 +4,11 @@ text's words for a thing counted with two different numbers."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from chainproof import text_lint
 from chainproof.linting import KINDS
-from model import sources
 from model.sources import SOURCES, texts_folder
-
-
-@pytest.fixture
-def whole_files(monkeypatch: pytest.MonkeyPatch):
-    """Every source's rules start on line 1, so a few lines make a text."""
-    for x, s in SOURCES.items():
-        monkeypatch.setitem(sources.SOURCES, x, replace(s, rules_from=1))
 
 
 def test_self_count_is_a_lint_kind():

@@ -12,16 +12,8 @@ import pytest
 from chainproof import text_lint
 from chainproof.lint_report import sarif
 from chainproof.linting import KINDS, Lint, lint_texts
-from model import sources
 from model.concordance import SEED_TO_CR74, Kept
 from model.sources import SOURCES, texts_folder
-
-
-@pytest.fixture
-def whole_files(monkeypatch: pytest.MonkeyPatch):
-    """Every source's rules start on line 1, so a few lines make a text."""
-    for x, s in SOURCES.items():
-        monkeypatch.setitem(sources.SOURCES, x, replace(s, rules_from=1))
 
 
 def keys(found) -> list[str]:
